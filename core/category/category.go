@@ -1,0 +1,87 @@
+// Package category names HackLM's five memory categories, their files and
+// their fixed order. The order matters: HackLM reads, dedups, cleans and
+// breaks ties in this order, and so do we.
+package category
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Category is one of the five fixed memory categories.
+type Category int
+
+// The five categories, in HackLM's order.
+const (
+	Instruction Category = iota
+	Quirk
+	Preference
+	Decision
+	Security
+)
+
+// All lists the categories in HackLM's order.
+var All = [...]Category{Instruction, Quirk, Preference, Decision, Security}
+
+var (
+	names   = [...]string{"Instruction", "Quirk", "Preference", "Decision", "Security"}
+	plurals = [...]string{"Instructions", "Quirks", "Preferences", "Decisions", "Security"}
+	files   = [...]string{"instructions.md", "quirks.md", "preferences.md", "decisions.md", "security.md"}
+	// weights are HackLM's category term of the pruning score.
+	weights = [...]int{20, 10, 10, 15, 25}
+	// defaultLimits are HackLM 1.1.0's contributed defaults.
+	defaultLimits = [...]int{30, 40, 40, 40, 30}
+)
+
+// Valid reports whether c is one of the five categories.
+func (c Category) Valid() bool { return c >= Instruction && c <= Security }
+
+// String is the canonical, capitalised name HackLM writes and expects.
+func (c Category) String() string {
+	if !c.Valid() {
+		return fmt.Sprintf("Category(%d)", int(c))
+	}
+	return names[c]
+}
+
+// Plural is the title of a new file's heading (`# Decisions`).
+func (c Category) Plural() string { return plurals[c] }
+
+// File is the category's file name inside `.memory/`.
+func (c Category) File() string { return files[c] }
+
+// Weight is the category term of HackLM's pruning score.
+func (c Category) Weight() int { return weights[c] }
+
+// DefaultLimit is the number of entries HackLM keeps in the category by default.
+func (c Category) DefaultLimit() int { return defaultLimits[c] }
+
+// Names is the list used in error messages: "Instruction, Quirk, …".
+func Names() string { return strings.Join(names[:], ", ") }
+
+// Parse accepts a category name in any letter case ("decision", "DECISION")
+// and returns its canonical value. HackLM itself is case-sensitive; being
+// lenient on input costs nothing because we always write the canonical name.
+func Parse(s string) (Category, error) {
+	t := strings.TrimSpace(s)
+	for _, c := range All {
+		if strings.EqualFold(t, names[c]) {
+			return c, nil
+		}
+	}
+	if t == "" {
+		return 0, fmt.Errorf("category is empty. Valid: %s", Names())
+	}
+	return 0, fmt.Errorf("unknown category: %q. Valid: %s", s, Names())
+}
+
+// FromFile maps a file's base name to its category; ok is false for any other
+// file (the unknown-file rule flags those).
+func FromFile(base string) (Category, bool) {
+	for _, c := range All {
+		if base == files[c] {
+			return c, true
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,153 @@
+// Package config holds the one configuration value that every core operation
+// takes. There is no global configuration: callers build a Config (usually
+// Default, then Merge what the user set) and pass it down.
+package config
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/memory-lsp/memory-lsp/core/category"
+)
+
+// Config is the complete set of knobs. The zero value is not valid; use Default.
+type Config struct {
+	// Limits is the maximum number of entries per category (HackLM's categoryLimit.*).
+	Limits [len(category.All)]int
+	// SkipThreshold: a store at least this similar to an entry is a duplicate.
+	SkipThreshold float64
+	// UpdateThreshold: a store at least this similar replaces the entry.
+	UpdateThreshold float64
+	// MergeThreshold: cleanup clusters entries at least this similar.
+	MergeThreshold float64
+	// LongEntry is the length in UTF-16 units above which an entry is flagged.
+	LongEntry int
+	// MaxContent is the hard limit on stored content, in UTF-16 units.
+	MaxContent int
+	// Disabled turns rules off by code (e.g. "missing-slug").
+	Disabled map[string]bool
+}
+
+// Default is HackLM 1.1.0's behaviour: limits 30/40/40/40/30, thresholds 0.8/0.6/0.3.
+func Default() Config {
+	c := Config{
+		SkipThreshold:   0.8,
+		UpdateThreshold: 0.6,
+		MergeThreshold:  0.3,
+		LongEntry:       200,
+		MaxContent:      1000,
+	}
+	for _, cat := range category.All {
+		c.Limits[cat] = cat.DefaultLimit()
+	}
+	return c
+}
+
+// Limit is the configured limit of a category.
+func (c Config) Limit(cat category.Category) int { return c.Limits[cat] }
+
+// Enabled reports whether a rule code is switched on.
+func (c Config) Enabled(code string) bool { return !c.Disabled[code] }
+
+// Validate names the first setting that is out of range.
+func (c Config) Validate() error {
+	var errs []error
+	for _, cat := range category.All {
+		if l := c.Limits[cat]; l < 1 || l > 100000 {
+			errs = append(errs, fmt.Errorf("categoryLimit.%s = %d: must be between 1 and 100000", cat, l))
+		}
+	}
+	if !(c.UpdateThreshold > 0 && c.UpdateThreshold <= c.SkipThreshold && c.SkipThreshold <= 1) {
+		errs = append(errs, fmt.Errorf("thresholds: need 0 < updateThreshold (%g) <= skipThreshold (%g) <= 1", c.UpdateThreshold, c.SkipThreshold))
+	}
+	if !(c.MergeThreshold > 0 && c.MergeThreshold <= 1) {
+		errs = append(errs, fmt.Errorf("mergeThreshold = %g: must be in (0, 1]", c.MergeThreshold))
+	}
+	if c.LongEntry < 1 || c.MaxContent < c.LongEntry {
+		errs = append(errs, fmt.Errorf("longEntry (%d) must be at least 1 and at most maxContent (%d)", c.LongEntry, c.MaxContent))
+	}
+	return errors.Join(errs...)
+}
+
+// Settings is the JSON shape users write: the same keys in the LSP's
+// initializationOptions, the `memory` configuration section and a
+// `--config` file. Absent keys keep their current value.
+type Settings struct {
+	CategoryLimit   map[string]int  `json:"categoryLimit,omitempty"`
+	SkipThreshold   *float64        `json:"skipThreshold,omitempty"`
+	UpdateThreshold *float64        `json:"updateThreshold,omitempty"`
+	MergeThreshold  *float64        `json:"mergeThreshold,omitempty"`
+	LongEntry       *int            `json:"longEntry,omitempty"`
+	MaxContent      *int            `json:"maxContent,omitempty"`
+	Rules           map[string]bool `json:"rules,omitempty"`
+}
+
+// Merge returns c with every setting s names applied, or an error naming the
+// first bad key. c itself is not changed.
+func (c Config) Merge(s Settings) (Config, error) {
+	out := c
+	out.Disabled = make(map[string]bool, len(c.Disabled)+len(s.Rules))
+	for k, v := range c.Disabled {
+		out.Disabled[k] = v
+	}
+	for name, limit := range s.CategoryLimit {
+		cat, err := category.Parse(name)
+		if err != nil {
+			return c, fmt.Errorf("categoryLimit: %w", err)
+		}
+		out.Limits[cat] = limit
+	}
+	setF := func(dst *float64, src *float64) {
+		if src != nil {
+			*dst = *src
+		}
+	}
+	setF(&out.SkipThreshold, s.SkipThreshold)
+	setF(&out.UpdateThreshold, s.UpdateThreshold)
+	setF(&out.MergeThreshold, s.MergeThreshold)
+	if s.LongEntry != nil {
+		out.LongEntry = *s.LongEntry
+	}
+	if s.MaxContent != nil {
+		out.MaxContent = *s.MaxContent
+	}
+	for code, on := range s.Rules {
+		out.Disabled[code] = !on
+	}
+	if err := out.Validate(); err != nil {
+		return c, err
+	}
+	return out, nil
+}
+
+// ParseSettings decodes settings JSON, rejecting unknown keys so that a typo
+// ("categoryLimits") is an error rather than a silently ignored setting.
+func ParseSettings(data []byte) (Settings, error) {
+	var s Settings
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&s); err != nil {
+		return Settings{}, fmt.Errorf("settings: %w", err)
+	}
+	return s, nil
+}
+
+// Load reads a settings file and merges it into c.
+func (c Config) Load(path string) (Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return c, fmt.Errorf("reading config: %w", err)
+	}
+	s, err := ParseSettings(data)
+	if err != nil {
+		return c, fmt.Errorf("%s: %w", path, err)
+	}
+	out, err := c.Merge(s)
+	if err != nil {
+		return c, fmt.Errorf("%s: %w", path, err)
+	}
+	return out, nil
+}

@@ -1,0 +1,258 @@
+package memfile
+
+import (
+	"bytes"
+	"unicode/utf8"
+
+	"github.com/memory-lsp/memory-lsp/core/text"
+)
+
+// Kind says what a line is, as far as the memory format is concerned.
+type Kind uint8
+
+const (
+	// KindEntry is a line HackLM reads as an entry (its content may be empty: `-   `).
+	KindEntry Kind = iota
+	// KindBlank is empty or whitespace only.
+	KindBlank
+	// KindHeading starts (after whitespace) with '#'.
+	KindHeading
+	// KindBareDash is `-` or `- ` with nothing after it: HackLM ignores it.
+	KindBareDash
+	// KindBullet is another list marker at column 0 (`* x`, `+ x`, `-x`, `-<TAB>x`, `1. x`).
+	KindBullet
+	// KindIndented is a list item indented by whitespace: HackLM never reads it.
+	KindIndented
+	// KindFence opens or closes a fenced code block.
+	KindFence
+	// KindCode is inside a fenced code block.
+	KindCode
+	// KindBoilerplate is HackLM's own "Memories stored by …" header line.
+	KindBoilerplate
+	// KindProse is any other text.
+	KindProse
+)
+
+var kindNames = [...]string{"entry", "blank", "heading", "bare-dash", "bullet", "indented", "fence", "code", "boilerplate", "prose"}
+
+func (k Kind) String() string { return kindNames[k] }
+
+// Line is one LF-separated line.
+type Line struct {
+	// Num is the 1-based line number in HackLM's LF-only numbering.
+	Num int
+	// Span covers the line without its LF (a CRLF line's CR is inside it).
+	Span text.Span
+	// HasLF is false only for a last line with no final newline.
+	HasLF bool
+	Kind  Kind
+	// Entry indexes Document.Entries for KindEntry lines, else -1.
+	Entry int
+}
+
+// Entry is one memory entry as HackLM reads it.
+type Entry struct {
+	// Line is the 1-based line number (HackLM's lineNumber).
+	Line int
+	// LineIndex indexes Document.Lines.
+	LineIndex int
+	// HasSlug distinguishes "no slug" from an (impossible) empty slug.
+	HasSlug bool
+	// Slug is the text between the brackets, verbatim (may hold spaces or capitals).
+	Slug string
+	// Content is what HackLM stores and compares; never nil, possibly empty.
+	Content string
+	// LineSpan is the whole line without its LF.
+	LineSpan text.Span
+	// TailSpan is the trimmed text after "- " (slug and content together).
+	TailSpan text.Span
+	// SlugSpan is the slug between the brackets (empty span when HasSlug is false).
+	SlugSpan text.Span
+	// ContentSpan is the content.
+	ContentSpan text.Span
+}
+
+// Document is a parsed memory file. Src is the file's bytes, unchanged.
+type Document struct {
+	Src     []byte
+	Lines   []Line
+	Entries []Entry
+}
+
+// Parse reads src once. It never fails: every byte sequence is some document.
+func Parse(src []byte) *Document {
+	d := &Document{Src: src}
+	n := bytes.Count(src, []byte{'\n'}) + 1
+	d.Lines = make([]Line, 0, n)
+	d.Entries = make([]Entry, 0, n/2)
+	inFence := false
+	start := 0
+	for num := 1; ; num++ {
+		end := bytes.IndexByte(src[start:], '\n')
+		hasLF := end >= 0
+		if hasLF {
+			end += start
+		} else {
+			end = len(src)
+		}
+		ln := Line{Num: num, Span: text.Span{Start: start, End: end}, HasLF: hasLF, Entry: -1}
+		if e, ok := parseEntry(src, ln.Span); ok {
+			e.Line, e.LineIndex = num, len(d.Lines)
+			ln.Kind, ln.Entry = KindEntry, len(d.Entries)
+			d.Entries = append(d.Entries, e)
+		} else {
+			ln.Kind = classify(src[start:end], &inFence)
+		}
+		d.Lines = append(d.Lines, ln)
+		if !hasLF {
+			break
+		}
+		start = end + 1
+	}
+	return d
+}
+
+// parseEntry applies HackLM's entry grammar to one line.
+func parseEntry(src []byte, line text.Span) (Entry, bool) {
+	b := src[line.Start:line.End]
+	if len(b) < 3 || b[0] != '-' || b[1] != ' ' {
+		return Entry{}, false
+	}
+	tailStart := line.Start + 2
+	tailEnd := tailStart
+	for tailEnd < line.End {
+		r, size := utf8.DecodeRune(src[tailEnd:line.End])
+		if isJSLineTerminator(r) {
+			break
+		}
+		tailEnd += size
+	}
+	if tailEnd == tailStart {
+		return Entry{}, false // "- " followed directly by a line terminator
+	}
+	ts, te := trimSpan(src, tailStart, tailEnd)
+	e := Entry{
+		LineSpan:    line,
+		TailSpan:    text.Span{Start: ts, End: te},
+		SlugSpan:    text.Span{Start: ts, End: ts},
+		ContentSpan: text.Span{Start: ts, End: te},
+	}
+	if slug, rest, ok := splitSlug(src, ts, te); ok {
+		e.HasSlug = true
+		e.SlugSpan = slug
+		e.ContentSpan = rest
+		e.Slug = string(src[slug.Start:slug.End])
+	}
+	e.Content = string(src[e.ContentSpan.Start:e.ContentSpan.End])
+	return e, true
+}
+
+// splitSlug tests `[` + one or more non-`]` + `]` + whitespace run + at least
+// one more character, on the trimmed tail [ts, te).
+func splitSlug(src []byte, ts, te int) (slug, rest text.Span, ok bool) {
+	if te-ts < 4 || src[ts] != '[' {
+		return
+	}
+	close := bytes.IndexByte(src[ts+1:te], ']')
+	if close <= 0 {
+		return // no `]`, or `[]`
+	}
+	close += ts + 1
+	i := close + 1
+	for i < te {
+		r, size := utf8.DecodeRune(src[i:te])
+		if !IsJSSpace(r) || (r == utf8.RuneError && size == 1) {
+			break
+		}
+		i += size
+	}
+	if i == close+1 || i >= te {
+		return // no whitespace after `]`, or nothing after it
+	}
+	return text.Span{Start: ts + 1, End: close}, text.Span{Start: i, End: te}, true
+}
+
+var boilerplatePrefix = []byte("memories stored by")
+
+// classify names a line that is not an entry. inFence carries fenced-code
+// state from line to line.
+func classify(b []byte, inFence *bool) Kind {
+	ts, te := trimSpan(b, 0, len(b))
+	t := b[ts:te]
+	if bytes.HasPrefix(t, []byte("```")) || bytes.HasPrefix(t, []byte("~~~")) {
+		*inFence = !*inFence
+		return KindFence
+	}
+	if *inFence {
+		return KindCode
+	}
+	switch {
+	case len(t) == 0:
+		return KindBlank
+	case b[0] == '-' && len(t) == 1:
+		return KindBareDash // "-", "- ", "- \r"
+	case t[0] == '#':
+		return KindHeading
+	case len(t) >= len(boilerplatePrefix) && bytes.EqualFold(t[:len(boilerplatePrefix)], boilerplatePrefix):
+		return KindBoilerplate
+	}
+	marker := listMarkerLen(t)
+	if ts > 0 && marker > 0 {
+		return KindIndented
+	}
+	if ts == 0 && (marker > 0 || isDashGlued(t)) {
+		return KindBullet
+	}
+	return KindProse
+}
+
+// listMarkerLen is the length of a Markdown list marker and the whitespace
+// after it at the start of t (`- `, `* `, `+ `, `1. `, `1) `), or 0.
+func listMarkerLen(t []byte) int {
+	i := 0
+	switch {
+	case len(t) > 0 && (t[0] == '-' || t[0] == '*' || t[0] == '+'):
+		i = 1
+	default:
+		for i < len(t) && i < 9 && t[i] >= '0' && t[i] <= '9' {
+			i++
+		}
+		if i == 0 || i >= len(t) || (t[i] != '.' && t[i] != ')') {
+			return 0
+		}
+		i++
+	}
+	j := i
+	for j < len(t) && (t[j] == ' ' || t[j] == '\t') {
+		j++
+	}
+	if j == i || j == len(t) {
+		return 0
+	}
+	return j
+}
+
+// isDashGlued is `-x`: a hyphen stuck to a word, which the writer surely meant
+// as a bullet but HackLM ignores. `---` and `--flag` stay prose.
+func isDashGlued(t []byte) bool {
+	return len(t) >= 2 && t[0] == '-' && t[1] != '-' && t[1] != ' ' && t[1] != '\t'
+}
+
+// Render returns the document's bytes, rebuilt from its lines. It equals Src;
+// the fuzz test holds the parser to that.
+func (d *Document) Render() []byte {
+	out := make([]byte, 0, len(d.Src))
+	for _, ln := range d.Lines {
+		out = append(out, d.Src[ln.Span.Start:ln.Span.End]...)
+		if ln.HasLF {
+			out = append(out, '\n')
+		}
+	}
+	return out
+}
+
+// LineText is the bytes of a line without its LF.
+func (d *Document) LineText(i int) []byte {
+	s := d.Lines[i].Span
+	return d.Src[s.Start:s.End]
+}

@@ -1,0 +1,3 @@
+module github.com/memory-lsp/memory-lsp
+
+go 1.26
