@@ -1,0 +1,93 @@
+package store
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestWriteFileAtomic(t *testing.T) {
+	tests := []struct {
+		name     string
+		existing bool
+		mode     fs.FileMode
+		old      string
+		data     string
+		wantMode fs.FileMode
+	}{
+		{"new file", false, 0, "", "# Decisions\n\n- a\n", 0o644},
+		{"keeps 0600", true, 0o600, "old\n", "new content\n", 0o600},
+		{"keeps 0640", true, 0o640, "old\n", "- [s] x\r\n- y\r\n", 0o640},
+		{"keeps 0664", true, 0o664, "old", "", 0o664},
+		{"BOM and no final newline kept verbatim", true, 0o644, "x", "\ufeff# Q\n- a", 0o644},
+		{"shrinks", true, 0o644, strings.Repeat("long line\n", 1000), "short", 0o644},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			p := filepath.Join(dir, "decisions.md")
+			if tc.existing {
+				if err := os.WriteFile(p, []byte(tc.old), 0o600); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Chmod(p, tc.mode); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := WriteFileAtomic(p, []byte(tc.data)); err != nil {
+				t.Fatal(err)
+			}
+			got, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, []byte(tc.data)) {
+				t.Errorf("content = %q, want %q", got, tc.data)
+			}
+			fi, _ := os.Stat(p)
+			if fi.Mode().Perm() != tc.wantMode {
+				t.Errorf("mode = %v, want %v", fi.Mode().Perm(), tc.wantMode)
+			}
+			noLeftovers(t, dir, "decisions.md")
+		})
+	}
+}
+
+func TestWriteFileAtomicThroughSymlink(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real.md")
+	link := filepath.Join(dir, "link.md")
+	os.WriteFile(real, []byte("old"), 0o640)
+	if err := os.Symlink("real.md", link); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFileAtomic(link, []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Lstat(link); fi.Mode()&fs.ModeSymlink == 0 {
+		t.Error("symlink replaced by a file")
+	}
+	if got := readString(t, real); got != "new" {
+		t.Errorf("target = %q", got)
+	}
+	if fi, _ := os.Stat(real); fi.Mode().Perm() != 0o640 {
+		t.Errorf("target mode = %v", fi.Mode().Perm())
+	}
+	noLeftovers(t, dir, "link.md", "real.md")
+}
+
+func TestWriteFileAtomicErrors(t *testing.T) {
+	dir := t.TempDir()
+	sub := filepath.Join(dir, "sub.md")
+	os.Mkdir(sub, 0o755)
+	if err := WriteFileAtomic(sub, []byte("x")); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("err = %v", err)
+	}
+	if err := WriteFileAtomic(filepath.Join(dir, "missing", "x.md"), []byte("x")); err == nil || !strings.Contains(err.Error(), "writing ") {
+		t.Errorf("err = %v", err)
+	}
+	noLeftovers(t, dir, "sub.md")
+}

@@ -1,0 +1,408 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// LockFile is the name of the cross-process lock inside `.memory/`. HackLM
+// Memory uses the same file (behaviour spec §16.1), so both tools exclude
+// each other.
+const LockFile = ".lock"
+
+// Defaults of LockOptions; they equal HackLM's constants.
+const (
+	DefaultLockTries = 20
+	DefaultLockStep  = 50 * time.Millisecond
+	DefaultLockStale = 10 * time.Second
+)
+
+// ErrLocked is wrapped by Acquire's error when the lock stayed held by
+// someone else for all tries.
+var ErrLocked = errors.New("memory lock is held by another writer")
+
+// ErrTakenOver is wrapped by Release's error when the lock file no longer
+// holds our bytes (someone judged our lock stale and replaced it).
+var ErrTakenOver = errors.New("memory lock was taken over")
+
+// LockOptions tunes Acquire. The zero value means HackLM's defaults.
+type LockOptions struct {
+	// Tries is the number of attempts to create the lock file (default 20).
+	Tries int
+	// Step is the back-off unit: after failed attempt a (0-based) the
+	// waiter sleeps Step×(a+1) (default 50 ms, linear back-off).
+	Step time.Duration
+	// Stale is the age after which a lock is presumed abandoned (default 10 s).
+	Stale time.Duration
+	// PID is the pid written into the lock (default os.Getpid()).
+	PID int
+	// Now is the clock (default time.Now). Lock timestamps and file mtimes
+	// are compared against it.
+	Now func() time.Time
+	// Sleep waits between attempts (default: a timer that also honours the
+	// context given to AcquireContext).
+	Sleep func(time.Duration)
+	// Alive reports whether a pid names a live process (default: signal 0,
+	// where ESRCH is dead and EPERM is alive). Tests inject it.
+	Alive func(pid int) bool
+}
+
+func (o LockOptions) withDefaults() LockOptions {
+	if o.Tries <= 0 {
+		o.Tries = DefaultLockTries
+	}
+	if o.Step <= 0 {
+		o.Step = DefaultLockStep
+	}
+	if o.Stale <= 0 {
+		o.Stale = DefaultLockStale
+	}
+	if o.PID <= 0 {
+		o.PID = os.Getpid()
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Alive == nil {
+		o.Alive = processAlive
+	}
+	return o
+}
+
+// Lock is a held `.memory/.lock`. Release it exactly once.
+type Lock struct {
+	path   string
+	data   []byte // the exact bytes we wrote
+	unlock func() // releases the in-process lock
+	mu     sync.Mutex
+	done   bool
+}
+
+// Path is the lock file's path.
+func (l *Lock) Path() string { return l.path }
+
+// procLocks is the one piece of package-level mutable state: a registry of
+// in-process locks keyed by the canonical (absolute, symlink-free) `.memory`
+// directory. It must be process-wide because the file lock cannot tell two
+// goroutines of one process apart (both write the same pid, which is alive),
+// so they would only burn each other's retries and time out; and two
+// Workspace values opened on the same folder must share one lock. Entries are
+// never removed (one small channel per directory ever locked).
+var procLocks sync.Map // map[string]chan struct{}
+
+func procLock(ctx context.Context, key string) (func(), error) {
+	v, _ := procLocks.LoadOrStore(key, make(chan struct{}, 1))
+	ch := v.(chan struct{})
+	select {
+	case ch <- struct{}{}:
+		return func() { <-ch }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// lockKey canonicalises dir so that different spellings of one directory
+// share one in-process lock.
+func lockKey(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return filepath.Clean(dir)
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		return real
+	}
+	return abs
+}
+
+// Acquire takes the lock of the `.memory` directory dir: first the
+// in-process lock, then `dir/.lock` with HackLM's protocol. The directory
+// must exist.
+func Acquire(dir string, opt LockOptions) (*Lock, error) {
+	return AcquireContext(context.Background(), dir, opt)
+}
+
+// AcquireContext is Acquire with a context that can abort the waiting.
+func AcquireContext(ctx context.Context, dir string, opt LockOptions) (*Lock, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	opt = opt.withDefaults()
+	path := filepath.Join(dir, LockFile)
+	unlock, err := procLock(ctx, lockKey(dir))
+	if err != nil {
+		return nil, fmt.Errorf("locking %s: %w", path, err)
+	}
+	l, err := acquireFile(ctx, path, opt)
+	if err != nil {
+		unlock()
+		return nil, err
+	}
+	l.unlock = unlock
+	return l, nil
+}
+
+// maxQuickRetries bounds the immediate re-tries within one attempt after a
+// stale lock was removed or the lock vanished between create and read. Unlike
+// HackLM (§21 B10), clearing a stale lock does not use up an attempt, so the
+// last attempt cannot delete a lock and then give up.
+const maxQuickRetries = 4
+
+func acquireFile(ctx context.Context, path string, opt LockOptions) (*Lock, error) {
+	var last *holder
+	for attempt := 0; attempt < opt.Tries; attempt++ {
+		for quick := 0; quick < maxQuickRetries; quick++ {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("locking %s: %w", path, err)
+			}
+			l, err := tryCreate(path, opt)
+			if err == nil {
+				return l, nil
+			}
+			if !errors.Is(err, fs.ErrExist) {
+				return nil, fmt.Errorf("locking %s: %w", path, err)
+			}
+			h, err := inspect(path, opt)
+			if errors.Is(err, fs.ErrNotExist) {
+				continue // released meanwhile: try again at once
+			}
+			if err != nil {
+				return nil, fmt.Errorf("locking %s: %w", path, err)
+			}
+			last = h
+			if !h.stale {
+				break
+			}
+			if err := removeStale(path, h.data, opt); err != nil {
+				return nil, fmt.Errorf("locking %s: removing stale lock (%s): %w", path, h.describe(), err)
+			}
+		}
+		if attempt == opt.Tries-1 {
+			break
+		}
+		if err := sleep(ctx, opt, opt.Step*time.Duration(attempt+1)); err != nil {
+			return nil, fmt.Errorf("locking %s: %w", path, err)
+		}
+	}
+	who := "another writer"
+	if last != nil {
+		who = last.describe()
+	}
+	return nil, fmt.Errorf("could not acquire %s after %d tries (held by %s): %w", path, opt.Tries, who, ErrLocked)
+}
+
+func sleep(ctx context.Context, opt LockOptions, d time.Duration) error {
+	if opt.Sleep != nil {
+		opt.Sleep(d)
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// lockBytes is HackLM's lock content: compact JSON, pid then ts (Unix ms), no
+// trailing newline.
+func lockBytes(pid int, now time.Time) []byte {
+	return fmt.Appendf(nil, `{"pid":%d,"ts":%d}`, pid, now.UnixMilli())
+}
+
+// tryCreate makes one exclusive-create attempt. An fs.ErrExist error means
+// the lock is held.
+func tryCreate(path string, opt LockOptions) (*Lock, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o666)
+	if err != nil {
+		return nil, err
+	}
+	data := lockBytes(opt.PID, opt.Now())
+	// No fsync: other processes read the lock through the page cache, and
+	// after a machine crash it is stale by age anyway. Skipping it saves a
+	// disk flush on every store.
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		// The file is ours (we created it); do not leave a half-written lock.
+		os.Remove(path)
+		return nil, fmt.Errorf("writing lock: %w", err)
+	}
+	return &Lock{path: path, data: data}, nil
+}
+
+// holder describes an existing lock file and whether it is stale.
+type holder struct {
+	data   []byte
+	pid    int // 0 when the content has no valid pid
+	age    time.Duration
+	byTime bool // age measured from the file's mtime, not from ts
+	stale  bool
+	why    string
+}
+
+func (h *holder) describe() string {
+	age := h.age.Round(100 * time.Millisecond)
+	if h.pid > 0 {
+		if h.byTime {
+			return fmt.Sprintf("pid %d for %s by mtime", h.pid, age)
+		}
+		return fmt.Sprintf("pid %d for %s", h.pid, age)
+	}
+	if len(h.data) == 0 {
+		return fmt.Sprintf("an empty lock file for %s", age)
+	}
+	s := h.data
+	if len(s) > 40 {
+		s = s[:40]
+	}
+	return fmt.Sprintf("an unreadable lock %q for %s", s, age)
+}
+
+// parseLock reads HackLM's JSON. pid must be a positive integer; ts any
+// finite number (ms). Duplicate keys: the last wins, as in JSON.parse.
+func parseLock(data []byte) (pid int, ts float64, hasTS, ok bool) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(data, &m); err != nil {
+		return 0, 0, false, false
+	}
+	if raw, found := m["ts"]; found {
+		if v, err := strconv.ParseFloat(string(bytes.TrimSpace(raw)), 64); err == nil {
+			ts, hasTS = v, true
+		}
+	}
+	raw, found := m["pid"]
+	if !found {
+		return 0, ts, hasTS, false
+	}
+	p, err := strconv.Atoi(string(bytes.TrimSpace(raw)))
+	if err != nil || p <= 0 {
+		return 0, ts, hasTS, false
+	}
+	return p, ts, hasTS, true
+}
+
+// inspect reads the lock file and judges it. Rules (README §1, stricter than
+// HackLM §16.1): a well-formed lock is stale when its ts is more than Stale
+// old or its pid is dead (EPERM counts as alive); a lock that is empty,
+// unparseable or has no valid pid is stale only when its mtime is more than
+// Stale old. A missing or absurd ts (further in the future than Stale, i.e.
+// clock skew) is replaced by the mtime for the age test.
+func inspect(path string, opt LockOptions) (*holder, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return nil, err
+	}
+	now := opt.Now()
+	mage := now.Sub(fi.ModTime())
+	h := &holder{data: data}
+	pid, ts, hasTS, ok := parseLock(data)
+	if !ok {
+		h.age, h.byTime = mage, true
+		h.stale = mage > opt.Stale
+		h.why = "malformed"
+		return h, nil
+	}
+	h.pid = pid
+	if hasTS {
+		h.age = time.Duration((float64(now.UnixMilli()) - ts) * float64(time.Millisecond))
+	}
+	if !hasTS || h.age < -opt.Stale {
+		h.age, h.byTime = mage, true
+	}
+	switch {
+	case h.age > opt.Stale:
+		h.stale, h.why = true, "too old"
+	case !opt.Alive(pid):
+		h.stale, h.why = true, "holder is dead"
+	}
+	return h, nil
+}
+
+// removeStale removes the lock file we judged stale without ever deleting a
+// lock that a racing waiter created meanwhile: the file is first renamed to a
+// unique name (atomic, so only one waiter gets it), then judged again — the
+// bytes must be the ones we judged and the file must still be stale (this
+// catches a fresh empty lock HackLM is about to fill, which has the same
+// bytes as an old empty one but a new mtime). If not, it is linked back,
+// which fails harmlessly if yet another lock exists by now. A lock that
+// vanished meanwhile is not an error.
+func removeStale(path string, judged []byte, opt LockOptions) error {
+	var rnd [6]byte
+	rand.Read(rnd[:])
+	aside := fmt.Sprintf("%s.stale-%d-%s", path, opt.PID, hex.EncodeToString(rnd[:]))
+	if err := os.Rename(path, aside); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		return err
+	}
+	if h, err := inspect(aside, opt); err != nil || !h.stale || !bytes.Equal(h.data, judged) {
+		// Not the lock we judged: somebody replaced it. Put it back.
+		if lerr := os.Link(aside, path); lerr != nil && !errors.Is(lerr, fs.ErrExist) {
+			// Cannot link (e.g. a file system without hard links): rename
+			// back unless a new lock appeared meanwhile.
+			if _, serr := os.Lstat(path); errors.Is(serr, fs.ErrNotExist) {
+				if rerr := os.Rename(aside, path); rerr == nil {
+					return nil
+				}
+			}
+		}
+	}
+	if err := os.Remove(aside); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// Release removes the lock file if it still holds exactly our bytes (HackLM
+// deletes whatever is there, §21 B10) and always releases the in-process
+// lock. If the file was replaced, it is left alone and the error wraps
+// ErrTakenOver.
+func (l *Lock) Release() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.done {
+		return fmt.Errorf("releasing %s: already released", l.path)
+	}
+	l.done = true
+	if l.unlock != nil {
+		defer l.unlock()
+	}
+	// Read, compare, remove: the file could only change between the compare
+	// and the remove if someone judged our lock stale (held > Stale) in that
+	// instant; renaming it aside first would instead open a window in which
+	// the lock is missing even when it is not ours.
+	got, err := os.ReadFile(l.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("releasing %s: lock file is gone: %w", l.path, ErrTakenOver)
+	}
+	if err != nil {
+		return fmt.Errorf("releasing %s: %w", l.path, err)
+	}
+	if !bytes.Equal(got, l.data) {
+		return fmt.Errorf("releasing %s: it now holds %q, not our %q; left in place: %w", l.path, got, l.data, ErrTakenOver)
+	}
+	if err := os.Remove(l.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("releasing %s: %w", l.path, err)
+	}
+	return nil
+}

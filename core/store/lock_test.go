@@ -1,0 +1,462 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// fakeClock is an injectable clock whose Sleep advances time and records
+// every requested duration.
+type fakeClock struct {
+	mu     sync.Mutex
+	t      time.Time
+	sleeps []time.Duration
+}
+
+func newFakeClock() *fakeClock { return &fakeClock{t: time.Now().Truncate(time.Millisecond)} }
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *fakeClock) Sleep(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.sleeps = append(c.sleeps, d)
+	c.t = c.t.Add(d)
+}
+
+func (c *fakeClock) Sleeps() []time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]time.Duration(nil), c.sleeps...)
+}
+
+func (c *fakeClock) opts(alive func(int) bool) LockOptions {
+	return LockOptions{PID: 4242, Now: c.Now, Sleep: c.Sleep, Alive: alive}
+}
+
+func alwaysAlive(int) bool { return true }
+
+func writeLock(t *testing.T, dir, content string, mtime time.Time) string {
+	t.Helper()
+	p := filepath.Join(dir, LockFile)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !mtime.IsZero() {
+		if err := os.Chtimes(p, mtime, mtime); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return p
+}
+
+func readString(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// noLeftovers fails if dir holds anything but the named files.
+func noLeftovers(t *testing.T, dir string, want ...string) {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range ents {
+		got = append(got, e.Name())
+	}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("dir %s holds %q, want %q", dir, got, want)
+	}
+}
+
+func TestAcquireFreshWritesHackLMBytes(t *testing.T) {
+	dir := t.TempDir()
+	clk := newFakeClock()
+	l, err := Acquire(dir, clk.opts(alwaysAlive))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf(`{"pid":4242,"ts":%d}`, clk.Now().UnixMilli())
+	if got := readString(t, filepath.Join(dir, ".lock")); got != want {
+		t.Errorf("lock bytes = %q, want %q", got, want)
+	}
+	if l.Path() != filepath.Join(dir, ".lock") {
+		t.Errorf("Path = %q", l.Path())
+	}
+	if len(clk.Sleeps()) != 0 {
+		t.Errorf("slept %v on a free lock", clk.Sleeps())
+	}
+	if err := l.Release(); err != nil {
+		t.Fatal(err)
+	}
+	noLeftovers(t, dir)
+	if err := l.Release(); err == nil {
+		t.Error("second Release succeeded")
+	}
+}
+
+func TestAcquireDefaultPID(t *testing.T) {
+	dir := t.TempDir()
+	l, err := Acquire(dir, LockOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
+	got := readString(t, l.Path())
+	if !strings.HasPrefix(got, fmt.Sprintf(`{"pid":%d,"ts":`, os.Getpid())) || strings.HasSuffix(got, "\n") {
+		t.Errorf("lock bytes = %q", got)
+	}
+}
+
+func TestAcquireLiveHolderWaitsThenFails(t *testing.T) {
+	dir := t.TempDir()
+	clk := newFakeClock()
+	held := fmt.Sprintf(`{"pid":999,"ts":%d}`, clk.Now().UnixMilli())
+	p := writeLock(t, dir, held, time.Time{})
+	_, err := Acquire(dir, clk.opts(alwaysAlive))
+	if err == nil {
+		t.Fatal("acquired a lock held by a live pid")
+	}
+	if !errors.Is(err, ErrLocked) {
+		t.Errorf("error %v does not wrap ErrLocked", err)
+	}
+	wantMsg := fmt.Sprintf("could not acquire %s after 20 tries (held by pid 999 for 9.5s)", p)
+	if !strings.Contains(err.Error(), wantMsg) {
+		t.Errorf("error = %q, want it to contain %q", err, wantMsg)
+	}
+	sl := clk.Sleeps()
+	if len(sl) != 19 {
+		t.Fatalf("slept %d times, want 19 (no sleep after the last try): %v", len(sl), sl)
+	}
+	for i, d := range sl {
+		if want := time.Duration(i+1) * 50 * time.Millisecond; d != want {
+			t.Errorf("sleep %d = %v, want %v (linear back-off)", i, d, want)
+		}
+	}
+	if got := readString(t, p); got != held {
+		t.Errorf("holder's lock changed to %q", got)
+	}
+}
+
+func TestAcquireCustomTries(t *testing.T) {
+	dir := t.TempDir()
+	clk := newFakeClock()
+	writeLock(t, dir, fmt.Sprintf(`{"pid":999,"ts":%d}`, clk.Now().UnixMilli()), time.Time{})
+	opt := clk.opts(alwaysAlive)
+	opt.Tries, opt.Step = 3, 10*time.Millisecond
+	_, err := Acquire(dir, opt)
+	if err == nil || !strings.Contains(err.Error(), "after 3 tries (held by pid 999 for 0s)") {
+		t.Errorf("err = %v", err)
+	}
+	if sl := clk.Sleeps(); len(sl) != 2 || sl[0] != 10*time.Millisecond || sl[1] != 20*time.Millisecond {
+		t.Errorf("sleeps = %v", sl)
+	}
+}
+
+func TestAcquireStaleRules(t *testing.T) {
+	clk0 := newFakeClock()
+	now := clk0.Now()
+	ms := func(d time.Duration) string { return fmt.Sprint(now.Add(-d).UnixMilli()) }
+	old := now.Add(-11 * time.Second)
+	fresh := now.Add(-1 * time.Second)
+	deadPID := func(pid int) bool { return pid != 666 }
+	tests := []struct {
+		name    string
+		content string
+		mtime   time.Time
+		alive   func(int) bool
+		stale   bool
+	}{
+		{"fresh live", `{"pid":5,"ts":` + ms(time.Second) + `}`, fresh, alwaysAlive, false},
+		{"age exactly 10s is not stale", `{"pid":5,"ts":` + ms(10*time.Second) + `}`, fresh, alwaysAlive, false},
+		{"age 10.001s is stale", `{"pid":5,"ts":` + ms(10*time.Second+time.Millisecond) + `}`, fresh, alwaysAlive, true},
+		{"dead pid, fresh ts", `{"pid":666,"ts":` + ms(0) + `}`, fresh, deadPID, true},
+		{"live pid (EPERM counts alive)", `{"pid":1,"ts":` + ms(0) + `}`, fresh, deadPID, false},
+		{"keys reordered, spaces", `{ "ts": ` + ms(0) + ` , "pid": 666 }`, fresh, deadPID, true},
+		{"no ts, live pid, fresh mtime", `{"pid":5}`, fresh, alwaysAlive, false},
+		{"no ts, live pid, old mtime", `{"pid":5}`, old, alwaysAlive, true},
+		{"ts far in the future uses mtime", `{"pid":5,"ts":` + ms(-time.Hour) + `}`, old, alwaysAlive, true},
+		{"empty, fresh mtime", ``, fresh, alwaysAlive, false},
+		{"empty, old mtime", ``, old, alwaysAlive, true},
+		{"garbage, fresh mtime", `garbage`, fresh, alwaysAlive, false},
+		{"garbage, old mtime", `garbage`, old, alwaysAlive, true},
+		{"missing pid, fresh mtime", `{"ts":` + ms(time.Hour) + `}`, fresh, alwaysAlive, false},
+		{"missing pid, old mtime", `{"ts":` + ms(0) + `}`, old, alwaysAlive, true},
+		{"string pid, fresh", `{"pid":"5","ts":` + ms(0) + `}`, fresh, alwaysAlive, false},
+		{"zero pid, fresh", `{"pid":0,"ts":` + ms(0) + `}`, fresh, alwaysAlive, false},
+		{"negative pid, old", `{"pid":-1,"ts":` + ms(0) + `}`, old, alwaysAlive, true},
+		{"truncated json, old", `{"pid":5,"ts":1`, old, alwaysAlive, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			clk := &fakeClock{t: now}
+			p := writeLock(t, dir, tc.content, tc.mtime)
+			opt := clk.opts(tc.alive)
+			opt.Tries = 1 // no sleep, so the fake clock stays at now
+			l, err := Acquire(dir, opt)
+			if !tc.stale {
+				if err == nil {
+					l.Release()
+					t.Fatal("acquired a lock that is not stale")
+				}
+				if got := readString(t, p); got != tc.content {
+					t.Errorf("lock changed to %q", got)
+				}
+				noLeftovers(t, dir, ".lock")
+				return
+			}
+			if err != nil {
+				t.Fatalf("stale lock not recovered: %v", err)
+			}
+			if sl := clk.Sleeps(); len(sl) != 0 {
+				t.Errorf("slept %v before recovering a stale lock", sl)
+			}
+			want := fmt.Sprintf(`{"pid":4242,"ts":%d}`, now.UnixMilli())
+			if got := readString(t, p); got != want {
+				t.Errorf("lock = %q, want ours %q", got, want)
+			}
+			noLeftovers(t, dir, ".lock")
+			if err := l.Release(); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// HackLM's last retry can delete a stale lock and still fail (§21 B10). Ours
+// must not: with a single try, a stale lock is cleared and taken.
+func TestStaleRecoveryDoesNotUseUpATry(t *testing.T) {
+	dir := t.TempDir()
+	clk := newFakeClock()
+	writeLock(t, dir, `{"pid":5,"ts":1}`, time.Time{})
+	opt := clk.opts(alwaysAlive)
+	opt.Tries = 1
+	l, err := Acquire(dir, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Release()
+}
+
+func TestRemoveStaleRestoresAReplacedLock(t *testing.T) {
+	dir := t.TempDir()
+	clk := newFakeClock()
+	opt := clk.opts(alwaysAlive).withDefaults()
+	old := clk.Now().Add(-time.Minute)
+	p := writeLock(t, dir, `{"pid":7,"ts":2}`, time.Time{})
+	// We judged {"pid":5,...} stale, but meanwhile another waiter replaced it.
+	if err := removeStale(p, []byte(`{"pid":5,"ts":1}`), opt); err != nil {
+		t.Fatal(err)
+	}
+	if got := readString(t, p); got != `{"pid":7,"ts":2}` {
+		t.Errorf("replacement lock lost: %q", got)
+	}
+	noLeftovers(t, dir, ".lock")
+
+	// We judged an old empty lock stale; it was replaced by a fresh empty
+	// one (HackLM between create and write): same bytes, but not stale.
+	writeLock(t, dir, "", time.Time{})
+	if err := removeStale(p, []byte(""), opt); err != nil {
+		t.Fatal(err)
+	}
+	noLeftovers(t, dir, ".lock")
+
+	// The judged lock itself is removed.
+	writeLock(t, dir, "", old)
+	if err := removeStale(p, []byte(""), opt); err != nil {
+		t.Fatal(err)
+	}
+	noLeftovers(t, dir)
+	// Vanished meanwhile: fine.
+	if err := removeStale(p, []byte(`x`), opt); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestReleaseLeavesATakenOverLock(t *testing.T) {
+	tests := []struct {
+		name    string
+		replace func(p string) error
+		want    string // remaining content, "" = gone
+	}{
+		{"replaced", func(p string) error { return os.WriteFile(p, []byte(`{"pid":77,"ts":1}`), 0o644) }, `{"pid":77,"ts":1}`},
+		{"deleted", os.Remove, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			clk := newFakeClock()
+			l, err := Acquire(dir, clk.opts(alwaysAlive))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := tc.replace(l.Path()); err != nil {
+				t.Fatal(err)
+			}
+			err = l.Release()
+			if !errors.Is(err, ErrTakenOver) {
+				t.Fatalf("Release = %v, want ErrTakenOver", err)
+			}
+			if tc.want != "" {
+				if got := readString(t, l.Path()); got != tc.want {
+					t.Errorf("Release changed the new holder's lock to %q", got)
+				}
+				os.Remove(l.Path())
+			}
+			// The in-process lock was released all the same.
+			done := make(chan error, 1)
+			go func() {
+				l2, err := Acquire(dir, clk.opts(alwaysAlive))
+				if err == nil {
+					err = l2.Release()
+				}
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Fatal(err)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("in-process lock not released after a failed Release")
+			}
+		})
+	}
+}
+
+// Goroutines of one process queue on the in-process lock and never spin on
+// the file lock of their own pid.
+func TestInProcessSerialisation(t *testing.T) {
+	dir := t.TempDir()
+	first, err := Acquire(dir, LockOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A different spelling of the same directory shares the lock.
+	alias := filepath.Join(dir, ".", "x", "..")
+	os.Mkdir(filepath.Join(dir, "x"), 0o755)
+	got := make(chan time.Time, 1)
+	go func() {
+		l, err := Acquire(alias, LockOptions{Sleep: func(d time.Duration) { t.Errorf("second goroutine slept %v on the file lock", d) }})
+		if err != nil {
+			t.Error(err)
+			got <- time.Time{}
+			return
+		}
+		got <- time.Now()
+		l.Release()
+	}()
+	time.Sleep(100 * time.Millisecond)
+	select {
+	case <-got:
+		t.Fatal("second Acquire did not wait for the first")
+	default:
+	}
+	released := time.Now()
+	if err := first.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if at := <-got; at.Before(released) {
+		t.Errorf("second Acquire returned at %v, before the release at %v", at, released)
+	}
+}
+
+func TestAcquireContextCancel(t *testing.T) {
+	dir := t.TempDir()
+	writeLock(t, dir, fmt.Sprintf(`{"pid":1,"ts":%d}`, time.Now().UnixMilli()), time.Time{})
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := AcquireContext(ctx, dir, LockOptions{Alive: alwaysAlive})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v, want deadline exceeded", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("cancel took %v", d)
+	}
+	// A holder of the in-process lock also yields to the context.
+	l, err := Acquire(t.TempDir(), LockOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
+	ctx2, cancel2 := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel2()
+	if _, err := AcquireContext(ctx2, filepath.Dir(l.Path()), LockOptions{}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("err = %v, want deadline exceeded", err)
+	}
+}
+
+func TestAcquireOtherErrors(t *testing.T) {
+	_, err := Acquire(filepath.Join(t.TempDir(), "missing"), LockOptions{})
+	if err == nil || errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "locking ") {
+		t.Errorf("err = %v, want a contextual error", err)
+	}
+	// A directory named .lock cannot be read as a lock.
+	dir := t.TempDir()
+	os.Mkdir(filepath.Join(dir, ".lock"), 0o755)
+	_, err = Acquire(dir, LockOptions{})
+	if err == nil || !strings.Contains(err.Error(), ".lock") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+// Waiters with different pids (as if separate processes, bypassing the
+// in-process lock) race over a stale lock and then over each other: at most
+// one may ever hold the lock.
+func TestFileLockMutualExclusion(t *testing.T) {
+	dir := t.TempDir()
+	writeLock(t, dir, `{"pid":5,"ts":1}`, time.Now().Add(-time.Minute))
+	var (
+		mu      sync.Mutex
+		holders int
+		wg      sync.WaitGroup
+	)
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			opt := LockOptions{PID: 1000 + g, Tries: 500, Step: time.Millisecond, Alive: alwaysAlive}.withDefaults()
+			for range 10 {
+				l, err := acquireFile(context.Background(), filepath.Join(dir, LockFile), opt)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				mu.Lock()
+				holders++
+				if holders != 1 {
+					t.Errorf("%d holders at once", holders)
+				}
+				mu.Unlock()
+				time.Sleep(100 * time.Microsecond)
+				mu.Lock()
+				holders--
+				mu.Unlock()
+				if err := l.Release(); err != nil {
+					t.Error(err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	noLeftovers(t, dir)
+}

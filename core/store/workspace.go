@@ -1,0 +1,396 @@
+// Package store is the only code in core that touches the file system. It
+// reads and writes `.memory/` the way HackLM Memory expects, concurrently
+// with it: every write runs inside the shared `.memory/.lock` (lock.go),
+// re-reads the files inside the lock, lets a pure function decide, and
+// replaces files atomically (atomic.go).
+package store
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/memory-lsp/memory-lsp/core/category"
+)
+
+// DirName is the memory folder inside a workspace root.
+const DirName = ".memory"
+
+// NewFileBytes is our clean layout for a new category file: the plural
+// heading and one blank line ("# Decisions\n\n"). Entries follow, one a line.
+func NewFileBytes(cat category.Category) []byte {
+	return []byte("# " + cat.Plural() + "\n\n")
+}
+
+// FindRoot walks up from start to the nearest folder that holds a `.memory`
+// directory and returns it. If there is none, it returns start itself, made
+// absolute.
+func FindRoot(start string) (string, error) {
+	abs, err := filepath.Abs(start)
+	if err != nil {
+		return "", fmt.Errorf("finding workspace root from %s: %w", start, err)
+	}
+	for dir := abs; ; {
+		if fi, err := os.Stat(filepath.Join(dir, DirName)); err == nil && fi.IsDir() {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return abs, nil
+		}
+		dir = parent
+	}
+}
+
+// Workspace is one folder whose memory lives in Dir = Root/.memory.
+type Workspace struct {
+	Root string
+	Dir  string
+	// Lock tunes the cross-process lock taken by Update (zero = defaults).
+	Lock LockOptions
+}
+
+// Open checks root and returns its workspace. `.memory` need not exist yet
+// (Update creates it); if it exists it must be a directory, and a symlink
+// only if it stays inside root.
+func Open(root string) (*Workspace, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("opening workspace %s: %w", root, err)
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return nil, fmt.Errorf("opening workspace %s: %w", abs, err)
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("opening workspace %s: not a directory", abs)
+	}
+	w := &Workspace{Root: abs, Dir: filepath.Join(abs, DirName)}
+	if _, err := w.checkDir(); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// checkDir verifies that Dir is safe to use and reports whether it exists.
+func (w *Workspace) checkDir() (bool, error) {
+	fi, err := os.Lstat(w.Dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("checking %s: %w", w.Dir, err)
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		real, err := filepath.EvalSymlinks(w.Dir)
+		if err != nil {
+			return false, fmt.Errorf("checking %s: resolving symlink: %w", w.Dir, err)
+		}
+		root, err := filepath.EvalSymlinks(w.Root)
+		if err != nil {
+			return false, fmt.Errorf("checking %s: %w", w.Root, err)
+		}
+		if !within(root, real) {
+			return false, fmt.Errorf("refusing to use %s: it is a symlink to %s, outside the workspace %s", w.Dir, real, w.Root)
+		}
+		if fi, err = os.Stat(real); err != nil {
+			return false, fmt.Errorf("checking %s: %w", w.Dir, err)
+		}
+	}
+	if !fi.IsDir() {
+		return false, fmt.Errorf("refusing to use %s: not a directory", w.Dir)
+	}
+	return true, nil
+}
+
+// within reports whether path is dir or below it (both clean, absolute).
+func within(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	if err != nil {
+		return false
+	}
+	return rel == "." || (rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel))
+}
+
+// File is one `*.md` file of a snapshot.
+type File struct {
+	Path     string // Dir/Name
+	Name     string // base name, e.g. "decisions.md"
+	Category category.Category
+	Known    bool // Name is one of the five category files; Category is valid
+	Exists   bool
+	Data     []byte      // content; nil when absent (or not readable, see Link)
+	Mode     fs.FileMode // permission bits of an existing file
+	// Link is the resolved target when the file is a symlink. Other
+	// (unknown) files whose symlink leads outside `.memory` are listed with
+	// Data nil; a category file like that makes Snapshot fail.
+	Link string
+}
+
+// Snapshot is the content of `.memory/` at one moment: the five category
+// files in category order (absent ones with Exists false), then every other
+// `*.md` in name order.
+type Snapshot struct {
+	Dir   string
+	Files []File
+}
+
+// Category returns the file of category c.
+func (s *Snapshot) Category(c category.Category) *File {
+	for i := range s.Files {
+		if f := &s.Files[i]; f.Known && f.Category == c {
+			return f
+		}
+	}
+	return nil
+}
+
+// Lookup returns the file with base name name, or nil.
+func (s *Snapshot) Lookup(name string) *File {
+	for i := range s.Files {
+		if s.Files[i].Name == name {
+			return &s.Files[i]
+		}
+	}
+	return nil
+}
+
+// Snapshot reads `.memory/`. A missing directory gives five absent files.
+// It takes no lock (HackLM's reads don't either); files are replaced
+// atomically, so each file is read whole, old or new.
+func (w *Workspace) Snapshot() (*Snapshot, error) {
+	exists, err := w.checkDir()
+	if err != nil {
+		return nil, err
+	}
+	s := &Snapshot{Dir: w.Dir}
+	realDir := w.Dir
+	if exists {
+		if realDir, err = filepath.EvalSymlinks(w.Dir); err != nil {
+			return nil, fmt.Errorf("reading %s: %w", w.Dir, err)
+		}
+	}
+	for _, c := range category.All {
+		f := File{Path: filepath.Join(w.Dir, c.File()), Name: c.File(), Category: c, Known: true}
+		if exists {
+			if err := readFile(&f, realDir); err != nil {
+				return nil, err
+			}
+			if f.Exists && f.Data == nil {
+				return nil, fmt.Errorf("refusing to read %s: symlink to %s, outside %s", f.Path, f.Link, w.Dir)
+			}
+		}
+		s.Files = append(s.Files, f)
+	}
+	if !exists {
+		return s, nil
+	}
+	ents, err := os.ReadDir(w.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", w.Dir, err)
+	}
+	for _, e := range ents {
+		name := e.Name()
+		if !strings.HasSuffix(name, ".md") || strings.Contains(name, tempMarker) {
+			continue
+		}
+		if _, known := category.FromFile(name); known {
+			continue
+		}
+		f := File{Path: filepath.Join(w.Dir, name), Name: name}
+		if err := readFile(&f, realDir); err != nil {
+			return nil, err
+		}
+		if f.Exists {
+			s.Files = append(s.Files, f)
+		}
+	}
+	return s, nil
+}
+
+// readFile fills f from disk. Missing → Exists false. A symlink leading
+// outside realDir is left unread (Exists true, Data nil, Link set). Anything
+// that is not a regular file (a directory named x.md) counts as absent for
+// unknown files and is an error for category files.
+func readFile(f *File, realDir string) error {
+	fi, err := os.Lstat(f.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", f.Path, err)
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		real, err := filepath.EvalSymlinks(f.Path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil // dangling link: absent
+		}
+		if err != nil {
+			return fmt.Errorf("reading %s: resolving symlink: %w", f.Path, err)
+		}
+		f.Link = real
+		if !within(realDir, real) {
+			f.Exists = true
+			return nil
+		}
+		if fi, err = os.Stat(real); err != nil {
+			return fmt.Errorf("reading %s: %w", f.Path, err)
+		}
+	}
+	if !fi.Mode().IsRegular() {
+		if f.Known {
+			return fmt.Errorf("reading %s: not a regular file", f.Path)
+		}
+		return nil
+	}
+	data, err := os.ReadFile(f.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", f.Path, err)
+	}
+	if data == nil {
+		data = []byte{}
+	}
+	f.Exists, f.Data, f.Mode = true, data, fi.Mode().Perm()
+	return nil
+}
+
+// Change replaces one file in `.memory/` with Data. Path is absolute or
+// relative to the `.memory` directory.
+type Change struct {
+	Path string
+	Data []byte
+}
+
+// Update is the write transaction. It creates `.memory` if missing, takes
+// the lock, reads a fresh Snapshot inside it, and calls fn, which must only
+// decide (no I/O) and return the files to replace. Every change is checked
+// before anything is written (a direct child of `.memory`, not hidden, not a
+// symlink leading outside, no duplicates); changes whose bytes equal the
+// current content are dropped; the rest are written with WriteFileAtomic in
+// order. The lock is released on every path, also when fn panics (the panic
+// becomes an error). Update returns the changes it wrote.
+//
+// Each file is replaced atomically; several files are written one after the
+// other, so a failure part-way leaves the earlier ones written (the error
+// names the file that failed).
+func (w *Workspace) Update(ctx context.Context, fn func(s *Snapshot) ([]Change, error)) (written []Change, err error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	exists, err := w.checkDir()
+	if err != nil {
+		return nil, err
+	}
+	if !exists {
+		if err := os.Mkdir(w.Dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("creating %s: %w", w.Dir, err)
+		}
+		if _, err := w.checkDir(); err != nil {
+			return nil, err
+		}
+	}
+	lock, err := AcquireContext(ctx, w.Dir, w.Lock)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if rerr := lock.Release(); rerr != nil && err == nil {
+			err = rerr
+		}
+	}()
+
+	snap, err := w.Snapshot()
+	if err != nil {
+		return nil, err
+	}
+	changes, err := callFn(fn, snap)
+	if err != nil {
+		return nil, err
+	}
+	if len(changes) == 0 {
+		return nil, nil
+	}
+	todo, err := w.checkChanges(snap, changes)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range todo {
+		if err := ctx.Err(); err != nil {
+			return written, fmt.Errorf("updating %s: %w", w.Dir, err)
+		}
+		if err := WriteFileAtomic(c.Path, c.Data); err != nil {
+			return written, err
+		}
+		written = append(written, c)
+	}
+	return written, nil
+}
+
+func callFn(fn func(*Snapshot) ([]Change, error), s *Snapshot) (changes []Change, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			changes, err = nil, fmt.Errorf("update of %s panicked: %v", s.Dir, r)
+		}
+	}()
+	return fn(s)
+}
+
+// checkChanges validates every change and returns the ones that alter a
+// file, with absolute paths.
+func (w *Workspace) checkChanges(snap *Snapshot, changes []Change) ([]Change, error) {
+	realDir, err := filepath.EvalSymlinks(w.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("updating %s: %w", w.Dir, err)
+	}
+	seen := map[string]bool{}
+	var todo []Change
+	for _, c := range changes {
+		p := c.Path
+		if p == "" {
+			return nil, fmt.Errorf("refusing to write: a change has no path")
+		}
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(w.Dir, p)
+		}
+		p = filepath.Clean(p)
+		name := filepath.Base(p)
+		if filepath.Dir(p) != w.Dir {
+			return nil, fmt.Errorf("refusing to write %s: only files directly inside %s may be written", c.Path, w.Dir)
+		}
+		if strings.HasPrefix(name, ".") {
+			return nil, fmt.Errorf("refusing to write %s: hidden files (like the lock) are not memory files", c.Path)
+		}
+		if seen[p] {
+			return nil, fmt.Errorf("refusing to write %s: changed twice in one update", c.Path)
+		}
+		seen[p] = true
+		fi, err := os.Lstat(p)
+		switch {
+		case err == nil && fi.Mode()&fs.ModeSymlink != 0:
+			real, err := filepath.EvalSymlinks(p)
+			if err != nil {
+				return nil, fmt.Errorf("refusing to write %s: cannot resolve symlink: %w", p, err)
+			}
+			if !within(realDir, real) {
+				return nil, fmt.Errorf("refusing to write %s: symlink to %s, outside %s", p, real, w.Dir)
+			}
+		case err == nil && !fi.Mode().IsRegular():
+			return nil, fmt.Errorf("refusing to write %s: not a regular file", p)
+		case err != nil && !errors.Is(err, fs.ErrNotExist):
+			return nil, fmt.Errorf("updating %s: %w", p, err)
+		}
+		if f := snap.Lookup(name); f != nil && f.Exists && f.Data != nil && bytes.Equal(f.Data, c.Data) {
+			continue
+		}
+		todo = append(todo, Change{Path: p, Data: c.Data})
+	}
+	return todo, nil
+}
