@@ -7,11 +7,7 @@
 // verdict corrects HackLM where it is plainly wrong: changed values, reversals,
 // swapped named targets, and non-ASCII text (tokenised by Unicode letters, CJK
 // by character bigrams). spec/examples/dedup-examples.json is the calibration.
-//
-// STUB: the API below is fixed; the implementation is being written.
 package similar
-
-import "github.com/memory-lsp/memory-lsp/core/category"
 
 // Action is what a store should do about an existing entry.
 type Action int
@@ -55,53 +51,32 @@ type Text struct {
 	Norm string
 	// Keys are the keywords, sorted and unique.
 	Keys []string
+	// Numbers are the value tokens ("1.8", "v2", "eu-west-1"), sorted and
+	// unique: two texts that differ only here state different values.
+	Numbers []string
+	// Sign is +1 or -1: the product of the polarity flips (not, never,
+	// disable, without, <, 不, не …) in the text.
+	Sign int
+	// Core is Keys without the polarity and ordering vocabulary, so a rule and
+	// its reversal have the same Core.
+	Core []string
+	// Orders are the (preferred, other) keyword pairs of "A over B",
+	// "A rather than B" and "A instead of B".
+	Orders [][2]string
+	// Named are the keywords written as names in the text (ALL-CAPS, or
+	// Capitalised inside a sentence), sorted and unique.
+	Named []string
+
+	// exactKey is Norm, or for a text that normalises to nothing its trimmed
+	// lowercased raw form, so two different emoji-only texts are not equal.
+	exactKey string
+	// normCore is Norm without polarity words, kept only when Core is empty:
+	// it is then the only thing that can tell "Do it" from "Don't do it".
+	normCore string
 }
-
-// Analyze tokenises s once.
-func Analyze(s string) *Text { return &Text{Raw: s} }
-
-// Classify compares an existing entry (old) with a new text.
-func Classify(old, new *Text, th Thresholds) Verdict { return Verdict{} }
-
-// Decide is storeMemory's dedup over the entries of one category, in file
-// order: the first exact duplicate wins at once; otherwise the strongest
-// action (conflict > skip > update > store), then the highest similarity,
-// then the earliest entry. match is -1 when the verdict is Store with no entry.
-func Decide(new *Text, existing []*Text, th Thresholds) (match int, v Verdict) { return -1, Verdict{} }
 
 // Pair is a related pair of texts found by Pairs, I < J.
 type Pair struct {
 	I, J    int
 	Verdict Verdict
 }
-
-// Pairs finds every pair (i < j) whose verdict is not Store, without comparing
-// all pairs: candidates come from an inverted index of keywords with prefix
-// filtering. group[i] restricts comparisons to texts of the same group (the
-// category); pass nil to compare everything.
-func Pairs(texts []*Text, group []int, th Thresholds) []Pair { return nil }
-
-// Keywords is HackLM's keyword set for ASCII text (sorted, unique), extended
-// to Unicode letters and CJK bigrams.
-func Keywords(s string) []string { return nil }
-
-// Jaccard of two sorted unique slices; 0 if either is empty (HackLM's rule).
-func Jaccard(a, b []string) float64 { return 0 }
-
-// Score is HackLM's pruning score: category weight + brevity + specificity.
-func Score(cat category.Category, content string) int { return 0 }
-
-// ScoreTerms returns the three terms of Score.
-func ScoreTerms(cat category.Category, content string) (weight, brevity, specificity int) { return 0, 0, 0 }
-
-// IsKebab reports whether s matches ^[a-z0-9]+(-[a-z0-9]+)*$.
-func IsKebab(s string) bool { return false }
-
-// Kebab converts an arbitrary slug to kebab-case ("My Slug_2" → "my-slug-2");
-// "" when nothing usable is left.
-func Kebab(s string) string { return "" }
-
-// GenerateSlug derives a deterministic kebab-case slug from a content's
-// strongest keywords; taken reports slugs already used in the file, and the
-// result is never one of them.
-func GenerateSlug(content string, taken func(string) bool) string { return "" }

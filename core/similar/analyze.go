@@ -1,0 +1,112 @@
+package similar
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Analyze tokenises s once.
+func Analyze(s string) *Text {
+	tk := tokenize(s, true)
+	t := &Text{
+		Raw:     s,
+		Norm:    Normalize(s),
+		Numbers: tk.numbers,
+		Sign:    1,
+	}
+	if (tk.flips+comparatorFlips(s))%2 == 1 {
+		t.Sign = -1
+	}
+	if len(t.Numbers) > 1 {
+		t.Numbers = sortedSet(t.Numbers)
+	}
+	t.Keys, t.Core = tk.keys, tk.core
+	if tk.orders {
+		t.Orders = orders(tk.clean, tk.words)
+	}
+	for _, w := range tk.words {
+		if w.named {
+			t.Named = append(t.Named, tk.clean[w.start:w.end])
+		}
+	}
+	if len(t.Named) > 1 {
+		t.Named = sortedSet(t.Named)
+	}
+	t.exactKey = t.Norm
+	if t.Norm == "" {
+		t.exactKey = "\x00" + strings.ToLower(strings.TrimFunc(s, isJSSpace))
+	}
+	if len(t.Core) == 0 {
+		t.normCore = withoutVocabulary(t.Norm)
+	}
+	return t
+}
+
+// orders reads "A over B", "A rather than B" and "A instead of B" as the pair
+// (A, B) of the nearest core keywords on either side of the connective.
+func orders(clean string, ws []word) [][2]string {
+	var out [][2]string
+	text := func(w word) string { return clean[w.start:w.end] }
+	isCore := func(w word) bool { return w.key && w.flags&(fFlip|fPartner|fConnective) == 0 }
+	for i, w := range ws {
+		if w.flags&fConnective == 0 {
+			continue
+		}
+		after := i + 1
+		switch text(w) {
+		case "rather", "instead":
+			want := map[string]string{"rather": "than", "instead": "of"}[text(w)]
+			if after >= len(ws) || text(ws[after]) != want {
+				continue
+			}
+			after++
+		}
+		a, b := -1, -1
+		for k := i - 1; k >= 0 && a < 0; k-- {
+			if isCore(ws[k]) {
+				a = k
+			}
+		}
+		for k := after; k < len(ws) && b < 0; k++ {
+			if isCore(ws[k]) {
+				b = k
+			}
+		}
+		if a >= 0 && b >= 0 && text(ws[a]) != text(ws[b]) {
+			out = append(out, [2]string{text(ws[a]), text(ws[b])})
+		}
+	}
+	return out
+}
+
+// withoutVocabulary drops the polarity and ordering words from a normalised
+// text (and cuts the CJK ones out of CJK words).
+func withoutVocabulary(norm string) string {
+	var kept []string
+	for _, w := range strings.Split(norm, " ") {
+		if words[w]&(fFlip|fPartner|fConnective) != 0 {
+			continue
+		}
+		if r, _ := utf8.DecodeRuneInString(w); r >= 0x1100 {
+			w = cutCJKVocabulary(w)
+		}
+		if w != "" {
+			kept = append(kept, w)
+		}
+	}
+	return strings.Join(kept, " ")
+}
+
+func cutCJKVocabulary(w string) string {
+	var b strings.Builder
+	for i := 0; i < len(w); {
+		if n, f, ok := cjkMatch([]byte(w[i:])); ok && f != 0 {
+			i += n
+			continue
+		}
+		_, size := utf8.DecodeRuneInString(w[i:])
+		b.WriteString(w[i : i+size])
+		i += size
+	}
+	return b.String()
+}

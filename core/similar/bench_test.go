@@ -1,0 +1,76 @@
+package similar
+
+import (
+	"testing"
+
+	"github.com/memory-lsp/memory-lsp/core/category"
+)
+
+func benchStrings(n int) []string {
+	g := newEntryGen(42, 3000)
+	out := make([]string, n)
+	for i := range out {
+		out[i] = g.next()
+	}
+	return out
+}
+
+func BenchmarkAnalyze(b *testing.B) {
+	ss := benchStrings(1000)
+	b.ReportAllocs()
+	i := 0
+	cpu := startCPU()
+	for b.Loop() {
+		Analyze(ss[i%len(ss)])
+		i++
+	}
+	cpu.report(b)
+}
+
+// BenchmarkPairs10k is a cleanup or check of 10,000 entries from scratch:
+// Analyze every text, then find the related pairs.
+func BenchmarkPairs10k(b *testing.B) {
+	ss := benchStrings(10000)
+	groups := make([]int, len(ss))
+	for i := range groups {
+		groups[i] = i % 5
+	}
+	b.ReportAllocs()
+	var pairs int
+	cpu := startCPU()
+	for b.Loop() {
+		texts := make([]*Text, len(ss))
+		for i, s := range ss {
+			texts[i] = Analyze(s)
+		}
+		pairs = len(Pairs(texts, groups, defaultTh))
+	}
+	cpu.report(b)
+	b.ReportMetric(float64(pairs), "pairs")
+}
+
+func BenchmarkDecide10k(b *testing.B) {
+	ss := benchStrings(10001)
+	texts := make([]*Text, 10000)
+	for i := range texts {
+		texts[i] = Analyze(ss[i])
+	}
+	b.ReportAllocs()
+	cpu := startCPU()
+	for b.Loop() {
+		Decide(Analyze(ss[10000]), texts, defaultTh)
+	}
+	cpu.report(b)
+}
+
+func BenchmarkScore(b *testing.B) {
+	ss := benchStrings(1000)
+	b.ReportAllocs()
+	i := 0
+	cpu := startCPU()
+	for b.Loop() {
+		Score(category.Decision, ss[i%len(ss)])
+		i++
+	}
+	cpu.report(b)
+}

@@ -1,0 +1,87 @@
+package similar
+
+import "testing"
+
+func TestClassify(t *testing.T) {
+	tests := []struct {
+		old, new string
+		action   Action
+		reason   string
+		exact    bool
+	}{
+		{"Keep SQL migrations idempotent.", "keep sql migrations idempotent", Skip, "identical text", true},
+		{"发布前更新变更日志", "数据库迁移必须可以回滚", Store, "", false},
+		{"🚀", "🎉", Store, "", false}, // nothing to compare is not "identical"
+		{"🚀", " 🚀 ", Skip, "identical text", true},
+		{"Do it", "Don't do it", Conflict, "reversal", false},
+		{"Always", "Never", Store, "", false}, // nothing but polarity: not comparable
+		{"Java 1.8", "Java 18", Update, "values differ", false},
+		{"Lint YAML files in the charts folder", "Lint JSON files in the charts folder", Store, "different targets", false},
+		{"Lint yaml files in the charts folder", "Lint json files in the charts folder", Update, "", false},
+		{"Use Postgres for the billing service data store", "Use MySQL for the billing service data store", Store, "different targets", false},
+		{"Prefer A over B", "Prefer A over B", Skip, "identical text", true},
+		{"Run database seeds before the migration step", "Run database seeds after the migration step", Conflict, "reversal", false},
+		{"Prefer tabs over spaces in Makefiles", "Prefer spaces over tabs in Makefiles", Conflict, "reversal", false},
+		// sign and order both reversed say the same thing again
+		{"Prefer tabs over spaces in Makefiles", "Never prefer spaces over tabs in Makefiles", Skip, "", false},
+	}
+	for _, tt := range tests {
+		v := Classify(Analyze(tt.old), Analyze(tt.new), defaultTh)
+		if v.Action != tt.action || v.Reason != tt.reason || v.Exact != tt.exact {
+			t.Errorf("Classify(%q, %q) = %+v, want %s %q exact=%v", tt.old, tt.new, v, tt.action, tt.reason, tt.exact)
+		}
+	}
+}
+
+func TestJaccard(t *testing.T) {
+	tests := []struct {
+		a, b []string
+		want float64
+	}{
+		{nil, nil, 0},
+		{[]string{"a"}, nil, 0},
+		{[]string{"a", "b"}, []string{"a", "b"}, 1},
+		{[]string{"a", "b", "c"}, []string{"b", "c", "d"}, 0.5},
+	}
+	for _, tt := range tests {
+		if got := Jaccard(tt.a, tt.b); got != tt.want {
+			t.Errorf("Jaccard(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
+
+func TestDecide(t *testing.T) {
+	texts := func(ss ...string) []*Text {
+		out := make([]*Text, len(ss))
+		for i, s := range ss {
+			out[i] = Analyze(s)
+		}
+		return out
+	}
+	tests := []struct {
+		name     string
+		existing []*Text
+		new      string
+		match    int
+		action   Action
+	}{
+		{"empty list", nil, "Anything at all", -1, Store},
+		{"nothing related", texts("Use Renovate for dependency updates"), "Keep secrets in the vault", -1, Store},
+		{"related but below update", texts("Use Renovate for dependency updates", "PDF invoices are rendered by the documents worker"),
+			"PDF invoices are archived nightly by the documents worker", 1, Store},
+		{"first exact wins at once", texts("Always run database seeds in CI", "run database seeds in CI!", "Run database seeds in CI"),
+			"Run database seeds in CI", 1, Skip},
+		{"conflict beats skip", texts("Run database seeds in CI every time", "Never run database seeds in CI"),
+			"Always run database seeds in CI", 1, Conflict},
+		{"skip beats an earlier, equally similar update", texts("Target Android API level 34", "Always target Android API level 33"),
+			"Target Android API level 33", 1, Skip},
+		{"ties go to the earliest", texts("Paginate list endpoints with cursors", "Paginate list endpoints with offsets"),
+			"Paginate list endpoints", 0, Update},
+	}
+	for _, tt := range tests {
+		match, v := Decide(Analyze(tt.new), tt.existing, defaultTh)
+		if match != tt.match || v.Action != tt.action {
+			t.Errorf("%s: Decide = %d %+v, want %d %s", tt.name, match, v, tt.match, tt.action)
+		}
+	}
+}

@@ -1,0 +1,96 @@
+package similar
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// stopWords is HackLM's list, verbatim (spec §6). The entries of two letters
+// or fewer can never matter because of the length filter, but are kept so the
+// list can be compared with the source at a glance.
+var stopWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`a above after all always an and any are as at be because
+		been before being below both but by can could dare did do does during each either
+		every few for from had has have how i if in into is it its just may me might more
+		most must my need neither never no nor not of on only or other our own same shall
+		should so some such than that the their them these they this those through to too
+		used use using very was we were what when where which while who whom will with would
+		yet you your`) {
+		stopWords[w] = true
+	}
+}
+
+// isJSSpace is memfile.IsJSSpace, copied rather than imported so this package
+// stays a leaf that the file layer may itself depend on.
+func isJSSpace(r rune) bool {
+	switch r {
+	case '\t', '\n', '\v', '\f', '\r', ' ', 0x00A0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
+		return true
+	}
+	return r >= 0x2000 && r <= 0x200A
+}
+
+// hackLMLower is one rune of JavaScript's toLowerCase as far as the result can
+// survive HackLM's a–z filter: the only non-ASCII letters that lowercase into
+// ASCII are U+0130 (to "i" plus a combining dot the filter deletes) and the
+// Kelvin sign, and Go's simple mapping agrees on both.
+func hackLMLower(r rune) rune {
+	if r < utf8.RuneSelf {
+		if 'A' <= r && r <= 'Z' {
+			return r + 'a' - 'A'
+		}
+		return r
+	}
+	return unicode.ToLower(r)
+}
+
+// HackLMKeywords is HackLM's own keyword extraction, bug for bug: non-ASCII
+// letters vanish, so "café" is "caf" and Chinese text has no keywords.
+// Sorted and unique. Our Keywords equals it on ASCII text.
+func HackLMKeywords(s string) []string {
+	var keys []string
+	var b strings.Builder
+	flush := func() {
+		if b.Len() > 2 && !stopWords[b.String()] {
+			keys = append(keys, b.String())
+		}
+		b.Reset()
+	}
+	for _, r := range s {
+		r = hackLMLower(r)
+		switch {
+		case isJSSpace(r):
+			flush()
+		case 'a' <= r && r <= 'z', '0' <= r && r <= '9', r == '-':
+			b.WriteRune(r)
+		}
+	}
+	flush()
+	slices.Sort(keys)
+	return slices.Compact(keys)
+}
+
+// HackLMNormalize is HackLM's form for the exact-match shortcut: only a–z, 0–9
+// and single spaces survive (hyphens too are deleted here, unlike in keywords).
+func HackLMNormalize(s string) string {
+	var b strings.Builder
+	space := false
+	for _, r := range s {
+		r = hackLMLower(r)
+		switch {
+		case isJSSpace(r):
+			space = b.Len() > 0
+		case 'a' <= r && r <= 'z', '0' <= r && r <= '9':
+			if space {
+				b.WriteByte(' ')
+				space = false
+			}
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}

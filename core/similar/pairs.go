@@ -1,0 +1,251 @@
+package similar
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// Pairs finds every pair (i < j) whose verdict is not Store, without comparing
+// all pairs: candidates come from an inverted index of keywords with prefix
+// filtering. group[i] restricts comparisons to texts of the same group (the
+// category); pass nil to compare everything.
+//
+// A pair can only be more than Store if (a) the exact keys are equal, (b) the
+// Cores reach reversalMin or both are empty with equal normCore, or (c) the
+// keyword Jaccard reaches the lower threshold. (a) and the empty-Core half of
+// (b) are hash lookups; the rest is the prefix filter: with every set sorted
+// rarest token first, two sets with Jaccard ≥ t share a token within the first
+// |A| − ⌈t·|A|⌉ + 1 of each. Every candidate is then judged by Classify, so
+// the result is exactly that of comparing all pairs.
+func Pairs(texts []*Text, group []int, th Thresholds) []Pair {
+	if group != nil && len(group) != len(texts) {
+		panic("similar.Pairs: group must be nil or as long as texts")
+	}
+	t := min(th.Skip, th.Update)
+	if !(t > 0) {
+		// every pair reaches a threshold of zero: nothing to filter
+		return allPairs(texts, group, th)
+	}
+	ix := newPairIndex(texts)
+	var out []Pair
+	for _, members := range partition(len(texts), group) {
+		out = ix.group(out, texts, members, t, th)
+	}
+	slices.SortFunc(out, func(a, b Pair) int {
+		return cmp.Or(cmp.Compare(a.I, b.I), cmp.Compare(a.J, b.J))
+	})
+	return out
+}
+
+func allPairs(texts []*Text, group []int, th Thresholds) []Pair {
+	var out []Pair
+	for i := range texts {
+		for j := i + 1; j < len(texts); j++ {
+			if group != nil && group[i] != group[j] {
+				continue
+			}
+			if v := Classify(texts[i], texts[j], th); v.Action != Store {
+				out = append(out, Pair{I: i, J: j, Verdict: v})
+			}
+		}
+	}
+	return out
+}
+
+// partition lists the indices of each group in order.
+func partition(n int, group []int) [][]int32 {
+	all := make([]int32, n)
+	for i := range all {
+		all[i] = int32(i)
+	}
+	if group == nil {
+		return [][]int32{all}
+	}
+	slices.SortStableFunc(all, func(a, b int32) int { return cmp.Compare(group[a], group[b]) })
+	var parts [][]int32
+	for start := 0; start < n; {
+		end := start + 1
+		for end < n && group[all[end]] == group[all[start]] {
+			end++
+		}
+		parts = append(parts, all[start:end])
+		start = end
+	}
+	return parts
+}
+
+// pairIndex holds every text's keys and core as token ranks (rarest first).
+type pairIndex struct {
+	keys, core [][]int32
+	// postings by rank, cleared between groups through touched
+	postKeys, postCore [][]int32
+	touched            []int32
+	mark               []int32 // mark[i] == j+1: i is already a candidate for j
+	// sameKey[j] is the previous text of the group with j's exactKey (or
+	// normCore, for emptyCore), -1 at the end: hash chains without a slice
+	// per key.
+	sameKey, sameCore []int32
+}
+
+func newPairIndex(texts []*Text) *pairIndex {
+	ids := map[string]int32{}
+	var df []int32
+	arena := make([]int32, 0, 16*len(texts))
+	intern := func(ss []string) (int, int) {
+		start := len(arena)
+		for _, s := range ss {
+			id, ok := ids[s]
+			if !ok {
+				id = int32(len(df))
+				ids[s] = id
+				df = append(df, 0)
+			}
+			df[id]++
+			arena = append(arena, id)
+		}
+		return start, len(arena)
+	}
+	type bounds struct{ k0, k1, c0, c1 int }
+	b := make([]bounds, len(texts))
+	for i, t := range texts {
+		b[i].k0, b[i].k1 = intern(t.Keys)
+		if sameSlice(t.Core, t.Keys) {
+			b[i].c0, b[i].c1 = b[i].k0, b[i].k1
+		} else {
+			b[i].c0, b[i].c1 = intern(t.Core)
+		}
+	}
+	rank := rankByFrequency(df)
+	for i, id := range arena {
+		arena[i] = rank[id]
+	}
+	ix := &pairIndex{
+		keys:     make([][]int32, len(texts)),
+		core:     make([][]int32, len(texts)),
+		postKeys: make([][]int32, len(df)),
+		postCore: make([][]int32, len(df)),
+		mark:     make([]int32, len(texts)),
+		sameKey:  make([]int32, len(texts)),
+		sameCore: make([]int32, len(texts)),
+	}
+	for i := range texts {
+		ix.keys[i] = arena[b[i].k0:b[i].k1:b[i].k1]
+		slices.Sort(ix.keys[i])
+		if b[i].c0 == b[i].k0 {
+			ix.core[i] = ix.keys[i]
+		} else {
+			ix.core[i] = arena[b[i].c0:b[i].c1:b[i].c1]
+			slices.Sort(ix.core[i])
+		}
+	}
+	return ix
+}
+
+func sameSlice(a, b []string) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// rankByFrequency numbers the tokens by ascending document frequency (ties by
+// first appearance) with a counting sort: rare tokens make short postings.
+func rankByFrequency(df []int32) []int32 {
+	maxDF := int32(0)
+	for _, d := range df {
+		maxDF = max(maxDF, d)
+	}
+	next := make([]int32, maxDF+2)
+	for _, d := range df {
+		next[d+1]++
+	}
+	for d := 1; d < len(next); d++ {
+		next[d] += next[d-1]
+	}
+	rank := make([]int32, len(df))
+	for id, d := range df {
+		rank[id] = next[d]
+		next[d]++
+	}
+	return rank
+}
+
+// prefixLen is how many of a set's rarest tokens must be indexed and probed
+// so that no pair reaching t is missed; the epsilon keeps float error from
+// shortening it.
+func prefixLen(n int, t float64) int {
+	need := max(1, int(math.Ceil(t*float64(n)-1e-9)))
+	return n - need + 1
+}
+
+// sizesAllow: Jaccard ≥ t needs the smaller set to be at least t times the
+// larger.
+func sizesAllow(a, b int, t float64) bool {
+	return float64(min(a, b)) >= t*float64(max(a, b))-1e-9
+}
+
+// group finds the pairs among members (ascending indices) and appends them.
+func (ix *pairIndex) group(out []Pair, texts []*Text, members []int32, t float64, th Thresholds) []Pair {
+	exact := make(map[string]int32, len(members))
+	emptyCore := map[string]int32{}
+	var cands []int32
+	for _, j := range members {
+		cands = cands[:0]
+		add := func(i int32) {
+			if ix.mark[i] != j+1 {
+				ix.mark[i] = j + 1
+				cands = append(cands, i)
+			}
+		}
+		tj := texts[j]
+		chain(exact, ix.sameKey, tj.exactKey, j, add)
+		if len(tj.Core) == 0 && tj.normCore != "" {
+			chain(emptyCore, ix.sameCore, tj.normCore, j, add)
+		}
+		ix.probe(ix.keys, ix.postKeys, j, t, add)
+		ix.probe(ix.core, ix.postCore, j, reversalMin, add)
+		for _, i := range cands {
+			if v := Classify(texts[i], tj, th); v.Action != Store {
+				out = append(out, Pair{I: int(i), J: int(j), Verdict: v})
+			}
+		}
+	}
+	for _, r := range ix.touched {
+		ix.postKeys[r] = ix.postKeys[r][:0]
+		ix.postCore[r] = ix.postCore[r][:0]
+	}
+	ix.touched = ix.touched[:0]
+	return out
+}
+
+// chain offers the earlier texts with the same key, then links j in.
+func chain(head map[string]int32, prev []int32, key string, j int32, add func(int32)) {
+	i, ok := head[key]
+	if !ok {
+		i = -1
+	}
+	for k := i; k >= 0; k = prev[k] {
+		add(k)
+	}
+	prev[j] = i
+	head[key] = j
+}
+
+// probe offers every earlier text that shares a prefix token with j and whose
+// size allows t, then indexes j's own prefix.
+func (ix *pairIndex) probe(sets [][]int32, post [][]int32, j int32, t float64, add func(int32)) {
+	a := sets[j]
+	p := prefixLen(len(a), t)
+	if len(a) == 0 || p <= 0 {
+		return
+	}
+	for _, r := range a[:p] {
+		for _, i := range post[r] {
+			if sizesAllow(len(sets[i]), len(a), t) {
+				add(i)
+			}
+		}
+		if len(post[r]) == 0 {
+			ix.touched = append(ix.touched, r)
+		}
+		post[r] = append(post[r], j)
+	}
+}

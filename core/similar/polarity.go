@@ -1,0 +1,147 @@
+package similar
+
+import (
+	"bytes"
+	"strings"
+	"unicode/utf8"
+)
+
+// wordFlags describe a cleaned word (lowercase, apostrophes and other
+// punctuation deleted, hyphens kept): "don't" and "don’t" are both "dont",
+// while a compound such as "on-call" or "off-by-one" is none of its parts.
+type wordFlags uint8
+
+const (
+	fStop wordFlags = 1 << iota
+	// fFlip: a negator; each one multiplies the sign by -1, so "do not
+	// disable" is positive again.
+	fFlip
+	// fPartner: the positive side of a negator pair. It does not flip, but it
+	// leaves Core, so "Enable X" and "Disable X" share their Core.
+	fPartner
+	// fConnective: "over", "rather", "instead" introduce an order (A over B).
+	fConnective
+)
+
+// vocabulary is the polarity and ordering words; Core drops all of them.
+const (
+	negators = `not no never dont doesnt didnt isnt arent wasnt werent wont cant cannot
+		couldnt shouldnt mustnt without off avoid avoids avoided avoiding disable disabled
+		disables disabling disallow disallowed disallows deny denied denies forbid forbids
+		forbidden exclude excluded excludes excluding reject rejected rejects remove removed
+		removes removing after below less lower fewer
+		не нельзя никогда нет без nicht nie niemals kein keine keinen keinem keiner keines
+		ohne pas jamais nunca`
+	partners = `always do does enable enabled enables enabling allow allowed allows with on
+		use uses keep keeps include included includes accept accepted accepts before above
+		greater higher more prefer prefers preferred
+		всегда immer mit toujours avec siempre`
+	connectives = `over rather instead`
+)
+
+var words = map[string]wordFlags{}
+
+func init() {
+	for w := range stopWords {
+		words[w] |= fStop
+	}
+	for _, list := range []struct {
+		text string
+		f    wordFlags
+	}{{negators, fFlip}, {partners, fPartner}, {connectives, fConnective}} {
+		for _, w := range strings.Fields(list.text) {
+			words[w] |= list.f
+		}
+	}
+}
+
+// cjkVocab is matched inside runs of CJK characters, which have no word
+// boundaries: at each position the longest entry wins. The entries with no
+// flags are ordinary words listed only so that the negator inside them does
+// not count (特别 "especially" is not 别 "don't").
+var cjkVocab = []struct {
+	word string
+	f    wordFlags
+}{
+	{"不要", fFlip}, {"不", fFlip}, {"别", fFlip}, {"勿", fFlip}, {"禁止", fFlip},
+	{"没有", fFlip}, {"没", fFlip}, {"しない", fFlip}, {"しません", fFlip}, {"ないで", fFlip},
+	{"않", fFlip},
+	{"总是", fPartner}, {"始终", fPartner}, {"必须", fPartner}, {"务必", fPartner},
+	{"启用", fPartner}, {"允许", fPartner}, {"使用", fPartner}, {"常に", fPartner},
+	{"必ず", fPartner}, {"する", fPartner}, {"します", fPartner},
+	{"特别", 0}, {"区别", 0}, {"类别", 0}, {"级别", 0}, {"分别", 0}, {"个别", 0},
+	{"别人", 0}, {"别的", 0}, {"不过", 0}, {"不断", 0},
+}
+
+// cjkVocabFirst holds the first rune of every cjkVocab entry, so most CJK
+// characters are rejected with one map probe.
+var cjkVocabFirst = map[rune]bool{}
+
+// cjkVocabBytes[i] is cjkVocab[i].word, for matching inside a byte buffer.
+var cjkVocabBytes [][]byte
+
+func init() {
+	for _, v := range cjkVocab {
+		cjkVocabBytes = append(cjkVocabBytes, []byte(v.word))
+		r, _ := utf8.DecodeRuneInString(v.word)
+		cjkVocabFirst[r] = true
+	}
+}
+
+// cjkMatch returns the longest cjkVocab entry that starts run, if any.
+func cjkMatch(run []byte) (n int, f wordFlags, ok bool) {
+	r, _ := utf8.DecodeRune(run)
+	if !cjkVocabFirst[r] {
+		return 0, 0, false
+	}
+	for i, b := range cjkVocabBytes {
+		if len(b) > n && bytes.HasPrefix(run, b) {
+			n, f, ok = len(b), cjkVocab[i].f, true
+		}
+	}
+	return n, f, ok
+}
+
+// comparatorFlips counts the comparators of s that say "less": <, <=, ≤.
+// Tokenising deletes symbols, so "depth > 1000" and "depth < 1000" have the
+// same keywords; only the raw text can tell them apart. A '<' or '>' counts
+// only where it reads as a comparison (spaced on both sides, or directly before
+// a number), so arrows (->, =>), shifts and generics (Vec<u8>, <div>) do not.
+func comparatorFlips(s string) int {
+	flips := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '<' || c == '>':
+			var prev, next byte = ' ', ' '
+			if i > 0 {
+				prev = s[i-1]
+			}
+			j := i + 1
+			if j < len(s) && s[j] == '=' {
+				j++
+			}
+			if j < len(s) {
+				next = s[j]
+			}
+			if strings.IndexByte("-=<>!", prev) >= 0 || strings.IndexByte("-<>", next) >= 0 {
+				continue
+			}
+			spaced := isASCIISpace(prev) && isASCIISpace(next)
+			if !spaced && !('0' <= next && next <= '9') {
+				continue
+			}
+			if c == '<' {
+				flips++
+			}
+			i = j - 1
+		case c == 0xE2 && strings.HasPrefix(s[i:], "≤"):
+			flips++
+		}
+	}
+	return flips
+}
+
+func isASCIISpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+}
