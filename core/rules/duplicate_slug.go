@@ -1,0 +1,67 @@
+package rules
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/memory-lsp/memory-lsp/core/text"
+)
+
+// checkDuplicateSlug flags a slug used twice in one file (an error: a store
+// under that slug can only update one of them) and a slug used in two files
+// (a warning: the slug no longer names one memory). Checkboxes are left to
+// the checkbox rule.
+func checkDuplicateSlug(w *workspace) {
+	type use struct{ file, entry int }
+	firstIn := make(map[string]use) // first use across files
+	allUsed := make(map[string]bool)
+	w.categoryFiles(func(fi int, f *File) {
+		for k := range usedSlugs(f) {
+			allUsed[k] = true
+		}
+	})
+	w.categoryFiles(func(fi int, f *File) {
+		d := f.Doc
+		used := usedSlugs(f)
+		local := make(map[string]int)
+		for i := range d.Entries {
+			e := &d.Entries[i]
+			if !e.HasSlug || isCheckbox(e.Slug) {
+				continue
+			}
+			if j, ok := local[e.Slug]; ok {
+				first := &d.Entries[j]
+				w.add(Finding{Code: "duplicate-slug", Severity: Error, File: fi, Span: e.SlugSpan,
+					Message: fmt.Sprintf(`slug %q is already used on line %d: a store under it can update only one of them`, e.Slug, w.lineNo(fi, first.LineSpan.Start)),
+					Related: []Related{{File: fi, Span: first.SlugSpan, Message: "first use of the slug"}},
+					Fixes:   renameFix(fi, e.SlugSpan, e.Slug, used)})
+				continue
+			}
+			local[e.Slug] = i
+			if u, ok := firstIn[e.Slug]; ok && u.file != fi {
+				other := &w.files[u.file]
+				oe := &other.Doc.Entries[u.entry]
+				w.add(Finding{Code: "duplicate-slug", Severity: Warning, File: fi, Span: e.SlugSpan,
+					Message: fmt.Sprintf(`slug %q is also used in %s line %d`, e.Slug, other.Name, w.lineNo(u.file, oe.LineSpan.Start)),
+					Related: []Related{{File: u.file, Span: oe.SlugSpan, Message: "first use of the slug"}},
+					Fixes:   renameFix(fi, e.SlugSpan, e.Slug, allUsed)})
+				continue
+			}
+			if _, ok := firstIn[e.Slug]; !ok {
+				firstIn[e.Slug] = use{fi, i}
+			}
+		}
+	})
+}
+
+// renameFix renames a slug to the first free "<slug>-N", N ≥ 2, and marks
+// the new name as used so that two findings never propose the same one.
+func renameFix(fi int, sp text.Span, slug string, used map[string]bool) []Fix {
+	for n := 2; ; n++ {
+		s := slug + "-" + strconv.Itoa(n)
+		if !used[s] {
+			used[s] = true
+			return []Fix{{Title: "Rename slug to " + s, Edits: in(fi, text.Edit{Start: sp.Start, End: sp.End, New: s})}}
+		}
+	}
+}

@@ -1,0 +1,87 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/memory-lsp/memory-lsp/core/text"
+)
+
+// checkLongEntry flags entries over the configured length (HackLM's brevity
+// score drops with length, so long entries are pruned first) and entries
+// holding several sentences (dedup and pruning work on whole lines, so
+// facts in one line live and die together).
+func checkLongEntry(w *workspace) {
+	w.categoryFiles(func(fi int, f *File) {
+		d := f.Doc
+		for i := range d.Entries {
+			e := &d.Entries[i]
+			n := text.UTF16Len(e.Content)
+			s := sentences(e.Content)
+			var parts []string
+			if n > w.cfg.LongEntry {
+				parts = append(parts, fmt.Sprintf("is %d UTF-16 units long (limit %d)", n, w.cfg.LongEntry))
+			}
+			if s > 1 {
+				parts = append(parts, fmt.Sprintf("holds %d sentences", s))
+			}
+			if len(parts) == 0 {
+				continue
+			}
+			w.add(Finding{Code: "long-entry", Severity: Information, File: fi, Span: entrySpan(e),
+				Message: "entry " + strings.Join(parts, " and ") + ": HackLM keeps short single facts longer and dedups them better"})
+		}
+	})
+}
+
+// abbreviations end in a dot without ending a sentence (compared lower-case,
+// without the final dot).
+var abbreviations = map[string]bool{
+	"e.g": true, "i.e": true, "etc": true, "vs": true, "cf": true, "approx": true, "incl": true,
+	"mr": true, "mrs": true, "ms": true, "dr": true, "st": true, "no": true, "fig": true, "al": true,
+	"eg": true, "ie": true, "resp": true, "esp": true,
+}
+
+// sentences counts the sentences of s: a sentence ends at ".", "!" or "?"
+// followed by blanks and more text that does not start with a lower-case
+// letter, or at "。", "！", "？" followed by more text. Dots inside numbers
+// (1.8), paths (./a, a.md) and abbreviations (e.g., etc.) end nothing.
+func sentences(s string) int {
+	n := 1
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		switch r {
+		case '。', '！', '？':
+			if strings.TrimSpace(s[i:]) != "" {
+				n++
+			}
+		case '.', '!', '?':
+			if i >= len(s) || (s[i] != ' ' && s[i] != '\t') {
+				continue
+			}
+			rest := strings.TrimLeft(s[i:], " \t")
+			if rest == "" {
+				continue
+			}
+			next, _ := utf8.DecodeRuneInString(rest)
+			if unicode.IsLower(next) {
+				continue
+			}
+			if r == '.' {
+				before := s[:i-1]
+				if strings.HasSuffix(before, ".") {
+					continue // an ellipsis
+				}
+				word := before[strings.LastIndexAny(before, " \t(\"'")+1:]
+				if utf8.RuneCountInString(word) <= 1 || abbreviations[strings.ToLower(word)] {
+					continue
+				}
+			}
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,34 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/memory-lsp/memory-lsp/core/text"
+)
+
+// checkNearDuplicate flags an entry that storeMemory would have skipped or
+// turned into an update of an earlier entry (similarity at or above the
+// update threshold, not identical). One finding per later entry, naming the
+// strongest earlier partner.
+func checkNearDuplicate(w *workspace) {
+	refs, best := w.related()
+	for j, b := range best {
+		if b.near < 0 || b.exact >= 0 {
+			continue
+		}
+		r, o := refs[j], refs[b.near]
+		e, oe := w.entry(r), w.entry(o)
+		d := w.files[r.file].Doc
+		line := w.entryLineNo(o)
+		slug := oe.Slug
+		if !oe.HasSlug {
+			slug = e.Slug
+		}
+		merge := append(in(o.file, text.Edit{Start: oe.LineSpan.Start, End: bodyEnd(d, oe.LineIndex), New: entryLine(slug, e.Content)}),
+			in(r.file, deleteLines(d, []int{e.LineIndex})...)...)
+		w.add(Finding{Code: "near-duplicate", Severity: Information, File: r.file, Span: entrySpan(e),
+			Message: fmt.Sprintf("near-duplicate of line %d (%s): %s", line, similarity(b.nearV), quote(oe.Content, 60)),
+			Related: []Related{{File: o.file, Span: entrySpan(oe), Message: "the similar earlier entry"}},
+			Fixes:   []Fix{{Title: fmt.Sprintf("Merge into line %d", line), Edits: merge}}})
+	}
+}

@@ -1,0 +1,44 @@
+package rules
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/memory-lsp/memory-lsp/core/similar"
+)
+
+// checkOverLimit flags, in a category holding more entries than its limit,
+// exactly the entries HackLM's pruning would remove: all entries are scored,
+// stably sorted by score (highest first), and everything after the first
+// `limit` goes, so among equal scores the later lines go first.
+func checkOverLimit(w *workspace) {
+	w.categoryFiles(func(fi int, f *File) {
+		d := f.Doc
+		limit := w.cfg.Limit(f.Category)
+		n := len(d.Entries)
+		if limit < 1 || n <= limit {
+			return
+		}
+		scores := make([]int, n)
+		order := make([]int, n)
+		for i := range d.Entries {
+			scores[i] = similar.Score(f.Category, d.Entries[i].Content)
+			order[i] = i
+		}
+		sort.SliceStable(order, func(a, b int) bool { return scores[order[a]] > scores[order[b]] })
+		pruned := append([]int(nil), order[limit:]...)
+		sort.Ints(pruned)
+		lines := make([]int, len(pruned))
+		for k, i := range pruned {
+			lines[k] = d.Entries[i].LineIndex
+		}
+		prune := Fix{Title: fmt.Sprintf("Prune %s to %d entries", f.Category, limit), Edits: in(fi, deleteLines(d, lines)...)}
+		for _, i := range pruned {
+			e := &d.Entries[i]
+			w.add(Finding{Code: "over-limit", Severity: Warning, File: fi, Span: entrySpan(e),
+				Message: fmt.Sprintf("the %s category holds %d entries, over its limit of %d: HackLM's pruning removes this one (score %d, among the %d lowest)",
+					f.Category, n, limit, scores[i], n-limit),
+				Fixes: []Fix{deleteLineFix("Delete this entry", false, fi, d, e.LineIndex), prune}})
+		}
+	})
+}

@@ -1,0 +1,87 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/memory-lsp/memory-lsp/core/memfile"
+	"github.com/memory-lsp/memory-lsp/core/similar"
+)
+
+// pairFor holds, for one later entry, the earlier entry it relates to most
+// strongly in each sense: exact duplicate, near-duplicate, conflict.
+type pairFor struct {
+	exact, near, conflict int // index into w.refs, -1 if none
+	nearV, conflictV      similar.Verdict
+}
+
+// related computes similar.Pairs once over every non-empty entry of every
+// category file, grouped by file (a category file is one category), and
+// returns, per reference index, the strongest earlier partner of each kind.
+func (w *workspace) related() ([]entryRef, []pairFor) {
+	if !w.pairsDone {
+		w.pairsDone = true
+		var texts []*similar.Text
+		var group []int
+		w.categoryFiles(func(fi int, f *File) {
+			for i := range f.Doc.Entries {
+				if c := f.Doc.Entries[i].Content; c != "" {
+					w.refs = append(w.refs, entryRef{fi, i})
+					texts = append(texts, similar.Analyze(c))
+					group = append(group, fi)
+				}
+			}
+		})
+		th := similar.Thresholds{Skip: w.cfg.SkipThreshold, Update: w.cfg.UpdateThreshold}
+		w.pairs = similar.Pairs(texts, group, th)
+	}
+	best := make([]pairFor, len(w.refs))
+	for i := range best {
+		best[i] = pairFor{exact: -1, near: -1, conflict: -1}
+	}
+	for _, p := range w.pairs {
+		b := &best[p.J]
+		v := p.Verdict
+		switch {
+		case v.Exact:
+			if b.exact < 0 || p.I < b.exact {
+				b.exact = p.I
+			}
+		case v.Action == similar.Conflict:
+			if b.conflict < 0 || stronger(v, p.I, b.conflictV, b.conflict) {
+				b.conflict, b.conflictV = p.I, v
+			}
+		case v.Action == similar.Skip || v.Action == similar.Update:
+			if b.near < 0 || stronger(v, p.I, b.nearV, b.near) {
+				b.near, b.nearV = p.I, v
+			}
+		}
+	}
+	return w.refs, best
+}
+
+// stronger orders candidate partners as storeMemory's Decide does: the
+// stronger action, then the higher similarity, then the earlier entry.
+func stronger(v similar.Verdict, i int, old similar.Verdict, oi int) bool {
+	if v.Action != old.Action {
+		return v.Action == similar.Skip
+	}
+	if v.Similarity != old.Similarity {
+		return v.Similarity > old.Similarity
+	}
+	return i < oi
+}
+
+func (w *workspace) entry(r entryRef) *memfile.Entry { return &w.files[r.file].Doc.Entries[r.entry] }
+
+// entryLineNo is the editor line of an entry.
+func (w *workspace) entryLineNo(r entryRef) int {
+	return w.lineNo(r.file, w.entry(r).LineSpan.Start)
+}
+
+func similarity(v similar.Verdict) string {
+	s := fmt.Sprintf("similarity %.2f", v.Similarity)
+	if v.Reason != "" {
+		s += ", " + v.Reason
+	}
+	return s
+}

@@ -1,0 +1,194 @@
+// Package rules checks memory files and reports findings: problems named in
+// plain words, each with a stable code (README §4), a severity, a byte span,
+// related places and optional fixes expressed as byte edits.
+//
+// Invariants: rules know nothing of LSP or of the disk; every position is a
+// byte offset into a File's Doc.Src; a fix is a list of non-overlapping
+// edits, possibly in two files. Each rule lives in its own file and is listed
+// in the registry below, which also feeds the README's table of codes.
+package rules
+
+import (
+	"sort"
+
+	"github.com/memory-lsp/memory-lsp/core/category"
+	"github.com/memory-lsp/memory-lsp/core/config"
+	"github.com/memory-lsp/memory-lsp/core/memfile"
+	"github.com/memory-lsp/memory-lsp/core/similar"
+	"github.com/memory-lsp/memory-lsp/core/text"
+)
+
+// Severity orders findings as LSP does: Error is the most severe.
+type Severity int
+
+const (
+	Error Severity = iota
+	Warning
+	Information
+	Hint
+)
+
+func (s Severity) String() string {
+	switch s {
+	case Error:
+		return "error"
+	case Warning:
+		return "warning"
+	case Information:
+		return "info"
+	case Hint:
+		return "hint"
+	}
+	return "unknown"
+}
+
+// File is one file of a workspace's `.memory/` folder, already parsed.
+type File struct {
+	// Path is how the file is named to the user (in FormatText output).
+	Path string
+	// Name is the base name, e.g. "decisions.md".
+	Name string
+	// Category is meaningful only when IsCategory is true.
+	Category   category.Category
+	IsCategory bool
+	Doc        *memfile.Document
+}
+
+// Finding is one problem at one place.
+type Finding struct {
+	Code     string
+	Severity Severity
+	// File indexes the []File given to Check.
+	File    int
+	Span    text.Span
+	Message string
+	Related []Related
+	Fixes   []Fix
+}
+
+// Related is another place a finding refers to (the first use of a slug, the
+// entry a duplicate repeats).
+type Related struct {
+	File    int
+	Span    text.Span
+	Message string
+}
+
+// Fix is a named set of edits. Safe fixes never lose information the user
+// wrote and are applied by `check --fix` and source.fixAll.
+type Fix struct {
+	Title string
+	Safe  bool
+	Edits []FileEdit
+}
+
+// FileEdit is an edit to one file of the workspace.
+type FileEdit struct {
+	File int
+	Edit text.Edit
+}
+
+// Info describes a rule for documentation.
+type Info struct {
+	Code     string
+	Severity Severity
+	Summary  string
+}
+
+type rule struct {
+	Info
+	check func(*workspace)
+}
+
+// registry lists every rule in the order of README §4.
+var registry = []rule{
+	{Info{"bullet-marker", Warning, "A list marker other than \"- \" (`* x`, `-x`, `1. x`): HackLM ignores the line."}, checkBulletMarker},
+	{Info{"indented-entry", Warning, "An indented list item: HackLM never reads it, and a store may delete it."}, checkIndentedEntry},
+	{Info{"empty-entry", Warning, "An entry with no text (`-   `) or a bare `-` line."}, checkEmptyEntry},
+	{Info{"bom", Warning, "A byte order mark at the start of the file; an error when it hides the first entry."}, checkBOM},
+	{Info{"line-ending", Warning, "A carriage return inside a line (HackLM truncates the entry there), or mixed LF/CRLF endings."}, checkLineEnding},
+	{Info{"slug-format", Warning, "A slug that is not kebab-case (`[My Slug]`, `[a_b]`)."}, checkSlugFormat},
+	{Info{"slug-malformed", Warning, "Something that looks like a slug but is not one to HackLM (`[s]text`, `[] x`, `[slug]` alone)."}, checkSlugMalformed},
+	{Info{"checkbox", Warning, "A task checkbox (`- [ ] x`, `- [x] y`): HackLM reads \" \" or \"x\" as the slug."}, checkCheckbox},
+	{Info{"duplicate-slug", Error, "The same slug twice in a file (error) or in two files (warning)."}, checkDuplicateSlug},
+	{Info{"missing-slug", Hint, "An entry without a slug."}, checkMissingSlug},
+	{Info{"duplicate", Warning, "An entry whose normalised text equals an earlier entry's in the same file."}, checkDuplicate},
+	{Info{"near-duplicate", Information, "An entry at least as similar to an earlier one as HackLM's update threshold (Jaccard ≥ 0.6)."}, checkNearDuplicate},
+	{Info{"conflict", Warning, "An entry that reverses an earlier one (always/never, enable/disable, A over B / B over A)."}, checkConflict},
+	{Info{"over-limit", Warning, "An entry that pruning would remove because its category holds more entries than its limit."}, checkOverLimit},
+	{Info{"long-entry", Information, "An entry over the length limit (200 UTF-16 units) or holding several sentences."}, checkLongEntry},
+	{Info{"unknown-file", Warning, "A `.md` file in `.memory/` that is no category file: HackLM never reads it."}, checkUnknownFile},
+	{Info{"secret", Error, "A likely credential (API key, token, private key, password)."}, checkSecret},
+	{Info{"stray-line", Information, "A line HackLM ignores but its cleanup would turn into an entry."}, checkStrayLine},
+}
+
+// Rules lists every rule's code, default severity and summary, in README order.
+func Rules() []Info {
+	out := make([]Info, len(registry))
+	for i, r := range registry {
+		out[i] = r.Info
+	}
+	return out
+}
+
+// Check runs every enabled rule over the workspace's files and returns the
+// findings sorted by file, start offset and code.
+func Check(files []File, cfg config.Config) []Finding {
+	w := &workspace{files: files, cfg: cfg, idx: make([]*text.Index, len(files))}
+	for _, r := range registry {
+		if cfg.Enabled(r.Code) {
+			r.check(w)
+		}
+	}
+	sort.SliceStable(w.out, func(i, j int) bool {
+		a, b := w.out[i], w.out[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Span.Start != b.Span.Start {
+			return a.Span.Start < b.Span.Start
+		}
+		return a.Code < b.Code
+	})
+	return w.out
+}
+
+// workspace is the state one Check shares between rules.
+type workspace struct {
+	files []File
+	cfg   config.Config
+	out   []Finding
+	idx   []*text.Index
+
+	// pairs, computed once for duplicate, near-duplicate and conflict.
+	pairsDone bool
+	pairs     []similar.Pair
+	refs      []entryRef
+}
+
+type entryRef struct{ file, entry int }
+
+func (w *workspace) add(f Finding) { w.out = append(w.out, f) }
+
+// categoryFiles calls fn for every parsed category file: the per-line rules
+// only look at files HackLM reads.
+func (w *workspace) categoryFiles(fn func(fi int, f *File)) {
+	for i := range w.files {
+		if f := &w.files[i]; f.IsCategory && f.Doc != nil {
+			fn(i, f)
+		}
+	}
+}
+
+// lineNo is the 1-based line an editor shows for a byte offset (LSP line
+// semantics: a lone CR also ends a line).
+func (w *workspace) lineNo(fi, off int) int {
+	if w.idx[fi] == nil {
+		w.idx[fi] = text.NewIndex(w.files[fi].Doc.Src)
+	}
+	p, err := w.idx[fi].Position(off)
+	if err != nil {
+		return 0
+	}
+	return p.Line + 1
+}

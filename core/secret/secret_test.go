@@ -1,0 +1,115 @@
+package secret
+
+import (
+	"strings"
+	"testing"
+)
+
+// Synthetic values only: none of these is a real credential.
+func TestFindTruePositives(t *testing.T) {
+	tests := []struct {
+		in, kind, secret string
+	}{
+		{"- Deploy uses AKIAQ3EGRTW4LZ7PXK2M for the bucket.", "AWS access key id", "AKIAQ3EGRTW4LZ7PXK2M"},
+		{"key=ASIAZ9Y8X7W6V5U4T3S2 (temporary)", "AWS access key id", "ASIAZ9Y8X7W6V5U4T3S2"},
+		{"aws_secret_access_key = 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", "AWS secret access key", "q8Zr3Lk9Vx2Nw7Bt5Hy1Jm4Pd6Gs0Fc8Ea3Ru9Ti"},
+		{`AWS_SECRET_KEY: "Wb7/Kp2+Lm9Qx4Rt6Yz1Nc3Vd8Fg5Hj0Sa2Ek7Ou"`, "AWS secret access key", "Wb7/Kp2+Lm9Qx4Rt6Yz1Nc3Vd8Fg5Hj0Sa2Ek7Ou"},
+		{"CI token ghp_4fK9sLm2Qx7Rt1Vb8Nc3Zd6Wy0Pe5Ha9Jg2U for releases", "GitHub token", "ghp_4fK9sLm2Qx7Rt1Vb8Nc3Zd6Wy0Pe5Ha9Jg2U"},
+		{"export GH=ghs_Z1x2C3v4B5n6M7a8S9d0F1g2H3j4K5l6Q7w8", "GitHub token", "ghs_Z1x2C3v4B5n6M7a8S9d0F1g2H3j4K5l6Q7w8"},
+		{"use 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4cD5", "GitHub token", "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4cD5"},
+		{"GitLab: glpat-a1B2c3D4e5F6g7H8i9J0", "GitLab token", "glpat-a1B2c3D4e5F6g7H8i9J0"},
+		{"registry auth glpat-Zy9_Xw8-Vu7Ts6Rq5Po4", "GitLab token", "glpat-Zy9_Xw8-Vu7Ts6Rq5Po4"},
+		{"bot token xoxb-2847561930-8172635490-aB3cD4eF5gH6iJ7kL8mN9oP0", "Slack token", "xoxb-2847561930-8172635490-aB3cD4eF5gH6iJ7kL8mN9oP0"},
+		{"xoxp-1234567890-0987654321-ZyXwVuTsRq is the user token", "Slack token", "xoxp-1234567890-0987654321-ZyXwVuTsRq"},
+		{"alerts go to https://hooks.slack.com/services/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", "Slack webhook", "https://hooks.slack.com/services/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"},
+		{"hook: https://hooks.slack.com/workflows/T9ZZ8YY7/A1BB2CC3/z9y8x7w6v5u4t3s2r1q0", "Slack webhook", "https://hooks.slack.com/workflows/T9ZZ8YY7/A1BB2CC3/z9y8x7w6v5u4t3s2r1q0"},
+		{"stripe sk_live_51Hq2Lm3Np4Or5Ps6Qt7Ru8Sv", "Stripe key", "sk_live_51Hq2Lm3Np4Or5Ps6Qt7Ru8Sv"},
+		{"restricted rk_live_9z8Y7x6W5v4U3t2S1r0Q", "Stripe key", "rk_live_9z8Y7x6W5v4U3t2S1r0Q"},
+		{"maps key AIzaSyB3xK9mQ2vL7pR4tN8wZ1cF6hJ0dG5sE2a", "Google API key", "AIzaSyB3xK9mQ2vL7pR4tN8wZ1cF6hJ0dG5sE2a"},
+		{`"AIzaQw7Er5Ty3Ui1Op9As8Df6Gh4Jk2Lz0Xc7Vb",`, "Google API key", "AIzaQw7Er5Ty3Ui1Op9As8Df6Gh4Jk2Lz0Xc7Vb"},
+		{"OPENAI_API_KEY is sk-proj-Ab3De5Gh7Jk9Mn1Pq3St5Vw7Yz9Bc2Ef4Hi6Kl8", "API key (sk-…)", "sk-proj-Ab3De5Gh7Jk9Mn1Pq3St5Vw7Yz9Bc2Ef4Hi6Kl8"},
+		{"claude: sk-ant-api03-Zx9Cv8Bn7Mq6Lw5Ke4Jr3Ht2Gy1Fu0Di9So8Ap7", "API key (sk-…)", "sk-ant-api03-Zx9Cv8Bn7Mq6Lw5Ke4Jr3Ht2Gy1Fu0Di9So8Ap7"},
+		{"sk-4Tr8Yu2Io6Pa1Sd5Fg9Hj3Kl7Zx0Cv4Bn8Mq2We6", "API key (sk-…)", "sk-4Tr8Yu2Io6Pa1Sd5Fg9Hj3Kl7Zx0Cv4Bn8Mq2We6"},
+		{"publish with npm_Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2", "npm token", "npm_Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2"},
+		{"//registry.npmjs.org/:_authToken=npm_Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2Rr1Qq0Pp9Oo8", "npm token", "npm_Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2Rr1Qq0Pp9Oo8"},
+		{"-----BEGIN RSA PRIVATE KEY-----", "private key", "-----BEGIN RSA PRIVATE KEY-----"},
+		{"key file starts -----BEGIN OPENSSH PRIVATE KEY----- then base64", "private key", "-----BEGIN OPENSSH PRIVATE KEY-----"},
+		{"-----BEGIN PRIVATE KEY-----", "private key", "-----BEGIN PRIVATE KEY-----"},
+		{"test JWT eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dBjftJeZ4CVPmB92K27uhbUJU1p1r_wW1gFWFOEjXk", "JSON Web Token", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dBjftJeZ4CVPmB92K27uhbUJU1p1r_wW1gFWFOEjXk"},
+		{"Bearer eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9.eyJpc3MiOiJkZW1vIiwiZXhwIjoxfQ.Zk3mQ9vL2pR7tN4wX8cF1hJ6dG0sE5aB", "JSON Web Token", "eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9.eyJpc3MiOiJkZW1vIiwiZXhwIjoxfQ.Zk3mQ9vL2pR7tN4wX8cF1hJ6dG0sE5aB"},
+		{"DATABASE_URL=postgres://app:Tr0ub4dor3@db.internal:5432/app", "password in a URL", "Tr0ub4dor3"},
+		{"mirror at https://deploy:k9Xm2Pq7@git.example.org/repo.git", "password in a URL", "k9Xm2Pq7"},
+		{"DB_PASSWORD=Xk9mP2vLq7", "credential in an assignment", "Xk9mP2vLq7"},
+		{`"client_secret": "Qw3rTy8uIo2pAs5d"`, "credential in an assignment", "Qw3rTy8uIo2pAs5d"},
+		{"api-key: a1b2c3d4e5f6a7b8", "credential in an assignment", "a1b2c3d4e5f6a7b8"},
+		{"Set password = Summer2024!x in staging", "credential in an assignment", "Summer2024!x"},
+	}
+	for _, tt := range tests {
+		ms := Find(tt.in)
+		if len(ms) != 1 {
+			t.Errorf("Find(%q) = %v, want one %s", tt.in, ms, tt.kind)
+			continue
+		}
+		m := ms[0]
+		if m.Kind != tt.kind || tt.in[m.Start:m.End] != tt.secret {
+			t.Errorf("Find(%q) = %s %q, want %s %q", tt.in, m.Kind, tt.in[m.Start:m.End], tt.kind, tt.secret)
+		}
+	}
+}
+
+func TestFindFalsePositives(t *testing.T) {
+	for _, in := range []string{
+		"Use the GITHUB_TOKEN env var in CI.",
+		"password: <your password>",
+		"token = ${NPM_TOKEN}",
+		"token: $NPM_TOKEN",
+		"We use sk-learn for the baseline models.",
+		"Pinned to commit 3f2a9c1e8b7d6a5f4e3d2c1b0a9f8e7d6c5b4a39.",
+		"Request ids are UUIDs like 123e4567-e89b-12d3-a456-426614174000.",
+		"AWS keys start with AKIA and are 20 characters long.",
+		"the JWT is validated on every request",
+		"AKIAIOSFODNN7EXAMPLE is the documented sample key.",
+		"password = changeme123",
+		"api_key: xxxxxxxxxxxxxxxx",
+		"secret: ********",
+		"token: your-token-here",
+		"password: hunter",
+		"token: process.env.GITHUB_TOKEN",
+		"apiKey = config.apiKey",
+		"max_tokens: 4096 for summaries",
+		"secret: rotate-quarterly",
+		"Connect with postgres://user:password@localhost/db",
+		"Clone https://github.com/org/repo.git over HTTPS.",
+		"Stripe test keys start with sk_test_ and are safe in fixtures.",
+		"ghp_ tokens must never be committed.",
+		"-----BEGIN PUBLIC KEY----- blocks are fine to share.",
+		"Prefer tokenizer: sentencepiece for CJK.",
+		"Bearer eyJhbGciOiJIUzI1NiJ9 alone is only a header.",
+		"The task-runner uses sk-1 as a short id.",
+		"token expiry is 15 minutes; refresh tokens last 30 days.",
+	} {
+		if ms := Find(in); len(ms) != 0 {
+			t.Errorf("Find(%q) = %s %q, want nothing", in, ms[0].Kind, in[ms[0].Start:ms[0].End])
+		}
+	}
+}
+
+func TestFindSeveral(t *testing.T) {
+	in := "a AKIAQ3EGRTW4LZ7PXK2M b\npassword=Xk9mP2vLq7\n"
+	ms := Find(in)
+	if len(ms) != 2 || ms[0].Start > ms[1].Start {
+		t.Fatalf("Find = %v", ms)
+	}
+	if strings.Contains(in[ms[1].Start:ms[1].End], "\n") {
+		t.Errorf("match crosses a line: %q", in[ms[1].Start:ms[1].End])
+	}
+}
+
+func BenchmarkFindProse(b *testing.B) {
+	line := "- [deploy-order] Deploy the API before the web app; the token cache refresh takes 30 s and keys rotate weekly.\n"
+	s := strings.Repeat(line, 1000)
+	b.SetBytes(int64(len(s)))
+	for b.Loop() {
+		Find(s)
+	}
+}
