@@ -1,0 +1,332 @@
+package memory
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/memory-lsp/memory-lsp/core/config"
+	"github.com/memory-lsp/memory-lsp/core/memfile"
+	"github.com/memory-lsp/memory-lsp/core/rules"
+	"github.com/memory-lsp/memory-lsp/core/similar"
+	"github.com/memory-lsp/memory-lsp/core/text"
+	"github.com/memory-lsp/memory-lsp/core/textdiff"
+)
+
+// Cleanup step kinds.
+const (
+	StepNormalize  = "normalize"
+	StepMerge      = "merge"
+	StepPrune      = "prune"
+	StepAssignSlug = "assign-slug"
+)
+
+// CleanupStep is one listed change. Nothing is removed without a step that
+// names it: merges list every entry they fold in, prunes every entry they drop.
+// Line is the entry's line in the file as it stands when the step runs
+// (after the earlier steps), so steps also name the entry's text.
+type CleanupStep struct {
+	Kind   string `json:"kind"`
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Detail string `json:"detail"`
+}
+
+// CleanupPlan is the whole cleanup as steps and resulting file bytes.
+type CleanupPlan struct {
+	Steps []CleanupStep `json:"steps"`
+	// After holds the new bytes of each changed file, by index into the input files.
+	After map[int][]byte `json:"-"`
+	// EntriesBefore and EntriesAfter count the category files' entries.
+	EntriesBefore int `json:"entriesBefore"`
+	EntriesAfter  int `json:"entriesAfter"`
+}
+
+// maxNormalizePasses bounds the fix loop; each pass only applies fixes whose
+// edits do not overlap, so a few passes settle any real file.
+const maxNormalizePasses = 8
+
+// PlanCleanup computes HackLM's cleanup as a plan (§13), in its order —
+// normalise, merge clusters, prune over-limit categories, assign slugs — but
+// deterministic, with every removal listed, merges keeping the survivor's
+// slug, and nothing written.
+func PlanCleanup(files []rules.File, cfg config.Config) *CleanupPlan {
+	p := &CleanupPlan{After: map[int][]byte{}}
+	cur := make([]rules.File, len(files))
+	copy(cur, files)
+	for _, f := range files {
+		if f.IsCategory && f.Doc != nil {
+			p.EntriesBefore += len(f.Doc.Entries)
+		}
+	}
+	p.normalize(cur, cfg)
+	for i := range cur {
+		f := &cur[i]
+		if !f.IsCategory || f.Doc == nil {
+			continue
+		}
+		p.apply(cur, i, p.mergePlan(f, cfg))
+		p.apply(cur, i, p.prunePlan(f, cfg))
+		p.apply(cur, i, p.slugPlan(f))
+		p.EntriesAfter += len(f.Doc.Entries)
+	}
+	for i := range cur {
+		if cur[i].Doc != nil && files[i].Doc != nil && string(cur[i].Doc.Src) != string(files[i].Doc.Src) {
+			p.After[i] = cur[i].Doc.Src
+		}
+	}
+	return p
+}
+
+// apply replaces file i's document with the edited one.
+func (p *CleanupPlan) apply(files []rules.File, i int, edits []text.Edit) {
+	if len(edits) == 0 {
+		return
+	}
+	out, err := text.Apply(files[i].Doc.Src, edits)
+	if err != nil {
+		// The planners build non-overlapping edits from one parse; an
+		// overlap is a bug in this package, so keep the file as it was.
+		p.Steps = append(p.Steps, CleanupStep{Kind: "error", File: files[i].Name, Detail: err.Error()})
+		return
+	}
+	files[i].Doc = memfile.Parse(out)
+}
+
+// normalize applies the safe fixes, and turns other list markers into "- "
+// bullets, until nothing changes.
+func (p *CleanupPlan) normalize(files []rules.File, cfg config.Config) {
+	for pass := 0; pass < maxNormalizePasses; pass++ {
+		findings := rules.Check(files, cfg)
+		perFile := map[int][]text.Edit{}
+		taken := map[int][]text.Span{}
+		for _, f := range findings {
+			fix, ok := normalizingFix(f)
+			if !ok || overlapsAny(fix, taken) {
+				continue
+			}
+			for _, fe := range fix.Edits {
+				perFile[fe.File] = append(perFile[fe.File], fe.Edit)
+				taken[fe.File] = append(taken[fe.File], text.Span{Start: fe.Edit.Start, End: fe.Edit.End})
+			}
+			d := files[f.File].Doc
+			line := lineNumberAt(d, f.Span.Start)
+			p.Steps = append(p.Steps, CleanupStep{Kind: StepNormalize, File: files[f.File].Name, Line: line, Detail: f.Code + ": " + fix.Title})
+		}
+		if len(perFile) == 0 {
+			return
+		}
+		for i, edits := range perFile {
+			p.apply(files, i, edits)
+		}
+	}
+}
+
+func normalizingFix(f rules.Finding) (rules.Fix, bool) {
+	for _, fx := range f.Fixes {
+		if fx.Safe || f.Code == "bullet-marker" {
+			return fx, len(fx.Edits) > 0
+		}
+	}
+	return rules.Fix{}, false
+}
+
+func overlapsAny(fx rules.Fix, taken map[int][]text.Span) bool {
+	for _, fe := range fx.Edits {
+		for _, s := range taken[fe.File] {
+			if fe.Edit.Start < s.End && s.Start < fe.Edit.End || fe.Edit.Start == s.Start {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func lineNumberAt(d *memfile.Document, off int) int {
+	i := sort.Search(len(d.Lines), func(i int) bool { return d.Lines[i].Span.End >= off })
+	if i == len(d.Lines) {
+		i--
+	}
+	return d.Lines[i].Num
+}
+
+// mergePlan folds each cluster of similar entries into its shortest member
+// (HackLM: single-linkage at the merge threshold, winner = shortest, up to
+// three new keywords appended as "(also: …)"). Reversals are never merged.
+func (p *CleanupPlan) mergePlan(f *rules.File, cfg config.Config) []text.Edit {
+	d := f.Doc
+	texts := make([]*similar.Text, len(d.Entries))
+	for i, e := range d.Entries {
+		texts[i] = similar.Analyze(e.Content)
+	}
+	parent := make([]int, len(texts))
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	th := similar.Thresholds{Skip: cfg.SkipThreshold, Update: cfg.MergeThreshold}
+	for _, pr := range similar.Pairs(texts, nil, th) {
+		if pr.Verdict.Action == similar.Skip || pr.Verdict.Action == similar.Update {
+			a, b := find(pr.I), find(pr.J)
+			if a != b {
+				parent[max(a, b)] = min(a, b)
+			}
+		}
+	}
+	clusters := map[int][]int{}
+	var roots []int
+	for i := range texts {
+		r := find(i)
+		if len(clusters[r]) == 0 {
+			roots = append(roots, r)
+		}
+		clusters[r] = append(clusters[r], i)
+	}
+	var edits []text.Edit
+	for _, r := range roots {
+		members := clusters[r]
+		if len(members) < 2 {
+			continue
+		}
+		edits = append(edits, p.mergeCluster(f, texts, members)...)
+	}
+	return edits
+}
+
+func (p *CleanupPlan) mergeCluster(f *rules.File, texts []*similar.Text, members []int) []text.Edit {
+	d := f.Doc
+	win := members[0]
+	for _, m := range members[1:] {
+		if text.UTF16Len(d.Entries[m].Content) < text.UTF16Len(d.Entries[win].Content) {
+			win = m
+		}
+	}
+	winKeys := map[string]bool{}
+	for _, k := range texts[win].Keys {
+		winKeys[k] = true
+	}
+	slug := ""
+	if d.Entries[win].HasSlug {
+		slug = d.Entries[win].Slug
+	}
+	var extra []string
+	var edits []text.Edit
+	var removed []string
+	for _, m := range members {
+		if m == win {
+			continue
+		}
+		e := d.Entries[m]
+		if slug == "" && e.HasSlug && similar.IsKebab(e.Slug) {
+			slug = e.Slug
+		}
+		for _, k := range orderedKeywords(e.Content) {
+			if !winKeys[k] && len([]rune(k)) > 3 {
+				winKeys[k] = true
+				extra = append(extra, k)
+			}
+		}
+		edits = append(edits, deleteLine(d, e.LineIndex))
+		removed = append(removed, fmt.Sprintf("line %d %q", e.Line, e.Content))
+	}
+	merged := d.Entries[win].Content
+	dropped := ""
+	if len(extra) > 3 {
+		dropped = fmt.Sprintf("; keywords not carried over: %s", strings.Join(extra[3:], ", "))
+		extra = extra[:3]
+	}
+	if len(extra) > 0 {
+		merged += " (also: " + strings.Join(extra, ", ") + ")"
+	}
+	w := d.Entries[win]
+	if merged != w.Content || slug != w.Slug {
+		edits = append(edits, replaceLine(d, w.LineIndex, EntryLine(slug, merged)))
+	}
+	p.Steps = append(p.Steps, CleanupStep{Kind: StepMerge, File: f.Name, Line: w.Line,
+		Detail: fmt.Sprintf("merged %d similar entries into %q; removed %s%s", len(members), merged, strings.Join(removed, ", "), dropped)})
+	return edits
+}
+
+// orderedKeywords lists a text's keywords in order of first occurrence, which
+// is the order HackLM appends them in.
+func orderedKeywords(s string) []string {
+	set := map[string]bool{}
+	for _, k := range similar.Keywords(s) {
+		set[k] = true
+	}
+	var out []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), memfile.IsJSSpace) {
+		for _, k := range similar.Keywords(w) {
+			if set[k] {
+				out = append(out, k)
+				delete(set, k)
+			}
+		}
+	}
+	return out
+}
+
+// prunePlan drops the lowest-scoring entries of a category over its limit.
+func (p *CleanupPlan) prunePlan(f *rules.File, cfg config.Config) []text.Edit {
+	d := f.Doc
+	limit := cfg.Limit(f.Category)
+	if len(d.Entries) <= limit {
+		return nil
+	}
+	order := PruneOrder(d, f.Category)
+	drop := append([]int(nil), order[limit:]...)
+	sort.Ints(drop)
+	var edits []text.Edit
+	for _, i := range drop {
+		e := d.Entries[i]
+		edits = append(edits, deleteLine(d, e.LineIndex))
+		p.Steps = append(p.Steps, CleanupStep{Kind: StepPrune, File: f.Name, Line: e.Line,
+			Detail: fmt.Sprintf("pruned [%s] (score %d, limit %d): %q", f.Category, similar.Score(f.Category, e.Content), limit, e.Content)})
+	}
+	return edits
+}
+
+// slugPlan gives every slug-less entry a deterministic slug, unique in its file.
+func (p *CleanupPlan) slugPlan(f *rules.File) []text.Edit {
+	d := f.Doc
+	used := map[string]bool{}
+	for _, e := range d.Entries {
+		if e.HasSlug {
+			used[e.Slug] = true
+		}
+	}
+	var edits []text.Edit
+	for _, e := range d.Entries {
+		if e.HasSlug || e.Content == "" {
+			continue
+		}
+		slug := similar.GenerateSlug(e.Content, func(s string) bool { return used[s] })
+		if slug == "" {
+			continue
+		}
+		used[slug] = true
+		edits = append(edits, replaceLine(d, e.LineIndex, EntryLine(slug, e.Content)))
+		p.Steps = append(p.Steps, CleanupStep{Kind: StepAssignSlug, File: f.Name, Line: e.Line, Detail: fmt.Sprintf("assigned slug %q to %q", slug, e.Content)})
+	}
+	return edits
+}
+
+// Diff renders the plan's file changes as unified diffs, in file order.
+func (p *CleanupPlan) Diff(files []rules.File) string {
+	var b strings.Builder
+	for i, f := range files {
+		after, ok := p.After[i]
+		if !ok {
+			continue
+		}
+		b.WriteString(textdiff.Unified("a/.memory/"+f.Name, "b/.memory/"+f.Name, string(f.Doc.Src), string(after), 1))
+	}
+	return b.String()
+}

@@ -1,0 +1,242 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/memory-lsp/memory-lsp/core/category"
+	"github.com/memory-lsp/memory-lsp/core/config"
+	"github.com/memory-lsp/memory-lsp/core/memfile"
+	"github.com/memory-lsp/memory-lsp/core/rules"
+	"github.com/memory-lsp/memory-lsp/core/store"
+	"github.com/memory-lsp/memory-lsp/core/text"
+)
+
+// Service runs the planners against one workspace on disk. Every write goes
+// through store.Workspace.Update: lock, re-read, plan, atomic replace.
+type Service struct {
+	WS  *store.Workspace
+	Cfg config.Config
+}
+
+// Files parses a snapshot into the rule engine's file list: the category
+// files that exist, in category order, then any other `.md` in `.memory/`.
+func Files(snap *store.Snapshot) []rules.File {
+	var out []rules.File
+	for _, f := range snap.Files {
+		if !f.Exists || f.Data == nil {
+			continue
+		}
+		out = append(out, rules.File{Path: f.Path, Name: f.Name, Category: f.Category, IsCategory: f.Known, Doc: memfile.Parse(f.Data)})
+	}
+	return out
+}
+
+// Load reads and parses the workspace without locking (reads never lock;
+// every write re-reads inside the lock).
+func (s *Service) Load() ([]rules.File, error) {
+	snap, err := s.WS.Snapshot()
+	if err != nil {
+		return nil, err
+	}
+	return Files(snap), nil
+}
+
+// Store runs storeMemory. With dryRun it decides on the current files and
+// writes nothing.
+func (s *Service) Store(ctx context.Context, req StoreRequest, dryRun bool) (StoreResult, error) {
+	v, err := Validate(req, s.Cfg)
+	if err != nil {
+		return StoreResult{}, err
+	}
+	var res StoreResult
+	plan := func(snap *store.Snapshot) ([]store.Change, error) {
+		f := snap.Category(v.Category)
+		var cur []byte
+		if f != nil && f.Exists {
+			cur = f.Data
+		}
+		out, r, err := PlanStore(cur, v, s.Cfg)
+		res = r
+		if err != nil || out == nil || dryRun {
+			return nil, err
+		}
+		return []store.Change{{Path: filepath.Join(s.WS.Dir, v.Category.File()), Data: out}}, nil
+	}
+	if dryRun {
+		snap, err := s.WS.Snapshot()
+		if err != nil {
+			return StoreResult{}, err
+		}
+		_, err = plan(snap)
+		return res, err
+	}
+	if _, err := s.WS.Update(ctx, plan); err != nil {
+		return StoreResult{}, fmt.Errorf("storing into %s: %w", v.Category.File(), err)
+	}
+	return res, nil
+}
+
+// Query runs queryMemory on the current files.
+func (s *Service) Query(req QueryRequest) (QueryResult, error) {
+	files, err := s.Load()
+	if err != nil {
+		return QueryResult{}, err
+	}
+	return NewCatalog(files).Query(req)
+}
+
+// Check returns the workspace's files and every finding.
+func (s *Service) Check() ([]rules.File, []rules.Finding, error) {
+	files, err := s.Load()
+	if err != nil {
+		return nil, nil, err
+	}
+	return files, rules.Check(files, s.Cfg), nil
+}
+
+// Fix applies the safe fixes until none is left and returns the names of the
+// files it rewrote.
+func (s *Service) Fix(ctx context.Context) ([]string, error) {
+	var changed []string
+	_, err := s.WS.Update(ctx, func(snap *store.Snapshot) ([]store.Change, error) {
+		changed = nil
+		files := Files(snap)
+		orig := make([][]byte, len(files))
+		for i, f := range files {
+			orig[i] = f.Doc.Src
+		}
+		for pass := 0; pass < maxNormalizePasses; pass++ {
+			edits := rules.FixAll(files, rules.Check(files, s.Cfg))
+			if len(edits) == 0 {
+				break
+			}
+			for i, es := range edits {
+				out, err := text.Apply(files[i].Doc.Src, es)
+				if err != nil {
+					return nil, fmt.Errorf("fixing %s: %w", files[i].Name, err)
+				}
+				files[i].Doc = memfile.Parse(out)
+			}
+		}
+		var changes []store.Change
+		for i, f := range files {
+			if string(f.Doc.Src) != string(orig[i]) {
+				changes = append(changes, store.Change{Path: f.Path, Data: f.Doc.Src})
+				changed = append(changed, f.Name)
+			}
+		}
+		return changes, nil
+	})
+	return changed, err
+}
+
+// Cleanup plans HackLM's cleanup and, with apply, writes it. The plan that is
+// applied is recomputed inside the lock, so it is the one returned.
+func (s *Service) Cleanup(ctx context.Context, apply bool) (*CleanupPlan, []rules.File, error) {
+	if !apply {
+		files, err := s.Load()
+		if err != nil {
+			return nil, nil, err
+		}
+		return PlanCleanup(files, s.Cfg), files, nil
+	}
+	var plan *CleanupPlan
+	var files []rules.File
+	_, err := s.WS.Update(ctx, func(snap *store.Snapshot) ([]store.Change, error) {
+		files = Files(snap)
+		plan = PlanCleanup(files, s.Cfg)
+		var changes []store.Change
+		for i, f := range files {
+			if after, ok := plan.After[i]; ok {
+				changes = append(changes, store.Change{Path: f.Path, Data: after})
+			}
+		}
+		return changes, nil
+	})
+	return plan, files, err
+}
+
+// Init creates the missing category files and, when no block from HackLM or
+// from us is there yet, a pointer block in .github/copilot-instructions.md.
+// It returns the paths it created or changed.
+func (s *Service) Init(ctx context.Context) ([]string, error) {
+	var created []string
+	_, err := s.WS.Update(ctx, func(snap *store.Snapshot) ([]store.Change, error) {
+		created = nil
+		var changes []store.Change
+		for _, c := range category.All {
+			if f := snap.Category(c); f == nil || !f.Exists {
+				p := filepath.Join(s.WS.Dir, c.File())
+				changes = append(changes, store.Change{Path: p, Data: store.NewFileBytes(c)})
+				created = append(created, p)
+			}
+		}
+		return changes, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	p, err := s.initInstructions()
+	if err != nil {
+		return created, err
+	}
+	if p != "" {
+		created = append(created, p)
+	}
+	return created, nil
+}
+
+// Markers of the pointer blocks. HackLM rewrites its own block on every
+// activation, so we never touch it and never add ours beside it.
+const (
+	hackLMBlockStart = "<!-- hacklm-memory:start -->"
+	blockStart       = "<!-- memory-lsp:start -->"
+	blockEnd         = "<!-- memory-lsp:end -->"
+)
+
+func instructionsBlock() string {
+	var b strings.Builder
+	b.WriteString(blockStart + "\n## Project memory\n\n")
+	b.WriteString("Durable project knowledge lives in `.memory/`, one entry per line (`- [kebab-slug] One concise sentence.`).\n")
+	b.WriteString("Read the file that fits the task before answering; always read security.md.\n\n")
+	for _, c := range category.All {
+		fmt.Fprintf(&b, "- [%s](../.memory/%s)\n", c.File(), c.File())
+	}
+	b.WriteString("\nStore new durable facts with the `storeMemory` tool or `memory-lsp store --category <Category> \"<sentence>\"`;\n")
+	b.WriteString("the same slug updates an entry instead of duplicating it.\n")
+	b.WriteString(blockEnd + "\n")
+	return b.String()
+}
+
+// initInstructions appends our block unless either block exists. The file is
+// outside .memory/, so it is written with the same atomic replace but
+// without the memory lock.
+func (s *Service) initInstructions() (string, error) {
+	path := filepath.Join(s.WS.Root, ".github", "copilot-instructions.md")
+	cur, err := os.ReadFile(path)
+	if err != nil && !os.IsNotExist(err) {
+		return "", fmt.Errorf("reading %s: %w", path, err)
+	}
+	if strings.Contains(string(cur), hackLMBlockStart) || strings.Contains(string(cur), blockStart) {
+		return "", nil
+	}
+	out := string(cur)
+	if out != "" && !strings.HasSuffix(out, "\n") {
+		out += "\n"
+	}
+	if out != "" {
+		out += "\n"
+	}
+	out += instructionsBlock()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return "", fmt.Errorf("creating %s: %w", filepath.Dir(path), err)
+	}
+	if err := store.WriteFileAtomic(path, []byte(out)); err != nil {
+		return "", err
+	}
+	return path, nil
+}

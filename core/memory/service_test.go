@@ -1,0 +1,196 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/memory-lsp/memory-lsp/core/category"
+	"github.com/memory-lsp/memory-lsp/core/config"
+	"github.com/memory-lsp/memory-lsp/core/memfile"
+	"github.com/memory-lsp/memory-lsp/core/store"
+)
+
+// TestMain lets the test binary act as a second writer process: the
+// concurrency tests below start copies of it with MEMLSP_STORE_HELPER set.
+func TestMain(m *testing.M) {
+	if root := os.Getenv("MEMLSP_STORE_HELPER"); root != "" {
+		os.Exit(storeHelper(root))
+	}
+	os.Exit(m.Run())
+}
+
+// storeHelper stores MEMLSP_STORE_CONTENTS (separated by "|") one by one.
+func storeHelper(root string) int {
+	svc := newService(root)
+	if n, err := strconv.Atoi(os.Getenv("MEMLSP_DECISION_LIMIT")); err == nil {
+		svc.Cfg.Limits[category.Decision] = n
+	}
+	for _, c := range strings.Split(os.Getenv("MEMLSP_STORE_CONTENTS"), "|") {
+		if _, err := svc.Store(context.Background(), StoreRequest{Category: "Decision", Content: c}, false); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+	}
+	return 0
+}
+
+func newService(root string) *Service {
+	ws, err := store.Open(root)
+	if err != nil {
+		panic(err)
+	}
+	return &Service{WS: ws, Cfg: config.Default()}
+}
+
+func entriesOf(t *testing.T, root string) []memfile.Entry {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, ".memory", "decisions.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return memfile.Parse(b).Entries
+}
+
+func TestStoreRefusalLeavesFileUntouched(t *testing.T) {
+	root := t.TempDir()
+	svc := newService(root)
+	if _, err := svc.Store(context.Background(), StoreRequest{Category: "Decision", Content: "Use Postgres for the ledger."}, false); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(root, ".memory", "decisions.md")
+	before, _ := os.ReadFile(path)
+	bad := []StoreRequest{
+		{Category: "Decision", Content: "line one\nline two"},
+		{Category: "Decision", Content: "   "},
+		{Category: "Decision", Content: "[x] looks like a slug"},
+		{Category: "decisionz", Content: "fine text"},
+		{Category: "Decision", Content: "fine text", Slug: "Bad Slug"},
+		{Category: "Decision", Content: "token ghp_0123456789abcdefghijklmnopqrstuvwxyzAB here"},
+	}
+	for _, req := range bad {
+		if _, err := svc.Store(context.Background(), req, false); err == nil {
+			t.Errorf("store %+v succeeded, want a refusal", req)
+		}
+	}
+	after, _ := os.ReadFile(path)
+	if string(after) != string(before) {
+		t.Errorf("refused stores changed the file:\n%q\n->\n%q", before, after)
+	}
+	if _, err := os.Stat(filepath.Join(root, ".memory", ".lock")); !os.IsNotExist(err) {
+		t.Errorf("lock file left behind: %v", err)
+	}
+}
+
+func TestDryRunWritesNothing(t *testing.T) {
+	root := t.TempDir()
+	svc := newService(root)
+	res, err := svc.Store(context.Background(), StoreRequest{Category: "Decision", Content: "Use Postgres."}, true)
+	if err != nil || res.Action != ActionStored {
+		t.Fatalf("dry run: %+v, %v", res, err)
+	}
+	if _, err := os.Stat(filepath.Join(root, ".memory")); !os.IsNotExist(err) {
+		t.Errorf("dry run created .memory: %v", err)
+	}
+}
+
+func TestIdenticalStoresFromGoroutinesLeaveOneEntry(t *testing.T) {
+	root := t.TempDir()
+	svc := newService(root)
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := svc.Store(context.Background(), StoreRequest{Category: "Decision", Content: "Ship the ledger on Postgres 16."}, false)
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := len(entriesOf(t, root)); n != 1 {
+		t.Errorf("%d entries, want exactly 1", n)
+	}
+}
+
+func runHelpers(t *testing.T, root string, contents [][]string) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cmds []*exec.Cmd
+	for _, c := range contents {
+		cmd := exec.Command(exe, "-test.run=^$")
+		cmd.Env = append(os.Environ(), "MEMLSP_STORE_HELPER="+root, "MEMLSP_STORE_CONTENTS="+strings.Join(c, "|"))
+		cmd.Stderr = os.Stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds = append(cmds, cmd)
+	}
+	for _, cmd := range cmds {
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("helper process: %v", err)
+		}
+	}
+}
+
+func TestIdenticalStoresFromProcessesLeaveOneEntry(t *testing.T) {
+	root := t.TempDir()
+	same := []string{"Ship the ledger on Postgres 16."}
+	runHelpers(t, root, [][]string{same, same, same, same})
+	if n := len(entriesOf(t, root)); n != 1 {
+		t.Errorf("%d entries, want exactly 1", n)
+	}
+}
+
+// distinctContent makes texts that share no keywords, so dedup keeps them all.
+func distinctContent(p, i int) string {
+	return "Service" + strconv.Itoa(p) + "x" + strconv.Itoa(i) + " owns queue" + strconv.Itoa(p*1000+i) + " exclusively"
+}
+
+func TestDistinctStoresFromProcessesAreAllKept(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts 4 processes writing 200 entries")
+	}
+	root := t.TempDir()
+	// The default limit of 40 would evict; the helpers inherit this.
+	t.Setenv("MEMLSP_DECISION_LIMIT", "200")
+	var contents [][]string
+	for p := range 4 {
+		var c []string
+		for i := range 50 {
+			c = append(c, distinctContent(p, i))
+		}
+		contents = append(contents, c)
+	}
+	runHelpers(t, root, contents)
+	got := entriesOf(t, root)
+	seen := map[string]int{}
+	for _, e := range got {
+		seen[e.Content]++
+	}
+	for _, c := range contents {
+		for _, s := range c {
+			if seen[s] != 1 {
+				t.Errorf("%q present %d times, want 1", s, seen[s])
+			}
+		}
+	}
+	if len(got) != 200 {
+		t.Errorf("%d entries, want 200", len(got))
+	}
+}

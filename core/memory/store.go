@@ -1,0 +1,178 @@
+package memory
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/memory-lsp/memory-lsp/core/category"
+	"github.com/memory-lsp/memory-lsp/core/config"
+	"github.com/memory-lsp/memory-lsp/core/memfile"
+	"github.com/memory-lsp/memory-lsp/core/similar"
+	"github.com/memory-lsp/memory-lsp/core/store"
+	"github.com/memory-lsp/memory-lsp/core/text"
+)
+
+// Store actions, as the CLI's and the commands' JSON name them.
+const (
+	ActionStored   = "stored"
+	ActionUpdated  = "updated"
+	ActionSkipped  = "skipped"
+	ActionConflict = "replaced-conflict"
+)
+
+// EntryRef names one entry in a workspace.
+type EntryRef struct {
+	Category string `json:"category"`
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Slug     string `json:"slug,omitempty"`
+	Content  string `json:"content"`
+}
+
+// StoreResult says what a store did (or, in a dry run, would do).
+type StoreResult struct {
+	Action     string    `json:"action"`
+	Similarity float64   `json:"similarity"`
+	Matched    *EntryRef `json:"matched,omitempty"`
+	Evicted    *EntryRef `json:"evicted,omitempty"`
+	File       string    `json:"file"`
+	Line       int       `json:"line"`
+	Slug       string    `json:"slug,omitempty"`
+	Content    string    `json:"content"`
+	Reason     string    `json:"reason,omitempty"`
+	Message    string    `json:"message"`
+}
+
+// PlanStore decides a store against the current bytes of the category file
+// (nil when the file does not exist) and returns the file's new bytes, or nil
+// when nothing is to be written.
+//
+// Where HackLM is right this is its decision; where it is wrong (§21 B3, B4)
+// we differ on purpose: a slug update replaces its line in place, a reversal
+// replaces the rule it reverses and says so, a changed value is an update not
+// a duplicate, and eviction happens only when an entry is added.
+func PlanStore(cur []byte, s Store, cfg config.Config) ([]byte, StoreResult, error) {
+	file := s.Category.File()
+	if cur == nil {
+		cur = store.NewFileBytes(s.Category)
+	}
+	d := memfile.Parse(cur)
+	res := StoreResult{File: file, Slug: s.Slug, Content: s.Content}
+	th := similar.Thresholds{Skip: cfg.SkipThreshold, Update: cfg.UpdateThreshold}
+	newText := similar.Analyze(s.Content)
+
+	target := -1 // entry replaced in place
+	if s.Slug != "" {
+		for i, e := range d.Entries {
+			if e.HasSlug && e.Slug == s.Slug {
+				target = i
+				break
+			}
+		}
+	}
+	if target >= 0 {
+		old := d.Entries[target]
+		v := similar.Classify(similar.Analyze(old.Content), newText, th)
+		res.Similarity, res.Reason = v.Similarity, v.Reason
+		res.Matched = ref(s.Category, file, old)
+		switch {
+		case old.Content == s.Content || v.Exact:
+			res.Action = ActionSkipped
+		case v.Action == similar.Conflict:
+			res.Action = ActionConflict
+		default:
+			res.Action = ActionUpdated
+		}
+	} else {
+		texts := make([]*similar.Text, len(d.Entries))
+		for i, e := range d.Entries {
+			texts[i] = similar.Analyze(e.Content)
+		}
+		match, v := similar.Decide(newText, texts, th)
+		res.Similarity, res.Reason = v.Similarity, v.Reason
+		if match >= 0 {
+			res.Matched = ref(s.Category, file, d.Entries[match])
+		}
+		switch v.Action {
+		case similar.Skip:
+			res.Action = ActionSkipped
+		case similar.Update:
+			res.Action, target = ActionUpdated, match
+		case similar.Conflict:
+			res.Action, target = ActionConflict, match
+		default:
+			res.Action = ActionStored
+		}
+	}
+
+	var edits []text.Edit
+	switch {
+	case res.Action == ActionSkipped:
+		res.Line = res.Matched.Line
+		res.Slug = res.Matched.Slug
+		res.Message = messageFor(res)
+		return nil, res, nil
+	case target >= 0:
+		old := d.Entries[target]
+		if res.Slug == "" && old.HasSlug {
+			res.Slug = old.Slug // an update keeps the entry's identity
+		}
+		edits = append(edits, replaceLine(d, old.LineIndex, EntryLine(res.Slug, s.Content)))
+	default:
+		if len(d.Entries) >= cfg.Limit(s.Category) {
+			w := weakest(d, s.Category)
+			res.Evicted = ref(s.Category, file, d.Entries[w])
+			edits = append(edits, deleteLine(d, d.Entries[w].LineIndex))
+		}
+		edits = append(edits, appendEntry(d, EntryLine(s.Slug, s.Content)))
+	}
+	out, err := text.Apply(cur, edits)
+	if err != nil {
+		return nil, res, fmt.Errorf("planning store into %s: %w", file, err)
+	}
+	res.Line = lineOf(out, target >= 0, d, target)
+	res.Message = messageFor(res)
+	return out, res, nil
+}
+
+// lineOf finds the written entry's line in the new bytes: in place it keeps
+// its line; appended it is the file's last entry.
+func lineOf(out []byte, inPlace bool, before *memfile.Document, target int) int {
+	if inPlace {
+		return before.Entries[target].Line
+	}
+	nd := memfile.Parse(out)
+	return nd.Entries[len(nd.Entries)-1].Line
+}
+
+// weakest is the entry HackLM evicts: lowest score, ties → the last in file order.
+func weakest(d *memfile.Document, cat category.Category) int {
+	w, ws := -1, math.MaxInt
+	for i, e := range d.Entries {
+		if sc := similar.Score(cat, e.Content); sc <= ws {
+			w, ws = i, sc
+		}
+	}
+	return w
+}
+
+// PruneOrder lists entry indexes from strongest to weakest, HackLM's stable
+// descending sort: pruning keeps the first limit and removes the rest.
+func PruneOrder(d *memfile.Document, cat category.Category) []int {
+	idx := make([]int, len(d.Entries))
+	scores := make([]int, len(d.Entries))
+	for i, e := range d.Entries {
+		idx[i], scores[i] = i, similar.Score(cat, e.Content)
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return scores[idx[a]] > scores[idx[b]] })
+	return idx
+}
+
+func ref(cat category.Category, file string, e memfile.Entry) *EntryRef {
+	r := &EntryRef{Category: cat.String(), File: file, Line: e.Line, Content: e.Content}
+	if e.HasSlug {
+		r.Slug = e.Slug
+	}
+	return r
+}

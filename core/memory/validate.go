@@ -1,0 +1,102 @@
+package memory
+
+import (
+	"fmt"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/memory-lsp/memory-lsp/core/category"
+	"github.com/memory-lsp/memory-lsp/core/config"
+	"github.com/memory-lsp/memory-lsp/core/memfile"
+	"github.com/memory-lsp/memory-lsp/core/secret"
+	"github.com/memory-lsp/memory-lsp/core/similar"
+	"github.com/memory-lsp/memory-lsp/core/text"
+)
+
+// InputError is a refused request: Field names the input, Problem says what
+// is wrong with it in words a user or an agent can act on.
+type InputError struct {
+	Field   string
+	Problem string
+}
+
+func (e *InputError) Error() string { return e.Field + ": " + e.Problem }
+
+// StoreRequest is storeMemory's input as it arrives (HackLM's schema).
+type StoreRequest struct {
+	Category string `json:"category"`
+	Content  string `json:"content"`
+	Slug     string `json:"slug,omitempty"`
+}
+
+// Store is a validated request: canonical category, trimmed content, checked slug.
+type Store struct {
+	Category category.Category
+	Content  string
+	Slug     string
+}
+
+const maxSlugLen = 64
+
+// Validate checks a request before anything is read or written. HackLM writes
+// whatever it is given (§21 B13); every check here exists because some input
+// would otherwise corrupt the file or be read back as something else.
+func Validate(req StoreRequest, cfg config.Config) (Store, error) {
+	cat, err := category.Parse(req.Category)
+	if err != nil {
+		return Store{}, &InputError{Field: "category", Problem: err.Error()}
+	}
+	content, err := validateContent(req.Content, cfg)
+	if err != nil {
+		return Store{}, err
+	}
+	slug := memfile.TrimJS(req.Slug)
+	if slug != "" {
+		if !similar.IsKebab(slug) || len(slug) > maxSlugLen {
+			hint := similar.Kebab(slug)
+			msg := fmt.Sprintf("%q is not a kebab-case slug (lowercase letters and digits in words joined by single hyphens, at most %d characters)", req.Slug, maxSlugLen)
+			if hint != "" && len(hint) <= maxSlugLen {
+				msg += fmt.Sprintf("; try %q", hint)
+			}
+			return Store{}, &InputError{Field: "slug", Problem: msg}
+		}
+	} else if looksLikeSlug(content) {
+		return Store{}, &InputError{Field: "content", Problem: fmt.Sprintf("content starts with %q, which would be read back as a slug; pass the slug separately or reword the start", content[:min(len(content), 20)])}
+	}
+	return Store{Category: cat, Content: content, Slug: slug}, nil
+}
+
+func validateContent(raw string, cfg config.Config) (string, error) {
+	bad := func(format string, args ...any) error {
+		return &InputError{Field: "content", Problem: fmt.Sprintf(format, args...)}
+	}
+	if !utf8.ValidString(raw) {
+		return "", bad("content is not valid UTF-8")
+	}
+	for _, r := range raw {
+		switch {
+		case r == '\n' || r == '\r' || r == 0x2028 || r == 0x2029 || r == 0x85:
+			return "", bad("content contains a line break (U+%04X); a memory entry is exactly one line", r)
+		case r == '\t':
+		case unicode.IsControl(r):
+			return "", bad("content contains the control character U+%04X", r)
+		}
+	}
+	content := memfile.TrimJS(raw)
+	if content == "" {
+		return "", bad("content is empty")
+	}
+	if n := text.UTF16Len(content); n > cfg.MaxContent {
+		return "", bad("content is %d UTF-16 units long; the limit is %d (one concise sentence)", n, cfg.MaxContent)
+	}
+	if m := secret.Find(content); len(m) > 0 {
+		return "", bad("content looks like it contains a %s; memory files are shared and committed, so store where the secret lives (e.g. an environment variable name) instead", m[0].Kind)
+	}
+	return content, nil
+}
+
+// looksLikeSlug reports whether "- " + content would parse with a slug.
+func looksLikeSlug(content string) bool {
+	d := memfile.Parse([]byte("- " + content))
+	return len(d.Entries) == 1 && d.Entries[0].HasSlug
+}
