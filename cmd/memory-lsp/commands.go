@@ -1,0 +1,175 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/memory-lsp/memory-lsp/core/category"
+	"github.com/memory-lsp/memory-lsp/core/memory"
+)
+
+// maxStdin bounds content read from standard input: far above any sensible
+// entry, low enough that a mistaken pipe cannot exhaust memory.
+const maxStdin = 1 << 20
+
+func runStore(ctx context.Context, e *env, a *parsedArgs) (int, error) {
+	if !a.set["category"] {
+		return exitError, usagef("--category is required (Instruction, Quirk, Preference, Decision or Security)")
+	}
+	if len(a.pos) == 0 {
+		return exitError, usagef("CONTENT is missing (use - to read it from standard input)")
+	}
+	content := joinArgs(a.pos)
+	if len(a.pos) == 1 && a.pos[0] == "-" {
+		b, err := io.ReadAll(io.LimitReader(e.stdin, maxStdin+1))
+		if err != nil {
+			return exitError, fmt.Errorf("reading content from standard input: %w", err)
+		}
+		if len(b) > maxStdin {
+			return exitFindings, &memory.InputError{Field: "content", Problem: "standard input is over 1 MiB; a memory entry is one concise sentence"}
+		}
+		// One trailing newline is how shells and editors end text; any other
+		// line break is refused by validation.
+		content = strings.TrimSuffix(strings.TrimSuffix(string(b), "\n"), "\r")
+	}
+	svc, err := e.service()
+	if err != nil {
+		return exitError, err
+	}
+	res, err := svc.Store(ctx, memory.StoreRequest{Category: a.str("category"), Content: content, Slug: a.str("slug")}, a.set["dry-run"])
+	if err != nil {
+		return exitError, err
+	}
+	if e.json {
+		writeJSON(e.stdout, struct {
+			memory.StoreResult
+			DryRun bool `json:"dryRun"`
+		}{res, a.set["dry-run"]})
+		return exitOK, nil
+	}
+	msg := res.Message
+	if a.set["dry-run"] {
+		msg = "Dry run, nothing written. " + msg
+	}
+	fmt.Fprintln(e.stdout, msg)
+	return exitOK, nil
+}
+
+func runQuery(_ context.Context, e *env, a *parsedArgs) (int, error) {
+	if len(a.pos) == 0 {
+		return exitError, usagef("QUERY is missing")
+	}
+	limit, err := a.int("limit")
+	if err != nil {
+		return exitError, err
+	}
+	svc, err := e.service()
+	if err != nil {
+		return exitError, err
+	}
+	res, err := svc.Query(memory.QueryRequest{Query: joinArgs(a.pos), Category: a.str("category"), Limit: limit})
+	if err != nil {
+		return exitError, err
+	}
+	if e.json {
+		res.Results = nonNil(res.Results)
+		writeJSON(e.stdout, res)
+		return exitOK, nil
+	}
+	fmt.Fprintln(e.stdout, res.Message)
+	return exitOK, nil
+}
+
+func runList(_ context.Context, e *env, a *parsedArgs) (int, error) {
+	var only *category.Category
+	if a.set["category"] {
+		c, err := category.Parse(a.str("category"))
+		if err != nil {
+			return exitError, &memory.InputError{Field: "category", Problem: err.Error()}
+		}
+		only = &c
+	}
+	svc, err := e.service()
+	if err != nil {
+		return exitError, err
+	}
+	files, err := svc.Load()
+	if err != nil {
+		return exitError, err
+	}
+	var entries []memory.CatalogEntry
+	for _, ce := range memory.NewCatalog(files).Entries {
+		if only == nil || ce.Cat == *only {
+			entries = append(entries, ce)
+		}
+	}
+	if e.json {
+		writeJSON(e.stdout, map[string]any{"entries": nonNil(entries)})
+		return exitOK, nil
+	}
+	for _, ce := range entries {
+		slug := ""
+		if ce.Slug != "" {
+			slug = "[" + ce.Slug + "] "
+		}
+		fmt.Fprintf(e.stdout, "%s:%d\t%s\t%d\t%s%s\n", display(ce.Path), ce.Line, ce.Category, ce.Score, slug, ce.Content)
+	}
+	fmt.Fprintf(e.stderr, "%d entries\n", len(entries))
+	return exitOK, nil
+}
+
+func runCleanup(ctx context.Context, e *env, a *parsedArgs) (int, error) {
+	svc, err := e.service()
+	if err != nil {
+		return exitError, err
+	}
+	plan, files, err := svc.Cleanup(ctx, a.set["apply"])
+	if err != nil {
+		return exitError, err
+	}
+	diff := plan.Diff(files)
+	if e.json {
+		writeJSON(e.stdout, map[string]any{"applied": a.set["apply"], "steps": nonNil(plan.Steps), "diff": diff,
+			"entriesBefore": plan.EntriesBefore, "entriesAfter": plan.EntriesAfter})
+		return exitOK, nil
+	}
+	if len(plan.Steps) == 0 {
+		fmt.Fprintf(e.stdout, "Memory is already clean! %d entries.\n", plan.EntriesBefore)
+		return exitOK, nil
+	}
+	fmt.Fprintf(e.stdout, "Cleanup plan: %d entries before, %d after.\n\n", plan.EntriesBefore, plan.EntriesAfter)
+	for _, s := range plan.Steps {
+		fmt.Fprintf(e.stdout, "%s %s:%d: %s\n", s.Kind, s.File, s.Line, s.Detail)
+	}
+	fmt.Fprintf(e.stdout, "\n%s", diff)
+	if a.set["apply"] {
+		fmt.Fprintln(e.stdout, "\nApplied.")
+	} else {
+		fmt.Fprintln(e.stdout, "\nNothing written; run `memory-lsp cleanup --apply` to apply this plan.")
+	}
+	return exitOK, nil
+}
+
+func runInit(ctx context.Context, e *env, _ *parsedArgs) (int, error) {
+	svc, err := e.service()
+	if err != nil {
+		return exitError, err
+	}
+	created, err := svc.Init(ctx)
+	if err != nil {
+		return exitError, err
+	}
+	if e.json {
+		writeJSON(e.stdout, map[string]any{"created": nonNil(created)})
+		return exitOK, nil
+	}
+	if len(created) == 0 {
+		fmt.Fprintln(e.stdout, "Nothing to do: every category file and an agent pointer block already exist.")
+	}
+	for _, p := range created {
+		fmt.Fprintf(e.stdout, "created %s\n", display(p))
+	}
+	return exitOK, nil
+}

@@ -1,0 +1,224 @@
+// Command memory-lsp is the language server, CLI and agent tool server for
+// AI-agent memory files (`.memory/*.md`), byte-compatible with HackLM Memory.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"strings"
+	"syscall"
+
+	"github.com/memory-lsp/memory-lsp/core/config"
+	"github.com/memory-lsp/memory-lsp/core/memory"
+	"github.com/memory-lsp/memory-lsp/core/store"
+)
+
+// version is set at link time (-ldflags "-X main.version=v1.2.3"); otherwise
+// the module version from the build info is used.
+var version = ""
+
+// Exit codes of the contract: findings of severity error or a refused store
+// are 1, usage and I/O errors 2.
+const (
+	exitOK       = 0
+	exitFindings = 1
+	exitError    = 2
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr})
+	stop()
+	os.Exit(code)
+}
+
+// env is what a command may touch besides the file system: tests pass buffers.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	json           bool
+	root           string
+	cfg            config.Config
+}
+
+type command struct {
+	name  string
+	args  string
+	help  string
+	flags []flagSpec
+	run   func(ctx context.Context, e *env, a *parsedArgs) (int, error)
+}
+
+// commonFlags are accepted by every command.
+var commonFlags = []flagSpec{
+	{name: "root", help: "workspace folder (default: nearest folder above the current one holding .memory/)"},
+	{name: "json", boolean: true, help: "print one JSON document on stdout"},
+	{name: "config", help: "settings file (JSON: categoryLimit, skipThreshold, updateThreshold, mergeThreshold, longEntry, maxContent, rules)"},
+}
+
+func commands() []command {
+	return []command{
+		{name: "check", args: "[--fix] [PATH…]", help: "report problems in .memory folders or files; --fix applies the safe fixes", flags: []flagSpec{{name: "fix", boolean: true, help: "apply the safe fixes first"}}, run: runCheck},
+		{name: "list", args: "[--category C]", help: "list every entry with category, file, line, slug, content and score", flags: []flagSpec{{name: "category", help: "only this category"}}, run: runList},
+		{name: "store", args: "--category C [--slug S] [--dry-run] CONTENT|-", help: "store a memory as HackLM's storeMemory does (- reads stdin)", flags: []flagSpec{{name: "category", help: "Instruction, Quirk, Preference, Decision or Security"}, {name: "slug", help: "kebab-case key; the same slug updates the entry"}, {name: "dry-run", boolean: true, help: "say what would happen, write nothing"}}, run: runStore},
+		{name: "query", args: "[--category C] [--limit N] QUERY", help: "search memories as HackLM's queryMemory does", flags: []flagSpec{{name: "category", help: "only this category"}, {name: "limit", help: "at most N results (1-20, default 10)"}}, run: runQuery},
+		{name: "cleanup", args: "[--apply]", help: "show the cleanup plan (normalise, merge, prune, assign slugs) as a diff; --apply writes it", flags: []flagSpec{{name: "apply", boolean: true, help: "write the plan"}}, run: runCleanup},
+		{name: "init", help: "create the missing category files and a pointer block in .github/copilot-instructions.md", run: runInit},
+		{name: "version", help: "print the version", run: runVersion},
+		{name: "serve", args: "[--stdio]", help: "run the language server on stdio", flags: []flagSpec{{name: "stdio", boolean: true, help: "use stdio (the only transport)"}}, run: runServe},
+	}
+}
+
+func run(ctx context.Context, args []string, e *env) int {
+	if len(args) == 0 {
+		args = []string{"serve"}
+	}
+	name := args[0]
+	if name == "help" || name == "-h" || name == "--help" {
+		usage(e.stdout)
+		return exitOK
+	}
+	if name == "--version" {
+		name = "version"
+	}
+	var cmd *command
+	for _, c := range commands() {
+		if c.name == name {
+			cmd = &c
+			break
+		}
+	}
+	if cmd == nil {
+		fmt.Fprintf(e.stderr, "memory-lsp: unknown command %q\n\n", name)
+		usage(e.stderr)
+		return exitError
+	}
+	a, err := parseArgs(args[1:], append(append([]flagSpec{}, commonFlags...), cmd.flags...))
+	if err != nil {
+		return fail(e, cmd, err)
+	}
+	e.json = a.set["json"]
+	if err := setup(e, a); err != nil {
+		return fail(e, cmd, err)
+	}
+	code, err := cmd.run(ctx, e, a)
+	if err != nil {
+		return fail(e, cmd, err)
+	}
+	return code
+}
+
+// setup resolves the root and the configuration shared by all commands.
+func setup(e *env, a *parsedArgs) error {
+	e.cfg = config.Default()
+	if p := a.str("config"); p != "" {
+		cfg, err := e.cfg.Load(p)
+		if err != nil {
+			return err
+		}
+		e.cfg = cfg
+	}
+	start := a.str("root")
+	explicit := start != ""
+	if !explicit {
+		start = "."
+	}
+	if explicit {
+		e.root = start
+		return nil
+	}
+	root, err := store.FindRoot(start)
+	if err != nil {
+		return err
+	}
+	e.root = root
+	return nil
+}
+
+func (e *env) service() (*memory.Service, error) {
+	ws, err := store.Open(e.root)
+	if err != nil {
+		return nil, err
+	}
+	return &memory.Service{WS: ws, Cfg: e.cfg}, nil
+}
+
+// fail reports err on stderr (and as JSON on stdout with --json) and picks
+// the exit code: a refused request is 1, anything else 2.
+func fail(e *env, cmd *command, err error) int {
+	code := exitError
+	var in *memory.InputError
+	var ue *usageError
+	switch {
+	case errors.As(err, &in):
+		code = exitFindings
+	case errors.As(err, &ue) && cmd != nil:
+		err = fmt.Errorf("%s\nusage: memory-lsp %s %s", ue.msg, cmd.name, cmd.args)
+	}
+	fmt.Fprintf(e.stderr, "memory-lsp: %v\n", err)
+	if e.json {
+		out := map[string]any{"error": err.Error()}
+		if in != nil {
+			out["field"] = in.Field
+		}
+		writeJSON(e.stdout, out)
+	}
+	return code
+}
+
+func writeJSON(w io.Writer, v any) {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "memory-lsp: language server and CLI for AI-agent memory files (.memory/*.md)")
+	fmt.Fprintln(w, "\nusage: memory-lsp <command> [flags]")
+	fmt.Fprintln(w, "\ncommands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.help)
+		if c.args != "" {
+			fmt.Fprintf(w, "           memory-lsp %s %s\n", c.name, c.args)
+		}
+	}
+	fmt.Fprintln(w, "\nflags of every command:")
+	for _, f := range commonFlags {
+		fmt.Fprintf(w, "  --%-7s %s\n", f.name, f.help)
+	}
+	fmt.Fprintln(w, "\nexit codes: 0 success, 1 findings of severity error or a refused store, 2 usage or I/O error")
+}
+
+func versionString() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+func runVersion(_ context.Context, e *env, _ *parsedArgs) (int, error) {
+	if e.json {
+		writeJSON(e.stdout, map[string]string{"version": versionString()})
+	} else {
+		fmt.Fprintln(e.stdout, "memory-lsp", versionString())
+	}
+	return exitOK, nil
+}
+
+func runServe(_ context.Context, _ *env, _ *parsedArgs) (int, error) {
+	return exitError, errors.New("the language server is not built yet (see the open language-server issue); use the CLI commands")
+}
+
+// joinArgs glues positional words into one string, so that unquoted
+// `memory-lsp query redis timeout` works.
+func joinArgs(a []string) string { return strings.Join(a, " ") }
