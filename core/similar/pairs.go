@@ -200,9 +200,16 @@ func (ix *pairIndex) group(out []Pair, texts []*Text, members []int32, t float64
 		if len(tj.Core) == 0 && tj.normCore != "" {
 			chain(emptyCore, ix.sameCore, tj.normCore, j, add)
 		}
+		sure := len(cands) // hash hits: always judged
 		ix.probe(ix.keys, ix.postKeys, j, t, add)
 		ix.probe(ix.core, ix.postCore, j, reversalMin, add)
-		for _, i := range cands {
+		for k, i := range cands {
+			// a prefix hit is worth Classify only if a Jaccard really reaches
+			// its threshold; on token ranks that check is a cheap int merge
+			if k >= sure && jaccardInt(ix.keys[i], ix.keys[j]) < t-1e-9 &&
+				jaccardInt(ix.core[i], ix.core[j]) < reversalMin-1e-9 {
+				continue
+			}
 			if v := Classify(texts[i], tj, th); v.Action != Store {
 				out = append(out, Pair{I: int(i), J: int(j), Verdict: v})
 			}
@@ -227,6 +234,28 @@ func chain(head map[string]int32, prev []int32, key string, j int32, add func(in
 	}
 	prev[j] = i
 	head[key] = j
+}
+
+// jaccardInt is Jaccard on sorted rank lists: the same sets as the strings,
+// so the same value.
+func jaccardInt(a, b []int32) float64 {
+	if len(a) == 0 || len(b) == 0 {
+		return 0
+	}
+	inter := 0
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] == b[j]:
+			inter++
+			i++
+			j++
+		case a[i] < b[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	return float64(inter) / float64(len(a)+len(b)-inter)
 }
 
 // probe offers every earlier text that shares a prefix token with j and whose
