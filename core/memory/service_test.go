@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
@@ -23,7 +25,28 @@ func TestMain(m *testing.M) {
 	if root := os.Getenv("MEMLSP_STORE_HELPER"); root != "" {
 		os.Exit(storeHelper(root))
 	}
+	if dir := os.Getenv("MEMLSP_HOLD_LOCK"); dir != "" {
+		os.Exit(holdLockLikeHackLM(dir))
+	}
 	os.Exit(m.Run())
+}
+
+// holdLockLikeHackLM takes .memory/.lock exactly as HackLM's crossProcessLock
+// does (exclusive create, compact JSON, no newline), announces it on stdout,
+// holds it for 400 ms and removes it.
+func holdLockLikeHackLM(dir string) int {
+	path := filepath.Join(dir, ".lock")
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o666)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	fmt.Fprintf(f, `{"pid":%d,"ts":%d}`, os.Getpid(), time.Now().UnixMilli())
+	f.Close()
+	fmt.Println("locked")
+	time.Sleep(400 * time.Millisecond)
+	os.Remove(path)
+	return 0
 }
 
 // storeHelper stores MEMLSP_STORE_CONTENTS (separated by "|") one by one.
@@ -66,17 +89,14 @@ func TestStoreRefusalLeavesFileUntouched(t *testing.T) {
 	}
 	path := filepath.Join(root, ".memory", "decisions.md")
 	before, _ := os.ReadFile(path)
-	bad := []StoreRequest{
-		{Category: "Decision", Content: "line one\nline two"},
-		{Category: "Decision", Content: "   "},
-		{Category: "Decision", Content: "[x] looks like a slug"},
-		{Category: "decisionz", Content: "fine text"},
-		{Category: "Decision", Content: "fine text", Slug: "Bad Slug"},
-		{Category: "Decision", Content: "token ghp_0123456789abcdefghijklmnopqrstuvwxyzAB here"},
-	}
-	for _, req := range bad {
-		if _, err := svc.Store(context.Background(), req, false); err == nil {
-			t.Errorf("store %+v succeeded, want a refusal", req)
+	for _, tt := range validationCases {
+		req := tt.req
+		if req.Category == "Security" {
+			req.Category = "Decision" // refuse into the file that exists
+		}
+		_, err := svc.Store(context.Background(), req, false)
+		if in, ok := err.(*InputError); !ok || in.Field != tt.wantField {
+			t.Errorf("%s: store returned %v, want a refusal of %s", tt.name, err, tt.wantField)
 		}
 	}
 	after, _ := os.ReadFile(path)
@@ -192,5 +212,47 @@ func TestDistinctStoresFromProcessesAreAllKept(t *testing.T) {
 	}
 	if len(got) != 200 {
 		t.Errorf("%d entries, want 200", len(got))
+	}
+}
+
+// TestStoreWaitsForHackLMLock: while another process holds the lock the way
+// HackLM writes it, a store waits, then succeeds once the lock is released.
+func TestStoreWaitsForHackLMLock(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, ".memory")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	holder := exec.Command(exe, "-test.run=^$")
+	holder.Env = append(os.Environ(), "MEMLSP_HOLD_LOCK="+dir)
+	out, err := holder.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := holder.Start(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, len("locked\n"))
+	if _, err := io.ReadFull(out, buf); err != nil || string(buf) != "locked\n" {
+		t.Fatalf("holder did not take the lock: %q %v", buf, err)
+	}
+	start := time.Now()
+	res, err := newService(root).Store(context.Background(), StoreRequest{Category: "Decision", Content: "Use Postgres for the ledger."}, false)
+	waited := time.Since(start)
+	if werr := holder.Wait(); werr != nil {
+		t.Fatalf("holder: %v", werr)
+	}
+	if err != nil || res.Action != ActionStored {
+		t.Fatalf("store: %+v, %v", res, err)
+	}
+	if waited < 250*time.Millisecond {
+		t.Errorf("store finished after %v, before the holder released the lock", waited)
+	}
+	if n := len(entriesOf(t, root)); n != 1 {
+		t.Errorf("%d entries, want 1", n)
 	}
 }

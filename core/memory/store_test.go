@@ -182,33 +182,35 @@ func TestPlanStore(t *testing.T) {
 	}
 }
 
+// validationCases are every refusal Validate knows, each with the field and
+// the words its message must contain.
+var validationCases = []struct {
+	name      string
+	req       StoreRequest
+	wantField string
+	wantIn    string
+}{
+	{"unknown category", StoreRequest{Category: "Notes", Content: "x y z"}, "category", `unknown category: "Notes"`},
+	{"empty category", StoreRequest{Category: "", Content: "x y z"}, "category", "category is empty"},
+	{"empty content", StoreRequest{Category: "Decision", Content: ""}, "content", "content is empty"},
+	{"whitespace content", StoreRequest{Category: "Decision", Content: " \t\u00a0 "}, "content", "content is empty"},
+	{"LF", StoreRequest{Category: "Decision", Content: "a\nb"}, "content", "line break (U+000A)"},
+	{"CR", StoreRequest{Category: "Decision", Content: "a\rb"}, "content", "line break (U+000D)"},
+	{"U+2028", StoreRequest{Category: "Decision", Content: "a\u2028b"}, "content", "line break (U+2028)"},
+	{"U+2029", StoreRequest{Category: "Decision", Content: "a\u2029b"}, "content", "line break (U+2029)"},
+	{"NEL", StoreRequest{Category: "Decision", Content: "a\u0085b"}, "content", "line break (U+0085)"},
+	{"NUL", StoreRequest{Category: "Decision", Content: "a\x00b"}, "content", "control character U+0000"},
+	{"invalid UTF-8", StoreRequest{Category: "Decision", Content: "a\xffb"}, "content", "not valid UTF-8"},
+	{"too long", StoreRequest{Category: "Decision", Content: strings.Repeat("word ", 300)}, "content", "the limit is 1000"},
+	{"reparses as slug", StoreRequest{Category: "Decision", Content: "[db] Use Postgres"}, "content", "read back as a slug"},
+	{"secret", StoreRequest{Category: "Security", Content: "Deploy key is AKIAIOSFODNN7EXAMPLF for prod"}, "content", "looks like it contains"},
+	{"slug with spaces", StoreRequest{Category: "Decision", Content: "x y z", Slug: "My Slug"}, "slug", `try "my-slug"`},
+	{"slug with bracket", StoreRequest{Category: "Decision", Content: "x y z", Slug: "a]b"}, "slug", "not a kebab-case slug"},
+	{"slug with dots", StoreRequest{Category: "Decision", Content: "x y z", Slug: "../etc"}, "slug", "not a kebab-case slug"},
+}
+
 func TestValidate(t *testing.T) {
-	long := strings.Repeat("word ", 300)
-	tests := []struct {
-		name      string
-		req       StoreRequest
-		wantField string
-		wantIn    string
-	}{
-		{"unknown category", StoreRequest{Category: "Notes", Content: "x y z"}, "category", `unknown category: "Notes"`},
-		{"empty category", StoreRequest{Category: "", Content: "x y z"}, "category", "category is empty"},
-		{"empty content", StoreRequest{Category: "Decision", Content: ""}, "content", "content is empty"},
-		{"whitespace content", StoreRequest{Category: "Decision", Content: " \t\u00a0 "}, "content", "content is empty"},
-		{"LF", StoreRequest{Category: "Decision", Content: "a\nb"}, "content", "line break (U+000A)"},
-		{"CR", StoreRequest{Category: "Decision", Content: "a\rb"}, "content", "line break (U+000D)"},
-		{"U+2028", StoreRequest{Category: "Decision", Content: "a\u2028b"}, "content", "line break (U+2028)"},
-		{"U+2029", StoreRequest{Category: "Decision", Content: "a\u2029b"}, "content", "line break (U+2029)"},
-		{"NEL", StoreRequest{Category: "Decision", Content: "a\u0085b"}, "content", "line break (U+0085)"},
-		{"NUL", StoreRequest{Category: "Decision", Content: "a\x00b"}, "content", "control character U+0000"},
-		{"invalid UTF-8", StoreRequest{Category: "Decision", Content: "a\xffb"}, "content", "not valid UTF-8"},
-		{"too long", StoreRequest{Category: "Decision", Content: long}, "content", "the limit is 1000"},
-		{"reparses as slug", StoreRequest{Category: "Decision", Content: "[db] Use Postgres"}, "content", "read back as a slug"},
-		{"secret", StoreRequest{Category: "Security", Content: "Deploy key is AKIAIOSFODNN7EXAMPLF for prod"}, "content", "looks like it contains"},
-		{"slug with spaces", StoreRequest{Category: "Decision", Content: "x y z", Slug: "My Slug"}, "slug", `try "my-slug"`},
-		{"slug with bracket", StoreRequest{Category: "Decision", Content: "x y z", Slug: "a]b"}, "slug", "not a kebab-case slug"},
-		{"slug with dots", StoreRequest{Category: "Decision", Content: "x y z", Slug: "../etc"}, "slug", "not a kebab-case slug"},
-	}
-	for _, tt := range tests {
+	for _, tt := range validationCases {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Validate(tt.req, config.Default())
 			in, ok := err.(*InputError)
