@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"sort"
@@ -137,10 +138,19 @@ func PlanStore(cur []byte, s Store, cfg config.Config) ([]byte, StoreResult, err
 }
 
 // lineOf finds the written entry's line in the new bytes: in place it keeps
-// its line; appended it is the file's last entry.
+// its line; appended it is the file's last entry. The appended line is the
+// last line of out, and an entry is parsed from its line alone, so only that
+// line is parsed and the lines before it counted, rather than parsing a file
+// of thousands of entries a second time.
 func lineOf(out []byte, inPlace bool, before *memfile.Document, target int) int {
 	if inPlace {
 		return before.Entries[target].Line
+	}
+	if n := len(out); n > 0 && out[n-1] == '\n' {
+		start := bytes.LastIndexByte(out[:n-1], '\n') + 1
+		if last := memfile.Parse(out[start:]); len(last.Entries) == 1 {
+			return bytes.Count(out[:start], []byte{'\n'}) + last.Entries[0].Line
+		}
 	}
 	nd := memfile.Parse(out)
 	return nd.Entries[len(nd.Entries)-1].Line

@@ -7,6 +7,14 @@ import (
 
 // Analyze tokenises s once.
 func Analyze(s string) *Text {
+	if t, ok := analyzeASCII(s); ok {
+		return t
+	}
+	return analyzeGeneral(s)
+}
+
+// analyzeGeneral is Analyze for any text; analyzeASCII must agree with it.
+func analyzeGeneral(s string) *Text {
 	tk := tokenize(s, true)
 	t := &Text{
 		Raw:     s,

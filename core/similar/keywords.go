@@ -232,7 +232,7 @@ func (tk *tokenizer) flush() {
 func (tk *tokenizer) flushWord() {
 	tk.inWord = false
 	sp := span{tk.wordStart, int32(len(tk.buf))}
-	w := word{span: sp, flags: words[string(tk.buf[sp.start:sp.end])]}
+	w := word{span: sp, flags: wordsTable.lookup(tk.buf[sp.start:sp.end])}
 	if w.flags&fFlip != 0 {
 		tk.t.flips++
 	}
@@ -378,8 +378,17 @@ func spansToStrings(clean string, sp []span) []string {
 	return out
 }
 
-// sortedSet sorts ss in place and drops repeats.
+// sortedSet sorts ss in place and drops repeats. The lists it gets (values,
+// names) hold a handful of strings, where an insertion sort beats pdqsort.
 func sortedSet(ss []string) []string {
-	slices.Sort(ss)
+	if len(ss) > 12 {
+		slices.Sort(ss)
+	} else {
+		for i := 1; i < len(ss); i++ {
+			for j := i; j > 0 && ss[j] < ss[j-1]; j-- {
+				ss[j], ss[j-1] = ss[j-1], ss[j]
+			}
+		}
+	}
 	return slices.Compact(ss)
 }

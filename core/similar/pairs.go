@@ -27,7 +27,7 @@ func Pairs(texts []*Text, group []int, th Thresholds) []Pair {
 		// every pair reaches a threshold of zero: nothing to filter
 		return allPairs(texts, group, th)
 	}
-	ix := newPairIndex(texts)
+	ix := newPairIndex(texts, t)
 	var out []Pair
 	for _, members := range partition(len(texts), group) {
 		out = ix.group(out, texts, members, t, th)
@@ -77,19 +77,18 @@ func partition(n int, group []int) [][]int32 {
 
 // pairIndex holds every text's keys and core as token ranks (rarest first).
 type pairIndex struct {
-	keys, core [][]int32
-	// postings by rank, cleared between groups through touched
-	postKeys, postCore [][]int32
-	touched            []int32
-	mark               []int32 // mark[i] == j+1: i is already a candidate for j
+	// keys are filtered at the lower threshold, core at reversalMin
+	keys, core side
+	touched    []int32 // ranks with postings, cleared between groups
+	mark       []int32 // mark[i] == j+1: i is already a candidate for j
 	// sameKey[j] is the previous text of the group with j's exactKey (or
 	// normCore, for emptyCore), -1 at the end: hash chains without a slice
 	// per key.
 	sameKey, sameCore []int32
 }
 
-func newPairIndex(texts []*Text) *pairIndex {
-	ids := map[string]int32{}
+func newPairIndex(texts []*Text, t float64) *pairIndex {
+	ids := make(map[string]int32, 2*len(texts)) // sized to skip most rehashing
 	var df []int32
 	arena := make([]int32, 0, 16*len(texts))
 	intern := func(ss []string) (int, int) {
@@ -121,22 +120,20 @@ func newPairIndex(texts []*Text) *pairIndex {
 		arena[i] = rank[id]
 	}
 	ix := &pairIndex{
-		keys:     make([][]int32, len(texts)),
-		core:     make([][]int32, len(texts)),
-		postKeys: make([][]int32, len(df)),
-		postCore: make([][]int32, len(df)),
+		keys:     newSide(len(texts), len(df), t),
+		core:     newSide(len(texts), len(df), reversalMin),
 		mark:     make([]int32, len(texts)),
 		sameKey:  make([]int32, len(texts)),
 		sameCore: make([]int32, len(texts)),
 	}
 	for i := range texts {
-		ix.keys[i] = arena[b[i].k0:b[i].k1:b[i].k1]
-		slices.Sort(ix.keys[i])
+		ix.keys.sets[i] = arena[b[i].k0:b[i].k1:b[i].k1]
+		slices.Sort(ix.keys.sets[i])
 		if b[i].c0 == b[i].k0 {
-			ix.core[i] = ix.keys[i]
+			ix.core.sets[i] = ix.keys.sets[i]
 		} else {
-			ix.core[i] = arena[b[i].c0:b[i].c1:b[i].c1]
-			slices.Sort(ix.core[i])
+			ix.core.sets[i] = arena[b[i].c0:b[i].c1:b[i].c1]
+			slices.Sort(ix.core.sets[i])
 		}
 	}
 	return ix
@@ -201,13 +198,12 @@ func (ix *pairIndex) group(out []Pair, texts []*Text, members []int32, t float64
 			chain(emptyCore, ix.sameCore, tj.normCore, j, add)
 		}
 		sure := len(cands) // hash hits: always judged
-		ix.probe(ix.keys, ix.postKeys, j, t, add)
-		ix.probe(ix.core, ix.postCore, j, reversalMin, add)
+		cands = ix.keys.probe(cands, ix.mark, &ix.touched, j)
+		cands = ix.core.probe(cands, ix.mark, &ix.touched, j)
 		for k, i := range cands {
 			// a prefix hit is worth Classify only if a Jaccard really reaches
 			// its threshold; on token ranks that check is a cheap int merge
-			if k >= sure && jaccardInt(ix.keys[i], ix.keys[j]) < t-1e-9 &&
-				jaccardInt(ix.core[i], ix.core[j]) < reversalMin-1e-9 {
+			if k >= sure && !ix.keys.passes(i, j) && !ix.core.passes(i, j) {
 				continue
 			}
 			if v := Classify(texts[i], tj, th); v.Action != Store {
@@ -216,8 +212,8 @@ func (ix *pairIndex) group(out []Pair, texts []*Text, members []int32, t float64
 		}
 	}
 	for _, r := range ix.touched {
-		ix.postKeys[r] = ix.postKeys[r][:0]
-		ix.postCore[r] = ix.postCore[r][:0]
+		ix.keys.post[r] = ix.keys.post[r][:0]
+		ix.core.post[r] = ix.core.post[r][:0]
 	}
 	ix.touched = ix.touched[:0]
 	return out
@@ -236,45 +232,85 @@ func chain(head map[string]int32, prev []int32, key string, j int32, add func(in
 	head[key] = j
 }
 
-// jaccardInt is Jaccard on sorted rank lists: the same sets as the strings,
-// so the same value.
-func jaccardInt(a, b []int32) float64 {
-	if len(a) == 0 || len(b) == 0 {
-		return 0
+// overlapTable answers whether Jaccard(a, b) ≥ t on sorted rank lists, with
+// the same 1e-9 slack as the filter always had, caching the least overlap
+// needed per pair of sizes (the float search costs more than most merges).
+type overlapTable struct {
+	t      float64
+	need   []int16 // need[na*overlapSizes+nb] = minOverlap+1, 0 while unknown
+	prefix []int16 // prefix[n] = prefixLen(n, t)
+}
+
+// overlapSizes bounds the cached sizes; longer sets compute directly.
+const overlapSizes = 64
+
+func newOverlapTable(t float64) *overlapTable {
+	o := &overlapTable{t: t, need: make([]int16, overlapSizes*overlapSizes), prefix: make([]int16, overlapSizes)}
+	for n := range o.prefix {
+		o.prefix[n] = int16(prefixLen(n, t))
 	}
-	inter := 0
-	for i, j := 0, 0; i < len(a) && j < len(b); {
-		switch {
-		case a[i] == b[j]:
+	return o
+}
+
+func (o *overlapTable) prefixLen(n int) int {
+	if n < overlapSizes {
+		return int(o.prefix[n])
+	}
+	return prefixLen(n, o.t)
+}
+
+func (o *overlapTable) minOverlap(na, nb int) int {
+	if na >= overlapSizes || nb >= overlapSizes {
+		return minOverlap(na, nb, o.t)
+	}
+	k := na*overlapSizes + nb
+	if o.need[k] == 0 {
+		o.need[k] = int16(minOverlap(na, nb, o.t) + 1)
+	}
+	return int(o.need[k]) - 1
+}
+
+// reaches merges the lists and stops as soon as the overlap still possible
+// falls short: most prefix hits share only a common word or two and are
+// rejected after a few steps instead of a full merge.
+func (o *overlapTable) reaches(a, b []int32) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return 0 >= o.t-1e-9 // Jaccard with an empty set is 0
+	}
+	need := o.minOverlap(len(a), len(b))
+	inter, i, j := 0, 0, 0
+	for i < len(a) && j < len(b) {
+		switch x, y := a[i], b[j]; {
+		case x == y:
 			inter++
 			i++
 			j++
-		case a[i] < b[j]:
+			continue
+		case x < y:
 			i++
 		default:
 			j++
 		}
+		if inter+min(len(a)-i, len(b)-j) < need {
+			return false
+		}
 	}
-	return float64(inter) / float64(len(a)+len(b)-inter)
+	return inter >= need
 }
 
-// probe offers every earlier text that shares a prefix token with j and whose
-// size allows t, then indexes j's own prefix.
-func (ix *pairIndex) probe(sets [][]int32, post [][]int32, j int32, t float64, add func(int32)) {
-	a := sets[j]
-	p := prefixLen(len(a), t)
-	if len(a) == 0 || p <= 0 {
-		return
+// minOverlap is the least intersection of an na-set and an nb-set whose
+// Jaccard reaches t−1e-9, computed with the float test the verdicts use so the
+// boundary cases agree exactly.
+func minOverlap(na, nb int, t float64) int {
+	ok := func(inter int) bool {
+		return float64(inter)/float64(na+nb-inter) >= t-1e-9
 	}
-	for _, r := range a[:p] {
-		for _, i := range post[r] {
-			if sizesAllow(len(sets[i]), len(a), t) {
-				add(i)
-			}
-		}
-		if len(post[r]) == 0 {
-			ix.touched = append(ix.touched, r)
-		}
-		post[r] = append(post[r], j)
+	n := max(0, int(t*float64(na+nb)/(1+t))-1)
+	for n > 0 && ok(n) {
+		n--
 	}
+	for n <= min(na, nb) && !ok(n) {
+		n++
+	}
+	return n
 }

@@ -41,6 +41,9 @@ const (
 
 var words = map[string]wordFlags{}
 
+// wordsTable is words for lookups by bytes.
+var wordsTable *wordTable
+
 func init() {
 	for w := range stopWords {
 		words[w] |= fStop
@@ -53,6 +56,7 @@ func init() {
 			words[w] |= list.f
 		}
 	}
+	wordsTable = newWordTable(words)
 }
 
 // cjkVocab is matched inside runs of CJK characters, which have no word
@@ -110,36 +114,34 @@ func cjkMatch(run []byte) (n int, f wordFlags, ok bool) {
 func comparatorFlips(s string) int {
 	flips := 0
 	for i := 0; i < len(s); i++ {
-		c := s[i]
 		switch {
-		case c == '<' || c == '>':
-			var prev, next byte = ' ', ' '
-			if i > 0 {
-				prev = s[i-1]
-			}
-			j := i + 1
-			if j < len(s) && s[j] == '=' {
-				j++
-			}
-			if j < len(s) {
-				next = s[j]
-			}
-			if strings.IndexByte("-=<>!", prev) >= 0 || strings.IndexByte("-<>", next) >= 0 {
-				continue
-			}
-			spaced := isASCIISpace(prev) && isASCIISpace(next)
-			if !spaced && !('0' <= next && next <= '9') {
-				continue
-			}
-			if c == '<' {
-				flips++
-			}
-			i = j - 1
-		case c == 0xE2 && strings.HasPrefix(s[i:], "≤"):
+		case s[i] == '<' && lessAt(s, i):
+			flips++
+		case s[i] == 0xE2 && strings.HasPrefix(s[i:], "≤"):
 			flips++
 		}
 	}
 	return flips
+}
+
+// lessAt: the '<' at s[i] is a comparison (spaced on both sides, or directly
+// before a number, "<=" included). A '>' never flips, so it needs no test.
+func lessAt(s string, i int) bool {
+	var prev, next byte = ' ', ' '
+	if i > 0 {
+		prev = s[i-1]
+	}
+	j := i + 1
+	if j < len(s) && s[j] == '=' {
+		j++
+	}
+	if j < len(s) {
+		next = s[j]
+	}
+	if strings.IndexByte("-=<>!", prev) >= 0 || strings.IndexByte("-<>", next) >= 0 {
+		return false
+	}
+	return isASCIISpace(prev) && isASCIISpace(next) || '0' <= next && next <= '9'
 }
 
 func isASCIISpace(c byte) bool {

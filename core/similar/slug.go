@@ -75,24 +75,17 @@ func GenerateSlug(content string, taken func(string) bool) string {
 	}
 }
 
+// slugCand is a keyword that may go into a slug.
+type slugCand struct {
+	kebab string
+	pos   int
+	vocab bool
+}
+
 func slugBase(content string) string {
-	type cand struct {
-		kebab string
-		pos   int
-		vocab bool
-	}
-	var cands []cand
-	seen := map[string]bool{}
-	for _, k := range tokenize(content, false).keys {
-		kb := Kebab(k)
-		if !isASCII(k) || kb == "" || seen[kb] {
-			continue
-		}
-		seen[kb] = true
-		vocab := words[k]&(fFlip|fPartner|fConnective) != 0
-		cands = append(cands, cand{kb, len(cands), vocab})
-	}
-	slices.SortStableFunc(cands, func(a, b cand) int {
+	var candArr [16]slugCand
+	cands := slugCands(candArr[:0], content)
+	slices.SortStableFunc(cands, func(a, b slugCand) int {
 		if a.vocab != b.vocab {
 			if a.vocab {
 				return 1
@@ -102,27 +95,77 @@ func slugBase(content string) string {
 		return len(b.kebab) - len(a.kebab)
 	})
 	cands = cands[:min(3, len(cands))]
-	slices.SortFunc(cands, func(a, b cand) int { return a.pos - b.pos })
-	slug := ""
+	slices.SortFunc(cands, func(a, b slugCand) int { return a.pos - b.pos })
+	var slugArr [maxSlug + 1]byte
+	slug := slugArr[:0]
 	for _, c := range cands {
-		next := c.kebab
-		if slug != "" {
-			next = slug + "-" + c.kebab
+		n := len(slug) + len(c.kebab)
+		if len(slug) > 0 {
+			n++
 		}
-		if len(next) > maxSlug {
-			if slug == "" {
-				slug = strings.TrimRight(next[:maxSlug], "-")
+		if n > maxSlug {
+			if len(slug) == 0 {
+				return strings.TrimRight(c.kebab[:maxSlug], "-")
 			}
 			break
 		}
-		slug = next
+		if len(slug) > 0 {
+			slug = append(slug, '-')
+		}
+		slug = append(slug, c.kebab...)
 	}
-	if slug == "" {
+	if len(slug) == 0 {
 		h := fnv.New32a()
 		h.Write([]byte(content))
-		slug = fmt.Sprintf("entry-%08x", h.Sum32())[:len("entry-")+6]
+		return fmt.Sprintf("entry-%08x", h.Sum32())[:len("entry-")+6]
 	}
-	return slug
+	return string(slug)
+}
+
+// slugCands lists the distinct ASCII keywords of content in text order, as
+// kebab-case. For ASCII text the keywords come from the one-pass scan, and a
+// keyword that is already kebab-case (nearly all) is used as it is.
+func slugCands(dst []slugCand, content string) []slugCand {
+	var keys []string
+	p := asciiPool.Get().(*asciiPass)
+	defer p.release()
+	if _, ok := p.scan(content); ok {
+		clean := string(p.buf)
+		keys = make([]string, len(p.keys))
+		for i, k := range p.keys {
+			keys[i] = clean[k.start:k.end]
+		}
+	} else {
+		keys = tokenize(content, false).keys
+	}
+	var seen map[string]bool // only for long texts; short ones scan dst
+	for _, k := range keys {
+		if !isASCII(k) {
+			continue
+		}
+		kb := k
+		if !IsKebab(k) {
+			if kb = Kebab(k); kb == "" {
+				continue
+			}
+		}
+		if seen != nil {
+			if seen[kb] {
+				continue
+			}
+			seen[kb] = true
+		} else if slices.ContainsFunc(dst, func(c slugCand) bool { return c.kebab == kb }) {
+			continue
+		} else if len(dst) >= 32 {
+			seen = map[string]bool{kb: true}
+			for _, c := range dst {
+				seen[c.kebab] = true
+			}
+		}
+		vocab := words[k]&(fFlip|fPartner|fConnective) != 0
+		dst = append(dst, slugCand{kb, len(dst), vocab})
+	}
+	return dst
 }
 
 func isASCII(s string) bool {
