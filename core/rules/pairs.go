@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 
+	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/similar"
 )
@@ -14,25 +15,35 @@ type pairFor struct {
 	nearV, conflictV      similar.Verdict
 }
 
-// related computes similar.Pairs once over every non-empty entry of every
-// category file, grouped by file (a category file is one category), and
-// returns, per reference index, the strongest earlier partner of each kind.
-func (w *workspace) related() ([]entryRef, []pairFor) {
-	if !w.pairsDone {
-		w.pairsDone = true
-		var texts []*similar.Text
-		var group []int
-		w.categoryFiles(func(fi int, f *File) {
-			for i := range f.Doc.Entries {
-				if c := f.Doc.Entries[i].Content; c != "" {
-					w.refs = append(w.refs, entryRef{fi, i})
-					texts = append(texts, similar.Analyze(c))
-					group = append(group, fi)
-				}
+// computePairs runs similar.Pairs once over every non-empty entry of every
+// category file, grouped by file (a category file is one category). It reads
+// only files, so Check runs it beside the other rules.
+func computePairs(files []File, cfg config.Config) ([]entryRef, []similar.Pair) {
+	var refs []entryRef
+	var contents []string
+	var group []int
+	for fi := range files {
+		f := &files[fi]
+		if !f.IsCategory || f.Doc == nil {
+			continue
+		}
+		for i := range f.Doc.Entries {
+			if c := f.Doc.Entries[i].Content; c != "" {
+				refs = append(refs, entryRef{fi, i})
+				contents = append(contents, c)
+				group = append(group, fi)
 			}
-		})
-		th := similar.Thresholds{Skip: w.cfg.SkipThreshold, Update: w.cfg.UpdateThreshold}
-		w.pairs = similar.Pairs(texts, group, th)
+		}
+	}
+	th := similar.Thresholds{Skip: cfg.SkipThreshold, Update: cfg.UpdateThreshold}
+	return refs, similar.Pairs(similar.AnalyzeAll(contents), group, th)
+}
+
+// related returns, per reference index, the strongest earlier partner of
+// each kind, from the pairs Check computed.
+func (w *workspace) related() ([]entryRef, []pairFor) {
+	if w.best != nil {
+		return w.refs, w.best
 	}
 	best := make([]pairFor, len(w.refs))
 	for i := range best {
@@ -56,6 +67,7 @@ func (w *workspace) related() ([]entryRef, []pairFor) {
 			}
 		}
 	}
+	w.best = best
 	return w.refs, best
 }
 

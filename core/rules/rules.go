@@ -100,6 +100,10 @@ type rule struct {
 	check func(*workspace)
 }
 
+// pairRules read the similarity pairs, which are computed once, in parallel
+// with the other rules: on a large workspace they are most of the work.
+var pairRules = map[string]bool{"duplicate": true, "near-duplicate": true, "conflict": true}
+
 // registry lists every rule in the order of README §4.
 var registry = []rule{
 	{Info{"bullet-marker", Warning, "A list marker other than \"- \" (`* x`, `-x`, `1. x`): HackLM ignores the line."}, checkBulletMarker},
@@ -135,9 +139,33 @@ func Rules() []Info {
 // findings sorted by file, start offset and code.
 func Check(files []File, cfg config.Config) []Finding {
 	w := &workspace{files: files, cfg: cfg, idx: make([]*text.Index, len(files))}
+	needPairs := false
+	for code := range pairRules {
+		needPairs = needPairs || cfg.Enabled(code)
+	}
+	var pairsDone chan any
+	if needPairs {
+		pairsDone = make(chan any, 1)
+		go func() {
+			// A panic must surface in the caller's goroutine, where the
+			// language server recovers it, not end the process here.
+			defer func() { pairsDone <- recover() }()
+			w.refs, w.pairs = computePairs(files, cfg)
+		}()
+	}
 	for _, r := range registry {
-		if cfg.Enabled(r.Code) {
+		if cfg.Enabled(r.Code) && !pairRules[r.Code] {
 			r.check(w)
+		}
+	}
+	if needPairs {
+		if p := <-pairsDone; p != nil {
+			panic(p)
+		}
+		for _, r := range registry {
+			if cfg.Enabled(r.Code) && pairRules[r.Code] {
+				r.check(w)
+			}
 		}
 	}
 	sort.SliceStable(w.out, func(i, j int) bool {
@@ -161,9 +189,9 @@ type workspace struct {
 	idx   []*text.Index
 
 	// pairs, computed once for duplicate, near-duplicate and conflict.
-	pairsDone bool
-	pairs     []similar.Pair
-	refs      []entryRef
+	pairs []similar.Pair
+	refs  []entryRef
+	best  []pairFor // derived from pairs on first use
 }
 
 type entryRef struct{ file, entry int }
