@@ -11,7 +11,7 @@ import (
 )
 
 // This file holds an independent, deliberately naive reading of spec §2 and
-// holds Parse to it. Nothing here calls the package's own helpers (IsJSSpace,
+// holds Parse to it. Nothing here calls the package's own helpers (text.IsJSSpace,
 // TrimJS, trimSpan, splitSlug): the whitespace set, the trim and both regular
 // expressions are written out again from the spec text.
 

@@ -1,19 +1,10 @@
 package memfile
 
-import "unicode/utf8"
+import (
+	"unicode/utf8"
 
-// IsJSSpace reports whether r is in JavaScript's whitespace set, the one
-// String.prototype.trim() removes and the regular expression class \s matches:
-// ASCII TAB/LF/VT/FF/CR/SP, NBSP, U+FEFF, the Unicode Zs characters, and the
-// line/paragraph separators. Go's unicode.IsSpace differs (it has U+0085 and
-// lacks U+FEFF), and using it would misread entries HackLM reads.
-func IsJSSpace(r rune) bool {
-	switch r {
-	case '\t', '\n', '\v', '\f', '\r', ' ', 0x00A0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
-		return true
-	}
-	return r >= 0x2000 && r <= 0x200A
-}
+	"github.com/memory-lsp/memory-lsp/core/text"
+)
 
 // isJSLineTerminator is what JavaScript's `.` refuses to match.
 func isJSLineTerminator(r rune) bool {
@@ -30,14 +21,14 @@ func TrimJS(s string) string {
 func trimSpan(b []byte, start, end int) (int, int) {
 	for start < end {
 		r, size := utf8.DecodeRune(b[start:end])
-		if !IsJSSpace(r) || (r == utf8.RuneError && size == 1) {
+		if !text.IsJSSpace(r) || (r == utf8.RuneError && size == 1) {
 			break
 		}
 		start += size
 	}
 	for end > start {
 		r, size := utf8.DecodeLastRune(b[start:end])
-		if !IsJSSpace(r) || (r == utf8.RuneError && size == 1) {
+		if !text.IsJSSpace(r) || (r == utf8.RuneError && size == 1) {
 			break
 		}
 		end -= size

@@ -161,7 +161,7 @@ func splitSlug(src []byte, ts, te int) (slug, rest text.Span, ok bool) {
 	i := close + 1
 	for i < te {
 		r, size := utf8.DecodeRune(src[i:te])
-		if !IsJSSpace(r) || (r == utf8.RuneError && size == 1) {
+		if !text.IsJSSpace(r) || (r == utf8.RuneError && size == 1) {
 			break
 		}
 		i += size

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 // want is one expected entry: HackLM's lineNumber, slug presence, slug, content.
@@ -225,7 +227,7 @@ func TestKindString(t *testing.T) {
 	}
 }
 
-// TestIsJSSpaceExhaustive compares IsJSSpace with ECMAScript's definition on
+// TestIsJSSpaceExhaustive compares text.IsJSSpace with ECMAScript's definition on
 // every code point: WhiteSpace (TAB VT FF SP NBSP ZWNBSP + Unicode Zs) plus
 // LineTerminator (LF CR LS PS).
 func TestIsJSSpaceExhaustive(t *testing.T) {
@@ -237,8 +239,8 @@ func TestIsJSSpaceExhaustive(t *testing.T) {
 		default:
 			want = unicode.Is(unicode.Zs, r)
 		}
-		if got := IsJSSpace(r); got != want {
-			t.Errorf("IsJSSpace(%U) = %v, want %v", r, got, want)
+		if got := text.IsJSSpace(r); got != want {
+			t.Errorf("text.IsJSSpace(%U) = %v, want %v", r, got, want)
 		}
 	}
 }

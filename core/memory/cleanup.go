@@ -233,7 +233,7 @@ func (p *CleanupPlan) mergeCluster(f *rules.File, texts []*similar.Text, members
 				extra = append(extra, k)
 			}
 		}
-		edits = append(edits, deleteLine(d, e.LineIndex))
+		edits = append(edits, d.DeleteLines([]int{e.LineIndex})...)
 		removed = append(removed, fmt.Sprintf("line %d %q", e.Line, e.Content))
 	}
 	merged := d.Entries[win].Content
@@ -247,7 +247,7 @@ func (p *CleanupPlan) mergeCluster(f *rules.File, texts []*similar.Text, members
 	}
 	w := d.Entries[win]
 	if merged != w.Content || slug != w.Slug {
-		edits = append(edits, replaceLine(d, w.LineIndex, EntryLine(slug, merged)))
+		edits = append(edits, d.ReplaceLine(w.LineIndex, memfile.EntryLine(slug, merged)))
 	}
 	p.Steps = append(p.Steps, CleanupStep{Kind: StepMerge, File: f.Name, Line: w.Line,
 		Detail: fmt.Sprintf("merged %d similar entries into %q; removed %s%s", len(members), merged, strings.Join(removed, ", "), dropped)})
@@ -262,7 +262,7 @@ func orderedKeywords(s string) []string {
 		set[k] = true
 	}
 	var out []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(s), memfile.IsJSSpace) {
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), text.IsJSSpace) {
 		for _, k := range similar.Keywords(w) {
 			if set[k] {
 				out = append(out, k)
@@ -286,7 +286,7 @@ func (p *CleanupPlan) prunePlan(f *rules.File, cfg config.Config) []text.Edit {
 	var edits []text.Edit
 	for _, i := range drop {
 		e := d.Entries[i]
-		edits = append(edits, deleteLine(d, e.LineIndex))
+		edits = append(edits, d.DeleteLines([]int{e.LineIndex})...)
 		p.Steps = append(p.Steps, CleanupStep{Kind: StepPrune, File: f.Name, Line: e.Line,
 			Detail: fmt.Sprintf("pruned [%s] (score %d, limit %d): %q", f.Category, similar.Score(f.Category, e.Content), limit, e.Content)})
 	}
@@ -312,7 +312,7 @@ func (p *CleanupPlan) slugPlan(f *rules.File) []text.Edit {
 			continue
 		}
 		used[slug] = true
-		edits = append(edits, replaceLine(d, e.LineIndex, EntryLine(slug, e.Content)))
+		edits = append(edits, d.ReplaceLine(e.LineIndex, memfile.EntryLine(slug, e.Content)))
 		p.Steps = append(p.Steps, CleanupStep{Kind: StepAssignSlug, File: f.Name, Line: e.Line, Detail: fmt.Sprintf("assigned slug %q to %q", slug, e.Content)})
 	}
 	return edits

@@ -119,14 +119,14 @@ func PlanStore(cur []byte, s Store, cfg config.Config) ([]byte, StoreResult, err
 		if res.Slug == "" && old.HasSlug {
 			res.Slug = old.Slug // an update keeps the entry's identity
 		}
-		edits = append(edits, replaceLine(d, old.LineIndex, EntryLine(res.Slug, s.Content)))
+		edits = append(edits, d.ReplaceLine(old.LineIndex, memfile.EntryLine(res.Slug, s.Content)))
 	default:
 		if len(d.Entries) >= cfg.Limit(s.Category) {
 			w := weakest(d, s.Category)
 			res.Evicted = ref(s.Category, file, d.Entries[w])
-			edits = append(edits, deleteLine(d, d.Entries[w].LineIndex))
+			edits = append(edits, d.DeleteLines([]int{d.Entries[w].LineIndex})...)
 		}
-		edits = append(edits, appendEntry(d, EntryLine(s.Slug, s.Content)))
+		edits = append(edits, appendEntry(d, memfile.EntryLine(s.Slug, s.Content)))
 	}
 	out, err := text.Apply(cur, edits)
 	if err != nil {

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"github.com/memory-lsp/memory-lsp/core/memfile"
 
 	"github.com/memory-lsp/memory-lsp/core/text"
 )
@@ -24,8 +25,8 @@ func checkConflict(w *workspace) {
 		if !e.HasSlug {
 			slug = oe.Slug
 		}
-		del := in(r.file, deleteLines(d, []int{e.LineIndex})...)
-		keepNew := append(in(o.file, text.Edit{Start: oe.LineSpan.Start, End: bodyEnd(d, oe.LineIndex), New: entryLine(slug, e.Content)}), del...)
+		del := in(r.file, d.DeleteLines([]int{e.LineIndex})...)
+		keepNew := append(in(o.file, text.Edit{Start: oe.LineSpan.Start, End: d.BodyEnd(oe.LineIndex), New: memfile.EntryLine(slug, e.Content)}), del...)
 		w.add(Finding{Code: "conflict", Severity: Warning, File: r.file, Span: entrySpan(e),
 			Message: fmt.Sprintf("reverses line %d: %s", line, quote(oe.Content, 60)),
 			Related: []Related{{File: o.file, Span: entrySpan(oe), Message: "the entry it reverses"}},

@@ -18,8 +18,8 @@ func checkIndentedEntry(w *workspace) {
 			if ln.Kind != memfile.KindIndented {
 				continue
 			}
-			line := string(d.Src[ln.Span.Start:bodyEnd(d, li)])
-			rest := strings.TrimLeftFunc(line, memfile.IsJSSpace)
+			line := string(d.Src[ln.Span.Start:d.BodyEnd(li)])
+			rest := strings.TrimLeftFunc(line, text.IsJSSpace)
 			indent := len(line) - len(rest)
 			mark, n := bulletMarker(rest)
 			if n == 0 {

@@ -60,7 +60,7 @@ func checkLineEnding(w *workspace) {
 		}
 		ln := d.Lines[first]
 		w.add(Finding{Code: "line-ending", Severity: Warning, File: fi,
-			Span: text.Span{Start: bodyEnd(d, first), End: ln.Span.End + 1},
+			Span: text.Span{Start: d.BodyEnd(first), End: ln.Span.End + 1},
 			Message: fmt.Sprintf("mixed line endings: %d CRLF and %d LF; this is the first %s line",
 				crlf, lf, msg),
 			Fixes: []Fix{{Title: fmt.Sprintf("Convert %s line endings to %s", minority, majority), Safe: true, Edits: in(fi, edits...)}}})

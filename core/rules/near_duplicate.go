@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"github.com/memory-lsp/memory-lsp/core/memfile"
 
 	"github.com/memory-lsp/memory-lsp/core/text"
 )
@@ -24,8 +25,8 @@ func checkNearDuplicate(w *workspace) {
 		if !oe.HasSlug {
 			slug = e.Slug
 		}
-		merge := append(in(o.file, text.Edit{Start: oe.LineSpan.Start, End: bodyEnd(d, oe.LineIndex), New: entryLine(slug, e.Content)}),
-			in(r.file, deleteLines(d, []int{e.LineIndex})...)...)
+		merge := append(in(o.file, text.Edit{Start: oe.LineSpan.Start, End: d.BodyEnd(oe.LineIndex), New: memfile.EntryLine(slug, e.Content)}),
+			in(r.file, d.DeleteLines([]int{e.LineIndex})...)...)
 		w.add(Finding{Code: "near-duplicate", Severity: Information, File: r.file, Span: entrySpan(e),
 			Message: fmt.Sprintf("near-duplicate of line %d (%s): %s", line, similarity(b.nearV), quote(oe.Content, 60)),
 			Related: []Related{{File: o.file, Span: entrySpan(oe), Message: "the similar earlier entry"}},

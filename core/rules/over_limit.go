@@ -32,7 +32,7 @@ func checkOverLimit(w *workspace) {
 		for k, i := range pruned {
 			lines[k] = d.Entries[i].LineIndex
 		}
-		prune := Fix{Title: fmt.Sprintf("Prune %s to %d entries", f.Category, limit), Edits: in(fi, deleteLines(d, lines)...)}
+		prune := Fix{Title: fmt.Sprintf("Prune %s to %d entries", f.Category, limit), Edits: in(fi, d.DeleteLines(lines)...)}
 		for _, i := range pruned {
 			e := &d.Entries[i]
 			w.add(Finding{Code: "over-limit", Severity: Warning, File: fi, Span: entrySpan(e),

@@ -43,30 +43,6 @@ func TestRegistryMatchesReadme(t *testing.T) {
 	}
 }
 
-func TestDeleteLines(t *testing.T) {
-	tests := []struct {
-		src   string
-		lines []int
-		want  string
-	}{
-		{"a\nb\nc\n", []int{1}, "a\nc\n"},
-		{"a\nb\nc", []int{2}, "a\nb"},
-		{"a\r\nb\r\nc", []int{2}, "a\r\nb"},
-		{"a\nb\nc", []int{1, 2}, "a"},
-		{"a\nb\nc", []int{0, 2}, "b"},
-		{"a", []int{0}, ""},
-		{"a\nb", []int{0, 1}, ""},
-		{"a\nb\nc\nd\n", []int{0, 1, 3}, "c\n"},
-	}
-	for _, tt := range tests {
-		d := memfile.Parse([]byte(tt.src))
-		got, err := text.Apply(d.Src, deleteLines(d, tt.lines))
-		if err != nil || string(got) != tt.want {
-			t.Errorf("deleteLines(%q, %v) = %q, %v; want %q", tt.src, tt.lines, got, err, tt.want)
-		}
-	}
-}
-
 func TestOverlap(t *testing.T) {
 	e := func(s, end int) text.Edit { return text.Edit{Start: s, End: end} }
 	tests := []struct {

@@ -32,7 +32,7 @@ func classifySlugLike(e *memfile.Entry) malformedSlug {
 	}
 	at := e.ContentSpan.Start
 	if strings.HasPrefix(c, "[]") {
-		if len(strings.TrimLeftFunc(c[2:], memfile.IsJSSpace)) == 0 {
+		if len(strings.TrimLeftFunc(c[2:], text.IsJSSpace)) == 0 {
 			return malformedSlug{}
 		}
 		return malformedSlug{malformedEmpty, text.Span{Start: at, End: at + 2}, "[]"}
@@ -72,7 +72,7 @@ func checkSlugMalformed(w *workspace) {
 				end := m.span.End
 				for end < e.ContentSpan.End {
 					r, size := decodeRune(d.Src, end)
-					if !memfile.IsJSSpace(r) {
+					if !text.IsJSSpace(r) {
 						break
 					}
 					end += size

@@ -3,6 +3,8 @@ package similar
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 // Analyze tokenises s once.
@@ -42,7 +44,7 @@ func analyzeGeneral(s string) *Text {
 	}
 	t.exactKey = t.Norm
 	if t.Norm == "" {
-		t.exactKey = "\x00" + strings.ToLower(strings.TrimFunc(s, isJSSpace))
+		t.exactKey = "\x00" + strings.ToLower(strings.TrimFunc(s, text.IsJSSpace))
 	}
 	if len(t.Core) == 0 {
 		t.normCore = withoutVocabulary(t.Norm)

@@ -3,6 +3,8 @@ package similar
 import (
 	"strings"
 	"sync"
+
+	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 // Byte classes of the ASCII pass.
@@ -322,7 +324,7 @@ func (p *asciiPass) text(s string, less int) *Text {
 	}
 	t.exactKey = t.Norm
 	if t.Norm == "" {
-		t.exactKey = "\x00" + strings.ToLower(strings.TrimFunc(s, isJSSpace))
+		t.exactKey = "\x00" + strings.ToLower(strings.TrimFunc(s, text.IsJSSpace))
 	}
 	if len(t.Core) == 0 {
 		t.normCore = withoutVocabulary(t.Norm)

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 // stopWords is HackLM's list, verbatim (spec §6). The entries of two letters
@@ -22,16 +24,6 @@ func init() {
 		yet you your`) {
 		stopWords[w] = true
 	}
-}
-
-// isJSSpace is memfile.IsJSSpace, copied rather than imported so this package
-// stays a leaf that the file layer may itself depend on.
-func isJSSpace(r rune) bool {
-	switch r {
-	case '\t', '\n', '\v', '\f', '\r', ' ', 0x00A0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
-		return true
-	}
-	return r >= 0x2000 && r <= 0x200A
 }
 
 // hackLMLower is one rune of JavaScript's toLowerCase as far as the result can
@@ -63,7 +55,7 @@ func HackLMKeywords(s string) []string {
 	for _, r := range s {
 		r = hackLMLower(r)
 		switch {
-		case isJSSpace(r):
+		case text.IsJSSpace(r):
 			flush()
 		case 'a' <= r && r <= 'z', '0' <= r && r <= '9', r == '-':
 			b.WriteRune(r)
@@ -82,7 +74,7 @@ func HackLMNormalize(s string) string {
 	for _, r := range s {
 		r = hackLMLower(r)
 		switch {
-		case isJSSpace(r):
+		case text.IsJSSpace(r):
 			space = b.Len() > 0
 		case 'a' <= r && r <= 'z', '0' <= r && r <= '9':
 			if space {

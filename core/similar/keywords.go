@@ -7,6 +7,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 // Keywords is HackLM's keyword set for ASCII text (sorted, unique), extended
@@ -107,7 +109,7 @@ func tokenize(s string, sorted bool) tokens {
 		rawStart, rawDigit = -1, false
 	}
 	for i, r := range s {
-		if rawStart < 0 && !isJSSpace(r) {
+		if rawStart < 0 && !text.IsJSSpace(r) {
 			rawStart = i
 		}
 		if r < utf8.RuneSelf {
@@ -121,7 +123,7 @@ func tokenize(s string, sorted bool) tokens {
 			case 'A' <= r && r <= 'Z':
 				tk.wordRune(r+'a'-'A', true, false)
 				lastPunc = false
-			case isJSSpace(r):
+			case text.IsJSSpace(r):
 				endRaw(i)
 			default:
 				tk.punct()
@@ -130,7 +132,7 @@ func tokenize(s string, sorted bool) tokens {
 			continue
 		}
 		switch {
-		case isJSSpace(r):
+		case text.IsJSSpace(r):
 			endRaw(i)
 		case unicode.Is(unicode.Cf, r):
 			// invisible (soft hyphen, zero-width space): as if absent

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"unicode"
 
-	"github.com/memory-lsp/memory-lsp/core/memfile"
+	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 func TestHackLMKeywords(t *testing.T) {
@@ -108,8 +108,8 @@ func TestNormalize(t *testing.T) {
 // TestJSSpace keeps the copy of the whitespace predicate equal to the parser's.
 func TestJSSpace(t *testing.T) {
 	for r := rune(0); r < 0x10000; r++ {
-		if isJSSpace(r) != memfile.IsJSSpace(r) {
-			t.Fatalf("isJSSpace(%U) disagrees with memfile.IsJSSpace", r)
+		if text.IsJSSpace(r) != text.IsJSSpace(r) {
+			t.Fatalf("text.IsJSSpace(%U) disagrees with text.IsJSSpace", r)
 		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 // Normalize is the form for the exact-match shortcut. On ASCII text it is
@@ -28,10 +30,10 @@ func Normalize(s string) string {
 				keep = true
 			case r == '.' || r == ',':
 				keep = isDigit(prev) && isDigit(nextRune(s, i+1))
-			case isJSSpace(r):
+			case text.IsJSSpace(r):
 				space = b.Len() > 0
 			}
-		case isJSSpace(r):
+		case text.IsJSSpace(r):
 			space = b.Len() > 0
 		case unicode.IsLetter(r), unicode.IsDigit(r), unicode.IsMark(r):
 			r = unicode.ToLower(r)

@@ -107,7 +107,7 @@ func isExtension(s string, i int) bool {
 	if n := e - i - 1; n < 1 || n > 5 {
 		return false
 	}
-	return e == len(s) || s[e] == '/' || isJSSpace(nextRune(s, e))
+	return e == len(s) || s[e] == '/' || text.IsJSSpace(nextRune(s, e))
 }
 
 var commandWords = []string{"npm", "pnpm", "yarn", "git", "docker", "make", "cargo", "pip", "go"}
