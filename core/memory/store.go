@@ -86,11 +86,11 @@ func PlanStore(cur []byte, s Store, cfg config.Config) ([]byte, StoreResult, err
 			res.Action = ActionUpdated
 		}
 	} else {
-		texts := make([]*similar.Text, len(d.Entries))
+		contents := make([]string, len(d.Entries))
 		for i, e := range d.Entries {
-			texts[i] = similar.Analyze(e.Content)
+			contents[i] = e.Content
 		}
-		match, v := similar.Decide(newText, texts, th)
+		match, v := similar.DecideContents(newText, contents, th)
 		res.Similarity, res.Reason = v.Similarity, v.Reason
 		if match >= 0 {
 			res.Matched = ref(s.Category, file, d.Entries[match])

@@ -5,7 +5,7 @@ import (
 	"sync"
 )
 
-// parallelMin is the batch size below which AnalyzeAll stays on one
+// parallelMin is the batch size below which the work stays on one
 // goroutine: for a category file of a few dozen entries the goroutines would
 // cost more than they save.
 const parallelMin = 512
@@ -15,25 +15,31 @@ const parallelMin = 512
 // of its time here, and each text is independent of the others.
 func AnalyzeAll(contents []string) []*Text {
 	out := make([]*Text, len(contents))
-	workers := min(runtime.GOMAXPROCS(0), len(contents)/parallelMin)
-	if workers <= 1 {
-		for i, c := range contents {
-			out[i] = Analyze(c)
+	parallel(len(contents), func(from, to int) {
+		for i := from; i < to; i++ {
+			out[i] = Analyze(contents[i])
 		}
-		return out
+	})
+	return out
+}
+
+// parallel runs work over [0, n) in contiguous chunks, one per core, or on
+// the calling goroutine when n is too small to be worth it.
+func parallel(n int, work func(from, to int)) {
+	workers := min(runtime.GOMAXPROCS(0), n/parallelMin)
+	if workers <= 1 {
+		work(0, n)
+		return
 	}
 	var wg sync.WaitGroup
-	chunk := (len(contents) + workers - 1) / workers
-	for start := 0; start < len(contents); start += chunk {
-		end := min(start+chunk, len(contents))
+	chunk := (n + workers - 1) / workers
+	for start := 0; start < n; start += chunk {
+		end := min(start+chunk, n)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := start; i < end; i++ {
-				out[i] = Analyze(contents[i])
-			}
+			work(start, end)
 		}()
 	}
 	wg.Wait()
-	return out
 }
