@@ -77,7 +77,7 @@ func GenerateSlug(content string, taken func(string) bool) string {
 
 // slugCand is a keyword that may go into a slug.
 type slugCand struct {
-	kebab string
+	kebab []byte // into the scan's buffer, or its own copy
 	pos   int
 	vocab bool
 }
@@ -105,7 +105,7 @@ func slugBase(content string) string {
 		}
 		if n > maxSlug {
 			if len(slug) == 0 {
-				return strings.TrimRight(c.kebab[:maxSlug], "-")
+				return strings.TrimRight(string(c.kebab[:maxSlug]), "-")
 			}
 			break
 		}
@@ -126,46 +126,53 @@ func slugBase(content string) string {
 // kebab-case. For ASCII text the keywords come from the one-pass scan, and a
 // keyword that is already kebab-case (nearly all) is used as it is.
 func slugCands(dst []slugCand, content string) []slugCand {
-	var keys []string
-	p := asciiPool.Get().(*asciiPass)
-	defer p.release()
-	if _, ok := p.scan(content); ok {
-		clean := string(p.buf)
-		keys = make([]string, len(p.keys))
-		for i, k := range p.keys {
-			keys[i] = clean[k.start:k.end]
+	var q quickScan
+	if _, _, _, ok := q.scan(content, nil, nil, nil); ok {
+		// ASCII: the quick scan yields exactly HackLM's keywords, distinct,
+		// in text order, without analysing the whole text.
+		prev := 0
+		for _, end := range q.ends {
+			dst = appendSlugCand(dst, q.buf[prev:end], nil)
+			prev = end
 		}
-	} else {
-		keys = tokenize(content, false).keys
+		return dst
 	}
 	var seen map[string]bool // only for long texts; short ones scan dst
-	for _, k := range keys {
-		if !isASCII(k) {
-			continue
+	for _, k := range tokenize(content, false).keys {
+		if isASCII(k) {
+			dst = appendSlugCand(dst, []byte(k), &seen)
 		}
-		kb := k
-		if !IsKebab(k) {
-			if kb = Kebab(k); kb == "" {
-				continue
-			}
-		}
-		if seen != nil {
-			if seen[kb] {
-				continue
-			}
-			seen[kb] = true
-		} else if slices.ContainsFunc(dst, func(c slugCand) bool { return c.kebab == kb }) {
-			continue
-		} else if len(dst) >= 32 {
-			seen = map[string]bool{kb: true}
-			for _, c := range dst {
-				seen[c.kebab] = true
-			}
-		}
-		vocab := words[k]&(fFlip|fPartner|fConnective) != 0
-		dst = append(dst, slugCand{kb, len(dst), vocab})
 	}
 	return dst
+}
+
+// appendSlugCand adds keyword k, as kebab-case, unless it is already there.
+// seen, when not nil, switches the duplicate test to a map for long texts.
+// Nothing is copied for a keyword that is already kebab-case, which nearly
+// all are: the missing-slug rule generates a slug for every slug-less entry.
+func appendSlugCand(dst []slugCand, k []byte, seen *map[string]bool) []slugCand {
+	kb := k
+	if !IsKebab(string(k)) {
+		if kb = []byte(Kebab(string(k))); len(kb) == 0 {
+			return dst
+		}
+	}
+	switch {
+	case seen != nil && *seen != nil:
+		if (*seen)[string(kb)] {
+			return dst
+		}
+		(*seen)[string(kb)] = true
+	case slices.ContainsFunc(dst, func(c slugCand) bool { return string(c.kebab) == string(kb) }):
+		return dst
+	case seen != nil && len(dst) >= 32:
+		*seen = map[string]bool{string(kb): true}
+		for _, c := range dst {
+			(*seen)[string(c.kebab)] = true
+		}
+	}
+	vocab := lookupWord(k)&(fFlip|fPartner|fConnective) != 0
+	return append(dst, slugCand{kb, len(dst), vocab})
 }
 
 func isASCII(s string) bool {
