@@ -280,7 +280,7 @@ func (p *CleanupPlan) prunePlan(f *rules.File, cfg config.Config) []text.Edit {
 	if len(d.Entries) <= limit {
 		return nil
 	}
-	order := PruneOrder(d, f.Category)
+	order, scores := similar.PruneOrder(f.Category, contentsOf(d))
 	drop := append([]int(nil), order[limit:]...)
 	sort.Ints(drop)
 	var edits []text.Edit
@@ -288,7 +288,7 @@ func (p *CleanupPlan) prunePlan(f *rules.File, cfg config.Config) []text.Edit {
 		e := d.Entries[i]
 		edits = append(edits, d.DeleteLines([]int{e.LineIndex})...)
 		p.Steps = append(p.Steps, CleanupStep{Kind: StepPrune, File: f.Name, Line: e.Line,
-			Detail: fmt.Sprintf("pruned [%s] (score %d, limit %d): %q", f.Category, similar.Score(f.Category, e.Content), limit, e.Content)})
+			Detail: fmt.Sprintf("pruned [%s] (score %d, limit %d): %q", f.Category, scores[i], limit, e.Content)})
 	}
 	return edits
 }

@@ -3,8 +3,6 @@ package memory
 import (
 	"bytes"
 	"fmt"
-	"math"
-	"sort"
 
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
@@ -86,11 +84,7 @@ func PlanStore(cur []byte, s Store, cfg config.Config) ([]byte, StoreResult, err
 			res.Action = ActionUpdated
 		}
 	} else {
-		contents := make([]string, len(d.Entries))
-		for i, e := range d.Entries {
-			contents[i] = e.Content
-		}
-		match, v := similar.DecideContents(newText, contents, th)
+		match, v := similar.DecideContents(newText, contentsOf(d), th)
 		res.Similarity, res.Reason = v.Similarity, v.Reason
 		if match >= 0 {
 			res.Matched = ref(s.Category, file, d.Entries[match])
@@ -122,7 +116,8 @@ func PlanStore(cur []byte, s Store, cfg config.Config) ([]byte, StoreResult, err
 		edits = append(edits, d.ReplaceLine(old.LineIndex, memfile.EntryLine(res.Slug, s.Content)))
 	default:
 		if len(d.Entries) >= cfg.Limit(s.Category) {
-			w := weakest(d, s.Category)
+			order, _ := similar.PruneOrder(s.Category, contentsOf(d))
+			w := order[len(order)-1] // the weakest, as HackLM evicts
 			res.Evicted = ref(s.Category, file, d.Entries[w])
 			edits = append(edits, d.DeleteLines([]int{d.Entries[w].LineIndex})...)
 		}
@@ -156,27 +151,13 @@ func lineOf(out []byte, inPlace bool, before *memfile.Document, target int) int 
 	return nd.Entries[len(nd.Entries)-1].Line
 }
 
-// weakest is the entry HackLM evicts: lowest score, ties → the last in file order.
-func weakest(d *memfile.Document, cat category.Category) int {
-	w, ws := -1, math.MaxInt
+// contentsOf lists a document's entry contents in file order.
+func contentsOf(d *memfile.Document) []string {
+	out := make([]string, len(d.Entries))
 	for i, e := range d.Entries {
-		if sc := similar.Score(cat, e.Content); sc <= ws {
-			w, ws = i, sc
-		}
+		out[i] = e.Content
 	}
-	return w
-}
-
-// PruneOrder lists entry indexes from strongest to weakest, HackLM's stable
-// descending sort: pruning keeps the first limit and removes the rest.
-func PruneOrder(d *memfile.Document, cat category.Category) []int {
-	idx := make([]int, len(d.Entries))
-	scores := make([]int, len(d.Entries))
-	for i, e := range d.Entries {
-		idx[i], scores[i] = i, similar.Score(cat, e.Content)
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return scores[idx[a]] > scores[idx[b]] })
-	return idx
+	return out
 }
 
 func ref(cat category.Category, file string, e memfile.Entry) *EntryRef {

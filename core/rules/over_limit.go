@@ -19,13 +19,11 @@ func checkOverLimit(w *workspace) {
 		if limit < 1 || n <= limit {
 			return
 		}
-		scores := make([]int, n)
-		order := make([]int, n)
+		contents := make([]string, n)
 		for i := range d.Entries {
-			scores[i] = similar.Score(f.Category, d.Entries[i].Content)
-			order[i] = i
+			contents[i] = d.Entries[i].Content
 		}
-		sort.SliceStable(order, func(a, b int) bool { return scores[order[a]] > scores[order[b]] })
+		order, scores := similar.PruneOrder(f.Category, contents)
 		pruned := append([]int(nil), order[limit:]...)
 		sort.Ints(pruned)
 		lines := make([]int, len(pruned))

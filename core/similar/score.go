@@ -1,6 +1,7 @@
 package similar
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/memory-lsp/memory-lsp/core/category"
@@ -137,4 +138,18 @@ func hasCamel(w string) bool {
 		}
 	}
 	return false
+}
+
+// PruneOrder lists the indexes of contents from the strongest to the weakest
+// by Score, HackLM's stable descending sort (§12, §13): pruning keeps the first
+// limit and removes the rest, and eviction removes the last, so among equal
+// scores the later entry goes first. scores[i] is the score of contents[i].
+func PruneOrder(cat category.Category, contents []string) (order, scores []int) {
+	order = make([]int, len(contents))
+	scores = make([]int, len(contents))
+	for i, c := range contents {
+		order[i], scores[i] = i, Score(cat, c)
+	}
+	sort.SliceStable(order, func(a, b int) bool { return scores[order[a]] > scores[order[b]] })
+	return order, scores
 }

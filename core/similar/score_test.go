@@ -1,6 +1,7 @@
 package similar
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -64,5 +65,18 @@ func TestBrevityAndWeight(t *testing.T) {
 		if got, _, _ := ScoreTerms(cat, "x"); got != w {
 			t.Errorf("weight(%v) = %d, want %d", cat, got, w)
 		}
+	}
+}
+
+func TestPruneOrder(t *testing.T) {
+	// Scores (Decision): "a" 30, "Use `make` in /x" 39, "b" 30, "c" 30:
+	// strongest first, and among equal scores the earlier line stays ahead,
+	// so the last line is the weakest.
+	order, scores := PruneOrder(category.Decision, []string{"a", "Use `make` in /x", "b", "c"})
+	if want := []int{1, 0, 2, 3}; !slices.Equal(order, want) {
+		t.Errorf("order = %v, want %v (scores %v)", order, want, scores)
+	}
+	if scores[0] != 30 || scores[1] != 39 {
+		t.Errorf("scores = %v", scores)
 	}
 }
