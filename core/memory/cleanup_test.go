@@ -93,7 +93,7 @@ func TestPlanCleanup(t *testing.T) {
 			}
 			var steps []string
 			for _, s := range p.Steps {
-				steps = append(steps, s.Kind + " " + s.File + ":" + strconv.Itoa(s.Line) + " " + s.Detail)
+				steps = append(steps, s.Kind+" "+s.File+":"+strconv.Itoa(s.Line)+" "+s.Detail)
 			}
 			for _, want := range tt.wantSteps {
 				found := false
