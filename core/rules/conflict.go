@@ -1,11 +1,6 @@
 package rules
 
-import (
-	"fmt"
-	"github.com/memory-lsp/memory-lsp/core/memfile"
-
-	"github.com/memory-lsp/memory-lsp/core/text"
-)
+import "fmt"
 
 // checkConflict flags an entry that reverses an earlier one ("Always X" /
 // "Never X"). HackLM sees the two as duplicates (B3); both are read by agents.
@@ -26,7 +21,7 @@ func checkConflict(w *workspace) {
 			slug = oe.Slug
 		}
 		del := in(r.file, d.DeleteLines([]int{e.LineIndex})...)
-		keepNew := append(in(o.file, text.Edit{Start: oe.LineSpan.Start, End: d.BodyEnd(oe.LineIndex), New: memfile.EntryLine(slug, e.Content)}), del...)
+		keepNew := w.takeOver(o, r, slug)
 		w.add(Finding{Code: "conflict", Severity: Warning, File: r.file, Span: entrySpan(e),
 			Message: fmt.Sprintf("reverses line %d: %s", line, quote(oe.Content, 60)),
 			Related: []Related{{File: o.file, Span: entrySpan(oe), Message: "the entry it reverses"}},

@@ -1,11 +1,6 @@
 package rules
 
-import (
-	"fmt"
-	"github.com/memory-lsp/memory-lsp/core/memfile"
-
-	"github.com/memory-lsp/memory-lsp/core/text"
-)
+import "fmt"
 
 // checkNearDuplicate flags an entry that storeMemory would have skipped or
 // turned into an update of an earlier entry (similarity at or above the
@@ -19,14 +14,12 @@ func checkNearDuplicate(w *workspace) {
 		}
 		r, o := refs[j], refs[b.near]
 		e, oe := w.entry(r), w.entry(o)
-		d := w.files[r.file].Doc
 		line := w.entryLineNo(o)
 		slug := oe.Slug
 		if !oe.HasSlug {
 			slug = e.Slug
 		}
-		merge := append(in(o.file, text.Edit{Start: oe.LineSpan.Start, End: d.BodyEnd(oe.LineIndex), New: memfile.EntryLine(slug, e.Content)}),
-			in(r.file, d.DeleteLines([]int{e.LineIndex})...)...)
+		merge := w.takeOver(o, r, slug)
 		w.add(Finding{Code: "near-duplicate", Severity: Information, File: r.file, Span: entrySpan(e),
 			Message: fmt.Sprintf("near-duplicate of line %d (%s): %s", line, similarity(b.nearV), quote(oe.Content, 60)),
 			Related: []Related{{File: o.file, Span: entrySpan(oe), Message: "the similar earlier entry"}},

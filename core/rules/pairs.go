@@ -97,3 +97,13 @@ func similarity(v similar.Verdict) string {
 	}
 	return s
 }
+
+// takeOver is the edit pair shared by merging a near-duplicate and keeping
+// the newer side of a conflict: the earlier entry's line (old) becomes the
+// later entry's text under slug, and the later line (later) goes.
+func (w *workspace) takeOver(old, later entryRef, slug string) []FileEdit {
+	od, ld := w.files[old.file].Doc, w.files[later.file].Doc
+	oe, le := w.entry(old), w.entry(later)
+	return append(in(old.file, od.ReplaceLine(oe.LineIndex, memfile.EntryLine(slug, le.Content))),
+		in(later.file, ld.DeleteLines([]int{le.LineIndex})...)...)
+}
