@@ -32,14 +32,27 @@ func parallel(n int, work func(from, to int)) {
 		return
 	}
 	var wg sync.WaitGroup
+	panics := make(chan any, workers)
 	chunk := (n + workers - 1) / workers
 	for start := 0; start < n; start += chunk {
 		end := min(start+chunk, n)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// A panic must reach the caller's goroutine, where the language
+			// server recovers it, instead of ending the process here.
+			defer func() {
+				if p := recover(); p != nil {
+					panics <- p
+				}
+			}()
 			work(start, end)
 		}()
 	}
 	wg.Wait()
+	select {
+	case p := <-panics:
+		panic(p)
+	default:
+	}
 }

@@ -23,3 +23,18 @@ func TestAnalyzeAllEqualsAnalyze(t *testing.T) {
 		}
 	}
 }
+
+func TestParallelPanicReachesCaller(t *testing.T) {
+	defer func() {
+		if p := recover(); p != "boom" {
+			t.Errorf("recovered %v, want the worker's panic", p)
+		}
+	}()
+	n := 4 * parallelMin
+	parallel(n, func(from, to int) {
+		if to == n { // the last chunk, whether one worker or several
+			panic("boom")
+		}
+	})
+	t.Error("parallel returned normally")
+}
