@@ -71,7 +71,10 @@ func commands() []command {
 		{name: "cleanup", args: "[--apply]", help: "show the cleanup plan (normalise, merge, prune, assign slugs) as a diff; --apply writes it", flags: []flagSpec{{name: "apply", boolean: true, help: "write the plan"}}, run: runCleanup},
 		{name: "init", help: "create the missing category files and a pointer block in .github/copilot-instructions.md", run: runInit},
 		{name: "version", help: "print the version", run: runVersion},
-		{name: "serve", args: "[--stdio]", help: "run the language server on stdio", flags: []flagSpec{{name: "stdio", boolean: true, help: "use stdio (the only transport)"}}, run: runServe},
+		{name: "serve", args: "[--stdio] [--log-file F] [--log-level L]", help: "run the language server on stdio (the default command)", flags: []flagSpec{
+			{name: "stdio", boolean: true, help: "use stdio (the only transport; accepted because clients add it)"},
+			{name: "log-file", help: "write logs to this file instead of stderr"},
+			{name: "log-level", help: "error, warning, notice (default), info or debug"}}, run: runServe},
 	}
 }
 
@@ -213,10 +216,6 @@ func runVersion(_ context.Context, e *env, _ *parsedArgs) (int, error) {
 		fmt.Fprintln(e.stdout, "memory-lsp", versionString())
 	}
 	return exitOK, nil
-}
-
-func runServe(_ context.Context, _ *env, _ *parsedArgs) (int, error) {
-	return exitError, errors.New("the language server is not built yet (see the open language-server issue); use the CLI commands")
 }
 
 // joinArgs glues positional words into one string, so that unquoted

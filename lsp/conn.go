@@ -1,0 +1,229 @@
+package lsp
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"sync"
+
+	"github.com/tliron/commonlog"
+)
+
+// Handler is what the connection dispatches to.
+type Handler interface {
+	// Request answers one request. It runs on its own goroutine unless
+	// Inline says the method must keep its place in the message order.
+	Request(ctx context.Context, method string, params json.RawMessage) (any, error)
+	// Notification handles one notification on the read loop, in order.
+	// Returning errExit ends the connection.
+	Notification(ctx context.Context, method string, params json.RawMessage) error
+	// Inline lists requests that run on the read loop (initialize, shutdown).
+	Inline(method string) bool
+}
+
+// errExit is returned by a Handler's Notification for "exit".
+var errExit = errors.New("exit")
+
+// Conn is one JSON-RPC connection to a client.
+type Conn struct {
+	r   *bufio.Reader
+	w   io.Writer
+	wmu sync.Mutex
+	h   Handler
+	log commonlog.Logger
+
+	mu       sync.Mutex
+	nextID   int64
+	calls    map[int64]chan *incoming
+	inflight map[string]context.CancelFunc
+	closed   chan struct{}
+	requests sync.WaitGroup
+}
+
+// NewConn wraps a byte stream (stdin/stdout, or a pipe in tests).
+func NewConn(r io.Reader, w io.Writer, h Handler, log commonlog.Logger) *Conn {
+	return &Conn{r: bufio.NewReaderSize(r, 64<<10), w: w, h: h, log: log,
+		calls: map[int64]chan *incoming{}, inflight: map[string]context.CancelFunc{}, closed: make(chan struct{})}
+}
+
+// Run reads and dispatches messages until the stream ends or the client
+// sends exit. It returns nil after exit, io.EOF when the client went away,
+// and a framing error when the stream can no longer be trusted.
+func (c *Conn) Run(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer func() {
+		cancel()
+		close(c.closed)
+		c.requests.Wait()
+	}()
+	for {
+		body, err := readFrame(c.r)
+		if err != nil {
+			return err
+		}
+		var m incoming
+		if err := json.Unmarshal(body, &m); err != nil {
+			c.log.Warningf("unparsable message: %v", err)
+			c.write(errorOut{JSONRPC: "2.0", ID: json.RawMessage("null"), Error: errorf(codeParseError, "message is not valid JSON: %v", err)})
+			continue
+		}
+		switch {
+		case m.isResponse():
+			c.deliver(&m)
+		case m.Method == "$/cancelRequest":
+			c.cancel(m.Params)
+		case m.isNotification():
+			if err := c.notification(ctx, &m); errors.Is(err, errExit) {
+				return nil
+			}
+		case m.isRequest():
+			if c.h.Inline(m.Method) {
+				c.request(ctx, &m)
+				continue
+			}
+			rctx, rcancel := context.WithCancel(ctx)
+			key := string(m.ID)
+			c.mu.Lock()
+			c.inflight[key] = rcancel
+			c.mu.Unlock()
+			c.requests.Add(1)
+			go func() {
+				defer c.requests.Done()
+				c.request(rctx, &m)
+				c.mu.Lock()
+				delete(c.inflight, key)
+				c.mu.Unlock()
+				rcancel()
+			}()
+		default:
+			c.write(errorOut{JSONRPC: "2.0", ID: json.RawMessage("null"), Error: errorf(codeInvalidRequest, "message has neither a method nor an id")})
+		}
+	}
+}
+
+func (c *Conn) notification(ctx context.Context, m *incoming) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			c.log.Errorf("panic in %s: %v\n%s", m.Method, p, debug.Stack())
+			err = nil
+		}
+	}()
+	err = c.h.Notification(ctx, m.Method, m.Params)
+	if err != nil && !errors.Is(err, errExit) {
+		c.log.Warningf("%s: %v", m.Method, err)
+	}
+	return err
+}
+
+// request runs one request under recover and writes its response.
+func (c *Conn) request(ctx context.Context, m *incoming) {
+	var (
+		result any
+		err    error
+	)
+	func() {
+		defer func() {
+			if p := recover(); p != nil {
+				c.log.Errorf("panic in %s: %v\n%s", m.Method, p, debug.Stack())
+				err = errorf(codeInternalError, "internal error in %s: %v", m.Method, p)
+			}
+		}()
+		result, err = c.h.Request(ctx, m.Method, m.Params)
+	}()
+	if err == nil && ctx.Err() != nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		var e *Error
+		switch {
+		case errors.As(err, &e):
+		case errors.Is(err, context.Canceled):
+			e = errorf(codeRequestCancelled, "%s was cancelled", m.Method)
+		default:
+			e = errorf(codeRequestFailed, "%s", err.Error())
+		}
+		c.write(errorOut{JSONRPC: "2.0", ID: m.ID, Error: e})
+		return
+	}
+	c.write(resultOut{JSONRPC: "2.0", ID: m.ID, Result: result})
+}
+
+// cancel cancels the context of a running request ($/cancelRequest).
+func (c *Conn) cancel(params json.RawMessage) {
+	var p struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return
+	}
+	c.mu.Lock()
+	cancel := c.inflight[string(p.ID)]
+	c.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+func (c *Conn) deliver(m *incoming) {
+	var id int64
+	if json.Unmarshal(m.ID, &id) != nil {
+		c.log.Warningf("response with an id we never sent: %s", m.ID)
+		return
+	}
+	c.mu.Lock()
+	ch := c.calls[id]
+	delete(c.calls, id)
+	c.mu.Unlock()
+	if ch != nil {
+		ch <- m
+	}
+}
+
+func (c *Conn) write(v any) {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if err := writeFrame(c.w, v); err != nil {
+		c.log.Errorf("writing to the client: %v", err)
+	}
+}
+
+// Notify sends a notification to the client.
+func (c *Conn) Notify(method string, params any) {
+	c.write(notificationOut{JSONRPC: "2.0", Method: method, Params: params})
+}
+
+// Call sends a request to the client and waits for its answer, for ctx's
+// deadline at most. It may be called from any handler: the read loop keeps
+// running while a request waits.
+func (c *Conn) Call(ctx context.Context, method string, params, result any) error {
+	ch := make(chan *incoming, 1)
+	c.mu.Lock()
+	c.nextID++
+	id := c.nextID
+	c.calls[id] = ch
+	c.mu.Unlock()
+	c.write(requestOut{JSONRPC: "2.0", ID: id, Method: method, Params: params})
+	select {
+	case m := <-ch:
+		if m.Error != nil {
+			return fmt.Errorf("%s: the client answered an error: %w", method, m.Error)
+		}
+		if result != nil && len(m.Result) > 0 {
+			if err := json.Unmarshal(m.Result, result); err != nil {
+				return fmt.Errorf("%s: unexpected answer: %w", method, err)
+			}
+		}
+		return nil
+	case <-ctx.Done():
+		c.mu.Lock()
+		delete(c.calls, id)
+		c.mu.Unlock()
+		return fmt.Errorf("%s: no answer from the client: %w", method, ctx.Err())
+	case <-c.closed:
+		return fmt.Errorf("%s: connection closed", method)
+	}
+}

@@ -1,0 +1,201 @@
+package lsp
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	protocol "github.com/tliron/glsp/protocol_3_16"
+
+	"github.com/memory-lsp/memory-lsp/core/category"
+	"github.com/memory-lsp/memory-lsp/core/config"
+	"github.com/memory-lsp/memory-lsp/core/memfile"
+	"github.com/memory-lsp/memory-lsp/core/rules"
+	"github.com/memory-lsp/memory-lsp/core/store"
+	"github.com/memory-lsp/memory-lsp/core/text"
+)
+
+// view is one .memory folder as the server sees it: the files on disk with
+// open buffers in place of their disk contents.
+type view struct {
+	dir      string
+	files    []rules.File
+	versions []int32 // version of the open buffer a file came from; -1 from disk
+	index    []*text.Index
+}
+
+// snapshot builds the view of dir. A folder that cannot be read yields the
+// open buffers alone.
+func (s *Server) snapshot(dir string) (*view, config.Config) {
+	s.mu.Lock()
+	cfg := s.cfg
+	open := map[string]*document{}
+	for p, d := range s.docs {
+		if filepath.Dir(p) == dir {
+			open[p] = d
+		}
+	}
+	s.mu.Unlock()
+	v := &view{dir: dir}
+	add := func(path string, data []byte, version int32) {
+		name := filepath.Base(path)
+		cat, ok := category.FromFile(name)
+		v.files = append(v.files, rules.File{Path: path, Name: name, Category: cat, IsCategory: ok, Doc: memfile.Parse(data)})
+		v.versions = append(v.versions, version)
+	}
+	if ws, err := store.Open(filepath.Dir(dir)); err == nil {
+		if snap, err := ws.Snapshot(); err == nil {
+			for _, f := range snap.Files {
+				if d := open[f.Path]; d != nil {
+					add(f.Path, d.text, d.version)
+					delete(open, f.Path)
+				} else if f.Exists && f.Data != nil {
+					add(f.Path, f.Data, -1)
+				}
+			}
+		} else {
+			s.log.Warningf("reading %s: %v", dir, err)
+		}
+	}
+	rest := make([]string, 0, len(open))
+	for p := range open {
+		rest = append(rest, p)
+	}
+	sort.Strings(rest)
+	for _, p := range rest {
+		add(p, open[p].text, open[p].version)
+	}
+	v.index = make([]*text.Index, len(v.files))
+	return v, cfg
+}
+
+func (v *view) ix(i int) *text.Index {
+	if v.index[i] == nil {
+		v.index[i] = text.NewIndex(v.files[i].Doc.Src)
+	}
+	return v.index[i]
+}
+
+// schedule publishes dir's diagnostics after delay; a newer schedule for the
+// same folder replaces the pending one, which is the debounce.
+func (s *Server) schedule(dir string, delay time.Duration) {
+	if delay <= 0 {
+		s.mu.Lock()
+		if t := s.timers[dir]; t != nil {
+			t.Stop()
+			delete(s.timers, dir)
+		}
+		s.mu.Unlock()
+		s.publishDir(dir)
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.state != stateRunning {
+		return
+	}
+	if t := s.timers[dir]; t != nil {
+		t.Stop()
+	}
+	s.timers[dir] = time.AfterFunc(delay, func() {
+		s.mu.Lock()
+		delete(s.timers, dir)
+		s.mu.Unlock()
+		s.publishDir(dir)
+	})
+}
+
+// publishDir checks one .memory folder and publishes every file's
+// diagnostics: cross-file findings (duplicate slugs, near-duplicates) change
+// when any file changes, so all files are refreshed together. A file whose
+// buffer changed while the check ran is skipped: its own pending check will
+// publish for the newer version.
+func (s *Server) publishDir(dir string) {
+	v, cfg := s.snapshot(dir)
+	findings := rules.Check(v.files, cfg)
+	byFile := make([][]protocol.Diagnostic, len(v.files))
+	for _, f := range findings {
+		d, err := s.diagnostic(v, f)
+		if err != nil {
+			s.log.Errorf("%s: %v", v.files[f.File].Path, err)
+			continue
+		}
+		byFile[f.File] = append(byFile[f.File], d)
+	}
+	seen := map[string]bool{}
+	for i, f := range v.files {
+		seen[f.Path] = true
+		if v.versions[i] >= 0 && s.currentVersion(f.Path) != v.versions[i] {
+			continue
+		}
+		params := protocol.PublishDiagnosticsParams{URI: uriOf(f.Path), Diagnostics: byFile[i]}
+		if params.Diagnostics == nil {
+			params.Diagnostics = []protocol.Diagnostic{} // never null
+		}
+		if v.versions[i] >= 0 {
+			ver := protocol.UInteger(v.versions[i])
+			params.Version = &ver
+		}
+		s.conn.Notify("textDocument/publishDiagnostics", params)
+	}
+	// Files that vanished since the last publish get an empty list.
+	s.mu.Lock()
+	var gone []string
+	for p := range s.shown {
+		if filepath.Dir(p) == dir && !seen[p] {
+			gone = append(gone, p)
+			delete(s.shown, p)
+		}
+	}
+	for p := range seen {
+		s.shown[p] = true
+	}
+	s.mu.Unlock()
+	for _, p := range gone {
+		if _, err := os.Stat(p); err == nil {
+			continue
+		}
+		s.conn.Notify("textDocument/publishDiagnostics", protocol.PublishDiagnosticsParams{URI: uriOf(p), Diagnostics: []protocol.Diagnostic{}})
+	}
+}
+
+// currentVersion is the open buffer's version, or -1 when it is not open.
+func (s *Server) currentVersion(path string) int32 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if d := s.docs[path]; d != nil {
+		return d.version
+	}
+	return -1
+}
+
+var severities = [...]protocol.DiagnosticSeverity{
+	rules.Error:       protocol.DiagnosticSeverityError,
+	rules.Warning:     protocol.DiagnosticSeverityWarning,
+	rules.Information: protocol.DiagnosticSeverityInformation,
+	rules.Hint:        protocol.DiagnosticSeverityHint,
+}
+
+// diagnostic renders a core finding.
+func (s *Server) diagnostic(v *view, f rules.Finding) (protocol.Diagnostic, error) {
+	r, err := toRange(v.ix(f.File), f.Span)
+	if err != nil {
+		return protocol.Diagnostic{}, err
+	}
+	sev := severities[f.Severity]
+	source := Name
+	d := protocol.Diagnostic{Range: r, Severity: &sev, Code: &protocol.IntegerOrString{Value: f.Code}, Source: &source, Message: f.Message}
+	for _, rel := range f.Related {
+		rr, err := toRange(v.ix(rel.File), rel.Span)
+		if err != nil {
+			return protocol.Diagnostic{}, err
+		}
+		d.RelatedInformation = append(d.RelatedInformation, protocol.DiagnosticRelatedInformation{
+			Location: protocol.Location{URI: uriOf(v.files[rel.File].Path), Range: rr}, Message: rel.Message})
+	}
+	if f.Code == "duplicate" {
+		d.Tags = []protocol.DiagnosticTag{protocol.DiagnosticTagUnnecessary}
+	}
+	return d, nil
+}

@@ -1,0 +1,152 @@
+package lsp
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// JSON-RPC and LSP error codes.
+const (
+	codeParseError           = -32700
+	codeInvalidRequest       = -32600
+	codeMethodNotFound       = -32601
+	codeInvalidParams        = -32602
+	codeInternalError        = -32603
+	codeServerNotInitialized = -32002
+	codeRequestFailed        = -32803
+	codeRequestCancelled     = -32800
+)
+
+// maxHeaderBytes and maxMessageBytes bound what one frame may claim, so a
+// corrupt or hostile Content-Length cannot make the server allocate
+// gigabytes. 64 MiB is far above any memory file an editor would send.
+const (
+	maxHeaderBytes  = 8 << 10
+	maxMessageBytes = 64 << 20
+)
+
+// Error is a JSON-RPC error carried back to the client with its code.
+type Error struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%s (code %d)", e.Message, e.Code) }
+
+func errorf(code int, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// incoming is any message read from the client.
+type incoming struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+	Result json.RawMessage `json:"result"`
+	Error  *Error          `json:"error"`
+}
+
+func (m *incoming) isRequest() bool      { return m.Method != "" && hasID(m.ID) }
+func (m *incoming) isNotification() bool { return m.Method != "" && !hasID(m.ID) }
+func (m *incoming) isResponse() bool     { return m.Method == "" && hasID(m.ID) }
+
+func hasID(id json.RawMessage) bool { return len(id) > 0 && !bytes.Equal(id, []byte("null")) }
+
+// outgoing messages; a successful response must carry "result" even when it
+// is null, so result has no omitempty.
+type (
+	requestOut struct {
+		JSONRPC string `json:"jsonrpc"`
+		ID      int64  `json:"id"`
+		Method  string `json:"method"`
+		Params  any    `json:"params,omitempty"`
+	}
+	notificationOut struct {
+		JSONRPC string `json:"jsonrpc"`
+		Method  string `json:"method"`
+		Params  any    `json:"params,omitempty"`
+	}
+	resultOut struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Result  any             `json:"result"`
+	}
+	errorOut struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   *Error          `json:"error"`
+	}
+)
+
+// errFrame is a framing error after which the stream cannot be trusted.
+var errFrame = errors.New("bad frame")
+
+// readFrame reads one Content-Length framed message body.
+func readFrame(r *bufio.Reader) ([]byte, error) {
+	length := -1
+	headerBytes := 0
+	for {
+		line, err := r.ReadString('\n')
+		headerBytes += len(line)
+		if err != nil {
+			if err == io.EOF && headerBytes == 0 {
+				return nil, io.EOF
+			}
+			return nil, fmt.Errorf("%w: reading header: %v", errFrame, err)
+		}
+		if headerBytes > maxHeaderBytes {
+			return nil, fmt.Errorf("%w: header longer than %d bytes", errFrame, maxHeaderBytes)
+		}
+		line = strings.TrimRight(line, "\r\n")
+		if line == "" {
+			if length < 0 && headerBytes <= 2 {
+				continue // tolerate stray blank lines between frames
+			}
+			break
+		}
+		name, value, ok := strings.Cut(line, ":")
+		if !ok {
+			return nil, fmt.Errorf("%w: header line %q has no colon", errFrame, line)
+		}
+		if strings.EqualFold(strings.TrimSpace(name), "Content-Length") {
+			n, err := strconv.Atoi(strings.TrimSpace(value))
+			if err != nil || n < 0 {
+				return nil, fmt.Errorf("%w: Content-Length %q is not a length", errFrame, value)
+			}
+			if n > maxMessageBytes {
+				return nil, fmt.Errorf("%w: Content-Length %d is over the %d-byte limit", errFrame, n, maxMessageBytes)
+			}
+			length = n
+		}
+	}
+	if length < 0 {
+		return nil, fmt.Errorf("%w: no Content-Length header", errFrame)
+	}
+	body := make([]byte, length)
+	if _, err := io.ReadFull(r, body); err != nil {
+		return nil, fmt.Errorf("%w: body shorter than Content-Length %d: %v", errFrame, length, err)
+	}
+	return body, nil
+}
+
+// writeFrame frames and writes one message in a single Write, so that
+// concurrent writers (serialised by the caller) never interleave bytes.
+func writeFrame(w io.Writer, v any) error {
+	body, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	frame := make([]byte, 0, len(body)+32)
+	frame = append(frame, "Content-Length: "...)
+	frame = strconv.AppendInt(frame, int64(len(body)), 10)
+	frame = append(frame, "\r\n\r\n"...)
+	frame = append(frame, body...)
+	_, err = w.Write(frame)
+	return err
+}

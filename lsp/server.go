@@ -1,0 +1,173 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/tliron/commonlog"
+
+	"github.com/memory-lsp/memory-lsp/core/config"
+)
+
+// Name is the server's name in serverInfo and the source of its diagnostics.
+const Name = "memory-lsp"
+
+// Options tune a Server; the zero value is what the binary uses.
+type Options struct {
+	// Version is reported in serverInfo.
+	Version string
+	// Debounce delays diagnostics after a change (default 100 ms; negative
+	// means none, for benchmarks and tests that count every publish).
+	Debounce time.Duration
+	// ClientTimeout bounds every request to the client (default 10 s).
+	ClientTimeout time.Duration
+}
+
+type lifecycle int
+
+const (
+	stateNew lifecycle = iota
+	stateRunning
+	stateShutdown
+)
+
+// Server is the memory language server's state. Its handlers run on the
+// connection's goroutines; mu guards everything below it.
+type Server struct {
+	opt  Options
+	log  commonlog.Logger
+	conn *Conn
+
+	mu       sync.Mutex
+	state    lifecycle
+	roots    []string             // workspace folder paths
+	docs     map[string]*document // open memory files by path
+	caps     clientCaps
+	base     config.Settings // from initializationOptions
+	cfg      config.Config
+	timers   map[string]*time.Timer // pending diagnostics per .memory dir
+	shown    map[string]bool        // paths whose diagnostics are published
+	shutdown bool                   // shutdown was requested before exit
+	watch    *watcher
+}
+
+// NewServer creates a server; Serve connects it to a stream.
+func NewServer(opt Options, log commonlog.Logger) *Server {
+	if opt.Debounce == 0 {
+		opt.Debounce = 100 * time.Millisecond
+	}
+	if opt.ClientTimeout == 0 {
+		opt.ClientTimeout = 10 * time.Second
+	}
+	return &Server{opt: opt, log: log, docs: map[string]*document{}, cfg: config.Default(),
+		timers: map[string]*time.Timer{}, shown: map[string]bool{}}
+}
+
+// Serve runs the protocol on conn until exit or end of input. ok reports
+// whether the client asked for shutdown before exit, which decides the
+// process's exit code (0 or 1) as the specification requires.
+func (s *Server) Serve(ctx context.Context, conn *Conn) (ok bool, err error) {
+	s.conn = conn
+	err = conn.Run(ctx)
+	s.stop()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.shutdown, err
+}
+
+// Inline: initialize and shutdown keep their place in the message order.
+func (s *Server) Inline(method string) bool {
+	return method == "initialize" || method == "shutdown"
+}
+
+// Request routes a request by lifecycle state and method.
+func (s *Server) Request(ctx context.Context, method string, params json.RawMessage) (any, error) {
+	s.mu.Lock()
+	state := s.state
+	s.mu.Unlock()
+	switch {
+	case state == stateNew && method != "initialize":
+		return nil, errorf(codeServerNotInitialized, "%s before initialize", method)
+	case state == stateRunning && method == "initialize":
+		return nil, errorf(codeInvalidRequest, "initialize was already received")
+	case state == stateShutdown:
+		return nil, errorf(codeInvalidRequest, "%s after shutdown", method)
+	}
+	h, ok := requestHandlers[method]
+	if !ok {
+		return nil, errorf(codeMethodNotFound, "method %q is not supported", method)
+	}
+	return h(s, ctx, params)
+}
+
+// Notification routes a notification; before initialize only exit counts.
+func (s *Server) Notification(ctx context.Context, method string, params json.RawMessage) error {
+	if method == "exit" {
+		return errExit
+	}
+	s.mu.Lock()
+	state := s.state
+	s.mu.Unlock()
+	if state != stateRunning {
+		return nil
+	}
+	h, ok := notificationHandlers[method]
+	if !ok {
+		return nil // "$/…" and unknown notifications may be ignored
+	}
+	return h(s, ctx, params)
+}
+
+type (
+	requestFunc      func(*Server, context.Context, json.RawMessage) (any, error)
+	notificationFunc func(*Server, context.Context, json.RawMessage) error
+)
+
+// requestHandlers and notificationHandlers are the method tables; each entry
+// decodes its params into glsp's protocol types.
+var (
+	requestHandlers      = map[string]requestFunc{}
+	notificationHandlers = map[string]notificationFunc{}
+)
+
+// onRequest registers a typed request handler.
+func onRequest[P any](method string, fn func(*Server, context.Context, *P) (any, error)) {
+	requestHandlers[method] = func(s *Server, ctx context.Context, raw json.RawMessage) (any, error) {
+		var p P
+		if err := decodeParams(raw, &p); err != nil {
+			return nil, errorf(codeInvalidParams, "%s: %v", method, err)
+		}
+		return fn(s, ctx, &p)
+	}
+}
+
+// onNotification registers a typed notification handler.
+func onNotification[P any](method string, fn func(*Server, context.Context, *P) error) {
+	notificationHandlers[method] = func(s *Server, ctx context.Context, raw json.RawMessage) error {
+		var p P
+		if err := decodeParams(raw, &p); err != nil {
+			return fmt.Errorf("%s: %w", method, err)
+		}
+		return fn(s, ctx, &p)
+	}
+}
+
+func decodeParams(raw json.RawMessage, v any) error {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return fmt.Errorf("invalid params: %v", err)
+	}
+	return nil
+}
+
+// call makes a request to the client, bounded by the client timeout.
+func (s *Server) call(ctx context.Context, method string, params, result any) error {
+	ctx, cancel := context.WithTimeout(ctx, s.opt.ClientTimeout)
+	defer cancel()
+	return s.conn.Call(ctx, method, params, result)
+}

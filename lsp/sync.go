@@ -1,0 +1,90 @@
+package lsp
+
+import (
+	"context"
+	"path/filepath"
+
+	protocol "github.com/tliron/glsp/protocol_3_16"
+)
+
+func init() {
+	onNotification("textDocument/didOpen", (*Server).didOpen)
+	onNotification("textDocument/didChange", (*Server).didChange)
+	onNotification("textDocument/didSave", (*Server).didSave)
+	onNotification("textDocument/didClose", (*Server).didClose)
+}
+
+// memoryPath is the path of a document the server serves, or "" for any
+// other document, which gets nothing at all.
+func memoryPath(uri protocol.DocumentUri) string {
+	p, err := pathOf(uri)
+	if err != nil || !isMemoryFile(p) {
+		return ""
+	}
+	return p
+}
+
+func memoryDir(root string) string { return filepath.Join(root, ".memory") }
+
+func (s *Server) didOpen(_ context.Context, p *protocol.DidOpenTextDocumentParams) error {
+	path := memoryPath(p.TextDocument.URI)
+	if path == "" {
+		return nil
+	}
+	s.mu.Lock()
+	s.docs[path] = newDocument(p.TextDocument.URI, path, p.TextDocument.Version, p.TextDocument.Text)
+	s.mu.Unlock()
+	s.watchDir(filepath.Dir(path))
+	// Published at once, even when empty: clients and tests wait for it.
+	s.publishDir(filepath.Dir(path))
+	return nil
+}
+
+func (s *Server) didChange(_ context.Context, p *protocol.DidChangeTextDocumentParams) error {
+	path := memoryPath(p.TextDocument.URI)
+	if path == "" {
+		return nil
+	}
+	s.mu.Lock()
+	d := s.docs[path]
+	s.mu.Unlock()
+	if d == nil {
+		s.log.Warningf("didChange for %s, which is not open", path)
+		return nil
+	}
+	next, err := d.apply(p.TextDocument.Version, p.ContentChanges)
+	if err != nil {
+		// Keep the last good state: applying part of a change, or at the
+		// wrong place, would make every later position wrong.
+		s.log.Errorf("rejected didChange for %s: %v", path, err)
+		return nil
+	}
+	s.mu.Lock()
+	if s.docs[path] == d {
+		s.docs[path] = next
+	}
+	s.mu.Unlock()
+	s.schedule(filepath.Dir(path), s.opt.Debounce)
+	return nil
+}
+
+func (s *Server) didSave(_ context.Context, p *protocol.DidSaveTextDocumentParams) error {
+	if path := memoryPath(p.TextDocument.URI); path != "" {
+		s.schedule(filepath.Dir(path), 0)
+	}
+	return nil
+}
+
+// didClose drops the buffer; the file on disk is the truth again, and its
+// diagnostics stay, because agents change memory files without an editor.
+func (s *Server) didClose(_ context.Context, p *protocol.DidCloseTextDocumentParams) error {
+	path := memoryPath(p.TextDocument.URI)
+	if path == "" {
+		return nil
+	}
+	s.mu.Lock()
+	delete(s.docs, path)
+	s.mu.Unlock()
+	s.schedule(filepath.Dir(path), 0)
+	return nil
+}
