@@ -82,17 +82,6 @@ func (s *Server) initialize(_ context.Context, p *initializeParams) (any, error)
 	return protocol.InitializeResult{Capabilities: capabilities(), ServerInfo: &protocol.InitializeResultServerInfo{Name: Name, Version: &s.opt.Version}}, nil
 }
 
-// capabilities advertises exactly what is implemented.
-func capabilities() protocol.ServerCapabilities {
-	yes := true
-	incremental := protocol.TextDocumentSyncKindIncremental
-	return protocol.ServerCapabilities{
-		TextDocumentSync: protocol.TextDocumentSyncOptions{OpenClose: &yes, Change: &incremental, Save: protocol.SaveOptions{IncludeText: new(bool)}},
-		Workspace: &protocol.ServerCapabilitiesWorkspace{WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{
-			Supported: &yes, ChangeNotifications: &protocol.BoolOrString{Value: true}}},
-	}
-}
-
 // initialized starts what must not happen inside initialize: watching the
 // memory folders and pulling configuration.
 func (s *Server) initialized(ctx context.Context, _ *json.RawMessage) error {
