@@ -3,8 +3,6 @@ package store
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -337,37 +335,48 @@ func inspect(path string, opt LockOptions) (*holder, error) {
 	return h, nil
 }
 
-// removeStale removes the lock file we judged stale without ever deleting a
-// lock that a racing waiter created meanwhile: the file is first renamed to a
-// unique name (atomic, so only one waiter gets it), then judged again — the
-// bytes must be the ones we judged and the file must still be stale (this
-// catches a fresh empty lock HackLM is about to fill, which has the same
-// bytes as an old empty one but a new mtime). If not, it is linked back,
-// which fails harmlessly if yet another lock exists by now. A lock that
-// vanished meanwhile is not an error.
+// breakerStale is how old a breaker file must be before a waiter treats it
+// as left by a crash: a breaker is held for a read and an unlink, so any real
+// one is gone within milliseconds.
+const breakerStale = 2 * time.Second
+
+// removeStale removes the lock file we judged stale, without ever deleting a
+// lock that another waiter took meanwhile.
+//
+// Two waiters can judge the same stale lock at once; if both simply removed
+// it, the second could remove the lock the first has just created, and both
+// would go on as holders. So a waiter first takes a short-lived breaker file
+// (`.lock.break`, created exclusively), judges the lock again under it — same
+// bytes, still stale — and only then removes it. A waiter that finds the
+// breaker taken retries later: whoever holds it either removes the stale
+// lock or finds it already replaced. HackLM removes stale locks without a
+// breaker; that race exists between HackLM's own processes too, and is as
+// narrow as one read and one unlink.
 func removeStale(path string, judged []byte, opt LockOptions) error {
-	var rnd [6]byte
-	rand.Read(rnd[:])
-	aside := fmt.Sprintf("%s.stale-%d-%s", path, opt.PID, hex.EncodeToString(rnd[:]))
-	if err := os.Rename(path, aside); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
+	brk := path + ".break"
+	f, err := os.OpenFile(brk, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o666)
+	if errors.Is(err, fs.ErrExist) {
+		if fi, serr := os.Stat(brk); serr == nil && time.Since(fi.ModTime()) > breakerStale {
+			os.Remove(brk) // left by a crash between taking and dropping it
 		}
+		return nil
+	}
+	if err != nil {
 		return err
 	}
-	if h, err := inspect(aside, opt); err != nil || !h.stale || !bytes.Equal(h.data, judged) {
-		// Not the lock we judged: somebody replaced it. Put it back.
-		if lerr := os.Link(aside, path); lerr != nil && !errors.Is(lerr, fs.ErrExist) {
-			// Cannot link (e.g. a file system without hard links): rename
-			// back unless a new lock appeared meanwhile.
-			if _, serr := os.Lstat(path); errors.Is(serr, fs.ErrNotExist) {
-				if rerr := os.Rename(aside, path); rerr == nil {
-					return nil
-				}
-			}
-		}
+	f.Close()
+	defer os.Remove(brk)
+	h, err := inspect(path, opt)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
 	}
-	if err := os.Remove(aside); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err != nil {
+		return err
+	}
+	if !h.stale || !bytes.Equal(h.data, judged) {
+		return nil // replaced since we judged it: not ours to remove
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	return nil
