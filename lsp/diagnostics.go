@@ -110,8 +110,14 @@ func (s *Server) schedule(dir string, delay time.Duration) {
 // diagnostics: cross-file findings (duplicate slugs, near-duplicates) change
 // when any file changes, so all files are refreshed together. A file whose
 // buffer changed while the check ran is skipped: its own pending check will
-// publish for the newer version.
+// publish for the newer version. Checks of one folder run one at a time; a
+// folder the server no longer serves has its diagnostics cleared instead.
 func (s *Server) publishDir(dir string) {
+	defer s.lockDir(dir)()
+	if !s.serves(dir) {
+		s.clearDir(dir)
+		return
+	}
 	v, cfg := s.snapshot(dir)
 	findings := rules.Check(v.files, cfg)
 	byFile := make([][]protocol.Diagnostic, len(v.files))

@@ -3,11 +3,8 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
-
-	"github.com/memory-lsp/memory-lsp/core/config"
 )
 
 func init() {
@@ -65,17 +62,10 @@ func (s *Server) initialize(_ context.Context, p *initializeParams) (any, error)
 	if len(roots) == 0 && p.RootPath != nil && *p.RootPath != "" {
 		roots = append(roots, *p.RootPath)
 	}
-	settings, err := parseSettings(p.InitializationOptions)
-	if err != nil {
-		return nil, errorf(codeInvalidParams, "initializationOptions: %v", err)
-	}
-	cfg, err := config.Default().Merge(settings)
-	if err != nil {
-		return nil, errorf(codeInvalidParams, "initializationOptions: %v", err)
-	}
+	base, cfg, notes := s.initSettings(p.InitializationOptions)
 	c := p.Capabilities.Workspace
 	s.mu.Lock()
-	s.roots, s.base, s.cfg, s.state = roots, settings, cfg, stateRunning
+	s.roots, s.base, s.cfg, s.startup, s.state = dedupe(roots), base, cfg, notes, stateRunning
 	s.caps = clientCaps{documentChanges: c.WorkspaceEdit.DocumentChanges, configuration: c.Configuration,
 		watchedFiles: c.DidChangeWatchedFiles.DynamicRegistration}
 	s.mu.Unlock()
@@ -83,49 +73,42 @@ func (s *Server) initialize(_ context.Context, p *initializeParams) (any, error)
 }
 
 // initialized starts what must not happen inside initialize: watching the
-// memory folders and pulling configuration.
+// memory folders, registering for the client's file events and pulling
+// configuration. Calls to the client run in goroutines: the read loop must
+// stay free to read their answers.
 func (s *Server) initialized(ctx context.Context, _ *json.RawMessage) error {
+	s.reportStartup()
 	s.startWatching()
-	go s.refreshConfiguration(context.WithoutCancel(ctx))
 	s.mu.Lock()
-	roots := append([]string(nil), s.roots...)
+	caps := s.caps
 	s.mu.Unlock()
-	for _, r := range roots {
-		s.schedule(memoryDir(r), 0)
+	bg := context.WithoutCancel(ctx)
+	if caps.watchedFiles {
+		go s.registerWatchedFiles(bg)
+	}
+	if caps.configuration {
+		go s.refreshConfiguration(bg)
+	}
+	for _, dir := range s.servedDirs() {
+		s.schedule(dir, 0)
 	}
 	return nil
 }
 
-// stop ends timers and watching; it is safe to call twice.
+// stop ends watching and pending timers; it is safe to call twice. The
+// watcher goes first: its events arm timers.
 func (s *Server) stop() {
 	s.mu.Lock()
-	for k, t := range s.timers {
-		t.Stop()
-		delete(s.timers, k)
-	}
 	w := s.watch
 	s.watch = nil
 	s.mu.Unlock()
 	if w != nil {
 		w.close()
 	}
-}
-
-// parseSettings accepts initializationOptions either flat or nested under
-// "memory", the section name clients use for workspace/configuration.
-func parseSettings(raw json.RawMessage) (config.Settings, error) {
-	if len(raw) == 0 || string(raw) == "null" {
-		return config.Settings{}, nil
+	s.mu.Lock()
+	for k, t := range s.timers {
+		t.Stop()
+		delete(s.timers, k)
 	}
-	var nested struct {
-		Memory json.RawMessage `json:"memory"`
-	}
-	if json.Unmarshal(raw, &nested) == nil && len(nested.Memory) > 0 {
-		raw = nested.Memory
-	}
-	s, err := config.ParseSettings(raw)
-	if err != nil {
-		return config.Settings{}, fmt.Errorf("%w", err)
-	}
-	return s, nil
+	s.mu.Unlock()
 }

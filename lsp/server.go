@@ -46,12 +46,22 @@ type Server struct {
 	roots    []string             // workspace folder paths
 	docs     map[string]*document // open memory files by path
 	caps     clientCaps
-	base     config.Settings // from initializationOptions
+	base     settingsJSON // from initializationOptions (known keys only)
+	pulled   settingsJSON // last good workspace/configuration or didChangeConfiguration
 	cfg      config.Config
 	timers   map[string]*time.Timer // pending diagnostics per .memory dir
 	shown    map[string]bool        // paths whose diagnostics are published
 	shutdown bool                   // shutdown was requested before exit
 	watch    *watcher
+	pubMu    map[string]*sync.Mutex // one publishDir at a time per .memory dir
+	startup  []pendingNote          // settings problems found in initialize, sent after initialized
+
+	// cfgMu serialises configuration refreshes, so that a slow pull cannot
+	// overwrite a newer one. It is taken before mu, never while holding it.
+	cfgMu sync.Mutex
+	// watchHook, when set (tests), sees every file event after the watcher
+	// handled it, with the folder it scheduled or "".
+	watchHook func(name, scheduled string)
 }
 
 // NewServer creates a server; Serve connects it to a stream.
@@ -63,7 +73,7 @@ func NewServer(opt Options, log commonlog.Logger) *Server {
 		opt.ClientTimeout = 10 * time.Second
 	}
 	return &Server{opt: opt, log: log, docs: map[string]*document{}, cfg: config.Default(),
-		timers: map[string]*time.Timer{}, shown: map[string]bool{}}
+		timers: map[string]*time.Timer{}, shown: map[string]bool{}, pubMu: map[string]*sync.Mutex{}}
 }
 
 // Serve runs the protocol on conn until exit or end of input. ok reports

@@ -76,7 +76,8 @@ func (s *Server) didSave(_ context.Context, p *protocol.DidSaveTextDocumentParam
 }
 
 // didClose drops the buffer; the file on disk is the truth again, and its
-// diagnostics stay, because agents change memory files without an editor.
+// diagnostics stay, because agents change memory files without an editor
+// (in a workspace folder's .memory, which is watched).
 func (s *Server) didClose(_ context.Context, p *protocol.DidCloseTextDocumentParams) error {
 	path := memoryPath(p.TextDocument.URI)
 	if path == "" {
@@ -85,6 +86,9 @@ func (s *Server) didClose(_ context.Context, p *protocol.DidCloseTextDocumentPar
 	s.mu.Lock()
 	delete(s.docs, path)
 	s.mu.Unlock()
+	// A folder outside every workspace folder was served (and watched) only
+	// while a file in it was open: then this clears its diagnostics.
+	s.rewatch()
 	s.schedule(filepath.Dir(path), 0)
 	return nil
 }
