@@ -10,5 +10,10 @@ func capabilities() protocol.ServerCapabilities {
 		TextDocumentSync: protocol.TextDocumentSyncOptions{OpenClose: &yes, Change: &incremental, Save: protocol.SaveOptions{IncludeText: new(bool)}},
 		Workspace: &protocol.ServerCapabilitiesWorkspace{WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{
 			Supported: &yes, ChangeNotifications: &protocol.BoolOrString{Value: true}}},
+		CodeActionProvider:      protocol.CodeActionOptions{CodeActionKinds: append([]protocol.CodeActionKind(nil), codeActionKinds...)},
+		ExecuteCommandProvider:  &protocol.ExecuteCommandOptions{Commands: append([]string(nil), commandIDs...)},
+		DocumentSymbolProvider:  true,
+		WorkspaceSymbolProvider: true,
+		HoverProvider:           true,
 	}
 }

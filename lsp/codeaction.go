@@ -1,0 +1,240 @@
+package lsp
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	protocol "github.com/tliron/glsp/protocol_3_16"
+
+	"github.com/memory-lsp/memory-lsp/core/config"
+	"github.com/memory-lsp/memory-lsp/core/memfile"
+	"github.com/memory-lsp/memory-lsp/core/rules"
+	"github.com/memory-lsp/memory-lsp/core/text"
+)
+
+func init() {
+	onRequest("textDocument/codeAction", (*Server).codeAction)
+}
+
+// Code action kinds we return. glsp has no constant for source.fixAll
+// (LSP 3.15), so the namespaced sub-kind is declared here.
+const (
+	kindQuickFix = protocol.CodeActionKindQuickFix
+	kindFixAll   = "source.fixAll.memory"
+	kindRewrite  = protocol.CodeActionKindRefactorRewrite
+)
+
+// codeActionKinds is what initialize advertises.
+var codeActionKinds = []protocol.CodeActionKind{kindQuickFix, kindFixAll, kindRewrite}
+
+// rewriteCodes are findings whose fixes rewrite or drop entries the user
+// wrote (merge, keep one side of a conflict, prune): they are offered as
+// quick fixes and, to a client asking only for refactorings, as rewrites.
+var rewriteCodes = map[string]bool{"near-duplicate": true, "conflict": true, "over-limit": true}
+
+// maxFixPasses bounds the fix-all loop, as core's Fix does.
+const maxFixPasses = 8
+
+// codeActionParams is the part of CodeActionParams we read. The context's
+// diagnostics are deliberately not decoded: fixes come from the server's own
+// view (glsp cannot decode their codes, and some clients send byte columns).
+type codeActionParams struct {
+	TextDocument protocol.TextDocumentIdentifier `json:"textDocument"`
+	Range        protocol.Range                  `json:"range"`
+	Context      struct {
+		Only []string `json:"only"`
+	} `json:"context"`
+}
+
+// kindWanted reports whether kind is requested by only: no filter asks for
+// everything, and a requested kind covers its sub-kinds.
+func kindWanted(only []string, kind string) bool {
+	if len(only) == 0 {
+		return true
+	}
+	for _, k := range only {
+		if k == "" || k == kind || strings.HasPrefix(kind, k+".") {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Server) codeAction(_ context.Context, p *codeActionParams) (any, error) {
+	actions := []protocol.CodeAction{}
+	path := memoryPath(p.TextDocument.URI)
+	if path == "" {
+		return actions, nil
+	}
+	v, cfg := s.snapshot(filepath.Dir(path))
+	fi := v.find(path)
+	if fi < 0 {
+		return actions, nil
+	}
+	ix := v.ix(fi)
+	sp, err := fromRange(ix, p.Range)
+	if err != nil {
+		// The request was made for text we no longer hold; the client
+		// asks again after the change reaches us.
+		s.log.Warningf("codeAction for %s: %v", path, err)
+		return actions, nil
+	}
+	if sp.Len() == 0 {
+		// A cursor, not a selection: offer what is wrong anywhere on its line.
+		if pos, err := ix.Position(sp.Start); err == nil {
+			sp = text.Span{Start: ix.LineStart(pos.Line), End: ix.LineEnd(pos.Line)}
+		}
+	}
+	wantQuick := kindWanted(p.Context.Only, kindQuickFix)
+	wantRewrite := kindWanted(p.Context.Only, kindRewrite)
+	findings := rules.Check(v.files, cfg)
+
+	seen := map[string]int{} // kind, title and edits → index in actions
+	titles := map[string]bool{}
+	add := func(kind, title string, preferred bool, diag *protocol.Diagnostic, edits []rules.FileEdit) {
+		key := fmt.Sprint(kind, "\x00", title, "\x00", edits)
+		if i, ok := seen[key]; ok {
+			if diag != nil {
+				actions[i].Diagnostics = append(actions[i].Diagnostics, *diag)
+			}
+			return
+		}
+		we, err := s.fixEdit(v, edits)
+		if err != nil {
+			s.log.Errorf("codeAction %q for %s: %v", title, path, err)
+			return
+		}
+		k := kind
+		a := protocol.CodeAction{Title: title, Kind: &k, Edit: we}
+		if diag != nil {
+			a.Diagnostics = []protocol.Diagnostic{*diag}
+		}
+		if preferred {
+			yes := true
+			a.IsPreferred = &yes
+		}
+		seen[key] = len(actions)
+		titles[title] = true
+		actions = append(actions, a)
+	}
+
+	for _, f := range findings {
+		if f.File != fi || len(f.Fixes) == 0 || !intersects(f.Span, sp) {
+			continue
+		}
+		kind := kindQuickFix
+		switch {
+		case wantQuick:
+		case wantRewrite && rewriteCodes[f.Code]:
+			kind = kindRewrite
+		default:
+			continue
+		}
+		d, err := s.diagnostic(v, f)
+		if err != nil {
+			s.log.Errorf("codeAction for %s: %v", path, err)
+			continue
+		}
+		preferred := len(f.Fixes) == 1 && f.Fixes[0].Safe
+		for _, fx := range f.Fixes {
+			add(kind, fx.Title, preferred, &d, fx.Edits)
+		}
+	}
+
+	if wantRewrite {
+		// File-wide rewrites, wherever the cursor is.
+		if edits := slugEdits(findings, fi); len(edits) > 0 {
+			add(kindRewrite, "Assign slugs to all entries", false, nil, edits)
+		}
+		for _, f := range findings {
+			if f.File != fi || f.Code != "over-limit" {
+				continue
+			}
+			for _, fx := range f.Fixes {
+				if strings.HasPrefix(fx.Title, "Prune ") && !titles[fx.Title] {
+					add(kindRewrite, fx.Title, false, nil, fx.Edits)
+				}
+			}
+			break
+		}
+	}
+
+	if kindWanted(p.Context.Only, kindFixAll) {
+		orig := v.files[fi].Doc.Src
+		if fixed := fixAllFile(v.files, fi, findings, cfg); !bytes.Equal(fixed, orig) {
+			we, err := s.workspaceEdit([]fileEdits{{path: path, version: v.versions[fi], src: orig, ix: ix, edits: []text.Edit{lineDiff(orig, fixed)}}})
+			if err != nil {
+				s.log.Errorf("fix-all for %s: %v", path, err)
+			} else {
+				k := kindFixAll
+				actions = append(actions, protocol.CodeAction{Title: "Fix all safe problems in " + v.files[fi].Name, Kind: &k, Edit: we})
+			}
+		}
+	}
+	return actions, nil
+}
+
+// intersects: a finding touches the requested range (both inclusive, so a
+// cursor at either end of a finding counts).
+func intersects(a, b text.Span) bool { return a.Start <= b.End && b.Start <= a.End }
+
+// slugEdits are the missing-slug fixes of every slug-less entry of file fi.
+// The rule already keeps the generated slugs unique within the file.
+func slugEdits(findings []rules.Finding, fi int) []rules.FileEdit {
+	var out []rules.FileEdit
+	for _, f := range findings {
+		if f.File == fi && f.Code == "missing-slug" && len(f.Fixes) > 0 {
+			out = append(out, f.Fixes[0].Edits...)
+		}
+	}
+	return out
+}
+
+// fixAllFile applies the safe fixes of file fi until none is left, as core's
+// Service.Fix does, but on the view's bytes and to this file alone: fixes
+// that would also edit another file are left out. findings are the first
+// pass's, already computed.
+func fixAllFile(files []rules.File, fi int, findings []rules.Finding, cfg config.Config) []byte {
+	files = append([]rules.File(nil), files...)
+	for pass := 0; pass < maxFixPasses; pass++ {
+		if pass > 0 {
+			findings = rules.Check(files, cfg)
+		}
+		var own []rules.Finding
+		for _, f := range findings {
+			if f.File != fi {
+				continue
+			}
+			g := f
+			g.Fixes = nil
+			for _, fx := range f.Fixes {
+				if onlyIn(fx.Edits, fi) {
+					g.Fixes = append(g.Fixes, fx)
+				}
+			}
+			own = append(own, g)
+		}
+		edits := rules.FixAll(files, own)[fi]
+		if len(edits) == 0 {
+			break
+		}
+		out, err := text.Apply(files[fi].Doc.Src, edits)
+		if err != nil {
+			break // core's fixes do not overlap; keep what we have
+		}
+		files[fi].Doc = memfile.Parse(out)
+	}
+	return files[fi].Doc.Src
+}
+
+func onlyIn(edits []rules.FileEdit, fi int) bool {
+	for _, e := range edits {
+		if e.File != fi {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,562 @@
+package lsp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	protocol "github.com/tliron/glsp/protocol_3_16"
+
+	"github.com/memory-lsp/memory-lsp/core/category"
+	"github.com/memory-lsp/memory-lsp/core/config"
+	"github.com/memory-lsp/memory-lsp/core/memfile"
+	"github.com/memory-lsp/memory-lsp/core/memory"
+	"github.com/memory-lsp/memory-lsp/core/rules"
+	"github.com/memory-lsp/memory-lsp/core/text"
+)
+
+func init() {
+	onRequest("workspace/executeCommand", (*Server).executeCommand)
+}
+
+type commandFunc func(s *Server, ctx context.Context, name string, args json.RawMessage) (any, error)
+
+// commandIDs are the advertised commands, namespaced because
+// vscode-languageclient registers each as a global VS Code command.
+var commandIDs = []string{
+	"memory.storeMemory",
+	"memory.queryMemory",
+	"memory.listMemories",
+	"memory.deleteMemory",
+	"memory.assignSlugs",
+	"memory.cleanup",
+	"memory.stats",
+}
+
+var commands = map[string]commandFunc{
+	"memory.storeMemory":  (*Server).cmdStore,
+	"memory.queryMemory":  (*Server).cmdQuery,
+	"memory.listMemories": (*Server).cmdList,
+	"memory.deleteMemory": (*Server).cmdDelete,
+	"memory.assignSlugs":  (*Server).cmdAssignSlugs,
+	"memory.cleanup":      (*Server).cmdCleanup,
+	"memory.stats":        (*Server).cmdStats,
+	// HackLM's tool names, accepted so agents' habits work; not advertised.
+	"storeMemory": (*Server).cmdStore,
+	"queryMemory": (*Server).cmdQuery,
+}
+
+// executeCommandParams: arguments are kept raw and decoded per command.
+type executeCommandParams struct {
+	Command   string            `json:"command"`
+	Arguments []json.RawMessage `json:"arguments"`
+}
+
+func (s *Server) executeCommand(ctx context.Context, p *executeCommandParams) (any, error) {
+	fn, ok := commands[p.Command]
+	if !ok {
+		return nil, errorf(codeInvalidParams, "unknown command %q; the commands are %s", p.Command, strings.Join(commandIDs, ", "))
+	}
+	if len(p.Arguments) > 1 {
+		return nil, errorf(codeInvalidParams, "%s: expects one JSON object as its argument, got %d arguments", p.Command, len(p.Arguments))
+	}
+	var arg json.RawMessage
+	if len(p.Arguments) == 1 {
+		arg = p.Arguments[0]
+	}
+	res, err := fn(s, ctx, p.Command, arg)
+	if err != nil {
+		return nil, commandError(p.Command, err)
+	}
+	return res, nil
+}
+
+// commandError names the command, and the bad field for refused input.
+func commandError(name string, err error) error {
+	var rpc *Error
+	var in *memory.InputError
+	switch {
+	case errors.As(err, &rpc):
+		return err
+	case errors.As(err, &in):
+		return errorf(codeInvalidParams, "%s: %s: %s", name, in.Field, in.Problem)
+	case errors.Is(err, context.Canceled):
+		return err
+	}
+	return errorf(codeRequestFailed, "%s: %v", name, err)
+}
+
+// decodeArgs reads the command's one object argument into v, refusing
+// unknown fields (a misspelt "catgory" must not silently do something else).
+// A missing or null argument leaves v at its zero value.
+func decodeArgs(raw json.RawMessage, v any) error {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	if raw[0] != '{' {
+		return &memory.InputError{Field: "arguments", Problem: "the argument must be one JSON object"}
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(v)
+	if err == nil {
+		return nil
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		// Arguments are flat objects; the path may name an embedded Go struct.
+		field := te.Field[strings.LastIndexByte(te.Field, '.')+1:]
+		return &memory.InputError{Field: field, Problem: fmt.Sprintf("must be a %s, not a JSON %s", jsonKind(te.Type.Kind().String()), te.Value)}
+	}
+	if f, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		return &memory.InputError{Field: strings.Trim(f, `"`), Problem: "unknown argument"}
+	}
+	return &memory.InputError{Field: "arguments", Problem: err.Error()}
+}
+
+func jsonKind(goKind string) string {
+	switch goKind {
+	case "string":
+		return "string"
+	case "bool":
+		return "boolean"
+	case "int", "int64", "float64", "ptr":
+		return "number"
+	}
+	return goKind
+}
+
+// rootArg is accepted by every command: which workspace to act on.
+type rootArg struct {
+	Root string `json:"root,omitempty"`
+}
+
+func (r *rootArg) rootArgument() string { return r.Root }
+
+// argsAndRoot decodes a command's argument object into a (whose type embeds
+// rootArg) and resolves the workspace it names.
+func argsAndRoot[A interface{ rootArgument() string }](s *Server, raw json.RawMessage, a A) (string, error) {
+	if err := decodeArgs(raw, a); err != nil {
+		return "", err
+	}
+	return s.commandRoot(a.rootArgument())
+}
+
+// commandRoot picks the workspace: the root argument (a workspace folder, or
+// any folder holding .memory), else the first workspace folder.
+func (s *Server) commandRoot(arg string) (string, error) {
+	s.mu.Lock()
+	roots := append([]string(nil), s.roots...)
+	s.mu.Unlock()
+	if arg == "" {
+		if len(roots) == 0 {
+			return "", &memory.InputError{Field: "root", Problem: "no workspace folder is open; pass the folder that holds .memory as \"root\""}
+		}
+		return roots[0], nil
+	}
+	p := arg
+	if strings.HasPrefix(arg, "file:") {
+		var err error
+		if p, err = pathOf(protocol.DocumentUri(arg)); err != nil {
+			return "", &memory.InputError{Field: "root", Problem: err.Error()}
+		}
+	} else if !filepath.IsAbs(p) {
+		return "", &memory.InputError{Field: "root", Problem: fmt.Sprintf("%q is neither an absolute path nor a file:// URI", arg)}
+	}
+	p = filepath.Clean(p)
+	if slices.Contains(roots, p) {
+		return p, nil
+	}
+	if fi, err := os.Stat(memoryDir(p)); err == nil && fi.IsDir() {
+		return p, nil
+	}
+	return "", &memory.InputError{Field: "root", Problem: fmt.Sprintf("%s is not a workspace folder and holds no .memory folder", p)}
+}
+
+func (s *Server) config() config.Config {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cfg
+}
+
+// categoryFile is the file of category c among files, or nil.
+func categoryFile(files []rules.File, c category.Category) *rules.File {
+	for i := range files {
+		if files[i].IsCategory && files[i].Category == c && files[i].Doc != nil {
+			return &files[i]
+		}
+	}
+	return nil
+}
+
+// --- store, query, list ---------------------------------------------------
+
+func (s *Server) cmdStore(ctx context.Context, _ string, raw json.RawMessage) (any, error) {
+	var a struct {
+		memory.StoreRequest
+		rootArg
+	}
+	root, err := argsAndRoot(s, raw, &a)
+	if err != nil {
+		return nil, err
+	}
+	st, err := memory.Validate(a.StoreRequest, s.config())
+	if err != nil {
+		return nil, err
+	}
+	var res memory.StoreResult
+	_, err = s.write(ctx, root, "Store memory", func(files []rules.File, cfg config.Config) (map[string][]byte, error) {
+		path := filepath.Join(memoryDir(root), st.Category.File())
+		var cur []byte
+		if f := categoryFile(files, st.Category); f != nil {
+			path, cur = f.Path, f.Doc.Src
+		}
+		out, r, err := memory.PlanStore(cur, st, cfg)
+		res = r
+		if err != nil || out == nil {
+			return nil, err
+		}
+		return map[string][]byte{path: out}, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.showInfo(res.Message)
+	return res, nil
+}
+
+func (s *Server) cmdQuery(_ context.Context, _ string, raw json.RawMessage) (any, error) {
+	var a struct {
+		memory.QueryRequest
+		rootArg
+	}
+	root, err := argsAndRoot(s, raw, &a)
+	if err != nil {
+		return nil, err
+	}
+	v, _ := s.snapshot(memoryDir(root))
+	res, err := memory.NewCatalog(v.files).Query(a.QueryRequest)
+	if err != nil {
+		return nil, err
+	}
+	if res.Results == nil {
+		res.Results = []memory.QueryHit{}
+	}
+	return res, nil
+}
+
+type listResult struct {
+	Message string                `json:"message"`
+	Entries []memory.CatalogEntry `json:"entries"`
+}
+
+func (s *Server) cmdList(_ context.Context, _ string, raw json.RawMessage) (any, error) {
+	var a struct {
+		Category string `json:"category,omitempty"`
+		rootArg
+	}
+	if err := decodeArgs(raw, &a); err != nil {
+		return nil, err
+	}
+	var only *category.Category
+	if a.Category != "" {
+		c, err := category.Parse(a.Category)
+		if err != nil {
+			return nil, &memory.InputError{Field: "category", Problem: err.Error()}
+		}
+		only = &c
+	}
+	root, err := s.commandRoot(a.Root)
+	if err != nil {
+		return nil, err
+	}
+	v, _ := s.snapshot(memoryDir(root))
+	res := listResult{Entries: []memory.CatalogEntry{}}
+	var b strings.Builder
+	for _, ce := range memory.NewCatalog(v.files).Entries {
+		if only != nil && ce.Cat != *only {
+			continue
+		}
+		res.Entries = append(res.Entries, ce)
+		slug := ""
+		if ce.Slug != "" {
+			slug = "[" + ce.Slug + "] "
+		}
+		fmt.Fprintf(&b, "\n%s:%d [%s] %s%s", ce.File, ce.Line, ce.Category, slug, ce.Content)
+	}
+	res.Message = plural(len(res.Entries), "memory", "memories") + b.String()
+	return res, nil
+}
+
+// --- delete ---------------------------------------------------------------
+
+type deleteResult struct {
+	Message string          `json:"message"`
+	Deleted memory.EntryRef `json:"deleted"`
+}
+
+func (s *Server) cmdDelete(ctx context.Context, _ string, raw json.RawMessage) (any, error) {
+	var a struct {
+		Category string `json:"category"`
+		Slug     string `json:"slug,omitempty"`
+		Content  string `json:"content,omitempty"`
+		rootArg
+	}
+	if err := decodeArgs(raw, &a); err != nil {
+		return nil, err
+	}
+	cat, err := category.Parse(a.Category)
+	if err != nil {
+		return nil, &memory.InputError{Field: "category", Problem: err.Error()}
+	}
+	slug, content := memfile.TrimJS(a.Slug), memfile.TrimJS(a.Content)
+	if slug == "" && content == "" {
+		return nil, &memory.InputError{Field: "slug", Problem: "give the slug or the content of the entry to delete"}
+	}
+	root, err := s.commandRoot(a.Root)
+	if err != nil {
+		return nil, err
+	}
+	var res deleteResult
+	_, err = s.write(ctx, root, "Delete memory", func(files []rules.File, _ config.Config) (map[string][]byte, error) {
+		f := categoryFile(files, cat)
+		var e *memfile.Entry
+		if f != nil {
+			for i := range f.Doc.Entries {
+				c := &f.Doc.Entries[i]
+				if (slug == "" || (c.HasSlug && c.Slug == slug)) && (content == "" || c.Content == content) {
+					e = c
+					break
+				}
+			}
+		}
+		if e == nil {
+			field, what := "content", fmt.Sprintf("%q", content)
+			if slug != "" {
+				field, what = "slug", fmt.Sprintf("[%s]", slug)
+				if content != "" {
+					what += fmt.Sprintf(" with content %q", content)
+				}
+			}
+			return nil, &memory.InputError{Field: field, Problem: fmt.Sprintf("no entry %s in %s", what, cat.File())}
+		}
+		out, err := text.Apply(f.Doc.Src, f.Doc.DeleteLines([]int{e.LineIndex}))
+		if err != nil {
+			return nil, err
+		}
+		res.Deleted = memory.EntryRef{Category: cat.String(), File: f.Name, Line: e.Line, Content: e.Content}
+		if e.HasSlug {
+			res.Deleted.Slug = e.Slug
+		}
+		res.Message = fmt.Sprintf("Deleted from %s: %q", f.Name, e.Content)
+		return map[string][]byte{f.Path: out}, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.showInfo(res.Message)
+	return res, nil
+}
+
+// --- assign slugs ---------------------------------------------------------
+
+type assignResult struct {
+	Message  string            `json:"message"`
+	Assigned []memory.EntryRef `json:"assigned"`
+	Files    []string          `json:"files"`
+}
+
+// slugConfig runs missing-slug alone, even when the user turned the hint off:
+// assigning slugs is what the command was asked to do.
+func slugConfig(cfg config.Config) config.Config {
+	cfg.Disabled = map[string]bool{}
+	for _, r := range rules.Rules() {
+		cfg.Disabled[r.Code] = r.Code != "missing-slug"
+	}
+	return cfg
+}
+
+func (s *Server) cmdAssignSlugs(ctx context.Context, _ string, raw json.RawMessage) (any, error) {
+	var a struct {
+		URI string `json:"uri,omitempty"`
+		rootArg
+	}
+	if err := decodeArgs(raw, &a); err != nil {
+		return nil, err
+	}
+	only := ""
+	var root string
+	if a.URI != "" {
+		only = memoryPath(protocol.DocumentUri(a.URI))
+		if only == "" {
+			return nil, &memory.InputError{Field: "uri", Problem: fmt.Sprintf("%s is not a memory file (an .md file directly inside .memory)", a.URI)}
+		}
+		root = rootOf(only)
+	} else {
+		var err error
+		if root, err = s.commandRoot(a.Root); err != nil {
+			return nil, err
+		}
+	}
+	var res assignResult
+	_, err := s.write(ctx, root, "Assign slugs", func(files []rules.File, cfg config.Config) (map[string][]byte, error) {
+		res = assignResult{Assigned: []memory.EntryRef{}, Files: []string{}}
+		findings := rules.Check(files, slugConfig(cfg))
+		out := map[string][]byte{}
+		for fi, f := range files {
+			if !f.IsCategory || (only != "" && f.Path != only) {
+				continue
+			}
+			fes := slugEdits(findings, fi)
+			if len(fes) == 0 {
+				continue
+			}
+			edits := make([]text.Edit, len(fes))
+			for i, fe := range fes {
+				edits[i] = fe.Edit
+				for _, e := range f.Doc.Entries {
+					if e.TailSpan.Start == fe.Edit.Start && !e.HasSlug {
+						slug := strings.TrimSuffix(strings.TrimPrefix(fe.Edit.New, "["), "] ")
+						res.Assigned = append(res.Assigned, memory.EntryRef{Category: f.Category.String(), File: f.Name, Line: e.Line, Slug: slug, Content: e.Content})
+						break
+					}
+				}
+			}
+			b, err := text.Apply(f.Doc.Src, edits)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", f.Name, err)
+			}
+			out[f.Path] = b
+			res.Files = append(res.Files, f.Name)
+		}
+		if len(res.Assigned) == 0 {
+			res.Message = "Every entry already has a slug."
+		} else {
+			res.Message = fmt.Sprintf("Assigned %s in %s.", plural(len(res.Assigned), "slug", "slugs"), strings.Join(res.Files, ", "))
+		}
+		return out, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.showInfo(res.Message)
+	return res, nil
+}
+
+// --- cleanup --------------------------------------------------------------
+
+type cleanupResult struct {
+	Message       string               `json:"message"`
+	Applied       bool                 `json:"applied"`
+	Steps         []memory.CleanupStep `json:"steps"`
+	Diff          string               `json:"diff"`
+	EntriesBefore int                  `json:"entriesBefore"`
+	EntriesAfter  int                  `json:"entriesAfter"`
+}
+
+func (s *Server) cmdCleanup(ctx context.Context, _ string, raw json.RawMessage) (any, error) {
+	var a struct {
+		Apply bool `json:"apply,omitempty"`
+		rootArg
+	}
+	root, err := argsAndRoot(s, raw, &a)
+	if err != nil {
+		return nil, err
+	}
+	var plan *memory.CleanupPlan
+	var files []rules.File
+	if a.Apply {
+		_, err = s.write(ctx, root, "Clean up memory", func(fs []rules.File, cfg config.Config) (map[string][]byte, error) {
+			plan, files = memory.PlanCleanup(fs, cfg), fs
+			out := map[string][]byte{}
+			for i, b := range plan.After {
+				out[fs[i].Path] = b
+			}
+			return out, nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		v, cfg := s.snapshot(memoryDir(root))
+		files = v.files
+		plan = memory.PlanCleanup(files, cfg)
+	}
+	res := cleanupResult{Applied: a.Apply, Steps: plan.Steps, Diff: plan.Diff(files), EntriesBefore: plan.EntriesBefore, EntriesAfter: plan.EntriesAfter}
+	if res.Steps == nil {
+		res.Steps = []memory.CleanupStep{}
+	}
+	var b strings.Builder
+	switch {
+	case len(plan.Steps) == 0:
+		fmt.Fprintf(&b, "Memory is already clean! %s.", plural(plan.EntriesBefore, "entry", "entries"))
+		res.Applied = false
+	case a.Apply:
+		fmt.Fprintf(&b, "Cleaned up memory: %d entries before, %d after (%s).", plan.EntriesBefore, plan.EntriesAfter, plural(len(plan.Steps), "step", "steps"))
+	default:
+		fmt.Fprintf(&b, "Cleanup plan: %d entries before, %d after (%s). Nothing written; run memory.cleanup with {\"apply\": true} to apply it.", plan.EntriesBefore, plan.EntriesAfter, plural(len(plan.Steps), "step", "steps"))
+	}
+	for _, st := range plan.Steps {
+		fmt.Fprintf(&b, "\n%s %s:%d: %s", st.Kind, st.File, st.Line, st.Detail)
+	}
+	res.Message = b.String()
+	s.showInfo(res.Message)
+	return res, nil
+}
+
+// --- stats ----------------------------------------------------------------
+
+type categoryStats struct {
+	Category string `json:"category"`
+	File     string `json:"file"`
+	Entries  int    `json:"entries"`
+	Limit    int    `json:"limit"`
+}
+
+type statsResult struct {
+	Message    string          `json:"message"`
+	Categories []categoryStats `json:"categories"`
+	Duplicates int             `json:"duplicates"`
+	Conflicts  int             `json:"conflicts"`
+	Total      int             `json:"total"`
+}
+
+// cmdStats counts entries per category against its limit, and the
+// duplicate (exact or near) and conflicting entries the rules find.
+func (s *Server) cmdStats(_ context.Context, _ string, raw json.RawMessage) (any, error) {
+	var a rootArg
+	root, err := argsAndRoot(s, raw, &a)
+	if err != nil {
+		return nil, err
+	}
+	v, cfg := s.snapshot(memoryDir(root))
+	res := statsResult{}
+	var b strings.Builder
+	for _, c := range category.All {
+		cs := categoryStats{Category: c.String(), File: c.File(), Limit: cfg.Limit(c)}
+		if f := categoryFile(v.files, c); f != nil {
+			cs.Entries = len(f.Doc.Entries)
+		}
+		res.Total += cs.Entries
+		res.Categories = append(res.Categories, cs)
+		fmt.Fprintf(&b, "\n%s: %d/%d", c.Plural(), cs.Entries, cs.Limit)
+	}
+	for _, f := range rules.Check(v.files, cfg) {
+		switch f.Code {
+		case "duplicate", "near-duplicate":
+			res.Duplicates++
+		case "conflict":
+			res.Conflicts++
+		}
+	}
+	res.Message = fmt.Sprintf("%s; %s, %s.", plural(res.Total, "memory", "memories"),
+		plural(res.Duplicates, "duplicate", "duplicates"), plural(res.Conflicts, "conflict", "conflicts")) + b.String()
+	return res, nil
+}
