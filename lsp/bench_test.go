@@ -1,0 +1,191 @@
+package lsp_test
+
+// Speed and memory of the language server. The figures and the commands
+// that produced them are in BENCHMARKS.md ("Language server").
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/memory-lsp/memory-lsp/lsp/lsptest"
+)
+
+// benchDecisions is a decisions.md of n entries: sentences from a small
+// vocabulary with made-up component names, so that entries share words the
+// way real notes do (and a few are near-duplicates), two in three slugged.
+func benchDecisions(n int) string {
+	subjects := []string{"the API", "the web app", "the worker", "the CLI", "the importer", "the billing job", "the search index", "the cache", "the auth service", "the scheduler"}
+	verbs := []string{"Deploy", "Restart", "Test", "Profile", "Pin", "Document", "Lint", "Benchmark", "Monitor", "Rebuild"}
+	tails := []string{"before the release branch is cut", "with the staging config", "after every schema migration", "using make check", "on the shared runner", "only from the main branch", "when the queue is drained", "behind the feature flag", "during the weekly window"}
+	syl := []string{"ka", "lo", "mi", "ren", "tos", "vel", "dra", "quin", "sar", "bex", "nor", "pim", "ul", "zet", "gor"}
+	r := rand.New(rand.NewPCG(7, uint64(n)))
+	name := func() string { return syl[r.IntN(len(syl))] + syl[r.IntN(len(syl))] + syl[r.IntN(len(syl))] }
+	var b strings.Builder
+	b.WriteString("# Decisions\n\n")
+	for i := range n {
+		s := fmt.Sprintf("%s %s for %s and %s %s, ticket DEC-%d.", verbs[r.IntN(len(verbs))], subjects[r.IntN(len(subjects))], name(), name(), tails[r.IntN(len(tails))], i)
+		if i%3 == 0 {
+			fmt.Fprintf(&b, "- %s\n", s)
+		} else {
+			fmt.Fprintf(&b, "- [decision-%d] %s\n", i, s)
+		}
+	}
+	return b.String()
+}
+
+// benchSettings raise the Decision limit above n, so that the benchmark
+// measures checking rather than publishing n-40 over-limit warnings; the
+// -default-limits variants keep HackLM's limit of 40.
+func benchSettings(n int, raised bool) map[string]any {
+	if !raised {
+		return nil
+	}
+	return map[string]any{"categoryLimit": map[string]any{"Decision": max(40, n+1)}}
+}
+
+// openBench starts a session on a workspace holding benchDecisions(n) and
+// opens the file.
+func openBench(b *testing.B, c *lsptest.Client, n int, raised bool) (uri, text string) {
+	b.Helper()
+	root := b.TempDir()
+	path := filepath.Join(root, ".memory", "decisions.md")
+	text = benchDecisions(n)
+	writeFile(b, path, text)
+	settings := benchSettings(n, raised)
+	if settings != nil {
+		c.SetSettings(map[string]any{"memory": settings})
+	}
+	c.Initialize(lsptest.InitializeParams(root, settings))
+	uri = c.Open(path, text)
+	c.AwaitDiagnostics(uri, 1, wait)
+	return uri, text
+}
+
+// publishedFor matches the publishDiagnostics of uri at version without
+// decoding it: the client's own decoding is not the server's time.
+func publishedFor(uri string, version int) func(*lsptest.Message) bool {
+	u, _ := json.Marshal(uri)
+	v := `"version":` + strconv.Itoa(version)
+	comma, brace := []byte(v+","), []byte(v+"}")
+	return func(m *lsptest.Message) bool {
+		return m.Method == "textDocument/publishDiagnostics" && bytes.Contains(m.Params, u) &&
+			(bytes.Contains(m.Params, comma) || bytes.Contains(m.Params, brace))
+	}
+}
+
+// BenchmarkDidChangeToPublish is the time from sending a didChange (one
+// word of the middle entry replaced) to receiving publishDiagnostics for
+// that version, in process, with no debounce.
+func BenchmarkDidChangeToPublish(b *testing.B) {
+	for _, bc := range []struct {
+		name   string
+		n      int
+		raised bool
+	}{{"40", 40, true}, {"10000", 10000, true}, {"10000-default-limits", 10000, false}} {
+		b.Run(bc.name, func(b *testing.B) {
+			c := inProcess(b)
+			uri, text := openBench(b, c, bc.n, bc.raised)
+			line := 2 + bc.n/2
+			start := lsptest.PositionAt(text, strings.Index(text, fmt.Sprintf("ticket DEC-%d.", bc.n/2)))
+			if start.Line != line {
+				b.Fatalf("entry %d is on line %d", bc.n/2, start.Line)
+			}
+			words := []string{"ticket", "issue "}
+			diagnostics := 0
+			i := 0
+			for b.Loop() {
+				c.Forget()
+				// "ticket" and "issue " have the same length: the range stays valid.
+				v := c.Change(uri, lsptest.TextEdit{Range: lsptest.Range{Start: start, End: lsptest.Position{Line: line, Character: start.Character + 6}}, NewText: words[i%2]})
+				m, _ := c.Await(0, wait, fmt.Sprintf("publishDiagnostics for version %d", v), publishedFor(uri, v))
+				diagnostics = bytes.Count(m.Params, []byte(`"range"`))
+				i++
+			}
+			b.ReportMetric(float64(diagnostics), "diagnostics")
+			c.Shutdown()
+		})
+	}
+}
+
+// BenchmarkInitialize spawns the binary and times it until the initialize
+// response arrives; the shutdown after it is not timed.
+func BenchmarkInitialize(b *testing.B) {
+	root := b.TempDir()
+	writeFile(b, filepath.Join(root, ".memory", "decisions.md"), benchDecisions(40))
+	for b.Loop() {
+		cmd := exec.Command(binary, "serve", "--stdio")
+		cmd.Dir = root
+		c := lsptest.Start(b, cmd)
+		if _, err := c.Request("initialize", lsptest.InitializeParams(root, nil)); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		c.Notify("initialized", map[string]any{})
+		c.Shutdown()
+		if code := c.ExitCode(); code != 0 {
+			b.Fatalf("exit code %d", code)
+		}
+		b.StartTimer()
+	}
+}
+
+// BenchmarkResidentMemory reports the binary's resident memory (VmRSS) and
+// its peak (VmHWM) from /proc, with a 10,000-entry file open, after the
+// first diagnostics and after ten edits. One iteration is one whole session.
+func BenchmarkResidentMemory(b *testing.B) {
+	if _, err := os.Stat("/proc/self/status"); err != nil {
+		b.Skip("no /proc on this system")
+	}
+	for _, bc := range []struct {
+		name   string
+		raised bool
+	}{{"10000", true}, {"10000-default-limits", false}} {
+		b.Run(bc.name, func(b *testing.B) {
+			var rss, hwm float64
+			for b.Loop() {
+				cmd := exec.Command(binary, "serve", "--stdio")
+				c := lsptest.Start(b, cmd)
+				uri, text := openBench(b, c, 10000, bc.raised)
+				start := lsptest.PositionAt(text, strings.Index(text, "ticket DEC-5000."))
+				for i := range 10 {
+					v := c.Change(uri, lsptest.TextEdit{Range: lsptest.Range{Start: start, End: lsptest.Position{Line: start.Line, Character: start.Character + 6}}, NewText: []string{"issue ", "ticket"}[i%2]})
+					c.Await(0, wait, "publishDiagnostics", publishedFor(uri, v))
+					c.Forget()
+				}
+				rss, hwm = procStatus(b, cmd.Process.Pid, "VmRSS"), procStatus(b, cmd.Process.Pid, "VmHWM")
+				c.Shutdown()
+				c.ExitCode()
+			}
+			b.ReportMetric(rss, "MB-rss")
+			b.ReportMetric(hwm, "MB-peak-rss")
+		})
+	}
+}
+
+// procStatus reads a "kB" field of /proc/<pid>/status, in MB.
+func procStatus(b *testing.B, pid int, field string) float64 {
+	b.Helper()
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, field+":"); ok {
+			kb, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(rest), " kB"))
+			if err != nil {
+				b.Fatalf("%s: %v", line, err)
+			}
+			return float64(kb) / 1024
+		}
+	}
+	b.Fatalf("no %s in /proc/%d/status", field, pid)
+	return 0
+}
