@@ -31,13 +31,17 @@ type Client struct {
 	exited   chan struct{} // closed when the server has ended
 	exitCode int
 
+	// dmu guards docs and orders what is sent about them (didChange
+	// versions); it is never held by the read loop.
+	dmu  sync.Mutex
+	docs map[string]*doc
+
 	mu       sync.Mutex
 	grew     chan struct{} // closed and replaced when msgs grows
 	msgs     []Message
 	bad      []string // framing violations
 	nextID   int64
 	pending  map[string]chan Message
-	docs     map[string]*doc
 	settings map[string]any
 	handlers map[string]func(params json.RawMessage) (any, error)
 }

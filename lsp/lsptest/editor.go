@@ -179,9 +179,9 @@ func (c *Client) applyEditRequest(params json.RawMessage) any {
 func (c *Client) Open(path, text string) string {
 	c.t.Helper()
 	uri := URI(path)
-	c.mu.Lock()
+	c.dmu.Lock()
 	c.docs[uri] = &doc{text: text, version: 1}
-	c.mu.Unlock()
+	c.dmu.Unlock()
 	if err := c.Notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
 		"uri": uri, "languageId": "markdown", "version": 1, "text": text}}); err != nil {
 		c.t.Fatalf("didOpen: %v", err)
@@ -201,9 +201,9 @@ func (c *Client) OpenFile(path string) string {
 
 // Close sends didClose and forgets the buffer.
 func (c *Client) Close(uri string) {
-	c.mu.Lock()
+	c.dmu.Lock()
 	delete(c.docs, uri)
-	c.mu.Unlock()
+	c.dmu.Unlock()
 	c.Notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": uri}})
 }
 
@@ -213,29 +213,30 @@ func (c *Client) Close(uri string) {
 // version.
 func (c *Client) Change(uri string, changes ...TextEdit) int {
 	c.t.Helper()
-	c.mu.Lock()
+	c.dmu.Lock()
 	d := c.docs[uri]
 	if d == nil {
-		c.mu.Unlock()
+		c.dmu.Unlock()
 		c.t.Fatalf("didChange for %s, which the client has not opened", uri)
 	}
 	next, err := applySequential(d.text, changes)
 	if err != nil {
-		c.mu.Unlock()
+		c.dmu.Unlock()
 		c.t.Fatalf("change to %s: %v", uri, err)
 	}
 	d.text, d.version = next, d.version+1
 	version := d.version
 	err = c.sendChange(uri, version, changes)
-	c.mu.Unlock()
+	c.dmu.Unlock()
 	if err != nil {
 		c.t.Fatalf("didChange: %v", err)
 	}
 	return version
 }
 
-// sendChange writes a didChange; c.mu is held so that versions go out in
-// order.
+// sendChange writes a didChange; c.dmu is held so that versions go out in
+// order. c.mu must not be: the read loop needs it to take the server's
+// messages, and a server blocked writing to us reads nothing from us.
 func (c *Client) sendChange(uri string, version int, changes []TextEdit) error {
 	cc := make([]map[string]any, len(changes))
 	for i, ch := range changes {
@@ -248,8 +249,8 @@ func (c *Client) sendChange(uri string, version int, changes []TextEdit) error {
 
 // Text is the client's copy of an open buffer.
 func (c *Client) Text(uri string) string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.dmu.Lock()
+	defer c.dmu.Unlock()
 	if d := c.docs[uri]; d != nil {
 		return d.text
 	}
@@ -259,8 +260,8 @@ func (c *Client) Text(uri string) string {
 
 // Version is the version of an open buffer (0 when not open).
 func (c *Client) Version(uri string) int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.dmu.Lock()
+	defer c.dmu.Unlock()
 	if d := c.docs[uri]; d != nil {
 		return d.version
 	}
@@ -329,8 +330,8 @@ func (c *Client) ApplyEdit(edit json.RawMessage) error {
 		}
 	}
 
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.dmu.Lock()
+	defer c.dmu.Unlock()
 	// Plan everything first so that a refused change leaves nothing half done.
 	type result struct {
 		uri     string
