@@ -135,18 +135,21 @@ func readFrame(r *bufio.Reader) ([]byte, error) {
 	return body, nil
 }
 
-// writeFrame frames and writes one message in a single Write, so that
-// concurrent writers (serialised by the caller) never interleave bytes.
+// writeFrame frames and writes one message. The caller serialises writers;
+// header and body go out as two writes so that a large message (thousands of
+// diagnostics) is not copied once more just to prepend its header.
 func writeFrame(w io.Writer, v any) error {
 	body, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	frame := make([]byte, 0, len(body)+32)
-	frame = append(frame, "Content-Length: "...)
-	frame = strconv.AppendInt(frame, int64(len(body)), 10)
-	frame = append(frame, "\r\n\r\n"...)
-	frame = append(frame, body...)
-	_, err = w.Write(frame)
+	header := make([]byte, 0, 32)
+	header = append(header, "Content-Length: "...)
+	header = strconv.AppendInt(header, int64(len(body)), 10)
+	header = append(header, "\r\n\r\n"...)
+	if _, err := w.Write(header); err != nil {
+		return err
+	}
+	_, err = w.Write(body)
 	return err
 }
