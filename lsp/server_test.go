@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 )
@@ -125,4 +126,27 @@ func TestOtherMarkdownGetsNothing(t *testing.T) {
 			t.Errorf("server sent %s about README.md", n.method)
 		}
 	}
+}
+
+// TestDidSaveRepublishes: a save re-checks the folder at once (the other
+// files of the folder may have changed on disk meanwhile), so the saved file
+// gets a fresh publish for its current version.
+func TestDidSaveRepublishes(t *testing.T) {
+	root := t.TempDir()
+	path := writeMemory(t, root, "decisions.md", "# Decisions\n\n- [db] Use Postgres.\n")
+	uri := uriOf(path)
+	c := newTestClient(t, Options{Debounce: time.Hour}) // only open and save may publish
+	c.initialize(root, nil, nil)
+	c.notify("textDocument/didOpen", protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: uri, Version: 1, Text: "# Decisions\n\n- [db] Use Postgres.\n"}})
+	_, next := c.diagnostics(0, uri, 1)
+	c.notify("textDocument/didChange", map[string]any{
+		"textDocument":   map[string]any{"uri": uri, "version": 2},
+		"contentChanges": []any{map[string]any{"text": "# Decisions\n\n- [db] Use Postgres.\n- [db] Use Redis.\n"}},
+	})
+	c.notify("textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": uri}})
+	p, _ := c.diagnostics(next, uri, 2)
+	if !slices.Contains(codes(p), "duplicate-slug") {
+		t.Errorf("after save: codes %v, want duplicate-slug", codes(p))
+	}
+	c.shutdown()
 }
