@@ -115,11 +115,12 @@ func (s *Server) schedule(dir string, delay time.Duration) {
 func (s *Server) publishDir(dir string) {
 	defer s.lockDir(dir)()
 	if !s.serves(dir) {
+		s.dropChecker(dir)
 		s.clearDir(dir)
 		return
 	}
 	v, cfg := s.snapshot(dir)
-	findings := rules.Check(v.files, cfg)
+	findings := s.checker(dir).Check(v.files, cfg)
 	byFile := make([][]protocol.Diagnostic, len(v.files))
 	for _, f := range findings {
 		d, err := s.diagnostic(v, f)
@@ -164,6 +165,29 @@ func (s *Server) publishDir(dir string) {
 		}
 		s.conn.Notify("textDocument/publishDiagnostics", protocol.PublishDiagnosticsParams{URI: uriOf(p), Diagnostics: []protocol.Diagnostic{}})
 	}
+}
+
+// checker is dir's rules.Checker, which reuses the analyses and similarity
+// pairs of the folder's previous check: an edit changes one entry of
+// thousands. The caller holds dir's publish lock, so one check at a time
+// runs on it (the Checker would serialise them anyway).
+func (s *Server) checker(dir string) *rules.Checker {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.checkers[dir]
+	if c == nil {
+		c = new(rules.Checker)
+		s.checkers[dir] = c
+	}
+	return c
+}
+
+// dropChecker forgets a folder the server no longer serves, and the memory
+// its checker holds.
+func (s *Server) dropChecker(dir string) {
+	s.mu.Lock()
+	delete(s.checkers, dir)
+	s.mu.Unlock()
 }
 
 // currentVersion is the open buffer's version, or -1 when it is not open.

@@ -10,6 +10,7 @@ import (
 	"github.com/tliron/commonlog"
 
 	"github.com/memory-lsp/memory-lsp/core/config"
+	"github.com/memory-lsp/memory-lsp/core/rules"
 )
 
 // Name is the server's name in serverInfo and the source of its diagnostics.
@@ -54,7 +55,10 @@ type Server struct {
 	shutdown bool                   // shutdown was requested before exit
 	watch    *watcher
 	pubMu    map[string]*sync.Mutex // one publishDir at a time per .memory dir
-	startup  []pendingNote          // settings problems found in initialize, sent after initialized
+	// checkers keep each .memory dir's analyses and pairs between checks;
+	// a checker is used only under its dir's pubMu.
+	checkers map[string]*rules.Checker
+	startup  []pendingNote // settings problems found in initialize, sent after initialized
 
 	// cfgMu serialises configuration refreshes, so that a slow pull cannot
 	// overwrite a newer one. It is taken before mu, never while holding it.
@@ -73,7 +77,8 @@ func NewServer(opt Options, log commonlog.Logger) *Server {
 		opt.ClientTimeout = 10 * time.Second
 	}
 	return &Server{opt: opt, log: log, docs: map[string]*document{}, cfg: config.Default(),
-		timers: map[string]*time.Timer{}, shown: map[string]bool{}, pubMu: map[string]*sync.Mutex{}}
+		timers: map[string]*time.Timer{}, shown: map[string]bool{}, pubMu: map[string]*sync.Mutex{},
+		checkers: map[string]*rules.Checker{}}
 }
 
 // Serve runs the protocol on conn until exit or end of input. ok reports

@@ -1,9 +1,6 @@
 package rules
 
-import (
-	"github.com/memory-lsp/memory-lsp/core/similar"
-	"github.com/memory-lsp/memory-lsp/core/text"
-)
+import "github.com/memory-lsp/memory-lsp/core/text"
 
 // checkMissingSlug hints at entries without a slug: a store cannot update
 // them by name. Empty entries and failed slugs (`[s]text`, `[] x`) are left
@@ -23,7 +20,7 @@ func checkMissingSlug(w *workspace) {
 			}
 			fd := Finding{Code: "missing-slug", Severity: Hint, File: fi, Span: e.ContentSpan,
 				Message: "entry has no slug: a store cannot update it by name"}
-			if s := similar.GenerateSlug(e.Content, taken); s != "" && !used[s] {
+			if s := w.generateSlug(e.Content, taken); s != "" && !used[s] {
 				used[s] = true
 				fd.Fixes = []Fix{{Title: "Assign slug " + s, Edits: in(fi, text.Edit{Start: e.TailSpan.Start, End: e.TailSpan.Start, New: "[" + s + "] "})}}
 			}

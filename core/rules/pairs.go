@@ -3,7 +3,6 @@ package rules
 import (
 	"fmt"
 
-	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/similar"
 )
@@ -13,30 +12,6 @@ import (
 type pairFor struct {
 	exact, near, conflict int // index into w.refs, -1 if none
 	nearV, conflictV      similar.Verdict
-}
-
-// computePairs runs similar.Pairs once over every non-empty entry of every
-// category file, grouped by file (a category file is one category). It reads
-// only files, so Check runs it beside the other rules.
-func computePairs(files []File, cfg config.Config) ([]entryRef, []similar.Pair) {
-	var refs []entryRef
-	var contents []string
-	var group []int
-	for fi := range files {
-		f := &files[fi]
-		if !f.IsCategory || f.Doc == nil {
-			continue
-		}
-		for i := range f.Doc.Entries {
-			if c := f.Doc.Entries[i].Content; c != "" {
-				refs = append(refs, entryRef{fi, i})
-				contents = append(contents, c)
-				group = append(group, fi)
-			}
-		}
-	}
-	th := similar.Thresholds{Skip: cfg.SkipThreshold, Update: cfg.UpdateThreshold}
-	return refs, similar.Pairs(similar.AnalyzeAll(contents), group, th)
 }
 
 // related returns, per reference index, the strongest earlier partner of

@@ -9,8 +9,6 @@
 package rules
 
 import (
-	"sort"
-
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/memfile"
@@ -136,49 +134,11 @@ func Rules() []Info {
 }
 
 // Check runs every enabled rule over the workspace's files and returns the
-// findings sorted by file, start offset and code.
+// findings sorted by file, start offset and code. It is a Checker's first
+// call: a caller that checks the same workspace again and again (an editor)
+// keeps a Checker instead.
 func Check(files []File, cfg config.Config) []Finding {
-	w := &workspace{files: files, cfg: cfg, idx: make([]*text.Index, len(files))}
-	needPairs := false
-	for code := range pairRules {
-		needPairs = needPairs || cfg.Enabled(code)
-	}
-	var pairsDone chan any
-	if needPairs {
-		pairsDone = make(chan any, 1)
-		go func() {
-			// A panic must surface in the caller's goroutine, where the
-			// language server recovers it, not end the process here.
-			defer func() { pairsDone <- recover() }()
-			w.refs, w.pairs = computePairs(files, cfg)
-		}()
-	}
-	for _, r := range registry {
-		if cfg.Enabled(r.Code) && !pairRules[r.Code] {
-			r.check(w)
-		}
-	}
-	if needPairs {
-		if p := <-pairsDone; p != nil {
-			panic(p)
-		}
-		for _, r := range registry {
-			if cfg.Enabled(r.Code) && pairRules[r.Code] {
-				r.check(w)
-			}
-		}
-	}
-	sort.SliceStable(w.out, func(i, j int) bool {
-		a, b := w.out[i], w.out[j]
-		if a.File != b.File {
-			return a.File < b.File
-		}
-		if a.Span.Start != b.Span.Start {
-			return a.Span.Start < b.Span.Start
-		}
-		return a.Code < b.Code
-	})
-	return w.out
+	return new(Checker).Check(files, cfg)
 }
 
 // workspace is the state one Check shares between rules.
@@ -192,6 +152,10 @@ type workspace struct {
 	pairs []similar.Pair
 	refs  []entryRef
 	best  []pairFor // derived from pairs on first use
+
+	// slugs, when set, keeps the base slugs of contents between a
+	// Checker's calls (see generateSlug); one rule at a time may use it.
+	slugs *slugCache
 }
 
 type entryRef struct{ file, entry int }

@@ -1,0 +1,550 @@
+package rules
+
+import (
+	"cmp"
+	"runtime"
+	"slices"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/memory-lsp/memory-lsp/core/config"
+	"github.com/memory-lsp/memory-lsp/core/similar"
+	"github.com/memory-lsp/memory-lsp/core/text"
+)
+
+// Checker is Check with a memory: it keeps the similarity analyses and the
+// related pairs of its previous call and, when the new files differ from
+// those in a few entries, reuses them. An editor re-checks a workspace on
+// every keystroke, and one edit changes one entry: the other entries'
+// analyses and the pairs among them stay as they were.
+//
+// Check returns exactly what the package's Check returns for the same
+// arguments. What is reused is a function of the entry contents alone: an
+// analysis is keyed by its content, and the pairs of a category file by the
+// list of its contents (matched to the previous list by a diff, so that
+// shifted entries keep their pairs) and the thresholds.
+//
+// A Checker may be used from several goroutines; its calls run one at a
+// time. The zero value is ready to use. It holds the contents, analyses,
+// pairs and base slugs of the latest call only: about 0.7 KB per entry
+// (7 MB for 10,000 entries), which a one-off Check lets go at once.
+type Checker struct {
+	mu sync.Mutex
+	th similar.Thresholds
+	// groups are the category files of the previous pair computation, in
+	// file order; nil before the first (or after a failed) one.
+	groups []*pairGroup
+	// cache maps every content of groups to its analysis and the number of
+	// entries holding it. It is built on first need (a one-off Check never
+	// needs it) and then kept in step with groups.
+	cache map[string]*cached
+	// slugBases are the base slugs the missing-slug rule derived in the
+	// previous call, by content.
+	slugBases map[string]string
+	// took is how long each task of the previous call ran, by rule code.
+	took map[string]time.Duration
+}
+
+// pairsTask names the task that computes the pairs and runs the pair rules.
+const pairsTask = " pairs"
+
+// pairGroup is one category file's part of the pair computation: the
+// non-empty contents in file order, their analyses, and the related pairs
+// among them in local indices, sorted by (I, J).
+type pairGroup struct {
+	path     string
+	contents []string
+	texts    []*similar.Text
+	pairs    []similar.Pair
+}
+
+type cached struct {
+	text *similar.Text
+	n    int
+}
+
+// Check runs every enabled rule over the workspace's files and returns the
+// findings sorted by file, start offset and code, as the package's Check.
+//
+// The rules run side by side on the available cores: one task computes the
+// pairs and then runs the rules that read them, every other rule is a task
+// of its own, each with its own list of findings. The tasks start longest
+// first, as they took in the previous call. The lists are joined in the
+// order a one-by-one run produces (the other rules in registry order, then
+// the pair rules), so the stable sort gives the same result.
+func (c *Checker) Check(files []File, cfg config.Config) []Finding {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ok := false
+	defer func() {
+		if !ok {
+			c.reset() // a panic may have left the state half updated
+		}
+	}()
+	type task struct {
+		key  string // the rule's code, or pairsTask
+		run  func(*workspace)
+		w    *workspace
+		took time.Duration
+	}
+	var tasks []*task
+	for _, r := range registry {
+		if cfg.Enabled(r.Code) && !pairRules[r.Code] {
+			tasks = append(tasks, &task{key: r.Code, run: r.check})
+		}
+	}
+	var pairs *task
+	for code := range pairRules {
+		if cfg.Enabled(code) && pairs == nil {
+			pairs = &task{key: pairsTask, run: func(w *workspace) {
+				w.refs, w.pairs = c.computePairs(files, cfg)
+				for _, r := range registry {
+					if cfg.Enabled(r.Code) && pairRules[r.Code] {
+						r.check(w)
+					}
+				}
+			}}
+		}
+	}
+	order := slices.Clone(tasks)
+	if pairs != nil {
+		// on a fresh Checker the pairs start first: then they are most of
+		// the work
+		order = slices.Insert(order, 0, pairs)
+	}
+	slices.SortStableFunc(order, func(a, b *task) int { return cmp.Compare(c.took[b.key], c.took[a.key]) })
+	slugs := &slugCache{old: c.slugBases, now: map[string]string{}}
+	parallelTasks(len(order), func(k int) {
+		t := order[k]
+		t.w = &workspace{files: files, cfg: cfg, idx: make([]*text.Index, len(files))}
+		if t.key == "missing-slug" {
+			t.w.slugs = slugs
+		}
+		start := time.Now()
+		t.run(t.w)
+		t.took = time.Since(start)
+	})
+	w := &workspace{}
+	if pairs != nil {
+		tasks = append(tasks, pairs)
+	}
+	took := make(map[string]time.Duration, len(tasks))
+	nf := 0
+	for _, t := range tasks {
+		nf += len(t.w.out)
+	}
+	w.out = make([]Finding, 0, nf)
+	for _, t := range tasks {
+		w.out = append(w.out, t.w.out...)
+		took[t.key] = t.took
+	}
+	sort.SliceStable(w.out, func(i, j int) bool {
+		a, b := w.out[i], w.out[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Span.Start != b.Span.Start {
+			return a.Span.Start < b.Span.Start
+		}
+		return a.Code < b.Code
+	})
+	c.slugBases, c.took = slugs.now, took
+	ok = true
+	return w.out
+}
+
+// parallelTasks runs task(0) … task(n-1) on up to GOMAXPROCS goroutines, the
+// caller's among them, each taking the next task as it finishes one. When
+// all have ended, the panic of the lowest-numbered task that panicked is
+// raised in the caller's goroutine, where the language server recovers it;
+// none ends the process from another goroutine.
+func parallelTasks(n int, task func(k int)) {
+	panics := make([]any, n)
+	var next atomic.Int32
+	work := func() {
+		for {
+			k := int(next.Add(1)) - 1
+			if k >= n {
+				return
+			}
+			func() {
+				defer func() {
+					if p := recover(); p != nil {
+						panics[k] = p
+					}
+				}()
+				task(k)
+			}()
+		}
+	}
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) - 1 {
+		wg.Go(work)
+	}
+	work()
+	wg.Wait()
+	for _, p := range panics {
+		if p != nil {
+			panic(p)
+		}
+	}
+}
+
+func (c *Checker) reset() {
+	c.groups, c.cache, c.slugBases, c.took = nil, nil, nil, nil
+}
+
+// slugCache hands the base slugs of the previous call to this one and
+// collects this call's, so that it holds only contents still present.
+type slugCache struct{ old, now map[string]string }
+
+// generateSlug is similar.GenerateSlug, reusing the base slug a Checker's
+// previous call derived from the same content.
+func (w *workspace) generateSlug(content string, taken func(string) bool) string {
+	if w.slugs == nil {
+		return similar.GenerateSlug(content, taken)
+	}
+	base, ok := w.slugs.old[content]
+	if !ok {
+		base = similar.SlugBase(content)
+	}
+	w.slugs.now[content] = base
+	return similar.SlugFrom(base, taken)
+}
+
+// recomputeShare: a category file in which more than this share of the
+// entries changed has its pairs computed afresh; beyond it, comparing each
+// changed entry with every other costs about as much as the inverted index of
+// similar.Pairs (BenchmarkPairsInvolving10k). minIncremental changes are
+// always worth it. maxScript bounds the diff that matches old entries to new
+// ones (its time is O(n·maxScript), its memory O(maxScript²)): an edit
+// script longer than that is a rewrite, computed afresh.
+const (
+	recomputeShare = 0.10
+	minIncremental = 16
+	maxScript      = 256
+)
+
+// computePairs runs the similarity comparison over every non-empty entry of
+// every category file, grouped by file (a category file is one category),
+// and returns the entries and their related pairs as similar.Pairs over all
+// of them would. It reads only files, so Check runs it beside the other
+// rules.
+func (c *Checker) computePairs(files []File, cfg config.Config) ([]entryRef, []similar.Pair) {
+	th := similar.Thresholds{Skip: cfg.SkipThreshold, Update: cfg.UpdateThreshold}
+	// Old pairs are valid only under the same thresholds; analyses always.
+	samePairs := c.groups != nil && th == c.th
+	old := map[string][]*pairGroup{}
+	for _, g := range c.groups {
+		old[g.path] = append(old[g.path], g)
+	}
+	n := 0
+	for fi := range files {
+		if f := &files[fi]; f.IsCategory && f.Doc != nil {
+			n += len(f.Doc.Entries)
+		}
+	}
+	refs := make([]entryRef, 0, n)
+	groups := make([]*pairGroup, 0, len(files))
+	// per group: for each new index the old one, -1 for a changed entry;
+	// nil when the group has no predecessor.
+	matches := make([][]int, 0, len(files))
+	prevs := make([]*pairGroup, 0, len(files))
+	for fi := range files {
+		f := &files[fi]
+		if !f.IsCategory || f.Doc == nil {
+			continue
+		}
+		g := &pairGroup{path: f.Path, contents: make([]string, 0, len(f.Doc.Entries))}
+		for i := range f.Doc.Entries {
+			if ct := f.Doc.Entries[i].Content; ct != "" {
+				refs = append(refs, entryRef{fi, i})
+				g.contents = append(g.contents, ct)
+			}
+		}
+		g.texts = make([]*similar.Text, len(g.contents))
+		var prev *pairGroup
+		var match []int
+		if olds := old[f.Path]; len(olds) > 0 {
+			prev, old[f.Path] = olds[0], olds[1:]
+			match = matchContents(prev.contents, g.contents, maxChanges(len(g.contents)))
+			if match == nil {
+				prev = nil
+			}
+		}
+		groups, matches, prevs = append(groups, g), append(matches, match), append(prevs, prev)
+	}
+
+	// Analyses: reused where the entry is unchanged, else from the cache,
+	// else computed (all at once, spread over the cores).
+	var missing []string
+	var missingAt []*(*similar.Text)
+	for gi, g := range groups {
+		for i, ct := range g.contents {
+			if m := matches[gi]; m != nil && m[i] >= 0 {
+				g.texts[i] = prevs[gi].texts[m[i]]
+			} else if e := c.lookup(ct); e != nil {
+				g.texts[i] = e.text
+			} else {
+				missing = append(missing, ct)
+				missingAt = append(missingAt, &g.texts[i])
+			}
+		}
+	}
+	for k, t := range similar.AnalyzeAll(missing) {
+		*missingAt[k] = t
+	}
+	for _, g := range groups {
+		for i, t := range g.texts {
+			// the same string: keep the analysed one and let go of the
+			// file's copy, which the caller's document holds
+			g.contents[i] = t.Raw
+		}
+	}
+	c.updateCache(groups, matches, prevs)
+
+	// Pairs: kept among unchanged entries, computed for the changed ones;
+	// computed afresh for a new file, a file with many changes, or new
+	// thresholds.
+	np := 0
+	for gi, g := range groups {
+		if prev, m := prevs[gi], matches[gi]; samePairs && prev != nil {
+			g.pairs = updatePairs(prev, g, m, th)
+		} else {
+			g.pairs = similar.Pairs(g.texts, nil, th)
+		}
+		np += len(g.pairs)
+	}
+	pairs := make([]similar.Pair, 0, np)
+	off := 0
+	for _, g := range groups {
+		for _, p := range g.pairs {
+			pairs = append(pairs, similar.Pair{I: p.I + off, J: p.J + off, Verdict: p.Verdict})
+		}
+		off += len(g.contents)
+	}
+	c.groups, c.th = groups, th
+	return refs, pairs
+}
+
+// maxChanges is how many changed entries a file of n entries may have and
+// still be updated rather than recomputed.
+func maxChanges(n int) int {
+	return max(minIncremental, int(recomputeShare*float64(n)))
+}
+
+// updatePairs keeps prev's pairs between entries that are still there
+// (renumbered) and adds those that involve a changed entry.
+func updatePairs(prev, g *pairGroup, match []int, th similar.Thresholds) []similar.Pair {
+	now := make([]int, len(prev.contents)) // old index → new, -1 if gone
+	for i := range now {
+		now[i] = -1
+	}
+	var changed []int
+	for i, o := range match {
+		if o >= 0 {
+			now[o] = i
+		} else {
+			changed = append(changed, i)
+		}
+	}
+	if len(changed) == 0 && len(prev.contents) == len(g.contents) {
+		return prev.pairs // nothing moved
+	}
+	fresh := similar.PairsInvolving(g.texts, changed, th)
+	out := make([]similar.Pair, 0, len(prev.pairs)+len(fresh))
+	for _, p := range prev.pairs {
+		if i, j := now[p.I], now[p.J]; i >= 0 && j >= 0 {
+			out = append(out, similar.Pair{I: i, J: j, Verdict: p.Verdict})
+		}
+	}
+	// Both lists are sorted by (I, J) and disjoint: merge them.
+	kept := out
+	out = make([]similar.Pair, 0, len(kept)+len(fresh))
+	a, b := 0, 0
+	for a < len(kept) || b < len(fresh) {
+		if b == len(fresh) || a < len(kept) && (kept[a].I < fresh[b].I || kept[a].I == fresh[b].I && kept[a].J < fresh[b].J) {
+			out = append(out, kept[a])
+			a++
+		} else {
+			out = append(out, fresh[b])
+			b++
+		}
+	}
+	return out
+}
+
+// lookup finds an analysis of the previous call by content, building the
+// cache from the previous groups on first need.
+func (c *Checker) lookup(content string) *cached {
+	if c.groups == nil {
+		return nil
+	}
+	if c.cache == nil {
+		c.cache = map[string]*cached{}
+		for _, g := range c.groups {
+			for i, ct := range g.contents {
+				if e := c.cache[ct]; e != nil {
+					e.n++
+				} else {
+					c.cache[ct] = &cached{text: g.texts[i], n: 1}
+				}
+			}
+		}
+	}
+	return c.cache[content]
+}
+
+// updateCache brings the cache (if built) from the previous groups to the
+// new ones: contents that came in are counted, those that went are
+// uncounted, and a content no entry holds any more is dropped.
+func (c *Checker) updateCache(groups []*pairGroup, matches [][]int, prevs []*pairGroup) {
+	if c.cache == nil {
+		return
+	}
+	kept := map[*pairGroup][]bool{} // per old group, which old entries live on
+	for gi, g := range groups {
+		m, prev := matches[gi], prevs[gi]
+		var live []bool
+		if prev != nil {
+			live = make([]bool, len(prev.contents))
+		}
+		for i, ct := range g.contents {
+			if m != nil && m[i] >= 0 {
+				live[m[i]] = true
+				continue
+			}
+			if e := c.cache[ct]; e != nil {
+				e.n++
+			} else {
+				c.cache[ct] = &cached{text: g.texts[i], n: 1}
+			}
+		}
+		if prev != nil {
+			kept[prev] = live
+		}
+	}
+	for _, g := range c.groups {
+		live := kept[g]
+		for i, ct := range g.contents {
+			if live != nil && live[i] {
+				continue
+			}
+			if e := c.cache[ct]; e != nil {
+				if e.n--; e.n <= 0 {
+					delete(c.cache, ct)
+				}
+			}
+		}
+	}
+}
+
+// matchContents pairs the entries of b with equal entries of a, in order (a
+// longest common subsequence, found by Myers' diff after the common prefix
+// and suffix): match[j] is the index in a of b[j]'s equal, or -1 for an entry
+// that changed or came in. It returns nil when more than maxD entries of b
+// changed or more than maxD of a went.
+func matchContents(a, b []string, maxD int) []int {
+	match := make([]int, len(b))
+	pre := 0
+	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
+		match[pre] = pre
+		pre++
+	}
+	suf := 0
+	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
+		match[len(b)-1-suf] = len(a) - 1 - suf
+		suf++
+	}
+	am, bm := a[pre:len(a)-suf], b[pre:len(b)-suf]
+	for j := range bm {
+		match[pre+j] = -1
+	}
+	if len(am) == 0 || len(bm) == 0 {
+		if len(am) > maxD || len(bm) > maxD {
+			return nil
+		}
+		return match
+	}
+	// Every insertion or deletion costs one step of the diff: at most maxD
+	// of each, and at most maxScript in all, which bounds the diff's time
+	// and memory when much changed.
+	if !myers(am, bm, min(2*maxD, maxScript), func(i, j int) { match[pre+j] = pre + i }) {
+		return nil
+	}
+	ins, del := 0, len(a)-len(b)
+	for _, m := range match {
+		if m < 0 {
+			ins++
+		}
+	}
+	if del += ins; ins > maxD || del > maxD {
+		return nil
+	}
+	return match
+}
+
+// myers finds a shortest edit script between a and b of at most maxD
+// insertions and deletions and calls same(i, j) for every kept pair a[i] ==
+// b[j]; it reports false, having called nothing, when the script is longer.
+// Time O((len(a)+len(b))·D), space O(D²).
+func myers(a, b []string, maxD int, same func(i, j int)) bool {
+	n, m := len(a), len(b)
+	maxD = min(maxD, n+m)
+	off := maxD + 1
+	v := make([]int, 2*maxD+3)
+	var trace [][]int // trace[d] is v[off-d : off+d+1] before step d
+	for d := 0; d <= maxD; d++ {
+		trace = append(trace, append([]int(nil), v[off-d:off+d+1]...))
+		for k := -d; k <= d; k += 2 {
+			var x int
+			if k == -d || k != d && v[off+k-1] < v[off+k+1] {
+				x = v[off+k+1]
+			} else {
+				x = v[off+k-1] + 1
+			}
+			y := x - k
+			for x < n && y < m && a[x] == b[y] {
+				x++
+				y++
+			}
+			v[off+k] = x
+			if x >= n && y >= m {
+				backtrack(a, b, trace, d, same)
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// backtrack walks the trace of myers from the end of both sequences.
+func backtrack(a, b []string, trace [][]int, dEnd int, same func(i, j int)) {
+	x, y := len(a), len(b)
+	for d := dEnd; d > 0; d-- {
+		tv := trace[d] // v before step d, indexed k+d
+		at := func(k int) int { return tv[k+d] }
+		k := x - y
+		var pk int
+		if k == -d || k != d && at(k-1) < at(k+1) {
+			pk = k + 1
+		} else {
+			pk = k - 1
+		}
+		px := at(pk)
+		py := px - pk
+		for x > px && y > py {
+			x--
+			y--
+			same(x, y)
+		}
+		x, y = px, py
+	}
+	for x > 0 && y > 0 {
+		x--
+		y--
+		same(x, y)
+	}
+}
