@@ -11,10 +11,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/memory-lsp/memory-lsp/lsp"
 	"github.com/memory-lsp/memory-lsp/lsp/lsptest"
 )
 
@@ -85,6 +87,8 @@ func publishedFor(uri string, version int) func(*lsptest.Message) bool {
 // word of the middle entry replaced) to receiving publishDiagnostics for
 // that version, in process, with no debounce.
 func BenchmarkDidChangeToPublish(b *testing.B) {
+	// The binary runs under this soft heap limit; measure what users get.
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(lsp.MemoryLimit))
 	for _, bc := range []struct {
 		name   string
 		n      int

@@ -16,6 +16,13 @@ import (
 // Name is the server's name in serverInfo and the source of its diagnostics.
 const Name = "memory-lsp"
 
+// MemoryLimit is the soft heap limit `memory-lsp serve` sets (unless
+// GOMEMLIMIT is set): an editor keeps the server running all day beside
+// everything else, so the collector is asked to keep the heap near 44 MiB.
+// It is soft: a larger live workspace still works, it collects more often.
+// The latency benchmarks run under the same limit.
+const MemoryLimit = 44 << 20
+
 // Options tune a Server; the zero value is what the binary uses.
 type Options struct {
 	// Version is reported in serverInfo.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 
 	"github.com/tliron/commonlog"
 	_ "github.com/tliron/commonlog/simple" // the stderr/file backend
@@ -35,6 +36,9 @@ func runServe(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 		commonlog.Configure(level, &path)
 	} else {
 		commonlog.Configure(level, nil)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(lsp.MemoryLimit)
 	}
 	in, out := e.stdin, e.stdout
 	if in == nil {
