@@ -12,6 +12,7 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/similar"
 	"github.com/memory-lsp/memory-lsp/core/text"
+	"github.com/memory-lsp/memory-lsp/core/textdiff"
 )
 
 // Checker is Check with a memory: it keeps the similarity analyses and the
@@ -471,7 +472,7 @@ func matchContents(a, b []string, maxD int) []int {
 	// Every insertion or deletion costs one step of the diff: at most maxD
 	// of each, and at most maxScript in all, which bounds the diff's time
 	// and memory when much changed.
-	if !myers(am, bm, min(2*maxD, maxScript), func(i, j int) { match[pre+j] = pre + i }) {
+	if !textdiff.Match(am, bm, min(2*maxD, maxScript), func(i, j int) { match[pre+j] = pre + i }) {
 		return nil
 	}
 	ins, del := 0, len(a)-len(b)
@@ -484,67 +485,4 @@ func matchContents(a, b []string, maxD int) []int {
 		return nil
 	}
 	return match
-}
-
-// myers finds a shortest edit script between a and b of at most maxD
-// insertions and deletions and calls same(i, j) for every kept pair a[i] ==
-// b[j]; it reports false, having called nothing, when the script is longer.
-// Time O((len(a)+len(b))·D), space O(D²).
-func myers(a, b []string, maxD int, same func(i, j int)) bool {
-	n, m := len(a), len(b)
-	maxD = min(maxD, n+m)
-	off := maxD + 1
-	v := make([]int, 2*maxD+3)
-	var trace [][]int // trace[d] is v[off-d : off+d+1] before step d
-	for d := 0; d <= maxD; d++ {
-		trace = append(trace, append([]int(nil), v[off-d:off+d+1]...))
-		for k := -d; k <= d; k += 2 {
-			var x int
-			if k == -d || k != d && v[off+k-1] < v[off+k+1] {
-				x = v[off+k+1]
-			} else {
-				x = v[off+k-1] + 1
-			}
-			y := x - k
-			for x < n && y < m && a[x] == b[y] {
-				x++
-				y++
-			}
-			v[off+k] = x
-			if x >= n && y >= m {
-				backtrack(a, b, trace, d, same)
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// backtrack walks the trace of myers from the end of both sequences.
-func backtrack(a, b []string, trace [][]int, dEnd int, same func(i, j int)) {
-	x, y := len(a), len(b)
-	for d := dEnd; d > 0; d-- {
-		tv := trace[d] // v before step d, indexed k+d
-		at := func(k int) int { return tv[k+d] }
-		k := x - y
-		var pk int
-		if k == -d || k != d && at(k-1) < at(k+1) {
-			pk = k + 1
-		} else {
-			pk = k - 1
-		}
-		px := at(pk)
-		py := px - pk
-		for x > px && y > py {
-			x--
-			y--
-			same(x, y)
-		}
-		x, y = px, py
-	}
-	for x > 0 && y > 0 {
-		x--
-		y--
-		same(x, y)
-	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/similar"
+	"github.com/memory-lsp/memory-lsp/core/textdiff"
 )
 
 // plainPairs is the pair computation as Check did it before the Checker:
@@ -334,13 +335,13 @@ func TestMatchContents(t *testing.T) {
 		}
 		// the diff alone, without the common prefix and suffix cut off
 		n = 0
-		if !myers(a, b, len(a)+len(b), func(i, j int) {
+		if !textdiff.Match(a, b, len(a)+len(b), func(i, j int) {
 			if a[i] != b[j] {
-				t.Fatalf("%v → %v: myers matched %d with %d", a, b, i, j)
+				t.Fatalf("%v → %v: Match matched %d with %d", a, b, i, j)
 			}
 			n++
 		}) || n != want {
-			t.Fatalf("%v → %v: myers matched %d, LCS %d", a, b, n, want)
+			t.Fatalf("%v → %v: Match matched %d, LCS %d", a, b, n, want)
 		}
 		ins, del := len(b)-n, len(a)-n
 		if limit := max(ins, del) - 1; limit >= 0 && matchContents(a, b, limit) != nil {

@@ -124,75 +124,92 @@ func rangeOf(start, n int) string {
 	return fmt.Sprintf("%d,%d", start+1, n)
 }
 
-// myers computes a shortest edit script (Myers 1986, greedy forward search
-// with a trace for backtracking). Memory files are small and edits few, so the
-// O((N+M)·D) time is what matters, not the trace's O(D²) space.
-func myers(a, b []string) []op {
+// Match finds a shortest edit script between a and b of at most maxD
+// insertions and deletions and calls same(i, j) for every kept pair a[i] ==
+// b[j]; it reports false, having called nothing, when the script is longer.
+// Time O((len(a)+len(b))·D), space O(D²): it serves both the cleanup
+// diff and the server's incremental check, which must give up early when a
+// file changed too much to be worth matching.
+func Match(a, b []string, maxD int, same func(i, j int)) bool {
 	n, m := len(a), len(b)
-	maxD := n + m
-	offset := maxD + 1
+	maxD = min(maxD, n+m)
+	off := maxD + 1
 	v := make([]int, 2*maxD+3)
-	var trace [][]int
+	var trace [][]int // trace[d] is v[off-d : off+d+1] before step d
 	for d := 0; d <= maxD; d++ {
-		snapshot := make([]int, len(v))
-		copy(snapshot, v)
-		trace = append(trace, snapshot)
+		trace = append(trace, append([]int(nil), v[off-d:off+d+1]...))
 		for k := -d; k <= d; k += 2 {
 			var x int
-			if k == -d || (k != d && v[offset+k-1] < v[offset+k+1]) {
-				x = v[offset+k+1]
+			if k == -d || k != d && v[off+k-1] < v[off+k+1] {
+				x = v[off+k+1]
 			} else {
-				x = v[offset+k-1] + 1
+				x = v[off+k-1] + 1
 			}
 			y := x - k
 			for x < n && y < m && a[x] == b[y] {
 				x++
 				y++
 			}
-			v[offset+k] = x
+			v[off+k] = x
 			if x >= n && y >= m {
-				return backtrack(trace, a, b, d, offset)
+				backtrack(a, b, trace, d, same)
+				return true
 			}
 		}
 	}
-	return nil
+	return false
 }
 
-func backtrack(trace [][]int, a, b []string, d, offset int) []op {
+// backtrack walks the trace of Match from the end of both sequences.
+func backtrack(a, b []string, trace [][]int, dEnd int, same func(i, j int)) {
 	x, y := len(a), len(b)
-	var rev []op
-	for ; d > 0; d-- {
-		v := trace[d]
+	for d := dEnd; d > 0; d-- {
+		tv := trace[d] // v before step d, indexed k+d
+		at := func(k int) int { return tv[k+d] }
 		k := x - y
-		var prevK int
-		if k == -d || (k != d && v[offset+k-1] < v[offset+k+1]) {
-			prevK = k + 1
+		var pk int
+		if k == -d || k != d && at(k-1) < at(k+1) {
+			pk = k + 1
 		} else {
-			prevK = k - 1
+			pk = k - 1
 		}
-		prevX := v[offset+prevK]
-		prevY := prevX - prevK
-		for x > prevX && y > prevY {
+		px := at(pk)
+		py := px - pk
+		for x > px && y > py {
 			x--
 			y--
-			rev = append(rev, op{opEqual, x, y})
+			same(x, y)
 		}
-		if x == prevX {
-			y--
-			rev = append(rev, op{opInsert, x, y})
-		} else {
-			x--
-			rev = append(rev, op{opDelete, x, y})
-		}
+		x, y = px, py
 	}
 	for x > 0 && y > 0 {
 		x--
 		y--
-		rev = append(rev, op{opEqual, x, y})
+		same(x, y)
 	}
-	ops := make([]op, len(rev))
-	for i := range rev {
-		ops[i] = rev[len(rev)-1-i]
+}
+
+// myers turns Match's kept pairs into a full script of equal, delete and
+// insert operations, deletions before insertions within each change.
+func myers(a, b []string) []op {
+	var kept [][2]int
+	Match(a, b, len(a)+len(b), func(i, j int) { kept = append(kept, [2]int{i, j}) })
+	var ops []op
+	i, j := 0, 0
+	emit := func(x, y int) {
+		for ; i < x; i++ {
+			ops = append(ops, op{opDelete, i, j})
+		}
+		for ; j < y; j++ {
+			ops = append(ops, op{opInsert, i, j})
+		}
 	}
+	for k := len(kept) - 1; k >= 0; k-- { // Match reports them from the end
+		x, y := kept[k][0], kept[k][1]
+		emit(x, y)
+		ops = append(ops, op{opEqual, x, y})
+		i, j = x+1, y+1
+	}
+	emit(len(a), len(b))
 	return ops
 }
