@@ -22,22 +22,7 @@ import (
 // binary is cmd/memory-lsp, built once by TestMain.
 var binary string
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "memory-lsp-lsp-e2e")
-	if err != nil {
-		panic(err)
-	}
-	binary = filepath.Join(dir, "memory-lsp")
-	build := exec.Command("go", "build", "-o", binary, "github.com/memory-lsp/memory-lsp/cmd/memory-lsp")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		os.RemoveAll(dir)
-		panic("building memory-lsp: " + err.Error())
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(lsptest.RunWithBinary(m, &binary)) }
 
 // wait bounds every wait for the server in these tests; a passing run never
 // waits for it.

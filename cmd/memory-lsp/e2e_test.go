@@ -9,28 +9,15 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/memory-lsp/memory-lsp/lsp/lsptest"
 )
 
 // binary is the memory-lsp built once per test run, so end-to-end tests run
 // the real program as users and agents do.
 var binary string
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "memory-lsp-e2e")
-	if err != nil {
-		panic(err)
-	}
-	binary = filepath.Join(dir, "memory-lsp")
-	build := exec.Command("go", "build", "-o", binary, ".")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		os.RemoveAll(dir)
-		panic("building memory-lsp: " + err.Error())
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(lsptest.RunWithBinary(m, &binary)) }
 
 func runBinary(t *testing.T, dir string, stdin string, args ...string) (string, string, int) {
 	t.Helper()
