@@ -3,14 +3,12 @@ package lsp
 import (
 	"os"
 	"path/filepath"
-	"sort"
 	"time"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
-	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
-	"github.com/memory-lsp/memory-lsp/core/memfile"
+	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/store"
 	"github.com/memory-lsp/memory-lsp/core/text"
@@ -37,34 +35,23 @@ func (s *Server) snapshot(dir string) (*view, config.Config) {
 		}
 	}
 	s.mu.Unlock()
-	v := &view{dir: dir}
-	add := func(path string, data []byte, version int32) {
-		name := filepath.Base(path)
-		cat, ok := category.FromFile(name)
-		v.files = append(v.files, rules.File{Path: path, Name: name, Category: cat, IsCategory: ok, Doc: memfile.Parse(data)})
-		v.versions = append(v.versions, version)
+	bufs := make(map[string][]byte, len(open))
+	for p, d := range open {
+		bufs[p] = d.text
 	}
-	if ws, err := store.Open(filepath.Dir(dir)); err == nil {
-		if snap, err := ws.Snapshot(); err == nil {
-			for _, f := range snap.Files {
-				if d := open[f.Path]; d != nil {
-					add(f.Path, d.text, d.version)
-					delete(open, f.Path)
-				} else if f.Exists && f.Data != nil {
-					add(f.Path, f.Data, -1)
-				}
-			}
-		} else {
-			s.log.Warningf("reading %s: %v", dir, err)
+	var snap *store.Snapshot
+	if ws, err := store.Open(filepath.Dir(dir)); err != nil {
+		s.log.Warningf("reading %s: %v", dir, err)
+	} else if snap, err = ws.Snapshot(); err != nil {
+		s.log.Warningf("reading %s: %v", dir, err)
+	}
+	v := &view{dir: dir, files: memory.Overlay(snap, bufs)}
+	v.versions = make([]int32, len(v.files))
+	for i, f := range v.files {
+		v.versions[i] = -1
+		if d := open[f.Path]; d != nil {
+			v.versions[i] = d.version
 		}
-	}
-	rest := make([]string, 0, len(open))
-	for p := range open {
-		rest = append(rest, p)
-	}
-	sort.Strings(rest)
-	for _, p := range rest {
-		add(p, open[p].text, open[p].version)
 	}
 	v.index = make([]*text.Index, len(v.files))
 	return v, cfg

@@ -10,9 +10,8 @@ import (
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
-	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
-	"github.com/memory-lsp/memory-lsp/core/memfile"
+	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/store"
 	"github.com/memory-lsp/memory-lsp/core/text"
@@ -216,7 +215,7 @@ func (s *Server) write(ctx context.Context, root, label string, plan planFunc) (
 		return changed, err
 	}
 	written, err := ws.Update(ctx, func(snap *store.Snapshot) ([]store.Change, error) {
-		files := overlayFiles(snap, bufs)
+		files := memory.Overlay(snap, bufs)
 		again, err := plan(files, cfg)
 		if err != nil {
 			return nil, err
@@ -249,37 +248,6 @@ func (s *Server) write(ctx context.Context, root, label string, plan planFunc) (
 	}
 	sort.Strings(changed)
 	return changed, err
-}
-
-// overlayFiles is the file list of a fresh snapshot with the given buffer
-// contents in place of the disk's, ordered as snapshot orders a view.
-func overlayFiles(snap *store.Snapshot, bufs map[string][]byte) []rules.File {
-	var files []rules.File
-	seen := map[string]bool{}
-	add := func(path string, data []byte) {
-		name := filepath.Base(path)
-		cat, ok := category.FromFile(name)
-		files = append(files, rules.File{Path: path, Name: name, Category: cat, IsCategory: ok, Doc: memfile.Parse(data)})
-		seen[path] = true
-	}
-	for _, f := range snap.Files {
-		if b, ok := bufs[f.Path]; ok {
-			add(f.Path, b)
-		} else if f.Exists && f.Data != nil {
-			add(f.Path, f.Data)
-		}
-	}
-	rest := make([]string, 0, len(bufs))
-	for p := range bufs {
-		if !seen[p] {
-			rest = append(rest, p)
-		}
-	}
-	sort.Strings(rest)
-	for _, p := range rest {
-		add(p, bufs[p])
-	}
-	return files
 }
 
 // showInfo tells the user the outcome of a command: Helix drops command

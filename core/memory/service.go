@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/memory-lsp/memory-lsp/core/category"
@@ -24,13 +25,33 @@ type Service struct {
 
 // Files parses a snapshot into the rule engine's file list: the category
 // files that exist, in category order, then any other `.md` in `.memory/`.
-func Files(snap *store.Snapshot) []rules.File {
+func Files(snap *store.Snapshot) []rules.File { return Overlay(snap, nil) }
+
+// Overlay is Files with editor buffers (by path) in place of the disk's
+// contents; buffers of files that are not on disk come last, by path. A nil
+// snapshot gives the buffers alone.
+func Overlay(snap *store.Snapshot, bufs map[string][]byte) []rules.File {
 	var out []rules.File
-	for _, f := range snap.Files {
-		if !f.Exists || f.Data == nil {
-			continue
+	seen := map[string]bool{}
+	if snap != nil {
+		for _, f := range snap.Files {
+			if b, ok := bufs[f.Path]; ok {
+				out = append(out, rules.NewFile(f.Path, b))
+				seen[f.Path] = true
+			} else if f.Exists && f.Data != nil {
+				out = append(out, rules.NewFile(f.Path, f.Data))
+			}
 		}
-		out = append(out, rules.File{Path: f.Path, Name: f.Name, Category: f.Category, IsCategory: f.Known, Doc: memfile.Parse(f.Data)})
+	}
+	rest := make([]string, 0, len(bufs))
+	for p := range bufs {
+		if !seen[p] {
+			rest = append(rest, p)
+		}
+	}
+	sort.Strings(rest)
+	for _, p := range rest {
+		out = append(out, rules.NewFile(p, bufs[p]))
 	}
 	return out
 }

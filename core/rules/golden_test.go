@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
-	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/text"
 	"github.com/memory-lsp/memory-lsp/core/txtar"
 )
@@ -93,11 +91,7 @@ func loadFixture(t *testing.T, file string) *fixture {
 	return fx
 }
 
-func newFile(p string, src []byte) File {
-	name := path.Base(p)
-	cat, ok := category.FromFile(name)
-	return File{Path: p, Name: name, Category: cat, IsCategory: ok, Doc: memfile.Parse(src)}
-}
+func newFile(p string, src []byte) File { return NewFile(p, src) }
 
 // render prints findings as the golden files show them.
 func render(files []File, fs []Finding, codes []string) string {

@@ -14,6 +14,7 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/similar"
 	"github.com/memory-lsp/memory-lsp/core/text"
+	"path/filepath"
 )
 
 // Severity orders findings as LSP does: Error is the most severe.
@@ -50,6 +51,13 @@ type File struct {
 	Category   category.Category
 	IsCategory bool
 	Doc        *memfile.Document
+}
+
+// NewFile parses the bytes of a file of a `.memory/` folder.
+func NewFile(path string, data []byte) File {
+	name := filepath.Base(path)
+	cat, ok := category.FromFile(name)
+	return File{Path: path, Name: name, Category: cat, IsCategory: ok, Doc: memfile.Parse(data)}
 }
 
 // Finding is one problem at one place.
