@@ -14,6 +14,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/tliron/kutil/util"
+
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/store"
@@ -35,7 +37,9 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr})
 	stop()
-	os.Exit(code)
+	// commonlog's backend writes through a buffer that kutil's exit hooks
+	// flush; os.Exit would drop the last log lines of a server session.
+	util.Exit(code)
 }
 
 // env is what a command may touch besides the file system: tests pass buffers.
