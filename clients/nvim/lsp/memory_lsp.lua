@@ -1,0 +1,96 @@
+-- memory-lsp for Neovim 0.11+ (vim.lsp.config).
+--
+-- Put this folder (clients/nvim) on the runtimepath, or copy this file to
+-- ~/.config/nvim/lsp/memory_lsp.lua, then:
+--
+--   vim.lsp.enable('memory_lsp')
+--
+-- Override any field with vim.lsp.config('memory_lsp', { ... }), e.g. the
+-- binary: vim.lsp.config('memory_lsp', { cmd = { '/path/to/memory-lsp', 'serve', '--stdio' } })
+--
+-- The server is started only for files `<folder>/.memory/<name>.md` (exactly
+-- one level inside a `.memory` folder): root_dir calls on_dir for those and
+-- for nothing else, and workspace_required forbids a single-file fallback.
+-- One client per folder holding `.memory`.
+
+--- The folder holding `.memory` for `<folder>/.memory/<name>.md`, else nil.
+local function memory_root(path)
+  if type(path) ~= 'string' or path == '' or path:match('^%a[%w+.-]*://') then
+    return nil -- no name, or oil://, fugitive://, term://, …
+  end
+  path = vim.fn.fnamemodify(path, ':p'):gsub('\\', '/')
+  local root = path:match('^(.*)/%.memory/[^/]+%.md$')
+  if not root then
+    return nil
+  end
+  if root == '' then
+    return '/'
+  end
+  if root:match('^%a:$') then
+    return root .. '/'
+  end
+  return root
+end
+
+-- An empty Lua table is sent as the JSON array [], which the server rejects
+-- as settings: mark empty tables in settings and init_options as objects.
+local function objectify(t)
+  if type(t) ~= 'table' then
+    return t
+  end
+  if next(t) == nil then
+    return vim.empty_dict()
+  end
+  for k, v in pairs(t) do
+    t[k] = objectify(v)
+  end
+  return t
+end
+
+---@type vim.lsp.Config
+return {
+  -- The server on stdio. Add '--log-file', '/tmp/memory-lsp.log',
+  -- '--log-level', 'debug' to log elsewhere than the LSP log (stderr).
+  cmd = { 'memory-lsp', 'serve', '--stdio' },
+
+  -- Start trigger only: root_dir below decides whether the buffer qualifies.
+  filetypes = { 'markdown' },
+
+  -- Calls on_dir(<folder holding .memory>) only for `.memory/<name>.md`;
+  -- for any other buffer on_dir is never called and no server starts.
+  root_dir = function(bufnr, on_dir)
+    if vim.bo[bufnr].buftype ~= '' then
+      return
+    end
+    local root = memory_root(vim.api.nvim_buf_get_name(bufnr))
+    if root then
+      on_dir(root)
+    end
+  end,
+
+  -- No single-file mode: without a root the server is not started.
+  workspace_required = true,
+
+  -- The answer to the server's workspace/configuration pull for section
+  -- "memory" (keys: categoryLimit, skipThreshold, updateThreshold,
+  -- mergeThreshold, longEntry, maxContent, rules; see the server README).
+  -- Example: settings = { memory = { longEntry = 300, rules = { ['missing-slug'] = true } } }
+  settings = { memory = vim.empty_dict() },
+
+  -- initializationOptions: the same keys, flat or under "memory"; read once
+  -- at startup (settings above win key by key).
+  init_options = vim.empty_dict(),
+
+  -- Ensure user-supplied empty tables are sent as JSON objects, not [].
+  before_init = function(params, config)
+    if config.settings then
+      objectify(config.settings)
+      if config.settings.memory ~= nil then
+        config.settings.memory = objectify(config.settings.memory)
+      end
+    end
+    if type(params.initializationOptions) == 'table' then
+      params.initializationOptions = objectify(params.initializationOptions)
+    end
+  end,
+}

@@ -1,0 +1,534 @@
+-- memory-lsp for Neovim: shared helpers, the user commands, and the legacy
+-- (Neovim 0.7–0.10) client setup.
+--
+--   Neovim 0.11+: use lsp/memory_lsp.lua with vim.lsp.enable('memory_lsp');
+--                 the user commands come from plugin/memory_lsp.lua.
+--   Neovim 0.7–0.10: require('memory_lsp').setup({ ... }) (see README.md).
+--
+-- Everything here runs on Neovim 0.7.2 (no vim.fs, no vim.lsp.start, no
+-- vim.lsp.get_clients) and on 0.11+ (client:request method calls).
+
+local M = {}
+
+local api = vim.api
+
+--- The client name, in both setups (lsp/memory_lsp.lua is named after it).
+M.name = 'memory_lsp'
+
+--- HackLM's five categories, in HackLM's order.
+M.categories = { 'Instruction', 'Quirk', 'Preference', 'Decision', 'Security' }
+
+local has_011 = vim.fn.has('nvim-0.11') == 1
+
+local function notify(msg, level)
+  vim.notify('memory-lsp: ' .. msg, level or vim.log.levels.INFO)
+end
+
+-- ---------------------------------------------------------------------------
+-- Paths
+
+--- The folder that holds `.memory` when `path` is a file `<root>/.memory/<name>.md`
+--- (exactly one level inside `.memory`), else nil. The server applies the same
+--- rule; this keeps it from even being started for other Markdown.
+function M.root_for(path)
+  if type(path) ~= 'string' or path == '' then
+    return nil
+  end
+  if path:match('^%a[%w+.-]*://') and not path:match('^file://') then
+    return nil -- oil://, fugitive://, term://, …
+  end
+  if path:match('^file://') then
+    path = vim.uri_to_fname(path)
+  end
+  path = vim.fn.fnamemodify(path, ':p'):gsub('\\', '/')
+  local root, name = path:match('^(.*)/%.memory/([^/]+)%.md$')
+  if not root or name == '' then
+    return nil
+  end
+  if root == '' then
+    root = '/'
+  elseif root:match('^%a:$') then
+    root = root .. '/' -- C:/.memory/x.md
+  end
+  return root
+end
+
+--- root_for for a buffer; nil for special buffers (help, terminal, …).
+function M.buf_root(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and api.nvim_get_current_buf() or bufnr
+  if not api.nvim_buf_is_valid(bufnr) or vim.bo[bufnr].buftype ~= '' then
+    return nil
+  end
+  return M.root_for(api.nvim_buf_get_name(bufnr))
+end
+
+-- ---------------------------------------------------------------------------
+-- JSON: an empty Lua table is encoded as [] — and the server rejects settings
+-- that are not objects. Settings and init_options are objects: mark every
+-- empty table in them as a dictionary.
+
+local function objectify(t)
+  if type(t) ~= 'table' then
+    return t
+  end
+  if next(t) == nil then
+    return vim.empty_dict()
+  end
+  for k, v in pairs(t) do
+    if type(v) == 'table' then
+      t[k] = objectify(v)
+    end
+  end
+  return t
+end
+M.objectify = objectify
+
+-- ---------------------------------------------------------------------------
+-- Clients
+
+local function all_clients()
+  if vim.lsp.get_clients then
+    return vim.lsp.get_clients()
+  end
+  return vim.lsp.get_active_clients()
+end
+
+local function stopped(client)
+  if has_011 then
+    return client:is_stopped()
+  end
+  return client.is_stopped()
+end
+
+local function is_ours(client)
+  return client ~= nil and client.name == M.name and not stopped(client)
+end
+
+local function attached(client, bufnr)
+  return vim.lsp.buf_is_attached(bufnr, client.id)
+end
+
+--- The workspace folder (the folder holding .memory) a client serves.
+function M.client_root(client)
+  local root = client.root_dir or (client.config and client.config.root_dir)
+  if not root and client.workspace_folders and client.workspace_folders[1] then
+    root = vim.uri_to_fname(client.workspace_folders[1].uri)
+  end
+  return root
+end
+
+--- The memory-lsp client for a buffer: the one attached to it, else the one
+--- whose folder holds the buffer's file or the current directory, else any.
+function M.get_client(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and api.nvim_get_current_buf() or bufnr
+  local ours = {}
+  for _, c in ipairs(all_clients()) do
+    if is_ours(c) then
+      if attached(c, bufnr) then
+        return c
+      end
+      table.insert(ours, c)
+    end
+  end
+  local here = M.buf_root(bufnr)
+  local cwd = vim.fn.getcwd():gsub('\\', '/')
+  for _, c in ipairs(ours) do
+    local root = M.client_root(c)
+    if root and (root == here or cwd == root or cwd:sub(1, #root + 1) == root .. '/') then
+      return c
+    end
+  end
+  return ours[1]
+end
+
+local function request(client, method, params, handler, bufnr)
+  if has_011 then
+    return client:request(method, params, handler, bufnr)
+  end
+  return client.request(method, params, handler, bufnr)
+end
+
+local function request_sync(client, method, params, timeout_ms, bufnr)
+  if has_011 then
+    return client:request_sync(method, params, timeout_ms, bufnr)
+  end
+  return client.request_sync(method, params, timeout_ms, bufnr)
+end
+
+local function need_client(bufnr)
+  local client = M.get_client(bufnr)
+  if not client then
+    notify('not running: open a file in a .memory/ folder first', vim.log.levels.ERROR)
+  end
+  return client
+end
+
+--- Runs a memory-lsp command (workspace/executeCommand) with one argument
+--- object; `root` defaults to the client's folder. callback(err, result).
+function M.exec(command, args, callback, bufnr)
+  local client = need_client(bufnr)
+  if not client then
+    return
+  end
+  args = args or {}
+  if args.root == nil then
+    args.root = M.client_root(client)
+  end
+  request(client, 'workspace/executeCommand', {
+    command = command,
+    arguments = { objectify(args) },
+  }, function(err, result)
+    if callback then
+      callback(err, result, client)
+    end
+  end, nil) -- nil: first send the pending changes of every buffer
+end
+
+-- ---------------------------------------------------------------------------
+-- Commands
+
+--- :MemoryStore — category, content and optional slug, then memory.storeMemory.
+--- opts: { category?, content?, slug? } skips the matching prompts.
+function M.store(opts)
+  opts = opts or {}
+  local bufnr = api.nvim_get_current_buf()
+  if not need_client(bufnr) then
+    return
+  end
+  local function run(category, content, slug)
+    local args = { category = category, content = content }
+    if slug and slug ~= '' then
+      args.slug = slug
+    end
+    M.exec('memory.storeMemory', args, function(err, result)
+      if err then
+        notify(err.message or vim.inspect(err), vim.log.levels.ERROR)
+      else
+        notify(result and result.message or 'no answer')
+      end
+    end, bufnr)
+  end
+  local function ask_slug(category, content)
+    if opts.slug ~= nil or opts.content ~= nil then
+      return run(category, content, opts.slug)
+    end
+    vim.ui.input({ prompt = 'Slug (optional, kebab-case): ' }, function(slug)
+      if slug == nil then
+        return
+      end
+      run(category, content, vim.trim(slug))
+    end)
+  end
+  local function ask_content(category)
+    if opts.content then
+      return ask_slug(category, opts.content)
+    end
+    vim.ui.input({ prompt = category .. ' to remember: ' }, function(content)
+      if content == nil or vim.trim(content) == '' then
+        return
+      end
+      ask_slug(category, content)
+    end)
+  end
+  if opts.category then
+    return ask_content(opts.category)
+  end
+  vim.ui.select(M.categories, { prompt = 'Memory category' }, function(choice)
+    if choice then
+      ask_content(choice)
+    end
+  end)
+end
+
+--- :MemoryQuery — memory.queryMemory; the hits go to the quickfix list.
+--- opts: { query?, category?, limit? }
+function M.query(opts)
+  opts = opts or {}
+  local bufnr = api.nvim_get_current_buf()
+  if not need_client(bufnr) then
+    return
+  end
+  local function run(q)
+    M.exec('memory.queryMemory', { query = q, category = opts.category, limit = opts.limit }, function(err, result)
+      if err then
+        notify(err.message or vim.inspect(err), vim.log.levels.ERROR)
+        return
+      end
+      local items = {}
+      for _, hit in ipairs(result and result.results or {}) do
+        local slug = (hit.slug and hit.slug ~= '') and ('[' .. hit.slug .. '] ') or ''
+        table.insert(items, {
+          filename = hit.path or hit.file,
+          lnum = hit.line,
+          col = 1,
+          text = string.format('[%s] %s%s', hit.category or '?', slug, hit.content or ''),
+        })
+      end
+      vim.fn.setqflist({}, ' ', { title = 'Memory: ' .. q, items = items })
+      if #items == 0 then
+        notify(result and result.message or 'nothing found')
+        return
+      end
+      if opts.open ~= false then
+        vim.cmd('copen')
+      end
+    end, bufnr)
+  end
+  if opts.query and opts.query ~= '' then
+    return run(opts.query)
+  end
+  vim.ui.input({ prompt = 'Search memories: ' }, function(q)
+    if q and vim.trim(q) ~= '' then
+      run(vim.trim(q))
+    end
+  end)
+end
+
+local function apply_action(client, action, bufnr)
+  if action.edit then
+    vim.lsp.util.apply_workspace_edit(action.edit, client.offset_encoding or 'utf-16')
+  end
+  local cmd = action.command
+  if type(cmd) == 'table' then
+    -- A CodeAction's command is a Command; a bare Command has a string command.
+    if type(cmd.command) == 'string' then
+      request(client, 'workspace/executeCommand', { command = cmd.command, arguments = cmd.arguments }, function() end, bufnr)
+    end
+  elseif type(cmd) == 'string' then
+    request(client, 'workspace/executeCommand', { command = cmd, arguments = action.arguments }, function() end, bufnr)
+  end
+end
+M.apply_action = apply_action
+
+local function fix_all_params(bufnr)
+  local n = api.nvim_buf_line_count(bufnr)
+  return {
+    textDocument = { uri = vim.uri_from_bufnr(bufnr) },
+    range = { start = { line = 0, character = 0 }, ['end'] = { line = n, character = 0 } },
+    context = { diagnostics = {}, only = { 'source.fixAll.memory' } },
+  }
+end
+
+--- :MemoryFixAll — the code action of kind source.fixAll.memory, applied.
+--- opts.sync (for BufWritePre): wait at most opts.timeout_ms (1000).
+function M.fix_all(opts)
+  opts = opts or {}
+  local bufnr = (opts.bufnr == nil or opts.bufnr == 0) and api.nvim_get_current_buf() or opts.bufnr
+  local client = M.get_client(bufnr)
+  if not client or not attached(client, bufnr) then
+    if not opts.sync then
+      notify('no memory-lsp client is attached to this buffer', vim.log.levels.WARN)
+    end
+    return
+  end
+  local function handle(actions)
+    local n = 0
+    for _, action in ipairs(actions or {}) do
+      if action.kind == nil or action.kind:sub(1, #'source.fixAll') == 'source.fixAll' then
+        apply_action(client, action, bufnr)
+        n = n + 1
+      end
+    end
+    if n == 0 and not opts.sync then
+      notify('nothing to fix')
+    end
+  end
+  if opts.sync then
+    local res = request_sync(client, 'textDocument/codeAction', fix_all_params(bufnr), opts.timeout_ms or 1000, bufnr)
+    if res and not res.err then
+      handle(res.result)
+    end
+    return
+  end
+  request(client, 'textDocument/codeAction', fix_all_params(bufnr), function(err, actions)
+    if err then
+      notify(err.message or vim.inspect(err), vim.log.levels.ERROR)
+      return
+    end
+    handle(actions)
+  end, bufnr)
+end
+
+--- Defines :MemoryStore, :MemoryQuery and :MemoryFixAll (idempotent).
+---   :MemoryStore                      prompts for category, content, slug
+---   :MemoryStore {Category} {content} stores without prompts (no slug)
+---   :MemoryQuery [query]              prompts when no query is given
+---   :MemoryFixAll                     applies every safe fix of the buffer
+function M.create_commands()
+  api.nvim_create_user_command('MemoryStore', function(a)
+    local args = vim.trim(a.args or '')
+    if args == '' then
+      return M.store()
+    end
+    local category, content = args:match('^(%S+)%s+(.+)$')
+    if not category then
+      notify('usage: :MemoryStore [Category content]', vim.log.levels.ERROR)
+      return
+    end
+    M.store({ category = category, content = content })
+  end, {
+    nargs = '*',
+    desc = 'memory-lsp: store a memory',
+    complete = function(lead, line)
+      if line:match('^%S+%s+%S*$') then
+        return vim.tbl_filter(function(c)
+          return c:lower():sub(1, #lead) == lead:lower()
+        end, M.categories)
+      end
+      return {}
+    end,
+  })
+  api.nvim_create_user_command('MemoryQuery', function(a)
+    M.query({ query = vim.trim(a.args or '') })
+  end, { nargs = '*', desc = 'memory-lsp: search memories into the quickfix list' })
+  api.nvim_create_user_command('MemoryFixAll', function()
+    M.fix_all()
+  end, { nargs = 0, desc = 'memory-lsp: apply every safe fix of this memory file' })
+end
+
+-- ---------------------------------------------------------------------------
+-- Legacy setup (Neovim 0.7–0.10; also works on 0.11+)
+
+local defaults = {
+  -- The server command; `binary` replaces only its first word.
+  cmd = { 'memory-lsp', 'serve', '--stdio' },
+  binary = nil,
+  -- Extra server arguments, e.g. { '--log-file', '/tmp/memory-lsp.log', '--log-level', 'debug' }.
+  args = nil,
+  -- Answer to the server's workspace/configuration pull for section "memory".
+  settings = { memory = {} },
+  -- Sent as initializationOptions (flat or nested under "memory").
+  init_options = nil,
+  cmd_env = nil,
+  capabilities = nil,
+  handlers = nil,
+  on_attach = nil,
+  -- Run :MemoryFixAll before each write of a memory file.
+  fix_on_save = false,
+  -- Buffer-local keymaps, e.g. { fix_all = '<leader>mf', store = '<leader>ms', query = '<leader>mq' }.
+  keymaps = nil,
+}
+
+M.config = nil
+local root_clients = {} -- root -> client id
+
+local function set_keymaps(bufnr, keymaps)
+  if type(keymaps) ~= 'table' then
+    return
+  end
+  local fns = { fix_all = M.fix_all, store = M.store, query = M.query }
+  for what, lhs in pairs(keymaps) do
+    if fns[what] and lhs then
+      vim.keymap.set('n', lhs, function()
+        fns[what]()
+      end, { buffer = bufnr, desc = 'memory-lsp: ' .. what })
+    end
+  end
+end
+
+--- Starts (or reuses) the client of the buffer's folder and attaches it.
+--- Returns the client id, or nil when the buffer is not a memory file.
+function M.attach(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and api.nvim_get_current_buf() or bufnr
+  local cfg = M.config or M.setup_config({})
+  local root = M.buf_root(bufnr)
+  if not root then
+    return nil
+  end
+  local cmd = vim.deepcopy(cfg.cmd)
+  if cfg.binary then
+    cmd[1] = cfg.binary
+  end
+  vim.list_extend(cmd, cfg.args or {})
+  local config = {
+    name = M.name,
+    cmd = cmd,
+    cmd_cwd = root,
+    cmd_env = cfg.cmd_env,
+    root_dir = root,
+    workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
+    settings = objectify(vim.deepcopy(cfg.settings or {})),
+    init_options = cfg.init_options and objectify(vim.deepcopy(cfg.init_options)) or nil,
+    capabilities = cfg.capabilities,
+    handlers = cfg.handlers,
+    -- The server decides by path; tell it Markdown whatever the filetype.
+    get_language_id = function()
+      return 'markdown'
+    end,
+    on_attach = function(c, b)
+      set_keymaps(b, cfg.keymaps)
+      if cfg.on_attach then
+        cfg.on_attach(c, b)
+      end
+    end,
+  }
+  local id
+  if has_011 then
+    -- vim.lsp.start_client is deprecated from 0.11; vim.lsp.start reuses
+    -- the client with the same name and root_dir.
+    id = vim.lsp.start(config, { bufnr = bufnr })
+  else
+    -- 0.7 has no vim.lsp.start: one client per root, kept here.
+    id = root_clients[root]
+    local client = id and vim.lsp.get_client_by_id(id)
+    if not client or stopped(client) then
+      config.on_exit = function(_, _, client_id)
+        if root_clients[root] == client_id then
+          root_clients[root] = nil
+        end
+      end
+      id = vim.lsp.start_client(config)
+      if not id then
+        notify('could not start ' .. tostring(cmd[1]), vim.log.levels.ERROR)
+        return nil
+      end
+      root_clients[root] = id
+    end
+    vim.lsp.buf_attach_client(bufnr, id)
+  end
+  if not id then
+    return nil
+  end
+  if cfg.fix_on_save then
+    api.nvim_create_autocmd('BufWritePre', {
+      group = api.nvim_create_augroup('memory_lsp_fix_on_save_' .. bufnr, { clear = true }),
+      buffer = bufnr,
+      callback = function()
+        M.fix_all({ bufnr = bufnr, sync = true })
+      end,
+    })
+  end
+  return id
+end
+
+function M.setup_config(opts)
+  M.config = vim.tbl_deep_extend('force', vim.deepcopy(defaults), opts or {})
+  if opts and opts.cmd then
+    M.config.cmd = opts.cmd -- lists replace, not merge
+  end
+  return M.config
+end
+
+--- Legacy setup: attach memory-lsp to every `.memory/<name>.md` buffer, one
+--- client per folder holding `.memory`. See README.md for the options.
+function M.setup(opts)
+  M.setup_config(opts)
+  M.create_commands()
+  local group = api.nvim_create_augroup('memory_lsp', { clear = true })
+  api.nvim_create_autocmd({ 'BufReadPost', 'BufNewFile' }, {
+    group = group,
+    pattern = '*/.memory/*.md',
+    callback = function(a)
+      M.attach(a.buf)
+    end,
+  })
+  -- Buffers already loaded when setup runs (e.g. `nvim .memory/x.md` with a
+  -- lazy plugin manager).
+  for _, b in ipairs(api.nvim_list_bufs()) do
+    if api.nvim_buf_is_loaded(b) and M.buf_root(b) then
+      M.attach(b)
+    end
+  end
+end
+
+return M

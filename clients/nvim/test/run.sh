@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Headless end-to-end test of the Neovim client (runs on Debian's Neovim 0.7.2
+# and later): the legacy setup (lua/memory_lsp) starts the real server for a
+# .memory/ file, and test_spec.lua checks diagnostics, a quick fix, fix-all,
+# :MemoryStore (closed and open file), :MemoryQuery and that README.md gets
+# no client.
+#
+#   go build -o /tmp/memory-lsp ./cmd/memory-lsp
+#   MEMORY_LSP_BIN=/tmp/memory-lsp bash clients/nvim/test/run.sh
+#
+# Exits 0 on success; on failure prints the reason and the logs to stderr.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+client_dir=$(cd "$here/.." && pwd)
+
+if [[ -z "${MEMORY_LSP_BIN:-}" ]]; then
+  echo "run.sh: set MEMORY_LSP_BIN to the memory-lsp binary (go build -o /tmp/memory-lsp ./cmd/memory-lsp)" >&2
+  exit 2
+fi
+bin=$(cd "$(dirname "$MEMORY_LSP_BIN")" && pwd)/$(basename "$MEMORY_LSP_BIN")
+if [[ ! -x "$bin" ]]; then
+  echo "run.sh: MEMORY_LSP_BIN=$MEMORY_LSP_BIN is not an executable file" >&2
+  exit 2
+fi
+if ! command -v nvim >/dev/null; then
+  echo "run.sh: nvim is not installed (apt-get install -y neovim)" >&2
+  exit 2
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/memory-lsp-nvim.XXXXXX")
+trap '[[ -n "${KEEP_TMP:-}" ]] && echo "kept $tmp" >&2 || rm -rf "$tmp"' EXIT
+
+# An isolated Neovim: no user config, plugins, shada or state.
+export XDG_CONFIG_HOME="$tmp/xdg/config" XDG_DATA_HOME="$tmp/xdg/data" \
+  XDG_STATE_HOME="$tmp/xdg/state" XDG_CACHE_HOME="$tmp/xdg/cache"
+mkdir -p "$XDG_CONFIG_HOME" "$XDG_DATA_HOME" "$XDG_STATE_HOME" "$XDG_CACHE_HOME"
+
+ws="$tmp/workspace"
+mkdir -p "$ws/.memory/archive"
+# Known problems: a "* " bullet (bullet-marker), [My Slug] (slug-format),
+# [db] twice (duplicate-slug), [flaky]Retry (slug-malformed, safely fixable).
+cat >"$ws/.memory/decisions.md" <<'MD'
+# Decisions
+
+* Use Postgres for the ledger.
+- [My Slug] Deploy the API before the web app.
+- [db] Use Redis for caching.
+- [db] Keep the schema in SQL files.
+- [flaky]Retry the e2e suite once before reporting.
+MD
+cat >"$ws/.memory/quirks.md" <<'MD'
+# Quirks
+
+- [gradle-leak] The Gradle daemon leaks memory after about 20 builds.
+MD
+# Not memory files: the server must never be attached to these.
+printf '* not a memory file\n- [Bad Slug] nor this\n' >"$ws/README.md"
+printf '* x\n- [Bad Slug] archived\n' >"$ws/.memory/archive/old.md"
+
+export MEMORY_LSP_BIN="$bin" MEMORY_LSP_TEST_ROOT="$ws" MEMORY_LSP_CLIENT_DIR="$client_dir" \
+  MEMORY_LSP_SERVER_LOG="$tmp/server.log"
+
+start=$(date +%s.%N)
+rc=0
+(cd "$ws" && timeout -k 5 120 nvim --headless -n -i NONE -u "$here/minimal_init.lua" \
+  -c "luafile $here/test_spec.lua" </dev/null) || rc=$?
+elapsed=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
+
+if [[ $rc -ne 0 ]]; then
+  if [[ $rc -eq 124 || $rc -eq 137 ]]; then
+    echo "nvim test: TIMED OUT after 120 s (exit $rc)" >&2
+  fi
+  echo "nvim test: FAILED (exit $rc, ${elapsed}s)" >&2
+  echo "--- server log (last 60 lines) ---" >&2
+  tail -n 60 "$tmp/server.log" >&2 2>/dev/null || true
+  for f in "$XDG_CACHE_HOME/nvim/lsp.log" "$XDG_STATE_HOME/nvim/lsp.log"; do
+    if [[ -f "$f" ]]; then
+      echo "--- $f (last 40 lines) ---" >&2
+      tail -n 40 "$f" >&2
+    fi
+  done
+  exit 1
+fi
+echo "nvim test: ok ($(nvim --version | head -n 1), ${elapsed}s)"

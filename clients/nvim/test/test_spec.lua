@@ -1,0 +1,356 @@
+-- Headless end-to-end test of the Neovim client against the real server.
+-- Run by run.sh (which creates the workspace); every step waits with a
+-- deadline, and any failure ends Neovim with exit code 1 and a message on
+-- stderr. Works on Neovim 0.7.2.
+
+local api = vim.api
+local root = assert(os.getenv('MEMORY_LSP_TEST_ROOT'), 'MEMORY_LSP_TEST_ROOT is not set')
+local client_dir = assert(os.getenv('MEMORY_LSP_CLIENT_DIR'), 'MEMORY_LSP_CLIENT_DIR is not set')
+local memory_lsp = require('memory_lsp')
+local has_011 = vim.fn.has('nvim-0.11') == 1
+
+local WAIT = 15000 -- ms; a passing run never waits this long
+local t0 = vim.loop.hrtime()
+
+local function log(msg)
+  io.stderr:write(string.format('[%6.2fs] %s\n', (vim.loop.hrtime() - t0) / 1e9, msg))
+  io.stderr:flush()
+end
+
+local function fail(msg)
+  error({ msg = msg }, 2)
+end
+
+local function check(cond, msg)
+  if not cond then
+    fail(msg)
+  end
+end
+
+local function eq(got, want, what)
+  if not vim.deep_equal(got, want) then
+    fail(string.format('%s:\n  got:  %s\n  want: %s', what, vim.inspect(got), vim.inspect(want)))
+  end
+end
+
+local function wait_for(what, cond, timeout)
+  local last
+  local ok = vim.wait(timeout or WAIT, function()
+    local r, extra = cond()
+    last = extra
+    return r
+  end, 20)
+  if not ok then
+    fail(string.format('timed out after %d ms waiting for %s%s', timeout or WAIT, what, last and (': ' .. tostring(last)) or ''))
+  end
+end
+
+local function read_file(path)
+  local f = assert(io.open(path, 'rb'))
+  local s = f:read('*a')
+  f:close()
+  return s
+end
+
+local function lines(bufnr)
+  return api.nvim_buf_get_lines(bufnr, 0, -1, false)
+end
+
+local function split(s)
+  local t = vim.split(s, '\n', { plain = true })
+  if t[#t] == '' then
+    table.remove(t)
+  end
+  return t
+end
+
+-- Messages the user would see: vim.notify, and the server's showMessage.
+local notes = {}
+vim.notify = function(msg, level)
+  table.insert(notes, { msg = msg, level = level or vim.log.levels.INFO })
+  log('notify: ' .. tostring(msg))
+end
+local server_messages = {}
+vim.lsp.handlers['window/showMessage'] = function(_, result)
+  table.insert(server_messages, result)
+  log('server showMessage: ' .. vim.inspect(result))
+end
+
+local log_messages = {}
+local default_log_message = vim.lsp.handlers['window/logMessage']
+vim.lsp.handlers['window/logMessage'] = function(err, result, ctx, cfg)
+  table.insert(log_messages, result)
+  if result and result.type <= 2 then
+    log('server logMessage: ' .. vim.inspect(result))
+  end
+  return default_log_message(err, result, ctx, cfg)
+end
+
+-- vim.ui stubs: answers queued by the test, taken in order.
+local answers = {}
+vim.ui.select = function(items, opts, on_choice)
+  local a = table.remove(answers, 1)
+  check(a ~= nil, 'unexpected vim.ui.select: ' .. tostring(opts and opts.prompt))
+  check(vim.tbl_contains(items, a), string.format('vim.ui.select offers %s, not %q', vim.inspect(items), a))
+  on_choice(a)
+end
+vim.ui.input = function(opts, on_confirm)
+  local a = table.remove(answers, 1)
+  check(a ~= nil, 'unexpected vim.ui.input: ' .. tostring(opts and opts.prompt))
+  on_confirm(a)
+end
+
+local function codes(bufnr)
+  local t = {}
+  for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+    local code = d.code or (d.user_data and d.user_data.lsp and d.user_data.lsp.code)
+    table.insert(t, string.format('%s@%d', tostring(code), d.lnum + 1))
+  end
+  table.sort(t)
+  return t
+end
+
+local function has_code(bufnr, code, line)
+  for _, c in ipairs(codes(bufnr)) do
+    if c == string.format('%s@%d', code, line) then
+      return true
+    end
+  end
+  return false
+end
+
+local function clients_of(bufnr)
+  local t = {}
+  local all = vim.lsp.get_clients and vim.lsp.get_clients({ bufnr = bufnr }) or vim.lsp.buf_get_clients(bufnr)
+  for _, c in pairs(all) do
+    table.insert(t, c)
+  end
+  return t
+end
+
+local function our_clients()
+  local t = {}
+  local all = vim.lsp.get_clients and vim.lsp.get_clients() or vim.lsp.get_active_clients()
+  for _, c in ipairs(all) do
+    if c.name == 'memory_lsp' then
+      table.insert(t, c)
+    end
+  end
+  return t
+end
+
+local function request_sync(client, method, params, bufnr)
+  local res, err
+  if has_011 then
+    res, err = client:request_sync(method, params, WAIT, bufnr)
+  else
+    res, err = client.request_sync(method, params, WAIT, bufnr)
+  end
+  check(res, string.format('%s: no answer (%s)', method, tostring(err)))
+  check(not res.err, string.format('%s: error %s', method, vim.inspect(res.err)))
+  return res.result
+end
+
+local function edit(path)
+  vim.cmd('edit ' .. vim.fn.fnameescape(path))
+  return api.nvim_get_current_buf()
+end
+
+local decisions_path = root .. '/.memory/decisions.md'
+local quirks_path = root .. '/.memory/quirks.md'
+local decisions_on_disk = read_file(decisions_path)
+local quirks_on_disk = read_file(quirks_path)
+
+local function main()
+  log(string.format('%s, workspace %s', vim.split(api.nvim_exec('version', true), '\n')[2], root))
+
+  -- 1. The path rule, in the legacy module and in lsp/memory_lsp.lua.
+  eq(memory_lsp.root_for('/p/.memory/decisions.md'), '/p', 'root_for(/p/.memory/decisions.md)')
+  eq(memory_lsp.root_for('/.memory/decisions.md'), '/', 'root_for(/.memory/decisions.md)')
+  eq(memory_lsp.root_for('file:///p/.memory/a.md'), '/p', 'root_for(file:///p/.memory/a.md)')
+  for _, p in ipairs({ '/p/README.md', '/p/.memory/sub/x.md', '/p/.memory/x.txt', '/p/x.memory/y.md',
+    '/p/.memory/', '/p/.memory/.md.bak', 'oil:///p/.memory/a.md', '' }) do
+    eq(memory_lsp.root_for(p), nil, 'root_for(' .. p .. ')')
+  end
+  local config = dofile(client_dir .. '/lsp/memory_lsp.lua')
+  eq(config.cmd, { 'memory-lsp', 'serve', '--stdio' }, 'lsp/memory_lsp.lua cmd')
+  eq(config.filetypes, { 'markdown' }, 'lsp/memory_lsp.lua filetypes')
+  eq(config.workspace_required, true, 'lsp/memory_lsp.lua workspace_required')
+  eq(vim.json.encode(config.settings), '{"memory":{}}', 'lsp/memory_lsp.lua settings as JSON')
+  local function config_root(path)
+    local b = vim.fn.bufadd(path)
+    local got
+    config.root_dir(b, function(dir)
+      got = dir
+    end)
+    return got
+  end
+  eq(config_root(decisions_path), root, 'lsp/memory_lsp.lua root_dir for decisions.md')
+  eq(config_root(root .. '/README.md'), nil, 'lsp/memory_lsp.lua root_dir for README.md')
+  eq(config_root(root .. '/.memory/archive/old.md'), nil, 'lsp/memory_lsp.lua root_dir for .memory/archive/old.md')
+  local p = { initializationOptions = { memory = { rules = {} } } }
+  local c = { settings = { memory = {} } }
+  config.before_init(p, c)
+  eq(vim.json.encode(p.initializationOptions), '{"memory":{"rules":{}}}', 'before_init: initializationOptions as JSON')
+  eq(vim.json.encode(c.settings), '{"memory":{}}', 'before_init: settings as JSON')
+  eq(#our_clients(), 0, 'memory_lsp clients before any memory file is opened')
+
+  -- 2. Opening a memory file starts the server; its diagnostics arrive.
+  local buf = edit(decisions_path)
+  wait_for('a memory_lsp client attached to decisions.md', function()
+    local cs = clients_of(buf)
+    return #cs == 1 and cs[1].name == 'memory_lsp' and cs[1].initialized ~= false, #cs .. ' clients'
+  end)
+  local client = clients_of(buf)[1]
+  eq(memory_lsp.client_root(client), root, 'client root')
+  wait_for('diagnostics bullet-marker@3, slug-format@4, duplicate-slug@6, slug-malformed@7', function()
+    return has_code(buf, 'bullet-marker', 3) and has_code(buf, 'slug-format', 4)
+      and has_code(buf, 'duplicate-slug', 6) and has_code(buf, 'slug-malformed', 7), vim.inspect(codes(buf))
+  end)
+  log('diagnostics: ' .. table.concat(codes(buf), ' '))
+  for _, d in ipairs(vim.diagnostic.get(buf)) do
+    eq(d.source, 'memory-lsp', 'diagnostic source')
+  end
+
+  -- 3. The quick fix for [My Slug], requested and applied as an editor does.
+  local diag
+  for _, d in ipairs(vim.diagnostic.get(buf)) do
+    if d.code == 'slug-format' then
+      diag = d
+    end
+  end
+  local range = { start = { line = diag.lnum, character = diag.col }, ['end'] = { line = diag.end_lnum, character = diag.end_col } }
+  local actions = request_sync(client, 'textDocument/codeAction', {
+    textDocument = { uri = vim.uri_from_bufnr(buf) },
+    range = range,
+    context = { diagnostics = { { range = range, message = diag.message, severity = diag.severity, code = diag.code, source = diag.source } } },
+  }, buf)
+  local fix
+  for _, a in ipairs(actions or {}) do
+    if a.kind == 'quickfix' and a.title == 'Rename slug to my-slug' then
+      fix = a
+    end
+  end
+  check(fix and fix.edit, 'no quick fix "Rename slug to my-slug" with an edit among ' .. vim.inspect(actions))
+  vim.lsp.util.apply_workspace_edit(fix.edit, 'utf-16')
+  eq(lines(buf)[4], '- [my-slug] Deploy the API before the web app.', 'line 4 after the quick fix')
+  wait_for('slug-format@4 to go away after the quick fix', function()
+    return not has_code(buf, 'slug-format', 4) and has_code(buf, 'bullet-marker', 3), vim.inspect(codes(buf))
+  end)
+
+  -- 4. :MemoryFixAll applies the safe fixes (source.fixAll.memory).
+  vim.cmd('MemoryFixAll')
+  wait_for(':MemoryFixAll to insert the space after [flaky]', function()
+    return lines(buf)[7] == '- [flaky] Retry the e2e suite once before reporting.', lines(buf)[7]
+  end)
+  local fixed = split(decisions_on_disk)
+  fixed[4] = '- [my-slug] Deploy the API before the web app.'
+  fixed[7] = '- [flaky] Retry the e2e suite once before reporting.'
+  eq(lines(buf), fixed, 'decisions.md after the quick fix and :MemoryFixAll')
+  wait_for('slug-malformed@7 to go away after :MemoryFixAll', function()
+    return not has_code(buf, 'slug-malformed', 7) and has_code(buf, 'duplicate-slug', 6), vim.inspect(codes(buf))
+  end)
+  vim.cmd('write')
+  eq(read_file(decisions_path), table.concat(fixed, '\n') .. '\n', 'decisions.md on disk after :write')
+
+  -- 5. :MemoryStore into a closed file (prompts answered by the stubs): the
+  --    server writes quirks.md on disk.
+  answers = { 'Quirk', 'The CI cache is keyed on the lock file only.', 'ci-cache' }
+  vim.cmd('MemoryStore')
+  eq(#answers, 0, 'unanswered prompts of :MemoryStore')
+  local want_quirks = quirks_on_disk .. '- [ci-cache] The CI cache is keyed on the lock file only.\n'
+  wait_for('quirks.md on disk to hold the stored entry', function()
+    local got = read_file(quirks_path)
+    return got == want_quirks, vim.inspect(got)
+  end)
+  wait_for('the storeMemory message', function()
+    local last = notes[#notes]
+    return last and last.msg:find('Stored in quirks.md', 1, true) ~= nil, last and last.msg
+  end)
+
+  -- 6. :MemoryStore {Category} {content} into the open file: the server sends
+  --    workspace/applyEdit, Neovim applies it to the buffer; disk untouched.
+  vim.cmd('MemoryStore Decision Run database migrations before deploying.')
+  wait_for('the stored entry in the decisions.md buffer', function()
+    return lines(buf)[#lines(buf)] == '- Run database migrations before deploying.', lines(buf)[#lines(buf)]
+  end)
+  eq(#lines(buf), #fixed + 1, 'lines in decisions.md after storing into it')
+  check(api.nvim_buf_get_option(buf, 'modified'), 'the buffer is modified after the store')
+  eq(read_file(decisions_path), table.concat(fixed, '\n') .. '\n', 'decisions.md on disk after storing into the open buffer')
+  wait_for('the storeMemory message for decisions.md', function()
+    local last = notes[#notes]
+    return last and last.msg:find('Stored in decisions.md', 1, true) ~= nil, last and last.msg
+  end)
+
+  -- 7. :MemoryQuery fills and opens the quickfix list.
+  answers = { 'CI cache' }
+  vim.cmd('MemoryQuery')
+  local items
+  wait_for('the quickfix list of :MemoryQuery', function()
+    local qf = vim.fn.getqflist({ title = 1, items = 1 })
+    items = qf.items
+    return qf.title == 'Memory: CI cache' and #items > 0, qf.title
+  end)
+  local first = items[1]
+  eq(vim.fn.fnamemodify(vim.fn.bufname(first.bufnr), ':p'), vim.fn.fnamemodify(quirks_path, ':p'), 'first hit file')
+  eq(first.lnum, 4, 'first hit line')
+  check(first.text:find('The CI cache is keyed on the lock file only.', 1, true), 'first hit text: ' .. first.text)
+  check(vim.fn.getqflist({ winid = 1 }).winid ~= 0, 'the quickfix window is open')
+  vim.cmd('cclose')
+  api.nvim_set_current_buf(buf)
+
+  -- 8. A second memory file of the same folder reuses the client.
+  local qbuf = edit(quirks_path)
+  wait_for('the client attached to quirks.md', function()
+    local cs = clients_of(qbuf)
+    return #cs == 1 and cs[1].id == client.id, #cs .. ' clients'
+  end)
+  eq(#our_clients(), 1, 'memory_lsp clients for one folder')
+
+  -- 9. Files that are not memory files get no client and no diagnostics.
+  local archived = edit(root .. '/.memory/archive/old.md')
+  local readme = edit(root .. '/README.md')
+  -- A round trip to the server: anything it would have sent about these
+  -- files before answering has arrived by now.
+  request_sync(client, 'workspace/executeCommand', { command = 'memory.stats', arguments = { { root = root } } }, buf)
+  vim.wait(300)
+  for _, b in ipairs({ readme, archived }) do
+    local name = vim.fn.fnamemodify(api.nvim_buf_get_name(b), ':~:.')
+    eq(#clients_of(b), 0, 'clients attached to ' .. name)
+    eq(codes(b), {}, 'diagnostics of ' .. name)
+  end
+  eq(#our_clients(), 1, 'memory_lsp clients at the end')
+
+  -- 10. Nothing went wrong on the server's side (e.g. settings sent as []).
+  -- (The server reports each store by an Info showMessage too.)
+  for _, m in ipairs(server_messages) do
+    check(m.type > 2, 'the server showed an error or warning: ' .. vim.inspect(m))
+  end
+  for _, m in ipairs(log_messages) do
+    check(m.type > 2, 'the server logged an error or warning: ' .. vim.inspect(m))
+  end
+  for _, n in ipairs(notes) do
+    check(n.level < vim.log.levels.WARN, 'a warning or error was shown: ' .. n.msg)
+  end
+
+  -- Shut the server down cleanly.
+  vim.lsp.stop_client(client.id)
+  wait_for('the server to stop', function()
+    return vim.lsp.get_client_by_id(client.id) == nil
+  end, 5000)
+end
+
+local ok, err = xpcall(main, function(e)
+  if type(e) == 'table' and e.msg then
+    return e.msg .. '\n' .. debug.traceback('', 2)
+  end
+  return tostring(e) .. '\n' .. debug.traceback('', 2)
+end)
+if ok then
+  log('PASS')
+  vim.cmd('qa!')
+else
+  io.stderr:write('FAIL: ' .. err .. '\n')
+  io.stderr:flush()
+  vim.cmd('cquit 1')
+end
