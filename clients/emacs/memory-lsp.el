@@ -1,0 +1,479 @@
+;;; memory-lsp.el --- Eglot support for AI-agent memory files  -*- lexical-binding: t; -*-
+
+;; Copyright (C) 2026 The memory-lsp authors
+
+;; Author: The memory-lsp authors
+;; Maintainer: The memory-lsp authors
+;; Version: 0.1.0
+;; Package-Requires: ((emacs "28.1") (eglot "1.9"))
+;; Keywords: languages, tools, convenience
+;; URL: https://github.com/memory-lsp/memory-lsp
+;; SPDX-License-Identifier: Apache-2.0
+
+;; This file is not part of GNU Emacs.
+
+;; Licensed under the Apache License, Version 2.0 (the "License");
+;; you may not use this file except in compliance with the License.
+;; You may obtain a copy of the License at
+;;
+;;     http://www.apache.org/licenses/LICENSE-2.0
+;;
+;; Unless required by applicable law or agreed to in writing, software
+;; distributed under the License is distributed on an "AS IS" BASIS,
+;; WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+;; See the License for the specific language governing permissions and
+;; limitations under the License.
+
+;;; Commentary:
+
+;; memory-lsp checks the memory files AI agents keep in `.memory/'
+;; (`.memory/decisions.md', `.memory/quirks.md', ...: one entry per line,
+;; "- [optional-slug] sentence").  This package connects Emacs to the
+;; `memory-lsp' language server through Eglot:
+;;
+;; - `memory-lsp-mode', a major mode (derived from `markdown-mode' when
+;;   that is installed, else from `text-mode') for `.md' files directly
+;;   inside a `.memory/' folder, and nothing else;
+;; - an `eglot-server-programs' entry for that mode, ahead of any other
+;;   Markdown server, so memory files get memory-lsp and other Markdown
+;;   keeps its own server;
+;; - the commands `memory-lsp-store', `memory-lsp-query',
+;;   `memory-lsp-fix-all' and `memory-lsp-quickfix'.
+;;
+;; Minimal setup:
+;;
+;;   (require 'memory-lsp)
+;;
+;; and put the `memory-lsp' binary on `exec-path' (or set
+;; `memory-lsp-program').  See README.md next to this file.
+
+;;; Code:
+
+(require 'cl-lib)
+(require 'subr-x)
+(require 'compile)
+(require 'project)
+(require 'eglot)
+
+(defvar eglot-lsp-context)              ; defined by eglot, bound by it
+
+;;;; Options
+
+(defgroup memory-lsp nil
+  "Language server support for AI-agent memory files (`.memory/*.md')."
+  :group 'tools
+  :prefix "memory-lsp-"
+  :link '(url-link "https://github.com/memory-lsp/memory-lsp"))
+
+(defcustom memory-lsp-program "memory-lsp"
+  "The memory-lsp executable: a command name or a file name.
+A name is looked up on the variable `exec-path'.
+Read each time a server starts; after changing it, restart the server
+with \\[eglot-reconnect]."
+  :type 'string)
+
+(defcustom memory-lsp-server-args nil
+  "Extra arguments for `memory-lsp serve --stdio'.
+For example (\"--log-file\" \"/tmp/memory-lsp.log\" \"--log-level\" \"debug\").
+Without --log-file the server logs to its stderr, which Eglot keeps in
+the buffer `*EGLOT (...) stderr*'."
+  :type '(repeat string))
+
+(defcustom memory-lsp-initialization-options nil
+  "Settings sent to the server as `initializationOptions'.
+A plist in Eglot's JSON convention, with the keys of memory-lsp's
+settings, for example
+  (:skipThreshold 0.8 :categoryLimit (:Quirk 60) :rules (:missing-slug t))
+Use `:json-false' for JSON false.  nil sends an empty object.  Per-project
+settings are better given in `eglot-workspace-configuration', section
+`:memory' (see README.md)."
+  :type '(plist :key-type symbol :value-type sexp))
+
+(defcustom memory-lsp-auto-start t
+  "Whether visiting a memory file starts (or joins) the server.
+When non-nil, `memory-lsp-mode' calls `eglot-ensure'."
+  :type 'boolean)
+
+(defcustom memory-lsp-project-root t
+  "Whether Eglot's project for a memory file is the folder holding `.memory'.
+Without this, a memory file outside any version-controlled project
+gets the `.memory' folder itself as its workspace, and commands that
+default to the workspace would look for `.memory/.memory'.  With it,
+each `.memory' folder gets one server, rooted at its parent."
+  :type 'boolean)
+
+(defcustom memory-lsp-confirm-edits nil
+  "Whether to confirm the edits the server makes for our commands.
+`memory-lsp-store' into a file open in Emacs edits the buffer through
+`workspace/applyEdit'; when this is nil, Eglot's confirmation option
+\(`eglot-confirm-server-edits', formerly
+`eglot-confirm-server-initiated-edits') is nil during the command, so
+no question is asked.  When non-nil, Eglot's option applies."
+  :type 'boolean)
+
+(defcustom memory-lsp-save-after-store t
+  "Whether to save memory buffers changed by `memory-lsp-store'.
+The server edits an open memory file in its buffer and leaves the file
+on disk to the editor; agents read the disk.  When non-nil, a buffer
+that had no unsaved changes before the store is saved after it."
+  :type 'boolean)
+
+(defcustom memory-lsp-fix-all-on-save nil
+  "Whether to apply `source.fixAll.memory' before saving a memory file."
+  :type 'boolean)
+
+(defcustom memory-lsp-query-limit nil
+  "How many results `memory-lsp-query' asks for (1-20); nil: the server's 10."
+  :type '(choice (const :tag "Server default" nil) (integer :tag "Limit")))
+
+(defconst memory-lsp-categories
+  '("Instruction" "Quirk" "Preference" "Decision" "Security")
+  "The five memory categories, as `memory.storeMemory' names them.")
+
+(defconst memory-lsp-file-regexp "/\\.memory/[^/]+\\.md\\'"
+  "Regexp matching the file names of memory files.")
+
+;;;; Major mode
+
+(defalias 'memory-lsp--parent-mode
+  (if (or (fboundp 'markdown-mode) (require 'markdown-mode nil t))
+      'markdown-mode
+    'text-mode)
+  "The parent of `memory-lsp-mode': `markdown-mode' if installed.")
+
+;;;###autoload
+(define-derived-mode memory-lsp-mode memory-lsp--parent-mode "Memory"
+  "Major mode for AI-agent memory files (`.memory/<category>.md').
+Derived from `markdown-mode' when it is installed, else `text-mode'.
+With `memory-lsp-auto-start', starts the memory-lsp server via Eglot.
+
+\\{memory-lsp-mode-map}"
+  (add-hook 'before-save-hook #'memory-lsp--fix-all-on-save nil t)
+  (when (and memory-lsp-auto-start buffer-file-name)
+    (eglot-ensure)))
+
+;;;###autoload
+(add-to-list 'auto-mode-alist '("/\\.memory/[^/]+\\.md\\'" . memory-lsp-mode))
+
+(defun memory-lsp--contact (&optional _interactive _project)
+  "The Eglot contact for memory-lsp: the program and its arguments."
+  `(,(if (file-name-absolute-p memory-lsp-program) ; also "~/..."
+          (expand-file-name memory-lsp-program)
+        memory-lsp-program)
+    "serve" "--stdio" ,@memory-lsp-server-args
+    ,@(and memory-lsp-initialization-options
+           (list :initializationOptions memory-lsp-initialization-options))))
+
+;; Ahead of every other entry: eglot takes the first entry whose mode
+;; matches, and a derived mode matches its parent's (markdown-mode) too.
+(add-to-list 'eglot-server-programs
+             '((memory-lsp-mode :language-id "markdown") . memory-lsp--contact))
+
+;;;; Roots and projects
+
+(defun memory-lsp--memory-file-p (file)
+  "Non-nil if FILE is a `.md' file directly inside a `.memory' folder."
+  (and file (string-match-p memory-lsp-file-regexp (expand-file-name file))))
+
+(defun memory-lsp--root (&optional dir)
+  "The folder holding `.memory' for DIR (default: the current buffer's).
+For a memory file this is the parent of its `.memory' folder; elsewhere
+the nearest folder upwards that holds a `.memory' folder, or nil."
+  (let ((file (and (null dir) buffer-file-name)))
+    (if (memory-lsp--memory-file-p file)
+        (file-name-directory
+         (directory-file-name (file-name-directory (expand-file-name file))))
+      (let* ((dir (expand-file-name (or dir default-directory)))
+             (dir (if (string= (file-name-nondirectory (directory-file-name dir))
+                               ".memory")
+                      (file-name-directory (directory-file-name dir))
+                    dir)))
+        (when-let ((found (locate-dominating-file
+                           dir (lambda (d)
+                                 (file-directory-p (expand-file-name ".memory" d))))))
+          (file-name-as-directory (expand-file-name found)))))))
+
+(defun memory-lsp--project-find (dir)
+  "In Eglot's context, the project of a `.memory' folder DIR is its parent.
+For `project-find-functions'; see `memory-lsp-project-root'."
+  (when (and memory-lsp-project-root
+             (bound-and-true-p eglot-lsp-context)
+             (string= (file-name-nondirectory (directory-file-name dir))
+                      ".memory"))
+    (cons 'transient (file-name-directory (directory-file-name
+                                           (expand-file-name dir))))))
+
+(add-hook 'project-find-functions #'memory-lsp--project-find -90)
+
+;;;; Talking to the server
+
+(defun memory-lsp--buffers (&optional root)
+  "Live buffers in `memory-lsp-mode' (under ROOT, when given)."
+  (cl-loop for b in (buffer-list)
+           when (and (eq (buffer-local-value 'major-mode b) 'memory-lsp-mode)
+                     (buffer-file-name b)
+                     (or (null root)
+                         (with-current-buffer b
+                           (equal (memory-lsp--root) root))))
+           collect b))
+
+(defun memory-lsp--buffer-server (buffer)
+  "The live memory-lsp Eglot server of BUFFER, or nil."
+  (with-current-buffer buffer
+    (let ((server (and (derived-mode-p 'memory-lsp-mode) (eglot-current-server))))
+      (and server (jsonrpc-running-p server) server))))
+
+(defun memory-lsp--server (root)
+  "A live memory-lsp server for ROOT, started if need be."
+  (or (and (derived-mode-p 'memory-lsp-mode)
+           (memory-lsp--buffer-server (current-buffer)))
+      (cl-some #'memory-lsp--buffer-server (memory-lsp--buffers root))
+      (let* ((file (and root (car (directory-files
+                                   (expand-file-name ".memory" root) t
+                                   "\\.md\\'"))))
+             (buffer (or (car (memory-lsp--buffers root))
+                         (and file (find-file-noselect file)))))
+        (unless buffer
+          (user-error "No memory-lsp server: open a file in .memory/ first"))
+        (with-current-buffer buffer
+          (unless (derived-mode-p 'memory-lsp-mode)
+            (user-error "%s is not in memory-lsp-mode" (buffer-name)))
+          (call-interactively #'eglot)
+          (or (memory-lsp--buffer-server buffer)
+              (user-error "The memory-lsp server did not start; see %s"
+                          "`eglot-events-buffer'"))))))
+
+(defun memory-lsp--flush-changes (root)
+  "Send the server the pending edits of the memory buffers under ROOT.
+Eglot sends changes when Emacs is idle; a command must not run on the
+server's older copy of a buffer (its edits carry the buffer version)."
+  (dolist (b (memory-lsp--buffers root))
+    (with-current-buffer b
+      (when (and (bound-and-true-p eglot--managed-mode)
+                 (fboundp 'eglot--signal-textDocument/didChange))
+        (eglot--signal-textDocument/didChange)))))
+
+(defun memory-lsp-execute (command args &optional root)
+  "Run the server COMMAND with ARGS (a plist) and return its result.
+ROOT is the folder holding `.memory' (default: the current buffer's);
+it is passed to the server as the `root' argument.  Works with Eglot
+1.9 (Emacs 28, `eglot-execute-command') and later (`eglot-execute')."
+  (let* ((root (or root (memory-lsp--root)))
+         (server (memory-lsp--server root))
+         (args (if root
+                   (append args (list :root (directory-file-name
+                                             (file-local-name root))))
+                 args))
+         ;; Eglot 1.16 renamed the option (the old name is an alias).
+         (confirm (if (boundp 'eglot-confirm-server-edits)
+                      'eglot-confirm-server-edits
+                    'eglot-confirm-server-initiated-edits)))
+    (memory-lsp--flush-changes root)
+    (condition-case err
+        (cl-progv (and (not memory-lsp-confirm-edits) (list confirm)) '(nil)
+          (if (fboundp 'eglot-execute)
+              (eglot-execute server (list :title command :command command
+                                          :arguments (vector args)))
+            (with-no-warnings
+              (eglot-execute-command server command (vector args)))))
+      (jsonrpc-error
+       ;; The server's refusal ("content contains a line break", ...).
+       (let ((msg (and (listp (cdr err))
+                       (alist-get 'jsonrpc-error-message (cdr err)))))
+         (if (stringp msg)
+             (user-error "memory-lsp: %s" msg)
+           (signal (car err) (cdr err))))))))
+
+(defun memory-lsp--apply-action (server action)
+  "Apply the CodeAction (or Command) ACTION from SERVER."
+  (if (fboundp 'eglot-execute)
+      (eglot-execute server action)
+    ;; Eglot 1.9: apply the edit, then run the command, as
+    ;; `eglot--read-execute-code-action' does.
+    (let ((edit (plist-get action :edit))
+          (command (plist-get action :command))
+          (apply-edit 'eglot--apply-workspace-edit))
+      (when edit (funcall apply-edit edit))
+      (cond ((stringp command)
+             (with-no-warnings
+               (eglot-execute-command server command
+                                      (plist-get action :arguments))))
+            (command
+             (with-no-warnings
+               (eglot-execute-command server (plist-get command :command)
+                                      (plist-get command :arguments))))))))
+
+(defun memory-lsp-code-actions (kind &optional beg end)
+  "The code actions of KIND from the server between BEG and END.
+BEG and END default to the region when active, else point."
+  (let* ((region (use-region-p))
+         (beg (or beg (if region (region-beginning) (point))))
+         (end (or end (if region (region-end) (point)))))
+    (eglot-code-actions beg end kind)))
+
+;;;; Commands
+
+(defun memory-lsp--read-category ()
+  "Read a category, defaulting to the current memory file's."
+  (let* ((file (and buffer-file-name
+                    (memory-lsp--memory-file-p buffer-file-name)
+                    (downcase (file-name-base buffer-file-name))))
+         (default (cl-find-if (lambda (c)
+                                (member file (list (downcase c)
+                                                   (downcase (concat c "s")))))
+                              memory-lsp-categories)))
+    (completing-read (format-prompt "Category" default)
+                     memory-lsp-categories nil t nil nil default)))
+
+;;;###autoload
+(defun memory-lsp-store (category content &optional slug)
+  "Store CONTENT under CATEGORY (with SLUG, if non-empty) via memory-lsp.
+This is HackLM's storeMemory: the server deduplicates, updates a
+similar entry or stores a new one, and says which in a message.
+Returns the server's result, a plist with :action and :message."
+  (interactive
+   (list (memory-lsp--read-category)
+         (read-string "Memory: "
+                      (and (use-region-p)
+                           (string-trim (buffer-substring-no-properties
+                                         (region-beginning) (region-end)))))
+         (read-string "Slug (optional, kebab-case): ")))
+  (unless (member category memory-lsp-categories)
+    (user-error "Unknown category %S; one of %s" category
+                (string-join memory-lsp-categories ", ")))
+  (when (string-empty-p (string-trim content))
+    (user-error "Nothing to store"))
+  (let* ((root (memory-lsp--root))
+         ;; First, as it may visit a memory file to start the server.
+         (_server (memory-lsp--server root))
+         (clean (and memory-lsp-save-after-store
+                     (cl-remove-if #'buffer-modified-p (memory-lsp--buffers root))))
+         (args (append (list :category category :content content)
+                       (and slug (not (string-empty-p (string-trim slug)))
+                            (list :slug (string-trim slug)))))
+         (result (memory-lsp-execute "memory.storeMemory" args root)))
+    (dolist (b clean)
+      (when (and (buffer-live-p b) (buffer-modified-p b))
+        (with-current-buffer b
+          (let ((memory-lsp-fix-all-on-save nil))
+            (save-buffer)))))
+    (message "%s" (or (plist-get result :message) result))
+    result))
+
+(defvar-local memory-lsp--query nil
+  "The (QUERY CATEGORY ROOT) shown in a `memory-lsp-query-mode' buffer.")
+
+(defvar memory-lsp-query-mode-map
+  (let ((map (make-sparse-keymap)))
+    (define-key map (kbd "g") #'revert-buffer)
+    map)
+  "Keymap for `memory-lsp-query-mode'.")
+
+(define-derived-mode memory-lsp-query-mode compilation-mode "Memory-Query"
+  "Results of `memory-lsp-query'.
+One line per memory: `file:line: [Category] text'.
+\\<memory-lsp-query-mode-map>\\[revert-buffer] runs the query again; \
+\\[compile-goto-error] visits an entry.
+
+\\{memory-lsp-query-mode-map}"
+  (setq-local compilation-error-regexp-alist '(memory-lsp))
+  (setq-local compilation-error-regexp-alist-alist
+              '((memory-lsp "^\\([^:\n]+\\):\\([0-9]+\\): \\[" 1 2 nil 0)))
+  (setq-local revert-buffer-function #'memory-lsp--query-revert))
+
+(defun memory-lsp--query-revert (&rest _)
+  "Run the query of this `memory-lsp-query-mode' buffer again."
+  (pcase-let ((`(,query ,category ,root) memory-lsp--query))
+    (let ((default-directory root))
+      (memory-lsp-query query category))))
+
+;;;###autoload
+(defun memory-lsp-query (query &optional category)
+  "Search the memories for QUERY (in CATEGORY only, if non-nil).
+This is HackLM's queryMemory.  The results go to the buffer
+`*memory-lsp query*', one `file:line: [Category] content' line each,
+which \\[next-error] and RET visit.  With a prefix argument, ask for
+a category.  Returns the server's result plist."
+  (interactive
+   (list (read-string "Query memories: ")
+         (and current-prefix-arg (memory-lsp--read-category))))
+  (let* ((root (memory-lsp--root))
+         (args (append (list :query query)
+                       (and category (not (string-empty-p category))
+                            (list :category category))
+                       (and memory-lsp-query-limit
+                            (list :limit memory-lsp-query-limit))))
+         (result (memory-lsp-execute "memory.queryMemory" args root))
+         (results (append (plist-get result :results) nil))
+         (buffer (get-buffer-create "*memory-lsp query*")))
+    (with-current-buffer buffer
+      (let ((inhibit-read-only t))
+        (memory-lsp-query-mode)
+        (erase-buffer)
+        (setq default-directory (or root default-directory))
+        (setq memory-lsp--query (list query category default-directory))
+        (insert (format "Memories matching %S%s in %s: %d\n\n" query
+                        (if category (format " (%s)" category) "")
+                        (abbreviate-file-name default-directory)
+                        (length results)))
+        (dolist (r results)
+          (let ((path (plist-get r :path)))
+            (insert (format "%s:%s: [%s] %s\n"
+                            (if (stringp path)
+                                (file-relative-name path default-directory)
+                              (concat ".memory/" (plist-get r :file)))
+                            (plist-get r :line)
+                            (plist-get r :category)
+                            (plist-get r :content)))))
+        (goto-char (point-min))))
+    (if results
+        (display-buffer buffer)
+      (message "%s" (or (plist-get result :message) "No memories found")))
+    result))
+
+;;;###autoload
+(defun memory-lsp-fix-all ()
+  "Apply every safe fix of this memory file (`source.fixAll.memory').
+The same result as `memory-lsp check --fix'."
+  (interactive)
+  (unless (derived-mode-p 'memory-lsp-mode)
+    (user-error "Not a memory file"))
+  (let* ((server (memory-lsp--server (memory-lsp--root)))
+         (actions (memory-lsp-code-actions "source.fixAll.memory"
+                                           (point-min) (point-max))))
+    (if (null actions)
+        (when (called-interactively-p 'interactive)
+          (message "memory-lsp: nothing to fix"))
+      (dolist (a actions)
+        (memory-lsp--apply-action server a)))
+    actions))
+
+(defun memory-lsp--fix-all-on-save ()
+  "Run `memory-lsp-fix-all' when `memory-lsp-fix-all-on-save' is non-nil."
+  (when (and memory-lsp-fix-all-on-save
+             (memory-lsp--buffer-server (current-buffer)))
+    (with-demoted-errors "memory-lsp fix-all on save: %S"
+      (memory-lsp-fix-all))))
+
+;;;###autoload
+(defun memory-lsp-quickfix (&optional title)
+  "Apply a quick fix of the finding at point (or in the region).
+With several fixes, ask which; from Lisp, TITLE picks one by title.
+Works on Eglot 1.9, whose `eglot-code-action-quickfix' only lists."
+  (interactive)
+  (let* ((server (memory-lsp--server (memory-lsp--root)))
+         (actions (memory-lsp-code-actions "quickfix"))
+         (titles (mapcar (lambda (a) (plist-get a :title)) actions))
+         (title (cond (title)
+                      ((null actions) (user-error "No quick fix here"))
+                      ((null (cdr actions)) (car titles))
+                      (t (completing-read "Quick fix: " titles nil t))))
+         (action (cl-find title actions :key (lambda (a) (plist-get a :title))
+                          :test #'equal)))
+    (unless action
+      (user-error "No quick fix %S here; there are %S" title titles))
+    (memory-lsp--apply-action server action)
+    action))
+
+(provide 'memory-lsp)
+;;; memory-lsp.el ends here
