@@ -1,0 +1,286 @@
+// The VS Code client of memory-lsp: starts `memory-lsp serve --stdio` for
+// `.memory/*.md` files and adds three palette commands on top of the
+// server's workspace/executeCommand commands. Everything else (diagnostics,
+// quick fixes, fix-all, hover, symbols) is the language client's doing.
+
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import {
+  ExecuteCommandRequest,
+  LanguageClient,
+  LanguageClientOptions,
+  RevealOutputChannelOn,
+  ServerOptions,
+  TransportKind,
+} from 'vscode-languageclient/node';
+
+import { buildInitializationOptions, CATEGORIES, memorySettings, storeArguments, validateContent, validateSlug } from './settings';
+
+const CLIENT_ID = 'memoryLsp'; // the client reads `memoryLsp.trace.server` itself
+const CLIENT_NAME = 'Memory LSP';
+const SECTION = 'memory';
+
+let client: LanguageClient | undefined;
+let output: vscode.LogOutputChannel | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  output = vscode.window.createOutputChannel(CLIENT_NAME, { log: true });
+  context.subscriptions.push(
+    output,
+    vscode.commands.registerCommand('memoryLsp.store', store),
+    vscode.commands.registerCommand('memoryLsp.query', query),
+    vscode.commands.registerCommand('memoryLsp.cleanup', cleanup),
+    vscode.commands.registerCommand('memoryLsp.restart', restart),
+    vscode.commands.registerCommand('memoryLsp.showOutput', () => output?.show(true)),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('memoryLsp.path')) {
+        void restart();
+      }
+    }),
+  );
+  await start();
+}
+
+export async function deactivate(): Promise<void> {
+  await stop();
+}
+
+// serverCommand resolves memoryLsp.path: `~` is the home folder, a relative
+// path with a separator is taken from the first workspace folder, and a bare
+// name is looked up on PATH when the process is spawned.
+function serverCommand(): string {
+  let p = vscode.workspace.getConfiguration('memoryLsp').get<string>('path', 'memory-lsp').trim() || 'memory-lsp';
+  if (p === '~' || p.startsWith('~/')) {
+    p = path.join(os.homedir(), p.slice(1));
+  }
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!path.isAbsolute(p) && /[\\/]/.test(p) && folder?.uri.scheme === 'file') {
+    p = path.join(folder.uri.fsPath, p);
+  }
+  return p;
+}
+
+async function start(): Promise<void> {
+  const command = serverCommand();
+  // TransportKind.stdio appends --stdio: the server runs `memory-lsp serve --stdio`.
+  const serverOptions: ServerOptions = {
+    run: { command, args: ['serve'], transport: TransportKind.stdio },
+    debug: { command, args: ['serve', '--log-level', 'debug'], transport: TransportKind.stdio },
+  };
+  const clientOptions: LanguageClientOptions = {
+    // Only memory files, whatever their language id; the server checks the path too.
+    documentSelector: [{ scheme: 'file', pattern: '**/.memory/*.md' }],
+    // Read at every (re)start, so a restart picks up edited settings.
+    initializationOptions: () => buildInitializationOptions(vscode.workspace.getConfiguration(SECTION)),
+    // A change to memory.* sends workspace/didChangeConfiguration; the server then pulls the section.
+    synchronize: { configurationSection: SECTION },
+    outputChannel: output,
+    revealOutputChannelOn: RevealOutputChannelOn.Never,
+    middleware: {
+      workspace: {
+        // Answer pulls of `memory` with the same object as initializationOptions'
+        // `memory` (unset settings left out); other sections as the client would.
+        configuration: async (params, token, next) => {
+          const answers = await next(params, token);
+          if (!Array.isArray(answers)) {
+            return answers;
+          }
+          return params.items.map((item, i) => {
+            if (item.section !== SECTION) {
+              return answers[i];
+            }
+            const scope = item.scopeUri ? vscode.Uri.parse(item.scopeUri) : undefined;
+            return memorySettings(vscode.workspace.getConfiguration(SECTION, scope));
+          });
+        },
+      },
+    },
+  };
+  client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
+  try {
+    await client.start();
+  } catch (err) {
+    const c = client;
+    client = undefined;
+    await c.dispose().catch(() => undefined);
+    const choice = await vscode.window.showErrorMessage(
+      `Memory LSP could not start "${command}": ${errorText(err)}. Set memoryLsp.path to the memory-lsp binary.`,
+      'Open Settings',
+      'Show Output',
+    );
+    if (choice === 'Open Settings') {
+      void vscode.commands.executeCommand('workbench.action.openSettings', 'memoryLsp.path');
+    } else if (choice === 'Show Output') {
+      output?.show(true);
+    }
+  }
+}
+
+async function stop(): Promise<void> {
+  const c = client;
+  client = undefined;
+  if (c) {
+    await c.stop().catch(() => undefined);
+    await c.dispose().catch(() => undefined);
+  }
+}
+
+async function restart(): Promise<void> {
+  await stop();
+  await start();
+}
+
+// --- commands ---------------------------------------------------------------
+
+// root is the workspace folder the command acts on: the active editor's, else
+// the only one, else the user's pick. undefined lets the server use the first.
+async function root(): Promise<string | undefined> {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  const active = vscode.window.activeTextEditor?.document.uri;
+  const own = active ? vscode.workspace.getWorkspaceFolder(active) : undefined;
+  if (own) {
+    return own.uri.toString();
+  }
+  if (folders.length <= 1) {
+    return folders[0]?.uri.toString();
+  }
+  const picked = await vscode.window.showWorkspaceFolderPick({ placeHolder: 'Which folder’s memory?' });
+  return picked?.uri.toString();
+}
+
+// execute runs a server command and returns its result, or undefined after
+// telling the user why it failed.
+async function execute<T>(command: string, args: object): Promise<T | undefined> {
+  if (!client || !client.isRunning()) {
+    await restart();
+  }
+  if (!client || !client.isRunning()) {
+    return undefined;
+  }
+  try {
+    return (await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: [args] })) as T;
+  } catch (err) {
+    void vscode.window.showErrorMessage(`Memory: ${errorText(err)}`);
+    return undefined;
+  }
+}
+
+interface Result {
+  message?: string;
+}
+
+async function store(): Promise<void> {
+  const category = await vscode.window.showQuickPick(
+    CATEGORIES.map((c) => ({ label: c, description: `${c.toLowerCase()}s.md` })),
+    { title: 'Memory: Store (1/3)', placeHolder: 'Category' },
+  );
+  if (!category) {
+    return;
+  }
+  const content = await vscode.window.showInputBox({
+    title: 'Memory: Store (2/3)',
+    prompt: `One concise sentence for ${category.description}`,
+    validateInput: validateContent,
+    ignoreFocusOut: true,
+  });
+  if (content === undefined) {
+    return;
+  }
+  const slug = await vscode.window.showInputBox({
+    title: 'Memory: Store (3/3)',
+    prompt: 'Optional kebab-case slug (leave empty for none)',
+    validateInput: validateSlug,
+    ignoreFocusOut: true,
+  });
+  if (slug === undefined) {
+    return;
+  }
+  const res = await execute<Result>('memory.storeMemory', storeArguments(category.label, content, slug, await root()));
+  if (res?.message) {
+    void vscode.window.showInformationMessage(res.message);
+  }
+}
+
+interface QueryHit {
+  category: string;
+  file: string;
+  path: string;
+  line: number; // 1-based
+  slug?: string;
+  content: string;
+  score: number;
+}
+
+async function query(): Promise<void> {
+  const text = await vscode.window.showInputBox({ title: 'Memory: Query', prompt: 'Search the memory files' });
+  if (!text || text.trim() === '') {
+    return;
+  }
+  const res = await execute<Result & { results?: QueryHit[] }>('memory.queryMemory', { query: text, limit: 20, root: await root() });
+  if (!res) {
+    return;
+  }
+  const hits = res.results ?? [];
+  if (hits.length === 0) {
+    void vscode.window.showInformationMessage(res.message || `No memories match "${text}".`);
+    return;
+  }
+  const picked = await vscode.window.showQuickPick(
+    hits.map((h) => ({
+      label: h.content,
+      description: `[${h.category}]${h.slug ? ' ' + h.slug : ''}`,
+      detail: `${h.file}:${h.line}`,
+      hit: h,
+    })),
+    { title: `Memory: ${hits.length} result${hits.length === 1 ? '' : 's'} for "${text}"`, matchOnDescription: true },
+  );
+  if (!picked) {
+    return;
+  }
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(picked.hit.path));
+  const line = Math.max(0, Math.min(picked.hit.line - 1, doc.lineCount - 1));
+  const at = new vscode.Range(line, 0, line, 0);
+  await vscode.window.showTextDocument(doc, { selection: at });
+}
+
+interface CleanupResult extends Result {
+  applied: boolean;
+  steps: { kind: string; file: string; line: number; detail: string }[];
+  diff: string;
+  entriesBefore: number;
+  entriesAfter: number;
+}
+
+async function cleanup(): Promise<void> {
+  const where = await root();
+  const plan = await execute<CleanupResult>('memory.cleanup', { root: where });
+  if (!plan) {
+    return;
+  }
+  if (plan.steps.length === 0) {
+    void vscode.window.showInformationMessage(plan.message || 'Memory is already clean.');
+    return;
+  }
+  // The plan: steps and the unified diff, in a read-only-ish untitled editor.
+  const steps = plan.steps.map((s) => `# ${s.kind} ${s.file}:${s.line}: ${s.detail}`).join('\n');
+  const doc = await vscode.workspace.openTextDocument({ language: 'diff', content: `${steps}\n\n${plan.diff}` });
+  await vscode.window.showTextDocument(doc, { preview: true });
+  const n = plan.steps.length;
+  const choice = await vscode.window.showWarningMessage(
+    `Memory cleanup: ${n} step${n === 1 ? '' : 's'}, ${plan.entriesBefore} entries before, ${plan.entriesAfter} after. Apply it?`,
+    { modal: true, detail: 'The plan is shown in the editor. Applying writes the memory files.' },
+    'Apply',
+  );
+  if (choice !== 'Apply') {
+    return;
+  }
+  const done = await execute<CleanupResult>('memory.cleanup', { apply: true, root: where });
+  if (done?.message) {
+    void vscode.window.showInformationMessage(done.message.split('\n')[0]);
+  }
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

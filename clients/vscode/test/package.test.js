@@ -1,0 +1,62 @@
+// Checks that package.json and the compiled settings module agree: every
+// memory.* setting the extension contributes is one the server reads, and
+// unset settings are left out of what the server receives.
+
+'use strict';
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const settings = require('../out/settings.js');
+const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8'));
+
+test('package.json contributes', () => {
+  assert.deepEqual(pkg.activationEvents, ['workspaceContains:**/.memory/*.md']);
+  assert.equal(pkg.main, './out/extension.js');
+  const props = pkg.contributes.configuration.properties;
+  assert.equal(props['memoryLsp.path'].default, 'memory-lsp');
+  assert.deepEqual(props['memoryLsp.trace.server'].enum, ['off', 'messages', 'verbose']);
+  const memoryKeys = Object.keys(props)
+    .filter((k) => k.startsWith('memory.'))
+    .map((k) => k.slice('memory.'.length))
+    .sort();
+  assert.deepEqual(memoryKeys, [...settings.SETTINGS_KEYS].sort());
+  const titles = Object.fromEntries(pkg.contributes.commands.map((c) => [c.command, `${c.category}: ${c.title}`]));
+  assert.equal(titles['memoryLsp.store'], 'Memory: Store');
+  assert.equal(titles['memoryLsp.query'], 'Memory: Query');
+  assert.equal(titles['memoryLsp.cleanup'], 'Memory: Cleanup');
+  // Our palette ids must not collide with the server's (registered by the client).
+  for (const id of Object.keys(titles)) assert.ok(!id.startsWith('memory.'), id);
+});
+
+test('extension.ts uses only the memory-file selector', () => {
+  const src = fs.readFileSync(path.join(__dirname, '..', 'src', 'extension.ts'), 'utf8');
+  assert.match(src, /documentSelector: \[\{ scheme: 'file', pattern: '\*\*\/\.memory\/\*\.md' \}\]/);
+});
+
+test('contributed defaults send nothing', () => {
+  const props = pkg.contributes.configuration.properties;
+  const defaults = Object.fromEntries(
+    settings.SETTINGS_KEYS.map((k) => [k, props[`memory.${k}`].default]),
+  );
+  assert.deepEqual(settings.buildInitializationOptions(settings.fromObject(defaults)), { memory: {} });
+});
+
+test('storeArguments and validation', () => {
+  assert.deepEqual(settings.storeArguments('Decision', ' Use Go. ', ' '), { category: 'Decision', content: 'Use Go.' });
+  assert.deepEqual(settings.storeArguments('Decision', 'Use Go.', 'lang', 'file:///p'), {
+    category: 'Decision',
+    content: 'Use Go.',
+    slug: 'lang',
+    root: 'file:///p',
+  });
+  assert.equal(settings.validateSlug(''), undefined);
+  assert.equal(settings.validateSlug('db-choice-2'), undefined);
+  assert.ok(settings.validateSlug('My Slug'));
+  assert.ok(settings.validateSlug('a_b'));
+  assert.ok(settings.validateContent('  '));
+  assert.ok(settings.validateContent('a\nb'));
+  assert.equal(settings.validateContent('Use Go.'), undefined);
+});
