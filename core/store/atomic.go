@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 )
 
+// ErrReadOnly is returned for a file that has no write permission bit.
+var ErrReadOnly = errors.New("read-only file")
+
 // NewFileMode is the mode of a file that did not exist before.
 const NewFileMode fs.FileMode = 0o644
 
@@ -23,6 +26,10 @@ const tempMarker = ".tmp-"
 // over path and fsyncs the directory. If path is a symlink, the file it
 // points to is replaced and the link kept. The temp file is removed on every
 // error path.
+//
+// A file without any write permission bit is refused with ErrReadOnly: the
+// rename would replace it regardless of its mode (and root may write
+// anything), but someone made it read-only on purpose.
 func WriteFileAtomic(path string, data []byte) (err error) {
 	target := path
 	if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
@@ -38,6 +45,9 @@ func WriteFileAtomic(path string, data []byte) (err error) {
 			return fmt.Errorf("writing %s: not a regular file", path)
 		}
 		mode = orig.Mode().Perm()
+		if mode&0o222 == 0 {
+			return fmt.Errorf("writing %s: the file is read-only (mode %04o); make it writable to change it: %w", path, mode, ErrReadOnly)
+		}
 	case errors.Is(serr, fs.ErrNotExist):
 		orig = nil
 	default:

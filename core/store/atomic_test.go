@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -90,4 +91,23 @@ func TestWriteFileAtomicErrors(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 	noLeftovers(t, dir, "sub.md")
+}
+
+// TestWriteFileAtomicRefusesReadOnly: a file made read-only on purpose is not
+// replaced, even by root, and stays byte for byte as it was.
+func TestWriteFileAtomicRefusesReadOnly(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "decisions.md")
+	if err := os.WriteFile(p, []byte("# Decisions\n"), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	err := WriteFileAtomic(p, []byte("changed\n"))
+	if !errors.Is(err, ErrReadOnly) || !strings.Contains(err.Error(), "read-only (mode 0444)") {
+		t.Fatalf("err = %v, want ErrReadOnly naming the mode", err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "# Decisions\n" {
+		t.Errorf("file changed to %q", b)
+	}
+	if ents, _ := os.ReadDir(filepath.Dir(p)); len(ents) != 1 {
+		t.Errorf("left %d files behind", len(ents)-1)
+	}
 }
