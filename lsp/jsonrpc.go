@@ -128,11 +128,13 @@ func readFrame(r *bufio.Reader) ([]byte, error) {
 	if length < 0 {
 		return nil, fmt.Errorf("%w: no Content-Length header", errFrame)
 	}
-	body := make([]byte, length)
-	if _, err := io.ReadFull(r, body); err != nil {
-		return nil, fmt.Errorf("%w: body shorter than Content-Length %d: %v", errFrame, length, err)
+	// Grow with the bytes that actually arrive: a Content-Length that lies
+	// must not make the server allocate the whole claimed size up front.
+	var body bytes.Buffer
+	if n, err := io.CopyN(&body, r, int64(length)); err != nil {
+		return nil, fmt.Errorf("%w: body of %d bytes is shorter than Content-Length %d: %v", errFrame, n, length, err)
 	}
-	return body, nil
+	return body.Bytes(), nil
 }
 
 // writeFrame frames and writes one message. The caller serialises writers;
