@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
@@ -65,15 +64,11 @@ func kindWanted(only []string, kind string) bool {
 
 func (s *Server) codeAction(_ context.Context, p *codeActionParams) (any, error) {
 	actions := []protocol.CodeAction{}
-	path := memoryPath(p.TextDocument.URI)
-	if path == "" {
-		return actions, nil
-	}
-	v, cfg := s.snapshot(filepath.Dir(path))
-	fi := v.find(path)
+	v, fi, cfg := s.documentView(p.TextDocument.URI)
 	if fi < 0 {
 		return actions, nil
 	}
+	path := v.files[fi].Path
 	ix := v.ix(fi)
 	sp, err := fromRange(ix, p.Range)
 	if err != nil {

@@ -57,6 +57,18 @@ func (s *Server) snapshot(dir string) (*view, config.Config) {
 	return v, cfg
 }
 
+// documentView is the view of the .memory folder holding the document at
+// uri, and the document's index in it; fi is -1 for a document the server
+// does not serve, which then gets an empty answer.
+func (s *Server) documentView(uri protocol.DocumentUri) (v *view, fi int, cfg config.Config) {
+	path := memoryPath(uri)
+	if path == "" {
+		return nil, -1, cfg
+	}
+	v, cfg = s.snapshot(filepath.Dir(path))
+	return v, v.find(path), cfg
+}
+
 func (v *view) ix(i int) *text.Index {
 	if v.index[i] == nil {
 		v.index[i] = text.NewIndex(v.files[i].Doc.Src)

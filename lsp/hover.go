@@ -3,7 +3,6 @@ package lsp
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -23,12 +22,7 @@ const maxSimilar = 3
 // score, the category's usage against its limit, and the entries of the same
 // file most similar to it. Anywhere else it returns null.
 func (s *Server) hover(_ context.Context, p *protocol.HoverParams) (any, error) {
-	path := memoryPath(p.TextDocument.URI)
-	if path == "" {
-		return nil, nil
-	}
-	v, cfg := s.snapshot(filepath.Dir(path))
-	fi := v.find(path)
+	v, fi, cfg := s.documentView(p.TextDocument.URI)
 	if fi < 0 || !v.files[fi].IsCategory {
 		return nil, nil
 	}

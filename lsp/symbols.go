@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"context"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -49,15 +48,11 @@ func symbolKind(e *memfile.Entry) protocol.SymbolKind {
 // documentSymbol lists a memory file's entries, one symbol each.
 func (s *Server) documentSymbol(_ context.Context, p *protocol.DocumentSymbolParams) (any, error) {
 	out := []protocol.DocumentSymbol{}
-	path := memoryPath(p.TextDocument.URI)
-	if path == "" {
-		return out, nil
-	}
-	v, _ := s.snapshot(filepath.Dir(path))
-	fi := v.find(path)
+	v, fi, _ := s.documentView(p.TextDocument.URI)
 	if fi < 0 {
 		return out, nil
 	}
+	path := v.files[fi].Path
 	ix := v.ix(fi)
 	d := v.files[fi].Doc
 	for i := range d.Entries {
