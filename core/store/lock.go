@@ -26,8 +26,8 @@ const (
 	DefaultLockStale = 10 * time.Second
 )
 
-// ErrLocked is wrapped by Acquire's error when the lock stayed held by
-// someone else for all tries.
+// ErrLocked is wrapped by Acquire's error when the lock stayed held by one
+// holder for all tries, or kept changing hands for maxWaitStales × Stale.
 var ErrLocked = errors.New("memory lock is held by another writer")
 
 // ErrTakenOver is wrapped by Release's error when the lock file no longer
@@ -36,10 +36,12 @@ var ErrTakenOver = errors.New("memory lock was taken over")
 
 // LockOptions tunes Acquire. The zero value means HackLM's defaults.
 type LockOptions struct {
-	// Tries is the number of attempts to create the lock file (default 20).
+	// Tries is the number of attempts in a row that may find the lock held
+	// by the same holder before Acquire gives up (default 20).
 	Tries int
-	// Step is the back-off unit: after failed attempt a (0-based) the
-	// waiter sleeps Step×(a+1) (default 50 ms, linear back-off).
+	// Step is the back-off unit: after the n-th attempt in a row that found
+	// the same holder, the waiter sleeps Step×n (default 50 ms, linear
+	// back-off, so one holder is waited for about 10 s, as HackLM does).
 	Step time.Duration
 	// Stale is the age after which a lock is presumed abandoned (default 10 s).
 	Stale time.Duration
@@ -156,9 +158,24 @@ func AcquireContext(ctx context.Context, dir string, opt LockOptions) (*Lock, er
 // last attempt cannot delete a lock and then give up.
 const maxQuickRetries = 4
 
+// maxWaitStales bounds, in units of Stale, how long a waiter keeps trying
+// while the lock keeps changing hands (30 s by default).
+const maxWaitStales = 3
+
+// acquireFile counts tries per holder. HackLM gives up after 20 tries
+// whoever held the lock; under steady contention a waiter that sleeps ever
+// longer then keeps finding the lock taken by the next writer and fails
+// although nobody held it long. Here a new holder (other lock bytes, or the
+// lock gone) is progress: the count and the back-off start again. A stuck
+// holder is still given up on after Tries, and an endless stream of holders
+// after maxWaitStales × Stale.
 func acquireFile(ctx context.Context, path string, opt LockOptions) (*Lock, error) {
+	start := opt.Now()
 	var last *holder
-	for attempt := 0; attempt < opt.Tries; attempt++ {
+	same, tries := 0, 0 // same: tries in a row that found last
+	for {
+		tries++
+		var seen *holder // nil when the lock vanished every time we looked
 		for quick := 0; quick < maxQuickRetries; quick++ {
 			if err := ctx.Err(); err != nil {
 				return nil, fmt.Errorf("locking %s: %w", path, err)
@@ -177,7 +194,7 @@ func acquireFile(ctx context.Context, path string, opt LockOptions) (*Lock, erro
 			if err != nil {
 				return nil, fmt.Errorf("locking %s: %w", path, err)
 			}
-			last = h
+			seen = h
 			if !h.stale {
 				break
 			}
@@ -185,18 +202,32 @@ func acquireFile(ctx context.Context, path string, opt LockOptions) (*Lock, erro
 				return nil, fmt.Errorf("locking %s: removing stale lock (%s): %w", path, h.describe(), err)
 			}
 		}
-		if attempt == opt.Tries-1 {
+		if seen == nil || last == nil || !bytes.Equal(seen.data, last.data) {
+			same = 0
+		}
+		same++
+		if seen != nil {
+			last = seen
+		}
+		if same >= opt.Tries {
 			break
 		}
-		if err := sleep(ctx, opt, opt.Step*time.Duration(attempt+1)); err != nil {
+		if waited := opt.Now().Sub(start); waited >= maxWaitStales*opt.Stale {
+			return nil, fmt.Errorf("could not acquire %s in %v: it changed hands all the time (%d tries, last held by %s): %w",
+				path, waited.Round(time.Millisecond), tries, describe(last), ErrLocked)
+		}
+		if err := sleep(ctx, opt, opt.Step*time.Duration(same)); err != nil {
 			return nil, fmt.Errorf("locking %s: %w", path, err)
 		}
 	}
-	who := "another writer"
-	if last != nil {
-		who = last.describe()
+	return nil, fmt.Errorf("could not acquire %s after %d tries (held by %s): %w", path, tries, describe(last), ErrLocked)
+}
+
+func describe(h *holder) string {
+	if h == nil {
+		return "another writer"
 	}
-	return nil, fmt.Errorf("could not acquire %s after %d tries (held by %s): %w", path, opt.Tries, who, ErrLocked)
+	return h.describe()
 }
 
 func sleep(ctx context.Context, opt LockOptions, d time.Duration) error {

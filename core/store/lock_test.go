@@ -460,3 +460,68 @@ func TestFileLockMutualExclusion(t *testing.T) {
 	wg.Wait()
 	noLeftovers(t, dir)
 }
+
+// A waiter gives up only when one holder keeps the lock through all its
+// tries. When others keep taking and releasing it meanwhile, that is
+// progress: the waiter keeps trying, with its back-off started afresh, and
+// gets its turn. (Found by the stress test: under load, stores failed with
+// ErrLocked although the lock had changed hands many times.)
+func TestAcquireKeepsWaitingWhileTheLockChangesHands(t *testing.T) {
+	dir := t.TempDir()
+	clk := newFakeClock()
+	p := writeLock(t, dir, fmt.Sprintf(`{"pid":1000,"ts":%d}`, clk.Now().UnixMilli()), time.Time{})
+	const turns = 3 * DefaultLockTries // other writers' turns before ours
+	n := 0
+	opt := clk.opts(alwaysAlive)
+	opt.Sleep = func(d time.Duration) {
+		clk.Sleep(d)
+		n++
+		if n == turns {
+			os.Remove(p) // the last other writer is done
+			return
+		}
+		// While we slept, the holder released and another writer took it.
+		os.WriteFile(p, fmt.Appendf(nil, `{"pid":%d,"ts":%d}`, 1000+n, clk.Now().UnixMilli()), 0o644)
+	}
+	l, err := Acquire(dir, opt)
+	if err != nil {
+		t.Fatalf("gave up while the lock changed hands: %v", err)
+	}
+	defer l.Release()
+	sl := clk.Sleeps()
+	if len(sl) != turns {
+		t.Fatalf("slept %d times, want %d", len(sl), turns)
+	}
+	for i, d := range sl[1:] {
+		if d != DefaultLockStep {
+			t.Fatalf("sleep %d = %v, want %v: a new holder restarts the back-off", i+1, d, DefaultLockStep)
+		}
+	}
+}
+
+// Behind an endless stream of other holders a waiter still gives up, after
+// maxWaitStales × Stale in all.
+func TestAcquireGivesUpBehindEndlessHolders(t *testing.T) {
+	dir := t.TempDir()
+	clk := newFakeClock()
+	start := clk.Now()
+	p := writeLock(t, dir, fmt.Sprintf(`{"pid":1000,"ts":%d}`, clk.Now().UnixMilli()), time.Time{})
+	n := 0
+	opt := clk.opts(alwaysAlive)
+	opt.Sleep = func(d time.Duration) {
+		clk.Sleep(d)
+		n++
+		os.WriteFile(p, fmt.Appendf(nil, `{"pid":%d,"ts":%d}`, 1000+n, clk.Now().UnixMilli()), 0o644)
+	}
+	_, err := Acquire(dir, opt)
+	if !errors.Is(err, ErrLocked) {
+		t.Fatalf("err = %v, want ErrLocked", err)
+	}
+	waited := clk.Now().Sub(start)
+	if limit := maxWaitStales * DefaultLockStale; waited < limit || waited > limit+DefaultLockStep {
+		t.Errorf("gave up after %v of fake time, want %v", waited, limit)
+	}
+	if !strings.Contains(err.Error(), "changed hands") {
+		t.Errorf("message %q does not say the lock kept changing hands", err)
+	}
+}
