@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // ErrReadOnly is returned for a file that has no write permission bit.
@@ -14,10 +16,103 @@ var ErrReadOnly = errors.New("read-only file")
 // NewFileMode is the mode of a file that did not exist before.
 const NewFileMode fs.FileMode = 0o644
 
-// tempMarker is part of every temp file's name: `.<base>.tmp-<random>`. The
-// leading dot and the random tail mean it never ends in `.md`, so no reader
+// tempMarker is part of every temp file's name: `.<base>.tmp-<hex>`. The
+// leading dot and the hex tail mean it never ends in `.md`, so no reader
 // (ours or HackLM's) mistakes it for a memory file.
 const tempMarker = ".tmp-"
+
+// maxTempTail bounds the random tail isTempName accepts: 16 hex digits now,
+// up to 10 decimal digits from os.CreateTemp in earlier versions.
+const maxTempTail = 20
+
+// stage is a point inside a write transaction at which a test can stop the
+// writer (Workspace.hook) to see what a crash there leaves behind.
+type stage int
+
+const (
+	// stageLocked: the lock is held; nothing has been read yet.
+	stageLocked stage = iota + 1
+	// stageTempSynced: the new content is in a temp file, fsynced, not yet
+	// renamed over the target.
+	stageTempSynced
+	// stageRenamed: the temp file has replaced the target; the directory is
+	// not fsynced yet.
+	stageRenamed
+	// stageWritten: every change is written; the lock is still held.
+	stageWritten
+)
+
+func (s stage) String() string {
+	switch s {
+	case stageLocked:
+		return "locked"
+	case stageTempSynced:
+		return "temp-synced"
+	case stageRenamed:
+		return "renamed"
+	case stageWritten:
+		return "written"
+	}
+	return fmt.Sprintf("stage(%d)", int(s))
+}
+
+// isTempName reports whether name is one of our temp files:
+// `.<base>.tmp-<tail>` with a non-empty base and a tail of 1 to maxTempTail
+// lowercase hex digits. Nothing else we or HackLM write looks like that
+// (`.lock`, `.lock.break`, `*.md`, `*.log`), so a match is safe to delete.
+func isTempName(name string) bool {
+	i := strings.LastIndex(name, tempMarker)
+	if i < 2 || name[0] != '.' {
+		return false
+	}
+	tail := name[i+len(tempMarker):]
+	if tail == "" || len(tail) > maxTempTail {
+		return false
+	}
+	for _, c := range []byte(tail) {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// createTemp makes a new, empty temp file for base in dir. The name is ours
+// (not os.CreateTemp's) so that isTempName can recognise exactly the files we
+// create.
+func createTemp(dir, base string) (*os.File, error) {
+	var err error
+	for range 100 {
+		name := filepath.Join(dir, fmt.Sprintf(".%s%s%016x", base, tempMarker, rand.Uint64()))
+		var f *os.File
+		f, err = os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+		if !errors.Is(err, fs.ErrExist) {
+			return f, err
+		}
+	}
+	return nil, err
+}
+
+// removeTemps deletes the temp files WriteFileAtomic left in dir, best
+// effort. Call it only while holding dir's lock. Temp files are created only inside Update, under the lock, and a
+// holder renames or removes its own before it releases the lock; so any temp
+// file present while we hold the lock belongs to a writer that died (kill -9,
+// power loss) or that held the lock past Stale and was overtaken. Removing
+// the latter's also makes its late rename fail instead of replacing newer
+// content. Only regular files whose name matches isTempName are touched; a
+// leftover we fail to remove costs disk space only, as no reader takes it for
+// memory.
+func removeTemps(dir string) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if e.Type().IsRegular() && isTempName(e.Name()) {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+}
 
 // WriteFileAtomic replaces path with data so that readers see either the old
 // or the new content, never a mix: it writes a temp file in the same
@@ -30,7 +125,16 @@ const tempMarker = ".tmp-"
 // A file without any write permission bit is refused with ErrReadOnly: the
 // rename would replace it regardless of its mode (and root may write
 // anything), but someone made it read-only on purpose.
-func WriteFileAtomic(path string, data []byte) (err error) {
+//
+// Inside `.memory/` write only through Workspace.Update: the next lock holder
+// deletes any temp file it finds there as left by a dead writer.
+func WriteFileAtomic(path string, data []byte) error {
+	return writeFileAtomic(path, data, nil)
+}
+
+// writeFileAtomic is WriteFileAtomic with a test hook (nil in production)
+// called at stageTempSynced and stageRenamed.
+func writeFileAtomic(path string, data []byte, hook func(stage)) (err error) {
 	target := path
 	if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
 		if target, err = filepath.EvalSymlinks(path); err != nil {
@@ -58,7 +162,7 @@ func WriteFileAtomic(path string, data []byte) (err error) {
 	if dir == "" {
 		dir = "."
 	}
-	f, err := os.CreateTemp(dir, "."+base+tempMarker+"*")
+	f, err := createTemp(dir, base)
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
@@ -84,8 +188,14 @@ func WriteFileAtomic(path string, data []byte) (err error) {
 	if err = f.Close(); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
+	if hook != nil {
+		hook(stageTempSynced)
+	}
 	if err = os.Rename(tmp, target); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if hook != nil {
+		hook(stageRenamed)
 	}
 	// The new content is in place; a failed directory sync only weakens
 	// durability, but report it.

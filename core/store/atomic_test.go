@@ -111,3 +111,62 @@ func TestWriteFileAtomicRefusesReadOnly(t *testing.T) {
 		t.Errorf("left %d files behind", len(ents)-1)
 	}
 }
+
+func TestIsTempName(t *testing.T) {
+	tests := []struct {
+		name string
+		want bool
+	}{
+		{".decisions.md.tmp-1bf7cea587e12161", true},
+		{".decisions.md.tmp-3421987654", true}, // os.CreateTemp's tail, from earlier versions
+		{".notes.txt.tmp-0", true},
+		{".a.tmp-b.tmp-ff", true},
+		{".decisions.md.tmp-", false},
+		{".tmp-123", false},              // no base
+		{"..tmp-123", false},             // no base
+		{"decisions.md.tmp-123", false},  // not hidden
+		{".decisions.md.tmp-12x", false}, // not hex
+		{".decisions.md.tmp-ABC", false}, // upper case is not ours
+		{".decisions.md.tmp-123.md", false},
+		{".decisions.md.tmp-123456789012345678901", false}, // tail too long
+		{".lock", false},
+		{".lock.break", false},
+		{"decisions.md", false},
+		{"conflicts.log", false},
+		{"cleanup.log", false},
+	}
+	for _, tc := range tests {
+		if got := isTempName(tc.name); got != tc.want {
+			t.Errorf("isTempName(%q) = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// The temp file a write creates is one that isTempName recognises, and it
+// holds the synced new content before the rename.
+func TestWriteFileAtomicTempName(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "decisions.md")
+	var seen []string
+	hook := func(s stage) {
+		if s != stageTempSynced {
+			return
+		}
+		ents, _ := os.ReadDir(dir)
+		for _, e := range ents {
+			seen = append(seen, e.Name())
+			if !isTempName(e.Name()) {
+				t.Errorf("%q is not recognised as our temp file", e.Name())
+			} else if got := readString(t, filepath.Join(dir, e.Name())); got != "new" {
+				t.Errorf("temp holds %q before the rename", got)
+			}
+		}
+	}
+	if err := writeFileAtomic(p, []byte("new"), hook); err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != 1 {
+		t.Errorf("files before the rename: %q, want one temp file", seen)
+	}
+	noLeftovers(t, dir, "decisions.md")
+}

@@ -80,6 +80,32 @@ func runHelper(role, root, arg string) error {
 			}
 		}
 		return nil
+	case "crash-at":
+		// Start an update that appends the line, announce the stage given
+		// on stdout when the writer reaches it, and wait there to be killed.
+		n, line, _ := strings.Cut(arg, ":")
+		at, err := strconv.Atoi(n)
+		if err != nil {
+			return err
+		}
+		w, err := Open(root)
+		if err != nil {
+			return err
+		}
+		w.hook = func(s stage) {
+			if s != stage(at) {
+				return
+			}
+			fmt.Printf("at %v\n", s)
+			// Our stdin closes only if the test died without killing us:
+			// then exit without releasing anything, as a crash would.
+			io.Copy(io.Discard, os.Stdin)
+			os.Exit(3)
+		}
+		if _, err := w.Update(context.Background(), appendIfAbsent(line+"\n")); err != nil {
+			return err
+		}
+		return fmt.Errorf("update finished without reaching stage %v", stage(at))
 	case "append-many":
 		w, err := Open(root)
 		if err != nil {

@@ -53,6 +53,10 @@ type Workspace struct {
 	Dir  string
 	// Lock tunes the cross-process lock taken by Update (zero = defaults).
 	Lock LockOptions
+
+	// hook, nil in production, is called by Update at each stage so that a
+	// crash test can stop a writer there and kill it.
+	hook func(stage)
 }
 
 // Open checks root and returns its workspace. `.memory` need not exist yet
@@ -270,7 +274,8 @@ type Change struct {
 }
 
 // Update is the write transaction. It creates `.memory` if missing, takes
-// the lock, reads a fresh Snapshot inside it, and calls fn, which must only
+// the lock, removes temp files left by writers that died (see removeTemps),
+// reads a fresh Snapshot inside it, and calls fn, which must only
 // decide (no I/O) and return the files to replace. Every change is checked
 // before anything is written (a direct child of `.memory`, not hidden, not a
 // symlink leading outside, no duplicates); changes whose bytes equal the
@@ -306,6 +311,8 @@ func (w *Workspace) Update(ctx context.Context, fn func(s *Snapshot) ([]Change, 
 			err = rerr
 		}
 	}()
+	w.at(stageLocked)
+	removeTemps(w.Dir)
 
 	snap, err := w.Snapshot()
 	if err != nil {
@@ -326,12 +333,19 @@ func (w *Workspace) Update(ctx context.Context, fn func(s *Snapshot) ([]Change, 
 		if err := ctx.Err(); err != nil {
 			return written, fmt.Errorf("updating %s: %w", w.Dir, err)
 		}
-		if err := WriteFileAtomic(c.Path, c.Data); err != nil {
+		if err := writeFileAtomic(c.Path, c.Data, w.hook); err != nil {
 			return written, err
 		}
 		written = append(written, c)
 	}
+	w.at(stageWritten)
 	return written, nil
+}
+
+func (w *Workspace) at(s stage) {
+	if w.hook != nil {
+		w.hook(s)
+	}
 }
 
 func callFn(fn func(*Snapshot) ([]Change, error), s *Snapshot) (changes []Change, err error) {

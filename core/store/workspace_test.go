@@ -401,3 +401,39 @@ func TestUpdateConcurrentGoroutines(t *testing.T) {
 	}
 	noLeftovers(t, w.Dir, "decisions.md")
 }
+
+// A lock holder removes the temp files dead writers left, and nothing else:
+// not HackLM's files, not the lock, not look-alikes that are not ours.
+func TestUpdateRemovesLeftoverTemps(t *testing.T) {
+	w, _ := Open(t.TempDir())
+	mkdirs(t, w.Dir, filepath.Join(w.Dir, ".dir.md.tmp-1"))
+	keep := []string{".dir.md.tmp-1", ".notes.tmp-12x", "conflicts.log", "decisions.md.tmp-5", "quirks.md"}
+	for _, n := range keep[1:] {
+		os.WriteFile(filepath.Join(w.Dir, n), []byte("keep"), 0o644)
+	}
+	stray := []string{".decisions.md.tmp-0123456789abcdef", ".quirks.md.tmp-4242", ".gone.md.tmp-1"}
+	for _, n := range stray {
+		os.WriteFile(filepath.Join(w.Dir, n), []byte("- stray entry\n"), 0o600)
+	}
+	os.Symlink("quirks.md", filepath.Join(w.Dir, ".link.md.tmp-2"))
+	keep = append(keep, ".link.md.tmp-2")
+	// A read before the update does not see them as memory.
+	s, err := w.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range s.Files {
+		if strings.Contains(f.Name, tempMarker) || bytes.Contains(f.Data, []byte("stray")) {
+			t.Errorf("Snapshot read %s: %q", f.Name, f.Data)
+		}
+	}
+	if _, err := w.Update(context.Background(), appendIfAbsent("- a\n")); err != nil {
+		t.Fatal(err)
+	}
+	want := append([]string{"decisions.md"}, keep...)
+	slices.Sort(want)
+	noLeftovers(t, w.Dir, want...)
+	if got := readString(t, filepath.Join(w.Dir, "decisions.md")); got != "# Decisions\n\n- a\n" {
+		t.Errorf("decisions.md = %q", got)
+	}
+}
