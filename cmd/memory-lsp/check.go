@@ -37,10 +37,9 @@ func resolveTargets(e *env, paths []string) ([]*target, error) {
 		var root, file string
 		switch {
 		case !fi.IsDir():
-			if filepath.Base(filepath.Dir(abs)) != store.DirName {
-				return nil, usagef("%s is not inside a %s folder", p, store.DirName)
+			if root, file, err = memoryFileTarget(p, abs); err != nil {
+				return nil, err
 			}
-			root, file = filepath.Dir(filepath.Dir(abs)), abs
 		case filepath.Base(abs) == store.DirName:
 			root = filepath.Dir(abs)
 		default:
@@ -65,6 +64,42 @@ func resolveTargets(e *env, paths []string) ([]*target, error) {
 		}
 	}
 	return out, nil
+}
+
+// memoryFileTarget finds the workspace root of a file PATH given to check.
+// check reads, and --fix writes, only memory files, so PATH must be a file
+// directly inside a `.memory` folder once symlinks are resolved: ".." and
+// links are followed, never trusted by name. A PATH in a `.memory` folder
+// that is a symlink leading out of that folder is refused (the store would
+// not read or write through it either); a PATH elsewhere that is a symlink
+// to a memory file stands for that file. A directory PATH, like --root, may
+// be a symlink: it names that workspace, whose .memory is the only place
+// written.
+func memoryFileTarget(p, abs string) (root, file string, err error) {
+	if filepath.Base(filepath.Dir(abs)) == store.DirName {
+		if li, err := os.Lstat(abs); err == nil && li.Mode()&os.ModeSymlink != 0 {
+			real, err := filepath.EvalSymlinks(abs)
+			if err != nil {
+				return "", "", fmt.Errorf("checking %s: %w", p, err)
+			}
+			dir, err := filepath.EvalSymlinks(filepath.Dir(abs))
+			if err != nil {
+				return "", "", fmt.Errorf("checking %s: %w", p, err)
+			}
+			if rel, err := filepath.Rel(dir, real); err != nil || rel == ".." || startsWithDotDot(rel) {
+				return "", "", fmt.Errorf("refusing %s: it is a symlink to %s, outside its %s folder, so it is neither checked nor fixed", p, real, store.DirName)
+			}
+		}
+		return filepath.Dir(filepath.Dir(abs)), abs, nil
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", "", fmt.Errorf("checking %s: %w", p, err)
+	}
+	if filepath.Base(filepath.Dir(real)) != store.DirName {
+		return "", "", usagef("%s is not a file directly inside a %s folder: check reads, and --fix writes, only memory files", p, store.DirName)
+	}
+	return filepath.Dir(filepath.Dir(real)), real, nil
 }
 
 type jsonPos struct {

@@ -62,8 +62,8 @@ func PlanCleanup(files []rules.File, cfg config.Config) *CleanupPlan {
 	p.normalize(cur, cfg)
 	for i := range cur {
 		f := &cur[i]
-		if !f.IsCategory || f.Doc == nil {
-			continue
+		if !f.IsCategory || f.Doc == nil || f.TooLarge() {
+			continue // a file over the limit has no entries to plan with
 		}
 		p.apply(cur, i, p.mergePlan(f, cfg))
 		p.apply(cur, i, p.prunePlan(f, cfg))

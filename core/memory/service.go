@@ -79,6 +79,9 @@ func (s *Service) Store(ctx context.Context, req StoreRequest, dryRun bool) (Sto
 		var cur []byte
 		if f != nil && f.Exists {
 			cur = f.Data
+			if len(cur) > rules.MaxFileBytes {
+				return nil, &FileTooLargeError{Op: "store into", Path: f.Path, Size: len(cur)}
+			}
 		}
 		out, r, err := PlanStore(cur, v, s.Cfg)
 		res = r
@@ -126,6 +129,9 @@ func (s *Service) Fix(ctx context.Context) ([]string, error) {
 	_, err := s.WS.Update(ctx, func(snap *store.Snapshot) ([]store.Change, error) {
 		changed = nil
 		files := Files(snap)
+		if err := tooLarge("fix", files); err != nil {
+			return nil, err
+		}
 		orig := make([][]byte, len(files))
 		for i, f := range files {
 			orig[i] = f.Doc.Src
@@ -163,12 +169,18 @@ func (s *Service) Cleanup(ctx context.Context, apply bool) (*CleanupPlan, []rule
 		if err != nil {
 			return nil, nil, err
 		}
+		if err := tooLarge("clean up", files); err != nil {
+			return nil, nil, err
+		}
 		return PlanCleanup(files, s.Cfg), files, nil
 	}
 	var plan *CleanupPlan
 	var files []rules.File
 	_, err := s.WS.Update(ctx, func(snap *store.Snapshot) ([]store.Change, error) {
 		files = Files(snap)
+		if err := tooLarge("clean up", files); err != nil {
+			return nil, err
+		}
 		plan = PlanCleanup(files, s.Cfg)
 		var changes []store.Change
 		for i, f := range files {

@@ -7,6 +7,7 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/memfile"
+	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/similar"
 	"github.com/memory-lsp/memory-lsp/core/store"
 	"github.com/memory-lsp/memory-lsp/core/text"
@@ -53,6 +54,9 @@ type StoreResult struct {
 // a duplicate, and eviction happens only when an entry is added.
 func PlanStore(cur []byte, s Store, cfg config.Config) ([]byte, StoreResult, error) {
 	file := s.Category.File()
+	if len(cur) > rules.MaxFileBytes {
+		return nil, StoreResult{}, &FileTooLargeError{Op: "store into", Path: file, Size: len(cur)}
+	}
 	if cur == nil {
 		cur = store.NewFileBytes(s.Category)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/memfile"
+	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/secret"
 	"github.com/memory-lsp/memory-lsp/core/similar"
 	"github.com/memory-lsp/memory-lsp/core/text"
@@ -91,6 +92,14 @@ func validateContent(raw string, cfg config.Config) (string, error) {
 	}
 	if m := secret.Find(content); len(m) > 0 {
 		return "", bad("content looks like it contains a %s; memory files are shared and committed, so store where the secret lives (e.g. an environment variable name) instead", m[0].Kind)
+	}
+	// Memory is pasted into every later agent session as trusted notes, so
+	// text that steers the agent is refused like a secret; switching the
+	// rule off (a project whose facts trip it) lets it through.
+	if cfg.Enabled(rules.AgentDirectiveCode) {
+		if d := rules.FindDirectives(content); len(d) > 0 {
+			return "", bad("content %s; memory is read by agents, so it is not stored — state the project fact instead", d[0].What())
+		}
 	}
 	return content, nil
 }

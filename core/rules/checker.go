@@ -92,7 +92,7 @@ func (c *Checker) Check(files []File, cfg config.Config) []Finding {
 	}
 	var tasks []*task
 	for _, r := range registry {
-		if cfg.Enabled(r.Code) && !pairRules[r.Code] {
+		if r.on(cfg) && !pairRules[r.Code] {
 			tasks = append(tasks, &task{key: r.Code, run: r.check})
 		}
 	}
@@ -102,7 +102,7 @@ func (c *Checker) Check(files []File, cfg config.Config) []Finding {
 			pairs = &task{key: pairsTask, run: func(w *workspace) {
 				w.refs, w.pairs = c.computePairs(files, cfg)
 				for _, r := range registry {
-					if cfg.Enabled(r.Code) && pairRules[r.Code] {
+					if r.on(cfg) && pairRules[r.Code] {
 						r.check(w)
 					}
 				}
@@ -243,7 +243,7 @@ func (c *Checker) computePairs(files []File, cfg config.Config) ([]entryRef, []s
 	}
 	n := 0
 	for fi := range files {
-		if f := &files[fi]; f.IsCategory && f.Doc != nil {
+		if f := &files[fi]; f.IsCategory && f.parsed() {
 			n += len(f.Doc.Entries)
 		}
 	}
@@ -255,8 +255,8 @@ func (c *Checker) computePairs(files []File, cfg config.Config) ([]entryRef, []s
 	prevs := make([]*pairGroup, 0, len(files))
 	for fi := range files {
 		f := &files[fi]
-		if !f.IsCategory || f.Doc == nil {
-			continue
+		if !f.IsCategory || !f.parsed() {
+			continue // a file over MaxFileBytes leaves nothing behind
 		}
 		g := &pairGroup{path: f.Path, contents: make([]string, 0, len(f.Doc.Entries))}
 		for i := range f.Doc.Entries {

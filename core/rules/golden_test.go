@@ -49,6 +49,10 @@ type fixture struct {
 	codes []string
 	// fix is the comment's "fix:" directive.
 	fix string
+	// grow is the comment's "grow: PATH SIZE" directives: PATH's section is
+	// repeated until the file holds at least SIZE bytes, so that a fixture
+	// can show a file over MaxFileBytes without committing one.
+	grow map[string]int
 }
 
 func loadFixture(t *testing.T, file string) *fixture {
@@ -80,13 +84,30 @@ func loadFixture(t *testing.T, file string) *fixture {
 			fx.cfg.Limits[cat], _ = strconv.Atoi(f[1])
 		case "longEntry":
 			fx.cfg.LongEntry, _ = strconv.Atoi(val)
+		case "grow":
+			f := strings.Fields(val)
+			n, err := strconv.Atoi(f[len(f)-1])
+			if len(f) != 2 || err != nil {
+				t.Fatalf("grow: %q: want PATH SIZE", val)
+			}
+			if fx.grow == nil {
+				fx.grow = map[string]int{}
+			}
+			fx.grow[f[0]] = n
 		}
 	}
 	for _, f := range fx.ar.Files {
 		if strings.HasPrefix(f.Name, "want/") {
 			continue
 		}
-		fx.files = append(fx.files, newFile(f.Name, unescape(f.Data)))
+		data := unescape(f.Data)
+		if n := fx.grow[f.Name]; n > 0 {
+			if len(data) == 0 {
+				t.Fatalf("grow: %s is empty", f.Name)
+			}
+			data = bytes.Repeat(data, (n+len(data)-1)/len(data))
+		}
+		fx.files = append(fx.files, newFile(f.Name, data))
 	}
 	return fx
 }

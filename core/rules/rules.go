@@ -53,11 +53,19 @@ type File struct {
 	Doc        *memfile.Document
 }
 
-// NewFile parses the bytes of a file of a `.memory/` folder.
+// NewFile parses the bytes of a file of a `.memory/` folder. A file over
+// MaxFileBytes is not parsed: its Document holds the bytes and no lines or
+// entries, so that nothing (a Checker above all) keeps a parse of it.
 func NewFile(path string, data []byte) File {
 	name := filepath.Base(path)
 	cat, ok := category.FromFile(name)
-	return File{Path: path, Name: name, Category: cat, IsCategory: ok, Doc: memfile.Parse(data)}
+	var doc *memfile.Document
+	if len(data) > MaxFileBytes {
+		doc = &memfile.Document{Src: data}
+	} else {
+		doc = memfile.Parse(data)
+	}
+	return File{Path: path, Name: name, Category: cat, IsCategory: ok, Doc: doc}
 }
 
 // Finding is one problem at one place.
@@ -106,11 +114,20 @@ type rule struct {
 	check func(*workspace)
 }
 
+// alwaysOn rules run even when the configuration switches them off: they
+// report what the other rules could not look at.
+var alwaysOn = map[string]bool{"file-too-large": true}
+
+// on reports whether the rule runs under cfg.
+func (r rule) on(cfg config.Config) bool { return alwaysOn[r.Code] || cfg.Enabled(r.Code) }
+
 // pairRules read the similarity pairs, which are computed once, in parallel
 // with the other rules: on a large workspace they are most of the work.
 var pairRules = map[string]bool{"duplicate": true, "near-duplicate": true, "conflict": true}
 
-// registry lists every rule in the order of README §4.
+// registry lists every rule in the order of README §4; of the codes added
+// since, agent-directive sits beside secret (both are about what text may be
+// stored) and file-too-large comes last.
 var registry = []rule{
 	{Info{"bullet-marker", Warning, "A list marker other than \"- \" (`* x`, `-x`, `1. x`): HackLM ignores the line."}, checkBulletMarker},
 	{Info{"indented-entry", Warning, "An indented list item: HackLM never reads it, and a store may delete it."}, checkIndentedEntry},
@@ -129,7 +146,9 @@ var registry = []rule{
 	{Info{"long-entry", Information, "An entry over the length limit (200 UTF-16 units) or holding several sentences."}, checkLongEntry},
 	{Info{"unknown-file", Warning, "A `.md` file in `.memory/` that is no category file: HackLM never reads it."}, checkUnknownFile},
 	{Info{"secret", Error, "A likely credential (API key, token, private key, password)."}, checkSecret},
+	{Info{"agent-directive", Warning, "Text that instructs the agents reading memory (\"ignore previous instructions\", \"you are now …\") or pipes downloaded code into a shell (`curl … | sh`): memory poisoning. Store refuses it unless the rule is switched off."}, checkAgentDirective},
 	{Info{"stray-line", Information, "A line HackLM ignores but its cleanup would turn into an entry."}, checkStrayLine},
+	{Info{"file-too-large", Error, "A memory file over 8 MiB: it is not parsed or checked, and stores, fixes and cleanup refuse it. Cannot be switched off."}, checkFileTooLarge},
 }
 
 // Rules lists every rule's code, default severity and summary, in README order.
@@ -171,10 +190,10 @@ type entryRef struct{ file, entry int }
 func (w *workspace) add(f Finding) { w.out = append(w.out, f) }
 
 // categoryFiles calls fn for every parsed category file: the per-line rules
-// only look at files HackLM reads.
+// only look at files HackLM reads, and never at a file over MaxFileBytes.
 func (w *workspace) categoryFiles(fn func(fi int, f *File)) {
 	for i := range w.files {
-		if f := &w.files[i]; f.IsCategory && f.Doc != nil {
+		if f := &w.files[i]; f.IsCategory && f.parsed() {
 			fn(i, f)
 		}
 	}

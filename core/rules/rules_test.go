@@ -27,10 +27,11 @@ func check(t *testing.T, src, code string) []Finding {
 }
 
 func TestRegistryMatchesReadme(t *testing.T) {
-	// README §4, in order.
+	// README §4, in order, then the codes added since: agent-directive
+	// beside secret (both about what text may be stored), file-too-large last.
 	want := []string{"bullet-marker", "indented-entry", "empty-entry", "bom", "line-ending", "slug-format",
 		"slug-malformed", "checkbox", "duplicate-slug", "missing-slug", "duplicate", "near-duplicate", "conflict",
-		"over-limit", "long-entry", "unknown-file", "secret", "stray-line"}
+		"over-limit", "long-entry", "unknown-file", "secret", "agent-directive", "stray-line", "file-too-large"}
 	var got []string
 	for _, r := range Rules() {
 		got = append(got, r.Code)

@@ -10,7 +10,7 @@ import (
 // message names the kind and never repeats the secret.
 func checkSecret(w *workspace) {
 	for fi, f := range w.files {
-		if f.Doc == nil {
+		if !f.parsed() {
 			continue
 		}
 		for _, m := range secret.Find(string(f.Doc.Src)) {

@@ -16,7 +16,7 @@ func checkUnknownFile(w *workspace) {
 		names = append(names, c.File())
 	}
 	for fi, f := range w.files {
-		if f.IsCategory || !strings.HasSuffix(strings.ToLower(f.Name), ".md") {
+		if f.IsCategory || f.TooLarge() || !strings.HasSuffix(strings.ToLower(f.Name), ".md") {
 			continue
 		}
 		w.add(Finding{Code: "unknown-file", Severity: Warning, File: fi, Span: text.Span{},

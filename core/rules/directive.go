@@ -1,0 +1,534 @@
+package rules
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Memory is pasted into the context of every future agent session, which
+// trusts it as the project's own notes. An entry that addresses the agent —
+// to override what it was told, to change who it is, to hide things from
+// the user, or to run code fetched from the network — is memory poisoning:
+// one bad store steers every later session. FindDirectives finds such text.
+//
+// Instructions as such are welcome (the Instruction category is made of
+// them: "Run make check before committing."); what is caught is text aimed
+// at the agent's own instructions or at running unseen code. The patterns
+// aim at few false positives: each wants a verb and its object ("ignore" +
+// "previous instructions"), word-bounded, so that "Ignore the generated
+// files in dist/" or "Prior decisions are recorded in decisions.md" pass;
+// a pipe counts only when downloaded or decoded bytes reach an interpreter
+// that reads its program from standard input ("curl … | sh", not
+// "curl … | python3 -m json.tool"). Mentions of a system prompt pass (an
+// LLM project's memory may well say where its prompt lives); asking to
+// reveal or ignore it does not.
+
+// DirectiveKind says what a directive does.
+type DirectiveKind int
+
+const (
+	// Injection is prompt-injection phrasing: "ignore previous
+	// instructions", "you are now …", "do not tell the user".
+	Injection DirectiveKind = iota
+	// RemoteCode pipes downloaded or decoded content into an interpreter:
+	// "curl … | sh", "bash <(curl …)", "iex (iwr …)", "base64 -d … | sh".
+	RemoteCode
+)
+
+// Directive is one passage that addresses the agent: its byte span in the
+// scanned text and what it is.
+type Directive struct {
+	Start, End int
+	Kind       DirectiveKind
+	// Text is the passage as written.
+	Text string
+}
+
+// What says in words what the passage does, quoting it, for a finding or a
+// refused store: `looks like an instruction to an agent ("…")`.
+func (d Directive) What() string {
+	if d.Kind == RemoteCode {
+		return "runs code fetched from the network or decoded from text (" + quote(d.Text, 60) + ")"
+	}
+	return "looks like an instruction to an agent (" + quote(d.Text, 60) + ")"
+}
+
+// FindDirectives returns the directives in s, sorted by position, without
+// overlaps. Each line is looked at on its own, after folding the Unicode
+// tricks that would hide a phrase from a plain match: letters are lower-
+// cased, fullwidth and mathematical letters become ASCII, a few Cyrillic and
+// Greek look-alikes become the Latin letters they imitate, every kind of
+// space becomes a space, and invisible characters (zero-width spaces, joiners,
+// soft hyphens, bidi controls, combining marks) are dropped.
+func FindDirectives(s string) []Directive {
+	// an ASCII text, nearly every memory file, is folded once, not per line
+	whole, ascii := foldASCII(s)
+	var out []Directive
+	for start := 0; start <= len(s); {
+		end := strings.IndexByte(s[start:], '\n')
+		if end < 0 {
+			end = len(s)
+		} else {
+			end += start
+		}
+		var n folded
+		if ascii {
+			n = folded{s: whole[start:end]}
+		} else {
+			n = fold(s[start:end])
+		}
+		out = append(out, findInLine(s, start, n)...)
+		start = end + 1
+	}
+	return out
+}
+
+// findInLine finds the directives of the line of s at start, folded as n.
+func findInLine(s string, start int, n folded) []Directive {
+	var found []Directive
+	add := func(ms, me int, k DirectiveKind) {
+		a, b := start+n.orig(ms), start+n.orig(me)
+		found = append(found, Directive{Start: a, End: b, Kind: k, Text: strings.TrimSpace(s[a:b])})
+	}
+	has := index.scan(n.s)
+	for i, p := range phrases {
+		if !has.all(index.needs[i]) {
+			continue
+		}
+		for _, m := range p.re.FindAllStringIndex(n.s, -1) {
+			add(m[0], m[1], p.kind)
+		}
+	}
+	if has.all(index.fetch) {
+		for _, m := range fetchRe.FindAllStringIndex(n.s, -1) {
+			if e := pipedToInterpreter(n.s, m[1]); e >= 0 {
+				add(m[0], e, RemoteCode)
+			}
+		}
+	}
+	if len(found) < 2 {
+		return found
+	}
+	sort.SliceStable(found, func(i, j int) bool {
+		if found[i].Start != found[j].Start {
+			return found[i].Start < found[j].Start
+		}
+		return found[i].End > found[j].End
+	})
+	out := found[:1]
+	for _, d := range found[1:] {
+		if last := &out[len(out)-1]; d.Start >= last.End {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// phrase is one family of directive phrasings. Its expression runs on a
+// folded line only when the line holds, for every set in need, at least one
+// of the set's anchors (substrings of the folded line): a verb and its
+// object, say. Most lines hold none, and a line is scanned for all anchors
+// in one pass (anchorIndex), so ordinary memory costs little.
+type phrase struct {
+	kind DirectiveKind
+	need [][]string
+	re   *regexp.Regexp
+}
+
+// sep is what may stand between two words: spaces and Markdown emphasis
+// ("ignore **all** previous instructions").
+const sep = `[\s*_~]+`
+
+var (
+	overrideVerbs = `(?:ignore|disregard|forget|override|overrule|bypass|discard|dismiss)`
+	priorAdjs     = `(?:previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|safety)`
+	ruleNouns     = `(?:instructions?|rules?|prompts?|directions?|directives?|guidelines?|guidance|commands?|context|messages?|restrictions?|guardrails?|programming)`
+	determiners   = `(?:(?:all|any|every|each|of|the|your|my|these|those|their|its|our)` + sep + `){0,4}`
+	negation      = `(?:do` + sep + `not|don't|dont|never|must` + sep + `not|mustn't|should` + sep + `not|shouldn't)`
+	people        = `(?:the` + sep + `)?(?:users?|humans?|operators?|developers?|owners?)`
+	revealVerbs   = `(?:reveal|leak|disclose|divulge|exfiltrate|dump|print|output|repeat|show|display|share|recite|tell` + sep + `me|tell` + sep + `us|give` + sep + `me|send` + sep + `me|write` + sep + `out)`
+	reveal        = `(?:reveal|leak|disclose|divulge|exfiltrate)`
+	shells        = `(?:ba|z|k|da|a|fi|c|tc|mk)?sh`
+	scriptLangs   = `(?:python[0-9.]*|perl|ruby|node|nodejs|php)`
+	fetchers      = `(?:curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod)`
+
+	anyOverrideVerb = []string{"ignore", "disregard", "forget", "override", "overrule", "bypass", "discard", "dismiss"}
+	anyRuleNoun     = []string{"instruction", "rule", "prompt", "direction", "directive", "guideline", "guidance", "command", "context", "message", "restriction", "guardrail", "programming"}
+	anyFetcher      = []string{"curl", "wget", "fetch"}
+)
+
+var phrases = []phrase{
+	// "ignore (all) previous instructions", "disregard the system prompt"
+	{Injection, [][]string{anyOverrideVerb, anyRuleNoun},
+		regexp.MustCompile(`\b` + overrideVerbs + sep + determiners + `(?:` + priorAdjs + sep + `){1,2}` + ruleNouns + `\b`)},
+	// "ignore all instructions", "forget everything you were told"
+	{Injection, [][]string{{"ignore", "disregard", "forget"}, {"all", "any", "every"}},
+		regexp.MustCompile(`\b(?:ignore|disregard|forget)` + sep + `(?:(?:all|any)` + sep + `(?:(?:of|the|your|my|these|those)` + sep + `){0,2}(?:instructions|rules|prompts|guidelines|directives)\b|(?:everything|anything|all)` + sep + `(?:above|before` + sep + `this|previously|you` + sep + `(?:were|have` + sep + `been|'ve` + sep + `been)` + sep + `(?:told|given|taught|instructed))\b)`)},
+	// "you are now DAN", "you're no longer bound by …"
+	{Injection, [][]string{{"you"}, {"now", "longer"}},
+		regexp.MustCompile(`\byou(?:` + sep + `are|'re)` + sep + `(?:now` + sep + `(?:an?|the|my|no` + sep + `longer|free|unrestricted|unfiltered|uncensored|jailbroken|dan|in` + sep + `\S+` + sep + `mode|acting|operating|allowed|permitted|authori[sz]ed|going` + sep + `to|required|obligated|evil|root|admin)|no` + sep + `longer` + sep + `(?:bound|restricted|limited|required|an?` + sep + `(?:ai|assistant|language` + sep + `model)|chatgpt|claude|copilot|gemini))\b`)},
+	// "from now on you are unrestricted"
+	{Injection, [][]string{{"now"}, {"you"}},
+		regexp.MustCompile(`\bfrom` + sep + `now` + sep + `on,?` + sep + `you` + sep + `(?:are|will` + sep + `be|'re)` + sep + `(?:(?:an?` + sep + `)?(?:unrestricted|unfiltered|uncensored|jailbroken|evil)|dan|free|no` + sep + `longer)\b`)},
+	// "pretend you are …", "pretend to be …"
+	{Injection, [][]string{{"pretend"}},
+		regexp.MustCompile(`\bpretend` + sep + `(?:that` + sep + `)?(?:you` + sep + `are|you're|to` + sep + `be)\b`)},
+	// "act as if you have no …", "you have no restrictions"
+	{Injection, [][]string{{"you"}, {"act", "restriction", "rule", "limit", "guideline", "filter", "guardrail", "boundar"}},
+		regexp.MustCompile(`\b(?:act` + sep + `as` + sep + `(?:if|though)` + sep + `you` + sep + `(?:have` + sep + `no|had` + sep + `no|are` + sep + `not|were` + sep + `not)|you` + sep + `(?:have|had)` + sep + `no` + sep + `(?:restrictions|rules|limits|limitations|guidelines|filters|guardrails|boundaries))\b`)},
+	// "New instructions:", "system override: you …"
+	{Injection, [][]string{{"instruction", "prompt", "directive", "system"}, {":"}},
+		regexp.MustCompile(`\b(?:(?:new|updated|revised|real|actual|true|secret|hidden)` + sep + `(?:system` + sep + `)?(?:instructions?|prompt|directives?)\s*:|system(?:` + sep + `(?:prompt|message|override|note))?\s*:\s*(?:you|ignore|disregard|forget|new|from` + sep + `now)\b)`)},
+	// chat-template tokens that fake a turn of the conversation
+	{Injection, [][]string{{"<|", "[inst]", "[/inst]", "<<sys>>", "<</sys>>", "<system>", "</system>"}},
+		regexp.MustCompile(`<\|(?:im_start|im_end|system|user|assistant|endoftext|begin_of_text|start_header_id|end_header_id|eot_id)\|>|\[/?inst\]|<</?sys>>|</?system>`)},
+	// "reveal your instructions", "print your system prompt", "leak the system prompt"
+	{Injection, [][]string{
+		{"reveal", "leak", "disclose", "divulge", "exfiltrate", "dump", "print", "output", "repeat", "show", "display", "share", "recite", "tell", "give", "send", "write"},
+		{"instruction", "prompt", "rule", "guideline", "directive"}, {"your", "system"}},
+		regexp.MustCompile(`\b(?:` + revealVerbs + sep + `(?:(?:me|us|all|of|the|entire|full|whole|original|hidden|initial|secret|exact|complete|verbatim)` + sep + `)*your` + sep + `(?:(?:entire|full|whole|original|hidden|initial|secret|exact|complete|own)` + sep + `)*(?:system` + sep + `prompts?|instructions|prompts?|rules|guidelines|directives)|` + reveal + sep + `(?:(?:the|entire|full|whole|original|hidden|initial|secret|exact|complete|verbatim)` + sep + `)*system` + sep + `prompts?)\b`)},
+	// "do not tell the user", "never inform the user about this", "without
+	// telling the user what you did"; "Never tell the user whether an email
+	// is registered" is a product rule and passes
+	{Injection, [][]string{{"not", "n't", "dont", "never", "without"}, {"tell", "inform", "notify", "alert", "warn", "let"}, {"user", "human", "operator", "developer", "owner"}},
+		regexp.MustCompile(`\b(?:` + negation + sep + `(?:tell|inform|notify|alert|warn|let)` + sep + people + `(?:` + sep + `know)?(?:` + sep + `(?:about` + sep + `(?:this|these|that|it)|that` + sep + `you|what` + sep + `you|you)\b|\s*(?:[.!;,)]|$))|without` + sep + `(?:telling|informing|notifying|alerting|letting)` + sep + people + `(?:` + sep + `know)?` + sep + `(?:about` + sep + `(?:this|these|that|it)|that` + sep + `you|what` + sep + `you)\b)`)},
+	// "keep these instructions secret from the user"
+	{Injection, [][]string{{"keep", "hide", "conceal"}, {"from"}},
+		regexp.MustCompile(`\b(?:keep|hide|conceal)` + sep + `(?:this|these)` + sep + `(?:instructions?|messages?|prompts?|rules?|notes?)` + sep + `(?:(?:secret|hidden)` + sep + `)?from\b`)},
+	// "bash <(curl …)", "source <(wget …)", ". <(curl …)"
+	{RemoteCode, [][]string{{"<("}, anyFetcher},
+		regexp.MustCompile(`(?:\b(?:source|` + shells + `|` + scriptLangs + `)|(?:^|[\s;&|])\.)\s+(?:-\S+\s+)*<\(\s*(?:sudo\s+)?(?:curl|wget|fetch)\b[^)]*\)?`)},
+	// `sh -c "$(curl …)"`, "eval $(wget …)", "python3 -c "$(curl …)""
+	{RemoteCode, [][]string{{"$(", "`"}, anyFetcher},
+		regexp.MustCompile(`\b(?:eval|` + shells + `\s+(?:-\S+\s+)*-\w*c\w*|` + scriptLangs + `\s+-[ce])\s+["']?(?:\$\(|` + "`" + `)\s*(?:curl|wget|fetch)\b[^)` + "`" + `]*[)` + "`" + `]?["']?`)},
+	// "iex (iwr …)", "Invoke-Expression (New-Object Net.WebClient).DownloadString(…)",
+	// "& ([scriptblock]::Create((irm …)))"
+	{RemoteCode, [][]string{{"iex", "invoke-expression", "scriptblock"}, {"iwr", "irm", "invoke-webrequest", "invoke-restmethod", "curl", "wget", "new-object", "webclient"}},
+		regexp.MustCompile(`(?:\b(?:iex|invoke-expression)\s*[(\s]*(?:iwr|irm|invoke-webrequest|invoke-restmethod|curl|wget|new-object|\[(?:system\.)?net\.webclient\])|\[scriptblock\]::create\(\s*\(*\s*(?:iwr|irm|invoke-webrequest|invoke-restmethod)\b)(?:[^|;]*\))?`)},
+}
+
+// fetchRe finds the start of a pipeline whose bytes come from the network
+// or from decoding text: pipedToInterpreter then follows its pipes.
+var (
+	fetchNeed = [][]string{{"curl", "wget", "fetch", "iwr", "irm", "invoke-", "base64", "xxd", "downloadstring"}, {"|"}}
+	fetchRe   = regexp.MustCompile(`\b(?:` + fetchers + `\b|base64\s+(?:-d|--decode)\b|xxd\s+-r\b)|\.downloadstring\(`)
+)
+
+// anchorBits says which anchors of an anchorIndex occur in a line.
+type anchorBits [3]uint64
+
+func (b *anchorBits) set(i int)               { b[i/64] |= 1 << (i % 64) }
+func (b anchorBits) any(mask anchorBits) bool { return b[0]&mask[0]|b[1]&mask[1]|b[2]&mask[2] != 0 }
+func (b anchorBits) all(masks []anchorBits) bool {
+	for _, m := range masks {
+		if !b.any(m) {
+			return false
+		}
+	}
+	return true
+}
+
+// anchorIndex finds every anchor of the phrases in a line in one pass: a
+// table of the first two bytes of the anchors says where one may start, as
+// in core/secret. It is built once and only read.
+type anchorIndex struct {
+	anchors []string
+	first   [256]bool // one-byte anchors (":", "|", "`")
+	// pair[c0<<8|c1] is 1 + the index in byPair of the longer anchors that
+	// start with bytes c0 c1, or 0; the small table keeps the scan in cache
+	pair   [1 << 16]uint8
+	byPair [][]int
+	needs  [][]anchorBits // per phrase, one mask per set of need
+	fetch  []anchorBits   // fetchNeed's masks
+}
+
+var index = newAnchorIndex()
+
+func newAnchorIndex() *anchorIndex {
+	x := &anchorIndex{}
+	ids := map[string]int{}
+	masks := func(need [][]string) []anchorBits {
+		out := make([]anchorBits, len(need))
+		for k, set := range need {
+			for _, a := range set {
+				id, ok := ids[a]
+				if !ok {
+					id = len(x.anchors)
+					if id == len(anchorBits{})*64 {
+						panic("directive: more anchors than anchorBits holds")
+					}
+					ids[a] = id
+					x.anchors = append(x.anchors, a)
+					if len(a) == 1 {
+						x.first[a[0]] = true
+					} else {
+						k := uint16(a[0])<<8 | uint16(a[1])
+						if x.pair[k] == 0 {
+							x.byPair = append(x.byPair, nil)
+							x.pair[k] = uint8(len(x.byPair))
+						}
+						x.byPair[x.pair[k]-1] = append(x.byPair[x.pair[k]-1], id)
+					}
+				}
+				out[k].set(id)
+			}
+		}
+		return out
+	}
+	for _, p := range phrases {
+		x.needs = append(x.needs, masks(p.need))
+	}
+	x.fetch = masks(fetchNeed)
+	return x
+}
+
+// scan returns the anchors that occur in s.
+func (x *anchorIndex) scan(s string) anchorBits {
+	var b anchorBits
+	for i := 0; i < len(s); i++ {
+		if x.first[s[i]] {
+			for id, a := range x.anchors {
+				if len(a) == 1 && a[0] == s[i] {
+					b.set(id)
+				}
+			}
+		}
+		if i+1 < len(s) {
+			if p := x.pair[uint16(s[i])<<8|uint16(s[i+1])]; p != 0 {
+				for _, id := range x.byPair[p-1] {
+					if strings.HasPrefix(s[i:], x.anchors[id]) {
+						b.set(id)
+					}
+				}
+			}
+		}
+	}
+	return b
+}
+
+// interpreters read a program; the value says whether it is a shell, which
+// reads its program from standard input unless given -c.
+var interpreters = map[string]bool{
+	"sh": true, "bash": true, "zsh": true, "ksh": true, "dash": true, "ash": true, "fish": true,
+	"csh": true, "tcsh": true, "mksh": true,
+	"python": false, "perl": false, "ruby": false, "node": false, "nodejs": false, "php": false,
+	"pwsh": false, "powershell": false, "iex": false, "invoke-expression": false,
+}
+
+// prefixes are words that run the next word as the command.
+var prefixes = map[string]bool{"sudo": true, "doas": true, "env": true, "command": true, "exec": true, "nohup": true, "time": true, "busybox": true}
+
+// pipedToInterpreter follows the pipeline of line from offset at (just
+// after its source) and returns the end of the first interpreter that
+// reads its program from the pipe, or -1. The pipeline ends at ";", "&&",
+// "||" or the end of the line.
+func pipedToInterpreter(line string, at int) int {
+	for i := at; i < len(line); i++ {
+		switch c := line[i]; {
+		case c == ';' || (c == '&' && i+1 < len(line) && line[i+1] == '&'):
+			return -1
+		case c == '|' && i+1 < len(line) && line[i+1] == '|':
+			return -1
+		case c == '|':
+			j := i + 1
+			if j < len(line) && line[j] == '&' {
+				j++
+			}
+			if e := interpreterStage(line, j); e >= 0 {
+				return e
+			}
+		}
+	}
+	return -1
+}
+
+// interpreterStage reads the pipeline stage starting at line[at:] and
+// returns the end of its command name if that is an interpreter reading its
+// program from standard input, else -1. Prefix words (sudo, env) and their
+// options and assignments come before the command name.
+func interpreterStage(line string, at int) int {
+	toks := stageTokens(line, at)
+	inPrefix := false
+	for k := range toks {
+		t := line[toks[k][0]:toks[k][1]]
+		switch {
+		case prefixes[t]:
+			inPrefix = true
+		case inPrefix && (strings.HasPrefix(t, "-") || strings.Contains(t, "=")):
+		default:
+			return interpreterAt(line, toks, k)
+		}
+	}
+	return -1
+}
+
+// interpreterAt decides for the command word toks[k].
+func interpreterAt(line string, toks [][2]int, k int) int {
+	s, e := toks[k][0], toks[k][1]
+	name := strings.TrimRight(line[s:e], `.,;:!?)"'`+"`")
+	e = s + len(name)
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		name = name[i+1:]
+	}
+	name = strings.Trim(name, `"'`+"`")
+	if strings.HasPrefix(name, "python") && strings.Trim(name[len("python"):], "0123456789.") == "" {
+		name = "python"
+	}
+	shell, ok := interpreters[name]
+	if !ok {
+		return -1
+	}
+	var next string
+	if k+1 < len(toks) {
+		next = line[toks[k+1][0]:toks[k+1][1]]
+	}
+	switch {
+	case name == "iex" || name == "invoke-expression":
+		return e
+	case shell:
+		// sh -c 'program' reads its program from the argument, the pipe is
+		// data; any other option (-s, -x, -e) still reads standard input
+		for j := k + 1; j < len(toks); j++ {
+			o := line[toks[j][0]:toks[j][1]]
+			if !strings.HasPrefix(o, "-") || o == "-" || o == "--" {
+				break
+			}
+			if !strings.HasPrefix(o, "--") && strings.ContainsRune(o, 'c') {
+				return -1
+			}
+		}
+		return e
+	case next == "" || next == "-" || next == "--":
+		return e
+	case strings.HasPrefix(next, "-") || strings.ContainsAny(next, "./"):
+		// python3 -m json.tool, node script.js: the pipe is data
+		return -1
+	}
+	return e // a word of prose after the interpreter: "… | python3 to install"
+}
+
+// stageTokens splits the pipeline stage starting at line[at:] into
+// whitespace-separated tokens, up to the next "|", ";" or "&&".
+func stageTokens(line string, at int) [][2]int {
+	var toks [][2]int
+	i := at
+	for i < len(line) {
+		for i < len(line) && line[i] == ' ' {
+			i++
+		}
+		if i >= len(line) || line[i] == '|' || line[i] == ';' || line[i] == '&' && i+1 < len(line) && line[i+1] == '&' {
+			break
+		}
+		s := i
+		for i < len(line) && line[i] != ' ' && line[i] != '|' && line[i] != ';' {
+			i++
+		}
+		toks = append(toks, [2]int{s, i})
+	}
+	return toks
+}
+
+// folded is a line after fold: s, and for each byte of s the offset in the
+// line of the character it came from (nil when s is the line lower-cased
+// byte for byte).
+type folded struct {
+	s  string
+	at []int
+}
+
+// orig maps an offset of s (len(s) included) to an offset of the line.
+func (f folded) orig(i int) int {
+	if f.at == nil {
+		return i
+	}
+	return f.at[i]
+}
+
+// fold lower-cases a line and undoes the Unicode tricks listed at
+// FindDirectives. ASCII lines, nearly all of them, only lower-case.
+func fold(line string) folded {
+	if low, ok := foldASCII(line); ok {
+		return folded{s: low}
+	}
+	var b strings.Builder
+	at := make([]int, 0, len(line)+1)
+	for i := 0; i < len(line); {
+		r, size := utf8.DecodeRuneInString(line[i:])
+		if r = foldRune(r, size); r >= 0 {
+			n := b.Len()
+			b.WriteRune(r)
+			for range b.Len() - n {
+				at = append(at, i)
+			}
+		}
+		i += size
+	}
+	at = append(at, len(line))
+	return folded{s: b.String(), at: at}
+}
+
+// foldASCII is fold for a text of ASCII characters only, which keeps every
+// offset: letters lower-cased, other spaces made spaces. ok is false, and
+// nothing is allocated, for any other text.
+func foldASCII(s string) (string, bool) {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return "", false
+		}
+	}
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		} else if c == '\t' || c == '\r' || c == '\f' || c == '\v' {
+			b[i] = ' '
+		}
+	}
+	return string(b), true
+}
+
+// foldRune maps one character for matching; -1 drops it.
+func foldRune(r rune, size int) rune {
+	switch {
+	case r == utf8.RuneError && size == 1:
+		return ' ' // invalid UTF-8 separates words
+	case r < utf8.RuneSelf:
+		if r == '\t' || r == '\r' || r == '\f' || r == '\v' {
+			return ' '
+		}
+		return unicode.ToLower(r)
+	case unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r):
+		return -1 // invisible: zero-width, joiners, soft hyphen, bidi controls, combining marks
+	case unicode.IsSpace(r):
+		return ' '
+	case 0xFF01 <= r && r <= 0xFF5E:
+		return unicode.ToLower(r - 0xFF01 + '!') // fullwidth ASCII
+	case 0x1D400 <= r && r <= 0x1D6A3:
+		// mathematical bold, italic, script, … letters: 52 a style,
+		// capitals first
+		return 'a' + (r-0x1D400)%52%26
+	case 0x1D7CE <= r && r <= 0x1D7FF:
+		return '0' + (r-0x1D7CE)%10
+	case 0x24B6 <= r && r <= 0x24CF:
+		return 'a' + r - 0x24B6 // circled capitals
+	case 0x24D0 <= r && r <= 0x24E9:
+		return 'a' + r - 0x24D0
+	}
+	r = unicode.ToLower(r)
+	if c, ok := lookalikes[r]; ok {
+		return c
+	}
+	return r
+}
+
+// lookalikes are Cyrillic and Greek lower-case letters drawn like Latin
+// ones, and characters drawn like the ASCII punctuation the patterns use.
+var lookalikes = map[rune]rune{
+	'а': 'a', 'в': 'b', 'е': 'e', 'к': 'k', 'м': 'm', 'н': 'h', 'о': 'o', 'р': 'p', 'с': 'c',
+	'т': 't', 'у': 'y', 'х': 'x', 'і': 'i', 'ј': 'j', 'ѕ': 's', 'ԁ': 'd', 'һ': 'h', 'ԛ': 'q', 'ԝ': 'w',
+	'α': 'a', 'ε': 'e', 'ι': 'i', 'κ': 'k', 'ν': 'v', 'ο': 'o', 'ρ': 'p', 'τ': 't', 'υ': 'u', 'χ': 'x',
+	'ǀ': '|', '∣': '|', '│': '|', '‘': '\'', '’': '\'', 'ʼ': '\'', '“': '"', '”': '"',
+}

@@ -1,0 +1,44 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/memory-lsp/memory-lsp/core/text"
+)
+
+// MaxFileBytes is the largest memory file that is parsed and analysed: 8 MiB.
+// At about 100 bytes an entry that is some 80,000 entries, two thousand times
+// the default category limits (30 and 40) and beyond what anyone curates by
+// hand; a file that size is a mistake (a log piped into .memory) or an attack.
+// Parsing it, pairing its entries and re-checking it on every keystroke would
+// cost seconds and hundreds of megabytes, so it is reported instead, and
+// nothing is stored into it.
+const MaxFileBytes = 8 << 20
+
+// maxFileText is MaxFileBytes as messages name it.
+const maxFileText = "8 MiB"
+
+// SizeProblem says how a file of size bytes is over MaxFileBytes, for the
+// finding and for the errors of the writes that refuse such a file.
+func SizeProblem(size int) string {
+	return fmt.Sprintf("is %d bytes (%.1f MiB), over the %s limit of a memory file", size, float64(size)/(1<<20), maxFileText)
+}
+
+// TooLarge reports whether the file is over MaxFileBytes. Such a file is not
+// parsed (NewFile leaves its Document without lines or entries) and every
+// rule but file-too-large passes it by.
+func (f File) TooLarge() bool { return f.Doc != nil && len(f.Doc.Src) > MaxFileBytes }
+
+// parsed reports whether the rules may read the file's lines and entries.
+func (f File) parsed() bool { return f.Doc != nil && !f.TooLarge() }
+
+// checkFileTooLarge reports each file over MaxFileBytes once, at its start:
+// that one finding stands for everything the other rules did not look at.
+func checkFileTooLarge(w *workspace) {
+	for fi, f := range w.files {
+		if f.TooLarge() {
+			w.add(Finding{Code: "file-too-large", Severity: Error, File: fi, Span: text.Span{},
+				Message: f.Name + " " + SizeProblem(len(f.Doc.Src)) + ": it is not parsed or checked, and stores into it are refused; trim it or split it"})
+		}
+	}
+}
