@@ -6,12 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
-	"slices"
 	"strings"
-
-	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
@@ -147,37 +143,6 @@ func argsAndRoot[A interface{ rootArgument() string }](s *Server, raw json.RawMe
 		return "", err
 	}
 	return s.commandRoot(a.rootArgument())
-}
-
-// commandRoot picks the workspace: the root argument (a workspace folder, or
-// any folder holding .memory), else the first workspace folder.
-func (s *Server) commandRoot(arg string) (string, error) {
-	s.mu.Lock()
-	roots := append([]string(nil), s.roots...)
-	s.mu.Unlock()
-	if arg == "" {
-		if len(roots) == 0 {
-			return "", &memory.InputError{Field: "root", Problem: "no workspace folder is open; pass the folder that holds .memory as \"root\""}
-		}
-		return roots[0], nil
-	}
-	p := arg
-	if strings.HasPrefix(arg, "file:") {
-		var err error
-		if p, err = pathOf(protocol.DocumentUri(arg)); err != nil {
-			return "", &memory.InputError{Field: "root", Problem: err.Error()}
-		}
-	} else if !filepath.IsAbs(p) {
-		return "", &memory.InputError{Field: "root", Problem: fmt.Sprintf("%q is neither an absolute path nor a file:// URI", arg)}
-	}
-	p = filepath.Clean(p)
-	if slices.Contains(roots, p) {
-		return p, nil
-	}
-	if fi, err := os.Stat(memoryDir(p)); err == nil && fi.IsDir() {
-		return p, nil
-	}
-	return "", &memory.InputError{Field: "root", Problem: fmt.Sprintf("%s is not a workspace folder and holds no .memory folder", p)}
 }
 
 func (s *Server) config() config.Config {
@@ -327,6 +292,9 @@ func (s *Server) cmdDelete(ctx context.Context, _ string, raw json.RawMessage) (
 	var res deleteResult
 	_, err = s.write(ctx, root, "Delete memory", func(files []rules.File, _ config.Config) (map[string][]byte, error) {
 		f := categoryFile(files, cat)
+		if f != nil && f.TooLarge() {
+			return nil, &memory.FileTooLargeError{Op: "delete from", Path: f.Path, Size: len(f.Doc.Src)}
+		}
 		var e *memfile.Entry
 		if f != nil {
 			for i := range f.Doc.Entries {
@@ -393,21 +361,22 @@ func (s *Server) cmdAssignSlugs(ctx context.Context, _ string, raw json.RawMessa
 	}
 	only := ""
 	var root string
+	var err error
 	if a.URI != "" {
-		only = memoryPath(protocol.DocumentUri(a.URI))
-		if only == "" {
-			return nil, &memory.InputError{Field: "uri", Problem: fmt.Sprintf("%s is not a memory file (an .md file directly inside .memory)", a.URI)}
-		}
-		root = rootOf(only)
-	} else {
-		var err error
-		if root, err = s.commandRoot(a.Root); err != nil {
+		if only, root, err = s.commandFile("uri", a.URI); err != nil {
 			return nil, err
 		}
+	} else if root, err = s.commandRoot(a.Root); err != nil {
+		return nil, err
 	}
 	var res assignResult
-	_, err := s.write(ctx, root, "Assign slugs", func(files []rules.File, cfg config.Config) (map[string][]byte, error) {
+	_, err = s.write(ctx, root, "Assign slugs", func(files []rules.File, cfg config.Config) (map[string][]byte, error) {
 		res = assignResult{Assigned: []memory.EntryRef{}, Files: []string{}}
+		for _, f := range files {
+			if f.Path == only && f.TooLarge() {
+				return nil, &memory.FileTooLargeError{Op: "assign slugs in", Path: f.Path, Size: len(f.Doc.Src)}
+			}
+		}
 		findings := rules.Check(files, slugConfig(cfg))
 		out := map[string][]byte{}
 		for fi, f := range files {
@@ -474,6 +443,9 @@ func (s *Server) cmdCleanup(ctx context.Context, _ string, raw json.RawMessage) 
 	var files []rules.File
 	if a.Apply {
 		_, err = s.write(ctx, root, "Clean up memory", func(fs []rules.File, cfg config.Config) (map[string][]byte, error) {
+			if err := tooLarge("clean up", fs); err != nil {
+				return nil, err
+			}
 			plan, files = memory.PlanCleanup(fs, cfg), fs
 			out := map[string][]byte{}
 			for i, b := range plan.After {
@@ -486,6 +458,9 @@ func (s *Server) cmdCleanup(ctx context.Context, _ string, raw json.RawMessage) 
 		}
 	} else {
 		v, cfg := s.snapshot(memoryDir(root))
+		if err := tooLarge("clean up", v.files); err != nil {
+			return nil, err
+		}
 		files = v.files
 		plan = memory.PlanCleanup(files, cfg)
 	}
@@ -509,6 +484,18 @@ func (s *Server) cmdCleanup(ctx context.Context, _ string, raw json.RawMessage) 
 	res.Message = b.String()
 	s.showInfo(res.Message)
 	return res, nil
+}
+
+// tooLarge refuses a cleanup when a category file is over
+// rules.MaxFileBytes, as the CLI's does: cleanup plans merges and prunes
+// per category and slugs across all of them, and cannot read that file.
+func tooLarge(op string, files []rules.File) error {
+	for _, f := range files {
+		if f.IsCategory && f.TooLarge() {
+			return &memory.FileTooLargeError{Op: op, Path: f.Path, Size: len(f.Doc.Src)}
+		}
+	}
+	return nil
 }
 
 // --- stats ----------------------------------------------------------------

@@ -59,19 +59,33 @@ func (s *Server) snapshot(dir string) (*view, config.Config) {
 
 // documentView is the view of the .memory folder holding the document at
 // uri, and the document's index in it; fi is -1 for a document the server
-// does not serve, which then gets an empty answer.
+// does not serve, which then gets an empty answer. A file over
+// rules.MaxFileBytes is not analysed (it has no lines or entries, only its
+// file-too-large diagnostic), so it gets the empty answer too.
 func (s *Server) documentView(uri protocol.DocumentUri) (v *view, fi int, cfg config.Config) {
 	path := memoryPath(uri)
 	if path == "" {
 		return nil, -1, cfg
 	}
 	v, cfg = s.snapshot(filepath.Dir(path))
-	return v, v.find(path), cfg
+	fi = v.find(path)
+	if fi >= 0 && v.files[fi].TooLarge() {
+		fi = -1
+	}
+	return v, fi, cfg
 }
 
+// ix is the line index of file i, built on first use. A file over
+// rules.MaxFileBytes gets the index of an empty text: its one finding sits
+// at offset 0, and scanning megabytes for line starts nobody asks for is
+// exactly the work the limit exists to avoid.
 func (v *view) ix(i int) *text.Index {
 	if v.index[i] == nil {
-		v.index[i] = text.NewIndex(v.files[i].Doc.Src)
+		src := v.files[i].Doc.Src
+		if v.files[i].TooLarge() {
+			src = nil
+		}
+		v.index[i] = text.NewIndex(src)
 	}
 	return v.index[i]
 }

@@ -128,13 +128,28 @@ func readFrame(r *bufio.Reader) ([]byte, error) {
 	if length < 0 {
 		return nil, fmt.Errorf("%w: no Content-Length header", errFrame)
 	}
-	// Grow with the bytes that actually arrive: a Content-Length that lies
-	// must not make the server allocate the whole claimed size up front.
-	var body bytes.Buffer
-	if n, err := io.CopyN(&body, r, int64(length)); err != nil {
-		return nil, fmt.Errorf("%w: body of %d bytes is shorter than Content-Length %d: %v", errFrame, n, length, err)
+	// Grow with the bytes that actually arrive, doubling but never past the
+	// length: a Content-Length that lies must not make the server allocate
+	// the whole claimed size up front, and a large message that is real
+	// (a 50 MB file in a didOpen) ends in a buffer of exactly its size, where
+	// a bytes.Buffer would round it up to about twice that.
+	body := make([]byte, 0, min(length, 64<<10))
+	for len(body) < length {
+		if len(body) == cap(body) {
+			grown := make([]byte, len(body), min(2*cap(body), length))
+			copy(grown, body)
+			body = grown
+		}
+		n, err := r.Read(body[len(body):cap(body)])
+		body = body[:len(body)+n]
+		if err != nil && len(body) < length {
+			if err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			return nil, fmt.Errorf("%w: body of %d bytes is shorter than Content-Length %d: %v", errFrame, len(body), length, err)
+		}
 	}
-	return body.Bytes(), nil
+	return body, nil
 }
 
 // writeFrame frames and writes one message. The caller serialises writers;

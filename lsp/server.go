@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -138,7 +139,13 @@ func (s *Server) Notification(ctx context.Context, method string, params json.Ra
 	}
 	h, ok := notificationHandlers[method]
 	if !ok {
-		return nil // "$/…" and unknown notifications may be ignored
+		// A notification gets no answer, so an unknown one is dropped. "$/"
+		// ones are optional by the specification and dropped silently;
+		// others are noted where a user debugging a client looks.
+		if !strings.HasPrefix(method, "$/") {
+			s.log.Infof("ignoring the unknown notification %q", method)
+		}
+		return nil
 	}
 	return h(s, ctx, params)
 }

@@ -49,7 +49,7 @@ func (s *Server) didChange(_ context.Context, p *protocol.DidChangeTextDocumentP
 	d := s.docs[path]
 	s.mu.Unlock()
 	if d == nil {
-		s.log.Warningf("didChange for %s, which is not open", path)
+		s.log.Warningf("ignoring didChange for %s: it is not open (didOpen must come first)", path)
 		return nil
 	}
 	next, err := d.apply(p.TextDocument.Version, p.ContentChanges)
@@ -69,9 +69,16 @@ func (s *Server) didChange(_ context.Context, p *protocol.DidChangeTextDocumentP
 }
 
 func (s *Server) didSave(_ context.Context, p *protocol.DidSaveTextDocumentParams) error {
-	if path := memoryPath(p.TextDocument.URI); path != "" {
-		s.schedule(filepath.Dir(path), 0)
+	path := memoryPath(p.TextDocument.URI)
+	if path == "" {
+		return nil
 	}
+	if s.currentVersion(path) < 0 {
+		// Harmless (the folder is checked from disk as usual), but a client
+		// that saves what it never opened has lost track of its documents.
+		s.log.Warningf("didSave for %s, which is not open; checking its folder from disk", path)
+	}
+	s.schedule(filepath.Dir(path), 0)
 	return nil
 }
 
@@ -84,8 +91,13 @@ func (s *Server) didClose(_ context.Context, p *protocol.DidCloseTextDocumentPar
 		return nil
 	}
 	s.mu.Lock()
+	_, open := s.docs[path]
 	delete(s.docs, path)
 	s.mu.Unlock()
+	if !open {
+		s.log.Warningf("ignoring didClose for %s: it is not open", path)
+		return nil
+	}
 	// A folder outside every workspace folder was served (and watched) only
 	// while a file in it was open: then this clears its diagnostics.
 	s.rewatch()

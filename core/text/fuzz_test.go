@@ -33,6 +33,7 @@ func FuzzIndex(f *testing.F) {
 	for _, s := range []string{
 		"", "a", "abc\ndef", "a😀b\r\nc", "用户\r\n名", "e\u0301x", "a\rb", "\r\r\n\n\r",
 		"\ufeff- [s] x\r\n- y", "\xff\xfe\xe2\x82\n\xed\xa0\x80", "😀😀\n\n", "a\u2028b\u2029c",
+		"😀\r\n😀\r😀\n", "\xf0\x9f\r\n\x98\x80😀", "a\r\n\r\n𝄞b\r",
 	} {
 		f.Add([]byte(s))
 	}
@@ -84,6 +85,44 @@ func FuzzIndex(f *testing.F) {
 					if p, err := ix.Position(inner); err == nil {
 						t.Fatalf("Position(%d) = %v inside a line break, want an error (src %q)", inner, p, src)
 					}
+				}
+			}
+		}
+		// The other direction: every UTF-16 column of every line, from an
+		// independent encoding of the line. A column between the two halves
+		// of a surrogate pair must be refused; every other one must map to
+		// the offset where its character starts (or to the line end, before
+		// any CR or CRLF) and back to itself.
+		for l := range starts {
+			line := string(src[starts[l]:ends[l]])
+			units := utf16.Encode([]rune(line))
+			at := make([]int, len(units)+1) // offset of each column; -1 inside a pair
+			for c := range at {
+				at[c] = -1
+			}
+			c := 0
+			for i, r := range line {
+				at[c] = starts[l] + i
+				c += utf16.RuneLen(r)
+			}
+			at[len(units)] = ends[l]
+			for col, want := range at {
+				p := Position{Line: l, Col: col}
+				off, err := ix.Offset(p)
+				if want < 0 {
+					if !utf16.IsSurrogate(rune(units[col])) || !utf16.IsSurrogate(rune(units[col-1])) {
+						t.Fatalf("reference: column %d of line %d is no surrogate pair's middle (src %q)", col, l, src)
+					}
+					if err == nil {
+						t.Fatalf("Offset(%v) = %d between the halves of a surrogate pair, want an error (src %q)", p, off, src)
+					}
+					continue
+				}
+				if err != nil || off != want {
+					t.Fatalf("Offset(%v) = %d, %v; reference %d (src %q)", p, off, err, want, src)
+				}
+				if back, err := ix.Position(off); err != nil || back != p {
+					t.Fatalf("Position(Offset(%v)=%d) = %v, %v (src %q)", p, off, back, err, src)
 				}
 			}
 		}

@@ -30,6 +30,7 @@ type Client struct {
 
 	exited   chan struct{} // closed when the server has ended
 	exitCode int
+	stderr   *logWriter // the process's standard error; nil in process
 
 	// dmu guards docs and orders what is sent about them (didChange
 	// versions); it is never held by the read loop.
@@ -73,7 +74,7 @@ func Start(t testing.TB, cmd *exec.Cmd) *Client {
 		t.Fatal(err)
 	}
 	cmd.Stdin, cmd.Stdout = inR, outW
-	stderr := &logWriter{t: t, prefix: "server stderr: "}
+	stderr := &logWriter{t: t, prefix: "server stderr: ", grew: make(chan struct{})}
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("starting %s: %v", cmd.Path, err)
@@ -81,6 +82,7 @@ func Start(t testing.TB, cmd *exec.Cmd) *Client {
 	inR.Close()
 	outW.Close()
 	c := newClient(t, inW)
+	c.stderr = stderr
 	go c.readLoop(outR)
 	go func() {
 		err := cmd.Wait()
@@ -536,12 +538,15 @@ func (c *Client) ExitCode() int {
 // Exited is closed when the server has ended.
 func (c *Client) Exited() <-chan struct{} { return c.exited }
 
-// logWriter sends whole lines to the test log.
+// logWriter sends whole lines to the test log and keeps them for
+// AwaitStderr.
 type logWriter struct {
 	t      testing.TB
 	prefix string
 	mu     sync.Mutex
 	buf    bytes.Buffer
+	lines  []string
+	grew   chan struct{} // closed and replaced when lines grows
 }
 
 func (w *logWriter) Write(p []byte) (int, error) {
@@ -554,8 +559,68 @@ func (w *logWriter) Write(p []byte) (int, error) {
 			w.buf.WriteString(line)
 			return len(p), nil
 		}
-		w.t.Log(w.prefix + strings.TrimRight(line, "\n"))
+		line = strings.TrimRight(line, "\n")
+		w.t.Log(w.prefix + line)
+		w.lines = append(w.lines, line)
+		close(w.grew)
+		w.grew = make(chan struct{})
 	}
+}
+
+// Stderr is every whole line the server process has written to its
+// standard error so far (nil for a server run in process).
+func (c *Client) Stderr() []string {
+	if c.stderr == nil {
+		return nil
+	}
+	c.stderr.mu.Lock()
+	defer c.stderr.mu.Unlock()
+	return append([]string(nil), c.stderr.lines...)
+}
+
+// AwaitStderr returns the first line of the server's standard error, from
+// line index from on (len(Stderr()) before sending what should cause it),
+// that contains substr, and the index after it. It waits up to timeout:
+// log lines may be written after the message that caused them has been
+// answered. It fails the test when none comes.
+func (c *Client) AwaitStderr(from int, substr string, timeout time.Duration) (string, int) {
+	c.t.Helper()
+	if c.stderr == nil {
+		c.t.Fatalf("AwaitStderr(%q): the server runs in process and has no standard error of its own", substr)
+	}
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	ended := false
+	for seen := from; ; {
+		c.stderr.mu.Lock()
+		lines, grew := c.stderr.lines, c.stderr.grew
+		c.stderr.mu.Unlock()
+		for i := seen; i < len(lines); i++ {
+			if strings.Contains(lines[i], substr) {
+				return lines[i], i + 1
+			}
+		}
+		seen = max(seen, len(lines))
+		select {
+		case <-grew:
+		case <-c.exited:
+			if ended {
+				c.t.Fatalf("the server ended without writing %q to its standard error", substr)
+			}
+			ended = true // its last lines are in: look once more
+		case <-deadline.C:
+			c.t.Fatalf("no line with %q on the server's standard error within %v", substr, timeout)
+		}
+	}
+}
+
+// WriteRaw writes bytes to the server as they are, for tests of malformed
+// frames and JSON.
+func (c *Client) WriteRaw(b []byte) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	_, err := c.in.Write(b)
+	return err
 }
 
 func (w *logWriter) flush() {
@@ -563,6 +628,7 @@ func (w *logWriter) flush() {
 	defer w.mu.Unlock()
 	if w.buf.Len() > 0 {
 		w.t.Log(w.prefix + w.buf.String())
+		w.lines = append(w.lines, w.buf.String())
 		w.buf.Reset()
 	}
 }
