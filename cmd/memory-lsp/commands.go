@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/memory-lsp/memory-lsp/core/category"
@@ -152,24 +153,58 @@ func runCleanup(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 	return exitOK, nil
 }
 
-func runInit(ctx context.Context, e *env, _ *parsedArgs) (int, error) {
+// initFlags are init's options, all off by default: the pointer files
+// beyond the copilot one, and the git merge driver (merge.go).
+func initFlags() []flagSpec {
+	return []flagSpec{
+		{name: "git", boolean: true, help: "register the merge driver for .memory/*.md: .gitattributes and the local git config"},
+		{name: "agents-md", boolean: true, help: "keep a pointer block in AGENTS.md"},
+		{name: "claude-md", boolean: true, help: "keep a pointer block in CLAUDE.md"},
+	}
+}
+
+func runInit(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 	svc, err := e.service()
 	if err != nil {
 		return exitError, err
 	}
-	created, err := svc.Init(ctx)
+	var repo *gitRepo
+	if a.set["git"] {
+		// before anything is written, so that a refusal writes nothing
+		if repo, err = findGit(ctx, svc.WS.Root); err != nil {
+			return exitError, err
+		}
+	}
+	created, err := svc.Init(ctx, memory.InitOptions{AgentsMD: a.set["agents-md"], ClaudeMD: a.set["claude-md"]})
 	if err != nil {
 		return exitError, err
 	}
+	var git *gitSetup
+	if repo != nil {
+		if git, err = repo.register(ctx); err != nil {
+			return exitError, err
+		}
+	}
 	if e.json {
-		writeJSON(e.stdout, map[string]any{"created": nonNil(created)})
+		out := map[string]any{"created": nonNil(created)}
+		if git != nil {
+			out["git"] = git
+		}
+		writeJSON(e.stdout, out)
 		return exitOK, nil
 	}
-	if len(created) == 0 {
+	if len(created) == 0 && (git == nil || !git.changed()) {
 		fmt.Fprintln(e.stdout, "Nothing to do: every category file and an agent pointer block already exist.")
 	}
 	for _, p := range created {
-		fmt.Fprintf(e.stdout, "created %s\n", display(p))
+		verb := "wrote" // a pointer file: created, or a block added or refreshed
+		if filepath.Dir(p) == svc.WS.Dir {
+			verb = "created" // category files are only ever created
+		}
+		fmt.Fprintf(e.stdout, "%s %s\n", verb, display(p))
+	}
+	if git != nil {
+		git.print(e)
 	}
 	return exitOK, nil
 }

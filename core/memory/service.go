@@ -3,10 +3,8 @@ package memory
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
@@ -194,11 +192,17 @@ func (s *Service) Cleanup(ctx context.Context, apply bool) (*CleanupPlan, []rule
 }
 
 // Init creates the missing category files and, when no block from HackLM or
-// from us is there yet, a pointer block in .github/copilot-instructions.md.
-// It returns the paths it created or changed.
-func (s *Service) Init(ctx context.Context) ([]string, error) {
+// from us is there yet, a pointer block in .github/copilot-instructions.md;
+// opts adds blocks in AGENTS.md and CLAUDE.md (pointers.go). It returns the
+// paths it created or changed.
+func (s *Service) Init(ctx context.Context, opts InitOptions) ([]string, error) {
+	// Checked before anything is created, so that a refusal writes nothing.
+	pointers, err := s.pointerFiles(opts)
+	if err != nil {
+		return nil, err
+	}
 	var created []string
-	_, err := s.WS.Update(ctx, func(snap *store.Snapshot) ([]store.Change, error) {
+	_, err = s.WS.Update(ctx, func(snap *store.Snapshot) ([]store.Change, error) {
 		created = nil
 		var changes []store.Change
 		for _, c := range category.All {
@@ -213,63 +217,6 @@ func (s *Service) Init(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := s.initInstructions()
-	if err != nil {
-		return created, err
-	}
-	if p != "" {
-		created = append(created, p)
-	}
-	return created, nil
-}
-
-// Markers of the pointer blocks. HackLM rewrites its own block on every
-// activation, so we never touch it and never add ours beside it.
-const (
-	hackLMBlockStart = "<!-- hacklm-memory:start -->"
-	blockStart       = "<!-- memory-lsp:start -->"
-	blockEnd         = "<!-- memory-lsp:end -->"
-)
-
-func instructionsBlock() string {
-	var b strings.Builder
-	b.WriteString(blockStart + "\n## Project memory\n\n")
-	b.WriteString("Durable project knowledge lives in `.memory/`, one entry per line (`- [kebab-slug] One concise sentence.`).\n")
-	b.WriteString("Read the file that fits the task before answering; always read security.md.\n\n")
-	for _, c := range category.All {
-		fmt.Fprintf(&b, "- [%s](../.memory/%s)\n", c.File(), c.File())
-	}
-	b.WriteString("\nStore new durable facts with the `storeMemory` tool or `memory-lsp store --category <Category> \"<sentence>\"`;\n")
-	b.WriteString("the same slug updates an entry instead of duplicating it.\n")
-	b.WriteString(blockEnd + "\n")
-	return b.String()
-}
-
-// initInstructions appends our block unless either block exists. The file is
-// outside .memory/, so it is written with the same atomic replace but
-// without the memory lock.
-func (s *Service) initInstructions() (string, error) {
-	path := filepath.Join(s.WS.Root, ".github", "copilot-instructions.md")
-	cur, err := os.ReadFile(path)
-	if err != nil && !os.IsNotExist(err) {
-		return "", fmt.Errorf("reading %s: %w", path, err)
-	}
-	if strings.Contains(string(cur), hackLMBlockStart) || strings.Contains(string(cur), blockStart) {
-		return "", nil
-	}
-	out := string(cur)
-	if out != "" && !strings.HasSuffix(out, "\n") {
-		out += "\n"
-	}
-	if out != "" {
-		out += "\n"
-	}
-	out += instructionsBlock()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return "", fmt.Errorf("creating %s: %w", filepath.Dir(path), err)
-	}
-	if err := store.WriteFileAtomic(path, []byte(out)); err != nil {
-		return "", err
-	}
-	return path, nil
+	wrote, err := s.writePointers(pointers)
+	return append(created, wrote...), err
 }

@@ -3,8 +3,13 @@ package rules
 import "fmt"
 
 // checkConflict flags an entry that reverses an earlier one ("Always X" /
-// "Never X"). HackLM sees the two as duplicates (B3); both are read by agents.
+// "Never X"): HackLM sees the two as duplicates (B3); both are read by
+// agents. It also flags a slug that holds two different texts in one file:
+// the merge driver leaves exactly that when both sides of a git merge
+// changed one entry, and it must not pass as a mere rename job for
+// duplicate-slug, since one of the two versions is wrong.
 func checkConflict(w *workspace) {
+	checkSlugVersions(w)
 	refs, best := w.related()
 	for j, b := range best {
 		if b.conflict < 0 || b.exact >= 0 {
@@ -12,6 +17,9 @@ func checkConflict(w *workspace) {
 		}
 		r, o := refs[j], refs[b.conflict]
 		e, oe := w.entry(r), w.entry(o)
+		if r.file == o.file && e.HasSlug && oe.HasSlug && e.Slug == oe.Slug {
+			continue // reported by checkSlugVersions
+		}
 		d := w.files[r.file].Doc
 		line := w.entryLineNo(o)
 		// Keep new: the later entry takes the earlier one's place, keeping
@@ -27,4 +35,48 @@ func checkConflict(w *workspace) {
 			Related: []Related{{File: o.file, Span: entrySpan(oe), Message: "the entry it reverses"}},
 			Fixes:   []Fix{{Title: "Keep new", Edits: keepNew}, {Title: "Keep old", Edits: del}}})
 	}
+}
+
+// checkSlugVersions flags each later entry of a file whose slug an earlier
+// entry holds with another text, against the first such entry. Texts the
+// duplicate rule calls equal are not versions (that rule reports them).
+func checkSlugVersions(w *workspace) {
+	exact := map[[2]entryRef]bool{}
+	for _, p := range w.pairs {
+		if p.Verdict.Exact {
+			exact[[2]entryRef{w.refs[p.I], w.refs[p.J]}] = true
+		}
+	}
+	w.categoryFiles(func(fi int, f *File) {
+		d := f.Doc
+		seen := map[string][]int{} // slug → earlier entries holding it
+		for i := range d.Entries {
+			e := &d.Entries[i]
+			if !e.HasSlug || isCheckbox(e.Slug) {
+				continue
+			}
+			earlier := seen[e.Slug]
+			seen[e.Slug] = append(earlier, i)
+			other := -1
+			for _, k := range earlier {
+				if d.Entries[k].Content == e.Content || exact[[2]entryRef{{fi, k}, {fi, i}}] {
+					other = -1
+					break // a duplicate, not a version
+				}
+				if other < 0 {
+					other = k
+				}
+			}
+			if other < 0 {
+				continue
+			}
+			r, o := entryRef{fi, i}, entryRef{fi, other}
+			oe := w.entry(o)
+			w.add(Finding{Code: "conflict", Severity: Warning, File: fi, Span: entrySpan(e),
+				Message: fmt.Sprintf("slug %q holds a different text on line %d, as when both sides of a merge change one entry: keep one", e.Slug, w.entryLineNo(o)),
+				Related: []Related{{File: fi, Span: entrySpan(oe), Message: "the other version of the slug"}},
+				Fixes: []Fix{{Title: "Keep new", Edits: w.takeOver(o, r, e.Slug)},
+					{Title: "Keep old", Edits: in(fi, d.DeleteLines([]int{e.LineIndex})...)}}})
+		}
+	})
 }

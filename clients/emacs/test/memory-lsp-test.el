@@ -198,7 +198,7 @@ running; `flymake-start' is what Flymake does on its own timers."
     (memory-lsp-test--step "diagnostics of the file as written"
       (memory-lsp-test--await-diagnostics
        "the diagnostics of decisions.md"
-       '(("bullet-marker" 3) ("slug-format" 4) ("duplicate-slug" 6))))
+       '(("bullet-marker" 3) ("slug-format" 4) ("conflict" 6) ("duplicate-slug" 6))))
 
     (memory-lsp-test--step "quick fix \"Rename slug to my-slug\""
       (goto-char (point-min))
@@ -221,7 +221,7 @@ running; `flymake-start' is what Flymake does on its own timers."
                                  (buffer-string) want)))
       (memory-lsp-test--await-diagnostics
        "the slug-format diagnostic to go"
-       '(("bullet-marker" 3) ("duplicate-slug" 6))))
+       '(("bullet-marker" 3) ("conflict" 6) ("duplicate-slug" 6))))
 
     (memory-lsp-test--step "memory.storeMemory into a closed file (quirks.md)"
       (when (find-buffer-visiting quirks)
@@ -280,7 +280,7 @@ running; `flymake-start' is what Flymake does on its own timers."
       (insert "- [flaky]Retry the e2e suite once before reporting.\n")
       (memory-lsp-test--await-diagnostics
        "the slug-malformed diagnostic of the typed line"
-       '(("bullet-marker" 3) ("duplicate-slug" 6) ("slug-malformed" 8)))
+       '(("bullet-marker" 3) ("conflict" 6) ("duplicate-slug" 6) ("slug-malformed" 8)))
       (let ((before (buffer-string)))
         (unless (memory-lsp-fix-all)
           (memory-lsp-test--fail "no source.fixAll.memory action"))
@@ -293,7 +293,7 @@ running; `flymake-start' is what Flymake does on its own timers."
                                    (buffer-string) want))))
       (memory-lsp-test--await-diagnostics
        "the diagnostics after fix-all"
-       '(("bullet-marker" 3) ("duplicate-slug" 6))))
+       '(("bullet-marker" 3) ("conflict" 6) ("duplicate-slug" 6))))
 
     (memory-lsp-test--step "README.md is left alone"
       (with-current-buffer (find-file-noselect readme)

@@ -221,7 +221,7 @@ test('memory-lsp through vscode-languageserver-protocol', { timeout: 30000, skip
   const decisionsUri = uriOf(decisionsPath);
   s.notify(lsp.DidOpenTextDocumentNotification.type, { textDocument: { uri: decisionsUri, languageId: 'markdown', version: 1, text: decisions } });
   const d1 = await s.awaitDiagnostics(decisionsUri, (p) => p.version === 1, 'diagnostics of decisions.md v1');
-  assert.deepEqual(codes(d1), ['bullet-marker', 'duplicate-slug', 'over-limit', 'slug-format']);
+  assert.deepEqual(codes(d1), ['bullet-marker', 'conflict', 'duplicate-slug', 'over-limit', 'slug-format']);
   for (const d of d1.diagnostics) assert.equal(d.source, 'memory-lsp');
   const slugFormat = d1.diagnostics.find((d) => d.code === 'slug-format');
   assert.deepEqual(slugFormat.range, { start: { line: 3, character: 3 }, end: { line: 3, character: 10 } });
@@ -240,7 +240,7 @@ test('memory-lsp through vscode-languageserver-protocol', { timeout: 30000, skip
   assert.equal(fixed, decisions.replace('- [My Slug] Deploy', '- [my-slug] Deploy'));
   s.notify(lsp.DidChangeTextDocumentNotification.type, { textDocument: { uri: decisionsUri, version: 2 }, contentChanges: [{ text: fixed }] });
   const d2 = await s.awaitDiagnostics(decisionsUri, (p) => p.version === 2, 'diagnostics of decisions.md v2');
-  assert.deepEqual(codes(d2), ['bullet-marker', 'duplicate-slug', 'over-limit']);
+  assert.deepEqual(codes(d2), ['bullet-marker', 'conflict', 'duplicate-slug', 'over-limit']);
 
   // 3. storeMemory into a closed file: written on disk, no applyEdit.
   const stored = await s.request(lsp.ExecuteCommandRequest.type, {

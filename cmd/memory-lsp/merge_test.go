@@ -1,0 +1,434 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memory-lsp/memory-lsp/core/merge"
+)
+
+// TestMergeDriverCommand runs merge-driver in process on files, as git
+// would call it.
+func TestMergeDriverCommand(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, data string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	drive := func(args ...string) (string, string, int) {
+		var out, errb bytes.Buffer
+		code := run(context.Background(), append([]string{"merge-driver"}, args...), &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb})
+		return out.String(), errb.String(), code
+	}
+	base := write("O", "# Decisions\n\n- [db] Use PostgreSQL 15.\n")
+
+	t.Run("clean", func(t *testing.T) {
+		a := write("A", "# Decisions\n\n- [db] Use PostgreSQL 15.\n- [ci] Run CI on every push.\n")
+		b := write("B", "# Decisions\n\n- [db] Use PostgreSQL 15.\n- [tags] Tag releases with semver.\n")
+		out, errs, code := drive(base, a, b, ".memory/decisions.md")
+		if code != 0 || out != "" || errs != "" {
+			t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
+		}
+		got, _ := os.ReadFile(a)
+		if want := "# Decisions\n\n- [db] Use PostgreSQL 15.\n- [ci] Run CI on every push.\n- [tags] Tag releases with semver.\n"; string(got) != want {
+			t.Errorf("merged %q, want %q", got, want)
+		}
+	})
+
+	t.Run("entry conflict", func(t *testing.T) {
+		a := write("A", "# Decisions\n\n- [db] Use PostgreSQL 16.\n")
+		b := write("B", "# Decisions\n\n- [db] Use MySQL 8.\n")
+		_, errs, code := drive(base, a, b, ".memory/decisions.md")
+		if code != 0 {
+			t.Fatalf("exit %d, stderr %q", code, errs)
+		}
+		want := "memory-lsp: .memory/decisions.md: both sides changed the entry [db]; kept both versions (lines 3 and 4), which `memory-lsp check` reports as a conflict until one is removed\n"
+		if errs != want {
+			t.Errorf("stderr %q, want %q", errs, want)
+		}
+		got, _ := os.ReadFile(a)
+		if string(got) != "# Decisions\n\n- [db] Use PostgreSQL 16.\n- [db] Use MySQL 8.\n" {
+			t.Errorf("merged %q", got)
+		}
+	})
+
+	t.Run("json", func(t *testing.T) {
+		a := write("A", "- [db] One.\n")
+		b := write("B", "- [db] Two.\n")
+		out, _, code := drive("--json", base, a, b)
+		var res struct {
+			Path      string
+			Conflicts []struct{ Slug string }
+		}
+		if code != 0 || json.Unmarshal([]byte(out), &res) != nil || res.Path != a || len(res.Conflicts) != 1 || res.Conflicts[0].Slug != "db" {
+			t.Errorf("exit %d, %s", code, out)
+		}
+	})
+
+	t.Run("unreadable input", func(t *testing.T) {
+		a := write("A", "- ours\n")
+		_, errs, code := drive(filepath.Join(dir, "missing"), a, base, "x.md")
+		if code != exitError || !strings.Contains(errs, "merging x.md: reading base") {
+			t.Errorf("exit %d, stderr %q", code, errs)
+		}
+		if got, _ := os.ReadFile(a); string(got) != "- ours\n" {
+			t.Errorf("ours changed to %q", got)
+		}
+	})
+
+	t.Run("usage", func(t *testing.T) {
+		if _, errs, code := drive(base, base); code != exitError || !strings.Contains(errs, "BASE OURS THEIRS") {
+			t.Errorf("exit %d, stderr %q", code, errs)
+		}
+	})
+}
+
+// testRepo is a repository made for one test, with git isolated from the
+// machine's configuration and memory-lsp (the built binary) on its PATH, as
+// the driver command needs.
+type testRepo struct {
+	t   *testing.T
+	dir string
+	env []string
+}
+
+func newTestRepo(t *testing.T) *testRepo {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed; the merge driver tests need a real git")
+	}
+	home := t.TempDir()
+	env := []string{
+		"HOME=" + home,
+		"GIT_CONFIG_NOSYSTEM=1",
+		"GIT_CONFIG_GLOBAL=" + filepath.Join(home, ".gitconfig"),
+		"PATH=" + filepath.Dir(binary) + string(os.PathListSeparator) + os.Getenv("PATH"),
+		"LC_ALL=C",
+	}
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		// a test run from a git hook inherits GIT_DIR and friends
+		if !strings.HasPrefix(k, "GIT_") && k != "HOME" && k != "PATH" && k != "LC_ALL" {
+			env = append(env, kv)
+		}
+	}
+	r := &testRepo{t: t, dir: t.TempDir(), env: env}
+	r.git("init", "-q")
+	r.git("symbolic-ref", "HEAD", "refs/heads/main")
+	r.git("config", "user.name", "Memory Test")
+	r.git("config", "user.email", "memory@example.com")
+	r.git("config", "commit.gpgsign", "false")
+	return r
+}
+
+func (r *testRepo) exec(name string, args ...string) (string, int) {
+	r.t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir, cmd.Env = r.dir, r.env
+	out, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); ok {
+		return string(out), ee.ExitCode()
+	} else if err != nil {
+		r.t.Fatal(err)
+	}
+	return string(out), 0
+}
+
+func (r *testRepo) git(args ...string) string {
+	r.t.Helper()
+	out, code := r.exec("git", args...)
+	if code != 0 {
+		r.t.Fatalf("git %s: exit %d\n%s", strings.Join(args, " "), code, out)
+	}
+	return out
+}
+
+func (r *testRepo) memory(args ...string) (string, int) {
+	r.t.Helper()
+	return r.exec(binary, args...)
+}
+
+func (r *testRepo) write(name, data string) {
+	r.t.Helper()
+	p := filepath.Join(r.dir, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		r.t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+func (r *testRepo) read(name string) string {
+	r.t.Helper()
+	b, err := os.ReadFile(filepath.Join(r.dir, filepath.FromSlash(name)))
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return string(b)
+}
+
+func (r *testRepo) commit(msg string) {
+	r.t.Helper()
+	r.git("add", "-A")
+	r.git("commit", "-q", "-m", msg)
+}
+
+// setup registers the driver with the built binary's `init --git` and
+// commits decisions.md as base.
+func (r *testRepo) setup(base string) {
+	r.t.Helper()
+	if out, code := r.memory("init", "--git"); code != 0 {
+		r.t.Fatalf("init --git: exit %d\n%s", code, out)
+	}
+	r.write(".memory/decisions.md", base)
+	r.commit("base")
+}
+
+// branches commits feature's decisions.md on branch feature and main's on
+// main, then merges feature into main and returns git's output.
+func (r *testRepo) branches(main, feature string) string {
+	r.t.Helper()
+	r.git("checkout", "-q", "-b", "feature")
+	r.write(".memory/decisions.md", feature)
+	r.commit("feature")
+	r.git("checkout", "-q", "main")
+	r.write(".memory/decisions.md", main)
+	r.commit("main")
+	return r.mergeFeature()
+}
+
+func (r *testRepo) mergeFeature() string {
+	r.t.Helper()
+	out, code := r.exec("git", "merge", "--no-edit", "feature")
+	if code != 0 {
+		r.t.Fatalf("git merge: exit %d\n%s", code, out)
+	}
+	if st := r.git("status", "--porcelain"); st != "" {
+		r.t.Errorf("work tree not clean after the merge:\n%s", st)
+	}
+	r.noMarkers()
+	return out
+}
+
+// noMarkers fails if any file of the work tree holds a conflict marker.
+func (r *testRepo) noMarkers() {
+	r.t.Helper()
+	err := filepath.WalkDir(r.dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == ".git" {
+			return filepath.SkipDir
+		}
+		if d.IsDir() {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err == nil && (bytes.Contains(b, []byte("<<<<<<<")) || bytes.Contains(b, []byte(">>>>>>>"))) {
+			r.t.Errorf("conflict markers in %s:\n%s", p, b)
+		}
+		return err
+	})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+// TestMergeDriverGit merges real branches with the driver that the built
+// binary's `init --git` registered.
+func TestMergeDriverGit(t *testing.T) {
+	const head = "# Decisions\n\n"
+	t.Run("both append: no conflict, both entries", func(t *testing.T) {
+		r := newTestRepo(t)
+		r.setup(head + "- [db] Use PostgreSQL 16 for the primary store.\n")
+		r.git("checkout", "-q", "-b", "feature")
+		if out, code := r.memory("store", "--category", "Decision", "--slug", "tags", "Tag every release with semver."); code != 0 {
+			t.Fatalf("store: %s", out)
+		}
+		r.commit("feature")
+		r.git("checkout", "-q", "main")
+		if out, code := r.memory("store", "--category", "Decision", "--slug", "ci", "Run CI on every push to main."); code != 0 {
+			t.Fatalf("store: %s", out)
+		}
+		r.commit("main")
+		r.mergeFeature()
+		got := r.read(".memory/decisions.md")
+		for _, want := range []string{"- [db] Use PostgreSQL 16 for the primary store.", "- [ci] Run CI on every push to main.", "- [tags] Tag every release with semver."} {
+			if strings.Count(got, want) != 1 {
+				t.Errorf("%q is not there once:\n%s", want, got)
+			}
+		}
+		if strings.Index(got, "[ci]") > strings.Index(got, "[tags]") {
+			t.Errorf("ours' addition should come first:\n%s", got)
+		}
+		if out, code := r.memory("check"); code != 0 {
+			t.Errorf("check after a clean merge: exit %d\n%s", code, out)
+		}
+	})
+
+	t.Run("same slug edited differently: both lines, check reports conflict", func(t *testing.T) {
+		r := newTestRepo(t)
+		r.setup(head + "- [db] Use PostgreSQL 15 for the primary store.\n- [ci] Run CI on every push.\n")
+		out := r.branches(
+			head+"- [db] Use PostgreSQL 16 for the primary store.\n- [ci] Run CI on every push.\n",
+			head+"- [db] Use MySQL 8 for the primary store.\n- [ci] Run CI on every push.\n")
+		if !strings.Contains(out, "both sides changed the entry [db]") {
+			t.Errorf("git's output does not relay the driver's note:\n%s", out)
+		}
+		want := head + "- [db] Use PostgreSQL 16 for the primary store.\n- [db] Use MySQL 8 for the primary store.\n- [ci] Run CI on every push.\n"
+		if got := r.read(".memory/decisions.md"); got != want {
+			t.Errorf("merged:\n%s\nwant:\n%s", got, want)
+		}
+		check, code := r.memory("check")
+		if code != exitFindings || !strings.Contains(check, ".memory/decisions.md:4:8: warning: slug \"db\" holds a different text on line 3") || !strings.Contains(check, "[conflict]") {
+			t.Errorf("check: exit %d\n%s", code, check)
+		}
+	})
+
+	t.Run("deleted on one side, unchanged on the other: deleted", func(t *testing.T) {
+		r := newTestRepo(t)
+		r.setup(head + "- [db] Use PostgreSQL 16.\n- [old] Deploy with Capistrano.\n- [ci] Run CI on every push.\n")
+		r.branches(
+			head+"- [db] Use PostgreSQL 16.\n- [old] Deploy with Capistrano.\n- [ci] Run CI on every push.\n- [k8s] Deploy with Helm charts.\n",
+			head+"- [db] Use PostgreSQL 16.\n- [ci] Run CI on every push.\n")
+		want := head + "- [db] Use PostgreSQL 16.\n- [ci] Run CI on every push.\n- [k8s] Deploy with Helm charts.\n"
+		if got := r.read(".memory/decisions.md"); got != want {
+			t.Errorf("merged:\n%s\nwant:\n%s", got, want)
+		}
+	})
+
+	t.Run("both add the identical entry: once", func(t *testing.T) {
+		r := newTestRepo(t)
+		r.setup(head + "- [db] Use PostgreSQL 16.\n")
+		r.branches(
+			head+"- [db] Use PostgreSQL 16.\n- [ci] Run CI on every push.\n- [tags] Tag releases with semver.\n",
+			head+"- [tags] Tag releases with semver.\n- [db] Use PostgreSQL 16.\n")
+		want := head + "- [db] Use PostgreSQL 16.\n- [ci] Run CI on every push.\n- [tags] Tag releases with semver.\n"
+		if got := r.read(".memory/decisions.md"); got != want {
+			t.Errorf("merged:\n%s\nwant:\n%s", got, want)
+		}
+	})
+}
+
+// TestInitGit checks init --git's registration: what it writes, that it is
+// idempotent, and its refusals.
+func TestInitGit(t *testing.T) {
+	t.Run("registers once, keeps other content", func(t *testing.T) {
+		r := newTestRepo(t)
+		r.write(".gitattributes", "*.png binary")
+		out, code := r.memory("init", "--git")
+		if code != 0 {
+			t.Fatalf("exit %d\n%s", code, out)
+		}
+		for _, want := range []string{"wrote .gitattributes: .memory/*.md merge=memory-lsp", "set git config merge.memory-lsp.driver = memory-lsp merge-driver %O %A %B %P"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("output lacks %q:\n%s", want, out)
+			}
+		}
+		if got := r.read(".gitattributes"); got != "*.png binary\n"+merge.AttributesLine+"\n" {
+			t.Errorf(".gitattributes: %q", got)
+		}
+		if got := r.git("config", "--local", "merge.memory-lsp.name"); got != merge.DriverName+"\n" {
+			t.Errorf("merge.memory-lsp.name = %q", got)
+		}
+		if got := r.git("config", "--local", "merge.memory-lsp.driver"); got != merge.DriverCommand+"\n" {
+			t.Errorf("merge.memory-lsp.driver = %q", got)
+		}
+		if got := r.git("check-attr", "merge", "--", ".memory/decisions.md"); got != ".memory/decisions.md: merge: memory-lsp\n" {
+			t.Errorf("git check-attr: %q", got)
+		}
+		out, code = r.memory("init", "--git")
+		if code != 0 || !strings.HasPrefix(out, "Nothing to do") {
+			t.Errorf("second init --git: exit %d\n%s", code, out)
+		}
+		if got := r.read(".gitattributes"); strings.Count(got, merge.AttributesLine) != 1 {
+			t.Errorf(".gitattributes after a second run: %q", got)
+		}
+	})
+
+	t.Run("a driver someone configured is kept", func(t *testing.T) {
+		r := newTestRepo(t)
+		r.git("config", "merge.memory-lsp.driver", "/opt/bin/memory-lsp merge-driver %O %A %B %P")
+		out, code := r.memory("init", "--git", "--json")
+		var res struct {
+			Git struct {
+				Config []struct {
+					Key, Value string
+					Set, Kept  bool
+				}
+			}
+		}
+		if code != 0 || json.Unmarshal([]byte(out), &res) != nil || len(res.Git.Config) != 2 || !res.Git.Config[0].Set || !res.Git.Config[1].Kept {
+			t.Fatalf("exit %d\n%s", code, out)
+		}
+		if got := r.git("config", "merge.memory-lsp.driver"); got != "/opt/bin/memory-lsp merge-driver %O %A %B %P\n" {
+			t.Errorf("driver changed to %q", got)
+		}
+	})
+
+	t.Run("not a repository", func(t *testing.T) {
+		r := newTestRepo(t)
+		dir := t.TempDir()
+		cmd := exec.Command(binary, "init", "--git")
+		// git must not find a repository above the temporary folder
+		cmd.Dir, cmd.Env = dir, append(r.env, "GIT_CEILING_DIRECTORIES="+filepath.Dir(dir))
+		out, err := cmd.CombinedOutput()
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitError || !strings.Contains(string(out), "is not inside a git work tree") {
+			t.Errorf("%v\n%s", err, out)
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+			t.Errorf("a refused init wrote %v", entries)
+		}
+	})
+
+	t.Run("git missing", func(t *testing.T) {
+		dir := t.TempDir()
+		cmd := exec.Command(binary, "init", "--git")
+		cmd.Dir, cmd.Env = dir, []string{"PATH=" + t.TempDir(), "HOME=" + dir}
+		out, err := cmd.CombinedOutput()
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitError || !strings.Contains(string(out), "git is not installed") {
+			t.Errorf("%v\n%s", err, out)
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+			t.Errorf("a refused init wrote %v", entries)
+		}
+	})
+}
+
+// TestInitPointerFlags: --agents-md and --claude-md write their blocks; init
+// alone does not.
+func TestInitPointerFlags(t *testing.T) {
+	root := t.TempDir()
+	if out, _, code := runBinary(t, root, "", "init"); code != 0 {
+		t.Fatalf("init: %s", out)
+	}
+	for _, n := range []string{"AGENTS.md", "CLAUDE.md"} {
+		if _, err := os.Stat(filepath.Join(root, n)); !os.IsNotExist(err) {
+			t.Errorf("plain init wrote %s", n)
+		}
+	}
+	out, _, code := runBinary(t, root, "", "init", "--agents-md", "--claude-md")
+	if code != 0 || out != "wrote AGENTS.md\nwrote CLAUDE.md\n" {
+		t.Fatalf("init --agents-md --claude-md: exit %d\n%s", code, out)
+	}
+	for _, n := range []string{"AGENTS.md", "CLAUDE.md"} {
+		b, _ := os.ReadFile(filepath.Join(root, n))
+		if !bytes.HasPrefix(b, []byte("<!-- memory-lsp:start -->\n")) || !bytes.Contains(b, []byte("(.memory/decisions.md)")) {
+			t.Errorf("%s:\n%s", n, b)
+		}
+	}
+	if out, _, code := runBinary(t, root, "", "init", "--agents-md", "--claude-md"); code != 0 || !strings.HasPrefix(out, "Nothing to do") {
+		t.Errorf("second run: exit %d\n%s", code, out)
+	}
+}
