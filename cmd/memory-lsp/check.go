@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/store"
@@ -138,14 +139,96 @@ type checkSummary struct {
 	Hints    int `json:"hints"`
 }
 
+// checkFormats are the values of check --format; text is the default.
+var checkFormats = []string{"text", "json", "sarif", "summary"}
+
+// checkFormat reads --format, with --json as the older spelling of
+// --format json; asking for JSON and something else at once is a mistake.
+func checkFormat(e *env, a *parsedArgs) (string, error) {
+	if !a.set["format"] {
+		if e.json {
+			return "json", nil
+		}
+		return "text", nil
+	}
+	f := a.str("format")
+	if !slices.Contains(checkFormats, f) {
+		return "", usagef("--format must be text, json, sarif or summary, got %q", f)
+	}
+	if e.json && f != "json" {
+		return "", usagef("--json and --format %s contradict each other", f)
+	}
+	// Errors from here on are reported as JSON too, as --json does.
+	e.json = f == "json"
+	return f, nil
+}
+
+// checked is one workspace's result: every file (rules read them all) and
+// the findings to report, already narrowed to the files the user named.
+type checked struct {
+	root     string
+	files    []rules.File
+	only     map[string]bool // nil: every file is reported
+	findings []rules.Finding
+	idx      []*text.Index
+}
+
+func (c *checked) reported(f rules.File) bool { return c.only == nil || c.only[f.Path] }
+
+// index builds a file's position index on first use: most files of a
+// clean workspace never need one.
+func (c *checked) index(i int) *text.Index {
+	if c.idx == nil {
+		c.idx = make([]*text.Index, len(c.files))
+	}
+	if c.idx[i] == nil {
+		c.idx[i] = text.NewIndex(c.files[i].Doc.Src)
+	}
+	return c.idx[i]
+}
+
+// pos is the 1-based line and 1-based UTF-16 column of a byte offset, the
+// numbering of the text, JSON and SARIF outputs alike (0, 0 if the offset is
+// not a position, which a rule never produces).
+func (c *checked) pos(file, off int) (int, int) {
+	p, err := c.index(file).Position(off)
+	if err != nil {
+		return 0, 0
+	}
+	return p.Line + 1, p.Col + 1
+}
+
+func (c *checked) count(s *checkSummary) {
+	for _, f := range c.files {
+		if c.reported(f) {
+			s.Files++
+		}
+	}
+	for _, f := range c.findings {
+		switch f.Severity {
+		case rules.Error:
+			s.Errors++
+		case rules.Warning:
+			s.Warnings++
+		case rules.Information:
+			s.Infos++
+		default:
+			s.Hints++
+		}
+	}
+}
+
 func runCheck(ctx context.Context, e *env, a *parsedArgs) (int, error) {
+	format, err := checkFormat(e, a)
+	if err != nil {
+		return exitError, err
+	}
 	targets, err := resolveTargets(e, a.pos)
 	if err != nil {
 		return exitError, err
 	}
 	var (
-		lines   []string
-		out     []jsonFinding
+		results []*checked
 		fixed   []string
 		summary checkSummary
 	)
@@ -171,48 +254,45 @@ func runCheck(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 		if len(files) == 0 && len(a.pos) == 0 {
 			return exitError, fmt.Errorf("no %s folder in %s or any folder above it (run `memory-lsp init` to create one)", store.DirName, display(t.root))
 		}
-		idx := make([]*text.Index, len(files))
-		index := func(i int) *text.Index {
-			if idx[i] == nil {
-				idx[i] = text.NewIndex(files[i].Doc.Src)
-			}
-			return idx[i]
-		}
-		for _, f := range files {
-			if t.files == nil || t.files[f.Path] {
-				summary.Files++
-			}
-		}
+		c := &checked{root: svc.WS.Root, files: files, only: t.files}
 		for _, f := range findings {
-			file := files[f.File]
-			if t.files != nil && !t.files[file.Path] {
-				continue
+			if c.reported(files[f.File]) {
+				c.findings = append(c.findings, f)
 			}
-			switch f.Severity {
-			case rules.Error:
-				summary.Errors++
-			case rules.Warning:
-				summary.Warnings++
-			case rules.Information:
-				summary.Infos++
-			default:
-				summary.Hints++
-			}
-			if !e.json {
-				lines = append(lines, rules.FormatText(display(file.Path), file.Doc, f))
-				continue
-			}
-			out = append(out, toJSON(files, index, f))
 		}
+		c.count(&summary)
+		results = append(results, c)
 	}
-	if e.json {
-		writeJSON(e.stdout, map[string]any{"findings": nonNil(out), "fixed": nonNil(fixed), "summary": summary})
-	} else {
-		for _, l := range lines {
-			fmt.Fprintln(e.stdout, l)
-		}
+	if format != "json" {
+		// Text-like outputs keep stdout for findings; what --fix rewrote is
+		// a side note (JSON carries it in the document instead).
 		for _, f := range fixed {
 			fmt.Fprintf(e.stderr, "fixed %s\n", f)
+		}
+	}
+	switch format {
+	case "json":
+		var out []jsonFinding
+		for _, c := range results {
+			for _, f := range c.findings {
+				out = append(out, toJSON(c, f))
+			}
+		}
+		writeJSON(e.stdout, map[string]any{"findings": nonNil(out), "fixed": nonNil(fixed), "summary": summary})
+	case "sarif":
+		if err := writeSARIF(e.stdout, results); err != nil {
+			return exitError, err
+		}
+	case "summary":
+		if err := writeSummary(e.stdout, results, e.cfg); err != nil {
+			return exitError, err
+		}
+	default:
+		for _, c := range results {
+			for _, f := range c.findings {
+				file := c.files[f.File]
+				fmt.Fprintln(e.stdout, rules.FormatText(display(file.Path), file.Doc, f))
+			}
 		}
 		fmt.Fprintf(e.stderr, "%s checked: %s, %s, %s, %s\n", plural(summary.Files, "file"), plural(summary.Errors, "error"),
 			plural(summary.Warnings, "warning"), plural(summary.Infos, "info"), plural(summary.Hints, "hint"))
@@ -223,22 +303,15 @@ func runCheck(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 	return exitOK, nil
 }
 
-func toJSON(files []rules.File, index func(int) *text.Index, f rules.Finding) jsonFinding {
-	pos := func(file int, off int) (int, int) {
-		p, err := index(file).Position(off)
-		if err != nil {
-			return 0, 0
-		}
-		return p.Line + 1, p.Col + 1
-	}
-	file := files[f.File]
-	l, c := pos(f.File, f.Span.Start)
-	el, ec := pos(f.File, f.Span.End)
-	jf := jsonFinding{jsonPos: jsonPos{Path: display(file.Path), Line: l, Column: c}, File: file.Name, EndLine: el, EndColumn: ec,
+func toJSON(c *checked, f rules.Finding) jsonFinding {
+	file := c.files[f.File]
+	l, col := c.pos(f.File, f.Span.Start)
+	el, ec := c.pos(f.File, f.Span.End)
+	jf := jsonFinding{jsonPos: jsonPos{Path: display(file.Path), Line: l, Column: col}, File: file.Name, EndLine: el, EndColumn: ec,
 		Severity: f.Severity.String(), Code: f.Code, Message: f.Message}
 	for _, r := range f.Related {
-		rl, rc := pos(r.File, r.Span.Start)
-		jf.Related = append(jf.Related, jsonRelated{jsonPos: jsonPos{Path: display(files[r.File].Path), Line: rl, Column: rc}, Message: r.Message})
+		rl, rc := c.pos(r.File, r.Span.Start)
+		jf.Related = append(jf.Related, jsonRelated{jsonPos: jsonPos{Path: display(c.files[r.File].Path), Line: rl, Column: rc}, Message: r.Message})
 	}
 	for _, fx := range f.Fixes {
 		jf.Fixes = append(jf.Fixes, jsonFix{Title: fx.Title, Safe: fx.Safe})

@@ -68,7 +68,7 @@ var commonFlags = []flagSpec{
 
 func commands() []command {
 	return []command{
-		{name: "check", args: "[--fix] [PATH…]", help: "report problems in .memory folders or files; --fix applies the safe fixes", flags: []flagSpec{{name: "fix", boolean: true, help: "apply the safe fixes first"}}, run: runCheck},
+		{name: "check", args: "[--fix] [--format text|json|sarif|summary] [PATH…]", help: "report problems in .memory folders or files; --fix applies the safe fixes", flags: []flagSpec{{name: "fix", boolean: true, help: "apply the safe fixes first"}, {name: "format", help: "text (default), json (as --json), sarif (SARIF 2.1.0 for code scanning) or summary (counts for CI)"}}, run: runCheck},
 		{name: "list", args: "[--category C]", help: "list every entry with category, file, line, slug, content and score", flags: []flagSpec{{name: "category", help: "only this category"}}, run: runList},
 		{name: "store", args: "--category C [--slug S] [--dry-run] CONTENT|-", help: "store a memory as HackLM's storeMemory does (- reads stdin)", flags: []flagSpec{{name: "category", help: "Instruction, Quirk, Preference, Decision or Security"}, {name: "slug", help: "kebab-case key; the same slug updates the entry"}, {name: "dry-run", boolean: true, help: "say what would happen, write nothing"}}, run: runStore},
 		{name: "query", args: "[--category C] [--limit N] QUERY", help: "search memories as HackLM's queryMemory does", flags: []flagSpec{{name: "category", help: "only this category"}, {name: "limit", help: "at most N results (1-20, default 10)"}}, run: runQuery},
