@@ -75,6 +75,7 @@ func commands() []command {
 		{name: "cleanup", args: "[--apply]", help: "show the cleanup plan (normalise, merge, prune, assign slugs) as a diff; --apply writes it", flags: []flagSpec{{name: "apply", boolean: true, help: "write the plan"}}, run: runCleanup},
 		{name: "init", args: "[--git] [--agents-md] [--claude-md]", help: "create the missing category files and a pointer block in .github/copilot-instructions.md; --agents-md, --claude-md: also in AGENTS.md, CLAUDE.md; --git: register the merge driver", flags: initFlags(), run: runInit},
 		{name: "version", help: "print the version", run: runVersion},
+		mcpCommand(),
 		mergeDriverCommand(),
 		{name: "serve", args: "[--stdio] [--log-file F] [--log-level L]", help: "run the language server on stdio (the default command)", flags: []flagSpec{
 			{name: "stdio", boolean: true, help: "use stdio (the only transport; accepted because clients add it)"},

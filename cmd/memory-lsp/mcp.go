@@ -1,0 +1,64 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/memory-lsp/memory-lsp/core/store"
+	"github.com/memory-lsp/memory-lsp/mcp"
+)
+
+// mcpCommand is `memory-lsp mcp`: the Model Context Protocol server on stdio.
+func mcpCommand() command {
+	return command{name: "mcp", args: "[--root DIR] [--log-level L]", help: "run the MCP server on stdio: storeMemory, queryMemory, getMemory, listMemories, memoryStats for agents", flags: []flagSpec{
+		{name: "log-level", help: "none, error, warning (default), info or debug; logs go to stderr"}}, run: runMCP}
+}
+
+// runMCP serves one MCP session on stdin/stdout until the client closes
+// stdin. stdout carries nothing but protocol messages; logs go to stderr.
+func runMCP(ctx context.Context, e *env, a *parsedArgs) (int, error) {
+	// The names of serve's --log-level; "notice" has no slog level of its own.
+	levels := map[string]slog.Level{"none": slog.LevelError + 100, "error": slog.LevelError, "warning": slog.LevelWarn, "notice": slog.LevelInfo, "info": slog.LevelInfo, "debug": slog.LevelDebug}
+	level := slog.LevelWarn
+	if name := a.str("log-level"); name != "" {
+		l, ok := levels[name]
+		if !ok {
+			return exitError, usagef("unknown --log-level %q (none, error, warning, info, debug)", name)
+		}
+		level = l
+	}
+	opts := mcp.Options{Config: e.cfg, Version: versionString(),
+		Logger: slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level}))}
+	// Without --root the client's roots decide, and the folder found from
+	// the current directory is only the fallback.
+	if a.set["root"] {
+		// A wrong --root is reported now, where the agent's log shows it,
+		// rather than as a failure of every later tool call.
+		ws, err := store.Open(e.root)
+		if err != nil {
+			return exitError, fmt.Errorf("--root: %w", err)
+		}
+		opts.Root = ws.Root
+	} else {
+		opts.Fallback = e.root
+	}
+	in, ok := e.stdin.(io.ReadCloser)
+	if !ok {
+		in = io.NopCloser(e.stdin)
+	}
+	err := mcp.New(opts).Serve(ctx, &sdk.IOTransport{Reader: in, Writer: nopWriteCloser{e.stdout}})
+	if err != nil && !errors.Is(err, context.Canceled) {
+		return exitError, err
+	}
+	return exitOK, nil
+}
+
+// nopWriteCloser keeps stdout open when the session closes its transport.
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }

@@ -1,0 +1,93 @@
+package memory
+
+import (
+	"github.com/memory-lsp/memory-lsp/core/category"
+	"github.com/memory-lsp/memory-lsp/core/config"
+	"github.com/memory-lsp/memory-lsp/core/memfile"
+	"github.com/memory-lsp/memory-lsp/core/rules"
+	"github.com/memory-lsp/memory-lsp/core/similar"
+	"github.com/memory-lsp/memory-lsp/core/text"
+)
+
+// CategoryStats is one category's fill against its limit.
+type CategoryStats struct {
+	Category string `json:"category"`
+	File     string `json:"file"`
+	Entries  int    `json:"entries"`
+	Limit    int    `json:"limit"`
+}
+
+// Pair is two entries a rule relates: Entry is the later one (where the
+// finding is), Other the earlier one it repeats or reverses.
+type Pair struct {
+	// Kind is the finding's code: "duplicate", "near-duplicate" or "conflict".
+	Kind       string   `json:"kind"`
+	Entry      EntryRef `json:"entry"`
+	Other      EntryRef `json:"other"`
+	Similarity float64  `json:"similarity"`
+	Reason     string   `json:"reason,omitempty"`
+}
+
+// Stats is the health of a workspace's memory at a glance.
+type Stats struct {
+	Categories []CategoryStats `json:"categories"`
+	Total      int             `json:"total"`
+	// Duplicates are exact and near duplicates; Conflicts are reversals.
+	Duplicates []Pair `json:"duplicates"`
+	Conflicts  []Pair `json:"conflicts"`
+}
+
+// ComputeStats counts entries per category and lists the duplicate and
+// conflicting pairs. The pairs are the rules' own findings (so stats, check
+// and the editor's diagnostics never disagree, and a rule the user switched
+// off is not counted); only the similarity is recomputed, because findings
+// carry it as words.
+func ComputeStats(files []rules.File, cfg config.Config) Stats {
+	st := Stats{Categories: []CategoryStats{}, Duplicates: []Pair{}, Conflicts: []Pair{}}
+	for _, c := range category.All {
+		cs := CategoryStats{Category: c.String(), File: c.File(), Limit: cfg.Limit(c)}
+		for _, f := range files {
+			if f.IsCategory && f.Category == c && f.Doc != nil {
+				cs.Entries = len(f.Doc.Entries)
+			}
+		}
+		st.Total += cs.Entries
+		st.Categories = append(st.Categories, cs)
+	}
+	th := similar.Thresholds{Skip: cfg.SkipThreshold, Update: cfg.UpdateThreshold}
+	for _, fd := range rules.Check(files, cfg) {
+		if fd.Code != "duplicate" && fd.Code != "near-duplicate" && fd.Code != "conflict" {
+			continue
+		}
+		if len(fd.Related) == 0 {
+			continue
+		}
+		later, ok1 := entryAt(files, fd.File, fd.Span)
+		earlier, ok2 := entryAt(files, fd.Related[0].File, fd.Related[0].Span)
+		if !ok1 || !ok2 {
+			continue
+		}
+		p := Pair{Kind: fd.Code, Entry: *refIn(&files[fd.File], later), Other: *refIn(&files[fd.Related[0].File], earlier)}
+		v := similar.Classify(similar.Analyze(earlier.Content), similar.Analyze(later.Content), th)
+		p.Similarity, p.Reason = v.Similarity, v.Reason
+		if fd.Code == "conflict" {
+			st.Conflicts = append(st.Conflicts, p)
+		} else {
+			st.Duplicates = append(st.Duplicates, p)
+		}
+	}
+	return st
+}
+
+// entryAt finds the entry whose line holds a finding's span.
+func entryAt(files []rules.File, fi int, sp text.Span) (memfile.Entry, bool) {
+	if fi < 0 || fi >= len(files) || files[fi].Doc == nil {
+		return memfile.Entry{}, false
+	}
+	for _, e := range files[fi].Doc.Entries {
+		if sp.Start >= e.LineSpan.Start && sp.Start <= e.LineSpan.End {
+			return e, true
+		}
+	}
+	return memfile.Entry{}, false
+}
