@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -88,47 +87,6 @@ func commandError(name string, err error) error {
 	return errorf(codeRequestFailed, "%s: %v", name, err)
 }
 
-// decodeArgs reads the command's one object argument into v, refusing
-// unknown fields (a misspelt "catgory" must not silently do something else).
-// A missing or null argument leaves v at its zero value.
-func decodeArgs(raw json.RawMessage, v any) error {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil
-	}
-	if raw[0] != '{' {
-		return &memory.InputError{Field: "arguments", Problem: "the argument must be one JSON object"}
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	err := dec.Decode(v)
-	if err == nil {
-		return nil
-	}
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) && te.Field != "" {
-		// Arguments are flat objects; the path may name an embedded Go struct.
-		field := te.Field[strings.LastIndexByte(te.Field, '.')+1:]
-		return &memory.InputError{Field: field, Problem: fmt.Sprintf("must be a %s, not a JSON %s", jsonKind(te.Type.Kind().String()), te.Value)}
-	}
-	if f, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-		return &memory.InputError{Field: strings.Trim(f, `"`), Problem: "unknown argument"}
-	}
-	return &memory.InputError{Field: "arguments", Problem: err.Error()}
-}
-
-func jsonKind(goKind string) string {
-	switch goKind {
-	case "string":
-		return "string"
-	case "bool":
-		return "boolean"
-	case "int", "int64", "float64", "ptr":
-		return "number"
-	}
-	return goKind
-}
-
 // rootArg is accepted by every command: which workspace to act on.
 type rootArg struct {
 	Root string `json:"root,omitempty"`
@@ -139,7 +97,7 @@ func (r *rootArg) rootArgument() string { return r.Root }
 // argsAndRoot decodes a command's argument object into a (whose type embeds
 // rootArg) and resolves the workspace it names.
 func argsAndRoot[A interface{ rootArgument() string }](s *Server, raw json.RawMessage, a A) (string, error) {
-	if err := decodeArgs(raw, a); err != nil {
+	if err := memory.DecodeArgs(raw, a); err != nil {
 		return "", err
 	}
 	return s.commandRoot(a.rootArgument())
@@ -227,7 +185,7 @@ func (s *Server) cmdList(_ context.Context, _ string, raw json.RawMessage) (any,
 		Category string `json:"category,omitempty"`
 		rootArg
 	}
-	if err := decodeArgs(raw, &a); err != nil {
+	if err := memory.DecodeArgs(raw, &a); err != nil {
 		return nil, err
 	}
 	var only *category.Category
@@ -274,7 +232,7 @@ func (s *Server) cmdDelete(ctx context.Context, _ string, raw json.RawMessage) (
 		Content  string `json:"content,omitempty"`
 		rootArg
 	}
-	if err := decodeArgs(raw, &a); err != nil {
+	if err := memory.DecodeArgs(raw, &a); err != nil {
 		return nil, err
 	}
 	cat, err := category.Parse(a.Category)
@@ -356,7 +314,7 @@ func (s *Server) cmdAssignSlugs(ctx context.Context, _ string, raw json.RawMessa
 		URI string `json:"uri,omitempty"`
 		rootArg
 	}
-	if err := decodeArgs(raw, &a); err != nil {
+	if err := memory.DecodeArgs(raw, &a); err != nil {
 		return nil, err
 	}
 	only := ""

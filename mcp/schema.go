@@ -1,17 +1,11 @@
 package mcp
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/memory-lsp/memory-lsp/core/category"
-	"github.com/memory-lsp/memory-lsp/core/memory"
 )
 
 // prop is one input property, in the order the schema lists it.
@@ -62,46 +56,4 @@ func outputSchema[T any]() *jsonschema.Schema {
 		panic(fmt.Sprintf("mcp: output schema of %T: %v", *new(T), err))
 	}
 	return s
-}
-
-// decodeArgs reads a tool's arguments into v. The SDK leaves validation to
-// handlers registered without a Go input type, which is what lets refusals be
-// worded as the CLI words them ("category: unknown category …") and let a
-// category match in any letter case, as everywhere else.
-func decodeArgs(raw json.RawMessage, v any, schema *jsonschema.Schema) error {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil
-	}
-	if raw[0] != '{' {
-		return &memory.InputError{Field: "arguments", Problem: "the arguments must be one JSON object"}
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	err := dec.Decode(v)
-	if err == nil {
-		return nil
-	}
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) && te.Field != "" {
-		field := te.Field[strings.LastIndexByte(te.Field, '.')+1:]
-		want := "a string"
-		if p := schema.Properties[field]; p != nil {
-			switch p.Type {
-			case "integer":
-				want = "a whole number"
-			case "number":
-				want = "a number"
-			}
-		}
-		return &memory.InputError{Field: field, Problem: fmt.Sprintf("must be %s, not a JSON %s", want, te.Value)}
-	}
-	if f, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-		problem := "unknown argument; this tool takes none"
-		if names := slices.Clone(schema.PropertyOrder); len(names) > 0 {
-			problem = "unknown argument; the arguments are " + strings.Join(names, ", ")
-		}
-		return &memory.InputError{Field: strings.Trim(f, `"`), Problem: problem}
-	}
-	return &memory.InputError{Field: "arguments", Problem: err.Error()}
 }

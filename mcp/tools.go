@@ -32,9 +32,6 @@ type tool struct {
 	handle sdk.ToolHandler
 }
 
-// handler is a tool's code; in is its input schema, for decoding.
-type handler func(ctx context.Context, req *sdk.CallToolRequest, in *jsonschema.Schema) (*sdk.CallToolResult, error)
-
 // Descriptions tell the model when to call each tool: that, more than the
 // schema, decides whether an agent ever reads or writes its memory.
 const (
@@ -62,10 +59,7 @@ func (s *Server) tools() []tool {
 		return &sdk.ToolAnnotations{Title: title, ReadOnlyHint: true, OpenWorldHint: &no}
 	}
 	destructive := true
-	defs := []struct {
-		tool *sdk.Tool
-		h    handler
-	}{
+	return []tool{
 		{&sdk.Tool{
 			Name: ToolStore, Title: "Store Memory", Description: storeDescription,
 			InputSchema: storeSchema(), OutputSchema: outputSchema[memory.StoreResult](),
@@ -92,14 +86,6 @@ func (s *Server) tools() []tool {
 			InputSchema: object(nil), OutputSchema: outputSchema[statsOutput](), Annotations: readOnly("Memory Stats"),
 		}, s.memoryStats},
 	}
-	out := make([]tool, len(defs))
-	for i, d := range defs {
-		in, h := d.tool.InputSchema.(*jsonschema.Schema), d.h
-		out[i] = tool{d.tool, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-			return h(ctx, req, in)
-		}}
-	}
-	return out
 }
 
 // Input schemas. storeMemory's and queryMemory's are HackLM's: the same
@@ -190,9 +176,9 @@ func askRoots(state string) *sdk.CallToolResult {
 // call runs the parts every tool shares: decode the arguments, pick the
 // workspace (asking the client for roots if need be), open it, then run fn.
 // A cancelled call is a protocol matter; every other error is the tool's.
-func (s *Server) call(ctx context.Context, req *sdk.CallToolRequest, prefix string, args any, schema *jsonschema.Schema,
+func (s *Server) call(ctx context.Context, req *sdk.CallToolRequest, prefix string, args any,
 	fn func(*memory.Service) (*sdk.CallToolResult, error)) (*sdk.CallToolResult, error) {
-	if err := decodeArgs(req.Params.Arguments, args, schema); err != nil {
+	if err := memory.DecodeArgs(req.Params.Arguments, args); err != nil {
 		return failure(prefix, err), nil
 	}
 	root, state, ask, err := s.rootFor(ctx, req)
@@ -218,9 +204,9 @@ func (s *Server) call(ctx context.Context, req *sdk.CallToolRequest, prefix stri
 
 // --- storeMemory ---------------------------------------------------------------
 
-func (s *Server) storeMemory(ctx context.Context, req *sdk.CallToolRequest, schema *jsonschema.Schema) (*sdk.CallToolResult, error) {
+func (s *Server) storeMemory(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 	var in memory.StoreRequest
-	return s.call(ctx, req, "Failed to store memory", &in, schema, func(svc *memory.Service) (*sdk.CallToolResult, error) {
+	return s.call(ctx, req, "Failed to store memory", &in, func(svc *memory.Service) (*sdk.CallToolResult, error) {
 		// Service.Store validates, then decides and writes inside the
 		// workspace lock, as the CLI and the language server do.
 		res, err := svc.Store(ctx, in, false)
@@ -233,13 +219,13 @@ func (s *Server) storeMemory(ctx context.Context, req *sdk.CallToolRequest, sche
 
 // --- queryMemory -----------------------------------------------------------------
 
-func (s *Server) queryMemory(ctx context.Context, req *sdk.CallToolRequest, schema *jsonschema.Schema) (*sdk.CallToolResult, error) {
+func (s *Server) queryMemory(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 	var in struct {
 		Query    string   `json:"query"`
 		Category string   `json:"category"`
 		Limit    *float64 `json:"limit"`
 	}
-	return s.call(ctx, req, "Query failed", &in, schema, func(svc *memory.Service) (*sdk.CallToolResult, error) {
+	return s.call(ctx, req, "Query failed", &in, func(svc *memory.Service) (*sdk.CallToolResult, error) {
 		q := memory.QueryRequest{Query: in.Query, Category: in.Category}
 		if in.Limit != nil {
 			// HackLM's schema says "number"; a fraction would silently mean
@@ -264,9 +250,9 @@ func (s *Server) queryMemory(ctx context.Context, req *sdk.CallToolRequest, sche
 
 // --- getMemory -------------------------------------------------------------------
 
-func (s *Server) getMemory(ctx context.Context, req *sdk.CallToolRequest, schema *jsonschema.Schema) (*sdk.CallToolResult, error) {
+func (s *Server) getMemory(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 	var in memory.GetRequest
-	return s.call(ctx, req, "getMemory failed", &in, schema, func(svc *memory.Service) (*sdk.CallToolResult, error) {
+	return s.call(ctx, req, "getMemory failed", &in, func(svc *memory.Service) (*sdk.CallToolResult, error) {
 		files, err := svc.Load()
 		if err != nil {
 			return nil, err
@@ -313,11 +299,11 @@ func describeGet(in memory.GetRequest) string {
 
 // --- listMemories ----------------------------------------------------------------
 
-func (s *Server) listMemories(ctx context.Context, req *sdk.CallToolRequest, schema *jsonschema.Schema) (*sdk.CallToolResult, error) {
+func (s *Server) listMemories(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 	var in struct {
 		Category string `json:"category"`
 	}
-	return s.call(ctx, req, "listMemories failed", &in, schema, func(svc *memory.Service) (*sdk.CallToolResult, error) {
+	return s.call(ctx, req, "listMemories failed", &in, func(svc *memory.Service) (*sdk.CallToolResult, error) {
 		var only *category.Category
 		if in.Category != "" {
 			c, err := category.Parse(in.Category)
@@ -350,9 +336,9 @@ func (s *Server) listMemories(ctx context.Context, req *sdk.CallToolRequest, sch
 
 // --- memoryStats -----------------------------------------------------------------
 
-func (s *Server) memoryStats(ctx context.Context, req *sdk.CallToolRequest, schema *jsonschema.Schema) (*sdk.CallToolResult, error) {
+func (s *Server) memoryStats(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 	var in struct{}
-	return s.call(ctx, req, "memoryStats failed", &in, schema, func(svc *memory.Service) (*sdk.CallToolResult, error) {
+	return s.call(ctx, req, "memoryStats failed", &in, func(svc *memory.Service) (*sdk.CallToolResult, error) {
 		files, err := svc.Load()
 		if err != nil {
 			return nil, err

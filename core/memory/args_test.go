@@ -1,0 +1,60 @@
+package memory
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+)
+
+func TestDecodeArgs(t *testing.T) {
+	type root struct {
+		Root string `json:"root,omitempty"`
+	}
+	type args struct {
+		root
+		Category string   `json:"category"`
+		Limit    int      `json:"limit"`
+		Score    *float64 `json:"score"`
+		Apply    bool     `json:"apply"`
+		Tags     []string `json:"tags"`
+		hidden   int
+	}
+	for _, tc := range []struct {
+		raw, field, problem string
+	}{
+		{raw: ``},
+		{raw: `null`},
+		{raw: ` {"category": "Quirk", "limit": 3, "root": "/w"} `},
+		{raw: `[1]`, field: "arguments", problem: "the arguments must be one JSON object"},
+		{raw: `"x"`, field: "arguments", problem: "the arguments must be one JSON object"},
+		{raw: `{"catgory": "Quirk"}`, field: "catgory", problem: "unknown argument; the arguments are root, category, limit, score, apply, tags"},
+		{raw: `{"limit": "five"}`, field: "limit", problem: "must be a whole number, not a JSON string"},
+		{raw: `{"limit": 2.5}`, field: "limit", problem: "must be a whole number, not a JSON number 2.5"},
+		{raw: `{"score": "high"}`, field: "score", problem: "must be a number, not a JSON string"},
+		{raw: `{"apply": "yes"}`, field: "apply", problem: "must be a boolean, not a JSON string"},
+		{raw: `{"category": 42}`, field: "category", problem: "must be a string, not a JSON number"},
+		{raw: `{"tags": {}}`, field: "tags", problem: "must be an array, not a JSON object"},
+		{raw: `{"root": false}`, field: "root", problem: "must be a string, not a JSON bool"},
+		{raw: `{"category": "Quirk"`, field: "arguments", problem: "unexpected EOF"},
+	} {
+		var a args
+		err := DecodeArgs(json.RawMessage(tc.raw), &a)
+		if tc.field == "" {
+			if err != nil {
+				t.Errorf("%s: %v", tc.raw, err)
+			}
+			continue
+		}
+		var ie *InputError
+		if !errors.As(err, &ie) || ie.Field != tc.field || ie.Problem != tc.problem {
+			t.Errorf("%s: error %#v, want field %q problem %q", tc.raw, err, tc.field, tc.problem)
+		}
+	}
+	var a args
+	if err := DecodeArgs(json.RawMessage(`{"category":"Quirk","limit":3,"root":"/w","apply":true}`), &a); err != nil || a.Category != "Quirk" || a.Limit != 3 || a.Root != "/w" || !a.Apply {
+		t.Errorf("decoded %+v, %v", a, err)
+	}
+	if err := DecodeArgs(json.RawMessage(`{"x":1}`), &struct{}{}); err == nil || err.(*InputError).Problem != "unknown argument; this call takes none" {
+		t.Errorf("no-argument call: %v", err)
+	}
+}
