@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -27,7 +28,8 @@ const (
 )
 
 // ErrLocked is wrapped by Acquire's error when the lock stayed held by one
-// holder for all tries, or kept changing hands for maxWaitStales × Stale.
+// holder for all tries (an unreadable lock: until it would turn stale), or
+// kept changing hands for maxWaitStales × Stale.
 var ErrLocked = errors.New("memory lock is held by another writer")
 
 // ErrTakenOver is wrapped by Release's error when the lock file no longer
@@ -37,7 +39,9 @@ var ErrTakenOver = errors.New("memory lock was taken over")
 // LockOptions tunes Acquire. The zero value means HackLM's defaults.
 type LockOptions struct {
 	// Tries is the number of attempts in a row that may find the lock held
-	// by the same holder before Acquire gives up (default 20).
+	// by the same holder before Acquire gives up (default 20). A holder whose
+	// lock is unreadable is waited for longer, until it turns stale (see
+	// acquireFile).
 	Tries int
 	// Step is the back-off unit: after the n-th attempt in a row that found
 	// the same holder, the waiter sleeps Step×n (default 50 ms, linear
@@ -169,9 +173,22 @@ const maxWaitStales = 3
 // lock gone) is progress: the count and the back-off start again. A stuck
 // holder is still given up on after Tries, and an endless stream of holders
 // after maxWaitStales × Stale.
+//
+// One stuck holder is waited for longer: an unreadable lock (empty or
+// malformed, no valid pid), which is what a writer killed between creating
+// the lock and writing its content leaves. Such a lock turns stale by its
+// mtime after Stale (inspect), but the Tries back-off ends a little earlier
+// (50 ms × (1+…+19) = 9.5 s < 10 s by default), so the store would fail
+// just before the lock became recoverable. Instead the waiter keeps waiting
+// until the lock is due to turn stale, then recovers it on the next try; the
+// wait for that holder is bounded by Stale plus one Step from when it was
+// first seen, which any lock whose mtime stays put meets (its age then was
+// at least zero). A lock whose mtime keeps moving, or lies in the future, is
+// given up on as before.
 func acquireFile(ctx context.Context, path string, opt LockOptions) (*Lock, error) {
 	start := opt.Now()
 	var last *holder
+	var since time.Time // when last was first seen
 	same, tries := 0, 0 // same: tries in a row that found last
 	for {
 		tries++
@@ -202,25 +219,48 @@ func acquireFile(ctx context.Context, path string, opt LockOptions) (*Lock, erro
 				return nil, fmt.Errorf("locking %s: removing stale lock (%s): %w", path, h.describe(), err)
 			}
 		}
+		now := opt.Now()
 		if seen == nil || last == nil || !bytes.Equal(seen.data, last.data) {
-			same = 0
+			same, since = 0, now
 		}
 		same++
 		if seen != nil {
 			last = seen
 		}
+		d := opt.Step * time.Duration(same)
 		if same >= opt.Tries {
-			break
+			wait, ok := untilStale(seen, now.Sub(since), opt)
+			if !ok {
+				break
+			}
+			d = min(d, wait)
 		}
-		if waited := opt.Now().Sub(start); waited >= maxWaitStales*opt.Stale {
+		if waited := now.Sub(start); waited >= maxWaitStales*opt.Stale {
 			return nil, fmt.Errorf("could not acquire %s in %v: it changed hands all the time (%d tries, last held by %s): %w",
 				path, waited.Round(time.Millisecond), tries, describe(last), ErrLocked)
 		}
-		if err := sleep(ctx, opt, opt.Step*time.Duration(same)); err != nil {
+		if err := sleep(ctx, opt, d); err != nil {
 			return nil, fmt.Errorf("locking %s: %w", path, err)
 		}
 	}
 	return nil, fmt.Errorf("could not acquire %s after %d tries (held by %s): %w", path, tries, describe(last), ErrLocked)
+}
+
+// untilStale is how long to wait for h, an unreadable lock that has used up
+// the tries, to turn stale: until just past Stale of age by its mtime. ok is
+// false when h is a readable lock (a live holder, given up on after the
+// tries), or when h would not be stale within Stale plus one Step of being
+// first seen, waited ago.
+func untilStale(h *holder, waited time.Duration, opt LockOptions) (d time.Duration, ok bool) {
+	if h == nil || h.pid != 0 || h.stale {
+		return 0, false
+	}
+	// inspect's test is age > Stale, so wait a little past it.
+	d = opt.Stale - h.age + min(time.Millisecond, opt.Step)
+	if waited+d > opt.Stale+opt.Step {
+		return 0, false
+	}
+	return d, true
 }
 
 func describe(h *holder) string {
@@ -325,14 +365,14 @@ func parseLock(data []byte) (pid int, ts float64, hasTS, ok bool) {
 	return p, ts, hasTS, true
 }
 
-// inspect reads the lock file and judges it. Rules (README §1, stricter than
+// inspect reads the lock file and judges it. Rules (ours, stricter than
 // HackLM §16.1): a well-formed lock is stale when its ts is more than Stale
 // old or its pid is dead (EPERM counts as alive); a lock that is empty,
 // unparseable or has no valid pid is stale only when its mtime is more than
 // Stale old. A missing or absurd ts (further in the future than Stale, i.e.
 // clock skew) is replaced by the mtime for the age test.
 func inspect(path string, opt LockOptions) (*holder, error) {
-	data, err := os.ReadFile(path)
+	data, err := readLock(path)
 	if err != nil {
 		return nil, err
 	}
@@ -413,6 +453,26 @@ func removeStale(path string, judged []byte, opt LockOptions) error {
 	return nil
 }
 
+// maxLockBytes bounds how much of a lock file is read. HackLM's lock is
+// about 40 bytes; a huge .lock (or a FIFO, opened without blocking) must not
+// exhaust memory or hang a writer: its first bytes already fail to parse,
+// which makes it a malformed lock, judged by its mtime.
+const maxLockBytes = 4096
+
+func readLock(path string) ([]byte, error) {
+	f, err := openRead(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil {
+		return nil, err
+	} else if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file (%s)", path, fi.Mode().Type())
+	}
+	return io.ReadAll(io.LimitReader(f, maxLockBytes+1))
+}
+
 // Release removes the lock file if it still holds exactly our bytes (HackLM
 // deletes whatever is there, §21 B10) and always releases the in-process
 // lock. If the file was replaced, it is left alone and the error wraps
@@ -431,7 +491,7 @@ func (l *Lock) Release() error {
 	// and the remove if someone judged our lock stale (held > Stale) in that
 	// instant; renaming it aside first would instead open a window in which
 	// the lock is missing even when it is not ours.
-	got, err := os.ReadFile(l.path)
+	got, err := readLock(l.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("releasing %s: lock file is gone: %w", l.path, ErrTakenOver)
 	}

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -155,6 +156,97 @@ func TestAcquireLiveHolderWaitsThenFails(t *testing.T) {
 	}
 }
 
+// TestAcquireWaitsForUnreadableLockToTurnStale: a writer killed between
+// creating the lock and writing its content leaves an unreadable lock with a
+// fresh mtime. The Tries back-off (9.5 s) ends just before such a lock turns
+// stale (10 s); the waiter keeps waiting until it does, recovers it and
+// takes the lock, within Stale plus one Step of first seeing it.
+func TestAcquireWaitsForUnreadableLockToTurnStale(t *testing.T) {
+	for _, content := range []string{"", "garbage", `{"ts":1}`, `{"pid":0,"ts":1}`} {
+		t.Run(fmt.Sprintf("%q", content), func(t *testing.T) {
+			for _, custom := range []bool{false, true} {
+				dir := t.TempDir()
+				clk := newFakeClock()
+				p := writeLock(t, dir, content, clk.Now())
+				opt := clk.opts(alwaysAlive)
+				if custom {
+					opt.Tries, opt.Step = 3, 10*time.Millisecond
+				}
+				o := opt.withDefaults()
+				l, err := Acquire(dir, opt)
+				if err != nil {
+					t.Fatalf("tries %d: %v", o.Tries, err)
+				}
+				var total time.Duration
+				sl := clk.Sleeps()
+				for _, d := range sl {
+					total += d
+				}
+				if total <= o.Stale || total > o.Stale+o.Step {
+					t.Errorf("tries %d: waited %v in %d sleeps, want over %v and at most %v", o.Tries, total, len(sl), o.Stale, o.Stale+o.Step)
+				}
+				// Until the tries are used up, the back-off is HackLM's.
+				for i := 0; i < o.Tries-1; i++ {
+					if want := time.Duration(i+1) * o.Step; sl[i] != want {
+						t.Errorf("tries %d: sleep %d = %v, want %v", o.Tries, i, sl[i], want)
+					}
+				}
+				if !custom && len(sl) != 20 {
+					t.Errorf("slept %v, want the 19 back-off sleeps and one until the lock is stale", sl)
+				}
+				want := fmt.Sprintf(`{"pid":4242,"ts":%d}`, clk.Now().UnixMilli())
+				if got := readString(t, p); got != want {
+					t.Errorf("tries %d: lock = %q, want ours %q", o.Tries, got, want)
+				}
+				if err := l.Release(); err != nil {
+					t.Fatal(err)
+				}
+				noLeftovers(t, dir)
+			}
+		})
+	}
+}
+
+// TestAcquireGivesUpOnUnreadableLockThatStaysFresh: an unreadable lock whose
+// mtime keeps moving would never turn stale; the waiter gives up after the
+// tries, with the message and the sleeps of any stuck holder.
+func TestAcquireGivesUpOnUnreadableLockThatStaysFresh(t *testing.T) {
+	dir := t.TempDir()
+	clk := newFakeClock()
+	p := writeLock(t, dir, "", clk.Now())
+	opt := clk.opts(alwaysAlive)
+	opt.Sleep = func(d time.Duration) {
+		clk.Sleep(d)
+		if err := os.Chtimes(p, clk.Now(), clk.Now()); err != nil {
+			t.Error(err)
+		}
+	}
+	_, err := Acquire(dir, opt)
+	wantMsg := fmt.Sprintf("could not acquire %s after 20 tries (held by an empty lock file for 0s)", p)
+	if !errors.Is(err, ErrLocked) || !strings.Contains(fmt.Sprint(err), wantMsg) {
+		t.Errorf("err = %v, want ErrLocked and %q", err, wantMsg)
+	}
+	if sl := clk.Sleeps(); len(sl) != 19 {
+		t.Errorf("slept %d times, want the 19 back-off sleeps", len(sl))
+	}
+	if got := readString(t, p); got != "" {
+		t.Errorf("lock changed to %q", got)
+	}
+
+	// A lock whose mtime lies in the future would not be stale within Stale
+	// plus one Step either.
+	future := clk.Now().Add(time.Minute)
+	writeLock(t, dir, "", future)
+	opt = clk.opts(alwaysAlive)
+	before := len(clk.Sleeps())
+	if _, err := Acquire(dir, opt); !errors.Is(err, ErrLocked) {
+		t.Errorf("future mtime: err = %v, want ErrLocked", err)
+	}
+	if n := len(clk.Sleeps()) - before; n != 19 {
+		t.Errorf("future mtime: slept %d times, want 19", n)
+	}
+}
+
 func TestAcquireCustomTries(t *testing.T) {
 	dir := t.TempDir()
 	clk := newFakeClock()
@@ -210,8 +302,15 @@ func TestAcquireStaleRules(t *testing.T) {
 			clk := &fakeClock{t: now}
 			p := writeLock(t, dir, tc.content, tc.mtime)
 			opt := clk.opts(tc.alive)
-			opt.Tries = 1 // no sleep, so the fake clock stays at now
-			l, err := Acquire(dir, opt)
+			opt.Tries = 1 // no back-off, so the fake clock stays at now
+			// An unreadable lock that is not stale yet is waited for until
+			// it is (TestAcquireWaitsForUnreadableLockToTurnStale); the
+			// first sleep ends this test's attempt, so that only the
+			// judgement at now is tested.
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			opt.Sleep = func(d time.Duration) { clk.Sleep(d); cancel() }
+			l, err := AcquireContext(ctx, dir, opt)
 			if !tc.stale {
 				if err == nil {
 					l.Release()
@@ -523,5 +622,37 @@ func TestAcquireGivesUpBehindEndlessHolders(t *testing.T) {
 	}
 	if !strings.Contains(err.Error(), "changed hands") {
 		t.Errorf("message %q does not say the lock kept changing hands", err)
+	}
+}
+
+func TestInspectReadsABoundedPrefix(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, ".lock")
+	// A lock of a megabyte whose JSON only closes at the end: only a prefix
+	// is read, and it does not parse, so the lock counts as malformed and is
+	// judged by its (fresh) mtime rather than by its ancient ts.
+	big := append([]byte(`{"pid":1,"pad":"`), bytes.Repeat([]byte("x"), 1<<20)...)
+	big = append(big, `","ts":1}`...)
+	if err := os.WriteFile(path, big, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h, err := inspect(path, LockOptions{}.withDefaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h.data) != maxLockBytes+1 {
+		t.Errorf("read %d bytes of a %d-byte lock, want %d", len(h.data), len(big), maxLockBytes+1)
+	}
+	if h.stale {
+		t.Errorf("a fresh oversized lock was judged stale: %s", h.describe())
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(path, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := inspect(path, LockOptions{}.withDefaults()); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("a directory as .lock: err = %v, want not a regular file", err)
 	}
 }

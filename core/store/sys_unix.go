@@ -21,6 +21,14 @@ func aliveFromErr(err error) bool {
 	return !errors.Is(err, syscall.ESRCH)
 }
 
+// openRead opens a file for reading without blocking: opening a named pipe
+// for reading waits for a writer, so a `.memory/*.md` that is a FIFO (or
+// became one after the caller's Lstat) would hang every read. Non-blocking
+// mode does not change how a regular file reads.
+func openRead(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+}
+
 // syncDir fsyncs a directory so a rename in it is durable.
 func syncDir(dir string) error {
 	d, err := os.Open(dir)
