@@ -139,6 +139,12 @@ func (s *Server) cmdStore(ctx context.Context, _ string, raw json.RawMessage) (a
 		path := filepath.Join(memoryDir(root), st.Category.File())
 		var cur []byte
 		if f := categoryFile(files, st.Category); f != nil {
+			if f.TooLarge() {
+				// A file from disk that large was never read: its empty
+				// Doc must not be taken for an empty file. Named as
+				// PlanStore names it.
+				return nil, &memory.FileTooLargeError{Op: "store into", Path: st.Category.File(), Size: f.Size()}
+			}
 			path, cur = f.Path, f.Doc.Src
 		}
 		out, r, err := memory.PlanStore(cur, st, cfg)
@@ -251,7 +257,7 @@ func (s *Server) cmdDelete(ctx context.Context, _ string, raw json.RawMessage) (
 	_, err = s.write(ctx, root, "Delete memory", func(files []rules.File, _ config.Config) (map[string][]byte, error) {
 		f := categoryFile(files, cat)
 		if f != nil && f.TooLarge() {
-			return nil, &memory.FileTooLargeError{Op: "delete from", Path: f.Path, Size: len(f.Doc.Src)}
+			return nil, &memory.FileTooLargeError{Op: "delete from", Path: f.Path, Size: f.Size()}
 		}
 		var e *memfile.Entry
 		if f != nil {
@@ -332,7 +338,7 @@ func (s *Server) cmdAssignSlugs(ctx context.Context, _ string, raw json.RawMessa
 		res = assignResult{Assigned: []memory.EntryRef{}, Files: []string{}}
 		for _, f := range files {
 			if f.Path == only && f.TooLarge() {
-				return nil, &memory.FileTooLargeError{Op: "assign slugs in", Path: f.Path, Size: len(f.Doc.Src)}
+				return nil, &memory.FileTooLargeError{Op: "assign slugs in", Path: f.Path, Size: f.Size()}
 			}
 		}
 		findings := rules.Check(files, slugConfig(cfg))
@@ -450,7 +456,7 @@ func (s *Server) cmdCleanup(ctx context.Context, _ string, raw json.RawMessage) 
 func tooLarge(op string, files []rules.File) error {
 	for _, f := range files {
 		if f.IsCategory && f.TooLarge() {
-			return &memory.FileTooLargeError{Op: op, Path: f.Path, Size: len(f.Doc.Src)}
+			return &memory.FileTooLargeError{Op: op, Path: f.Path, Size: f.Size()}
 		}
 	}
 	return nil

@@ -18,7 +18,7 @@ type FileTooLargeError struct {
 	// Op is what was refused: "store into", "fix", "clean up".
 	Op   string
 	Path string
-	Size int
+	Size int64
 }
 
 func (e *FileTooLargeError) Error() string {
@@ -33,7 +33,7 @@ func (e *FileTooLargeError) Error() string {
 func tooLarge(op string, files []rules.File) error {
 	for _, f := range files {
 		if f.IsCategory && f.TooLarge() {
-			return &FileTooLargeError{Op: op, Path: f.Path, Size: len(f.Doc.Src)}
+			return &FileTooLargeError{Op: op, Path: f.Path, Size: f.Size()}
 		}
 	}
 	return nil

@@ -60,7 +60,7 @@ func TestFileTooLargeRefusesWrites(t *testing.T) {
 	for _, r := range refusals {
 		err := r.run()
 		var tl *FileTooLargeError
-		if !errors.As(err, &tl) || tl.Op != r.op || tl.Path != bigPath || tl.Size != len(big) {
+		if !errors.As(err, &tl) || tl.Op != r.op || tl.Path != bigPath || tl.Size != int64(len(big)) {
 			t.Fatalf("%s: err = %v, want a FileTooLargeError for %s", r.op, err, bigPath)
 		}
 		for _, want := range []string{"refusing to " + r.op, bigPath, " bytes (", "over the 8 MiB limit"} {

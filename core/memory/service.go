@@ -36,6 +36,8 @@ func Overlay(snap *store.Snapshot, bufs map[string][]byte) []rules.File {
 			if b, ok := bufs[f.Path]; ok {
 				out = append(out, rules.NewFile(f.Path, b))
 				seen[f.Path] = true
+			} else if f.TooLarge() {
+				out = append(out, rules.NewFileTooLarge(f.Path, f.Size))
 			} else if f.Exists && f.Data != nil {
 				out = append(out, rules.NewFile(f.Path, f.Data))
 			}
@@ -75,11 +77,13 @@ func (s *Service) Store(ctx context.Context, req StoreRequest, dryRun bool) (Sto
 	plan := func(snap *store.Snapshot) ([]store.Change, error) {
 		f := snap.Category(v.Category)
 		var cur []byte
+		if f != nil && f.TooLarge() {
+			// Not read, so its Data is nil like an absent file's: planning
+			// on it would replace the file with a new one.
+			return nil, &FileTooLargeError{Op: "store into", Path: f.Path, Size: f.Size}
+		}
 		if f != nil && f.Exists {
 			cur = f.Data
-			if len(cur) > rules.MaxFileBytes {
-				return nil, &FileTooLargeError{Op: "store into", Path: f.Path, Size: len(cur)}
-			}
 		}
 		out, r, err := PlanStore(cur, v, s.Cfg)
 		res = r

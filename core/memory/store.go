@@ -55,7 +55,7 @@ type StoreResult struct {
 func PlanStore(cur []byte, s Store, cfg config.Config) ([]byte, StoreResult, error) {
 	file := s.Category.File()
 	if len(cur) > rules.MaxFileBytes {
-		return nil, StoreResult{}, &FileTooLargeError{Op: "store into", Path: file, Size: len(cur)}
+		return nil, StoreResult{}, &FileTooLargeError{Op: "store into", Path: file, Size: int64(len(cur))}
 	}
 	if cur == nil {
 		cur = store.NewFileBytes(s.Category)

@@ -20,14 +20,15 @@ const maxFileText = "8 MiB"
 
 // SizeProblem says how a file of size bytes is over MaxFileBytes, for the
 // finding and for the errors of the writes that refuse such a file.
-func SizeProblem(size int) string {
+func SizeProblem(size int64) string {
 	return fmt.Sprintf("is %d bytes (%.1f MiB), over the %s limit of a memory file", size, float64(size)/(1<<20), maxFileText)
 }
 
 // TooLarge reports whether the file is over MaxFileBytes. Such a file is not
-// parsed (NewFile leaves its Document without lines or entries) and every
-// rule but file-too-large passes it by.
-func (f File) TooLarge() bool { return f.Doc != nil && len(f.Doc.Src) > MaxFileBytes }
+// parsed (NewFile leaves its Document without lines or entries, and
+// NewFileTooLarge without bytes) and every rule but file-too-large passes it
+// by.
+func (f File) TooLarge() bool { return f.Size() > MaxFileBytes }
 
 // parsed reports whether the rules may read the file's lines and entries.
 func (f File) parsed() bool { return f.Doc != nil && !f.TooLarge() }
@@ -38,7 +39,7 @@ func checkFileTooLarge(w *workspace) {
 	for fi, f := range w.files {
 		if f.TooLarge() {
 			w.add(Finding{Code: "file-too-large", Severity: Error, File: fi, Span: text.Span{},
-				Message: f.Name + " " + SizeProblem(len(f.Doc.Src)) + ": it is not parsed or checked, and stores into it are refused; trim it or split it"})
+				Message: f.Name + " " + SizeProblem(f.Size()) + ": it is not parsed or checked, and stores into it are refused; trim it or split it"})
 		}
 	}
 }

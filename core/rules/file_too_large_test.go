@@ -2,6 +2,7 @@ package rules
 
 import (
 	"bytes"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -133,5 +134,54 @@ func TestCheckerKeepsNoParseOfTooLargeFile(t *testing.T) {
 		if st.entries == 0 && (len(fs) != 1 || fs[0].Code != "file-too-large") {
 			t.Errorf("step %d: findings = %+v", i, fs)
 		}
+	}
+}
+
+// TestNewFileTooLarge: a file the store did not read (too large) holds no
+// bytes, yet is too large by the size it was made with, gets the one
+// finding naming that size, at line 1, column 1, and leaves nothing in a
+// Checker; a category file and another .md alike.
+func TestNewFileTooLarge(t *testing.T) {
+	const size = 5 << 30
+	for _, path := range []string{".memory/decisions.md", ".memory/notes.md"} {
+		f := NewFileTooLarge(path, size)
+		if !f.TooLarge() || f.Size() != size || f.Doc == nil || len(f.Doc.Src) != 0 || len(f.Doc.Lines) != 0 {
+			t.Fatalf("%s: TooLarge %v, Size %d, Doc %+v", path, f.TooLarge(), f.Size(), f.Doc)
+		}
+		if f.Name != filepath.Base(path) || f.IsCategory != (path == ".memory/decisions.md") {
+			t.Errorf("%s: name %q, category %v", path, f.Name, f.IsCategory)
+		}
+		var c Checker
+		fs := c.Check([]File{f, NewFile(".memory/security.md", []byte("- [root] Never run as root.\n"))}, config.Default())
+		if len(fs) != 1 || fs[0].Code != "file-too-large" || fs[0].File != 0 || fs[0].Span.Start != 0 {
+			t.Fatalf("%s: findings = %+v", path, fs)
+		}
+		want := f.Name + " is 5368709120 bytes (5120.0 MiB), over the 8 MiB limit of a memory file"
+		if !strings.HasPrefix(fs[0].Message, want) {
+			t.Errorf("%s: message %q, want it to start %q", path, fs[0].Message, want)
+		}
+		if got := FormatText(f.Path, f.Doc, fs[0]); !strings.HasPrefix(got, f.Path+":1:1: error: ") {
+			t.Errorf("FormatText = %q", got)
+		}
+		if edits := FixAll([]File{f}, fs); len(edits) != 0 {
+			t.Errorf("%s: fixes %v", path, edits)
+		}
+		for _, g := range c.groups {
+			if g.path == f.Path {
+				t.Errorf("%s: the Checker keeps a group for it", path)
+			}
+		}
+	}
+	// An unread file stays too large whatever Document a caller puts in;
+	// a read one's Size follows its Document (a fix loop re-parses).
+	f := NewFileTooLarge(".memory/decisions.md", MaxFileBytes+1)
+	f.Doc = memfile.Parse([]byte("- a\n"))
+	if f.Size() != MaxFileBytes+1 || !f.TooLarge() {
+		t.Errorf("unread file with a new Document: Size = %d", f.Size())
+	}
+	g := NewFile(".memory/decisions.md", []byte("- a\n"))
+	g.Doc = memfile.Parse([]byte("- a\n- b\n"))
+	if g.Size() != 8 || g.TooLarge() {
+		t.Errorf("read file with a new Document: Size = %d", g.Size())
 	}
 }

@@ -51,21 +51,47 @@ type File struct {
 	Category   category.Category
 	IsCategory bool
 	Doc        *memfile.Document
+	// unread is the size of a file over MaxFileBytes that was never read
+	// (NewFileTooLarge); its Doc is then empty. Zero when Doc holds the
+	// file's bytes, so that Size cannot go stale when a caller replaces Doc.
+	unread int64
 }
 
 // NewFile parses the bytes of a file of a `.memory/` folder. A file over
 // MaxFileBytes is not parsed: its Document holds the bytes and no lines or
 // entries, so that nothing (a Checker above all) keeps a parse of it.
 func NewFile(path string, data []byte) File {
+	if len(data) > MaxFileBytes {
+		return fileAt(path, &memfile.Document{Src: data})
+	}
+	return fileAt(path, memfile.Parse(data))
+}
+
+// NewFileTooLarge is a file of size bytes, over MaxFileBytes, whose bytes
+// were not read (the store reads no file that large): its Document is
+// empty, and the file-too-large finding names size. Nothing can be planned
+// in it, and every write path refuses it as it refuses a too-large file
+// that was read.
+func NewFileTooLarge(path string, size int64) File {
+	f := fileAt(path, &memfile.Document{})
+	f.unread = size
+	return f
+}
+
+func fileAt(path string, doc *memfile.Document) File {
 	name := filepath.Base(path)
 	cat, ok := category.FromFile(name)
-	var doc *memfile.Document
-	if len(data) > MaxFileBytes {
-		doc = &memfile.Document{Src: data}
-	} else {
-		doc = memfile.Parse(data)
-	}
 	return File{Path: path, Name: name, Category: cat, IsCategory: ok, Doc: doc}
+}
+
+// Size is the file's length in bytes: its Document's, or for a file from
+// NewFileTooLarge the size it was made with.
+func (f File) Size() int64 {
+	n := f.unread
+	if f.Doc != nil {
+		n = max(n, int64(len(f.Doc.Src)))
+	}
+	return n
 }
 
 // Finding is one problem at one place.

@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -20,6 +21,16 @@ import (
 
 // DirName is the memory folder inside a workspace root.
 const DirName = ".memory"
+
+// MaxReadBytes is the largest memory file Snapshot reads: 8 MiB, the same
+// number as rules.MaxFileBytes, above which a file is reported and never
+// parsed. It is a constant of its own because store sits below rules (and
+// store's tests import rules); TestReadLimitIsRulesLimit holds the two
+// equal. A larger file is listed with its Size and no Data: reading it would
+// cost as much memory and time as it is large, on every command and, in the
+// language server, on every keystroke, only to report that it is too large;
+// and a multi-gigabyte file would exhaust memory.
+const MaxReadBytes = 8 << 20
 
 // NewFileBytes is our clean layout for a new category file: the plural
 // heading and one blank line ("# Decisions\n\n"). Entries follow, one a line.
@@ -74,11 +85,43 @@ func Open(root string) (*Workspace, error) {
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("opening workspace %s: not a directory", abs)
 	}
+	if err := notMemoryDir(abs); err != nil {
+		return nil, err
+	}
 	w := &Workspace{Root: abs, Dir: filepath.Join(abs, DirName)}
 	if _, err := w.checkDir(); err != nil {
 		return nil, err
 	}
 	return w, nil
+}
+
+// notMemoryDir refuses a root that is a `.memory` folder itself (`--root
+// .memory`), which would otherwise be read as an empty workspace and get a
+// `.memory/.memory/` on its first store. It is refused rather than taken as
+// its parent: roots also come from editors and agents (the language server,
+// MCP), and init writes beside `.memory` (.github/, AGENTS.md, CLAUDE.md),
+// so a root silently taken as its parent would write outside the folder that
+// was named; the user who typed it is better told. (check's positional PATH
+// names what to check, not a root, and does take a `.memory` folder as its
+// workspace.) A folder named `.memory` that holds its own `.memory` folder
+// is a workspace like any other (FindRoot would pick it too), so it is
+// accepted. The name is tested as given and after resolving symlinks, so a
+// link to a `.memory` folder is caught as well.
+func notMemoryDir(abs string) error {
+	mem := "" // the .memory folder abs is, as the user can best find it
+	if filepath.Base(abs) == DirName {
+		mem = abs
+	} else if real, err := filepath.EvalSymlinks(abs); err == nil && filepath.Base(real) == DirName {
+		mem = real
+	}
+	if mem == "" {
+		return nil
+	}
+	if fi, err := os.Stat(filepath.Join(abs, DirName)); err == nil && fi.IsDir() {
+		return nil
+	}
+	return fmt.Errorf("refusing to use %s as the workspace: it is a %s folder itself, and its memory would go into %s; pass the folder that holds it, %s",
+		abs, DirName, filepath.Join(abs, DirName), filepath.Dir(mem))
 }
 
 // checkDir verifies that Dir is safe to use and reports whether it exists.
@@ -128,13 +171,22 @@ type File struct {
 	Category category.Category
 	Known    bool // Name is one of the five category files; Category is valid
 	Exists   bool
-	Data     []byte      // content; nil when absent (or not readable, see Link)
-	Mode     fs.FileMode // permission bits of an existing file
+	// Data is the content; nil when the file is absent, over MaxReadBytes
+	// (TooLarge) or a symlink leading outside (Link).
+	Data []byte
+	// Size is the length in bytes of an existing file that was read or was
+	// too large to be read.
+	Size int64
+	Mode fs.FileMode // permission bits of an existing file
 	// Link is the resolved target when the file is a symlink. Other
 	// (unknown) files whose symlink leads outside `.memory` are listed with
 	// Data nil; a category file like that makes Snapshot fail.
 	Link string
 }
+
+// TooLarge reports whether the file exists but is over MaxReadBytes, so that
+// Snapshot left it unread: its Data is nil and only its Size is known.
+func (f *File) TooLarge() bool { return f.Exists && f.Data == nil && f.Size > MaxReadBytes }
 
 // Snapshot is the content of `.memory/` at one moment: the five category
 // files in category order (absent ones with Exists false), then every other
@@ -166,7 +218,8 @@ func (s *Snapshot) Lookup(name string) *File {
 
 // Snapshot reads `.memory/`. A missing directory gives five absent files.
 // It takes no lock (HackLM's reads don't either); files are replaced
-// atomically, so each file is read whole, old or new.
+// atomically, so each file is read whole, old or new. A file over
+// MaxReadBytes is not read at all (see File.TooLarge).
 func (w *Workspace) Snapshot() (*Snapshot, error) {
 	exists, err := w.checkDir()
 	if err != nil {
@@ -185,7 +238,7 @@ func (w *Workspace) Snapshot() (*Snapshot, error) {
 			if err := readFile(&f, realDir); err != nil {
 				return nil, err
 			}
-			if f.Exists && f.Data == nil {
+			if f.Exists && f.Data == nil && !f.TooLarge() {
 				return nil, fmt.Errorf("refusing to read %s: symlink to %s, outside %s", f.Path, f.Link, w.Dir)
 			}
 		}
@@ -247,23 +300,79 @@ func readFile(f *File, realDir string) error {
 		}
 	}
 	if !fi.Mode().IsRegular() {
-		if f.Known {
-			return fmt.Errorf("reading %s: not a regular file", f.Path)
-		}
-		return nil
+		return notRegular(f)
 	}
-	data, err := os.ReadFile(f.Path)
-	if errors.Is(err, fs.ErrNotExist) {
+	data, size, mode, err := readAtMost(f.Path, MaxReadBytes)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return nil
-	}
-	if err != nil {
+	case errors.Is(err, errNotRegular):
+		return notRegular(f) // replaced by a pipe or device since the Lstat
+	case err != nil:
 		return fmt.Errorf("reading %s: %w", f.Path, err)
 	}
-	if data == nil {
-		data = []byte{}
-	}
-	f.Exists, f.Data, f.Mode = true, data, fi.Mode().Perm()
+	f.Exists, f.Data, f.Size, f.Mode = true, data, size, mode.Perm()
 	return nil
+}
+
+func notRegular(f *File) error {
+	if f.Known {
+		return fmt.Errorf("reading %s: not a regular file", f.Path)
+	}
+	return nil
+}
+
+var errNotRegular = errors.New("not a regular file")
+
+// readAtMost reads the regular file at path if it holds at most limit
+// bytes. A larger file gives nil data and its size, having read at most
+// limit+1 bytes of it (the file may grow between the size check and the
+// read). The size and type are those of the opened file, so a file replaced
+// between a caller's Lstat and the open is judged as it is read; a pipe or
+// device gives errNotRegular without blocking (openRead). An empty file gives
+// non-nil empty data.
+func readAtMost(path string, limit int64) (data []byte, size int64, mode fs.FileMode, err error) {
+	fh, err := openRead(path)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	defer fh.Close()
+	fi, err := fh.Stat()
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	mode = fi.Mode()
+	if !mode.IsRegular() {
+		return nil, 0, mode, errNotRegular
+	}
+	if size = fi.Size(); size > limit {
+		return nil, size, mode, nil
+	}
+	// One allocation for the usual case: the size, plus one byte so that
+	// the read which sees EOF needs no room of its own.
+	buf := make([]byte, 0, size+1)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)] // the file grew: let append pick the room
+		}
+		end := min(cap(buf), int(limit)+1)
+		n, rerr := fh.Read(buf[len(buf):end])
+		buf = buf[:len(buf)+n]
+		if int64(len(buf)) > limit {
+			if fi, err := fh.Stat(); err == nil {
+				size = max(fi.Size(), int64(len(buf)))
+			} else {
+				size = int64(len(buf))
+			}
+			return nil, size, mode, nil
+		}
+		if rerr == io.EOF {
+			return buf, int64(len(buf)), mode, nil
+		}
+		if rerr != nil {
+			return nil, 0, 0, rerr
+		}
+	}
 }
 
 // Change replaces one file in `.memory/` with Data. Path is absolute or
@@ -401,7 +510,14 @@ func (w *Workspace) checkChanges(snap *Snapshot, changes []Change) ([]Change, er
 		case err != nil && !errors.Is(err, fs.ErrNotExist):
 			return nil, fmt.Errorf("updating %s: %w", p, err)
 		}
-		if f := snap.Lookup(name); f != nil && f.Exists && f.Data != nil && bytes.Equal(f.Data, c.Data) {
+		f := snap.Lookup(name)
+		if f != nil && f.TooLarge() {
+			// The planners refuse such a file themselves; this is the net
+			// under them. Whatever they planned was planned without its
+			// bytes, so writing it would replace data nobody read.
+			return nil, fmt.Errorf("refusing to write %s: it is %d bytes, over the %d-byte limit of a memory file, so it was not read and is not rewritten", p, f.Size, int64(MaxReadBytes))
+		}
+		if f != nil && f.Exists && f.Data != nil && bytes.Equal(f.Data, c.Data) {
 			continue
 		}
 		todo = append(todo, Change{Path: p, Data: c.Data})
