@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/merge"
 	"github.com/memory-lsp/memory-lsp/core/store"
 )
@@ -145,6 +146,10 @@ func (r *gitRepo) run(ctx context.Context, args ...string) (string, error) {
 // nothing.
 func (r *gitRepo) register(ctx context.Context) (*gitSetup, error) {
 	path := filepath.Join(r.root, ".gitattributes")
+	// A repository could link .gitattributes to any file its user may write.
+	if err := memory.CheckWorkspacePath(r.root, path); err != nil {
+		return nil, fmt.Errorf("init --git: %w", err)
+	}
 	cur, err := os.ReadFile(path)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("init --git: reading %s: %w", path, err)

@@ -357,6 +357,24 @@ func TestInitGit(t *testing.T) {
 		}
 	})
 
+	t.Run("a .gitattributes linked outside the workspace is refused", func(t *testing.T) {
+		r := newTestRepo(t)
+		outside := filepath.Join(t.TempDir(), "profile")
+		if err := os.WriteFile(outside, []byte("export PATH=$HOME/bin:$PATH\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(outside, filepath.Join(r.dir, ".gitattributes")); err != nil {
+			t.Fatal(err)
+		}
+		out, code := r.memory("init", "--git")
+		if code == 0 || !strings.Contains(out, "outside the workspace") {
+			t.Errorf("exit %d, want a refusal naming the symlink:\n%s", code, out)
+		}
+		if got, _ := os.ReadFile(outside); string(got) != "export PATH=$HOME/bin:$PATH\n" {
+			t.Errorf("the linked file changed: %q", got)
+		}
+	})
+
 	t.Run("a driver someone configured is kept", func(t *testing.T) {
 		r := newTestRepo(t)
 		r.git("config", "merge.memory-lsp.driver", "/opt/bin/memory-lsp merge-driver %O %A %B %P")

@@ -49,15 +49,21 @@ func tooLarge(op string, files []rules.File) error {
 // init appends to it. Call it before anything is written, so that a refusal
 // writes nothing.
 func (s *Service) checkPointerPath(path string) error {
-	root, err := filepath.EvalSymlinks(s.WS.Root)
+	return CheckWorkspacePath(s.WS.Root, path)
+}
+
+// CheckWorkspacePath is checkPointerPath for any file a command writes
+// outside `.memory/` (pointer blocks, `.gitattributes`) in workspace dir.
+func CheckWorkspacePath(dir, path string) error {
+	root, err := filepath.EvalSymlinks(dir)
 	if err != nil {
-		return fmt.Errorf("resolving %s: %w", s.WS.Root, err)
+		return fmt.Errorf("resolving %s: %w", dir, err)
 	}
-	rel, err := filepath.Rel(s.WS.Root, path)
-	if err != nil || !inside(s.WS.Root, path) || rel == "." {
-		return fmt.Errorf("refusing to write %s: not a file inside the workspace %s", path, s.WS.Root)
+	rel, err := filepath.Rel(dir, path)
+	if err != nil || !inside(dir, path) || rel == "." {
+		return fmt.Errorf("refusing to write %s: not a file inside the workspace %s", path, dir)
 	}
-	p := s.WS.Root
+	p := dir
 	parts := strings.Split(rel, string(filepath.Separator))
 	for i, part := range parts {
 		p = filepath.Join(p, part)
@@ -74,7 +80,7 @@ func (s *Service) checkPointerPath(path string) error {
 				return fmt.Errorf("refusing to write %s: %s is a symlink that cannot be resolved: %w", path, p, err)
 			}
 			if !inside(root, real) {
-				return fmt.Errorf("refusing to write %s: %s is a symlink to %s, outside the workspace %s", path, p, real, s.WS.Root)
+				return fmt.Errorf("refusing to write %s: %s is a symlink to %s, outside the workspace %s", path, p, real, dir)
 			}
 			if fi, err = os.Stat(real); err != nil {
 				return fmt.Errorf("checking %s: %w", p, err)
