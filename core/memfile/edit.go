@@ -35,8 +35,11 @@ func (d *Document) ReplaceLine(i int, newText string) text.Edit {
 // so the file does not end with a new blank line. Each run of adjacent lines
 // becomes one edit, so the edits never overlap.
 func (d *Document) DeleteLines(lines []int) []text.Edit {
-	ls := append([]int(nil), lines...)
-	sort.Ints(ls)
+	ls := lines // read only
+	if len(lines) > 1 {
+		ls = append([]int(nil), lines...)
+		sort.Ints(ls)
+	}
 	var out []text.Edit
 	for i := 0; i < len(ls); {
 		a := ls[i]

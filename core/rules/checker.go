@@ -4,14 +4,13 @@ import (
 	"cmp"
 	"runtime"
 	"slices"
-	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/similar"
-	"github.com/memory-lsp/memory-lsp/core/text"
 	"github.com/memory-lsp/memory-lsp/core/textdiff"
 )
 
@@ -116,10 +115,25 @@ func (c *Checker) Check(files []File, cfg config.Config) []Finding {
 		order = slices.Insert(order, 0, pairs)
 	}
 	slices.SortStableFunc(order, func(a, b *task) int { return cmp.Compare(c.took[b.key], c.took[a.key]) })
-	slugs := &slugCache{old: c.slugBases, now: map[string]string{}}
+	// sized for the contents of the previous call, or on a first call for
+	// every entry without a slug: the map then never grows
+	hint := len(c.slugBases)
+	if c.slugBases == nil {
+		for fi := range files {
+			if f := &files[fi]; f.IsCategory && f.parsed() {
+				for i := range f.Doc.Entries {
+					if !f.Doc.Entries[i].HasSlug {
+						hint++
+					}
+				}
+			}
+		}
+	}
+	slugs := &slugCache{old: c.slugBases, now: make(map[string]string, hint)}
+	lines := newLineIndexes(len(files))
 	parallelTasks(len(order), func(k int) {
 		t := order[k]
-		t.w = &workspace{files: files, cfg: cfg, idx: make([]*text.Index, len(files))}
+		t.w = &workspace{files: files, cfg: cfg, idx: lines}
 		if t.key == "missing-slug" {
 			t.w.slugs = slugs
 		}
@@ -141,15 +155,16 @@ func (c *Checker) Check(files []File, cfg config.Config) []Finding {
 		w.out = append(w.out, t.w.out...)
 		took[t.key] = t.took
 	}
-	sort.SliceStable(w.out, func(i, j int) bool {
-		a, b := w.out[i], w.out[j]
+	// slices rather than sort.SliceStable: no reflection in the swaps of
+	// 13,000 findings (HackLM's limits on a large workspace)
+	slices.SortStableFunc(w.out, func(a, b Finding) int {
 		if a.File != b.File {
-			return a.File < b.File
+			return cmp.Compare(a.File, b.File)
 		}
 		if a.Span.Start != b.Span.Start {
-			return a.Span.Start < b.Span.Start
+			return cmp.Compare(a.Span.Start, b.Span.Start)
 		}
-		return a.Code < b.Code
+		return strings.Compare(a.Code, b.Code)
 	})
 	c.slugBases, c.took = slugs.now, took
 	ok = true
@@ -199,7 +214,10 @@ func (c *Checker) reset() {
 
 // slugCache hands the base slugs of the previous call to this one and
 // collects this call's, so that it holds only contents still present.
-type slugCache struct{ old, now map[string]string }
+type slugCache struct {
+	old, now map[string]string
+	derive   similar.Slugger // for contents old lacks
+}
 
 // generateSlug is similar.GenerateSlug, reusing the base slug a Checker's
 // previous call derived from the same content.
@@ -209,7 +227,7 @@ func (w *workspace) generateSlug(content string, taken func(string) bool) string
 	}
 	base, ok := w.slugs.old[content]
 	if !ok {
-		base = similar.SlugBase(content)
+		base = w.slugs.derive.Base(content)
 	}
 	w.slugs.now[content] = base
 	return similar.SlugFrom(base, taken)
@@ -222,10 +240,14 @@ func (w *workspace) generateSlug(content string, taken func(string) bool) string
 // always worth it. maxScript bounds the diff that matches old entries to new
 // ones (its time is O(n·maxScript), its memory O(maxScript²)): an edit
 // script longer than that is a rewrite, computed afresh.
+//
+// parallelPairsMin is the number of entries from which the files' pairs are
+// computed side by side: below it a goroutine costs more than it saves.
 const (
-	recomputeShare = 0.10
-	minIncremental = 16
-	maxScript      = 256
+	parallelPairsMin = 512
+	recomputeShare   = 0.10
+	minIncremental   = 16
+	maxScript        = 256
 )
 
 // computePairs runs the similarity comparison over every non-empty entry of
@@ -309,13 +331,26 @@ func (c *Checker) computePairs(files []File, cfg config.Config) ([]entryRef, []s
 	// Pairs: kept among unchanged entries, computed for the changed ones;
 	// computed afresh for a new file, a file with many changes, or new
 	// thresholds.
-	np := 0
-	for gi, g := range groups {
+	pairsOf := func(gi int) {
+		g := groups[gi]
 		if prev, m := prevs[gi], matches[gi]; samePairs && prev != nil {
 			g.pairs = updatePairs(prev, g, m, th)
 		} else {
 			g.pairs = similar.Pairs(g.texts, nil, th)
 		}
+	}
+	// The files are independent: on a large workspace they are spread over
+	// the cores, so that the pairs, the longest task of Check, do not hold
+	// up the end while the other core has finished the other rules.
+	if len(refs) >= parallelPairsMin {
+		parallelTasks(len(groups), pairsOf)
+	} else {
+		for gi := range groups {
+			pairsOf(gi)
+		}
+	}
+	np := 0
+	for _, g := range groups {
 		np += len(g.pairs)
 	}
 	pairs := make([]similar.Pair, 0, np)

@@ -49,16 +49,28 @@ func checkSlugVersions(w *workspace) {
 	}
 	w.categoryFiles(func(fi int, f *File) {
 		d := f.Doc
-		seen := map[string][]int{} // slug → earlier entries holding it
+		// the earlier entries holding a slug, in file order: a list from
+		// seen[slug].first along next, without a slice per slug (nearly
+		// every slug is held once)
+		type span struct{ first, last int }
+		seen := make(map[string]span, len(d.Entries))
+		next := make([]int, len(d.Entries))
 		for i := range d.Entries {
 			e := &d.Entries[i]
 			if !e.HasSlug || isCheckbox(e.Slug) {
 				continue
 			}
-			earlier := seen[e.Slug]
-			seen[e.Slug] = append(earlier, i)
+			next[i] = -1
+			head, ok := seen[e.Slug]
+			if ok {
+				next[head.last] = i
+				seen[e.Slug] = span{head.first, i}
+			} else {
+				head.first = -1
+				seen[e.Slug] = span{i, i}
+			}
 			other := -1
-			for _, k := range earlier {
+			for k := head.first; k >= 0 && k != i; k = next[k] {
 				if d.Entries[k].Content == e.Content || exact[[2]entryRef{{fi, k}, {fi, i}}] {
 					other = -1
 					break // a duplicate, not a version

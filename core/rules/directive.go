@@ -2,6 +2,7 @@ package rules
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -64,9 +65,8 @@ func (d Directive) What() string {
 // space becomes a space, and invisible characters (zero-width spaces, joiners,
 // soft hyphens, bidi controls, combining marks) are dropped.
 func FindDirectives(s string) []Directive {
-	// an ASCII text, nearly every memory file, is folded once, not per line
-	whole, ascii := foldASCII(s)
 	var out []Directive
+	var buf []byte // an ASCII line, folded; reused from line to line
 	for start := 0; start <= len(s); {
 		end := strings.IndexByte(s[start:], '\n')
 		if end < 0 {
@@ -74,26 +74,38 @@ func FindDirectives(s string) []Directive {
 		} else {
 			end += start
 		}
+		line := s[start:end]
 		var n folded
-		if ascii {
-			n = folded{s: whole[start:end]}
+		var has anchorBits
+		if b, ok := appendFoldASCII(buf[:0], line); ok {
+			// Nearly every line of a memory file is ASCII and holds no
+			// phrase's anchors: it is folded into buf and passed over
+			// without a string being made of it.
+			buf = b
+			if has = index.scan(b); !index.wanted(has) {
+				start = end + 1
+				continue
+			}
+			n = folded{s: string(b)}
 		} else {
-			n = fold(s[start:end])
+			n = fold(line)
+			buf = append(buf[:0], n.s...)
+			has = index.scan(buf)
 		}
-		out = append(out, findInLine(s, start, n)...)
+		out = append(out, findInLine(s, start, n, has)...)
 		start = end + 1
 	}
 	return out
 }
 
-// findInLine finds the directives of the line of s at start, folded as n.
-func findInLine(s string, start int, n folded) []Directive {
+// findInLine finds the directives of the line of s at start, folded as n,
+// which holds the anchors has.
+func findInLine(s string, start int, n folded, has anchorBits) []Directive {
 	var found []Directive
 	add := func(ms, me int, k DirectiveKind) {
 		a, b := start+n.orig(ms), start+n.orig(me)
 		found = append(found, Directive{Start: a, End: b, Kind: k, Text: strings.TrimSpace(s[a:b])})
 	}
-	has := index.scan(n.s)
 	for i, p := range phrases {
 		if !has.all(index.needs[i]) {
 			continue
@@ -221,6 +233,7 @@ var (
 type anchorBits [3]uint64
 
 func (b *anchorBits) set(i int)               { b[i/64] |= 1 << (i % 64) }
+func (b *anchorBits) has(i int) bool          { return b[i/64]&(1<<(i%64)) != 0 }
 func (b anchorBits) any(mask anchorBits) bool { return b[0]&mask[0]|b[1]&mask[1]|b[2]&mask[2] != 0 }
 func (b anchorBits) all(masks []anchorBits) bool {
 	for _, m := range masks {
@@ -286,7 +299,7 @@ func newAnchorIndex() *anchorIndex {
 }
 
 // scan returns the anchors that occur in s.
-func (x *anchorIndex) scan(s string) anchorBits {
+func (x *anchorIndex) scan(s []byte) anchorBits {
 	var b anchorBits
 	for i := 0; i < len(s); i++ {
 		if x.first[s[i]] {
@@ -299,7 +312,7 @@ func (x *anchorIndex) scan(s string) anchorBits {
 		if i+1 < len(s) {
 			if p := x.pair[uint16(s[i])<<8|uint16(s[i+1])]; p != 0 {
 				for _, id := range x.byPair[p-1] {
-					if strings.HasPrefix(s[i:], x.anchors[id]) {
+					if a := x.anchors[id]; !b.has(id) && hasAnchorAt(s, i, a) {
 						b.set(id)
 					}
 				}
@@ -307,6 +320,32 @@ func (x *anchorIndex) scan(s string) anchorBits {
 		}
 	}
 	return b
+}
+
+// hasAnchorAt reports whether s holds anchor a at i, given that its first
+// two bytes are there (the pair table said so). Anchors are a few bytes
+// long: a byte loop beats a call to the runtime's comparison.
+func hasAnchorAt(s []byte, i int, a string) bool {
+	if len(s)-i < len(a) {
+		return false
+	}
+	for k := 2; k < len(a); k++ {
+		if s[i+k] != a[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// wanted reports whether a line holding the anchors has may hold a
+// directive: whether some phrase, or the fetch pattern, finds all it needs.
+func (x *anchorIndex) wanted(has anchorBits) bool {
+	for _, need := range x.needs {
+		if has.all(need) {
+			return true
+		}
+	}
+	return has.all(x.fetch)
 }
 
 // interpreters read a program; the value says whether it is a shell, which
@@ -450,8 +489,8 @@ func (f folded) orig(i int) int {
 // fold lower-cases a line and undoes the Unicode tricks listed at
 // FindDirectives. ASCII lines, nearly all of them, only lower-case.
 func fold(line string) folded {
-	if low, ok := foldASCII(line); ok {
-		return folded{s: low}
+	if low, ok := appendFoldASCII(nil, line); ok {
+		return folded{s: string(low)}
 	}
 	var b strings.Builder
 	at := make([]int, 0, len(line)+1)
@@ -470,24 +509,26 @@ func fold(line string) folded {
 	return folded{s: b.String(), at: at}
 }
 
-// foldASCII is fold for a text of ASCII characters only, which keeps every
-// offset: letters lower-cased, other spaces made spaces. ok is false, and
-// nothing is allocated, for any other text.
-func foldASCII(s string) (string, bool) {
+// appendFoldASCII appends to dst fold of a text of ASCII characters only,
+// which keeps every offset: letters lower-cased, other spaces made spaces.
+// ok is false, and dst is returned unchanged, for any other text.
+func appendFoldASCII(dst []byte, s string) ([]byte, bool) {
+	n := len(dst)
+	dst = slices.Grow(dst, len(s))[:n+len(s)]
+	out := dst[n:]
 	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return "", false
+		c := s[i]
+		switch {
+		case c >= utf8.RuneSelf:
+			return dst[:n], false
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		case c == '\t' || c == '\r' || c == '\f' || c == '\v':
+			c = ' '
 		}
+		out[i] = c
 	}
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		} else if c == '\t' || c == '\r' || c == '\f' || c == '\v' {
-			b[i] = ' '
-		}
-	}
-	return string(b), true
+	return dst, true
 }
 
 // foldRune maps one character for matching; -1 drops it.

@@ -15,15 +15,19 @@ func checkDuplicateSlug(w *workspace) {
 	type use struct{ file, entry int }
 	firstIn := make(map[string]use) // first use across files
 	allUsed := make(map[string]bool)
+	// each file's slugs, gathered once for allUsed and then handed to the
+	// file's renames, which add to them
+	usedIn := make([]map[string]bool, len(w.files))
 	w.categoryFiles(func(fi int, f *File) {
-		for k := range usedSlugs(f) {
+		usedIn[fi] = usedSlugs(f)
+		for k := range usedIn[fi] {
 			allUsed[k] = true
 		}
 	})
 	w.categoryFiles(func(fi int, f *File) {
 		d := f.Doc
-		used := usedSlugs(f)
-		local := make(map[string]int)
+		used := usedIn[fi]
+		local := make(map[string]int, len(used))
 		for i := range d.Entries {
 			e := &d.Entries[i]
 			if !e.HasSlug || isCheckbox(e.Slug) {

@@ -18,7 +18,7 @@ func checkLongEntry(w *workspace) {
 		d := f.Doc
 		for i := range d.Entries {
 			e := &d.Entries[i]
-			n := text.UTF16Len(e.Content)
+			n := utf16Len(e.Content)
 			s := sentences(e.Content)
 			var parts []string
 			if n > w.cfg.LongEntry {
@@ -36,6 +36,17 @@ func checkLongEntry(w *workspace) {
 	})
 }
 
+// utf16Len is text.UTF16Len, counted without decoding for ASCII text: an
+// ASCII byte is one UTF-16 unit.
+func utf16Len(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return text.UTF16Len(s)
+		}
+	}
+	return len(s)
+}
+
 // abbreviations end in a dot without ending a sentence (compared lower-case,
 // without the final dot).
 var abbreviations = map[string]bool{
@@ -51,6 +62,12 @@ var abbreviations = map[string]bool{
 func sentences(s string) int {
 	n := 1
 	for i := 0; i < len(s); {
+		// ASCII bytes other than . ! ? end nothing: pass them without
+		// decoding (nearly every byte of an entry)
+		if c := s[i]; c < utf8.RuneSelf && c != '.' && c != '!' && c != '?' {
+			i++
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		i += size
 		switch r {

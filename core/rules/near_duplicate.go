@@ -21,7 +21,7 @@ func checkNearDuplicate(w *workspace) {
 		}
 		merge := w.takeOver(o, r, slug)
 		w.add(Finding{Code: "near-duplicate", Severity: Information, File: r.file, Span: entrySpan(e),
-			Message: fmt.Sprintf("near-duplicate of line %d (%s): %s", line, similarity(b.nearV), quote(oe.Content, 60)),
+			Message: fmt.Sprintf("near-duplicate of line %d (%s): %s", line, similarity(w.pairs[b.nearP].Verdict), quote(oe.Content, 60)),
 			Related: []Related{{File: o.file, Span: entrySpan(oe), Message: "the similar earlier entry"}},
 			Fixes:   []Fix{{Title: fmt.Sprintf("Merge into line %d", line), Edits: merge}}})
 	}

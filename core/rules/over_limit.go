@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"sort"
+	"strconv"
 
 	"github.com/memory-lsp/memory-lsp/core/similar"
 )
@@ -31,12 +32,15 @@ func checkOverLimit(w *workspace) {
 			lines[k] = d.Entries[i].LineIndex
 		}
 		prune := Fix{Title: fmt.Sprintf("Prune %s to %d entries", f.Category, limit), Edits: in(fi, d.DeleteLines(lines)...)}
+		// Only the score differs from one message to the next: the rest is
+		// formatted once per file (a large category has thousands of them).
+		head := fmt.Sprintf("the %s category holds %d entries, over its limit of %d: HackLM's pruning removes this one (score ", f.Category, n, limit)
+		tail := fmt.Sprintf(", among the %d lowest)", n-limit)
 		for _, i := range pruned {
 			e := &d.Entries[i]
 			w.add(Finding{Code: "over-limit", Severity: Warning, File: fi, Span: entrySpan(e),
-				Message: fmt.Sprintf("the %s category holds %d entries, over its limit of %d: HackLM's pruning removes this one (score %d, among the %d lowest)",
-					f.Category, n, limit, scores[i], n-limit),
-				Fixes: []Fix{deleteLineFix("Delete this entry", false, fi, d, e.LineIndex), prune}})
+				Message: head + strconv.Itoa(scores[i]) + tail,
+				Fixes:   []Fix{deleteLineFix("Delete this entry", false, fi, d, e.LineIndex), prune}})
 		}
 	})
 }

@@ -8,10 +8,11 @@ import (
 )
 
 // pairFor holds, for one later entry, the earlier entry it relates to most
-// strongly in each sense: exact duplicate, near-duplicate, conflict.
+// strongly in each sense: exact duplicate, near-duplicate, conflict; and for
+// the last two the pair (an index into w.pairs) that says how.
 type pairFor struct {
-	exact, near, conflict int // index into w.refs, -1 if none
-	nearV, conflictV      similar.Verdict
+	exact, near, conflict int32 // index into w.refs, -1 if none
+	nearP, conflictP      int32 // index into w.pairs
 }
 
 // related returns, per reference index, the strongest earlier partner of
@@ -24,21 +25,22 @@ func (w *workspace) related() ([]entryRef, []pairFor) {
 	for i := range best {
 		best[i] = pairFor{exact: -1, near: -1, conflict: -1}
 	}
-	for _, p := range w.pairs {
+	for k := range w.pairs {
+		p := &w.pairs[k]
 		b := &best[p.J]
-		v := p.Verdict
+		v := &p.Verdict
 		switch {
 		case v.Exact:
-			if b.exact < 0 || p.I < b.exact {
-				b.exact = p.I
+			if b.exact < 0 || p.I < int(b.exact) {
+				b.exact = int32(p.I)
 			}
 		case v.Action == similar.Conflict:
-			if b.conflict < 0 || stronger(v, p.I, b.conflictV, b.conflict) {
-				b.conflict, b.conflictV = p.I, v
+			if b.conflict < 0 || stronger(v, p.I, &w.pairs[b.conflictP].Verdict, int(b.conflict)) {
+				b.conflict, b.conflictP = int32(p.I), int32(k)
 			}
 		case v.Action == similar.Skip || v.Action == similar.Update:
-			if b.near < 0 || stronger(v, p.I, b.nearV, b.near) {
-				b.near, b.nearV = p.I, v
+			if b.near < 0 || stronger(v, p.I, &w.pairs[b.nearP].Verdict, int(b.near)) {
+				b.near, b.nearP = int32(p.I), int32(k)
 			}
 		}
 	}
@@ -48,7 +50,7 @@ func (w *workspace) related() ([]entryRef, []pairFor) {
 
 // stronger orders candidate partners as storeMemory's Decide does: the
 // stronger action, then the higher similarity, then the earlier entry.
-func stronger(v similar.Verdict, i int, old similar.Verdict, oi int) bool {
+func stronger(v *similar.Verdict, i int, old *similar.Verdict, oi int) bool {
 	if v.Action != old.Action {
 		return v.Action == similar.Skip
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/similar"
 	"github.com/memory-lsp/memory-lsp/core/text"
 	"path/filepath"
+	"sync"
 )
 
 // Severity orders findings as LSP does: Error is the most severe.
@@ -199,7 +200,9 @@ type workspace struct {
 	files []File
 	cfg   config.Config
 	out   []Finding
-	idx   []*text.Index
+	// idx is shared by the tasks of one Check: each file's line index is
+	// built once, by the first task that needs it.
+	idx *lineIndexes
 
 	// pairs, computed once for duplicate, near-duplicate and conflict.
 	pairs []similar.Pair
@@ -228,12 +231,26 @@ func (w *workspace) categoryFiles(fn func(fi int, f *File)) {
 // lineNo is the 1-based line an editor shows for a byte offset (LSP line
 // semantics: a lone CR also ends a line).
 func (w *workspace) lineNo(fi, off int) int {
-	if w.idx[fi] == nil {
-		w.idx[fi] = text.NewIndex(w.files[fi].Doc.Src)
-	}
-	p, err := w.idx[fi].Position(off)
+	p, err := w.idx.of(w.files, fi).Position(off)
 	if err != nil {
 		return 0
 	}
 	return p.Line + 1
+}
+
+// lineIndexes are the line indexes of a Check's files, built on first need;
+// safe for the concurrent tasks of one Check.
+type lineIndexes struct {
+	once []sync.Once
+	idx  []*text.Index
+}
+
+func newLineIndexes(n int) *lineIndexes {
+	return &lineIndexes{once: make([]sync.Once, n), idx: make([]*text.Index, n)}
+}
+
+// of is the index of files[fi].
+func (x *lineIndexes) of(files []File, fi int) *text.Index {
+	x.once[fi].Do(func() { x.idx[fi] = text.NewIndex(files[fi].Doc.Src) })
+	return x.idx[fi]
 }

@@ -271,9 +271,11 @@ func BenchmarkCheck10k(b *testing.B) {
 	}{{"raised-limits", raised}, {"default-limits", config.Default()}} {
 		b.Run(v.name, func(b *testing.B) {
 			n := 0
+			cpu := startCPU()
 			for b.Loop() {
 				n = len(Check(files, v.cfg))
 			}
+			cpu.report(b)
 			b.ReportMetric(float64(n), "findings")
 		})
 	}

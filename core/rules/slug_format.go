@@ -32,7 +32,7 @@ func checkSlugFormat(w *workspace) {
 
 // usedSlugs is the set of slugs of a file's entries.
 func usedSlugs(f *File) map[string]bool {
-	m := make(map[string]bool)
+	m := make(map[string]bool, len(f.Doc.Entries))
 	for i := range f.Doc.Entries {
 		if e := &f.Doc.Entries[i]; e.HasSlug {
 			m[e.Slug] = true

@@ -103,6 +103,11 @@ func (p *asciiPass) scan(s string) (less int, ok bool) {
 	rawStart, rawDigit := -1, false
 	space := false // Norm owes a space before its next character
 	var prev byte  // the previous raw byte, for digit-dot-digit in Norm
+	// buf and norm grow a byte at a time: as locals, stored back once, they
+	// stay in registers, and their headers are not written to the heap (with
+	// a write barrier while the collector runs) for every byte.
+	buf, norm := p.buf, p.norm
+	defer func() { p.buf, p.norm = buf, norm }()
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c >= 0x80 {
@@ -110,7 +115,7 @@ func (p *asciiPass) scan(s string) (less int, ok bool) {
 		}
 		cl := asciiClass[c]
 		if cl&bSpace != 0 {
-			p.flushWord()
+			p.flushWord(buf)
 			if lastStop {
 				p.sentenceHead = true
 			}
@@ -119,7 +124,7 @@ func (p *asciiPass) scan(s string) (less int, ok bool) {
 				p.nums = append(p.nums, valueToken(s[rawStart:i]))
 			}
 			rawStart, rawDigit = -1, false
-			space = space || len(p.norm) > 0
+			space = space || len(norm) > 0
 			prev = c
 			continue
 		}
@@ -128,22 +133,22 @@ func (p *asciiPass) scan(s string) (less int, ok bool) {
 		}
 		switch {
 		case cl&(bLower|bDigit) != 0:
-			p.wordByte(c, false, cl&bDigit != 0)
+			buf = p.wordByte(buf, c, false, cl&bDigit != 0)
 			rawDigit = rawDigit || cl&bDigit != 0
 			lastStop = false
-			p.norm = normByte(p.norm, c, &space)
+			norm = normByte(norm, c, &space)
 		case cl&bUpper != 0:
 			c += 'a' - 'A'
-			p.wordByte(c, true, false)
+			buf = p.wordByte(buf, c, true, false)
 			lastStop = false
-			p.norm = normByte(p.norm, c, &space)
+			norm = normByte(norm, c, &space)
 		case cl&bHyphen != 0:
-			p.wordByte(c, false, false)
+			buf = p.wordByte(buf, c, false, false)
 			lastStop = false
 		default:
 			lastStop = cl&bStop != 0
 			if (c == '.' || c == ',') && isDigitByte(prev) && i+1 < len(s) && isDigitByte(s[i+1]) {
-				p.norm = normByte(p.norm, c, &space)
+				norm = normByte(norm, c, &space)
 			}
 			if c == '<' && lessAt(s, i) {
 				less++
@@ -151,7 +156,7 @@ func (p *asciiPass) scan(s string) (less int, ok bool) {
 		}
 		prev = c
 	}
-	p.flushWord()
+	p.flushWord(buf)
 	if rawDigit {
 		p.nums = append(p.nums, valueToken(s[rawStart:]))
 	}
@@ -218,9 +223,11 @@ func normByte(norm []byte, c byte, space *bool) []byte {
 	return append(norm, c)
 }
 
-func (p *asciiPass) wordByte(c byte, upper, digit bool) {
+// wordByte adds c to the open word (opening one if need be) at the end of
+// buf, p.buf's working copy, and returns buf.
+func (p *asciiPass) wordByte(buf []byte, c byte, upper, digit bool) []byte {
 	if !p.inWord {
-		p.inWord, p.wordStart = true, int32(len(p.buf))
+		p.inWord, p.wordStart = true, int32(len(buf))
 		p.runes, p.letters, p.uppers, p.digits, p.firstUpper = 0, 0, 0, false, false
 	}
 	if !digit && c != '-' {
@@ -234,23 +241,24 @@ func (p *asciiPass) wordByte(c byte, upper, digit bool) {
 	}
 	p.digits = p.digits || digit
 	p.runes++
-	p.buf = append(p.buf, c)
+	return append(buf, c)
 }
 
-// flushWord closes the open word exactly as tokenizer.flushWord does.
-func (p *asciiPass) flushWord() {
+// flushWord closes the open word, at the end of buf (p.buf's working
+// copy), exactly as tokenizer.flushWord does.
+func (p *asciiPass) flushWord(buf []byte) {
 	if !p.inWord {
 		return
 	}
 	p.inWord = false
-	sp := span{p.wordStart, int32(len(p.buf))}
-	w := word{span: sp, flags: lookupWord(p.buf[sp.start:sp.end])}
+	sp := span{p.wordStart, int32(len(buf))}
+	w := word{span: sp, flags: lookupWord(buf[sp.start:sp.end])}
 	if w.flags&fFlip != 0 {
 		p.flips++
 	}
 	w.key = p.runes > 2 && w.flags&fStop == 0
 	if w.key {
-		k := newSortSpan(p.buf, sp)
+		k := newSortSpan(buf, sp)
 		p.keys = append(p.keys, k)
 		if w.flags&(fFlip|fPartner|fConnective) != 0 {
 			p.vocab = true

@@ -16,7 +16,8 @@ import (
 // keyword Jaccard reaches the lower threshold. (a) and the empty-Core half of
 // (b) are hash lookups; the rest is the prefix filter: with every set sorted
 // rarest token first, two sets with Jaccard ≥ t share a token within the first
-// |A| − ⌈t·|A|⌉ + 1 of each. Every candidate is then judged by Classify, so
+// |A| − ⌈t·|A|⌉ + 1 of each, and within the first |A| − minOverlap(|A|, |A|) + 1
+// of the smaller (see side). Every candidate is then judged by Classify, so
 // the result is exactly that of comparing all pairs.
 func Pairs(texts []*Text, group []int, th Thresholds) []Pair {
 	if group != nil && len(group) != len(texts) {
@@ -30,7 +31,7 @@ func Pairs(texts []*Text, group []int, th Thresholds) []Pair {
 	ix := newPairIndex(texts, t)
 	var out []Pair
 	for _, members := range partition(len(texts), group) {
-		out = ix.group(out, texts, members, t, th)
+		out = ix.group(out, texts, members, th)
 	}
 	slices.SortFunc(out, func(a, b Pair) int {
 		return cmp.Or(cmp.Compare(a.I, b.I), cmp.Compare(a.J, b.J))
@@ -79,8 +80,10 @@ func partition(n int, group []int) [][]int32 {
 type pairIndex struct {
 	// keys are filtered at the lower threshold, core at reversalMin
 	keys, core side
-	touched    []int32 // ranks with postings, cleared between groups
-	mark       []int32 // mark[i] == j+1: i is already a candidate for j
+	// cands are the candidate pairs of the group at hand, packed as
+	// i<<32 | j (i < j), so that sorting them orders them by (I, J) and puts
+	// a pair found twice side by side.
+	cands []uint64
 	// sameKey[j] is the previous text of the group with j's exactKey (or
 	// normCore, for emptyCore), -1 at the end: hash chains without a slice
 	// per key.
@@ -122,7 +125,6 @@ func newPairIndex(texts []*Text, t float64) *pairIndex {
 	ix := &pairIndex{
 		keys:     newSide(len(texts), len(df), t),
 		core:     newSide(len(texts), len(df), reversalMin),
-		mark:     make([]int32, len(texts)),
 		sameKey:  make([]int32, len(texts)),
 		sameCore: make([]int32, len(texts)),
 	}
@@ -173,6 +175,16 @@ func prefixLen(n int, t float64) int {
 	return n - need + 1
 }
 
+// indexLen is how many of a set's rarest tokens must be indexed when every
+// set probing the index is at least as large (PPJoin's mid-prefix): two
+// n-sets reaching t share minOverlap(n, n) tokens, a larger partner at least
+// as many, so their rarest common token lies within the first
+// n − minOverlap(n, n) + 1. On sets built from shared templates this leaves
+// the common words out of the index, and most of the probing with them.
+func indexLen(n int, t float64) int {
+	return n - max(1, minOverlap(n, n, t)) + 1
+}
+
 // sizesAllow: Jaccard ≥ t needs the smaller set to be at least t times the
 // larger.
 func sizesAllow(a, b int, t float64) bool {
@@ -180,56 +192,56 @@ func sizesAllow(a, b int, t float64) bool {
 }
 
 // group finds the pairs among members (ascending indices) and appends them.
-func (ix *pairIndex) group(out []Pair, texts []*Text, members []int32, t float64, th Thresholds) []Pair {
+// The candidates are the hash hits, which are always judged, and the pairs
+// whose keyword or Core Jaccard reaches its threshold; each is judged once,
+// the earlier text as the old one, as a comparison of all pairs would.
+func (ix *pairIndex) group(out []Pair, texts []*Text, members []int32, th Thresholds) []Pair {
+	cands := ix.cands[:0]
 	exact := make(map[string]int32, len(members))
 	emptyCore := map[string]int32{}
-	var cands []int32
 	for _, j := range members {
-		cands = cands[:0]
-		add := func(i int32) {
-			if ix.mark[i] != j+1 {
-				ix.mark[i] = j + 1
-				cands = append(cands, i)
-			}
-		}
 		tj := texts[j]
-		chain(exact, ix.sameKey, tj.exactKey, j, add)
+		cands = chain(cands, exact, ix.sameKey, tj.exactKey, j)
 		if len(tj.Core) == 0 && tj.normCore != "" {
-			chain(emptyCore, ix.sameCore, tj.normCore, j, add)
-		}
-		sure := len(cands) // hash hits: always judged
-		cands = ix.keys.probe(cands, ix.mark, &ix.touched, j)
-		cands = ix.core.probe(cands, ix.mark, &ix.touched, j)
-		for k, i := range cands {
-			// a prefix hit is worth Classify only if a Jaccard really reaches
-			// its threshold; on token ranks that check is a cheap int merge
-			if k >= sure && !ix.keys.passes(i, j) && !ix.core.passes(i, j) {
-				continue
-			}
-			if v := Classify(texts[i], tj, th); v.Action != Store {
-				out = append(out, Pair{I: int(i), J: int(j), Verdict: v})
-			}
+			cands = chain(cands, emptyCore, ix.sameCore, tj.normCore, j)
 		}
 	}
-	for _, r := range ix.touched {
-		ix.keys.post[r] = ix.keys.post[r][:0]
-		ix.core.post[r] = ix.core.post[r][:0]
+	cands = ix.keys.join(cands, members)
+	cands = ix.core.join(cands, members)
+	slices.Sort(cands)
+	for k, c := range cands {
+		if k > 0 && c == cands[k-1] {
+			continue
+		}
+		i, j := int(c>>32), int(uint32(c))
+		if v := Classify(texts[i], texts[j], th); v.Action != Store {
+			out = append(out, Pair{I: i, J: j, Verdict: v})
+		}
 	}
-	ix.touched = ix.touched[:0]
+	ix.cands = cands
 	return out
 }
 
+// pack is the candidate pair of texts a and b, the lower index first.
+func pack(a, b int32) uint64 {
+	if a > b {
+		a, b = b, a
+	}
+	return uint64(a)<<32 | uint64(b)
+}
+
 // chain offers the earlier texts with the same key, then links j in.
-func chain(head map[string]int32, prev []int32, key string, j int32, add func(int32)) {
+func chain(cands []uint64, head map[string]int32, prev []int32, key string, j int32) []uint64 {
 	i, ok := head[key]
 	if !ok {
 		i = -1
 	}
 	for k := i; k >= 0; k = prev[k] {
-		add(k)
+		cands = append(cands, pack(k, j))
 	}
 	prev[j] = i
 	head[key] = j
+	return cands
 }
 
 // overlapTable answers whether Jaccard(a, b) ≥ t on sorted rank lists, with
@@ -239,17 +251,27 @@ type overlapTable struct {
 	t      float64
 	need   []int16 // need[na*overlapSizes+nb] = minOverlap+1, 0 while unknown
 	prefix []int16 // prefix[n] = prefixLen(n, t)
+	index  []int16 // index[n] = indexLen(n, t)
 }
 
 // overlapSizes bounds the cached sizes; longer sets compute directly.
 const overlapSizes = 64
 
 func newOverlapTable(t float64) *overlapTable {
-	o := &overlapTable{t: t, need: make([]int16, overlapSizes*overlapSizes), prefix: make([]int16, overlapSizes)}
+	o := &overlapTable{t: t, need: make([]int16, overlapSizes*overlapSizes),
+		prefix: make([]int16, overlapSizes), index: make([]int16, overlapSizes)}
 	for n := range o.prefix {
 		o.prefix[n] = int16(prefixLen(n, t))
+		o.index[n] = int16(indexLen(n, t))
 	}
 	return o
+}
+
+func (o *overlapTable) indexLen(n int) int {
+	if n < overlapSizes {
+		return int(o.index[n])
+	}
+	return indexLen(n, o.t)
 }
 
 func (o *overlapTable) prefixLen(n int) int {

@@ -1,8 +1,8 @@
 package similar
 
 import (
-	"sort"
-	"strings"
+	"cmp"
+	"slices"
 
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/text"
@@ -26,7 +26,7 @@ func ScoreTerms(cat category.Category, content string) (weight, brevity, specifi
 // brevityScore measures in UTF-16 units, as JavaScript's length does, so an
 // emoji counts twice.
 func brevityScore(s string) int {
-	switch n := text.UTF16Len(s); {
+	switch n := utf16Len(s); {
 	case n <= 50:
 		return 15
 	case n <= 100:
@@ -113,13 +113,39 @@ func isExtension(s string, i int) bool {
 
 var commandWords = []string{"npm", "pnpm", "yarn", "git", "docker", "make", "cargo", "pip", "go"}
 
+// isCommandWord reports whether the \w run w is one of commandWords in any
+// case. w is ASCII, where strings.EqualFold is ASCII case folding: w is
+// lower-cased into a small array and compared, instead of being folded
+// against each word in turn (pruning scores every entry of a category).
 func isCommandWord(w string) bool {
+	if len(w) < 2 || len(w) > 6 {
+		return false
+	}
+	var low [6]byte
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		low[i] = c
+	}
 	for _, c := range commandWords {
-		if strings.EqualFold(w, c) {
+		if c == string(low[:len(w)]) {
 			return true
 		}
 	}
 	return false
+}
+
+// utf16Len is text.UTF16Len, counted without decoding for ASCII text: an
+// ASCII byte is one UTF-16 unit.
+func utf16Len(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return text.UTF16Len(s)
+		}
+	}
+	return len(s)
 }
 
 func allCapitals(w string) bool {
@@ -150,6 +176,6 @@ func PruneOrder(cat category.Category, contents []string) (order, scores []int) 
 	for i, c := range contents {
 		order[i], scores[i] = i, Score(cat, c)
 	}
-	sort.SliceStable(order, func(a, b int) bool { return scores[order[a]] > scores[order[b]] })
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(scores[b], scores[a]) })
 	return order, scores
 }

@@ -75,44 +75,79 @@ func GenerateSlug(content string, taken func(string) bool) string {
 	}
 }
 
-// slugCand is a keyword that may go into a slug.
+// slugCand is a keyword that may go into a slug: its kebab-case form is
+// buf[start:end] of the scan's buffer. Offsets rather than a slice keep the
+// candidates free of pointers, so that the buffer may live on the stack.
 type slugCand struct {
-	kebab []byte // into the scan's buffer, or its own copy
-	pos   int
-	vocab bool
+	start, end int32
+	pos        int
+	vocab      bool
 }
 
+func (c slugCand) len() int { return int(c.end - c.start) }
+
 func slugBase(content string) string {
-	var candArr [16]slugCand
-	cands := slugCands(candArr[:0], content)
-	slices.SortStableFunc(cands, func(a, b slugCand) int {
-		if a.vocab != b.vocab {
-			if a.vocab {
-				return 1
+	// room for a typical entry, so that the buffers are made once
+	sl := Slugger{q: quickScan{buf: make([]byte, 0, 192), ends: make([]int, 0, 24)}, cands: make([]slugCand, 0, 16)}
+	return sl.Base(content)
+}
+
+// Slugger derives base slugs as SlugBase does, keeping its buffers from one
+// call to the next: the missing-slug rule derives one for every slug-less
+// entry of a workspace. The zero value is ready to use; a Slugger is not for
+// concurrent use.
+type Slugger struct {
+	q     quickScan
+	cands []slugCand
+}
+
+// Base is SlugBase(content).
+func (sl *Slugger) Base(content string) string {
+	q := &sl.q
+	all := slugCands(sl.cands[:0], content, q)
+	sl.cands = all
+	buf := q.buf
+	// The first three of a stable sort by (polarity word last, longest
+	// first), picked one by one; then in the order of the text (pos is the
+	// index in all).
+	var pickArr [3]int
+	pick := pickArr[:0]
+	for len(pick) < min(3, len(all)) {
+		best := -1
+		for k := range all {
+			if slices.Contains(pick, k) {
+				continue
 			}
-			return -1
+			if best < 0 || strongerSlugCand(all[k], all[best]) {
+				best = k
+			}
 		}
-		return len(b.kebab) - len(a.kebab)
-	})
-	cands = cands[:min(3, len(cands))]
-	slices.SortFunc(cands, func(a, b slugCand) int { return a.pos - b.pos })
+		pick = append(pick, best)
+	}
+	slices.Sort(pick)
+	var candsArr [3]slugCand
+	cands := candsArr[:0]
+	for _, k := range pick {
+		cands = append(cands, all[k])
+	}
 	var slugArr [maxSlug + 1]byte
 	slug := slugArr[:0]
 	for _, c := range cands {
-		n := len(slug) + len(c.kebab)
+		kebab := buf[c.start:c.end]
+		n := len(slug) + len(kebab)
 		if len(slug) > 0 {
 			n++
 		}
 		if n > maxSlug {
 			if len(slug) == 0 {
-				return strings.TrimRight(string(c.kebab[:maxSlug]), "-")
+				return strings.TrimRight(string(kebab[:maxSlug]), "-")
 			}
 			break
 		}
 		if len(slug) > 0 {
 			slug = append(slug, '-')
 		}
-		slug = append(slug, c.kebab...)
+		slug = append(slug, kebab...)
 	}
 	if len(slug) == 0 {
 		h := fnv.New32a()
@@ -122,17 +157,25 @@ func slugBase(content string) string {
 	return string(slug)
 }
 
+// strongerSlugCand: a goes into a slug before b (on a tie, the earlier goes).
+func strongerSlugCand(a, b slugCand) bool {
+	if a.vocab != b.vocab {
+		return !a.vocab
+	}
+	return a.len() > b.len()
+}
+
 // slugCands lists the distinct ASCII keywords of content in text order, as
-// kebab-case. For ASCII text the keywords come from the one-pass scan, and a
-// keyword that is already kebab-case (nearly all) is used as it is.
-func slugCands(dst []slugCand, content string) []slugCand {
-	var q quickScan
+// kebab-case, in q.buf. For ASCII text the keywords come from the one-pass
+// scan, and a keyword that is already kebab-case (nearly all) is used where
+// the scan left it.
+func slugCands(dst []slugCand, content string, q *quickScan) []slugCand {
 	if _, _, _, ok := q.scan(content, nil, nil, nil); ok {
 		// ASCII: the quick scan yields exactly HackLM's keywords, distinct,
 		// in text order, without analysing the whole text.
 		prev := 0
 		for _, end := range q.ends {
-			dst = appendSlugCand(dst, q.buf[prev:end], nil)
+			dst = appendSlugCand(dst, &q.buf, prev, end, nil)
 			prev = end
 		}
 		return dst
@@ -140,39 +183,47 @@ func slugCands(dst []slugCand, content string) []slugCand {
 	var seen map[string]bool // only for long texts; short ones scan dst
 	for _, k := range tokenize(content, false).keys {
 		if isASCII(k) {
-			dst = appendSlugCand(dst, []byte(k), &seen)
+			start := len(q.buf)
+			q.buf = append(q.buf, k...)
+			dst = appendSlugCand(dst, &q.buf, start, len(q.buf), &seen)
 		}
 	}
 	return dst
 }
 
-// appendSlugCand adds keyword k, as kebab-case, unless it is already there.
-// seen, when not nil, switches the duplicate test to a map for long texts.
-// Nothing is copied for a keyword that is already kebab-case, which nearly
-// all are: the missing-slug rule generates a slug for every slug-less entry.
-func appendSlugCand(dst []slugCand, k []byte, seen *map[string]bool) []slugCand {
-	kb := k
+// appendSlugCand adds keyword (*buf)[start:end], as kebab-case, unless it is
+// already there; a kebab form that differs is appended to *buf. seen, when
+// not nil, switches the duplicate test to a map for long texts. Nothing is
+// copied for a keyword that is already kebab-case, which nearly all are: the
+// missing-slug rule generates a slug for every slug-less entry.
+func appendSlugCand(dst []slugCand, buf *[]byte, start, end int, seen *map[string]bool) []slugCand {
+	k := (*buf)[start:end]
+	vocab := lookupWord(k)&(fFlip|fPartner|fConnective) != 0
 	if !IsKebab(string(k)) {
-		if kb = []byte(Kebab(string(k))); len(kb) == 0 {
+		kb := Kebab(string(k))
+		if len(kb) == 0 {
 			return dst
 		}
+		start = len(*buf)
+		*buf = append(*buf, kb...)
+		end = len(*buf)
 	}
+	kb := (*buf)[start:end]
 	switch {
 	case seen != nil && *seen != nil:
 		if (*seen)[string(kb)] {
 			return dst
 		}
 		(*seen)[string(kb)] = true
-	case slices.ContainsFunc(dst, func(c slugCand) bool { return string(c.kebab) == string(kb) }):
+	case slices.ContainsFunc(dst, func(c slugCand) bool { return string((*buf)[c.start:c.end]) == string(kb) }):
 		return dst
 	case seen != nil && len(dst) >= 32:
 		*seen = map[string]bool{string(kb): true}
 		for _, c := range dst {
-			(*seen)[string(c.kebab)] = true
+			(*seen)[string((*buf)[c.start:c.end])] = true
 		}
 	}
-	vocab := lookupWord(k)&(fFlip|fPartner|fConnective) != 0
-	return append(dst, slugCand{kb, len(dst), vocab})
+	return append(dst, slugCand{int32(start), int32(end), len(dst), vocab})
 }
 
 func isASCII(s string) bool {
