@@ -196,6 +196,25 @@ func (c *Conn) Notify(method string, params any) {
 	c.write(notificationOut{JSONRPC: "2.0", Method: method, Params: params})
 }
 
+// appendNotificationStart begins the encoding of a notification as Notify
+// writes it, up to its params; the caller appends the params' JSON and a
+// closing brace, and sends it with notifyEncoded.
+func appendNotificationStart(b []byte, method string) []byte {
+	b = append(b, `{"jsonrpc":"2.0","method":`...)
+	b = appendJSONString(b, method)
+	return append(b, `,"params":`...)
+}
+
+// notifyEncoded sends a notification built with appendNotificationStart,
+// for output too large to go through encoding/json's reflection cheaply.
+func (c *Conn) notifyEncoded(body []byte) {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if err := writeBody(c.w, body); err != nil {
+		c.log.Errorf("writing to the client: %v", err)
+	}
+}
+
 // Call sends a request to the client and waits for its answer, for ctx's
 // deadline at most. It may be called from any handler: the read loop keeps
 // running while a request waits.

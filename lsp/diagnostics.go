@@ -8,9 +8,7 @@ import (
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/memory-lsp/memory-lsp/core/config"
-	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/rules"
-	"github.com/memory-lsp/memory-lsp/core/store"
 	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
@@ -21,10 +19,13 @@ type view struct {
 	files    []rules.File
 	versions []int32 // version of the open buffer a file came from; -1 from disk
 	index    []*text.Index
+	uris     []protocol.DocumentUri
 }
 
 // snapshot builds the view of dir. A folder that cannot be read yields the
-// open buffers alone.
+// open buffers alone. The disk side comes from the folder's cache while it
+// is valid (diskcache.go), and each open buffer is parsed once per version;
+// v.files is the view's own slice, which callers may change.
 func (s *Server) snapshot(dir string) (*view, config.Config) {
 	s.mu.Lock()
 	cfg := s.cfg
@@ -35,26 +36,33 @@ func (s *Server) snapshot(dir string) (*view, config.Config) {
 		}
 	}
 	s.mu.Unlock()
-	bufs := make(map[string][]byte, len(open))
-	for p, d := range open {
-		bufs[p] = d.text
+	names := make(map[string]bool, len(open))
+	for p := range open {
+		names[filepath.Base(p)] = true
 	}
-	var snap *store.Snapshot
-	if ws, err := store.Open(filepath.Dir(dir)); err != nil {
-		s.log.Warningf("reading %s: %v", dir, err)
-	} else if snap, err = ws.Snapshot(); err != nil {
-		s.log.Warningf("reading %s: %v", dir, err)
-	}
-	v := &view{dir: dir, files: memory.Overlay(snap, bufs)}
+	snap, parsed := s.diskFiles(dir, names)
+	v := &view{dir: dir, files: overlayFiles(snap, parsed, open)}
 	v.versions = make([]int32, len(v.files))
+	v.index = make([]*text.Index, len(v.files))
+	v.uris = make([]protocol.DocumentUri, len(v.files))
 	for i, f := range v.files {
 		v.versions[i] = -1
 		if d := open[f.Path]; d != nil {
 			v.versions[i] = d.version
+			if !f.TooLarge() {
+				v.index[i] = d.ix // the same bytes, already indexed
+			}
 		}
 	}
-	v.index = make([]*text.Index, len(v.files))
 	return v, cfg
+}
+
+// uri is file i's URI.
+func (v *view) uri(i int) protocol.DocumentUri {
+	if v.uris[i] == "" {
+		v.uris[i] = uriOf(v.files[i].Path)
+	}
+	return v.uris[i]
 }
 
 // documentView is the view of the .memory folder holding the document at
@@ -129,35 +137,36 @@ func (s *Server) publishDir(dir string) {
 	defer s.lockDir(dir)()
 	if !s.serves(dir) {
 		s.dropChecker(dir)
+		s.dropDisk(dir)
 		s.clearDir(dir)
 		return
 	}
 	v, cfg := s.snapshot(dir)
 	findings := s.checker(dir).Check(v.files, cfg)
-	byFile := make([][]protocol.Diagnostic, len(v.files))
-	for _, f := range findings {
-		d, err := s.diagnostic(v, f)
-		if err != nil {
-			s.log.Errorf("%s: %v", v.files[f.File].Path, err)
-			continue
-		}
-		byFile[f.File] = append(byFile[f.File], d)
+	// Each file's findings, in order; each file is encoded (publish.go) just
+	// before it is sent, into one buffer sized for the largest.
+	own := make([][]int32, len(v.files))
+	for k, f := range findings {
+		own[f.File] = append(own[f.File], int32(k))
+	}
+	largest := 0
+	for _, o := range own {
+		largest = max(largest, len(o))
 	}
 	seen := map[string]bool{}
+	var body []byte
 	for i, f := range v.files {
 		seen[f.Path] = true
 		if v.versions[i] >= 0 && s.currentVersion(f.Path) != v.versions[i] {
 			continue
 		}
-		params := protocol.PublishDiagnosticsParams{URI: uriOf(f.Path), Diagnostics: byFile[i]}
-		if params.Diagnostics == nil {
-			params.Diagnostics = []protocol.Diagnostic{} // never null
+		if body == nil {
+			body = make([]byte, 0, 256+largest*diagnosticBytes)
 		}
-		if v.versions[i] >= 0 {
-			ver := protocol.UInteger(v.versions[i])
-			params.Version = &ver
-		}
-		s.conn.Notify("textDocument/publishDiagnostics", params)
+		body = appendNotificationStart(body[:0], "textDocument/publishDiagnostics")
+		body = s.appendPublishParams(body, v, i, findings, own[i])
+		body = append(body, '}')
+		s.conn.notifyEncoded(body)
 	}
 	// Files that vanished since the last publish get an empty list.
 	s.mu.Lock()

@@ -2,9 +2,11 @@ package lsp
 
 import (
 	"fmt"
+	"sync"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
+	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
@@ -15,11 +17,22 @@ type document struct {
 	version int32
 	text    []byte
 	ix      *text.Index
+	// file is the buffer parsed, once per version: every view of the folder
+	// (each check, code action, hover) uses it, and a version never changes.
+	file func() rules.File
 }
 
 func newDocument(uri protocol.DocumentUri, path string, version int32, content string) *document {
-	b := []byte(content)
-	return &document{uri: uri, path: path, version: version, text: b, ix: text.NewIndex(b)}
+	return makeDocument(uri, path, version, []byte(content), nil)
+}
+
+// makeDocument is a document of b; ix, when non-nil, is b's index.
+func makeDocument(uri protocol.DocumentUri, path string, version int32, b []byte, ix *text.Index) *document {
+	if ix == nil {
+		ix = text.NewIndex(b)
+	}
+	return &document{uri: uri, path: path, version: version, text: b, ix: ix,
+		file: sync.OnceValue(func() rules.File { return rules.NewFile(path, b) })}
 }
 
 // apply returns the document after a didChange's content changes, each
@@ -54,5 +67,5 @@ func (d *document) apply(version int32, changes []any) (*document, error) {
 		}
 		ix = text.NewIndex(cur)
 	}
-	return &document{uri: d.uri, path: d.path, version: version, text: cur, ix: ix}, nil
+	return makeDocument(d.uri, d.path, version, cur, ix), nil
 }

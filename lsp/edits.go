@@ -236,6 +236,9 @@ func (s *Server) write(ctx context.Context, root, label string, plan planFunc) (
 		sort.Slice(changes, func(i, j int) bool { return changes[i].Path < changes[j].Path })
 		return changes, nil
 	})
+	// Our own write: the folder's cached disk side is stale (also after a
+	// failure, which may come after some files were written).
+	s.invalidateDisk(dir)
 	if err != nil && len(changed) > 0 {
 		names := make([]string, len(changed))
 		for i, p := range changed {

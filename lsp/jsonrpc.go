@@ -160,6 +160,11 @@ func writeFrame(w io.Writer, v any) error {
 	if err != nil {
 		return err
 	}
+	return writeBody(w, body)
+}
+
+// writeBody frames an encoded message.
+func writeBody(w io.Writer, body []byte) error {
 	header := make([]byte, 0, 32)
 	header = append(header, "Content-Length: "...)
 	header = strconv.AppendInt(header, int64(len(body)), 10)
@@ -167,6 +172,6 @@ func writeFrame(w io.Writer, v any) error {
 	if _, err := w.Write(header); err != nil {
 		return err
 	}
-	_, err = w.Write(body)
+	_, err := w.Write(body)
 	return err
 }

@@ -66,7 +66,11 @@ type Server struct {
 	// checkers keep each .memory dir's analyses and pairs between checks;
 	// a checker is used only under its dir's pubMu.
 	checkers map[string]*rules.Checker
-	startup  []pendingNote // settings problems found in initialize, sent after initialized
+	// disk caches each .memory dir's files as last read (diskcache.go);
+	// diskGen counts the changes seen in each dir, which void its cache.
+	disk    map[string]*diskCache
+	diskGen map[string]uint64
+	startup []pendingNote // settings problems found in initialize, sent after initialized
 
 	// cfgMu serialises configuration refreshes, so that a slow pull cannot
 	// overwrite a newer one. It is taken before mu, never while holding it.
@@ -86,7 +90,7 @@ func NewServer(opt Options, log commonlog.Logger) *Server {
 	}
 	return &Server{opt: opt, log: log, docs: map[string]*document{}, cfg: config.Default(),
 		timers: map[string]*time.Timer{}, shown: map[string]bool{}, pubMu: map[string]*sync.Mutex{},
-		checkers: map[string]*rules.Checker{}}
+		checkers: map[string]*rules.Checker{}, disk: map[string]*diskCache{}, diskGen: map[string]uint64{}}
 }
 
 // Serve runs the protocol on conn until exit or end of input. ok reports

@@ -118,6 +118,8 @@ func (w *watcher) sync() {
 // attach watches dir, or its parent while dir does not exist, and reports
 // whether dir itself is now watched. w.mu is held.
 func (w *watcher) attach(dir string) bool {
+	// Events may have been missed while dir was not watched as a folder.
+	w.s.invalidateDisk(dir)
 	if isDirectory(dir) && w.add(dir) == nil {
 		w.dirs[dir] = watchFolder
 		return true
@@ -140,6 +142,7 @@ func (w *watcher) attach(dir string) bool {
 
 // detach ends dir's watch. w.mu is held.
 func (w *watcher) detach(dir string) {
+	w.s.invalidateDisk(dir)
 	switch w.dirs[dir] {
 	case watchFolder:
 		w.drop(dir)
@@ -188,6 +191,7 @@ func (w *watcher) loop() {
 				// Events were lost: check everything again.
 				w.mu.Lock()
 				for d := range w.dirs {
+					w.s.invalidateDisk(d)
 					w.s.schedule(d, watchDebounce)
 				}
 				w.mu.Unlock()
@@ -206,6 +210,13 @@ func (w *watcher) event(ev fsnotify.Event) {
 	if w.closed {
 		w.mu.Unlock()
 		return
+	}
+	// Any event in or of a served folder voids its cached disk side
+	// (diskcache.go), also one that schedules nothing (a chmod).
+	if _, ok := w.dirs[name]; ok {
+		w.s.invalidateDisk(name)
+	} else if dir := filepath.Dir(name); w.dirs[dir] == watchFolder {
+		w.s.invalidateDisk(dir)
 	}
 	if mode, ok := w.dirs[name]; ok {
 		switch {
@@ -285,6 +296,7 @@ func (s *Server) didChangeWatchedFiles(_ context.Context, p *protocol.DidChangeW
 		}
 		dir := filepath.Dir(path)
 		if !seen[dir] && s.serves(dir) {
+			s.invalidateDisk(dir) // the client saw a change we may not have
 			seen[dir] = true
 			s.schedule(dir, watchDebounce)
 		}

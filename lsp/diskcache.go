@@ -1,0 +1,258 @@
+package lsp
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/memory-lsp/memory-lsp/core/rules"
+	"github.com/memory-lsp/memory-lsp/core/store"
+)
+
+// Every didChange builds a view of its folder, and the disk side of that
+// view used to be read and parsed again each time: 8–16 ms per keystroke at
+// 10,000 entries, for files that had not changed. The disk side is now kept
+// per folder (a diskCache) and reused only while all of these hold:
+//
+//   - the watcher watches the folder itself, and has seen no event in it
+//     since the read (each event, each change of how the folder is watched,
+//     each write of ours and each client file event bumps the folder's
+//     generation, which the cache must match);
+//   - a stat of the folder and of every .md file in it, taken now, matches
+//     the one taken before the read (identity, mode, size, modification
+//     time; the set of names too), so that a missed event cannot serve
+//     stale bytes;
+//   - no file whose bytes the view uses was modified within racyWindow of
+//     that earlier stat: a write in the same tick of the file system's clock,
+//     with the same size, would leave the stat unchanged, so such a file is
+//     read again until it is old enough to be judged by its stat.
+//
+// Otherwise the folder is read with store.Snapshot exactly as before. Files
+// under a symlink are never cached: their stat is the link's, not the
+// bytes'. Open buffers never come from the cache; each document version is
+// parsed once (document.file).
+
+// racyWindow is how recently modified a file may be and still be trusted by
+// its stat: above the timestamp granularity of every common file system
+// (ext4 and most others tick with the kernel's clock, some keep 1 or 2 s).
+const racyWindow = 3 * time.Second
+
+// diskCache is one folder's files as store.Snapshot read them.
+type diskCache struct {
+	gen   uint64 // the folder's generation when the read began
+	dir   os.FileInfo
+	names []string               // .md names in the folder, as read from it
+	stat  map[string]os.FileInfo // by name, taken before the read
+	racy  map[string]bool        // modified within racyWindow of the stat
+	// unread names the files whose bytes the cache dropped: they were open.
+	unread map[string]bool
+	snap   *store.Snapshot
+	// parsed holds each snapshot file's rules.File, parsed on first use.
+	parsed []func() rules.File
+}
+
+// diskState is what a stat of a folder shows.
+type diskState struct {
+	dir   os.FileInfo
+	names []string
+	stat  map[string]os.FileInfo
+}
+
+// statDir stats dir and its .md files; ok is false for anything the cache
+// does not handle (no folder, a symlink, an unreadable entry).
+func statDir(dir string) (st diskState, ok bool) {
+	fi, err := os.Lstat(dir)
+	if err != nil || !fi.IsDir() {
+		return st, false
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return st, false
+	}
+	st = diskState{dir: fi, stat: map[string]os.FileInfo{}}
+	for _, e := range ents {
+		name := e.Name()
+		if !strings.HasSuffix(name, ".md") {
+			continue // store.Snapshot reads nothing else
+		}
+		fi, err := os.Lstat(filepath.Join(dir, name))
+		if err != nil || fi.Mode()&fs.ModeSymlink != 0 {
+			return st, false
+		}
+		st.names = append(st.names, name)
+		st.stat[name] = fi
+	}
+	return st, true
+}
+
+func sameStat(a, b os.FileInfo) bool {
+	return os.SameFile(a, b) && a.Mode() == b.Mode() && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
+}
+
+// matches reports whether the folder still looks as it did before the
+// cached read. open names the files whose bytes come from buffers: only
+// their identity and mode matter (store.Snapshot's verdict on them depends
+// on nothing else), not their content.
+func (c *diskCache) matches(st diskState, open map[string]bool) bool {
+	// The folder's own times change with every lock and temp file; its
+	// names and their stats below are what the snapshot depends on.
+	if !os.SameFile(c.dir, st.dir) || c.dir.Mode() != st.dir.Mode() {
+		return false
+	}
+	if len(st.names) != len(c.names) {
+		return false
+	}
+	for i, name := range st.names {
+		if c.names[i] != name {
+			return false
+		}
+		was, now := c.stat[name], st.stat[name]
+		if open[name] {
+			if !os.SameFile(was, now) || was.Mode() != now.Mode() {
+				return false
+			}
+			continue
+		}
+		if c.racy[name] || c.unread[name] || !sameStat(was, now) {
+			return false
+		}
+	}
+	return true
+}
+
+// diskFiles returns dir's snapshot and, for each of its files, its parse;
+// open names the files that have a buffer. A folder that cannot be read
+// gives a nil snapshot, as store.Snapshot's error did before.
+func (s *Server) diskFiles(dir string, open map[string]bool) (*store.Snapshot, []func() rules.File) {
+	watched := s.watchesFolder(dir)
+	s.mu.Lock()
+	gen := s.diskGen[dir]
+	c := s.disk[dir]
+	s.mu.Unlock()
+	var st diskState
+	ok := false
+	if watched {
+		st, ok = statDir(dir)
+		if ok && c != nil && c.gen == gen && c.matches(st, open) {
+			return c.snap, c.parsed
+		}
+	}
+	now := time.Now()
+	var snap *store.Snapshot
+	ws, err := store.Open(filepath.Dir(dir))
+	if err == nil {
+		snap, err = ws.Snapshot()
+	}
+	if err != nil {
+		s.log.Warningf("reading %s: %v", dir, err)
+		s.dropDisk(dir)
+		return nil, nil
+	}
+	parsed := make([]func() rules.File, len(snap.Files))
+	for i, f := range snap.Files {
+		if f.Exists && f.Data != nil && !f.TooLarge() {
+			parsed[i] = sync.OnceValue(func() rules.File { return rules.NewFile(f.Path, f.Data) })
+		}
+	}
+	if !ok {
+		s.dropDisk(dir)
+		return snap, parsed
+	}
+	c = &diskCache{gen: gen, dir: st.dir, names: st.names, stat: st.stat, racy: map[string]bool{}, snap: snap, parsed: parsed}
+	for name, fi := range st.stat {
+		if fi.ModTime().After(now.Add(-racyWindow)) {
+			c.racy[name] = true
+		}
+	}
+	for _, f := range snap.Files {
+		if f.Link != "" {
+			s.dropDisk(dir) // read through a symlink: its stat says nothing
+			return snap, parsed
+		}
+	}
+	// The disk bytes of an open file are not used while it is open; the
+	// cache does not keep them (a megabyte for a 10,000-entry file), and is
+	// void for that file once it is closed.
+	c.snap = &store.Snapshot{Dir: snap.Dir, Files: append([]store.File(nil), snap.Files...)}
+	c.parsed = append([]func() rules.File(nil), parsed...)
+	c.unread = map[string]bool{}
+	for i, f := range c.snap.Files {
+		if open[f.Name] && f.Data != nil {
+			c.snap.Files[i].Data, c.parsed[i] = nil, nil
+			c.unread[f.Name] = true
+		}
+	}
+	s.mu.Lock()
+	if s.diskGen[dir] == gen {
+		s.disk[dir] = c
+	}
+	s.mu.Unlock()
+	return snap, parsed
+}
+
+// invalidateDisk forgets what dir's cache holds: something in the folder
+// changed, or may have.
+func (s *Server) invalidateDisk(dir string) {
+	s.mu.Lock()
+	s.diskGen[dir]++
+	delete(s.disk, dir)
+	s.mu.Unlock()
+}
+
+// dropDisk forgets dir's cache (and the memory it holds) without marking a
+// change.
+func (s *Server) dropDisk(dir string) {
+	s.mu.Lock()
+	delete(s.disk, dir)
+	s.mu.Unlock()
+}
+
+// watchesFolder reports whether the watcher watches dir itself, so that its
+// events can invalidate a cache of it.
+func (s *Server) watchesFolder(dir string) bool {
+	s.mu.Lock()
+	w := s.watch
+	s.mu.Unlock()
+	if w == nil {
+		return false
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return !w.closed && w.dirs[dir] == watchFolder
+}
+
+// overlayFiles is memory.Overlay with parses reused: the files of snap, with the
+// open buffers in place of their disk contents, then the buffers of files
+// not on disk, by path. TestOverlayMatchesMemoryOverlay holds the two
+// equal.
+func overlayFiles(snap *store.Snapshot, parsed []func() rules.File, open map[string]*document) []rules.File {
+	out := make([]rules.File, 0, 5+len(open))
+	seen := map[string]bool{}
+	if snap != nil {
+		for i, f := range snap.Files {
+			if d, ok := open[f.Path]; ok {
+				out = append(out, d.file())
+				seen[f.Path] = true
+			} else if f.TooLarge() {
+				out = append(out, rules.NewFileTooLarge(f.Path, f.Size))
+			} else if f.Exists && f.Data != nil {
+				out = append(out, parsed[i]())
+			}
+		}
+	}
+	rest := make([]string, 0, len(open))
+	for p := range open {
+		if !seen[p] {
+			rest = append(rest, p)
+		}
+	}
+	sort.Strings(rest)
+	for _, p := range rest {
+		out = append(out, open[p].file())
+	}
+	return out
+}
