@@ -11,6 +11,8 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/text"
+
+	"github.com/memory-lsp/memory-lsp/internal/cputime"
 )
 
 // check runs Check on one decisions.md and returns the findings of code.
@@ -271,11 +273,11 @@ func BenchmarkCheck10k(b *testing.B) {
 	}{{"raised-limits", raised}, {"default-limits", config.Default()}} {
 		b.Run(v.name, func(b *testing.B) {
 			n := 0
-			cpu := startCPU()
+			cpu := cputime.Start()
 			for b.Loop() {
 				n = len(Check(files, v.cfg))
 			}
-			cpu.report(b)
+			cpu.Report(b)
 			b.ReportMetric(float64(n), "findings")
 		})
 	}

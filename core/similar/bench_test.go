@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/memory-lsp/memory-lsp/core/category"
+
+	"github.com/memory-lsp/memory-lsp/internal/cputime"
 )
 
 func benchStrings(n int) []string {
@@ -19,12 +21,12 @@ func BenchmarkAnalyze(b *testing.B) {
 	ss := benchStrings(1000)
 	b.ReportAllocs()
 	i := 0
-	cpu := startCPU()
+	cpu := cputime.Start()
 	for b.Loop() {
 		Analyze(ss[i%len(ss)])
 		i++
 	}
-	cpu.report(b)
+	cpu.Report(b)
 }
 
 // BenchmarkPairs10k is a cleanup or check of 10,000 entries from scratch:
@@ -37,7 +39,7 @@ func BenchmarkPairs10k(b *testing.B) {
 	}
 	b.ReportAllocs()
 	var pairs int
-	cpu := startCPU()
+	cpu := cputime.Start()
 	for b.Loop() {
 		texts := make([]*Text, len(ss))
 		for i, s := range ss {
@@ -45,7 +47,7 @@ func BenchmarkPairs10k(b *testing.B) {
 		}
 		pairs = len(Pairs(texts, groups, defaultTh))
 	}
-	cpu.report(b)
+	cpu.Report(b)
 	b.ReportMetric(float64(pairs), "pairs")
 }
 
@@ -56,21 +58,21 @@ func BenchmarkDecide10k(b *testing.B) {
 		texts[i] = Analyze(ss[i])
 	}
 	b.ReportAllocs()
-	cpu := startCPU()
+	cpu := cputime.Start()
 	for b.Loop() {
 		Decide(Analyze(ss[10000]), texts, defaultTh)
 	}
-	cpu.report(b)
+	cpu.Report(b)
 }
 
 func BenchmarkScore(b *testing.B) {
 	ss := benchStrings(1000)
 	b.ReportAllocs()
 	i := 0
-	cpu := startCPU()
+	cpu := cputime.Start()
 	for b.Loop() {
 		Score(category.Decision, ss[i%len(ss)])
 		i++
 	}
-	cpu.report(b)
+	cpu.Report(b)
 }
