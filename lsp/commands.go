@@ -194,31 +194,19 @@ func (s *Server) cmdList(_ context.Context, _ string, raw json.RawMessage) (any,
 	if err := memory.DecodeArgs(raw, &a); err != nil {
 		return nil, err
 	}
-	var only *category.Category
-	if a.Category != "" {
-		c, err := category.Parse(a.Category)
-		if err != nil {
-			return nil, &memory.InputError{Field: "category", Problem: err.Error()}
-		}
-		only = &c
-	}
 	root, err := s.commandRoot(a.Root)
 	if err != nil {
 		return nil, err
 	}
 	v, _ := s.snapshot(memoryDir(root))
-	res := listResult{Entries: []memory.CatalogEntry{}}
+	entries, err := memory.List(v.files, a.Category)
+	if err != nil {
+		return nil, err
+	}
+	res := listResult{Entries: entries}
 	var b strings.Builder
-	for _, ce := range memory.NewCatalog(v.files).Entries {
-		if only != nil && ce.Cat != *only {
-			continue
-		}
-		res.Entries = append(res.Entries, ce)
-		slug := ""
-		if ce.Slug != "" {
-			slug = "[" + ce.Slug + "] "
-		}
-		fmt.Fprintf(&b, "\n%s:%d [%s] %s%s", ce.File, ce.Line, ce.Category, slug, ce.Content)
+	for _, ce := range entries {
+		b.WriteString("\n" + memory.EntryLine(ce.EntryRef))
 	}
 	res.Message = plural(len(res.Entries), "memory", "memories") + b.String()
 	return res, nil
@@ -407,7 +395,7 @@ func (s *Server) cmdCleanup(ctx context.Context, _ string, raw json.RawMessage) 
 	var files []rules.File
 	if a.Apply {
 		_, err = s.write(ctx, root, "Clean up memory", func(fs []rules.File, cfg config.Config) (map[string][]byte, error) {
-			if err := tooLarge("clean up", fs); err != nil {
+			if err := memory.RefuseTooLarge("clean up", fs); err != nil {
 				return nil, err
 			}
 			plan, files = memory.PlanCleanup(fs, cfg), fs
@@ -422,7 +410,7 @@ func (s *Server) cmdCleanup(ctx context.Context, _ string, raw json.RawMessage) 
 		}
 	} else {
 		v, cfg := s.snapshot(memoryDir(root))
-		if err := tooLarge("clean up", v.files); err != nil {
+		if err := memory.RefuseTooLarge("clean up", v.files); err != nil {
 			return nil, err
 		}
 		files = v.files
@@ -450,37 +438,19 @@ func (s *Server) cmdCleanup(ctx context.Context, _ string, raw json.RawMessage) 
 	return res, nil
 }
 
-// tooLarge refuses a cleanup when a category file is over
-// rules.MaxFileBytes, as the CLI's does: cleanup plans merges and prunes
-// per category and slugs across all of them, and cannot read that file.
-func tooLarge(op string, files []rules.File) error {
-	for _, f := range files {
-		if f.IsCategory && f.TooLarge() {
-			return &memory.FileTooLargeError{Op: op, Path: f.Path, Size: f.Size()}
-		}
-	}
-	return nil
-}
-
 // --- stats ----------------------------------------------------------------
 
-type categoryStats struct {
-	Category string `json:"category"`
-	File     string `json:"file"`
-	Entries  int    `json:"entries"`
-	Limit    int    `json:"limit"`
-}
-
 type statsResult struct {
-	Message    string          `json:"message"`
-	Categories []categoryStats `json:"categories"`
-	Duplicates int             `json:"duplicates"`
-	Conflicts  int             `json:"conflicts"`
-	Total      int             `json:"total"`
+	Message    string                 `json:"message"`
+	Categories []memory.CategoryStats `json:"categories"`
+	Duplicates int                    `json:"duplicates"`
+	Conflicts  int                    `json:"conflicts"`
+	Total      int                    `json:"total"`
 }
 
 // cmdStats counts entries per category against its limit, and the
-// duplicate (exact or near) and conflicting entries the rules find.
+// duplicate (exact or near) and conflicting entries the rules find
+// (memory.ComputeStats, as MCP's memoryStats), as counts.
 func (s *Server) cmdStats(_ context.Context, _ string, raw json.RawMessage) (any, error) {
 	var a rootArg
 	root, err := argsAndRoot(s, raw, &a)
@@ -488,24 +458,11 @@ func (s *Server) cmdStats(_ context.Context, _ string, raw json.RawMessage) (any
 		return nil, err
 	}
 	v, cfg := s.snapshot(memoryDir(root))
-	res := statsResult{}
+	st := memory.ComputeStats(v.files, cfg)
+	res := statsResult{Categories: st.Categories, Duplicates: len(st.Duplicates), Conflicts: len(st.Conflicts), Total: st.Total}
 	var b strings.Builder
-	for _, c := range category.All {
-		cs := categoryStats{Category: c.String(), File: c.File(), Limit: cfg.Limit(c)}
-		if f := categoryFile(v.files, c); f != nil {
-			cs.Entries = len(f.Doc.Entries)
-		}
-		res.Total += cs.Entries
-		res.Categories = append(res.Categories, cs)
-		fmt.Fprintf(&b, "\n%s: %d/%d", c.Plural(), cs.Entries, cs.Limit)
-	}
-	for _, f := range rules.Check(v.files, cfg) {
-		switch f.Code {
-		case "duplicate", "near-duplicate":
-			res.Duplicates++
-		case "conflict":
-			res.Conflicts++
-		}
+	for i, cs := range st.Categories {
+		fmt.Fprintf(&b, "\n%s: %d/%d", category.All[i].Plural(), cs.Entries, cs.Limit)
 	}
 	res.Message = fmt.Sprintf("%s; %s, %s.", plural(res.Total, "memory", "memories"),
 		plural(res.Duplicates, "duplicate", "duplicates"), plural(res.Conflicts, "conflict", "conflicts")) + b.String()

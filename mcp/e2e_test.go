@@ -246,10 +246,7 @@ func TestBinaryRootsFromClient(t *testing.T) {
 			c := sdk.NewClient(&sdk.Implementation{Name: "e2e", Version: "1"}, nil)
 			c.AddRoots(&sdk.Root{URI: fileURI(proj), Name: "project"})
 			p := startServer(t, elsewhere, c, version)
-			if r := call(t, p.cs, ToolStore, map[string]any{"category": "Preference", "content": "Prefer table-driven tests in Go packages."}); r.IsError {
-				t.Fatal(r)
-			}
-			if got := readMemory(t, proj, "preferences.md"); got != "# Preferences\n\n- Prefer table-driven tests in Go packages.\n" {
+			if got := storeAndRead(t, p.cs, proj, "Preference", "Prefer table-driven tests in Go packages.", "preferences.md"); got != "# Preferences\n\n- Prefer table-driven tests in Go packages.\n" {
 				t.Errorf("preferences.md: %q", got)
 			}
 			if _, err := os.Stat(filepath.Join(elsewhere, ".memory")); !os.IsNotExist(err) {
@@ -259,10 +256,7 @@ func TestBinaryRootsFromClient(t *testing.T) {
 			other := workspace(t, nil)
 			c.RemoveRoots(fileURI(proj))
 			c.AddRoots(&sdk.Root{URI: fileURI(other)})
-			if r := call(t, p.cs, ToolStore, map[string]any{"category": "Preference", "content": "Prefer short commit subjects."}); r.IsError {
-				t.Fatal(r)
-			}
-			if got := readMemory(t, other, "preferences.md"); !strings.Contains(got, "short commit subjects") {
+			if got := storeAndRead(t, p.cs, other, "Preference", "Prefer short commit subjects.", "preferences.md"); !strings.Contains(got, "short commit subjects") {
 				t.Errorf("after roots changed: %q", got)
 			}
 		})
@@ -279,10 +273,7 @@ func TestBinaryCurrentFolder(t *testing.T) {
 	}
 	c := sdk.NewClient(&sdk.Implementation{Name: "e2e", Version: "1"}, &sdk.ClientOptions{Capabilities: &sdk.ClientCapabilities{}})
 	p := startServer(t, sub, c, "")
-	if r := call(t, p.cs, ToolStore, map[string]any{"category": "Quirk", "content": "The integration tests need Docker running."}); r.IsError {
-		t.Fatal(r)
-	}
-	if got := readMemory(t, proj, "quirks.md"); !strings.Contains(got, "Docker running") {
+	if got := storeAndRead(t, p.cs, proj, "Quirk", "The integration tests need Docker running.", "quirks.md"); !strings.Contains(got, "Docker running") {
 		t.Errorf("quirks.md: %q", got)
 	}
 }

@@ -118,6 +118,16 @@ func readMemory(t *testing.T, root, name string) string {
 	return string(b)
 }
 
+// storeAndRead stores content under cat, failing the test on a refusal, and
+// returns the text of file, the category's file, in root's .memory.
+func storeAndRead(t *testing.T, cs *sdk.ClientSession, root, cat, content, file string) string {
+	t.Helper()
+	if r := call(t, cs, ToolStore, map[string]any{"category": cat, "content": content}); r.IsError {
+		t.Fatal(r)
+	}
+	return readMemory(t, root, file)
+}
+
 // hackLMSchemas are the input schemas of HackLM's api-reference, trimmed to
 // what must be equal: property names, types, enums and required fields.
 var hackLMSchemas = map[string]string{
@@ -617,10 +627,7 @@ func TestRootPrecedence(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			cs := session(t, c.opts, c.copts, "", c.roots...)
 			content := []string{"Alpha builds run on the arm runners.", "Beta builds sign with the release key file.", "Gamma docs publish from the main branch.", "Delta services log in JSON lines."}[i]
-			if r := call(t, cs, ToolStore, map[string]any{"category": "Instruction", "content": content}); r.IsError {
-				t.Fatal(r.Text)
-			}
-			if got := readMemory(t, c.want, "instructions.md"); !strings.Contains(got, content) {
+			if got := storeAndRead(t, cs, c.want, "Instruction", content, "instructions.md"); !strings.Contains(got, content) {
 				t.Errorf("not stored in %s: %q", c.want, got)
 			}
 		})

@@ -304,25 +304,18 @@ func (s *Server) listMemories(ctx context.Context, req *sdk.CallToolRequest) (*s
 		Category string `json:"category"`
 	}
 	return s.call(ctx, req, "listMemories failed", &in, func(svc *memory.Service) (*sdk.CallToolResult, error) {
-		var only *category.Category
-		if in.Category != "" {
-			c, err := category.Parse(in.Category)
-			if err != nil {
-				return nil, &memory.InputError{Field: "category", Problem: err.Error()}
-			}
-			only = &c
-		}
 		files, err := svc.Load()
 		if err != nil {
 			return nil, err
 		}
-		out := listOutput{Entries: []memory.CatalogEntry{}}
-		refs := []memory.EntryRef{}
-		for _, ce := range memory.NewCatalog(files).Entries {
-			if only == nil || ce.Cat == *only {
-				out.Entries = append(out.Entries, ce)
-				refs = append(refs, ce.EntryRef)
-			}
+		entries, err := memory.List(files, in.Category)
+		if err != nil {
+			return nil, err
+		}
+		out := listOutput{Entries: entries}
+		refs := make([]memory.EntryRef, len(entries))
+		for i, ce := range entries {
+			refs[i] = ce.EntryRef
 		}
 		out.Message = countMemories(len(refs))
 		if len(refs) > 0 {
@@ -399,22 +392,14 @@ func plural(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-// entryLines is one line per entry, as the language server's list words
-// them: "decisions.md:3 [Decision] [slug] content".
+// entryLines is memory.EntryLine per entry, one a line.
 func entryLines(entries []memory.EntryRef) string {
 	var b strings.Builder
 	for i, e := range entries {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		fmt.Fprintf(&b, "%s:%d ", e.File, e.Line)
-		if e.Category != "" {
-			fmt.Fprintf(&b, "[%s] ", e.Category)
-		}
-		if e.Slug != "" {
-			fmt.Fprintf(&b, "[%s] ", e.Slug)
-		}
-		b.WriteString(e.Content)
+		b.WriteString(memory.EntryLine(e))
 	}
 	return b.String()
 }

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/memory"
 )
 
@@ -84,14 +83,6 @@ func runQuery(_ context.Context, e *env, a *parsedArgs) (int, error) {
 }
 
 func runList(_ context.Context, e *env, a *parsedArgs) (int, error) {
-	var only *category.Category
-	if a.set["category"] {
-		c, err := category.Parse(a.str("category"))
-		if err != nil {
-			return exitError, &memory.InputError{Field: "category", Problem: err.Error()}
-		}
-		only = &c
-	}
 	svc, err := e.service()
 	if err != nil {
 		return exitError, err
@@ -100,14 +91,12 @@ func runList(_ context.Context, e *env, a *parsedArgs) (int, error) {
 	if err != nil {
 		return exitError, err
 	}
-	var entries []memory.CatalogEntry
-	for _, ce := range memory.NewCatalog(files).Entries {
-		if only == nil || ce.Cat == *only {
-			entries = append(entries, ce)
-		}
+	entries, err := memory.List(files, a.str("category"))
+	if err != nil {
+		return exitError, err
 	}
 	if e.json {
-		writeJSON(e.stdout, map[string]any{"entries": nonNil(entries)})
+		writeJSON(e.stdout, map[string]any{"entries": entries})
 		return exitOK, nil
 	}
 	for _, ce := range entries {

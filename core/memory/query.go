@@ -34,20 +34,43 @@ type CatalogEntry struct {
 
 // NewCatalog indexes the entries of the category files among files.
 func NewCatalog(files []rules.File) *Catalog {
-	c := &Catalog{}
-	var docs []search.Doc
-	for _, f := range files {
-		if !f.IsCategory || f.Doc == nil {
-			continue
-		}
-		for _, e := range f.Doc.Entries {
-			ce := CatalogEntry{EntryRef: *ref(f.Category, f.Name, e), Cat: f.Category, Path: f.Path, Score: similar.Score(f.Category, e.Content)}
-			c.Entries = append(c.Entries, ce)
-			docs = append(docs, search.Doc{Category: f.Category, Slug: ce.Slug, Content: e.Content})
-		}
+	c := &Catalog{Entries: catalogEntries(files, nil)}
+	docs := make([]search.Doc, len(c.Entries))
+	for i, ce := range c.Entries {
+		docs[i] = search.Doc{Category: ce.Cat, Slug: ce.Slug, Content: ce.Content}
 	}
 	c.index = search.Build(docs)
 	return c
+}
+
+// List is listMemories: the entries in read order with their pruning
+// scores, of one category when cat is not empty (an unknown category is an
+// input error). Never nil. It builds no search index.
+func List(files []rules.File, cat string) ([]CatalogEntry, error) {
+	var only *category.Category
+	if cat != "" {
+		c, err := category.Parse(cat)
+		if err != nil {
+			return nil, &InputError{Field: "category", Problem: err.Error()}
+		}
+		only = &c
+	}
+	return catalogEntries(files, only), nil
+}
+
+// catalogEntries lists the entries of the category files among files (of
+// category only, when not nil), never nil.
+func catalogEntries(files []rules.File, only *category.Category) []CatalogEntry {
+	out := []CatalogEntry{}
+	for _, f := range files {
+		if !f.IsCategory || f.Doc == nil || (only != nil && f.Category != *only) {
+			continue
+		}
+		for _, e := range f.Doc.Entries {
+			out = append(out, CatalogEntry{EntryRef: *ref(f.Category, f.Name, e), Cat: f.Category, Path: f.Path, Score: similar.Score(f.Category, e.Content)})
+		}
+	}
+	return out
 }
 
 // QueryRequest is queryMemory's input (HackLM's schema).

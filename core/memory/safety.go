@@ -25,12 +25,12 @@ func (e *FileTooLargeError) Error() string {
 	return fmt.Sprintf("refusing to %s %s: it %s, so it is not parsed and nothing is written — trim it or split it first", e.Op, e.Path, rules.SizeProblem(e.Size))
 }
 
-// tooLarge returns a FileTooLargeError for the first category file over the
-// limit, or nil. Fix and cleanup plan across the category files (slugs
+// RefuseTooLarge returns a FileTooLargeError for the first category file
+// over the limit, or nil. Fix and cleanup plan across the category files (slugs
 // unique over all of them, merges and prunes per category), so one file
 // they cannot read stops them before anything is written. Other files over
 // the limit are simply not read: nothing plans edits in them.
-func tooLarge(op string, files []rules.File) error {
+func RefuseTooLarge(op string, files []rules.File) error {
 	for _, f := range files {
 		if f.IsCategory && f.TooLarge() {
 			return &FileTooLargeError{Op: op, Path: f.Path, Size: f.Size()}

@@ -131,7 +131,7 @@ func (s *Service) Fix(ctx context.Context) ([]string, error) {
 	_, err := s.WS.Update(ctx, func(snap *store.Snapshot) ([]store.Change, error) {
 		changed = nil
 		files := Files(snap)
-		if err := tooLarge("fix", files); err != nil {
+		if err := RefuseTooLarge("fix", files); err != nil {
 			return nil, err
 		}
 		orig := make([][]byte, len(files))
@@ -171,7 +171,7 @@ func (s *Service) Cleanup(ctx context.Context, apply bool) (*CleanupPlan, []rule
 		if err != nil {
 			return nil, nil, err
 		}
-		if err := tooLarge("clean up", files); err != nil {
+		if err := RefuseTooLarge("clean up", files); err != nil {
 			return nil, nil, err
 		}
 		return PlanCleanup(files, s.Cfg), files, nil
@@ -180,7 +180,7 @@ func (s *Service) Cleanup(ctx context.Context, apply bool) (*CleanupPlan, []rule
 	var files []rules.File
 	_, err := s.WS.Update(ctx, func(snap *store.Snapshot) ([]store.Change, error) {
 		files = Files(snap)
-		if err := tooLarge("clean up", files); err != nil {
+		if err := RefuseTooLarge("clean up", files); err != nil {
 			return nil, err
 		}
 		plan = PlanCleanup(files, s.Cfg)

@@ -3,6 +3,7 @@ package memory
 import (
 	"bytes"
 	"fmt"
+	"strings"
 
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
@@ -28,6 +29,22 @@ type EntryRef struct {
 	Line     int    `json:"line"`
 	Slug     string `json:"slug,omitempty"`
 	Content  string `json:"content"`
+}
+
+// EntryLine is how the front ends list an entry on one line:
+// "decisions.md:3 [Decision] [slug] content" (no category brackets when the
+// category is empty, no slug brackets without a slug).
+func EntryLine(r EntryRef) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s:%d ", r.File, r.Line)
+	if r.Category != "" {
+		fmt.Fprintf(&b, "[%s] ", r.Category)
+	}
+	if r.Slug != "" {
+		fmt.Fprintf(&b, "[%s] ", r.Slug)
+	}
+	b.WriteString(r.Content)
+	return b.String()
 }
 
 // StoreResult says what a store did (or, in a dry run, would do).
