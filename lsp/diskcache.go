@@ -2,9 +2,10 @@ package lsp
 
 import (
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -43,23 +44,21 @@ const racyWindow = 3 * time.Second
 
 // diskCache is one folder's files as store.Snapshot read them.
 type diskCache struct {
-	gen   uint64 // the folder's generation when the read began
-	dir   os.FileInfo
-	names []string               // .md names in the folder, as read from it
-	stat  map[string]os.FileInfo // by name, taken before the read
-	racy  map[string]bool        // modified within racyWindow of the stat
-	// unread names the files whose bytes the cache dropped: they were open.
-	unread map[string]bool
-	snap   *store.Snapshot
+	gen  uint64 // the folder's generation when the read began
+	stat diskState
+	// racy names the files modified within racyWindow of the stat; unread
+	// those whose bytes the cache dropped because they were open.
+	racy, unread map[string]bool
+	snap         *store.Snapshot
 	// parsed holds each snapshot file's rules.File, parsed on first use.
 	parsed []func() rules.File
 }
 
-// diskState is what a stat of a folder shows.
+// diskState is what a stat of a folder shows: the folder, and its .md files
+// in name order (as os.ReadDir lists them).
 type diskState struct {
 	dir   os.FileInfo
-	names []string
-	stat  map[string]os.FileInfo
+	files []os.FileInfo
 }
 
 // statDir stats dir and its .md files; ok is false for anything the cache
@@ -73,7 +72,7 @@ func statDir(dir string) (st diskState, ok bool) {
 	if err != nil {
 		return st, false
 	}
-	st = diskState{dir: fi, stat: map[string]os.FileInfo{}}
+	st.dir = fi
 	for _, e := range ents {
 		name := e.Name()
 		if !strings.HasSuffix(name, ".md") {
@@ -83,14 +82,17 @@ func statDir(dir string) (st diskState, ok bool) {
 		if err != nil || fi.Mode()&fs.ModeSymlink != 0 {
 			return st, false
 		}
-		st.names = append(st.names, name)
-		st.stat[name] = fi
+		st.files = append(st.files, fi)
 	}
 	return st, true
 }
 
+// sameFile: the same file with the same mode; sameStat: and with the same
+// size and modification time.
+func sameFile(a, b os.FileInfo) bool { return os.SameFile(a, b) && a.Mode() == b.Mode() }
+
 func sameStat(a, b os.FileInfo) bool {
-	return os.SameFile(a, b) && a.Mode() == b.Mode() && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
+	return sameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
 }
 
 // matches reports whether the folder still looks as it did before the
@@ -100,24 +102,19 @@ func sameStat(a, b os.FileInfo) bool {
 func (c *diskCache) matches(st diskState, open map[string]bool) bool {
 	// The folder's own times change with every lock and temp file; its
 	// names and their stats below are what the snapshot depends on.
-	if !os.SameFile(c.dir, st.dir) || c.dir.Mode() != st.dir.Mode() {
+	if !sameFile(c.stat.dir, st.dir) || len(st.files) != len(c.stat.files) {
 		return false
 	}
-	if len(st.names) != len(c.names) {
-		return false
-	}
-	for i, name := range st.names {
-		if c.names[i] != name {
+	for i, now := range st.files {
+		was, name := c.stat.files[i], now.Name()
+		switch {
+		case was.Name() != name:
 			return false
-		}
-		was, now := c.stat[name], st.stat[name]
-		if open[name] {
-			if !os.SameFile(was, now) || was.Mode() != now.Mode() {
+		case open[name]:
+			if !sameFile(was, now) {
 				return false
 			}
-			continue
-		}
-		if c.racy[name] || c.unread[name] || !sameStat(was, now) {
+		case c.racy[name] || c.unread[name] || !sameStat(was, now):
 			return false
 		}
 	}
@@ -153,33 +150,28 @@ func (s *Server) diskFiles(dir string, open map[string]bool) (*store.Snapshot, [
 		return nil, nil
 	}
 	parsed := make([]func() rules.File, len(snap.Files))
+	linked := false
 	for i, f := range snap.Files {
-		if f.Exists && f.Data != nil && !f.TooLarge() {
+		if f.Exists && f.Data != nil {
 			parsed[i] = sync.OnceValue(func() rules.File { return rules.NewFile(f.Path, f.Data) })
 		}
+		linked = linked || f.Link != ""
 	}
-	if !ok {
+	if !ok || linked { // read through a symlink: its stat says nothing
 		s.dropDisk(dir)
 		return snap, parsed
-	}
-	c = &diskCache{gen: gen, dir: st.dir, names: st.names, stat: st.stat, racy: map[string]bool{}, snap: snap, parsed: parsed}
-	for name, fi := range st.stat {
-		if fi.ModTime().After(now.Add(-racyWindow)) {
-			c.racy[name] = true
-		}
-	}
-	for _, f := range snap.Files {
-		if f.Link != "" {
-			s.dropDisk(dir) // read through a symlink: its stat says nothing
-			return snap, parsed
-		}
 	}
 	// The disk bytes of an open file are not used while it is open; the
 	// cache does not keep them (a megabyte for a 10,000-entry file), and is
 	// void for that file once it is closed.
-	c.snap = &store.Snapshot{Dir: snap.Dir, Files: append([]store.File(nil), snap.Files...)}
-	c.parsed = append([]func() rules.File(nil), parsed...)
-	c.unread = map[string]bool{}
+	c = &diskCache{gen: gen, stat: st, racy: map[string]bool{}, unread: map[string]bool{},
+		snap:   &store.Snapshot{Dir: snap.Dir, Files: slices.Clone(snap.Files)},
+		parsed: slices.Clone(parsed)}
+	for _, fi := range st.files {
+		if fi.ModTime().After(now.Add(-racyWindow)) {
+			c.racy[fi.Name()] = true
+		}
+	}
 	for i, f := range c.snap.Files {
 		if open[f.Name] && f.Data != nil {
 			c.snap.Files[i].Data, c.parsed[i] = nil, nil
@@ -244,15 +236,10 @@ func overlayFiles(snap *store.Snapshot, parsed []func() rules.File, open map[str
 			}
 		}
 	}
-	rest := make([]string, 0, len(open))
-	for p := range open {
+	for _, p := range slices.Sorted(maps.Keys(open)) {
 		if !seen[p] {
-			rest = append(rest, p)
+			out = append(out, open[p].file())
 		}
-	}
-	sort.Strings(rest)
-	for _, p := range rest {
-		out = append(out, open[p].file())
 	}
 	return out
 }

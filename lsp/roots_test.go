@@ -147,16 +147,9 @@ func TestCommandRootsAreConfined(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for name, arg := range writeCommands(map[string]any{"root": tc.root}) {
-				err := c.command(name, arg, nil)
-				wantCommandError(t, err, codeInvalidParams, name+": root: ")
-				var e *Error
-				if errors.As(err, &e) && !strings.Contains(e.Message, tc.mention) {
-					t.Errorf("%s: %q does not name %q", name, e.Message, tc.mention)
-				}
+				wantRefusal(t, c.command(name, arg, nil), name+": root: ", tc.mention)
 			}
-			if after := treeState(t, f.base); !maps.Equal(before, after) {
-				t.Fatalf("a refused command changed files:\n%s", treeDiff(before, after))
-			}
+			wantTreeUnchanged(t, f.base, before)
 		})
 	}
 	c.shutdown()
@@ -175,9 +168,7 @@ func TestDefaultRootConfined(t *testing.T) {
 		err := c.command(name, arg, nil)
 		wantCommandError(t, err, codeInvalidParams, name+": root: "+filepath.Join(evil, ".memory")+" is a symlink to "+filepath.Join(f.outside, ".memory"))
 	}
-	if after := treeState(t, f.base); !maps.Equal(before, after) {
-		t.Fatalf("a refused command changed files:\n%s", treeDiff(before, after))
-	}
+	wantTreeUnchanged(t, f.base, before)
 	c.shutdown()
 }
 
@@ -204,15 +195,8 @@ func TestCommandURIsAreConfined(t *testing.T) {
 		{"untitled", "untitled:decisions.md", "is not a file: URI"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := c.command("memory.assignSlugs", map[string]any{"uri": tc.uri}, nil)
-			wantCommandError(t, err, codeInvalidParams, "memory.assignSlugs: uri: ")
-			var e *Error
-			if errors.As(err, &e) && !strings.Contains(e.Message, tc.mention) {
-				t.Errorf("%q does not name %q", e.Message, tc.mention)
-			}
-			if after := treeState(t, f.base); !maps.Equal(before, after) {
-				t.Fatalf("a refused command changed files:\n%s", treeDiff(before, after))
-			}
+			wantRefusal(t, c.command("memory.assignSlugs", map[string]any{"uri": tc.uri}, nil), "memory.assignSlugs: uri: ", tc.mention)
+			wantTreeUnchanged(t, f.base, before)
 		})
 	}
 	c.shutdown()
@@ -288,6 +272,26 @@ func TestCommandRootsAccepted(t *testing.T) {
 		t.Errorf("files outside the workspace changed:\n%s", treeDiff(outsideBefore, after))
 	}
 	c.shutdown()
+}
+
+// wantRefusal checks that err is an InvalidParams error whose message
+// starts with prefix and names mention.
+func wantRefusal(t *testing.T, err error, prefix, mention string) {
+	t.Helper()
+	wantCommandError(t, err, codeInvalidParams, prefix)
+	var e *Error
+	if errors.As(err, &e) && !strings.Contains(e.Message, mention) {
+		t.Errorf("%q does not name %q", e.Message, mention)
+	}
+}
+
+// wantTreeUnchanged stops the test when anything under dir differs from
+// before, a treeState of it.
+func wantTreeUnchanged(t *testing.T, dir string, before map[string]string) {
+	t.Helper()
+	if after := treeState(t, dir); !maps.Equal(before, after) {
+		t.Fatalf("a refused command changed files:\n%s", treeDiff(before, after))
+	}
 }
 
 // treeDiff lists the paths whose state differs.

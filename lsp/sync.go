@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
+
+	"github.com/memory-lsp/memory-lsp/core/store"
 )
 
 func init() {
@@ -24,7 +26,7 @@ func memoryPath(uri protocol.DocumentUri) string {
 	return p
 }
 
-func memoryDir(root string) string { return filepath.Join(root, ".memory") }
+func memoryDir(root string) string { return filepath.Join(root, store.DirName) }
 
 func (s *Server) didOpen(_ context.Context, p *protocol.DidOpenTextDocumentParams) error {
 	path := memoryPath(p.TextDocument.URI)

@@ -213,12 +213,8 @@ func (w *watcher) event(ev fsnotify.Event) {
 	}
 	// Any event in or of a served folder voids its cached disk side
 	// (diskcache.go), also one that schedules nothing (a chmod).
-	if _, ok := w.dirs[name]; ok {
-		w.s.invalidateDisk(name)
-	} else if dir := filepath.Dir(name); w.dirs[dir] == watchFolder {
-		w.s.invalidateDisk(dir)
-	}
 	if mode, ok := w.dirs[name]; ok {
+		w.s.invalidateDisk(name)
 		switch {
 		case ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename):
 			w.detach(name)
@@ -230,9 +226,11 @@ func (w *watcher) event(ev fsnotify.Event) {
 				scheduled = name
 			}
 		}
-	} else if dir := filepath.Dir(name); w.dirs[dir] == watchFolder && isMemoryName(filepath.Base(name)) &&
-		ev.Op&(fsnotify.Create|fsnotify.Write|fsnotify.Remove|fsnotify.Rename) != 0 {
-		scheduled = dir
+	} else if dir := filepath.Dir(name); w.dirs[dir] == watchFolder {
+		w.s.invalidateDisk(dir)
+		if isMemoryName(filepath.Base(name)) && ev.Op&(fsnotify.Create|fsnotify.Write|fsnotify.Remove|fsnotify.Rename) != 0 {
+			scheduled = dir
+		}
 	}
 	w.mu.Unlock()
 	if scheduled != "" {
