@@ -87,7 +87,7 @@ func memoryFileTarget(p, abs string) (root, file string, err error) {
 			if err != nil {
 				return "", "", fmt.Errorf("checking %s: %w", p, err)
 			}
-			if rel, err := filepath.Rel(dir, real); err != nil || rel == ".." || startsWithDotDot(rel) {
+			if !within(dir, real) {
 				return "", "", fmt.Errorf("refusing %s: it is a symlink to %s, outside its %s folder, so it is neither checked nor fixed", p, real, store.DirName)
 			}
 		}
@@ -171,6 +171,8 @@ type checked struct {
 	only     map[string]bool // nil: every file is reported
 	findings []rules.Finding
 	idx      []*text.Index
+	// artifacts are the files' SARIF locations, filled by sarifArtifact.
+	artifacts []sarifArtifactLocation
 }
 
 func (c *checked) reported(f rules.File) bool { return c.only == nil || c.only[f.Path] }
@@ -325,14 +327,10 @@ func display(p string) string {
 	if err != nil {
 		return p
 	}
-	if rel, err := filepath.Rel(wd, p); err == nil && !filepath.IsAbs(rel) && rel != ".." && !startsWithDotDot(rel) {
+	if rel, err := filepath.Rel(wd, p); err == nil && filepath.IsLocal(rel) {
 		return rel
 	}
 	return p
-}
-
-func startsWithDotDot(rel string) bool {
-	return len(rel) >= 3 && rel[:3] == ".."+string(filepath.Separator)
 }
 
 func plural(n int, word string) string {

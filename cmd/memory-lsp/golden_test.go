@@ -32,15 +32,7 @@ func TestCLIGolden(t *testing.T) {
 }
 
 func runGolden(t *testing.T, path string) {
-	path, err := filepath.Abs(path) // the test changes directory below
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ar := txtar.Parse(data)
+	path, ar := readFixture(t, path)
 	args := commandLine(t, ar.Comment)
 	root := t.TempDir()
 	var stdin []byte
@@ -50,13 +42,7 @@ func runGolden(t *testing.T, path string) {
 		case f.Name == "stdin":
 			stdin = f.Data
 		default:
-			p := filepath.Join(root, filepath.FromSlash(f.Name))
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-				t.Fatal(err)
-			}
+			writeTestFile(t, filepath.Join(root, filepath.FromSlash(f.Name)), f.Data)
 		}
 	}
 	t.Chdir(root)

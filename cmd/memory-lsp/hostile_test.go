@@ -11,8 +11,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/memory-lsp/memory-lsp/core/txtar"
 )
 
 // TestHostile runs the hostile-input catalogue, testdata/hostile/*.txtar: one
@@ -67,15 +65,7 @@ type hostileCase struct {
 }
 
 func runHostile(t *testing.T, path string) {
-	path, err := filepath.Abs(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ar := txtar.Parse(data)
+	path, ar := readFixture(t, path)
 	c := parseHostile(t, ar.Comment)
 
 	base := t.TempDir()
@@ -100,12 +90,7 @@ func runHostile(t *testing.T, path string) {
 			if rest, ok := strings.CutPrefix(f.Name, "outside/"); ok {
 				p = filepath.Join(outside, filepath.FromSlash(rest))
 			}
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, content, 0o644); err != nil {
-				t.Fatal(err)
-			}
+			writeTestFile(t, p, content)
 		}
 	}
 	for _, l := range c.symlinks {

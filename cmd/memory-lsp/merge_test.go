@@ -160,12 +160,14 @@ func (r *testRepo) memory(args ...string) (string, int) {
 
 func (r *testRepo) write(name, data string) {
 	r.t.Helper()
-	p := filepath.Join(r.dir, filepath.FromSlash(name))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		r.t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-		r.t.Fatal(err)
+	writeTestFile(r.t, filepath.Join(r.dir, filepath.FromSlash(name)), []byte(data))
+}
+
+// wantMerged checks .memory/decisions.md after a merge.
+func (r *testRepo) wantMerged(want string) {
+	r.t.Helper()
+	if got := r.read(".memory/decisions.md"); got != want {
+		r.t.Errorf("merged:\n%s\nwant:\n%s", got, want)
 	}
 }
 
@@ -287,9 +289,7 @@ func TestMergeDriverGit(t *testing.T) {
 			t.Errorf("git's output does not relay the driver's note:\n%s", out)
 		}
 		want := head + "- [db] Use PostgreSQL 16 for the primary store.\n- [db] Use MySQL 8 for the primary store.\n- [ci] Run CI on every push.\n"
-		if got := r.read(".memory/decisions.md"); got != want {
-			t.Errorf("merged:\n%s\nwant:\n%s", got, want)
-		}
+		r.wantMerged(want)
 		check, code := r.memory("check")
 		if code != exitFindings || !strings.Contains(check, ".memory/decisions.md:4:8: warning: slug \"db\" holds a different text on line 3") || !strings.Contains(check, "[conflict]") {
 			t.Errorf("check: exit %d\n%s", code, check)
@@ -303,9 +303,7 @@ func TestMergeDriverGit(t *testing.T) {
 			head+"- [db] Use PostgreSQL 16.\n- [old] Deploy with Capistrano.\n- [ci] Run CI on every push.\n- [k8s] Deploy with Helm charts.\n",
 			head+"- [db] Use PostgreSQL 16.\n- [ci] Run CI on every push.\n")
 		want := head + "- [db] Use PostgreSQL 16.\n- [ci] Run CI on every push.\n- [k8s] Deploy with Helm charts.\n"
-		if got := r.read(".memory/decisions.md"); got != want {
-			t.Errorf("merged:\n%s\nwant:\n%s", got, want)
-		}
+		r.wantMerged(want)
 	})
 
 	t.Run("both add the identical entry: once", func(t *testing.T) {
@@ -315,9 +313,7 @@ func TestMergeDriverGit(t *testing.T) {
 			head+"- [db] Use PostgreSQL 16.\n- [ci] Run CI on every push.\n- [tags] Tag releases with semver.\n",
 			head+"- [tags] Tag releases with semver.\n- [db] Use PostgreSQL 16.\n")
 		want := head + "- [db] Use PostgreSQL 16.\n- [ci] Run CI on every push.\n- [tags] Tag releases with semver.\n"
-		if got := r.read(".memory/decisions.md"); got != want {
-			t.Errorf("merged:\n%s\nwant:\n%s", got, want)
-		}
+		r.wantMerged(want)
 	})
 }
 

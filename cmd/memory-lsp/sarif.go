@@ -240,9 +240,18 @@ func (c *checked) sarifRegion(file int, sp text.Span) sarifRegion {
 	return sarifRegion{StartLine: l, StartColumn: col, EndLine: el, EndColumn: ec}
 }
 
+// sarifArtifact is a file's location, worked out once per file: every
+// result, related location, fix and fingerprint names it. root is the same
+// throughout one SARIF run.
 func (c *checked) sarifArtifact(file int, root string) sarifArtifactLocation {
-	uri, base := sarifURI(c.files[file].Path, root)
-	return sarifArtifactLocation{URI: uri, URIBaseID: base}
+	if c.artifacts == nil {
+		c.artifacts = make([]sarifArtifactLocation, len(c.files))
+	}
+	if c.artifacts[file].URI == "" {
+		uri, base := sarifURI(c.files[file].Path, root)
+		c.artifacts[file] = sarifArtifactLocation{URI: uri, URIBaseID: base}
+	}
+	return c.artifacts[file]
 }
 
 // sarifURI is a file's uri relative to root (slash-separated, each segment
@@ -304,7 +313,7 @@ func within(dir, path string) bool {
 // removing lines above a finding keeps it, so GitHub keeps its alert (and a
 // dismissal of it) instead of opening a new one.
 func (c *checked) fingerprint(f rules.Finding, root string, seen map[string]int) string {
-	uri, _ := sarifURI(c.files[f.File].Path, root)
+	uri := c.sarifArtifact(f.File, root).URI
 	ix := c.index(f.File)
 	line := 0
 	if p, err := ix.Position(f.Span.Start); err == nil {

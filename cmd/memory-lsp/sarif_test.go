@@ -30,13 +30,7 @@ func workspaceIn(t *testing.T, files map[string]string, dir string) string {
 	t.Helper()
 	root := t.TempDir()
 	for name, data := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeTestFile(t, filepath.Join(root, filepath.FromSlash(name)), []byte(data))
 	}
 	wd := filepath.Join(root, filepath.FromSlash(dir))
 	if err := os.MkdirAll(wd, 0o755); err != nil {

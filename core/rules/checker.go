@@ -96,17 +96,15 @@ func (c *Checker) Check(files []File, cfg config.Config) []Finding {
 		}
 	}
 	var pairs *task
-	for code := range pairRules {
-		if cfg.Enabled(code) && pairs == nil {
-			pairs = &task{key: pairsTask, run: func(w *workspace) {
-				w.refs, w.pairs = c.computePairs(files, cfg)
-				for _, r := range registry {
-					if r.on(cfg) && pairRules[r.Code] {
-						r.check(w)
-					}
+	if slices.ContainsFunc(registry, func(r rule) bool { return pairRules[r.Code] && r.on(cfg) }) {
+		pairs = &task{key: pairsTask, run: func(w *workspace) {
+			w.refs, w.pairs = c.computePairs(files, cfg)
+			for _, r := range registry {
+				if r.on(cfg) && pairRules[r.Code] {
+					r.check(w)
 				}
-			}}
-		}
+			}
+		}}
 	}
 	order := slices.Clone(tasks)
 	if pairs != nil {

@@ -173,7 +173,7 @@ var registry = []rule{
 	{Info{"long-entry", Information, "An entry over the length limit (200 UTF-16 units) or holding several sentences."}, checkLongEntry},
 	{Info{"unknown-file", Warning, "A `.md` file in `.memory/` that is no category file: HackLM never reads it."}, checkUnknownFile},
 	{Info{"secret", Error, "A likely credential (API key, token, private key, password)."}, checkSecret},
-	{Info{"agent-directive", Warning, "Text that instructs the agents reading memory (\"ignore previous instructions\", \"you are now …\") or pipes downloaded code into a shell (`curl … | sh`): memory poisoning. Store refuses it unless the rule is switched off."}, checkAgentDirective},
+	{Info{AgentDirectiveCode, Warning, "Text that instructs the agents reading memory (\"ignore previous instructions\", \"you are now …\") or pipes downloaded code into a shell (`curl … | sh`): memory poisoning. Store refuses it unless the rule is switched off."}, checkAgentDirective},
 	{Info{"stray-line", Information, "A line HackLM ignores but its cleanup would turn into an entry."}, checkStrayLine},
 	{Info{"file-too-large", Error, "A memory file over 8 MiB: it is not parsed or checked, and stores, fixes and cleanup refuse it. Cannot be switched off."}, checkFileTooLarge},
 }

@@ -94,14 +94,14 @@ func createTemp(dir, base string) (*os.File, error) {
 }
 
 // removeTemps deletes the temp files WriteFileAtomic left in dir, best
-// effort. Call it only while holding dir's lock. Temp files are created only inside Update, under the lock, and a
-// holder renames or removes its own before it releases the lock; so any temp
-// file present while we hold the lock belongs to a writer that died (kill -9,
-// power loss) or that held the lock past Stale and was overtaken. Removing
-// the latter's also makes its late rename fail instead of replacing newer
-// content. Only regular files whose name matches isTempName are touched; a
-// leftover we fail to remove costs disk space only, as no reader takes it for
-// memory.
+// effort. Call it only while holding dir's lock. Temp files are created only
+// inside Update, under the lock, and a holder renames or removes its own
+// before it releases the lock; so any temp file present while we hold the
+// lock belongs to a writer that died (kill -9, power loss) or that held the
+// lock past Stale and was overtaken. Removing the latter's also makes its
+// late rename fail instead of replacing newer content. Only regular files
+// whose name matches isTempName are touched; a leftover we fail to remove
+// costs disk space only, as no reader takes it for memory.
 func removeTemps(dir string) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
