@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"encoding/json"
-	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -70,11 +69,22 @@ func TestClientThatNeverAnswersApplyEdit(t *testing.T) {
 	c.initialize(root, nil, nil)
 	c.notify("textDocument/didOpen", protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: uri, Version: 1, Text: "# Decisions\n\n- [db] Use Postgres.\n"}})
 	c.diagnostics(0, uri, 1)
+	var res struct {
+		Action  string         `json:"action"`
+		Message string         `json:"message"`
+		Disk    []string       `json:"disk"`
+		Buffers []bufferReport `json:"buffers"`
+	}
 	err := c.request("workspace/executeCommand", map[string]any{"command": "memory.storeMemory",
-		"arguments": []any{map[string]any{"category": "Decision", "content": "Deploy with Helm charts."}}}, nil)
-	var rerr *Error
-	if !errors.As(err, &rerr) || !strings.Contains(rerr.Message, "no answer") {
-		t.Fatalf("store with a silent client: %v, want an error saying the client did not answer", err)
+		"arguments": []any{map[string]any{"category": "Decision", "content": "Deploy with Helm charts."}}}, &res)
+	// The store is on disk, where every other agent reads it; the reply
+	// says the buffer could not be updated, and why.
+	if err != nil || res.Action != "stored" || len(res.Buffers) != 1 || res.Buffers[0].Applied || !strings.Contains(res.Buffers[0].Problem, "no answer") ||
+		!strings.Contains(res.Message, "was not updated") {
+		t.Fatalf("store with a silent client: %v, %+v; want stored on disk and a buffer problem saying the client did not answer", err, res)
+	}
+	if got := readDisk(t, path); !strings.Contains(got, "- Deploy with Helm charts.") {
+		t.Fatalf("disk after the store: %q", got)
 	}
 	var syms []any
 	if err := c.request("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": uri}}, &syms); err != nil || len(syms) != 1 {

@@ -439,8 +439,8 @@ func TestFixEditTwoFiles(t *testing.T) {
 	qPath := writeMemory(t, root, "quirks.md", "# Quirks\n\n- [db] The 😀 database is slow on Mondays.\n")
 	s := NewServer(Options{}, commonlog.GetLogger("test"))
 	s.caps.documentChanges = true
-	s.docs[dPath] = newDocument(uriOf(dPath), dPath, 7, "# Decisions\n\n- [db] Use Postgres.\n")
-	v, _ := s.snapshot(filepath.Dir(dPath))
+	s.openForTest(dPath, 7, "# Decisions\n\n- [db] Use Postgres.\n")
+	v, _ := s.snapshot(s.folderFor(filepath.Dir(dPath)))
 	di, qi := v.find(dPath), v.find(qPath)
 	if di < 0 || qi < 0 {
 		t.Fatalf("view lacks a file: %d %d", di, qi)

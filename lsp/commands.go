@@ -135,7 +135,7 @@ func (s *Server) cmdStore(ctx context.Context, _ string, raw json.RawMessage) (a
 		return nil, err
 	}
 	var res memory.StoreResult
-	_, err = s.write(ctx, root, "Store memory", func(files []rules.File, cfg config.Config) (map[string][]byte, error) {
+	rep, err := s.write(ctx, root, "Store memory", func(files []rules.File, cfg config.Config) (map[string][]byte, error) {
 		path := filepath.Join(memoryDir(root), st.Category.File())
 		var cur []byte
 		if f := categoryFile(files, st.Category); f != nil {
@@ -157,8 +157,15 @@ func (s *Server) cmdStore(ctx context.Context, _ string, raw json.RawMessage) (a
 	if err != nil {
 		return nil, err
 	}
+	res.Message += rep.problems()
 	s.showInfo(res.Message)
-	return res, nil
+	return storeReply{StoreResult: res, writeReport: rep}, nil
+}
+
+// storeReply is HackLM's store result and where the write landed.
+type storeReply struct {
+	memory.StoreResult
+	*writeReport
 }
 
 func (s *Server) cmdQuery(_ context.Context, _ string, raw json.RawMessage) (any, error) {
@@ -170,8 +177,8 @@ func (s *Server) cmdQuery(_ context.Context, _ string, raw json.RawMessage) (any
 	if err != nil {
 		return nil, err
 	}
-	v, _ := s.snapshot(memoryDir(root))
-	res, err := memory.NewCatalog(v.files).Query(a.QueryRequest)
+	files, _ := s.readFiles(root)
+	res, err := memory.NewCatalog(files).Query(a.QueryRequest)
 	if err != nil {
 		return nil, err
 	}
@@ -198,8 +205,8 @@ func (s *Server) cmdList(_ context.Context, _ string, raw json.RawMessage) (any,
 	if err != nil {
 		return nil, err
 	}
-	v, _ := s.snapshot(memoryDir(root))
-	entries, err := memory.List(v.files, a.Category)
+	files, _ := s.readFiles(root)
+	entries, err := memory.List(files, a.Category)
 	if err != nil {
 		return nil, err
 	}
@@ -217,6 +224,7 @@ func (s *Server) cmdList(_ context.Context, _ string, raw json.RawMessage) (any,
 type deleteResult struct {
 	Message string          `json:"message"`
 	Deleted memory.EntryRef `json:"deleted"`
+	*writeReport
 }
 
 func (s *Server) cmdDelete(ctx context.Context, _ string, raw json.RawMessage) (any, error) {
@@ -242,7 +250,7 @@ func (s *Server) cmdDelete(ctx context.Context, _ string, raw json.RawMessage) (
 		return nil, err
 	}
 	var res deleteResult
-	_, err = s.write(ctx, root, "Delete memory", func(files []rules.File, _ config.Config) (map[string][]byte, error) {
+	rep, err := s.write(ctx, root, "Delete memory", func(files []rules.File, _ config.Config) (map[string][]byte, error) {
 		f := categoryFile(files, cat)
 		if f != nil && f.TooLarge() {
 			return nil, &memory.FileTooLargeError{Op: "delete from", Path: f.Path, Size: f.Size()}
@@ -281,6 +289,8 @@ func (s *Server) cmdDelete(ctx context.Context, _ string, raw json.RawMessage) (
 	if err != nil {
 		return nil, err
 	}
+	res.writeReport = rep
+	res.Message += rep.problems()
 	s.showInfo(res.Message)
 	return res, nil
 }
@@ -291,6 +301,7 @@ type assignResult struct {
 	Message  string            `json:"message"`
 	Assigned []memory.EntryRef `json:"assigned"`
 	Files    []string          `json:"files"`
+	*writeReport
 }
 
 // slugConfig runs missing-slug alone, even when the user turned the hint off:
@@ -322,7 +333,7 @@ func (s *Server) cmdAssignSlugs(ctx context.Context, _ string, raw json.RawMessa
 		return nil, err
 	}
 	var res assignResult
-	_, err = s.write(ctx, root, "Assign slugs", func(files []rules.File, cfg config.Config) (map[string][]byte, error) {
+	rep, err := s.write(ctx, root, "Assign slugs", func(files []rules.File, cfg config.Config) (map[string][]byte, error) {
 		res = assignResult{Assigned: []memory.EntryRef{}, Files: []string{}}
 		for _, f := range files {
 			if f.Path == only && f.TooLarge() {
@@ -367,6 +378,8 @@ func (s *Server) cmdAssignSlugs(ctx context.Context, _ string, raw json.RawMessa
 	if err != nil {
 		return nil, err
 	}
+	res.writeReport = rep
+	res.Message += rep.problems()
 	s.showInfo(res.Message)
 	return res, nil
 }
@@ -380,6 +393,7 @@ type cleanupResult struct {
 	Diff          string               `json:"diff"`
 	EntriesBefore int                  `json:"entriesBefore"`
 	EntriesAfter  int                  `json:"entriesAfter"`
+	*writeReport
 }
 
 func (s *Server) cmdCleanup(ctx context.Context, _ string, raw json.RawMessage) (any, error) {
@@ -393,8 +407,9 @@ func (s *Server) cmdCleanup(ctx context.Context, _ string, raw json.RawMessage) 
 	}
 	var plan *memory.CleanupPlan
 	var files []rules.File
+	var rep *writeReport
 	if a.Apply {
-		_, err = s.write(ctx, root, "Clean up memory", func(fs []rules.File, cfg config.Config) (map[string][]byte, error) {
+		rep, err = s.write(ctx, root, "Clean up memory", func(fs []rules.File, cfg config.Config) (map[string][]byte, error) {
 			if err := memory.RefuseTooLarge("clean up", fs); err != nil {
 				return nil, err
 			}
@@ -409,14 +424,14 @@ func (s *Server) cmdCleanup(ctx context.Context, _ string, raw json.RawMessage) 
 			return nil, err
 		}
 	} else {
-		v, cfg := s.snapshot(memoryDir(root))
-		if err := memory.RefuseTooLarge("clean up", v.files); err != nil {
+		fs, cfg := s.readFiles(root)
+		if err := memory.RefuseTooLarge("clean up", fs); err != nil {
 			return nil, err
 		}
-		files = v.files
+		files = fs
 		plan = memory.PlanCleanup(files, cfg)
 	}
-	res := cleanupResult{Applied: a.Apply, Steps: plan.Steps, Diff: plan.Diff(files), EntriesBefore: plan.EntriesBefore, EntriesAfter: plan.EntriesAfter}
+	res := cleanupResult{Applied: a.Apply, Steps: plan.Steps, Diff: plan.Diff(files), EntriesBefore: plan.EntriesBefore, EntriesAfter: plan.EntriesAfter, writeReport: rep}
 	if res.Steps == nil {
 		res.Steps = []memory.CleanupStep{}
 	}
@@ -432,6 +447,9 @@ func (s *Server) cmdCleanup(ctx context.Context, _ string, raw json.RawMessage) 
 	}
 	for _, st := range plan.Steps {
 		fmt.Fprintf(&b, "\n%s %s:%d: %s", st.Kind, st.File, st.Line, st.Detail)
+	}
+	if rep != nil {
+		b.WriteString(rep.problems())
 	}
 	res.Message = b.String()
 	s.showInfo(res.Message)
@@ -457,8 +475,8 @@ func (s *Server) cmdStats(_ context.Context, _ string, raw json.RawMessage) (any
 	if err != nil {
 		return nil, err
 	}
-	v, cfg := s.snapshot(memoryDir(root))
-	st := memory.ComputeStats(v.files, cfg)
+	files, cfg := s.readFiles(root)
+	st := memory.ComputeStats(files, cfg)
 	res := statsResult{Categories: st.Categories, Duplicates: len(st.Duplicates), Conflicts: len(st.Conflicts), Total: st.Total}
 	var b strings.Builder
 	for i, cs := range st.Categories {

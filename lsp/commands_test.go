@@ -151,13 +151,17 @@ func TestStoreIntoOpenFileUsesApplyEdit(t *testing.T) {
 	if got, v := ed.text(uri); got != buffer+"- Run database migrations before deploying.\n" || v != 2 {
 		t.Errorf("buffer (v%d) = %q", v, got)
 	}
-	if got := readDisk(t, path); got != decisionsV1 {
-		t.Errorf("the open file was written on disk: %q", got)
+	// The store's own line goes to disk too, where other agents read it;
+	// the buffer's unsaved line stays in the buffer.
+	if got := readDisk(t, path); got != decisionsV1+"- Run database migrations before deploying.\n" {
+		t.Errorf("disk after storing into an open file = %q", got)
 	}
 	c.shutdown()
 }
 
-func TestStoreRefusedByEditorWritesNothing(t *testing.T) {
+// A refused buffer edit does not undo the store: it is on disk (the reply
+// says the buffer was not updated, and why), and the buffer is untouched.
+func TestStoreRefusedByEditorStillStoresOnDisk(t *testing.T) {
 	root := t.TempDir()
 	path := writeMemory(t, root, "decisions.md", decisionsV1)
 	c := newTestClient(t, Options{})
@@ -165,10 +169,19 @@ func TestStoreRefusedByEditorWritesNothing(t *testing.T) {
 	ed := newFakeEditor(c)
 	uri := ed.open(path, decisionsV1)
 	ed.refuse = "the user cancelled"
-	err := c.command("memory.storeMemory", map[string]any{"category": "Decision", "content": "Run database migrations before deploying."}, nil)
-	wantCommandError(t, err, codeRequestFailed, "memory.storeMemory: the editor refused the change to its open buffer (the user cancelled)")
-	if got := readDisk(t, path); got != decisionsV1 {
-		t.Errorf("disk changed after a refused edit: %q", got)
+	var res struct {
+		Action  string         `json:"action"`
+		Message string         `json:"message"`
+		Buffers []bufferReport `json:"buffers"`
+	}
+	if err := c.command("memory.storeMemory", map[string]any{"category": "Decision", "content": "Run database migrations before deploying."}, &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Action != "stored" || len(res.Buffers) != 1 || res.Buffers[0].Applied || !strings.Contains(res.Buffers[0].Problem, "the user cancelled") {
+		t.Errorf("reply = %+v, want stored, with the buffer's refusal named", res)
+	}
+	if got := readDisk(t, path); got != decisionsV1+"- Run database migrations before deploying.\n" {
+		t.Errorf("disk after a store whose buffer edit was refused: %q", got)
 	}
 	if got, v := ed.text(uri); got != decisionsV1 || v != 1 {
 		t.Errorf("buffer changed after a refused edit: v%d %q", v, got)

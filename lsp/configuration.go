@@ -318,8 +318,8 @@ func (s *Server) applySettings(source string, raw json.RawMessage) {
 		return
 	}
 	s.log.Infof("%s: settings changed; checking every memory folder again", source)
-	for _, dir := range s.servedDirs() {
-		s.schedule(dir, 0)
+	for _, f := range s.served() {
+		s.schedule(f, 0)
 	}
 }
 
@@ -343,15 +343,6 @@ func abbreviate(v json.RawMessage) string {
 		s = s[:37] + "..."
 	}
 	return s
-}
-
-// servedDirs is every .memory folder the server serves, sorted: each
-// workspace folder's and the folder of each open memory file.
-func (s *Server) servedDirs() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	set := s.servedLocked()
-	return slices.Sorted(maps.Keys(set))
 }
 
 // connClosed reports whether the connection has ended, after which a failed

@@ -3,6 +3,7 @@ package lsp
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
@@ -17,39 +18,45 @@ import (
 type view struct {
 	dir      string
 	files    []rules.File
-	versions []int32 // version of the open buffer a file came from; -1 from disk
+	versions []int32     // version of the open buffer a file came from; -1 from disk
+	docs     []*document // the open buffer a file came from, or nil
 	index    []*text.Index
 	uris     []protocol.DocumentUri
 }
 
-// snapshot builds the view of dir. A folder that cannot be read yields the
-// open buffers alone. The disk side comes from the folder's cache while it
-// is valid (diskcache.go), and each open buffer is parsed once per version;
-// v.files is the view's own slice, which callers may change.
-func (s *Server) snapshot(dir string) (*view, config.Config) {
+// openDocs is f's open buffers at their latest versions, by view path.
+func (s *Server) openDocs(f *folder) map[string]*document {
 	s.mu.Lock()
-	cfg := s.cfg
-	open := map[string]*document{}
-	for p, d := range s.docs {
-		if filepath.Dir(p) == dir {
-			open[p] = d
-		}
+	defer s.mu.Unlock()
+	open := make(map[string]*document, len(f.docs))
+	for _, od := range f.docs {
+		open[od.doc.path] = od.doc
 	}
-	s.mu.Unlock()
+	return open
+}
+
+// snapshot builds the view of folder f. A folder that cannot be read yields
+// the open buffers alone. The disk side comes from the folder's cache while
+// it is valid (diskcache.go), and each open buffer is parsed once per
+// version; v.files is the view's own slice, which callers may change.
+func (s *Server) snapshot(f *folder) (*view, config.Config) {
+	cfg := s.config()
+	open := s.openDocs(f)
 	names := make(map[string]bool, len(open))
 	for p := range open {
 		names[filepath.Base(p)] = true
 	}
-	snap, parsed := s.diskFiles(dir, names)
-	v := &view{dir: dir, files: overlayFiles(snap, parsed, open)}
+	snap, parsed := s.diskFiles(f, names)
+	v := &view{dir: f.dir, files: overlayFiles(snap, parsed, open)}
 	v.versions = make([]int32, len(v.files))
+	v.docs = make([]*document, len(v.files))
 	v.index = make([]*text.Index, len(v.files))
 	v.uris = make([]protocol.DocumentUri, len(v.files))
-	for i, f := range v.files {
+	for i, file := range v.files {
 		v.versions[i] = -1
-		if d := open[f.Path]; d != nil {
-			v.versions[i] = d.version
-			if !f.TooLarge() {
+		if d := open[file.Path]; d != nil {
+			v.versions[i], v.docs[i], v.uris[i] = d.version, d, d.uri
+			if !file.TooLarge() {
 				v.index[i] = d.ix // the same bytes, already indexed
 			}
 		}
@@ -57,7 +64,7 @@ func (s *Server) snapshot(dir string) (*view, config.Config) {
 	return v, cfg
 }
 
-// uri is file i's URI.
+// uri is file i's URI: the one the editor opened it by, else the file's.
 func (v *view) uri(i int) protocol.DocumentUri {
 	if v.uris[i] == "" {
 		v.uris[i] = uriOf(v.files[i].Path)
@@ -75,8 +82,16 @@ func (s *Server) documentView(uri protocol.DocumentUri) (v *view, fi int, cfg co
 	if path == "" {
 		return nil, -1, cfg
 	}
-	v, cfg = s.snapshot(filepath.Dir(path))
-	fi = v.find(path)
+	f := s.folderAt(filepath.Dir(path))
+	if f == nil {
+		return nil, -1, cfg
+	}
+	name := filepath.Base(path)
+	if od := s.lookupDoc(uri); od != nil {
+		name = od.name
+	}
+	v, cfg = s.snapshot(f)
+	fi = v.find(f.path(name))
 	if fi >= 0 && v.files[fi].TooLarge() {
 		fi = -1
 	}
@@ -98,66 +113,77 @@ func (v *view) ix(i int) *text.Index {
 	return v.index[i]
 }
 
-// schedule publishes dir's diagnostics after delay; a newer schedule for the
+// schedule publishes f's diagnostics after delay; a newer schedule for the
 // same folder replaces the pending one, which is the debounce.
-func (s *Server) schedule(dir string, delay time.Duration) {
-	if delay <= 0 {
-		s.mu.Lock()
-		if t := s.timers[dir]; t != nil {
-			t.Stop()
-			delete(s.timers, dir)
-		}
-		s.mu.Unlock()
-		s.publishDir(dir)
-		return
-	}
+func (s *Server) schedule(f *folder, delay time.Duration) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.state != stateRunning {
+	if f.timer != nil {
+		f.timer.Stop()
+		f.timer = nil
+	}
+	if delay <= 0 || s.state != stateRunning {
+		s.mu.Unlock()
+		if delay <= 0 {
+			s.publish(f)
+		}
 		return
 	}
-	if t := s.timers[dir]; t != nil {
-		t.Stop()
-	}
-	s.timers[dir] = time.AfterFunc(delay, func() {
-		s.mu.Lock()
-		delete(s.timers, dir)
-		s.mu.Unlock()
-		s.publishDir(dir)
-	})
+	s.armLocked(&f.timer, delay, func() { s.publish(f) })
+	s.mu.Unlock()
 }
 
-// publishDir checks one .memory folder and publishes every file's
-// diagnostics: cross-file findings (duplicate slugs, near-duplicates) change
-// when any file changes, so all files are refreshed together. A file whose
-// buffer changed while the check ran is skipped: its own pending check will
-// publish for the newer version. Checks of one folder run one at a time; a
-// folder the server no longer serves has its diagnostics cleared instead.
-func (s *Server) publishDir(dir string) {
-	defer s.lockDir(dir)()
-	if !s.serves(dir) {
-		s.dropChecker(dir)
-		s.dropDisk(dir)
-		s.clearDir(dir)
+// armLocked replaces the timer in *slot with one that runs fn after delay;
+// the slot is cleared when it fires, unless a newer timer took it. s.mu is
+// held.
+func (s *Server) armLocked(slot **time.Timer, delay time.Duration, fn func()) {
+	if *slot != nil {
+		(*slot).Stop()
+	}
+	var t *time.Timer
+	t = time.AfterFunc(delay, func() {
+		s.mu.Lock()
+		if *slot == t {
+			*slot = nil
+		}
+		s.mu.Unlock()
+		fn()
+	})
+	*slot = t
+}
+
+// publish checks folder f and publishes every file's diagnostics:
+// cross-file findings (duplicate slugs, near-duplicates) change when any
+// file changes, so all files are refreshed together. A file whose buffer
+// changed while the check ran is skipped: its own pending check will publish
+// for the newer text. Checks of one folder run one at a time; a folder the
+// server no longer serves is left to retire, which cleared it.
+func (s *Server) publish(f *folder) {
+	f.pub.Lock()
+	defer f.pub.Unlock()
+	if !s.isServed(f) {
 		return
 	}
-	v, cfg := s.snapshot(dir)
-	findings := s.checker(dir).Check(v.files, cfg)
+	v, cfg := s.snapshot(f)
+	if f.checker == nil {
+		f.checker = new(rules.Checker)
+	}
+	findings := f.checker.Check(v.files, cfg)
 	// Each file's findings, in order; each file is encoded (publish.go) just
 	// before it is sent, into one buffer sized for the largest.
 	own := make([][]int32, len(v.files))
-	for k, f := range findings {
-		own[f.File] = append(own[f.File], int32(k))
+	for k, fd := range findings {
+		own[fd.File] = append(own[fd.File], int32(k))
 	}
 	largest := 0
 	for _, o := range own {
 		largest = max(largest, len(o))
 	}
+	current := s.openDocs(f)
 	seen := map[string]bool{}
 	var body []byte
-	for i, f := range v.files {
-		seen[f.Path] = true
-		if v.versions[i] >= 0 && s.currentVersion(f.Path) != v.versions[i] {
+	for i, file := range v.files {
+		seen[file.Path] = true
+		if v.docs[i] != nil && current[file.Path] != v.docs[i] {
 			continue
 		}
 		if body == nil {
@@ -171,14 +197,14 @@ func (s *Server) publishDir(dir string) {
 	// Files that vanished since the last publish get an empty list.
 	s.mu.Lock()
 	var gone []string
-	for p := range s.shown {
-		if filepath.Dir(p) == dir && !seen[p] {
+	for p := range f.shown {
+		if !seen[p] {
 			gone = append(gone, p)
-			delete(s.shown, p)
+			delete(f.shown, p)
 		}
 	}
 	for p := range seen {
-		s.shown[p] = true
+		f.shown[p] = true
 	}
 	s.mu.Unlock()
 	for _, p := range gone {
@@ -189,37 +215,29 @@ func (s *Server) publishDir(dir string) {
 	}
 }
 
-// checker is dir's rules.Checker, which reuses the analyses and similarity
-// pairs of the folder's previous check: an edit changes one entry of
-// thousands. The caller holds dir's publish lock, so one check at a time
-// runs on it (the Checker would serialise them anyway).
-func (s *Server) checker(dir string) *rules.Checker {
+// retire ends a folder the server no longer serves: pending work is
+// dropped, and the diagnostics it published are cleared.
+func (s *Server) retire(f *folder) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	c := s.checkers[dir]
-	if c == nil {
-		c = new(rules.Checker)
-		s.checkers[dir] = c
+	for _, t := range []*time.Timer{f.timer, f.sync} {
+		if t != nil {
+			t.Stop()
+		}
 	}
-	return c
-}
-
-// dropChecker forgets a folder the server no longer serves, and the memory
-// its checker holds.
-func (s *Server) dropChecker(dir string) {
-	s.mu.Lock()
-	delete(s.checkers, dir)
+	f.timer, f.sync, f.disk = nil, nil, nil
+	var gone []string
+	for p := range f.shown {
+		gone = append(gone, p)
+	}
+	f.shown = map[string]bool{}
 	s.mu.Unlock()
-}
-
-// currentVersion is the open buffer's version, or -1 when it is not open.
-func (s *Server) currentVersion(path string) int32 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if d := s.docs[path]; d != nil {
-		return d.version
+	f.pub.Lock()
+	defer f.pub.Unlock()
+	f.checker = nil
+	slices.Sort(gone)
+	for _, p := range gone {
+		s.conn.Notify("textDocument/publishDiagnostics", protocol.PublishDiagnosticsParams{URI: uriOf(p), Diagnostics: []protocol.Diagnostic{}})
 	}
-	return -1
 }
 
 var severities = [...]protocol.DiagnosticSeverity{
@@ -244,7 +262,7 @@ func (s *Server) diagnostic(v *view, f rules.Finding) (protocol.Diagnostic, erro
 			return protocol.Diagnostic{}, err
 		}
 		d.RelatedInformation = append(d.RelatedInformation, protocol.DiagnosticRelatedInformation{
-			Location: protocol.Location{URI: uriOf(v.files[rel.File].Path), Range: rr}, Message: rel.Message})
+			Location: protocol.Location{URI: v.uri(rel.File), Range: rr}, Message: rel.Message})
 	}
 	if f.Code == "duplicate" {
 		d.Tags = []protocol.DiagnosticTag{protocol.DiagnosticTagUnnecessary}

@@ -121,14 +121,15 @@ func (c *diskCache) matches(st diskState, open map[string]bool) bool {
 	return true
 }
 
-// diskFiles returns dir's snapshot and, for each of its files, its parse;
-// open names the files that have a buffer. A folder that cannot be read
-// gives a nil snapshot, as store.Snapshot's error did before.
-func (s *Server) diskFiles(dir string, open map[string]bool) (*store.Snapshot, []func() rules.File) {
+// diskFiles returns folder f's snapshot and, for each of its files, its
+// parse; open names the files that have a buffer. A folder that cannot be
+// read gives a nil snapshot, as store.Snapshot's error did before.
+func (s *Server) diskFiles(f *folder, open map[string]bool) (*store.Snapshot, []func() rules.File) {
+	dir := f.dir
 	watched := s.watchesFolder(dir)
 	s.mu.Lock()
-	gen := s.diskGen[dir]
-	c := s.disk[dir]
+	gen := f.gen
+	c := f.disk
 	s.mu.Unlock()
 	var st diskState
 	ok := false
@@ -146,19 +147,19 @@ func (s *Server) diskFiles(dir string, open map[string]bool) (*store.Snapshot, [
 	}
 	if err != nil {
 		s.log.Warningf("reading %s: %v", dir, err)
-		s.dropDisk(dir)
+		s.dropDisk(f)
 		return nil, nil
 	}
 	parsed := make([]func() rules.File, len(snap.Files))
 	linked := false
-	for i, f := range snap.Files {
-		if f.Exists && f.Data != nil {
-			parsed[i] = sync.OnceValue(func() rules.File { return rules.NewFile(f.Path, f.Data) })
+	for i, sf := range snap.Files {
+		if sf.Exists && sf.Data != nil {
+			parsed[i] = sync.OnceValue(func() rules.File { return rules.NewFile(sf.Path, sf.Data) })
 		}
-		linked = linked || f.Link != ""
+		linked = linked || sf.Link != ""
 	}
 	if !ok || linked { // read through a symlink: its stat says nothing
-		s.dropDisk(dir)
+		s.dropDisk(f)
 		return snap, parsed
 	}
 	// The disk bytes of an open file are not used while it is open; the
@@ -172,34 +173,34 @@ func (s *Server) diskFiles(dir string, open map[string]bool) (*store.Snapshot, [
 			c.racy[fi.Name()] = true
 		}
 	}
-	for i, f := range c.snap.Files {
-		if open[f.Name] && f.Data != nil {
+	for i, sf := range c.snap.Files {
+		if open[sf.Name] && sf.Data != nil {
 			c.snap.Files[i].Data, c.parsed[i] = nil, nil
-			c.unread[f.Name] = true
+			c.unread[sf.Name] = true
 		}
 	}
 	s.mu.Lock()
-	if s.diskGen[dir] == gen {
-		s.disk[dir] = c
+	if f.gen == gen {
+		f.disk = c
 	}
 	s.mu.Unlock()
 	return snap, parsed
 }
 
-// invalidateDisk forgets what dir's cache holds: something in the folder
+// invalidateDisk forgets what f's cache holds: something in the folder
 // changed, or may have.
-func (s *Server) invalidateDisk(dir string) {
+func (s *Server) invalidateDisk(f *folder) {
 	s.mu.Lock()
-	s.diskGen[dir]++
-	delete(s.disk, dir)
+	f.gen++
+	f.disk = nil
 	s.mu.Unlock()
 }
 
-// dropDisk forgets dir's cache (and the memory it holds) without marking a
+// dropDisk forgets f's cache (and the memory it holds) without marking a
 // change.
-func (s *Server) dropDisk(dir string) {
+func (s *Server) dropDisk(f *folder) {
 	s.mu.Lock()
-	delete(s.disk, dir)
+	f.disk = nil
 	s.mu.Unlock()
 }
 

@@ -10,7 +10,25 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
-// document is an open editor buffer of a memory file.
+// openDoc is an open buffer and what the server knows of its file on disk,
+// which keeping the two in step needs (merge.Reconcile). Its fields are
+// guarded by Server.mu.
+type openDoc struct {
+	f    *folder
+	name string
+	doc  *document // the buffer at its latest version
+	// base is the disk text the buffer last matched: at didOpen, after a
+	// save, or after a reconcile or write that the editor confirmed; nil
+	// while the file does not exist.
+	base []byte
+	// last is the disk text the server last read or wrote for this file.
+	last []byte
+	// changed is closed (and replaced) at every didChange, for whoever
+	// waits for the editor to echo an edit.
+	changed chan struct{}
+}
+
+// document is one version of an open editor buffer of a memory file.
 type document struct {
 	uri     protocol.DocumentUri
 	path    string
@@ -39,10 +57,11 @@ func makeDocument(uri protocol.DocumentUri, path string, version int32, b []byte
 // relative to the state the previous one left. A change whose range does not
 // exist in the document is an error and nothing is applied: splicing it
 // elsewhere would silently corrupt the buffer's mirror.
+//
+// The version is taken as sent, even when it does not increase: the
+// client's text is the truth, and dropping its change would leave the
+// server planning on text the editor no longer holds.
 func (d *document) apply(version int32, changes []any) (*document, error) {
-	if version <= d.version {
-		return nil, fmt.Errorf("version %d is not newer than %d", version, d.version)
-	}
 	cur, ix := d.text, d.ix
 	for i, ch := range changes {
 		switch c := ch.(type) {

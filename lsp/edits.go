@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -10,17 +9,13 @@ import (
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
-	"github.com/memory-lsp/memory-lsp/core/config"
-	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/rules"
-	"github.com/memory-lsp/memory-lsp/core/store"
 	"github.com/memory-lsp/memory-lsp/core/text"
+	"github.com/memory-lsp/memory-lsp/core/textdiff"
 )
 
-// This file turns core's byte edits into WorkspaceEdits and carries out
-// writes: open buffers change through workspace/applyEdit (the editor owns
-// them), closed files through store.Workspace.Update (lock, re-read, atomic
-// replace). A file that is open is never written to disk.
+// This file turns core's byte edits into WorkspaceEdits and asks the editor
+// to apply them (write.go decides what changes where).
 
 // find is the index of the file with path in the view, or -1.
 func (v *view) find(path string) int {
@@ -43,10 +38,12 @@ type fileEdits struct {
 
 // uriFor is the URI the editor knows an open document by, or the file's URI.
 func (s *Server) uriFor(path string) protocol.DocumentUri {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if d := s.docs[path]; d != nil {
-		return d.uri
+	if f := s.folderAt(filepath.Dir(path)); f != nil {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if od := f.docLocked(filepath.Base(path)); od != nil {
+			return od.doc.uri
+		}
 	}
 	return uriOf(path)
 }
@@ -145,112 +142,9 @@ func (s *Server) applyEdit(ctx context.Context, label string, we *protocol.Works
 		if res.FailureReason != nil && *res.FailureReason != "" {
 			reason = *res.FailureReason
 		}
-		return fmt.Errorf("the editor refused the change to its open buffer (%s)", reason)
+		return fmt.Errorf("%w: %s", errEditRefused, reason)
 	}
 	return nil
-}
-
-// planFunc decides a write: given the files of a .memory folder (open
-// buffers in place of their disk contents), it returns the new bytes of
-// every file to change, by path. It must only decide: write may call it twice
-// (once on the view, again inside the lock on a fresh read).
-type planFunc func(files []rules.File, cfg config.Config) (map[string][]byte, error)
-
-// write carries out a plan in root's .memory folder and returns the paths it
-// changed. Open files are changed first, with one workspace/applyEdit for
-// all of them; if the editor refuses, nothing is written. Closed files are
-// then written inside store.Workspace.Update, where the plan runs again on a
-// fresh read (with the same buffer contents): a closed file that changed on
-// disk in between gets the re-planned bytes, and a plan that no longer
-// matches what the editor applied is an error rather than a silent mix.
-func (s *Server) write(ctx context.Context, root, label string, plan planFunc) ([]string, error) {
-	dir := memoryDir(root)
-	v, cfg := s.snapshot(dir)
-	out, err := plan(v.files, cfg)
-	if err != nil {
-		return nil, err
-	}
-	bufs := map[string][]byte{}
-	for i, f := range v.files {
-		if v.versions[i] >= 0 {
-			bufs[f.Path] = f.Doc.Src
-		}
-	}
-	var open []fileEdits
-	closed := 0
-	for path, data := range out {
-		i := v.find(path)
-		if i >= 0 && v.versions[i] >= 0 {
-			if !bytes.Equal(v.files[i].Doc.Src, data) {
-				open = append(open, fileEdits{path: path, version: v.versions[i], src: v.files[i].Doc.Src, ix: v.ix(i), edits: []text.Edit{lineDiff(v.files[i].Doc.Src, data)}})
-			}
-			continue
-		}
-		closed++
-	}
-	var changed []string
-	defer func() {
-		if len(changed) > 0 {
-			s.schedule(dir, 0)
-		}
-	}()
-	if len(open) > 0 {
-		we, err := s.workspaceEdit(open)
-		if err != nil {
-			return nil, err
-		}
-		if err := s.applyEdit(ctx, label, we); err != nil {
-			return nil, fmt.Errorf("%w; nothing was written", err)
-		}
-		for _, p := range open {
-			changed = append(changed, p.path)
-		}
-	}
-	if closed == 0 {
-		sort.Strings(changed)
-		return changed, nil
-	}
-	ws, err := store.Open(root)
-	if err != nil {
-		return changed, err
-	}
-	written, err := ws.Update(ctx, func(snap *store.Snapshot) ([]store.Change, error) {
-		files := memory.Overlay(snap, bufs)
-		again, err := plan(files, cfg)
-		if err != nil {
-			return nil, err
-		}
-		var changes []store.Change
-		for path, data := range again {
-			if _, ok := bufs[path]; ok {
-				if !bytes.Equal(data, out[path]) {
-					return nil, fmt.Errorf("%s changed on disk while the command ran, after its open buffer was edited; run the command again", filepath.Base(path))
-				}
-				continue
-			}
-			if s.currentVersion(path) >= 0 {
-				return nil, fmt.Errorf("%s was opened in the editor while the command ran; run the command again", filepath.Base(path))
-			}
-			changes = append(changes, store.Change{Path: path, Data: data})
-		}
-		sort.Slice(changes, func(i, j int) bool { return changes[i].Path < changes[j].Path })
-		return changes, nil
-	})
-	// Our own write: the folder's cached disk side is stale (also after a
-	// failure, which may come after some files were written).
-	s.invalidateDisk(dir)
-	if err != nil && len(changed) > 0 {
-		names := make([]string, len(changed))
-		for i, p := range changed {
-			names[i] = filepath.Base(p)
-		}
-		err = fmt.Errorf("the open buffer of %s was changed, but writing the files that are not open failed: %w", strings.Join(names, ", "), err)
-	}
-	for _, c := range written {
-		changed = append(changed, c.Path)
-	}
-	sort.Strings(changed)
-	return changed, err
 }
 
 // showInfo tells the user the outcome of a command: Helix drops command
@@ -274,4 +168,50 @@ func shorten(s string, n int) string {
 		return s
 	}
 	return strings.TrimRight(string(r[:n]), " ") + "…"
+}
+
+// maxHunkScript bounds the line-matching behind bufferEdits: past that many
+// inserted and deleted lines the change goes out as one edit.
+const maxHunkScript = 64
+
+// bufferEdits are the edits turning old into new, one per run of changed
+// lines, so that an edit to an open buffer touches only the lines it
+// changes: a store that prunes a line at the top and appends one at the end
+// leaves the lines in between, where the user may be typing, alone.
+func bufferEdits(old, new []byte) []text.Edit {
+	whole := lineDiff(old, new)
+	if whole.Start == whole.End || whole.New == "" {
+		return []text.Edit{whole} // a pure insertion or deletion is one run
+	}
+	a := textdiff.Lines(string(old[whole.Start:whole.End]))
+	b := textdiff.Lines(whole.New)
+	type pair struct{ i, j int }
+	var kept []pair
+	if !textdiff.Match(a, b, maxHunkScript, func(i, j int) { kept = append(kept, pair{i, j}) }) {
+		return []text.Edit{whole}
+	}
+	sort.Slice(kept, func(x, y int) bool { return kept[x].i < kept[y].i })
+	kept = append(kept, pair{len(a), len(b)}) // the end closes the last run
+	var edits []text.Edit
+	offA, offB := whole.Start, 0 // byte offsets of line i in old, j in new
+	i, j := 0, 0
+	for _, k := range kept {
+		startA, startB := offA, offB
+		for ; i < k.i; i++ {
+			offA += len(a[i])
+		}
+		for ; j < k.j; j++ {
+			offB += len(b[j])
+		}
+		if offA > startA || offB > startB {
+			edits = append(edits, text.Edit{Start: startA, End: offA, New: whole.New[startB:offB]})
+		}
+		if k.i < len(a) {
+			offA += len(a[i])
+			offB += len(b[j])
+			i++
+			j++
+		}
+	}
+	return edits
 }

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"time"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 )
@@ -66,6 +67,7 @@ func (s *Server) initialize(_ context.Context, p *initializeParams) (any, error)
 	c := p.Capabilities.Workspace
 	s.mu.Lock()
 	s.roots, s.base, s.cfg, s.startup, s.state = dedupe(roots), base, cfg, notes, stateRunning
+	s.refoldLocked()
 	s.caps = clientCaps{documentChanges: c.WorkspaceEdit.DocumentChanges, configuration: c.Configuration,
 		watchedFiles: c.DidChangeWatchedFiles.DynamicRegistration}
 	s.mu.Unlock()
@@ -89,8 +91,8 @@ func (s *Server) initialized(ctx context.Context, _ *json.RawMessage) error {
 	if caps.configuration {
 		go s.refreshConfiguration(bg)
 	}
-	for _, dir := range s.servedDirs() {
-		s.schedule(dir, 0)
+	for _, f := range s.served() {
+		s.schedule(f, 0)
 	}
 	return nil
 }
@@ -106,9 +108,13 @@ func (s *Server) stop() {
 		w.close()
 	}
 	s.mu.Lock()
-	for k, t := range s.timers {
-		t.Stop()
-		delete(s.timers, k)
+	for _, f := range s.folders {
+		for _, t := range []*time.Timer{f.timer, f.sync} {
+			if t != nil {
+				t.Stop()
+			}
+		}
+		f.timer, f.sync = nil, nil
 	}
 	s.mu.Unlock()
 }

@@ -50,7 +50,7 @@ func benchFolder(b *testing.B) (*Server, string) {
 		}
 	}
 	s := NewServer(Options{}, commonlog.GetLogger("bench"))
-	s.docs[path] = newDocument(uriOf(path), path, 1, decisions)
+	s.openForTest(path, 1, decisions)
 	return s, filepath.Dir(path)
 }
 
@@ -65,7 +65,7 @@ func BenchmarkView10k(b *testing.B) {
 	// parse is still reused.
 	b.Run("unwatched", func(b *testing.B) {
 		for b.Loop() {
-			s.snapshot(dir)
+			s.snapshot(s.folderFor(dir))
 		}
 	})
 	// A watched folder (the watcher's bookkeeping alone: no events come in
@@ -74,14 +74,14 @@ func BenchmarkView10k(b *testing.B) {
 		s.watch = &watcher{s: s, dirs: map[string]watchMode{dir: watchFolder}}
 		defer func() { s.watch = nil }()
 		for b.Loop() {
-			s.snapshot(dir)
+			s.snapshot(s.folderFor(dir))
 		}
 	})
 }
 
 func BenchmarkEncodePublish10k(b *testing.B) {
 	s, dir := benchFolder(b)
-	v, _ := s.snapshot(dir)
+	v, _ := s.snapshot(s.folderFor(dir))
 	findings := rules.Check(v.files, config.Default())
 	fi := v.find(filepath.Join(dir, "decisions.md"))
 	b.Run("reflect", func(b *testing.B) {

@@ -66,15 +66,11 @@ func encodedParams(t *testing.T, s *Server, v *view, findings []rules.Finding, i
 // diskcache.go: store.Snapshot and memory.Overlay on every call.
 func uncachedView(t testing.TB, s *Server, dir string) *view {
 	t.Helper()
-	s.mu.Lock()
 	bufs := map[string][]byte{}
 	vers := map[string]int32{}
-	for p, d := range s.docs {
-		if filepath.Dir(p) == dir {
-			bufs[p], vers[p] = d.text, d.version
-		}
+	for p, d := range s.docsIn(dir) {
+		bufs[p], vers[p] = d.text, d.version
 	}
-	s.mu.Unlock()
 	var snap *store.Snapshot
 	if ws, err := store.Open(filepath.Dir(dir)); err == nil {
 		snap, _ = ws.Snapshot()
@@ -184,8 +180,8 @@ func TestEncodedPublishMatchesReference(t *testing.T) {
 		t.Fatal(err)
 	}
 	open := append(data, "- [d-7] edited in the buffer only 🎉.\n"...)
-	s.docs[path] = newDocument(uriOf(path), path, 3, string(open))
-	s.docs[filepath.Join(dir, "ideas.md")] = newDocument(uriOf(filepath.Join(dir, "ideas.md")), filepath.Join(dir, "ideas.md"), 1, "- [d-9] not on disk\n")
+	s.openForTest(path, 3, string(open))
+	s.openForTest(filepath.Join(dir, "ideas.md"), 1, "- [d-9] not on disk\n")
 	for _, limits := range []string{"default", "raised"} {
 		cfg := config.Default()
 		if limits == "raised" {
@@ -193,7 +189,7 @@ func TestEncodedPublishMatchesReference(t *testing.T) {
 				cfg.Limits[c] = 1000
 			}
 		}
-		v, _ := s.snapshot(dir)
+		v, _ := s.snapshot(s.folderFor(dir))
 		ref := uncachedView(t, s, dir)
 		sameFiles(t, v.files, ref.files)
 		findings := rules.Check(v.files, cfg)
@@ -269,8 +265,8 @@ func TestSessionPublishesMatchUncachedPath(t *testing.T) {
 	check("open")
 
 	names := map[string]bool{"decisions.md": true}
-	snap1, _ := c.server.diskFiles(dir, names)
-	if snap2, _ := c.server.diskFiles(dir, names); snap1 == nil || snap2 != snap1 {
+	snap1, _ := c.server.diskFiles(c.server.folderAt(dir), names)
+	if snap2, _ := c.server.diskFiles(c.server.folderAt(dir), names); snap1 == nil || snap2 != snap1 {
 		t.Fatal("an unchanged, watched folder was read again: the disk cache is not used")
 	}
 
@@ -300,15 +296,15 @@ func TestSessionPublishesMatchUncachedPath(t *testing.T) {
 	}
 	events.wait(t, n, quirks)
 	edit("after a rewrite of quirks.md", 2, 0, 0, "- ")
-	snap3, _ := c.server.diskFiles(dir, names)
+	snap3, _ := c.server.diskFiles(c.server.folderAt(dir), names)
 	if snap3 == snap1 {
 		t.Fatal("the cache served a folder that changed")
 	}
 	// The rewrite's later events (the chmod of Chtimes) void the cache once
 	// more; after them, the folder is served from the cache again.
 	eventually(t, "the rewritten folder is cached", func() bool {
-		a, _ := c.server.diskFiles(dir, names)
-		b, _ := c.server.diskFiles(dir, names)
+		a, _ := c.server.diskFiles(c.server.folderAt(dir), names)
+		b, _ := c.server.diskFiles(c.server.folderAt(dir), names)
 		return a == b
 	})
 

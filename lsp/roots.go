@@ -107,10 +107,12 @@ func uriScheme(s string) (string, bool) {
 }
 
 // allowedRoot accepts p, a clean absolute path, as a command's root when,
-// symlinks resolved, it is a workspace folder or the folder of an open
-// memory file (and then returns that folder as the server names it, so that
-// open buffers are found in its view), or a folder inside a workspace
-// folder that holds .memory. Its .memory may not be a symlink out of it.
+// symlinks resolved, it is a workspace folder, or a folder inside one that
+// holds .memory, or the folder holding the .memory of a memory file opened
+// outside every workspace folder, provided that .memory exists (so opening
+// some /X/.memory/x.md authorises that one existing folder and nothing else
+// under /X). It returns the root as the server names it, so that open
+// buffers are found in its view. Its .memory may not be a symlink out of it.
 func (s *Server) allowedRoot(field, p string) (string, error) {
 	real, err := filepath.EvalSymlinks(p)
 	if err != nil {
@@ -118,12 +120,13 @@ func (s *Server) allowedRoot(field, p string) (string, error) {
 	}
 	s.mu.Lock()
 	roots := slices.Clone(s.roots)
-	var docRoots []string
-	for path := range s.docs {
-		docRoots = append(docRoots, rootOf(path))
+	var single []*folder // folders served only for an open file
+	for _, f := range s.folders {
+		if !f.root && len(f.docs) > 0 {
+			single = append(single, f)
+		}
 	}
 	s.mu.Unlock()
-	slices.Sort(docRoots)
 	inside := false
 	for _, r := range roots {
 		rr := resolved(r)
@@ -132,8 +135,9 @@ func (s *Server) allowedRoot(field, p string) (string, error) {
 		}
 		inside = inside || within(rr, real)
 	}
-	for _, r := range docRoots {
-		if resolved(r) == real {
+	for _, f := range single {
+		r := filepath.Dir(f.dir)
+		if resolved(r) == real && isDirectory(f.dir) && sameFolder(resolved(f.dir), f.key) {
 			return r, checkMemoryDir(field, r)
 		}
 	}
@@ -146,7 +150,7 @@ func (s *Server) allowedRoot(field, p string) (string, error) {
 		if len(roots) > 0 {
 			folders = strings.Join(roots, ", ")
 		}
-		return "", &memory.InputError{Field: field, Problem: fmt.Sprintf("%s is not a workspace folder, nor a folder inside one (%s), nor the folder of an open memory file%s", p, folders, via)}
+		return "", &memory.InputError{Field: field, Problem: fmt.Sprintf("%s is not a workspace folder, nor a folder inside one (%s), nor the folder of an open memory file whose .memory exists%s", p, folders, via)}
 	}
 	if !isDirectory(memoryDir(p)) {
 		return "", &memory.InputError{Field: field, Problem: fmt.Sprintf("%s is inside a workspace folder but holds no .memory folder", p)}

@@ -11,7 +11,6 @@ import (
 	"github.com/tliron/commonlog"
 
 	"github.com/memory-lsp/memory-lsp/core/config"
-	"github.com/memory-lsp/memory-lsp/core/rules"
 )
 
 // Name is the server's name in serverInfo and the source of its diagnostics.
@@ -52,25 +51,15 @@ type Server struct {
 
 	mu       sync.Mutex
 	state    lifecycle
-	roots    []string             // workspace folder paths
-	docs     map[string]*document // open memory files by path
+	roots    []string           // workspace folder paths
+	folders  map[string]*folder // served .memory folders by canonical path (folder.go)
 	caps     clientCaps
 	base     settingsJSON // from initializationOptions (known keys only)
 	pulled   settingsJSON // last good workspace/configuration or didChangeConfiguration
 	cfg      config.Config
-	timers   map[string]*time.Timer // pending diagnostics per .memory dir
-	shown    map[string]bool        // paths whose diagnostics are published
-	shutdown bool                   // shutdown was requested before exit
+	shutdown bool // shutdown was requested before exit
 	watch    *watcher
-	pubMu    map[string]*sync.Mutex // one publishDir at a time per .memory dir
-	// checkers keep each .memory dir's analyses and pairs between checks;
-	// a checker is used only under its dir's pubMu.
-	checkers map[string]*rules.Checker
-	// disk caches each .memory dir's files as last read (diskcache.go);
-	// diskGen counts the changes seen in each dir, which void its cache.
-	disk    map[string]*diskCache
-	diskGen map[string]uint64
-	startup []pendingNote // settings problems found in initialize, sent after initialized
+	startup  []pendingNote // settings problems found in initialize, sent after initialized
 
 	// cfgMu serialises configuration refreshes, so that a slow pull cannot
 	// overwrite a newer one. It is taken before mu, never while holding it.
@@ -88,9 +77,7 @@ func NewServer(opt Options, log commonlog.Logger) *Server {
 	if opt.ClientTimeout == 0 {
 		opt.ClientTimeout = 10 * time.Second
 	}
-	return &Server{opt: opt, log: log, docs: map[string]*document{}, cfg: config.Default(),
-		timers: map[string]*time.Timer{}, shown: map[string]bool{}, pubMu: map[string]*sync.Mutex{},
-		checkers: map[string]*rules.Checker{}, disk: map[string]*diskCache{}, diskGen: map[string]uint64{}}
+	return &Server{opt: opt, log: log, folders: map[string]*folder{}, cfg: config.Default()}
 }
 
 // Serve runs the protocol on conn until exit or end of input. ok reports

@@ -104,9 +104,7 @@ func TestOutOfRangeChangeIsRejected(t *testing.T) {
 	if err := c.request("shutdown", nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	c.server.mu.Lock()
-	got := string(c.server.docs[path].text)
-	c.server.mu.Unlock()
+	got := string(c.server.docAt(path).text)
 	if got != "# Quirks\n" {
 		t.Errorf("buffer after a bad change = %q", got)
 	}

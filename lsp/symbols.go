@@ -95,7 +95,7 @@ func (s *Server) workspaceSymbol(ctx context.Context, p *protocol.WorkspaceSymbo
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		v, _ := s.snapshot(memoryDir(root))
+		v, _ := s.snapshot(s.folderFor(memoryDir(root)))
 		cat := memory.NewCatalog(v.files)
 		var found []memory.CatalogEntry
 		var rel []float64

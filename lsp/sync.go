@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
@@ -28,59 +29,120 @@ func memoryPath(uri protocol.DocumentUri) string {
 
 func memoryDir(root string) string { return filepath.Join(root, store.DirName) }
 
+// lookupDoc finds the open buffer of a document URI (any spelling of its
+// path that leads to the same file), or nil.
+func (s *Server) lookupDoc(uri protocol.DocumentUri) *openDoc {
+	path := memoryPath(uri)
+	if path == "" {
+		return nil
+	}
+	key := canonicalDir(filepath.Dir(path))
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if f := s.folderLocked(key); f != nil {
+		return f.docLocked(filepath.Base(path))
+	}
+	return nil
+}
+
+// docLocked is the open buffer of file name, letter case aside where the
+// file system ignores it; s.mu is held.
+func (f *folder) docLocked(name string) *openDoc {
+	if od := f.docs[name]; od != nil {
+		return od
+	}
+	for n, od := range f.docs {
+		if sameFolder(filepath.Join(f.key, n), filepath.Join(f.key, name)) {
+			return od
+		}
+	}
+	return nil
+}
+
 func (s *Server) didOpen(_ context.Context, p *protocol.DidOpenTextDocumentParams) error {
 	path := memoryPath(p.TextDocument.URI)
 	if path == "" {
 		return nil
 	}
+	dir, name := filepath.Dir(path), filepath.Base(path)
+	key := canonicalDir(dir)
+	// The disk text the buffer starts from is its base: what it was loaded
+	// from, as far as the server can know.
+	disk, err := store.ReadOne(path)
+	if err != nil && !errors.Is(err, store.ErrTooLarge) {
+		s.log.Warningf("didOpen %s: %v", path, err)
+	}
 	s.mu.Lock()
-	s.docs[path] = newDocument(p.TextDocument.URI, path, p.TextDocument.Version, p.TextDocument.Text)
+	f := s.folderLocked(key)
+	if f == nil {
+		f = newFolder(dir, key)
+		s.folders[key] = f
+	}
+	if od := f.docLocked(name); od != nil {
+		name = od.name // opened again, under another spelling
+	}
+	od := &openDoc{f: f, name: name, base: disk, last: disk, changed: make(chan struct{})}
+	od.doc = newDocument(p.TextDocument.URI, f.path(name), p.TextDocument.Version, p.TextDocument.Text)
+	f.docs[name] = od
 	s.mu.Unlock()
-	s.watchDir(filepath.Dir(path))
+	s.rewatch()
 	// Published at once, even when empty: clients and tests wait for it.
-	s.publishDir(filepath.Dir(path))
+	s.publish(f)
 	return nil
 }
 
 func (s *Server) didChange(_ context.Context, p *protocol.DidChangeTextDocumentParams) error {
-	path := memoryPath(p.TextDocument.URI)
-	if path == "" {
+	od := s.lookupDoc(p.TextDocument.URI)
+	if od == nil {
+		if path := memoryPath(p.TextDocument.URI); path != "" {
+			s.log.Warningf("ignoring didChange for %s: it is not open (didOpen must come first)", path)
+		}
 		return nil
 	}
 	s.mu.Lock()
-	d := s.docs[path]
+	d := od.doc
 	s.mu.Unlock()
-	if d == nil {
-		s.log.Warningf("ignoring didChange for %s: it is not open (didOpen must come first)", path)
-		return nil
+	if p.TextDocument.Version <= d.version {
+		s.log.Infof("didChange for %s: version %d after %d; applied all the same", d.path, p.TextDocument.Version, d.version)
 	}
 	next, err := d.apply(p.TextDocument.Version, p.ContentChanges)
 	if err != nil {
 		// Keep the last good state: applying part of a change, or at the
 		// wrong place, would make every later position wrong.
-		s.log.Errorf("rejected didChange for %s: %v", path, err)
+		s.log.Errorf("rejected didChange for %s: %v", d.path, err)
 		return nil
 	}
 	s.mu.Lock()
-	if s.docs[path] == d {
-		s.docs[path] = next
+	if od.doc == d {
+		od.doc = next
+		close(od.changed)
+		od.changed = make(chan struct{})
 	}
 	s.mu.Unlock()
-	s.schedule(filepath.Dir(path), s.opt.Debounce)
+	s.schedule(od.f, s.opt.Debounce)
 	return nil
 }
 
+// didSave checks the folder at once, and reconciles: the save may have
+// overwritten entries another writer put on disk before the buffer took
+// them in, which are then restored.
 func (s *Server) didSave(_ context.Context, p *protocol.DidSaveTextDocumentParams) error {
 	path := memoryPath(p.TextDocument.URI)
 	if path == "" {
 		return nil
 	}
-	if s.currentVersion(path) < 0 {
+	od := s.lookupDoc(p.TextDocument.URI)
+	if od == nil {
 		// Harmless (the folder is checked from disk as usual), but a client
 		// that saves what it never opened has lost track of its documents.
 		s.log.Warningf("didSave for %s, which is not open; checking its folder from disk", path)
+		if f := s.folderAt(filepath.Dir(path)); f != nil {
+			s.schedule(f, 0)
+		}
+		return nil
 	}
-	s.schedule(filepath.Dir(path), 0)
+	s.scheduleSync(od.f, 0)
+	s.schedule(od.f, 0)
 	return nil
 }
 
@@ -88,21 +150,30 @@ func (s *Server) didSave(_ context.Context, p *protocol.DidSaveTextDocumentParam
 // diagnostics stay, because agents change memory files without an editor
 // (in a workspace folder's .memory, which is watched).
 func (s *Server) didClose(_ context.Context, p *protocol.DidCloseTextDocumentParams) error {
-	path := memoryPath(p.TextDocument.URI)
-	if path == "" {
+	od := s.lookupDoc(p.TextDocument.URI)
+	if od == nil {
+		if path := memoryPath(p.TextDocument.URI); path != "" {
+			s.log.Warningf("ignoring didClose for %s: it is not open", path)
+		}
 		return nil
 	}
+	f := od.f
 	s.mu.Lock()
-	_, open := s.docs[path]
-	delete(s.docs, path)
-	s.mu.Unlock()
-	if !open {
-		s.log.Warningf("ignoring didClose for %s: it is not open", path)
-		return nil
+	if f.docs[od.name] == od {
+		delete(f.docs, od.name)
+		close(od.changed) // wakes a writer waiting for an echo that will not come
+		od.changed = make(chan struct{})
 	}
+	dropped := s.refoldLocked()
+	s.mu.Unlock()
 	// A folder outside every workspace folder was served (and watched) only
 	// while a file in it was open: then this clears its diagnostics.
 	s.rewatch()
-	s.schedule(filepath.Dir(path), 0)
+	for _, g := range dropped {
+		s.retire(g)
+	}
+	if s.isServed(f) {
+		s.schedule(f, 0)
+	}
 	return nil
 }

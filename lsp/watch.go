@@ -119,7 +119,7 @@ func (w *watcher) sync() {
 // whether dir itself is now watched. w.mu is held.
 func (w *watcher) attach(dir string) bool {
 	// Events may have been missed while dir was not watched as a folder.
-	w.s.invalidateDisk(dir)
+	w.s.invalidateDir(dir)
 	if isDirectory(dir) && w.add(dir) == nil {
 		w.dirs[dir] = watchFolder
 		return true
@@ -142,7 +142,7 @@ func (w *watcher) attach(dir string) bool {
 
 // detach ends dir's watch. w.mu is held.
 func (w *watcher) detach(dir string) {
-	w.s.invalidateDisk(dir)
+	w.s.invalidateDir(dir)
 	switch w.dirs[dir] {
 	case watchFolder:
 		w.drop(dir)
@@ -191,8 +191,9 @@ func (w *watcher) loop() {
 				// Events were lost: check everything again.
 				w.mu.Lock()
 				for d := range w.dirs {
-					w.s.invalidateDisk(d)
-					w.s.schedule(d, watchDebounce)
+					if f := w.s.folderAt(d); f != nil {
+						w.s.diskChanged(f)
+					}
 				}
 				w.mu.Unlock()
 			}
@@ -214,7 +215,7 @@ func (w *watcher) event(ev fsnotify.Event) {
 	// Any event in or of a served folder voids its cached disk side
 	// (diskcache.go), also one that schedules nothing (a chmod).
 	if mode, ok := w.dirs[name]; ok {
-		w.s.invalidateDisk(name)
+		w.s.invalidateDir(name)
 		switch {
 		case ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename):
 			w.detach(name)
@@ -227,14 +228,16 @@ func (w *watcher) event(ev fsnotify.Event) {
 			}
 		}
 	} else if dir := filepath.Dir(name); w.dirs[dir] == watchFolder {
-		w.s.invalidateDisk(dir)
+		w.s.invalidateDir(dir)
 		if isMemoryName(filepath.Base(name)) && ev.Op&(fsnotify.Create|fsnotify.Write|fsnotify.Remove|fsnotify.Rename) != 0 {
 			scheduled = dir
 		}
 	}
 	w.mu.Unlock()
 	if scheduled != "" {
-		w.s.schedule(scheduled, watchDebounce)
+		if f := w.s.folderAt(scheduled); f != nil {
+			w.s.diskChanged(f)
+		}
 	}
 	if h := w.s.watchHook; h != nil {
 		h(name, scheduled)
@@ -293,11 +296,28 @@ func (s *Server) didChangeWatchedFiles(_ context.Context, p *protocol.DidChangeW
 			continue
 		}
 		dir := filepath.Dir(path)
-		if !seen[dir] && s.serves(dir) {
-			s.invalidateDisk(dir) // the client saw a change we may not have
-			seen[dir] = true
-			s.schedule(dir, watchDebounce)
+		if seen[dir] {
+			continue
+		}
+		seen[dir] = true
+		if f := s.folderAt(dir); f != nil {
+			s.diskChanged(f) // the client saw a change we may not have
 		}
 	}
 	return nil
+}
+
+// invalidateDir voids the disk cache of the served folder at dir, if any.
+func (s *Server) invalidateDir(dir string) {
+	if f := s.folderAt(dir); f != nil {
+		s.invalidateDisk(f)
+	}
+}
+
+// diskChanged reacts to a change on disk in folder f: its cache is void,
+// its open buffers are reconciled with the disk, and it is checked again.
+func (s *Server) diskChanged(f *folder) {
+	s.invalidateDisk(f)
+	s.scheduleSync(f, watchDebounce)
+	s.schedule(f, watchDebounce)
 }

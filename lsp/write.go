@@ -1,0 +1,431 @@
+package lsp
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	protocol "github.com/tliron/glsp/protocol_3_16"
+
+	"github.com/memory-lsp/memory-lsp/core/category"
+	"github.com/memory-lsp/memory-lsp/core/config"
+	"github.com/memory-lsp/memory-lsp/core/memory"
+	"github.com/memory-lsp/memory-lsp/core/merge"
+	"github.com/memory-lsp/memory-lsp/core/rules"
+	"github.com/memory-lsp/memory-lsp/core/store"
+)
+
+// Writes. The disk is what every other agent reads, so every write lands on
+// disk, under HackLM's lock; an open buffer of a file it changes gets the
+// same change through workspace/applyEdit, so that the buffer, the disk and
+// every other agent agree and a later save loses nothing. Before planning,
+// each open buffer is reconciled with the disk (merge.Reconcile): entries
+// another writer put on disk are brought into the buffer, entries a save
+// overwrote are restored, and the buffer's unsaved edits stay in the buffer.
+// All of it runs in the folder's queue, one operation at a time, so each is
+// planned on the state the previous one left; and an edit sent to a buffer
+// is waited for until the editor echoes it as a didChange, so that no two
+// edits are ever planned on the same text (clients that do not version
+// their edits would apply the second at the wrong place).
+
+// planFunc decides a write: given the files of a .memory folder (open
+// buffers, reconciled with the disk, in place of their disk contents), it
+// returns the new bytes of every file to change, by path. It must only
+// decide: it runs again whenever the store has to redo its transaction.
+type planFunc func(files []rules.File, cfg config.Config) (map[string][]byte, error)
+
+// writeReport says where a write landed; commands return it in their result.
+type writeReport struct {
+	// Disk names the memory files written on disk.
+	Disk []string `json:"disk"`
+	// Buffers are the open buffers the write changed, or tried to.
+	Buffers []bufferReport `json:"buffers,omitempty"`
+}
+
+type bufferReport struct {
+	File    string `json:"file"`
+	Applied bool   `json:"applied"`
+	Problem string `json:"problem,omitempty"`
+}
+
+// problems is a sentence about the buffers a write could not update, or "".
+func (r *writeReport) problems() string {
+	var b strings.Builder
+	for _, br := range r.Buffers {
+		if br.Problem != "" {
+			fmt.Fprintf(&b, " The open buffer of %s was not updated (%s); the file on disk has the change, and the buffer is brought in step with it as soon as the editor allows.", br.File, br.Problem)
+		}
+	}
+	return b.String()
+}
+
+// bufferPlan is what one open buffer and its file become.
+type bufferPlan struct {
+	od   *openDoc
+	doc  *document // the buffer version planned on
+	to   []byte    // the buffer's new text
+	was  []byte    // the disk text read inside the lock (nil: absent)
+	disk []byte    // the disk text once the write is done (nil: absent)
+	rec  merge.Reconciled
+}
+
+// echoTimeout bounds the wait for the editor to echo an applied edit.
+const echoTimeout = 3 * time.Second
+
+// write carries out a plan in root's .memory folder, in the folder's queue.
+func (s *Server) write(ctx context.Context, root, label string, plan planFunc) (*writeReport, error) {
+	f := s.folderFor(memoryDir(root))
+	f.queue.Lock()
+	defer f.queue.Unlock()
+	return s.transact(ctx, f, label, plan)
+}
+
+// transact reconciles f's open buffers with the disk and carries out plan
+// (nil: reconcile only). The caller holds f.queue.
+func (s *Server) transact(ctx context.Context, f *folder, label string, plan planFunc) (*writeReport, error) {
+	cfg := s.config()
+	ws, err := store.Open(filepath.Dir(f.dir))
+	if err != nil {
+		return nil, err
+	}
+	var pend []bufferPlan
+	written, err := ws.Update(ctx, func(snap *store.Snapshot) ([]store.Change, error) {
+		var changes []store.Change
+		var err error
+		pend, changes, err = s.planWrite(f, snap, cfg, plan)
+		return changes, err
+	})
+	// Our own write: the folder's cached disk side is stale (also after a
+	// failure, which may come after some files were written).
+	s.invalidateDisk(f)
+	if err != nil {
+		return nil, err
+	}
+	rep := &writeReport{Disk: []string{}}
+	for _, c := range written {
+		rep.Disk = append(rep.Disk, filepath.Base(c.Path))
+	}
+	s.mu.Lock()
+	for _, p := range pend {
+		p.od.last = p.disk
+	}
+	s.mu.Unlock()
+	for _, p := range pend {
+		if br := s.applyBuffer(ctx, label, p); br != nil {
+			rep.Buffers = append(rep.Buffers, *br)
+		}
+		s.tellReconciled(p)
+	}
+	s.schedule(f, 0)
+	return rep, nil
+}
+
+// planWrite decides, on a snapshot read inside the lock, what every open
+// buffer and every file become. It reads the server's buffers but changes
+// nothing, so the store may call it again.
+func (s *Server) planWrite(f *folder, snap *store.Snapshot, cfg config.Config, plan planFunc) ([]bufferPlan, []store.Change, error) {
+	s.mu.Lock()
+	pend := make([]bufferPlan, 0, len(f.docs))
+	bases := make([][2][]byte, 0, len(f.docs))
+	for _, od := range f.docs {
+		pend = append(pend, bufferPlan{od: od, doc: od.doc})
+		bases = append(bases, [2][]byte{od.base, od.last})
+	}
+	s.mu.Unlock()
+	merged := map[string][]byte{}
+	kept := pend[:0]
+	for i, p := range pend {
+		sf := snap.Lookup(p.od.name)
+		if sf != nil && sf.TooLarge() {
+			continue // never read, so neither reconciled nor written
+		}
+		if sf != nil && sf.Exists {
+			p.was = sf.Data
+		}
+		p.rec = merge.Reconcile(bases[i][0], p.doc.text, bases[i][1], p.was)
+		p.to, p.disk = p.rec.Buffer, p.rec.Disk
+		merged[p.doc.path] = p.to
+		kept = append(kept, p)
+	}
+	pend = kept
+	sort.Slice(pend, func(i, j int) bool { return pend[i].od.name < pend[j].od.name })
+	var out map[string][]byte
+	if plan != nil {
+		var err error
+		if out, err = plan(memory.Overlay(snap, merged), cfg); err != nil {
+			return nil, nil, err
+		}
+	}
+	var changes []store.Change
+	for i := range pend {
+		p := &pend[i]
+		if o, ok := out[p.doc.path]; ok {
+			delete(out, p.doc.path)
+			if !bytes.Equal(o, p.to) {
+				// The plan's change, and only it, goes to the disk: the
+				// buffer's unsaved edits stay in the buffer.
+				disk := p.disk
+				if disk == nil {
+					disk = newFileBytes(p.od.name)
+				}
+				p.disk = merge.Merge(p.to, disk, o).Data
+				p.to = o
+			}
+		}
+		if p.disk != nil && !bytes.Equal(p.disk, p.was) {
+			changes = append(changes, store.Change{Path: p.doc.path, Data: p.disk})
+		}
+	}
+	for path, data := range out {
+		changes = append(changes, store.Change{Path: path, Data: data})
+	}
+	sort.Slice(changes, func(i, j int) bool { return changes[i].Path < changes[j].Path })
+	return pend, changes, nil
+}
+
+// newFileBytes is the layout a memory file gets when a write creates it.
+func newFileBytes(name string) []byte {
+	if c, ok := category.FromFile(name); ok {
+		return store.NewFileBytes(c)
+	}
+	return []byte{}
+}
+
+// errEditRefused wraps the error of an edit the editor answered with
+// applied: false, which is worth planning again on its newer text.
+var errEditRefused = errors.New("the editor refused the edit")
+
+// maxEditTries bounds how often a refused buffer edit is planned again.
+const maxEditTries = 3
+
+// applyBuffer brings an open buffer to p.to, and reports it; nil when the
+// buffer needed no change. When the user typed meanwhile, the change is
+// carried onto the newer text (a merge with the text it was planned on as
+// base). Once the editor has echoed the edit, the buffer matches the disk
+// text p.disk, which becomes its base.
+func (s *Server) applyBuffer(ctx context.Context, label string, p bufferPlan) *bufferReport {
+	name := p.od.name
+	from, to := p.doc, p.to
+	for try := 1; ; try++ {
+		s.mu.Lock()
+		cur, changed := p.od.doc, p.od.changed
+		open := p.od.f.docs[p.od.name] == p.od
+		versioned := s.caps.documentChanges
+		s.mu.Unlock()
+		if !open {
+			if bytes.Equal(p.doc.text, p.to) {
+				return nil
+			}
+			return &bufferReport{File: name, Problem: "it was closed meanwhile"}
+		}
+		target := to
+		if cur != from {
+			target = merge.Merge(from.text, cur.text, to).Data
+		}
+		if bytes.Equal(cur.text, target) {
+			s.settle(p, cur)
+			if try == 1 && bytes.Equal(p.doc.text, p.to) {
+				return nil
+			}
+			return &bufferReport{File: name, Applied: true}
+		}
+		we, err := s.workspaceEdit([]fileEdits{{path: cur.path, version: cur.version, src: cur.text, ix: cur.ix, edits: bufferEdits(cur.text, target)}})
+		if err != nil {
+			return &bufferReport{File: name, Problem: err.Error()}
+		}
+		err = s.applyEdit(ctx, label, we)
+		if err == nil {
+			if s.awaitEcho(ctx, p.od, cur, target, versioned) {
+				s.settle(p, nil)
+				return &bufferReport{File: name, Applied: true}
+			}
+			return &bufferReport{File: name, Applied: true, Problem: "the editor did not report the edited text back"}
+		}
+		if !errors.Is(err, errEditRefused) || try >= maxEditTries {
+			return &bufferReport{File: name, Problem: err.Error()}
+		}
+		// Refused, most often because the buffer moved on: wait for the
+		// change that says how, then plan again on it.
+		select {
+		case <-changed:
+		case <-time.After(500 * time.Millisecond):
+		case <-ctx.Done():
+			return &bufferReport{File: name, Problem: ctx.Err().Error()}
+		}
+		from, to = cur, target
+	}
+}
+
+// awaitEcho waits until the editor reports, with a didChange, the buffer
+// text an applied edit made. A client that versions its edits applied it to
+// exactly the version it was made for, so its next change holds it; for
+// others the text itself must be seen.
+func (s *Server) awaitEcho(ctx context.Context, od *openDoc, sent *document, target []byte, versioned bool) bool {
+	deadline := time.NewTimer(echoTimeout)
+	defer deadline.Stop()
+	for {
+		s.mu.Lock()
+		cur, changed := od.doc, od.changed
+		open := od.f.docs[od.name] == od
+		s.mu.Unlock()
+		if !open {
+			return false
+		}
+		if cur != sent && (bytes.Equal(cur.text, target) || versioned) {
+			return true
+		}
+		select {
+		case <-changed:
+		case <-deadline.C:
+			return false
+		case <-ctx.Done():
+			return false
+		}
+	}
+}
+
+// settle records that the buffer now holds everything of the disk text
+// p.disk, which becomes its base. at, when non-nil, is the version that was
+// seen to hold it.
+func (s *Server) settle(p bufferPlan, at *document) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if at != nil && p.od.doc != at {
+		return // it moved on; the next reconcile judges the newer text
+	}
+	p.od.base, p.od.last = p.disk, p.disk
+}
+
+// maxNamed is how many entries a message names before "and N more".
+const maxNamed = 3
+
+// tellReconciled tells the user what reconciling a buffer with the disk did.
+func (s *Server) tellReconciled(p bufferPlan) {
+	if len(p.rec.Restored) > 0 {
+		s.showMessage(protocol.MessageTypeWarning, fmt.Sprintf("%s: a save overwrote %s on disk that the buffer did not hold yet; restored on disk and in the buffer: %s",
+			p.od.name, plural(len(p.rec.Restored), "entry", "entries"), named(p.rec.Restored)))
+	}
+	if len(p.rec.Restored) == 0 && len(p.rec.Brought) > 0 {
+		s.showMessage(protocol.MessageTypeInfo, fmt.Sprintf("%s: brought %s written on disk by another writer into the buffer: %s",
+			p.od.name, plural(len(p.rec.Brought), "entry", "entries"), named(p.rec.Brought)))
+	}
+	for _, c := range p.rec.Conflicts {
+		s.showMessage(protocol.MessageTypeWarning, fmt.Sprintf("%s: the buffer and the disk changed [%s] differently; both lines are kept (lines %d and %d) — keep one with the conflict's code action",
+			p.od.name, c.Slug, c.Ours, c.Theirs))
+	}
+}
+
+// named lists entry lines for a message.
+func named(lines []string) string {
+	var b strings.Builder
+	for i, l := range lines {
+		if i == maxNamed {
+			fmt.Fprintf(&b, " and %d more", len(lines)-maxNamed)
+			break
+		}
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "%q", shorten(l, 80))
+	}
+	return b.String()
+}
+
+func (s *Server) showMessage(t protocol.MessageType, message string) {
+	s.conn.Notify("window/showMessage", protocol.ShowMessageParams{Type: t, Message: Name + ": " + message})
+}
+
+// syncDebounce is how long a change on disk settles before the buffers
+// are reconciled with it: longer than the watcher's own debounce, so that
+// an editor's save and the didChange that follows it have both arrived.
+const syncDebounce = 2 * watchDebounce
+
+// scheduleSync reconciles f's open buffers with the disk after delay.
+func (s *Server) scheduleSync(f *folder, delay time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(f.docs) == 0 || s.state != stateRunning {
+		return
+	}
+	s.armLocked(&f.sync, max(delay, syncDebounce), func() { s.syncFolder(f) })
+}
+
+// syncFolder reconciles f's open buffers with the disk, in the folder's
+// queue, when a file under a buffer changed since the buffer's base.
+func (s *Server) syncFolder(f *folder) {
+	if !s.needsSync(f) {
+		return
+	}
+	f.queue.Lock()
+	defer f.queue.Unlock()
+	if !s.isServed(f) || !s.needsSync(f) {
+		return // a write meanwhile did it
+	}
+	if _, err := s.transact(context.Background(), f, "Bring in memory written on disk", nil); err != nil && !s.connClosed() {
+		s.log.Warningf("reconciling the open buffers of %s with the disk: %v", f.dir, err)
+		s.showMessage(protocol.MessageTypeWarning, fmt.Sprintf("could not bring the open buffers of %s in step with the disk: %v; saving them may overwrite entries another writer added", f.dir, err))
+	}
+}
+
+// needsSync reports whether a file under one of f's buffers is not the
+// disk text the buffer last matched. It reads without the lock, so it is
+// only a hint: the reconcile itself reads inside the lock.
+func (s *Server) needsSync(f *folder) bool {
+	type state struct {
+		path       string
+		base, last []byte
+	}
+	s.mu.Lock()
+	docs := make([]state, 0, len(f.docs))
+	for _, od := range f.docs {
+		docs = append(docs, state{od.doc.path, od.base, od.last})
+	}
+	s.mu.Unlock()
+	for _, d := range docs {
+		x, err := store.ReadOne(d.path)
+		if err != nil || x == nil {
+			continue
+		}
+		if !bytes.Equal(x, d.base) || !bytes.Equal(d.last, d.base) {
+			return true
+		}
+	}
+	return false
+}
+
+// readFiles is root's memory as a reader should see it: the files on disk
+// with each open buffer in place of its file, reconciled with the disk when
+// the disk moved on since the buffer's base. The reconcile that brings such
+// entries into the buffer may not have run yet, and they are on disk for
+// every other agent already, so a query must find them too.
+func (s *Server) readFiles(root string) ([]rules.File, config.Config) {
+	f := s.folderFor(memoryDir(root))
+	v, cfg := s.snapshot(f)
+	type state struct {
+		i          int
+		base, last []byte
+	}
+	var open []state
+	s.mu.Lock()
+	for i, d := range v.docs {
+		if od := f.docs[filepath.Base(v.files[i].Path)]; d != nil && od != nil {
+			open = append(open, state{i, od.base, od.last})
+		}
+	}
+	s.mu.Unlock()
+	for _, o := range open {
+		path := v.files[o.i].Path
+		x, err := store.ReadOne(path)
+		if err != nil || x == nil || (bytes.Equal(x, o.base) && bytes.Equal(o.last, o.base)) {
+			continue
+		}
+		rec := merge.Reconcile(o.base, v.docs[o.i].text, o.last, x)
+		v.files[o.i] = rules.NewFile(path, rec.Buffer)
+	}
+	return v.files, cfg
+}
