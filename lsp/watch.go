@@ -206,7 +206,7 @@ func (w *watcher) loop() {
 // watched (and schedules it: files may have come or gone with it).
 func (w *watcher) event(ev fsnotify.Event) {
 	name := filepath.Clean(ev.Name)
-	scheduled := ""
+	scheduled, file := "", ""
 	w.mu.Lock()
 	if w.closed {
 		w.mu.Unlock()
@@ -230,12 +230,15 @@ func (w *watcher) event(ev fsnotify.Event) {
 	} else if dir := filepath.Dir(name); w.dirs[dir] == watchFolder {
 		w.s.invalidateDir(dir)
 		if isMemoryName(filepath.Base(name)) && ev.Op&(fsnotify.Create|fsnotify.Write|fsnotify.Remove|fsnotify.Rename) != 0 {
-			scheduled = dir
+			scheduled, file = dir, name
 		}
 	}
 	w.mu.Unlock()
 	if scheduled != "" {
 		if f := w.s.folderAt(scheduled); f != nil {
+			if file != "" {
+				go w.s.capture(f, filepath.Base(file))
+			}
 			w.s.diskChanged(f)
 		}
 	}
@@ -301,6 +304,7 @@ func (s *Server) didChangeWatchedFiles(_ context.Context, p *protocol.DidChangeW
 		}
 		seen[dir] = true
 		if f := s.folderAt(dir); f != nil {
+			go s.capture(f, filepath.Base(path))
 			s.diskChanged(f) // the client saw a change we may not have
 		}
 	}

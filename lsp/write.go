@@ -70,6 +70,7 @@ type bufferPlan struct {
 	doc  *document // the buffer version planned on
 	to   []byte    // the buffer's new text
 	was  []byte    // the disk text read inside the lock (nil: absent)
+	seen []byte    // the buffer's last-seen disk text when planned
 	disk []byte    // the disk text once the write is done (nil: absent)
 	rec  merge.Reconciled
 }
@@ -112,7 +113,11 @@ func (s *Server) transact(ctx context.Context, f *folder, label string, plan pla
 	}
 	s.mu.Lock()
 	for _, p := range pend {
-		p.od.last = p.disk
+		// Unless a capture saw a newer disk text since the plan (another
+		// writer right after ours), the disk now holds what we planned.
+		if bytes.Equal(p.od.last, p.seen) {
+			p.od.last = p.disk
+		}
 	}
 	s.mu.Unlock()
 	for _, p := range pend {
@@ -147,7 +152,8 @@ func (s *Server) planWrite(f *folder, snap *store.Snapshot, cfg config.Config, p
 		if sf != nil && sf.Exists {
 			p.was = sf.Data
 		}
-		p.rec = merge.Reconcile(bases[i][0], p.doc.text, bases[i][1], p.was)
+		p.seen = bases[i][1]
+		p.rec = merge.Reconcile(bases[i][0], p.doc.text, p.seen, p.was)
 		p.to, p.disk = p.rec.Buffer, p.rec.Disk
 		merged[p.doc.path] = p.to
 		kept = append(kept, p)
@@ -298,7 +304,11 @@ func (s *Server) settle(p bufferPlan, at *document) {
 	if at != nil && p.od.doc != at {
 		return // it moved on; the next reconcile judges the newer text
 	}
-	p.od.base, p.od.last = p.disk, p.disk
+	// A capture since the write saw the disk move on again: keep what it saw.
+	p.od.base = p.disk
+	if p.od.last == nil {
+		p.od.last = p.disk
+	}
 }
 
 // maxNamed is how many entries a message names before "and N more".
@@ -428,4 +438,56 @@ func (s *Server) readFiles(root string) ([]rules.File, config.Config) {
 		v.files[o.i] = rules.NewFile(path, rec.Buffer)
 	}
 	return v.files, cfg
+}
+
+// captureWait bounds how long capture waits for the lock; a writer that
+// holds it longer is caught by the reconcile that follows instead.
+const captureWait = 2 * time.Second
+
+// captureStep is capture's back-off unit while another writer holds the lock.
+const captureStep = time.Millisecond
+
+// capture records, the moment a file under an open buffer changes on disk,
+// the text it now holds as the buffer's last-seen disk text. The reconcile
+// that brings it into the buffer waits for the change to settle; an editor
+// that saves within that wait would overwrite the new entries with nothing
+// left to restore them from, unless the server has seen them. So a text
+// that drops what the last-seen one added since the buffer's base (most
+// often the editor's own save of a buffer that never got those entries) is
+// not recorded: the reconcile restores from the last-seen text instead. The
+// read is made inside the lock, so a HackLM write in place is never seen
+// half done, and last is set before the lock is released, so a write of
+// ours that follows always sets it after.
+func (s *Server) capture(f *folder, name string) {
+	s.mu.Lock()
+	od := f.docLocked(name)
+	s.mu.Unlock()
+	if od == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), captureWait)
+	defer cancel()
+	// A writer holds the lock for a write and an fsync: poll it finely, as
+	// every millisecond here is one in which a save could slip in first.
+	lock, err := store.AcquireContext(ctx, f.dir, store.LockOptions{Step: captureStep, Tries: int(captureWait / captureStep)})
+	if err != nil {
+		return
+	}
+	defer lock.Release()
+	x, err := store.ReadOne(f.path(od.name))
+	if err != nil || x == nil {
+		return
+	}
+	s.mu.Lock()
+	base, last := od.base, od.last
+	s.mu.Unlock()
+	if last != nil && !bytes.Equal(merge.Merge(base, x, last).Data, x) {
+		return
+	}
+
+	s.mu.Lock()
+	if bytes.Equal(od.last, last) {
+		od.last = x
+	}
+	s.mu.Unlock()
 }

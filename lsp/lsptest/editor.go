@@ -199,6 +199,22 @@ func (c *Client) OpenFile(path string) string {
 	return c.Open(path, string(b))
 }
 
+// Save writes the client's buffer of uri to its file, as an editor saves
+// (in place, not under any lock), then sends didSave.
+func (c *Client) Save(uri string) {
+	c.t.Helper()
+	path, err := PathOf(uri)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(c.Text(uri)), 0o644); err != nil {
+		c.t.Fatalf("saving %s: %v", path, err)
+	}
+	if err := c.Notify("textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": uri}}); err != nil {
+		c.t.Fatalf("didSave: %v", err)
+	}
+}
+
 // Close sends didClose and forgets the buffer.
 func (c *Client) Close(uri string) {
 	c.dmu.Lock()
