@@ -129,12 +129,18 @@ func removeTemps(dir string) {
 // Inside `.memory/` write only through Workspace.Update: the next lock holder
 // deletes any temp file it finds there as left by a dead writer.
 func WriteFileAtomic(path string, data []byte) error {
-	return writeFileAtomic(path, data, nil)
+	return writeFileAtomic(path, data, nil, nil)
 }
 
 // writeFileAtomic is WriteFileAtomic with a test hook (nil in production)
-// called at stageTempSynced and stageRenamed.
-func writeFileAtomic(path string, data []byte, hook func(stage)) (err error) {
+// called at stageTempSynced and stageRenamed, and a guard (nil: none)
+// called at the last moment before the file is replaced; an error from it
+// abandons the write, leaving the file as it was.
+//
+// A file with more than one hard link is written in place instead (see
+// writeInPlace): a rename would give this name a new inode and leave the
+// other names holding the old text.
+func writeFileAtomic(path string, data []byte, hook func(stage), guard func() error) (err error) {
 	target := path
 	if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
 		if target, err = filepath.EvalSymlinks(path); err != nil {
@@ -156,6 +162,9 @@ func writeFileAtomic(path string, data []byte, hook func(stage)) (err error) {
 		orig = nil
 	default:
 		return fmt.Errorf("writing %s: %w", path, serr)
+	}
+	if orig != nil && linkCount(orig) > 1 {
+		return writeInPlace(path, target, data, hook, guard)
 	}
 
 	dir, base := filepath.Split(target)
@@ -191,6 +200,11 @@ func writeFileAtomic(path string, data []byte, hook func(stage)) (err error) {
 	if hook != nil {
 		hook(stageTempSynced)
 	}
+	if guard != nil {
+		if err = guard(); err != nil {
+			return fmt.Errorf("writing %s: %w", path, err)
+		}
+	}
 	if err = os.Rename(tmp, target); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
@@ -203,4 +217,40 @@ func writeFileAtomic(path string, data []byte, hook func(stage)) (err error) {
 		return fmt.Errorf("writing %s: fsync of directory: %w", path, serr)
 	}
 	return nil
+}
+
+// writeInPlace replaces the content of target, a file with other hard links,
+// keeping its inode so that every name sees the new text, as HackLM's
+// writeFileSync does. It overwrites from the start, truncates to the new
+// length and fsyncs. Unlike the rename, a reader may see a torn file while
+// it runs, and a crash part-way leaves one; writers cannot, as each holds
+// the lock. It is the price of keeping the links, which the user made on
+// purpose.
+func writeInPlace(path, target string, data []byte, hook func(stage), guard func() error) error {
+	f, err := os.OpenFile(target, os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("writing %s in place: %w", path, err)
+	}
+	defer f.Close()
+	if hook != nil {
+		hook(stageTempSynced)
+	}
+	if guard != nil {
+		if err := guard(); err != nil {
+			return fmt.Errorf("writing %s: %w", path, err)
+		}
+	}
+	if _, err := f.WriteAt(data, 0); err != nil {
+		return fmt.Errorf("writing %s in place: %w", path, err)
+	}
+	if err := f.Truncate(int64(len(data))); err != nil {
+		return fmt.Errorf("writing %s in place: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("writing %s in place: fsync: %w", path, err)
+	}
+	if hook != nil {
+		hook(stageRenamed)
+	}
+	return f.Close()
 }

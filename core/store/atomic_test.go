@@ -162,7 +162,7 @@ func TestWriteFileAtomicTempName(t *testing.T) {
 			}
 		}
 	}
-	if err := writeFileAtomic(p, []byte("new"), hook); err != nil {
+	if err := writeFileAtomic(p, []byte("new"), hook, nil); err != nil {
 		t.Fatal(err)
 	}
 	if len(seen) != 1 {

@@ -106,6 +106,36 @@ func runHelper(role, root, arg string) error {
 			return err
 		}
 		return fmt.Errorf("update finished without reaching stage %v", stage(at))
+	case "pause-at":
+		// Append the line with a short stale time; when the writer reaches
+		// the stage, announce it and dawdle, so that the test can stop the
+		// process (SIGSTOP) there, inside the lock.
+		n, rest, _ := strings.Cut(arg, ":")
+		ms, line, _ := strings.Cut(rest, ":")
+		at, err := strconv.Atoi(n)
+		if err != nil {
+			return err
+		}
+		stale, err := strconv.Atoi(ms)
+		if err != nil {
+			return err
+		}
+		w, err := Open(root)
+		if err != nil {
+			return err
+		}
+		w.Lock.Stale = time.Duration(stale) * time.Millisecond
+		paused := false
+		w.hook = func(s stage) {
+			if s != stage(at) || paused {
+				return
+			}
+			paused = true
+			fmt.Printf("at %v\n", s)
+			time.Sleep(500 * time.Millisecond)
+		}
+		_, err = w.Update(context.Background(), appendIfAbsent(line+"\n"))
+		return err
 	case "append-many":
 		w, err := Open(root)
 		if err != nil {

@@ -473,6 +473,14 @@ func readLock(path string) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(f, maxLockBytes+1))
 }
 
+// Held reports whether the lock file still holds exactly our bytes. A
+// holder that was paused past Stale (a stopped process, a sleeping laptop, a
+// debugger) may have been judged stale and replaced; it must not write on.
+func (l *Lock) Held() bool {
+	got, err := readLock(l.path)
+	return err == nil && bytes.Equal(got, l.data)
+}
+
 // Release removes the lock file if it still holds exactly our bytes (HackLM
 // deletes whatever is there, §21 B10) and always releases the in-process
 // lock. If the file was replaced, it is left alone and the error wraps

@@ -52,3 +52,11 @@ func copyOwner(f *os.File, orig fs.FileInfo) {
 		f.Chown(int(st.Uid), int(st.Gid))
 	}
 }
+
+// linkCount is the number of hard links of a file.
+func linkCount(fi fs.FileInfo) uint64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Nlink)
+	}
+	return 1
+}

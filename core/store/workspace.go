@@ -395,10 +395,43 @@ type Change struct {
 // Each file is replaced atomically; several files are written one after the
 // other, so a failure part-way leaves the earlier ones written (the error
 // names the file that failed).
+//
+// A writer can be paused inside the lock for longer than the lock's Stale
+// age (a stopped process, a sleeping laptop, a debugger, a slow disk); then
+// another writer rightly takes the lock over and writes. So just before each
+// file is replaced, Update checks that the lock still holds our bytes and
+// that the file is still what the snapshot read. If not, the temp file is
+// dropped, the file is left alone, and the whole transaction is done again
+// under a new lock on a fresh snapshot (fn is pure, so running it again is
+// safe; a file this transaction already wrote is then in the snapshot, and
+// fn plans on it). Between that check and the rename a few instructions
+// remain in which a takeover still cannot be seen: closing that window needs
+// a lock the kernel enforces, which HackLM's protocol is not.
 func (w *Workspace) Update(ctx context.Context, fn func(s *Snapshot) ([]Change, error)) (written []Change, err error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	for try := 1; ; try++ {
+		done, err := w.updateOnce(ctx, fn)
+		written = append(written, done...)
+		if !errors.Is(err, errOvertaken) {
+			return written, err
+		}
+		if try == maxRedo {
+			return written, fmt.Errorf("updating %s: %d times the lock was taken over, or the file changed under it, while this writer was paused; nothing of this try was written: %w", w.Dir, try, err)
+		}
+	}
+}
+
+// maxRedo bounds how often Update starts again after being overtaken.
+const maxRedo = 5
+
+// errOvertaken is wrapped by updateOnce's error when the lock was taken
+// over, or a file changed under it, before a file was replaced.
+var errOvertaken = errors.New("overtaken while holding the lock")
+
+// updateOnce is one try of Update.
+func (w *Workspace) updateOnce(ctx context.Context, fn func(s *Snapshot) ([]Change, error)) (written []Change, err error) {
 	exists, err := w.checkDir()
 	if err != nil {
 		return nil, err
@@ -416,7 +449,8 @@ func (w *Workspace) Update(ctx context.Context, fn func(s *Snapshot) ([]Change, 
 		return nil, err
 	}
 	defer func() {
-		if rerr := lock.Release(); rerr != nil && err == nil {
+		rerr := lock.Release()
+		if rerr != nil && err == nil {
 			err = rerr
 		}
 	}()
@@ -442,13 +476,40 @@ func (w *Workspace) Update(ctx context.Context, fn func(s *Snapshot) ([]Change, 
 		if err := ctx.Err(); err != nil {
 			return written, fmt.Errorf("updating %s: %w", w.Dir, err)
 		}
-		if err := writeFileAtomic(c.Path, c.Data, w.hook); err != nil {
+		if err := writeFileAtomic(c.Path, c.Data, w.hook, stillOurs(lock, snap, c.Path)); err != nil {
 			return written, err
 		}
 		written = append(written, c)
 	}
 	w.at(stageWritten)
 	return written, nil
+}
+
+// stillOurs is the check made just before path is replaced: the lock still
+// holds our bytes and the file is still what snap read.
+func stillOurs(lock *Lock, snap *Snapshot, path string) func() error {
+	return func() error {
+		if !lock.Held() {
+			return fmt.Errorf("%w: the lock %s no longer holds our bytes", errOvertaken, lock.Path())
+		}
+		var was []byte
+		if f := snap.Lookup(filepath.Base(path)); f != nil && f.Exists {
+			was = f.Data
+		}
+		now, _, _, err := readAtMost(path, MaxReadBytes)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			if was != nil {
+				return fmt.Errorf("%w: %s was removed", errOvertaken, path)
+			}
+			return nil
+		case err != nil:
+			return err
+		case was == nil || !bytes.Equal(now, was):
+			return fmt.Errorf("%w: %s changed", errOvertaken, path)
+		}
+		return nil
+	}
 }
 
 func (w *Workspace) at(s stage) {
