@@ -113,15 +113,30 @@ func TestCrashInsideUpdate(t *testing.T) {
 // reaching stage at, kills it with SIGKILL and returns its pid.
 func crashAt(t *testing.T, root string, at stage, line string) int {
 	t.Helper()
+	cmd, stdin, stderr := startStaged(t, "crash-at", root, strconv.Itoa(int(at))+":"+line, at)
+	defer stdin.Close()
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	werr := cmd.Wait()
+	if ws, ok := cmd.ProcessState.Sys().(interface{ Signaled() bool }); !ok || !ws.Signaled() {
+		t.Fatalf("writer was not killed by the signal: %v: %s", werr, stderr.String())
+	}
+	return cmd.Process.Pid
+}
+
+// startStaged starts the test binary as the helper role and returns once the
+// helper says it reached stage at; the rest of its output is discarded.
+func startStaged(t *testing.T, role, root, arg string, at stage) (*exec.Cmd, io.WriteCloser, *bytes.Buffer) {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "MEMLSP_HELPER=crash-at", "MEMLSP_ROOT="+root, "MEMLSP_ARG="+strconv.Itoa(int(at))+":"+line)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	cmd.Env = append(os.Environ(), "MEMLSP_HELPER="+role, "MEMLSP_ROOT="+root, "MEMLSP_ARG="+arg)
+	stderr := new(bytes.Buffer)
+	cmd.Stderr = stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer stdin.Close()
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -132,20 +147,16 @@ func crashAt(t *testing.T, root string, at stage, line string) int {
 	// A safety net only: a helper that never reaches the stage is killed,
 	// and the read below then fails.
 	guard := time.AfterFunc(time.Minute, func() { cmd.Process.Kill() })
-	defer guard.Stop()
-	said, rerr := bufio.NewReader(stdout).ReadString('\n')
-	if err := cmd.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	io.Copy(io.Discard, stdout)
-	werr := cmd.Wait()
+	t.Cleanup(func() { guard.Stop() })
+	r := bufio.NewReader(stdout)
+	said, rerr := r.ReadString('\n')
+	go io.Copy(io.Discard, r)
 	if rerr != nil || said != fmt.Sprintf("at %v\n", at) {
+		cmd.Process.Kill()
+		werr := cmd.Wait()
 		t.Fatalf("writer said %q (%v), exit %v: %s", said, rerr, werr, stderr.String())
 	}
-	if ws, ok := cmd.ProcessState.Sys().(interface{ Signaled() bool }); !ok || !ws.Signaled() {
-		t.Fatalf("writer was not killed by the signal: %v: %s", werr, stderr.String())
-	}
-	return cmd.Process.Pid
+	return cmd, stdin, stderr
 }
 
 // planAppend is what appendIfAbsent(line) makes of the folder's current

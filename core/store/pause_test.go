@@ -3,12 +3,9 @@
 package store
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -36,24 +33,8 @@ func TestPausedWriterInsideLock(t *testing.T) {
 			writeTestFile(t, dec, "# Decisions\n\n- [a] First.\n")
 			first, second := "- paused writer's line", "- the line of the writer that took over"
 
-			cmd := exec.Command(os.Args[0], "-test.run=^$")
-			cmd.Env = append(os.Environ(), "MEMLSP_HELPER=pause-at", "MEMLSP_ROOT="+w.Root,
-				fmt.Sprintf("MEMLSP_ARG=%d:%d:%s", int(at), stale.Milliseconds(), first))
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			stdout, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			guard := time.AfterFunc(time.Minute, func() { cmd.Process.Kill() })
-			defer guard.Stop()
-			said, err := bufio.NewReader(stdout).ReadString('\n')
-			if err != nil || said != fmt.Sprintf("at %v\n", at) {
-				t.Fatalf("writer said %q (%v): %s", said, err, stderr.String())
-			}
+			cmd, stdin, stderr := startStaged(t, "pause-at", w.Root, fmt.Sprintf("%d:%d:%s", int(at), stale.Milliseconds(), first), at)
+			defer stdin.Close()
 			if err := cmd.Process.Signal(syscall.SIGSTOP); err != nil {
 				t.Fatal(err)
 			}
