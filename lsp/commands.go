@@ -445,7 +445,11 @@ func (s *Server) cmdCleanup(ctx context.Context, _ string, raw json.RawMessage) 
 	default:
 		fmt.Fprintf(&b, "Cleanup plan: %d entries before, %d after (%s). Nothing written; run memory.cleanup with {\"apply\": true} to apply it.", plan.EntriesBefore, plan.EntriesAfter, plural(len(plan.Steps), "step", "steps"))
 	}
-	for _, st := range plan.Steps {
+	for i, st := range plan.Steps {
+		if i == maxMessageSteps {
+			fmt.Fprintf(&b, "\n… and %d more steps (all of them are in the result's steps and diff)", len(plan.Steps)-maxMessageSteps)
+			break
+		}
 		fmt.Fprintf(&b, "\n%s %s:%d: %s", st.Kind, st.File, st.Line, st.Detail)
 	}
 	if rep != nil {
@@ -455,6 +459,10 @@ func (s *Server) cmdCleanup(ctx context.Context, _ string, raw json.RawMessage) 
 	s.showInfo(res.Message)
 	return res, nil
 }
+
+// maxMessageSteps is how many cleanup steps the message (which editors show
+// in a popup) lists; the result carries every one.
+const maxMessageSteps = 20
 
 // --- stats ----------------------------------------------------------------
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/memory-lsp/memory-lsp/core/memory"
+	"github.com/memory-lsp/memory-lsp/core/rules"
 )
 
 // maxStdin bounds content read from standard input: far above any sensible
@@ -115,28 +116,37 @@ func runCleanup(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 	if err != nil {
 		return exitError, err
 	}
-	plan, files, err := svc.Cleanup(ctx, a.set["apply"])
+	apply := a.set["apply"]
+	// The plan is printed before anything is written (Service.Cleanup).
+	var show func(*memory.CleanupPlan, []rules.File) error
+	if !e.json {
+		show = func(plan *memory.CleanupPlan, files []rules.File) error {
+			if len(plan.Steps) == 0 {
+				fmt.Fprintf(e.stdout, "Memory is already clean! %d entries.\n", plan.EntriesBefore)
+				return nil
+			}
+			fmt.Fprintf(e.stdout, "Cleanup plan: %d entries before, %d after.\n\n", plan.EntriesBefore, plan.EntriesAfter)
+			for _, s := range plan.Steps {
+				fmt.Fprintf(e.stdout, "%s %s:%d: %s\n", s.Kind, s.File, s.Line, s.Detail)
+			}
+			fmt.Fprintf(e.stdout, "\n%s", plan.Diff(files))
+			return nil
+		}
+	}
+	plan, files, err := svc.Cleanup(ctx, apply, show)
 	if err != nil {
 		return exitError, err
 	}
-	diff := plan.Diff(files)
 	if e.json {
-		writeJSON(e.stdout, map[string]any{"applied": a.set["apply"], "steps": nonNil(plan.Steps), "diff": diff,
+		writeJSON(e.stdout, map[string]any{"applied": apply, "steps": nonNil(plan.Steps), "diff": plan.Diff(files),
 			"entriesBefore": plan.EntriesBefore, "entriesAfter": plan.EntriesAfter})
 		return exitOK, nil
 	}
-	if len(plan.Steps) == 0 {
-		fmt.Fprintf(e.stdout, "Memory is already clean! %d entries.\n", plan.EntriesBefore)
-		return exitOK, nil
-	}
-	fmt.Fprintf(e.stdout, "Cleanup plan: %d entries before, %d after.\n\n", plan.EntriesBefore, plan.EntriesAfter)
-	for _, s := range plan.Steps {
-		fmt.Fprintf(e.stdout, "%s %s:%d: %s\n", s.Kind, s.File, s.Line, s.Detail)
-	}
-	fmt.Fprintf(e.stdout, "\n%s", diff)
-	if a.set["apply"] {
+	switch {
+	case len(plan.Steps) == 0:
+	case apply:
 		fmt.Fprintln(e.stdout, "\nApplied.")
-	} else {
+	default:
 		fmt.Fprintln(e.stdout, "\nNothing written; run `memory-lsp cleanup --apply` to apply this plan.")
 	}
 	return exitOK, nil

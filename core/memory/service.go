@@ -1,7 +1,9 @@
 package memory
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -163,27 +165,35 @@ func (s *Service) Fix(ctx context.Context) ([]string, error) {
 	return changed, err
 }
 
-// Cleanup plans HackLM's cleanup and, with apply, writes it. The plan that is
-// applied is recomputed inside the lock, so it is the one returned.
-func (s *Service) Cleanup(ctx context.Context, apply bool) (*CleanupPlan, []rules.File, error) {
-	if !apply {
-		files, err := s.Load()
-		if err != nil {
-			return nil, nil, err
-		}
-		if err := RefuseTooLarge("clean up", files); err != nil {
-			return nil, nil, err
-		}
-		return PlanCleanup(files, s.Cfg), files, nil
+// Cleanup plans a cleanup of the workspace and, with apply, carries it out.
+// The plan is made in full, and handed to show (when non-nil) to be shown,
+// before anything is written: a plan that fails, or a process killed while
+// it plans, leaves every file as it was. Show runs without the lock (a
+// person may page through a long diff). The plan is then written under the
+// lock only if the files are still exactly those it was made from;
+// otherwise nothing is written and the error says to run it again.
+func (s *Service) Cleanup(ctx context.Context, apply bool, show func(*CleanupPlan, []rules.File) error) (*CleanupPlan, []rules.File, error) {
+	files, err := s.Load()
+	if err != nil {
+		return nil, nil, err
 	}
-	var plan *CleanupPlan
-	var files []rules.File
-	_, err := s.WS.Update(ctx, func(snap *store.Snapshot) ([]store.Change, error) {
-		files = Files(snap)
-		if err := RefuseTooLarge("clean up", files); err != nil {
-			return nil, err
+	if err := RefuseTooLarge("clean up", files); err != nil {
+		return nil, nil, err
+	}
+	plan := PlanCleanup(files, s.Cfg)
+	if show != nil {
+		if err := show(plan, files); err != nil {
+			return plan, files, err
 		}
-		plan = PlanCleanup(files, s.Cfg)
+	}
+	if !apply || len(plan.After) == 0 {
+		return plan, files, nil
+	}
+	_, err = s.WS.Update(ctx, func(snap *store.Snapshot) ([]store.Change, error) {
+		now := Files(snap)
+		if !sameFiles(files, now) {
+			return nil, errors.New("the memory files changed after the cleanup plan was made; nothing was written; run the cleanup again to see the new plan")
+		}
 		var changes []store.Change
 		for i, f := range files {
 			if after, ok := plan.After[i]; ok {
@@ -193,6 +203,20 @@ func (s *Service) Cleanup(ctx context.Context, apply bool) (*CleanupPlan, []rule
 		return changes, nil
 	})
 	return plan, files, err
+}
+
+// sameFiles reports whether two readings of a workspace hold the same
+// files with the same bytes.
+func sameFiles(a, b []rules.File) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Path != b[i].Path || a[i].TooLarge() != b[i].TooLarge() || !bytes.Equal(a[i].Doc.Src, b[i].Doc.Src) {
+			return false
+		}
+	}
+	return true
 }
 
 // Init creates the missing category files and, when no block from HackLM or

@@ -16,6 +16,7 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/memfile"
+	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/store"
 )
 
@@ -254,5 +255,44 @@ func TestStoreWaitsForHackLMLock(t *testing.T) {
 	}
 	if n := len(entriesOf(t, root)); n != 1 {
 		t.Errorf("%d entries, want 1", n)
+	}
+}
+
+// The cleanup plan is shown before anything is written, and written only
+// if the files are still the ones it was made from: a file changed while
+// the plan was shown (another writer) makes the apply write nothing.
+func TestCleanupAppliesOnlyThePlanThatWasShown(t *testing.T) {
+	root := t.TempDir()
+	path := filepath.Join(root, ".memory", "decisions.md")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	messy := "# Decisions\n\n* Use Postgres for the ledger.\n- Use Postgres for the ledger.\n"
+	if err := os.WriteFile(path, []byte(messy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	svc := newService(root)
+	shown := false
+	agent := messy + "- An agent wrote this while the plan was on screen.\n"
+	_, _, err := svc.Cleanup(context.Background(), true, func(plan *CleanupPlan, files []rules.File) error {
+		shown = true
+		if cur, _ := os.ReadFile(path); string(cur) != messy {
+			t.Errorf("the file was written before the plan was shown: %q", cur)
+		}
+		return os.WriteFile(path, []byte(agent), 0o644)
+	})
+	if !shown || err == nil || !strings.Contains(err.Error(), "changed after the cleanup plan was made") {
+		t.Fatalf("shown %v, error %v; want the apply refused", shown, err)
+	}
+	if cur, _ := os.ReadFile(path); string(cur) != agent {
+		t.Errorf("the refused apply wrote %q", cur)
+	}
+	// Unchanged files: the shown plan is written.
+	plan, _, err := svc.Cleanup(context.Background(), true, nil)
+	if err != nil || len(plan.Steps) == 0 {
+		t.Fatalf("apply: %v, %d steps", err, len(plan.Steps))
+	}
+	if cur, _ := os.ReadFile(path); string(cur) == agent {
+		t.Errorf("the plan was not written")
 	}
 }

@@ -40,7 +40,7 @@ func Lines(s string) []string {
 // or "" when they are equal.
 func Unified(oldName, newName, oldText, newText string, context int) string {
 	a, b := Lines(oldText), Lines(newText)
-	ops := myers(a, b)
+	ops := script(a, b)
 	var out strings.Builder
 	for i := 0; i < len(ops); {
 		if ops[i].kind == opEqual {
@@ -187,29 +187,4 @@ func backtrack(a, b []string, trace [][]int, dEnd int, same func(i, j int)) {
 		y--
 		same(x, y)
 	}
-}
-
-// myers turns Match's kept pairs into a full script of equal, delete and
-// insert operations, deletions before insertions within each change.
-func myers(a, b []string) []op {
-	var kept [][2]int
-	Match(a, b, len(a)+len(b), func(i, j int) { kept = append(kept, [2]int{i, j}) })
-	var ops []op
-	i, j := 0, 0
-	emit := func(x, y int) {
-		for ; i < x; i++ {
-			ops = append(ops, op{opDelete, i, j})
-		}
-		for ; j < y; j++ {
-			ops = append(ops, op{opInsert, i, j})
-		}
-	}
-	for k := len(kept) - 1; k >= 0; k-- { // Match reports them from the end
-		x, y := kept[k][0], kept[k][1]
-		emit(x, y)
-		ops = append(ops, op{opEqual, x, y})
-		i, j = x+1, y+1
-	}
-	emit(len(a), len(b))
-	return ops
 }
