@@ -79,20 +79,31 @@ type bufferPlan struct {
 const echoTimeout = 3 * time.Second
 
 // write carries out a plan in root's .memory folder, in the folder's queue.
+// It answers as soon as the editor has applied the buffer edits; the queue
+// is held until the editor has also reported them back (didChange), so
+// that the next write is planned on the edited text. An editor that runs
+// commands synchronously (Eglot) reports its changes only after the
+// answer, so waiting for them before answering would wait in vain.
 func (s *Server) write(ctx context.Context, root, label string, plan planFunc) (*writeReport, error) {
 	f := s.folderFor(memoryDir(root))
 	f.queue.Lock()
-	defer f.queue.Unlock()
-	return s.transact(ctx, f, label, plan)
+	rep, echoes, err := s.transact(ctx, f, label, plan)
+	go func() {
+		defer f.queue.Unlock()
+		echoes()
+	}()
+	return rep, err
 }
 
 // transact reconciles f's open buffers with the disk and carries out plan
-// (nil: reconcile only). The caller holds f.queue.
-func (s *Server) transact(ctx context.Context, f *folder, label string, plan planFunc) (*writeReport, error) {
+// (nil: reconcile only). The caller holds f.queue, and calls echoes (never
+// nil) before it lets the next write in.
+func (s *Server) transact(ctx context.Context, f *folder, label string, plan planFunc) (rep *writeReport, echoes func(), err error) {
+	echoes = func() {}
 	cfg := s.config()
 	ws, err := store.Open(filepath.Dir(f.dir))
 	if err != nil {
-		return nil, err
+		return nil, echoes, err
 	}
 	var pend []bufferPlan
 	written, err := ws.Update(ctx, func(snap *store.Snapshot) ([]store.Change, error) {
@@ -105,9 +116,9 @@ func (s *Server) transact(ctx context.Context, f *folder, label string, plan pla
 	// failure, which may come after some files were written).
 	s.invalidateDisk(f)
 	if err != nil {
-		return nil, err
+		return nil, echoes, err
 	}
-	rep := &writeReport{Disk: []string{}}
+	rep = &writeReport{Disk: []string{}}
 	for _, c := range written {
 		rep.Disk = append(rep.Disk, filepath.Base(c.Path))
 	}
@@ -120,14 +131,23 @@ func (s *Server) transact(ctx context.Context, f *folder, label string, plan pla
 		}
 	}
 	s.mu.Unlock()
+	var waits []func()
 	for _, p := range pend {
-		if br := s.applyBuffer(ctx, label, p); br != nil {
+		br, wait := s.applyBuffer(ctx, label, p)
+		if br != nil {
 			rep.Buffers = append(rep.Buffers, *br)
+		}
+		if wait != nil {
+			waits = append(waits, wait)
 		}
 		s.tellReconciled(p)
 	}
 	s.schedule(f, 0)
-	return rep, nil
+	return rep, func() {
+		for _, w := range waits {
+			w()
+		}
+	}, nil
 }
 
 // planWrite decides, on a snapshot read inside the lock, what every open
@@ -212,9 +232,10 @@ const maxEditTries = 3
 // applyBuffer brings an open buffer to p.to, and reports it; nil when the
 // buffer needed no change. When the user typed meanwhile, the change is
 // carried onto the newer text (a merge with the text it was planned on as
-// base). Once the editor has echoed the edit, the buffer matches the disk
-// text p.disk, which becomes its base.
-func (s *Server) applyBuffer(ctx context.Context, label string, p bufferPlan) *bufferReport {
+// base). Once the editor has applied the edit, wait (non-nil) waits for it
+// to report the edited text back, after which the buffer is known to match
+// the disk text p.disk, which becomes its base.
+func (s *Server) applyBuffer(ctx context.Context, label string, p bufferPlan) (report *bufferReport, wait func()) {
 	name := p.od.name
 	from, to := p.doc, p.to
 	for try := 1; ; try++ {
@@ -225,9 +246,9 @@ func (s *Server) applyBuffer(ctx context.Context, label string, p bufferPlan) *b
 		s.mu.Unlock()
 		if !open {
 			if bytes.Equal(p.doc.text, p.to) {
-				return nil
+				return nil, nil
 			}
-			return &bufferReport{File: name, Problem: "it was closed meanwhile"}
+			return &bufferReport{File: name, Problem: "it was closed meanwhile"}, nil
 		}
 		target := to
 		if cur != from {
@@ -236,24 +257,26 @@ func (s *Server) applyBuffer(ctx context.Context, label string, p bufferPlan) *b
 		if bytes.Equal(cur.text, target) {
 			s.settle(p, cur)
 			if try == 1 && bytes.Equal(p.doc.text, p.to) {
-				return nil
+				return nil, nil
 			}
-			return &bufferReport{File: name, Applied: true}
+			return &bufferReport{File: name, Applied: true}, nil
 		}
 		we, err := s.workspaceEdit([]fileEdits{{path: cur.path, version: cur.version, src: cur.text, ix: cur.ix, edits: bufferEdits(cur.text, target)}})
 		if err != nil {
-			return &bufferReport{File: name, Problem: err.Error()}
+			return &bufferReport{File: name, Problem: err.Error()}, nil
 		}
 		err = s.applyEdit(ctx, label, we)
 		if err == nil {
-			if s.awaitEcho(ctx, p.od, cur, target, versioned) {
-				s.settle(p, nil)
-				return &bufferReport{File: name, Applied: true}
+			return &bufferReport{File: name, Applied: true}, func() {
+				if s.awaitEcho(p.od, cur, target, versioned) {
+					s.settle(p, nil)
+				} else if !s.connClosed() {
+					s.log.Infof("%s: the editor did not report the edited text back within %s; the next write reconciles it", name, echoTimeout)
+				}
 			}
-			return &bufferReport{File: name, Applied: true, Problem: "the editor did not report the edited text back"}
 		}
 		if !errors.Is(err, errEditRefused) || try >= maxEditTries {
-			return &bufferReport{File: name, Problem: err.Error()}
+			return &bufferReport{File: name, Problem: err.Error()}, nil
 		}
 		// Refused, most often because the buffer moved on: wait for the
 		// change that says how, then plan again on it.
@@ -261,7 +284,7 @@ func (s *Server) applyBuffer(ctx context.Context, label string, p bufferPlan) *b
 		case <-changed:
 		case <-time.After(500 * time.Millisecond):
 		case <-ctx.Done():
-			return &bufferReport{File: name, Problem: ctx.Err().Error()}
+			return &bufferReport{File: name, Problem: ctx.Err().Error()}, nil
 		}
 		from, to = cur, target
 	}
@@ -271,7 +294,7 @@ func (s *Server) applyBuffer(ctx context.Context, label string, p bufferPlan) *b
 // text an applied edit made. A client that versions its edits applied it to
 // exactly the version it was made for, so its next change holds it; for
 // others the text itself must be seen.
-func (s *Server) awaitEcho(ctx context.Context, od *openDoc, sent *document, target []byte, versioned bool) bool {
+func (s *Server) awaitEcho(od *openDoc, sent *document, target []byte, versioned bool) bool {
 	deadline := time.NewTimer(echoTimeout)
 	defer deadline.Stop()
 	for {
@@ -288,8 +311,6 @@ func (s *Server) awaitEcho(ctx context.Context, od *openDoc, sent *document, tar
 		select {
 		case <-changed:
 		case <-deadline.C:
-			return false
-		case <-ctx.Done():
 			return false
 		}
 	}
@@ -376,7 +397,9 @@ func (s *Server) syncFolder(f *folder) {
 	if !s.isServed(f) || !s.needsSync(f) {
 		return // a write meanwhile did it
 	}
-	if _, err := s.transact(context.Background(), f, "Bring in memory written on disk", nil); err != nil && !s.connClosed() {
+	_, echoes, err := s.transact(context.Background(), f, "Bring in memory written on disk", nil)
+	echoes()
+	if err != nil && !s.connClosed() {
 		s.log.Warningf("reconciling the open buffers of %s with the disk: %v", f.dir, err)
 		s.showMessage(protocol.MessageTypeWarning, fmt.Sprintf("could not bring the open buffers of %s in step with the disk: %v; saving them may overwrite entries another writer added", f.dir, err))
 	}
@@ -447,6 +470,10 @@ const captureWait = 2 * time.Second
 // captureStep is capture's back-off unit while another writer holds the lock.
 const captureStep = time.Millisecond
 
+// captureSettle is how long a captured text must stay the same to be taken
+// as whole.
+const captureSettle = 20 * time.Millisecond
+
 // capture records, the moment a file under an open buffer changes on disk,
 // the text it now holds as the buffer's last-seen disk text. The reconcile
 // that brings it into the buffer waits for the change to settle; an editor
@@ -478,10 +505,18 @@ func (s *Server) capture(f *folder, name string) {
 	if err != nil || x == nil {
 		return
 	}
+	// Editors save without the lock, some in place: a read in the middle
+	// of such a save sees a torn file. A text that changes within a moment,
+	// or that lacks an entry the last-seen text holds, is not recorded (a
+	// deletion is the reconcile's to see, after the change has settled).
+	time.Sleep(captureSettle)
+	if again, err := store.ReadOne(f.path(od.name)); err != nil || !bytes.Equal(again, x) {
+		return
+	}
 	s.mu.Lock()
 	base, last := od.base, od.last
 	s.mu.Unlock()
-	if last != nil && !bytes.Equal(merge.Merge(base, x, last).Data, x) {
+	if last != nil && (!bytes.Equal(merge.Merge(base, x, last).Data, x) || len(merge.NewEntries(x, last)) > 0) {
 		return
 	}
 

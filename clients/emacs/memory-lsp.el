@@ -311,6 +311,72 @@ BEG and END default to the region when active, else point."
          (end (or end (if region (region-end) (point)))))
     (eglot-code-actions beg end kind)))
 
+;;;; Server edits to buffers whose file the server has just written
+
+;; The server writes every change to disk first, where other agents read
+;; it, and then sends the same change to the open buffer; when another
+;; writer (an agent, HackLM) changes the file, it sends the buffer an edit
+;; that brings that writer's entries in.  Either way the file on disk is
+;; newer than what the buffer was visited from, and Eglot 1.9 applies the
+;; edit through `find-file-noselect', which then asks "File changed on
+;; disk.  Reread from disk?" (or "Discard your edits?").  Rereading makes
+;; Eglot apply the edit to the reread text, at the old place (a duplicated
+;; or overwritten line); discarding loses the user's edits; and a question
+;; in the middle of an edit fails outright in batch Emacs.  None of it is
+;; right here: the edit is exactly what brings the buffer in step with the
+;; disk, keeping the buffer's own unsaved edits.  So, for memory buffers
+;; only, the buffer is told the file's current modification time before
+;; the edit, and afterwards, when its text equals the file, it is marked
+;; unmodified, so that saving it asks nothing either.
+
+(defun memory-lsp--edit-paths (wedit)
+  "The file names a WorkspaceEdit WEDIT changes."
+  (let ((paths nil))
+    (cl-loop for (uri _edits) on (plist-get wedit :changes) by #'cddr
+             do (push (eglot--uri-to-path uri) paths))
+    (mapc (lambda (dc)
+            (let ((uri (plist-get (plist-get dc :textDocument) :uri)))
+              (when uri (push (eglot--uri-to-path uri) paths))))
+          (plist-get wedit :documentChanges))
+    paths))
+
+(defun memory-lsp--same-as-file-p ()
+  "Non-nil if the current buffer's text equals its file on disk."
+  (let ((buf (current-buffer))
+        (file buffer-file-name))
+    (and file (file-exists-p file)
+         (with-temp-buffer
+           (insert-file-contents file)
+           (zerop (compare-buffer-substrings buf nil nil (current-buffer) nil nil))))))
+
+(defun memory-lsp--apply-workspace-edit (apply wedit &rest args)
+  "Run APPLY on WEDIT and ARGS with memory buffers in step with their files.
+An edit of memory files alone is applied without Eglot's confirmation
+unless `memory-lsp-confirm-edits' is set: the server sends one to bring
+another writer's entries into a buffer, unasked, and refusing it only
+delays them."
+  (let* ((paths (memory-lsp--edit-paths wedit))
+         (buffers (delq nil (mapcar (lambda (p)
+                                      (and (memory-lsp--memory-file-p p)
+                                           (find-buffer-visiting p)))
+                                    paths))))
+    (when (and paths (not memory-lsp-confirm-edits)
+               (cl-every #'memory-lsp--memory-file-p paths))
+      (setq args (list nil)))
+    (dolist (b buffers)
+      (with-current-buffer b
+        (unless (verify-visited-file-modtime b)
+          (set-visited-file-modtime))))
+    (prog1 (apply apply wedit args)
+      (dolist (b buffers)
+        (when (buffer-live-p b)
+          (with-current-buffer b
+            (when (and (buffer-modified-p) (memory-lsp--same-as-file-p))
+              (set-buffer-modified-p nil)
+              (set-visited-file-modtime))))))))
+
+(advice-add 'eglot--apply-workspace-edit :around #'memory-lsp--apply-workspace-edit)
+
 ;;;; Commands
 
 (defun memory-lsp--read-category ()

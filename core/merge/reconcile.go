@@ -77,8 +77,10 @@ func Reconcile(base, buffer, last, disk []byte) Reconciled {
 	return r
 }
 
-// newEntries are the entry lines of after that before does not hold, in
+// NewEntries are the entry lines of after that before does not hold, in
 // after's order (each line as many times as after holds it more often).
+func NewEntries(before, after []byte) []string { return newEntries(before, after) }
+
 func newEntries(before, after []byte) []string {
 	have := map[string]int{}
 	for _, e := range memfile.Parse(before).Entries {

@@ -240,9 +240,9 @@ running; `flymake-start' is what Flymake does on its own timers."
         (memory-lsp-test--fail "storing opened quirks.md")))
 
     (memory-lsp-test--step "memory.storeMemory into the open file (decisions.md)"
-      ;; The server edits the buffer (workspace/applyEdit, no question
-      ;; asked); `memory-lsp-save-after-store' saves it only if it had no
-      ;; unsaved changes, and the quick fix left some.
+      ;; The server writes the entry to disk, where other agents read it,
+      ;; and edits the buffer (workspace/applyEdit, no question asked);
+      ;; the buffer's unsaved quick-fix edits stay in the buffer only.
       (let* ((before (buffer-string))
              (result (memory-lsp-store "Decision" "Run database migrations before deploying."
                                        "migrations-first"))
@@ -251,8 +251,9 @@ running; `flymake-start' is what Flymake does on its own timers."
           (memory-lsp-test--fail "result %S, want action \"stored\"" result))
         (unless (equal (buffer-string) (concat before line))
           (memory-lsp-test--fail "buffer after the store:\n%s" (buffer-string)))
-        (unless (equal (memory-lsp-test--read decisions) memory-lsp-test--decisions)
-          (memory-lsp-test--fail "the store wrote decisions.md on disk although it was modified in Emacs"))
+        (unless (equal (memory-lsp-test--read decisions) (concat memory-lsp-test--decisions line))
+          (memory-lsp-test--fail "decisions.md on disk after the store (want the entry added, the buffer's unsaved edits not):\n%s"
+                                 (memory-lsp-test--read decisions)))
         (save-buffer)
         (unless (equal (memory-lsp-test--read decisions) (concat before line))
           (memory-lsp-test--fail "decisions.md on disk after saving:\n%s"
@@ -315,6 +316,30 @@ running; `flymake-start' is what Flymake does on its own timers."
                         (buffer-string))))
           (when (string-match-p "README\\.md" events)
             (memory-lsp-test--fail "README.md appears in the server's traffic")))))
+
+    (memory-lsp-test--step "an agent stores while the buffer has unsaved edits, then a save"
+      ;; The agent (the CLI, as agents run it) writes decisions.md on disk;
+      ;; the server brings its entry into the buffer without a question,
+      ;; and saving keeps the user's unsaved line and the agent's entry,
+      ;; each once, again without a question.
+      (set-buffer decisions-buffer)
+      (let ((mine "- [review] Review schema changes with a second person.")
+            (agent "- Tag every release from the main branch."))
+        (goto-char (point-max))
+        (insert mine "\n")
+        (memory-lsp-test--idle)
+        (unless (zerop (call-process bin nil nil nil "store" "--root" root "--category" "Decision"
+                                     "Tag every release from the main branch."))
+          (memory-lsp-test--fail "the agent store failed"))
+        (memory-lsp-test--wait-for "the agent entry in the buffer"
+                                   (lambda () (string-match-p (regexp-quote agent) (buffer-string))))
+        (when (string-match-p (regexp-quote mine) (memory-lsp-test--read decisions))
+          (memory-lsp-test--fail "the unsaved line reached the disk before the save"))
+        (save-buffer)
+        (let ((saved (memory-lsp-test--read decisions)))
+          (dolist (line (list mine agent "- [migrations-first] Run database migrations before deploying."))
+            (unless (= 1 (cl-count line (split-string saved "\n") :test #'equal))
+              (memory-lsp-test--fail "%S is not once in the saved file:\n%s" line saved))))))
 
     (memory-lsp-test--step "shutdown"
       ;; What `eglot-shutdown' sends, without its `delete-process' right

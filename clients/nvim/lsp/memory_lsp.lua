@@ -68,6 +68,20 @@ return {
     end
   end,
 
+  -- The server writes each change to disk and sends it to the open buffer
+  -- too; memory_lsp.apply_edit_handler (when the plugin is on the
+  -- runtimepath) then marks a buffer equal to its file unmodified, so that
+  -- :w asks nothing. Without the plugin, Neovim's own handler is used.
+  handlers = {
+    ['workspace/applyEdit'] = function(...)
+      local ok, plugin = pcall(require, 'memory_lsp')
+      if ok and plugin.apply_edit_handler then
+        return plugin.apply_edit_handler(...)
+      end
+      return vim.lsp.handlers['workspace/applyEdit'](...)
+    end,
+  },
+
   -- No single-file mode: without a root the server is not started.
   workspace_required = true,
 

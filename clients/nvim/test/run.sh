@@ -38,6 +38,8 @@ mkdir -p "$XDG_CONFIG_HOME" "$XDG_DATA_HOME" "$XDG_STATE_HOME" "$XDG_CACHE_HOME"
 
 ws="$tmp/workspace"
 mkdir -p "$ws/.memory/archive"
+# Users work in git repositories: so does the test.
+git init -q "$ws"
 # Known problems: a "* " bullet (bullet-marker), [My Slug] (slug-format),
 # [db] twice (duplicate-slug), [flaky]Retry (slug-malformed, safely fixable).
 cat >"$ws/.memory/decisions.md" <<'MD'

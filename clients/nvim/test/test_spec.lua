@@ -268,19 +268,65 @@ local function main()
     return last and last.msg:find('Stored in quirks.md', 1, true) ~= nil, last and last.msg
   end)
 
-  -- 6. :MemoryStore {Category} {content} into the open file: the server sends
-  --    workspace/applyEdit, Neovim applies it to the buffer; disk untouched.
+  -- 6. :MemoryStore {Category} {content} into the open (saved) file: the
+  --    server writes the entry on disk, where other agents read it, and
+  --    sends the same change as workspace/applyEdit; the buffer then equals
+  --    the file, so the plugin marks it unmodified (:w would ask nothing).
+  local disk_before = read_file(decisions_path)
   vim.cmd('MemoryStore Decision Run database migrations before deploying.')
   wait_for('the stored entry in the decisions.md buffer', function()
     return lines(buf)[#lines(buf)] == '- Run database migrations before deploying.', lines(buf)[#lines(buf)]
   end)
-  eq(#lines(buf), #fixed + 1, 'lines in decisions.md after storing into it')
-  check(api.nvim_buf_get_option(buf, 'modified'), 'the buffer is modified after the store')
-  eq(read_file(decisions_path), table.concat(fixed, '\n') .. '\n', 'decisions.md on disk after storing into the open buffer')
+  eq(lines(buf), vim.list_extend(vim.deepcopy(fixed), { '- Run database migrations before deploying.' }), 'decisions.md buffer after storing into it (disk: ' .. read_file(decisions_path) .. ')')
+  eq(read_file(decisions_path), disk_before .. '- Run database migrations before deploying.\n', 'decisions.md on disk after storing into the open buffer')
+  eq(lines(buf), split(read_file(decisions_path)), 'the buffer after the store, against the file')
+  wait_for('the buffer to be unmodified, as it equals its file', function()
+    return not api.nvim_buf_get_option(buf, 'modified')
+  end)
+  wait_for('the plugin to record the stored file', function()
+    return (vim.b[buf].memory_lsp_settled or 0) > 0
+  end)
   wait_for('the storeMemory message for decisions.md', function()
     local last = notes[#notes]
     return last and last.msg:find('Stored in decisions.md', 1, true) ~= nil, last and last.msg
   end)
+
+  -- 6b. An agent stores into decisions.md on disk (the CLI, as an agent
+  --     runs it) while the buffer has unsaved edits: the server brings the
+  --     agent's entry into the buffer, and saving keeps every entry once.
+  local mine = '- [review] Review schema changes with a second person.'
+  api.nvim_buf_set_lines(buf, -1, -1, false, { mine })
+  local agent_line = '- Tag every release from the main branch.'
+  local out = vim.fn.system({ os.getenv('MEMORY_LSP_BIN'), 'store', '--root', root, '--category', 'Decision',
+    'Tag every release from the main branch.' })
+  eq(vim.v.shell_error, 0, 'agent store exit code (' .. out .. ')')
+  check(read_file(decisions_path):find(agent_line, 1, true), 'the agent entry is on disk')
+  local settled = vim.b[buf].memory_lsp_settled or 0
+  wait_for('the agent entry in the open buffer', function()
+    return vim.tbl_contains(lines(buf), agent_line), table.concat(lines(buf), '\n')
+  end)
+  wait_for('the plugin to record the reconciled file', function()
+    return (vim.b[buf].memory_lsp_settled or 0) > settled
+  end)
+  check(api.nvim_buf_get_option(buf, 'modified'), 'the buffer keeps its unsaved line as unsaved')
+  check(not read_file(decisions_path):find(mine, 1, true), 'the unsaved line is not on disk before the save')
+  local buffer_now = lines(buf)
+  -- A plain :w, as a person saves: it must not ask whether to overwrite a
+  -- file changed since reading (the plugin recorded the reconciled file).
+  api.nvim_buf_call(buf, function()
+    vim.cmd('silent write')
+  end)
+  local saved = split(read_file(decisions_path))
+  eq(saved, buffer_now, 'decisions.md after saving the reconciled buffer')
+  local count = 0
+  for _, l in ipairs(saved) do
+    if l == agent_line then
+      count = count + 1
+    end
+  end
+  eq(count, 1, 'times the agent entry is in the saved file')
+  check(vim.tbl_contains(saved, '- Run database migrations before deploying.'), 'the stored entry survives the save')
+  check(vim.tbl_contains(saved, mine), 'the user line is saved')
 
   -- 7. :MemoryQuery fills and opens the quickfix list.
   answers = { 'CI cache' }

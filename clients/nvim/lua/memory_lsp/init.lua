@@ -412,6 +412,66 @@ local defaults = {
 M.config = nil
 local root_clients = {} -- root -> client id
 
+-- The server writes every change to disk first, where other agents read it,
+-- and then sends the same change to the open buffer (or an edit that
+-- brings another writer's entries in). Either way the file is newer than
+-- what Neovim read, so :w would ask "The file has been changed since
+-- reading it" (even :w! asks), although the edit has just brought the
+-- buffer in step with the file. Neovim records a file's time only when it
+-- reads or writes it, so once the edit has been reported to the server the
+-- buffer is re-read from disk (which records the time) and its text, with
+-- any unsaved edits of its own, put back; a buffer that equals its file is
+-- left unmodified. Only memory buffers are touched.
+local settle_delay = 300 -- ms: after Neovim has sent the edit as didChange
+
+local function settle_edited(bufnr)
+  local name = api.nvim_buf_get_name(bufnr)
+  if not api.nvim_buf_is_loaded(bufnr) or not M.root_for(name) then
+    return
+  end
+  vim.defer_fn(function()
+    if not api.nvim_buf_is_loaded(bufnr) then
+      return
+    end
+    local text = api.nvim_buf_get_lines(bufnr, 0, -1, false)
+    api.nvim_buf_call(bufnr, function()
+      local view = vim.fn.winsaveview()
+      vim.cmd('silent! edit!')
+      if not vim.deep_equal(api.nvim_buf_get_lines(bufnr, 0, -1, false), text) then
+        api.nvim_buf_set_lines(bufnr, 0, -1, false, text)
+      end
+      vim.fn.winrestview(view)
+    end)
+    vim.b[bufnr].memory_lsp_settled = (vim.b[bufnr].memory_lsp_settled or 0) + 1
+  end, settle_delay)
+end
+
+local function edited_buffers(edit)
+  local out = {}
+  for uri in pairs(edit.changes or {}) do
+    table.insert(out, vim.uri_to_bufnr(uri))
+  end
+  for _, dc in ipairs(edit.documentChanges or {}) do
+    if dc.textDocument and dc.textDocument.uri then
+      table.insert(out, vim.uri_to_bufnr(dc.textDocument.uri))
+    end
+  end
+  return out
+end
+
+--- The workspace/applyEdit handler of memory-lsp clients: Neovim's own,
+--- then settle_edited on each memory buffer it changed.
+function M.apply_edit_handler(err, result, ctx, config)
+  local default = vim.lsp.handlers['workspace/applyEdit']
+  local reply = default(err, result, ctx, config)
+  if result and result.edit and reply and reply.applied then
+    for _, b in ipairs(edited_buffers(result.edit)) do
+      settle_edited(b)
+    end
+  end
+  return reply
+end
+
 local function set_keymaps(bufnr, keymaps)
   if type(keymaps) ~= 'table' then
     return
@@ -450,7 +510,7 @@ function M.attach(bufnr)
     settings = objectify(vim.deepcopy(cfg.settings or {})),
     init_options = cfg.init_options and objectify(vim.deepcopy(cfg.init_options)) or nil,
     capabilities = cfg.capabilities,
-    handlers = cfg.handlers,
+    handlers = vim.tbl_extend('keep', cfg.handlers or {}, { ['workspace/applyEdit'] = M.apply_edit_handler }),
     -- The server decides by path; tell it Markdown whatever the filetype.
     get_language_id = function()
       return 'markdown'
