@@ -328,6 +328,48 @@ local function main()
   check(vim.tbl_contains(saved, '- Run database migrations before deploying.'), 'the stored entry survives the save')
   check(vim.tbl_contains(saved, mine), 'the user line is saved')
 
+  -- 6c. Two stores back to back into the open category once it is full
+  --     (Neovim 0.7 applies unversioned edits): both reply "stored", and
+  --     each stored entry is in the buffer and on disk unless the other's
+  --     reply says it evicted it.
+  local entries = 0
+  for _, l in ipairs(lines(buf)) do
+    if l:match('^%- ') then
+      entries = entries + 1
+    end
+  end
+  client.config.settings = { memory = { rules = vim.empty_dict(), categoryLimit = { Decision = entries } } }
+  client.notify('workspace/didChangeConfiguration', { settings = client.config.settings })
+  local replies = {}
+  local contents = { 'Cache rendered invoices for ten minutes.', 'Sign webhooks with a rotating shared secret.' }
+  vim.wait(300)
+  for i, content in ipairs(contents) do
+    memory_lsp.exec('memory.storeMemory', { category = 'Decision', content = content }, function(err, result)
+      replies[i] = err and { error = err } or result
+    end)
+  end
+  wait_for('both store replies', function()
+    return replies[1] ~= nil and replies[2] ~= nil, vim.inspect(replies)
+  end)
+  local disk_lines = {}
+  wait_for('the buffer and the disk to agree', function()
+    disk_lines = split(read_file(decisions_path))
+    return vim.deep_equal(lines(buf), disk_lines), table.concat(lines(buf), '\n') .. '\n---\n' .. table.concat(disk_lines, '\n')
+  end)
+  -- The limit took effect: the category was full, so each store evicted.
+  check(replies[1].evicted and replies[2].evicted, 'both stores evicted an entry (the limit set through settings): ' .. vim.inspect(replies))
+  for i, r in ipairs(replies) do
+    eq(r.action, 'stored', 'reply ' .. i .. ' (' .. vim.inspect(r) .. ')')
+    local evicted = false
+    for _, other in ipairs(replies) do
+      evicted = evicted or (other.evicted and other.evicted.content == r.content)
+    end
+    if not evicted then
+      check(vim.tbl_contains(disk_lines, '- ' .. r.content) or vim.tbl_contains(disk_lines, '- [' .. (r.slug or '') .. '] ' .. r.content),
+        'stored entry ' .. r.content .. ' is on disk and in the buffer: ' .. table.concat(disk_lines, '\n'))
+    end
+  end
+
   -- 7. :MemoryQuery fills and opens the quickfix list.
   answers = { 'CI cache' }
   vim.cmd('MemoryQuery')
