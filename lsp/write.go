@@ -199,7 +199,7 @@ func (s *Server) planWrite(f *folder, snap *store.Snapshot, cfg config.Config, p
 				if disk == nil {
 					disk = newFileBytes(p.od.name)
 				}
-				p.disk = merge.Merge(p.to, disk, o).Data
+				p.disk = merge.Carry(p.to, disk, o).Data
 				p.to = o
 			}
 		}
@@ -252,7 +252,7 @@ func (s *Server) applyBuffer(ctx context.Context, label string, p bufferPlan) (r
 		}
 		target := to
 		if cur != from {
-			target = merge.Merge(from.text, cur.text, to).Data
+			target = merge.Carry(from.text, cur.text, to).Data
 		}
 		if bytes.Equal(cur.text, target) {
 			s.settle(p, cur)
@@ -516,7 +516,7 @@ func (s *Server) capture(f *folder, name string) {
 	s.mu.Lock()
 	base, last := od.base, od.last
 	s.mu.Unlock()
-	if last != nil && (!bytes.Equal(merge.Merge(base, x, last).Data, x) || len(merge.NewEntries(x, last)) > 0) {
+	if last != nil && (!bytes.Equal(merge.Carry(base, x, last).Data, x) || len(merge.NewEntries(x, last)) > 0) {
 		return
 	}
 

@@ -93,7 +93,17 @@ type outLine struct {
 }
 
 // Merge merges ours and theirs, both descendants of base.
-func Merge(base, ours, theirs []byte) Result {
+func Merge(base, ours, theirs []byte) Result { return merge(base, ours, theirs, false) }
+
+// Carry is Merge for carrying one side's change onto another text, as the
+// language server does between an editor buffer and the disk: it also
+// removes the lines other than entries (a bullet turned into an entry, a
+// note) that theirs removed from the base and ours still holds unchanged.
+// Merge keeps them, as a git merge of two branches should (ours' layout
+// wins there).
+func Carry(base, ours, theirs []byte) Result { return merge(base, ours, theirs, true) }
+
+func merge(base, ours, theirs []byte, followRemovals bool) Result {
 	switch {
 	case bytes.Equal(ours, theirs), bytes.Equal(base, theirs):
 		return Result{Data: bytes.Clone(ours)}
@@ -112,7 +122,7 @@ func Merge(base, ours, theirs []byte) Result {
 	// the same entry added on both sides, once with a slug and once without
 	t.adopt(o, func(e *ent) bool { return b.get(e.id) == nil && o.get(e.id) == nil }, newSince(b))
 
-	m := &merger{base: b, ours: o, theirs: t}
+	m := &merger{base: b, ours: o, theirs: t, followRemovals: followRemovals}
 	m.fromOurs()
 	m.placeTheirs()
 	return m.render(bytes.HasPrefix(ours, []byte(bom)), fileEOL(o, t))
@@ -120,7 +130,10 @@ func Merge(base, ours, theirs []byte) Result {
 
 type merger struct {
 	base, ours, theirs *version
-	out                []*outLine
+	// followRemovals drops ours' lines other than entries that theirs
+	// removed from the base (Carry).
+	followRemovals bool
+	out            []*outLine
 	// placed maps the identities of ours' kept entries to their index in out.
 	placed    map[string]int
 	conflicts []conflictLines
@@ -136,9 +149,18 @@ func (m *merger) fromOurs() {
 	d := m.ours.doc
 	m.placed = map[string]int{}
 	dropped := false
+	var deleted map[string]int
+	if m.followRemovals {
+		deleted = m.deletedByTheirs()
+	}
 	for i := range d.Lines {
 		ei := m.ours.entAt[i]
 		if ei < 0 {
+			if t := trimmed(d, i); deleted[t] > 0 {
+				deleted[t]--
+				dropped = true
+				continue // theirs removed this line of the base, ours kept it as it was
+			}
 			blank := d.Lines[i].Kind == memfile.KindBlank
 			if dropped && blank && len(m.out) > 0 && isBlank(m.out[len(m.out)-1]) {
 				continue // a deleted entry between two blank lines takes one with it
@@ -179,6 +201,30 @@ func (m *merger) fromOurs() {
 			m.conflicts = append(m.conflicts, conflictLines{slug: e.slug, ours: ol, theirs: tl})
 		}
 	}
+}
+
+// deletedByTheirs counts the non-blank lines other than entries that the
+// base holds and theirs no longer does (a bullet another writer turned into
+// an entry, a note it removed): ours drops as many of them as it still has.
+// Blank lines are layout, which follows ours.
+func (m *merger) deletedByTheirs() map[string]int {
+	count := func(v *version) map[string]int {
+		c := map[string]int{}
+		for i := range v.doc.Lines {
+			if v.entAt[i] < 0 && v.doc.Lines[i].Kind != memfile.KindBlank {
+				c[trimmed(v.doc, i)]++
+			}
+		}
+		return c
+	}
+	base, theirs := count(m.base), count(m.theirs)
+	out := map[string]int{}
+	for t, n := range base {
+		if n > theirs[t] {
+			out[t] = n - theirs[t]
+		}
+	}
+	return out
 }
 
 // merge3 decides an entry all three versions hold: the line for ours'

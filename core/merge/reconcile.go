@@ -58,7 +58,7 @@ func Reconcile(base, buffer, last, disk []byte) Reconciled {
 	}
 	r := Reconciled{Disk: disk}
 	if last != nil && !bytes.Equal(last, base) && !bytes.Equal(last, disk) {
-		restored := Merge(base, disk, last)
+		restored := Carry(base, disk, last)
 		if !bytes.Equal(restored.Data, disk) {
 			r.Disk = restored.Data
 			r.Restored = newEntries(disk, r.Disk)
@@ -70,7 +70,7 @@ func Reconcile(base, buffer, last, disk []byte) Reconciled {
 	case bytes.Equal(buffer, base):
 		r.Buffer = r.Disk
 	default:
-		m := Merge(base, buffer, r.Disk)
+		m := Carry(base, buffer, r.Disk)
 		r.Buffer, r.Conflicts = m.Data, m.Conflicts
 	}
 	r.Brought = newEntries(buffer, r.Buffer)

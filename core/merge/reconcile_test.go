@@ -2,6 +2,7 @@ package merge
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -98,5 +99,19 @@ func TestReconcileIsStable(t *testing.T) {
 	again := Reconcile(r.Disk, r.Buffer, r.Disk, r.Disk)
 	if string(again.Buffer) != string(r.Buffer) || string(again.Disk) != string(r.Disk) || again.Brought != nil || again.Restored != nil {
 		t.Fatalf("not stable: %+v then %+v", r, again)
+	}
+}
+
+// Carry follows theirs' removal of a line other than an entry (cleanup
+// turning a bullet into an entry) where Merge, for git, keeps ours' layout.
+func TestCarryFollowsRemovals(t *testing.T) {
+	base := "# D\n\n* Use Postgres.\n- [a] A.\n"
+	ours := "# D\n\n* Use Postgres.\n- [a] A.\n- [u] Mine.\n"
+	theirs := "# D\n\n- [postgres] Use Postgres.\n- [a] A.\n"
+	if got, want := string(Carry([]byte(base), []byte(ours), []byte(theirs)).Data), "# D\n\n- [postgres] Use Postgres.\n- [a] A.\n- [u] Mine.\n"; got != want {
+		t.Errorf("Carry:\n%q\nwant\n%q", got, want)
+	}
+	if got := string(Merge([]byte(base), []byte(ours), []byte(theirs)).Data); !strings.Contains(got, "* Use Postgres.") {
+		t.Errorf("Merge dropped ours' bullet: %q", got)
 	}
 }

@@ -341,6 +341,36 @@ running; `flymake-start' is what Flymake does on its own timers."
             (unless (= 1 (cl-count line (split-string saved "\n") :test #'equal))
               (memory-lsp-test--fail "%S is not once in the saved file:\n%s" line saved))))))
 
+    (memory-lsp-test--step "an agent store and a cleanup --apply on disk, then memory-lsp-store"
+      ;; The buffer was planned on stale text before: eglot asked "Reread
+      ;; from disk?", reread, and applied the edit at the old line.  Now the
+      ;; server reconciles first and the buffer ends equal to the disk, with
+      ;; the agent's entry and the stored one each once.
+      (set-buffer decisions-buffer)
+      (let ((agent "Pin the base image of every container by digest."))
+        (unless (zerop (call-process bin nil nil nil "store" "--root" root "--category" "Decision" agent))
+          (memory-lsp-test--fail "the agent store failed"))
+        (unless (zerop (call-process bin nil nil nil "cleanup" "--apply" "--root" root))
+          (memory-lsp-test--fail "cleanup --apply failed"))
+        (let ((result (memory-lsp-store "Decision" "Keep one migration per pull request." "one-migration")))
+          (unless (equal (plist-get result :action) "stored")
+            (memory-lsp-test--fail "store result %S" result)))
+        (memory-lsp-test--wait-for "the buffer to equal the disk"
+                                   (lambda () (equal (buffer-string) (memory-lsp-test--read decisions))))
+        (let ((lines (split-string (buffer-string) "\n")))
+          (dolist (want (list (concat "- " agent) "- [one-migration] Keep one migration per pull request."))
+            (unless (= 1 (cl-count-if (lambda (l) (string-suffix-p (substring want 2) l)) lines))
+              (memory-lsp-test--fail "%S is not once in the buffer:\n%s" want (buffer-string)))))
+        (let ((slugs (delq nil (mapcar (lambda (l) (and (string-match "^- \\[\\([^]]+\\)\\]" l) (match-string 1 l)))
+                                       (split-string (buffer-string) "\n")))))
+          ;; The fixture's two [db] entries are its own duplicate-slug
+          ;; finding, which cleanup leaves to a person; no other slug repeats.
+          (setq slugs (delete "db" slugs))
+          (unless (= (length slugs) (length (delete-dups (copy-sequence slugs))))
+            (memory-lsp-test--fail "a slug appears twice:\n%s" (buffer-string))))
+        (when (string-match-p "^\\* Use Postgres" (buffer-string))
+          (memory-lsp-test--fail "the bullet cleanup turned into an entry is back:\n%s" (buffer-string)))))
+
     (memory-lsp-test--step "shutdown"
       ;; What `eglot-shutdown' sends, without its `delete-process' right
       ;; after `exit' (which would hide the server's exit status).
