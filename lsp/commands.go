@@ -405,6 +405,11 @@ func (s *Server) cmdCleanup(ctx context.Context, _ string, raw json.RawMessage) 
 	if err != nil {
 		return nil, err
 	}
+	// A cleanup analyses every entry afresh; the folder's checker keeps
+	// another copy of those analyses between keystrokes. At tens of
+	// thousands of entries the two do not fit the server's memory together,
+	// so the cache is dropped (the next check rebuilds it once).
+	s.dropChecker(s.folderFor(memoryDir(root)))
 	var plan *memory.CleanupPlan
 	var files []rules.File
 	var rep *writeReport

@@ -215,6 +215,13 @@ func (s *Server) publish(f *folder) {
 	}
 }
 
+// dropChecker forgets f's checker and the analyses it keeps.
+func (s *Server) dropChecker(f *folder) {
+	f.pub.Lock()
+	f.checker = nil
+	f.pub.Unlock()
+}
+
 // retire ends a folder the server no longer serves: pending work is
 // dropped, and the diagnostics it published are cleared.
 func (s *Server) retire(f *folder) {
