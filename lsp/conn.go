@@ -33,6 +33,12 @@ type Conn struct {
 	r   *bufio.Reader
 	w   io.Writer
 	wmu sync.Mutex
+	// ended is set (under wmu) when Run returns, after the answers of the
+	// requests in flight: the process is about to exit, and a frame from a
+	// goroutine of the server (a configuration pull, a timer's publish)
+	// must not be cut off between its header and body, so a write in
+	// progress is finished first and later ones are dropped.
+	ended bool
 	h   Handler
 	log commonlog.Logger
 
@@ -58,7 +64,10 @@ func (c *Conn) Run(ctx context.Context) error {
 	defer func() {
 		cancel()
 		close(c.closed)
-		c.requests.Wait()
+		c.requests.Wait() // their answers are still written
+		c.wmu.Lock()
+		c.ended = true
+		c.wmu.Unlock()
 	}()
 	for {
 		body, err := readFrame(c.r)
@@ -186,6 +195,9 @@ func (c *Conn) deliver(m *incoming) {
 func (c *Conn) write(v any) {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
+	if c.ended {
+		return
+	}
 	if err := writeFrame(c.w, v); err != nil {
 		c.log.Errorf("writing to the client: %v", err)
 	}
@@ -210,6 +222,9 @@ func appendNotificationStart(b []byte, method string) []byte {
 func (c *Conn) notifyEncoded(body []byte) {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
+	if c.ended {
+		return
+	}
 	if err := writeBody(c.w, body); err != nil {
 		c.log.Errorf("writing to the client: %v", err)
 	}
