@@ -39,8 +39,8 @@ type Conn struct {
 	// must not be cut off between its header and body, so a write in
 	// progress is finished first and later ones are dropped.
 	ended bool
-	h   Handler
-	log commonlog.Logger
+	h     Handler
+	log   commonlog.Logger
 
 	mu       sync.Mutex
 	nextID   int64
