@@ -31,9 +31,7 @@ func analyzeGeneral(s string) *Text {
 		t.Numbers = sortedSet(t.Numbers)
 	}
 	t.Keys, t.Core = tk.keys, tk.core
-	if tk.orders {
-		t.Orders = orders(tk.clean, tk.words)
-	}
+	t.hasOrder = tk.orders || tk.flips > 0 && hasCommaMark(s)
 	for _, w := range tk.words {
 		if w.named {
 			t.Named = append(t.Named, tk.clean[w.start:w.end])
@@ -50,43 +48,6 @@ func analyzeGeneral(s string) *Text {
 		t.normCore = withoutVocabulary(t.Norm)
 	}
 	return t
-}
-
-// orders reads "A over B", "A rather than B" and "A instead of B" as the pair
-// (A, B) of the nearest core keywords on either side of the connective.
-func orders(clean string, ws []word) [][2]string {
-	var out [][2]string
-	text := func(w word) string { return clean[w.start:w.end] }
-	isCore := func(w word) bool { return w.key && w.flags&(fFlip|fPartner|fConnective) == 0 }
-	for i, w := range ws {
-		if w.flags&fConnective == 0 {
-			continue
-		}
-		after := i + 1
-		switch text(w) {
-		case "rather", "instead":
-			want := map[string]string{"rather": "than", "instead": "of"}[text(w)]
-			if after >= len(ws) || text(ws[after]) != want {
-				continue
-			}
-			after++
-		}
-		a, b := -1, -1
-		for k := i - 1; k >= 0 && a < 0; k-- {
-			if isCore(ws[k]) {
-				a = k
-			}
-		}
-		for k := after; k < len(ws) && b < 0; k++ {
-			if isCore(ws[k]) {
-				b = k
-			}
-		}
-		if a >= 0 && b >= 0 && text(ws[a]) != text(ws[b]) {
-			out = append(out, [2]string{text(ws[a]), text(ws[b])})
-		}
-	}
-	return out
 }
 
 // withoutVocabulary drops the polarity and ordering words from a normalised

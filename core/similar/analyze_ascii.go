@@ -271,7 +271,7 @@ func (p *asciiPass) flushWord(buf []byte) {
 			}
 		}
 	}
-	if w.flags&fConnective != 0 {
+	if w.flags&(fConnective|fTrigger) != 0 {
 		p.orders = true
 	}
 	if p.letters > 0 {
@@ -314,9 +314,7 @@ func (p *asciiPass) text(s string, less int) *Text {
 	if len(p.nums) > 0 {
 		t.Numbers = sortedInto(blk.take(&used, len(p.nums)), p.nums)
 	}
-	if p.orders {
-		t.Orders = orders(clean, p.ws)
-	}
+	t.hasOrder = p.orders || p.flips > 0 && hasCommaMark(s)
 	if p.named > 0 {
 		named := p.core[:0] // core is spent: reuse its room
 		for _, w := range p.ws {

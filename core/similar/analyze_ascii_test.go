@@ -13,7 +13,7 @@ func TestAnalyzeASCIIMatchesGeneral(t *testing.T) {
 	pieces := []string{"Don't", "never", "NOT", "over", "rather", "than", "instead", "of", "YAML", "Postgres",
 		"v1.2", "(V2),", "1,000", "eu-west-1", "a", "-", "--x", "x86_64", "<", "<=", "<5", ">", "->", "=>",
 		"Vec<u8>", "depth", "x<5", ".", "!", "?", ":", "Use", "the", "cache", "on-call", "\t", "\r", "\v",
-		"1.8", "1..2", "ABC", "Ab", "caching-layer-for-the-win-forever", "\x00", "\x7f", "#", "`go`"}
+		"1.8", "1..2", "but", "ABC", "Ab", "caching-layer-for-the-win-forever", "\x00", "\x7f", "#", "`go`"}
 	seps := []string{" ", "", "  ", ". ", ", ", "\n", "-"}
 	check := func(s string) {
 		t.Helper()
@@ -23,7 +23,7 @@ func TestAnalyzeASCIIMatchesGeneral(t *testing.T) {
 		}
 		want := analyzeGeneral(s)
 		if !reflect.DeepEqual(got, want) {
-			t.Errorf("analyzeASCII(%q) =\n%#v\nwant\n%#v", s, *got, *want)
+			t.Errorf("analyzeASCII(%q) =\n%+v\nwant\n%+v", s, got, want)
 		}
 		// Pairs reads a shared backing array as "Core is Keys"
 		if sameSlice(got.Core, got.Keys) != sameSlice(want.Core, want.Keys) {

@@ -9,6 +9,8 @@
 // by character bigrams). spec/examples/dedup-examples.json is the calibration.
 package similar
 
+import "sync/atomic"
+
 // Action is what a store should do about an existing entry.
 type Action int
 
@@ -38,10 +40,32 @@ type Verdict struct {
 	Similarity float64
 	// Exact is true when the normalised texts are equal (the `duplicate` finding).
 	Exact bool
+	// Kind says how the two texts relate (the Kind constants); empty for
+	// unrelated texts.
+	Kind string
 	// Reason is a short human phrase: "identical text", "values differ",
-	// "different targets", "reversal", "" for plain similarity decisions.
+	// "sibling: \"x\" vs \"y\"", "adds detail", "reversal" …; empty for plain
+	// similarity decisions.
 	Reason string
 }
+
+// Kinds of relation between two texts, from the most to the least alike.
+const (
+	// KindDuplicate: the same fact; storing it again adds nothing.
+	KindDuplicate = "duplicate"
+	// KindReworded: the same fact in other words.
+	KindReworded = "reworded"
+	// KindAddsDetail: the new text is the old one with words added.
+	KindAddsDetail = "adds-detail"
+	// KindLessDetail: the new text is the old one with words taken away.
+	KindLessDetail = "less-detail"
+	// KindValue: the same fact with a changed value (number, version, region).
+	KindValue = "value"
+	// KindSibling: the same sentence about a different thing: a second fact.
+	KindSibling = "sibling"
+	// KindReversal: the new text reverses the old one.
+	KindReversal = "reversal"
+)
 
 // Text is the analysis of one content string, computed once and reused for
 // every comparison. Fields are read-only after Analyze.
@@ -60,9 +84,6 @@ type Text struct {
 	// Core is Keys without the polarity and ordering vocabulary, so a rule and
 	// its reversal have the same Core.
 	Core []string
-	// Orders are the (preferred, other) keyword pairs of "A over B",
-	// "A rather than B" and "A instead of B".
-	Orders [][2]string
 	// Named are the keywords written as names in the text (ALL-CAPS, or
 	// Capitalised inside a sentence), sorted and unique.
 	Named []string
@@ -73,6 +94,11 @@ type Text struct {
 	// normCore is Norm without polarity words, kept only when Core is empty:
 	// it is then the only thing that can tell "Do it" from "Don't do it".
 	normCore string
+	// hasOrder: the text may hold an order phrase ("A over B", "not A but
+	// B", "A, не B"); only then is its shape read for one.
+	hasOrder bool
+	// shapeCache is the shape, built on first use.
+	shapeCache atomic.Pointer[shape]
 }
 
 // Pair is a related pair of texts found by Pairs, I < J.
@@ -80,3 +106,7 @@ type Pair struct {
 	I, J    int
 	Verdict Verdict
 }
+
+// Related: the pair is worth reporting, either because a store would act on
+// it or because the texts are siblings a person may want to merge.
+func (v Verdict) Related() bool { return v.Action != Store || v.Kind == KindSibling }

@@ -9,100 +9,105 @@ import "slices"
 // remote push notifications", and its "never" reverses nothing.
 const reversalMin = 0.8
 
+// coreCandidateMin is the least Core similarity at which Classify can call a
+// pair more than Store for its polarity or order alone: a reversal that adds
+// words ("Run tests with -race" / "Never run tests with -race on CI") or a
+// preference against a plain rule ("Use chi" / "Prefer gorilla/mux over
+// chi"). Pairs filters Cores at this value, so it finds every such pair.
+const coreCandidateMin = 0.6
+
 // Classify compares an existing entry (old) with a new text.
 //
 // The checks run from the most to the least certain. Equal normalised text is
 // a duplicate only if nothing that normalising hides differs: the values
-// ("> 1000" vs "< 1000" normalise alike), the sign and the order. A reversal
-// is tested before similarity because a rule and its negation are, to
-// HackLM's Jaccard, the same text. Only then does HackLM's similarity decide,
-// corrected for changed values (a skip that would lose the new value becomes
-// an update) and for a swapped name (a different target is a different fact).
+// ("> 1000" vs "< 1000" normalise alike) and the sign. A reversal is tested
+// before similarity because a rule and its negation are, to HackLM's Jaccard,
+// the same text. Only then does HackLM's similarity decide, corrected by
+// reading the two texts word by word: a changed value is an update, one
+// substituted term is a second fact (a sibling), and a text that adds or drops
+// words is told apart from a true duplicate.
 func Classify(old, new *Text, th Thresholds) Verdict {
-	reversed := ordersReversed(old, new)
-	flipped := old.Sign != new.Sign
-	if old.exactKey == new.exactKey && !flipped && !reversed && slices.Equal(old.Numbers, new.Numbers) {
-		return Verdict{Action: Skip, Similarity: 1, Exact: true, Reason: "identical text"}
+	flipped := old.effectiveSign() != new.effectiveSign()
+	if old.exactKey == new.exactKey && !flipped && slices.Equal(old.Numbers, new.Numbers) {
+		return Verdict{Action: Skip, Similarity: 1, Exact: true, Kind: KindDuplicate, Reason: "identical text"}
 	}
 	sim := Jaccard(old.Keys, new.Keys)
-	if flipped != reversed && sameCore(old, new) {
-		return Verdict{Action: Conflict, Similarity: sim, Reason: "reversal"}
+	if v, ok := reversal(old, new, flipped, sim); ok {
+		return v
 	}
+	if sim < th.Skip && sim < th.Update {
+		return Verdict{Action: Store, Similarity: sim}
+	}
+	if !slices.Equal(old.Numbers, new.Numbers) {
+		return Verdict{Action: Update, Similarity: sim, Kind: KindValue, Reason: "values differ"}
+	}
+	d := compareUnits(old.shapeOf().units, new.shapeOf().units)
 	switch {
+	case d.sibling:
+		return Verdict{Action: Store, Similarity: sim, Kind: KindSibling, Reason: d.reason()}
+	case d.adds || d.drops:
+		// HackLM's call stands (a skip at the skip threshold, else an
+		// update), but the kind tells cleanup this is no true duplicate:
+		// "Run tests with -race" and "… on CI" are two rules.
+		v := Verdict{Action: Update, Similarity: sim, Kind: KindAddsDetail, Reason: "adds detail"}
+		if d.drops {
+			v.Kind, v.Reason = KindLessDetail, "says less"
+		}
+		if sim >= th.Skip {
+			v.Action = Skip
+		}
+		return v
 	case sim >= th.Skip:
-		if !slices.Equal(old.Numbers, new.Numbers) {
-			return Verdict{Action: Update, Similarity: sim, Reason: "values differ"}
-		}
-		if namedSwap(old, new) {
-			return Verdict{Action: Store, Similarity: sim, Reason: "different targets"}
-		}
-		return Verdict{Action: Skip, Similarity: sim}
-	case sim >= th.Update:
-		if namedSwap(old, new) {
-			return Verdict{Action: Store, Similarity: sim, Reason: "different targets"}
-		}
-		return Verdict{Action: Update, Similarity: sim}
+		return Verdict{Action: Skip, Similarity: sim, Kind: KindDuplicate}
 	}
-	return Verdict{Action: Store, Similarity: sim}
+	return Verdict{Action: Update, Similarity: sim, Kind: KindReworded}
 }
 
-// sameCore: the two texts say the same thing once polarity is set aside. Two
-// empty Cores ("Do it" / "Don't do it") fall back to the normalised texts
-// without their polarity words, which must then be equal and not empty.
-func sameCore(a, b *Text) bool {
-	if len(a.Core) == 0 && len(b.Core) == 0 {
-		return a.normCore != "" && a.normCore == b.normCore
+// reversal decides whether new reverses old: a flipped sign or a reversed
+// order over the same Core, the same with words added on one side, or a
+// preference for something else over what the other text plainly states.
+func reversal(old, new *Text, flipped bool, sim float64) (Verdict, bool) {
+	conflict := func(reason string) (Verdict, bool) {
+		return Verdict{Action: Conflict, Similarity: sim, Kind: KindReversal, Reason: reason}, true
 	}
-	return Jaccard(a.Core, b.Core) >= reversalMin
-}
-
-// ordersReversed: a states "X over Y" and b states "Y over X".
-func ordersReversed(a, b *Text) bool {
-	for _, p := range a.Orders {
-		for _, q := range b.Orders {
-			if p[0] == q[1] && p[1] == q[0] {
-				return true
-			}
+	if len(old.Core) == 0 && len(new.Core) == 0 {
+		if flipped && old.normCore != "" && old.normCore == new.normCore {
+			return conflict("reversal")
+		}
+		return Verdict{}, false
+	}
+	coreSim := Jaccard(old.Core, new.Core)
+	if coreSim < coreCandidateMin {
+		return Verdict{}, false
+	}
+	reversed := ordersReversed(old, new)
+	if flipped != reversed {
+		if coreSim >= reversalMin {
+			return conflict("reversal")
+		}
+		if subset(old.Core, new.Core) || subset(new.Core, old.Core) {
+			return conflict("reversal with extra words")
 		}
 	}
-	return false
+	if !flipped && !reversed && (orderAgainst(old, new) || orderAgainst(new, old)) &&
+		(subset(old.Core, new.Core) || subset(new.Core, old.Core)) {
+		return conflict("prefers another option")
+	}
+	return Verdict{}, false
 }
 
-// namedSwap: the texts differ in exactly one keyword each, and both are names
-// (YAML/JSON, Postgres/MySQL): the same sentence about a different target is
-// a different fact. Values with digits are not names; they are updates.
-func namedSwap(a, b *Text) bool {
-	x, ok := onlyExtra(a.Keys, b.Keys)
-	if !ok {
-		return false
-	}
-	y, ok := onlyExtra(b.Keys, a.Keys)
-	if !ok {
-		return false
-	}
-	_, xNamed := slices.BinarySearch(a.Named, x)
-	_, yNamed := slices.BinarySearch(b.Named, y)
-	return xNamed && yNamed
-}
-
-// onlyExtra returns the single element of a that b lacks; ok is false when
-// there are none or several.
-func onlyExtra(a, b []string) (string, bool) {
-	var extra string
-	n, j := 0, 0
+// subset: every element of the sorted slice a is in the sorted slice b.
+func subset(a, b []string) bool {
+	j := 0
 	for _, s := range a {
 		for j < len(b) && b[j] < s {
 			j++
 		}
-		if j < len(b) && b[j] == s {
-			continue
+		if j == len(b) || b[j] != s {
+			return false
 		}
-		if n++; n > 1 {
-			return "", false
-		}
-		extra = s
 	}
-	return extra, n == 1
+	return true
 }
 
 // Jaccard of two sorted unique slices; 0 if either is empty (HackLM's rule).

@@ -16,9 +16,9 @@ func TestClassify(t *testing.T) {
 		{"Do it", "Don't do it", Conflict, "reversal", false},
 		{"Always", "Never", Store, "", false}, // nothing but polarity: not comparable
 		{"Java 1.8", "Java 18", Update, "values differ", false},
-		{"Lint YAML files in the charts folder", "Lint JSON files in the charts folder", Store, "different targets", false},
-		{"Lint yaml files in the charts folder", "Lint json files in the charts folder", Update, "", false},
-		{"Use Postgres for the billing service data store", "Use MySQL for the billing service data store", Store, "different targets", false},
+		{"Lint YAML files in the charts folder", "Lint JSON files in the charts folder", Store, `sibling: "yaml" vs "json"`, false},
+		{"Lint yaml files in the charts folder", "Lint json files in the charts folder", Store, `sibling: "yaml" vs "json"`, false},
+		{"Use Postgres for the billing service data store", "Use MySQL for the billing service data store", Store, `sibling: "postgres" vs "mysql"`, false},
 		{"Prefer A over B", "Prefer A over B", Skip, "identical text", true},
 		{"Run database seeds before the migration step", "Run database seeds after the migration step", Conflict, "reversal", false},
 		{"Prefer tabs over spaces in Makefiles", "Prefer spaces over tabs in Makefiles", Conflict, "reversal", false},

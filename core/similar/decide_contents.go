@@ -23,7 +23,7 @@ func DecideContents(new *Text, contents []string, th Thresholds) (match int, v V
 		return Decide(new, texts, th)
 	}
 	alnum := alnumOf(new.Norm)
-	coreNeed := int(math.Ceil(reversalMin*float64(len(new.Core)) - 1e-9))
+	coreNeed := int(math.Ceil(coreCandidateMin*float64(len(new.Core)) - 1e-9))
 	verdicts := make([]Verdict, len(contents))
 	judge := func(from, to int) {
 		var q quickScan

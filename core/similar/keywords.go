@@ -41,7 +41,7 @@ type tokens struct {
 	flips  int
 	vocab  bool // some key or CJK run held vocabulary, so core != keys
 	words  []word
-	orders bool // a connective occurred
+	orders bool // a connective or trigger word occurred
 	// numbers are the whitespace-separated raw tokens that hold a digit,
 	// trimmed of surrounding punctuation: the values a text states, which
 	// keywords lose ("1.8" becomes "18", "v2" is too short to be a keyword).
@@ -250,7 +250,7 @@ func (tk *tokenizer) flushWord() {
 			w.named = !tk.digits && (allCaps || tk.firstUpper && !tk.sentenceHead)
 		}
 	}
-	if w.flags&fConnective != 0 {
+	if w.flags&(fConnective|fTrigger) != 0 {
 		tk.t.orders = true
 	}
 	if tk.letters > 0 {
@@ -282,6 +282,9 @@ func (tk *tokenizer) flushRun() {
 		}
 		if f&fFlip != 0 {
 			tk.t.flips++
+		}
+		if f&fConnective != 0 {
+			tk.t.orders = true
 		}
 		m := k + 1
 		for at(m) < starts[k]+int32(n) {
@@ -342,12 +345,8 @@ func (tk *tokenizer) finish(sorted bool) tokens {
 		t.keys = spansToStrings(t.clean, tk.keys)
 		t.core = t.keys
 	}
-	if t.orders {
-		t.words = slices.Clone(tk.words)
-	} else {
-		// without an order only the names are read, and there are few
-		t.words = namedOnly(tk.words)
-	}
+	// only the names are read from the words, and there are few
+	t.words = namedOnly(tk.words)
 	return t
 }
 

@@ -6,13 +6,13 @@ import (
 	"slices"
 )
 
-// Pairs finds every pair (i < j) whose verdict is not Store, without comparing
+// Pairs finds every pair (i < j) whose verdict is Related, without comparing
 // all pairs: candidates come from an inverted index of keywords with prefix
 // filtering. group[i] restricts comparisons to texts of the same group (the
 // category); pass nil to compare everything.
 //
 // A pair can only be more than Store if (a) the exact keys are equal, (b) the
-// Cores reach reversalMin or both are empty with equal normCore, or (c) the
+// Cores reach coreCandidateMin or both are empty with equal normCore, or (c) the
 // keyword Jaccard reaches the lower threshold. (a) and the empty-Core half of
 // (b) are hash lookups; the rest is the prefix filter: with every set sorted
 // rarest token first, two sets with Jaccard ≥ t share a token within the first
@@ -46,7 +46,7 @@ func allPairs(texts []*Text, group []int, th Thresholds) []Pair {
 			if group != nil && group[i] != group[j] {
 				continue
 			}
-			if v := Classify(texts[i], texts[j], th); v.Action != Store {
+			if v := Classify(texts[i], texts[j], th); v.Related() {
 				out = append(out, Pair{I: i, J: j, Verdict: v})
 			}
 		}
@@ -78,7 +78,7 @@ func partition(n int, group []int) [][]int32 {
 
 // pairIndex holds every text's keys and core as token ranks (rarest first).
 type pairIndex struct {
-	// keys are filtered at the lower threshold, core at reversalMin
+	// keys are filtered at the lower threshold, core at coreCandidateMin
 	keys, core side
 	// cands are the candidate pairs of the group at hand, packed as
 	// i<<32 | j (i < j), so that sorting them orders them by (I, J) and puts
@@ -124,7 +124,7 @@ func newPairIndex(texts []*Text, t float64) *pairIndex {
 	}
 	ix := &pairIndex{
 		keys:     newSide(len(texts), len(df), t),
-		core:     newSide(len(texts), len(df), reversalMin),
+		core:     newSide(len(texts), len(df), coreCandidateMin),
 		sameKey:  make([]int32, len(texts)),
 		sameCore: make([]int32, len(texts)),
 	}
@@ -214,7 +214,7 @@ func (ix *pairIndex) group(out []Pair, texts []*Text, members []int32, th Thresh
 			continue
 		}
 		i, j := int(c>>32), int(uint32(c))
-		if v := Classify(texts[i], texts[j], th); v.Action != Store {
+		if v := Classify(texts[i], texts[j], th); v.Related() {
 			out = append(out, Pair{I: i, J: j, Verdict: v})
 		}
 	}

@@ -12,7 +12,7 @@ import "slices"
 // the keywords (and Core words) each shares with each changed text. A pair is
 // judged by Classify only if it could be more than Store — the exact keys or
 // the empty-Core fallbacks are equal, or a counted Jaccard reaches the lower
-// threshold or reversalMin — which are the conditions Pairs filters on.
+// threshold or coreCandidateMin — which are the conditions Pairs filters on.
 func PairsInvolving(texts []*Text, changed []int, th Thresholds) []Pair {
 	if len(changed) == 0 {
 		return nil
@@ -26,7 +26,7 @@ func PairsInvolving(texts []*Text, changed []int, th Thresholds) []Pair {
 		if i > j {
 			i, j = j, i
 		}
-		if v := Classify(texts[i], texts[j], th); v.Action != Store {
+		if v := Classify(texts[i], texts[j], th); v.Related() {
 			out = append(out, Pair{I: i, J: j, Verdict: v})
 		}
 	}
@@ -118,7 +118,7 @@ func PairsInvolving(texts []*Text, changed []int, th Thresholds) []Pair {
 			}
 			tc := texts[c]
 			if sure[s] || reaches(int(keyN[s]), len(tx.Keys), len(tc.Keys), t) ||
-				reaches(int(coreN[s]), len(tx.Core), len(tc.Core), reversalMin) {
+				reaches(int(coreN[s]), len(tx.Core), len(tc.Core), coreCandidateMin) {
 				judge(x, c)
 			}
 		}

@@ -90,7 +90,7 @@ func bruteForce(texts []*Text, group []int, th Thresholds) []Pair {
 	for i := range texts {
 		for j := i + 1; j < len(texts); j++ {
 			if group == nil || group[i] == group[j] {
-				if v := Classify(texts[i], texts[j], th); v.Action != Store {
+				if v := Classify(texts[i], texts[j], th); v.Related() {
 					out = append(out, Pair{I: i, J: j, Verdict: v})
 				}
 			}

@@ -21,6 +21,10 @@ const (
 	fPartner
 	// fConnective: "over", "rather", "instead" introduce an order (A over B).
 	fConnective
+	// fTrigger: a word that may belong to an order phrase ("but", "than",
+	// "а", "statt"). It only tells Analyze that the text's order phrases
+	// must be read (see shape.go); unlike fConnective it stays in Core.
+	fTrigger
 )
 
 // vocabulary is the polarity and ordering words; Core drops all of them.
@@ -30,13 +34,16 @@ const (
 		disables disabling disallow disallowed disallows deny denied denies forbid forbids
 		forbidden exclude excluded excludes excluding reject rejected rejects remove removed
 		removes removing after below less lower fewer
-		не нельзя никогда нет без nicht nie niemals kein keine keinen keinem keiner keines
-		ohne pas jamais nunca`
+		не нельзя нет без nicht nie niemals kein keine keinen keinem keiner keines
+		ohne pas jamais nunca non không đừng chẳng`
+	// никогда ("never") is a partner, not a negator: Russian always says it
+	// with не ("никогда не запускайте"), which does the flipping.
 	partners = `always do does enable enabled enables enabling allow allowed allows with on
 		use uses keep keeps include included includes accept accepted accepts before above
 		greater higher more prefer prefers preferred
-		всегда immer mit toujours avec siempre`
+		всегда никогда immer mit toujours avec siempre luôn hãy`
 	connectives = `over rather instead`
+	triggers    = `but than plutôt lieu mais statt anstatt anstelle sondern вместо а thay chứ mà`
 )
 
 var words = map[string]wordFlags{}
@@ -51,7 +58,7 @@ func init() {
 	for _, list := range []struct {
 		text string
 		f    wordFlags
-	}{{negators, fFlip}, {partners, fPartner}, {connectives, fConnective}} {
+	}{{negators, fFlip}, {partners, fPartner}, {connectives, fConnective}, {triggers, fTrigger}} {
 		for _, w := range strings.Fields(list.text) {
 			words[w] |= list.f
 		}
@@ -73,6 +80,9 @@ var cjkVocab = []struct {
 	{"总是", fPartner}, {"始终", fPartner}, {"必须", fPartner}, {"务必", fPartner},
 	{"启用", fPartner}, {"允许", fPartner}, {"使用", fPartner}, {"常に", fPartner},
 	{"必ず", fPartner}, {"する", fPartner}, {"します", fPartner},
+	{"而不是", fConnective}, {"而非", fConnective}, {"而不用", fConnective}, {"而是", fConnective},
+	{"不是", fFlip}, {"代替", fConnective}, {"ではなく", fConnective}, {"じゃなく", fConnective},
+	{"の代わりに", fConnective}, {"代わりに", fConnective}, {"대신", fConnective}, {"아니라", fConnective},
 	{"特别", 0}, {"区别", 0}, {"类别", 0}, {"级别", 0}, {"分别", 0}, {"个别", 0},
 	{"别人", 0}, {"别的", 0}, {"不过", 0}, {"不断", 0},
 }

@@ -64,25 +64,6 @@ func TestCore(t *testing.T) {
 	}
 }
 
-func TestOrders(t *testing.T) {
-	tests := []struct {
-		in   string
-		want [][2]string
-	}{
-		{"Prefer Poetry over pipenv for Python dependencies", [][2]string{{"poetry", "pipenv"}}},
-		{"Structured records should be dataclasses rather than plain dicts", [][2]string{{"dataclasses", "plain"}}},
-		{"Use httpx instead of requests", [][2]string{{"httpx", "requests"}}},
-		{"Use httpx instead requests", nil}, // "instead" without "of" is not an order
-		{"Prefer composition over", nil},
-		{"Nothing to order here", nil},
-	}
-	for _, tt := range tests {
-		if got := Analyze(tt.in).Orders; !slices.Equal(got, tt.want) {
-			t.Errorf("Orders(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}
-
 func TestNumbersAndNamed(t *testing.T) {
 	tests := []struct {
 		in             string

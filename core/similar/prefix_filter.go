@@ -3,7 +3,7 @@ package similar
 import "slices"
 
 // side is one family of sets Pairs filters on (keywords at the lower
-// threshold, Cores at reversalMin) with its prefix index.
+// threshold, Cores at coreCandidateMin) with its prefix index.
 //
 // The texts of a group are taken smallest set first, so that every text in
 // the index is at most as large as the one probing it: then a text need only

@@ -1,0 +1,387 @@
+package similar
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/memory-lsp/memory-lsp/core/text"
+)
+
+// shape is the part of a text's reading that only a few comparisons need:
+// its content words in order and the sides of its "A over B" phrases. It is
+// built on first use (see Text.shape), so checking a workspace of thousands
+// of unrelated entries never pays for it.
+type shape struct {
+	// units are the content words in text order: no stop words, no polarity
+	// or ordering vocabulary. A CJK character is a unit of its own, as the
+	// script has no spaces to find words by.
+	units []unit
+	// orders are the (preferred, other) sides of every order phrase.
+	orders []orderSides
+	// consumed counts the negators that belong to an order phrase ("not X but
+	// Y", "X, not Y", "а не"): they say which side is preferred, not that
+	// the rule is negated, so they do not count towards the sign.
+	consumed int
+}
+
+type unit struct {
+	s     string
+	cjk   bool
+	value bool
+}
+
+// orderSides are the content units on either side of an order phrase.
+type orderSides struct{ pref, other []string }
+
+// shapeOf returns t's shape, building it once; concurrent first calls may
+// both build it, and either result is the same.
+func (t *Text) shapeOf() *shape {
+	if s := t.shapeCache.Load(); s != nil {
+		return s
+	}
+	s := buildShape(t.Raw)
+	t.shapeCache.CompareAndSwap(nil, s)
+	return t.shapeCache.Load()
+}
+
+// effectiveSign is Sign without the negators that an order phrase uses.
+func (t *Text) effectiveSign() int {
+	if !t.hasOrder {
+		return t.Sign
+	}
+	if t.shapeOf().consumed%2 == 1 {
+		return -t.Sign
+	}
+	return t.Sign
+}
+
+// stok is one token of the shape scan.
+type stok struct {
+	s      string
+	flags  wordFlags
+	cjk    bool
+	unit   bool
+	value  bool
+	comma  bool // a comma comes right before this token
+	clause int  // sentence-like segment: . ; : ! ? end one
+}
+
+func buildShape(raw string) *shape {
+	toks := shapeTokens(raw)
+	sh := &shape{}
+	for _, t := range toks {
+		if t.unit {
+			sh.units = append(sh.units, unit{s: t.s, cjk: t.cjk, value: t.value})
+		}
+	}
+	sh.orders, sh.consumed = findOrders(toks)
+	return sh
+}
+
+// shapeTokens splits raw into words and CJK characters. Punctuation inside a
+// word is deleted as the tokenizer deletes it ("gorilla/mux" is one word), but
+// a comma or a sentence mark at a word's end is remembered: "X, not Y" needs
+// the comma, and an order phrase ends with its clause.
+func shapeTokens(raw string) []stok {
+	var toks []stok
+	var w strings.Builder
+	clause, comma := 0, false
+	runes, letters, uppers, nonASCII, digits := 0, 0, 0, false, false
+	endWord := func() {
+		if w.Len() == 0 {
+			return
+		}
+		s := stripElision(w.String())
+		w.Reset()
+		f := words[s]
+		t := stok{s: s, flags: f, comma: comma, clause: clause, value: digits}
+		vocab := f&(fStop|fFlip|fPartner|fConnective) != 0 || shapeStop[s]
+		long := runes > 2 || nonASCII && runes == 2
+		allCaps := letters >= 2 && uppers == letters
+		t.unit = !vocab && (long || allCaps || digits)
+		toks = append(toks, t)
+		comma = false
+		runes, letters, uppers, nonASCII, digits = 0, 0, 0, false, false
+	}
+	b := []byte(raw)
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		next := rune(' ')
+		if i+size < len(b) {
+			next, _ = utf8.DecodeRune(b[i+size:])
+		}
+		switch {
+		case text.IsJSSpace(r):
+			endWord()
+		case isCJK(r):
+			endWord()
+			n, f, ok := cjkMatch(b[i:])
+			if ok {
+				toks = append(toks, stok{s: string(b[i : i+n]), flags: f, cjk: true, comma: comma, clause: clause})
+				comma = false
+				i += n
+				continue
+			}
+			hira := unicode.Is(unicode.Hiragana, r)
+			toks = append(toks, stok{s: string(r), cjk: true, unit: !hira, comma: comma, clause: clause})
+			comma = false
+		case r == ',' && text.IsJSSpace(next) || r == '，' || r == '、':
+			endWord()
+			comma = true
+		case strings.ContainsRune(".;:!?", r) && text.IsJSSpace(next) || strings.ContainsRune("。；！？", r):
+			endWord()
+			clause++
+			comma = false
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) || r == '-' || r == '.' && digits:
+			lr := unicode.ToLower(r)
+			if unicode.IsLetter(r) {
+				letters++
+				if lr != r {
+					uppers++
+				}
+			}
+			if unicode.IsDigit(r) {
+				digits = true
+			}
+			if !unicode.IsMark(r) {
+				runes++
+			}
+			nonASCII = nonASCII || r >= utf8.RuneSelf
+			w.WriteRune(lr)
+		case r == '\'' || r == '’':
+			w.WriteRune('\'') // kept until the word ends, for elisions
+		}
+		i += size
+	}
+	endWord()
+	return toks
+}
+
+// stripElision drops a French or Italian elided article ("l'utilisateur" is
+// "utilisateur") and deletes the remaining apostrophes ("don't" is "dont").
+func stripElision(s string) string {
+	if i := strings.IndexByte(s, '\''); i > 0 && i <= 3 {
+		switch s[:i] {
+		case "l", "d", "qu", "j", "n", "s", "c", "m", "t", "dell", "all", "nell", "sull":
+			s = s[i+1:]
+		}
+	}
+	return strings.ReplaceAll(strings.TrimRight(s, "-."), "'", "")
+}
+
+// shapeStop are function words of the other languages memory files are
+// written in. They never count as content when facts are compared word by
+// word; keyword similarity (HackLM's) does not use this list.
+var shapeStop = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`le la les un une des du de au aux et ou en pour par sur avec dans que qui
+		est sont ce cette ces son sa ses leur leurs où
+		der die das den dem des ein eine einen einem einer und oder für von zu zum zur im auf bei ist
+		sind wird werden als auch nur
+		и в во на с со по для к от из что это как или у же ли при
+		các những của và cho khi là được có trong với để một này đó thì
+		el los las del y para con por una uno es son al lo
+		il gli della di da per con una sono`) {
+		shapeStop[w] = true
+	}
+}
+
+// Order phrases. The infix ones read "A <phrase> B" with A preferred; the
+// postfix ones (Japanese, Korean) read "B <phrase> A"; the paired ones read
+// "<not> B <but> A". Multi-word phrases are written with spaces.
+var (
+	infixPhrases = []string{"over", "rather than", "instead of", "in place of",
+		"plutôt que", "plutôt", "au lieu de", "au lieu du", "au lieu des", "au lieu",
+		"statt", "anstatt", "anstelle von", "anstelle", "вместо", "thay vì", "thay cho",
+		"chứ không phải", "chứ không", "而不是", "而非", "代替", "而不用"}
+	// commaNegators make "A, not B" an order when the comma precedes them,
+	// and "A and not B" with the conjunctions listed.
+	commaNegators  = map[string]bool{"not": true, "pas": true, "non": true, "nicht": true, "не": true, "không": true, "no": true}
+	andWords       = map[string]bool{"and": true, "et": true, "und": true, "а": true, "và": true, "y": true}
+	postfixPhrases = []string{"ではなく", "じゃなく", "の代わりに", "代わりに", "대신", "아니라"}
+	// pairs: the opening negator and the word that opens the preferred side.
+	pairedPhrases = [][2]string{{"not", "but"}, {"pas", "mais"}, {"non", "mais"}, {"nicht", "sondern"},
+		{"kein", "sondern"}, {"keine", "sondern"}, {"не", "а"}, {"không phải", "mà"}, {"不是", "而是"}}
+)
+
+// matchAt reports how many tokens starting at i spell phrase.
+func matchAt(toks []stok, i int, phrase string) int {
+	parts := strings.Split(phrase, " ")
+	if i+len(parts) > len(toks) {
+		return 0
+	}
+	for k, p := range parts {
+		t := toks[i+k]
+		if t.s != p || t.clause != toks[i].clause || k > 0 && t.comma {
+			return 0
+		}
+	}
+	return len(parts)
+}
+
+// findOrders lists the order phrases of a text with their sides, and how
+// many negators they use.
+func findOrders(toks []stok) (out []orderSides, consumed int) {
+	sides := func(from, to int) []string {
+		var s []string
+		for k := from; k < to; k++ {
+			if toks[k].unit {
+				s = append(s, toks[k].s)
+			}
+		}
+		return s
+	}
+	clauseStart := func(i int) int {
+		for i > 0 && toks[i-1].clause == toks[i].clause {
+			i--
+		}
+		return i
+	}
+	clauseEnd := func(i int) int {
+		for i < len(toks) && toks[i].clause == toks[i-1].clause {
+			i++
+		}
+		return i
+	}
+	negators := func(from, to int) int {
+		n := 0
+		for k := from; k < to; k++ {
+			if toks[k].flags&fFlip != 0 {
+				n++
+			}
+		}
+		return n
+	}
+	for i := 0; i < len(toks); i++ {
+		if n := longestMatch(toks, i, pairedOpeners()); n > 0 {
+			if j, m := pairedClose(toks, i, n); j > 0 {
+				out = append(out, orderSides{pref: sides(j+m, clauseEnd(j+m)), other: sides(i+n, j)})
+				consumed += negators(i, i+n)
+				i = j + m - 1
+				continue
+			}
+		}
+		if n := longestMatch(toks, i, infixPhrases); n > 0 {
+			out = append(out, orderSides{pref: sides(clauseStart(i), i), other: sides(i+n, clauseEnd(i+n))})
+			consumed += negators(i, i+n)
+			i += n - 1
+			continue
+		}
+		if n := longestMatch(toks, i, postfixPhrases); n > 0 {
+			out = append(out, orderSides{pref: sides(i+n, clauseEnd(i+n)), other: sides(clauseStart(i), i)})
+			i += n - 1
+			continue
+		}
+		// "A, not B", "A and not B", "A, а не B"
+		t := toks[i]
+		if commaNegators[t.s] && i > clauseStart(i) {
+			from := i
+			if andWords[toks[i-1].s] && toks[i-1].clause == t.clause {
+				from = i - 1
+			}
+			if toks[from].comma || from < i {
+				out = append(out, orderSides{pref: sides(clauseStart(i), from), other: sides(i+1, clauseEnd(i+1))})
+				consumed += negators(i, i+1)
+			}
+		}
+	}
+	kept := out[:0]
+	for _, o := range out {
+		if len(o.pref) > 0 && len(o.other) > 0 {
+			kept = append(kept, o)
+		}
+	}
+	return kept, consumed
+}
+
+func pairedOpeners() []string {
+	out := make([]string, len(pairedPhrases))
+	for i, p := range pairedPhrases {
+		out[i] = p[0]
+	}
+	return out
+}
+
+// pairedClose finds the closing word of the paired phrase opened at i (n
+// tokens long) in the same clause, after at least one content unit.
+func pairedClose(toks []stok, i, n int) (j, m int) {
+	var closers []string
+	for _, p := range pairedPhrases {
+		if matchAt(toks, i, p[0]) == n {
+			closers = append(closers, p[1])
+		}
+	}
+	seen := false
+	for k := i + n; k < len(toks) && toks[k].clause == toks[i].clause; k++ {
+		if seen {
+			if m := longestMatch(toks, k, closers); m > 0 {
+				return k, m
+			}
+		}
+		seen = seen || toks[k].unit
+	}
+	return 0, 0
+}
+
+func longestMatch(toks []stok, i int, phrases []string) int {
+	best := 0
+	for _, p := range phrases {
+		best = max(best, matchAt(toks, i, p))
+	}
+	return best
+}
+
+// ordersReversed: some order phrase of a and some of b prefer each other's
+// other side ("mocks instead of real services" / "real services instead of
+// mocks").
+func ordersReversed(a, b *Text) bool {
+	if !a.hasOrder || !b.hasOrder {
+		return false
+	}
+	for _, p := range a.shapeOf().orders {
+		for _, q := range b.shapeOf().orders {
+			if intersects(p.pref, q.other) && intersects(p.other, q.pref) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// orderAgainst: a prefers something over what b plainly states ("Prefer
+// gorilla/mux over chi" / "Use chi"): b names a's other side and none of a's
+// preferred side.
+func orderAgainst(a, b *Text) bool {
+	if !a.hasOrder {
+		return false
+	}
+	var bs []string
+	for _, u := range b.shapeOf().units {
+		bs = append(bs, u.s)
+	}
+	for _, p := range a.shapeOf().orders {
+		if intersects(p.other, bs) && !intersects(p.pref, bs) {
+			return true
+		}
+	}
+	return false
+}
+
+func intersects(a, b []string) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if x == y {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasCommaMark: the text has a comma, which with a negator may make an
+// order ("A, not B").
+func hasCommaMark(s string) bool {
+	return strings.ContainsRune(s, ',') || strings.ContainsRune(s, '，') || strings.ContainsRune(s, '、')
+}

@@ -1,0 +1,40 @@
+package similar
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestShapeOrders(t *testing.T) {
+	tests := []struct {
+		in          string
+		pref, other []string
+		consumed    int
+	}{
+		{"Prefer Poetry over pipenv for Python dependencies", []string{"poetry"}, []string{"pipenv", "python", "dependencies"}, 0},
+		{"Use httpx instead of requests", []string{"httpx"}, []string{"requests"}, 0},
+		{"Use httpx instead requests", nil, nil, 0}, // "instead" without "of" is no order
+		{"Use not npm but pnpm", []string{"pnpm"}, []string{"npm"}, 1},
+		{"Use pnpm, not npm, for installs", []string{"pnpm"}, []string{"npm", "installs"}, 1},
+		{"Используйте pnpm, а не npm", []string{"используйте", "pnpm"}, []string{"npm"}, 1},
+		{"Verwende nicht npm, sondern pnpm", []string{"pnpm"}, []string{"npm"}, 1},
+		{"Dùng pnpm chứ không phải npm", []string{"dùng", "pnpm"}, []string{"npm"}, 1},
+		{"npmではなくpnpmを使う", []string{"pnpm", "使"}, []string{"npm"}, 0},
+		{"If the build fails, do not retry", nil, nil, 0}, // a comma before "do", not before "not"
+		{"Prefer composition over", nil, nil, 0},
+	}
+	for _, tt := range tests {
+		tx := Analyze(tt.in)
+		sh := tx.shapeOf()
+		var pref, other []string
+		if len(sh.orders) > 0 {
+			pref, other = sh.orders[0].pref, sh.orders[0].other
+		}
+		if !slices.Equal(pref, tt.pref) || !slices.Equal(other, tt.other) || sh.consumed != tt.consumed {
+			t.Errorf("orders(%q) = %q over %q (consumed %d), want %q over %q (%d)", tt.in, pref, other, sh.consumed, tt.pref, tt.other, tt.consumed)
+		}
+		if len(tt.pref) > 0 && !tx.hasOrder {
+			t.Errorf("Analyze(%q).hasOrder = false", tt.in)
+		}
+	}
+}

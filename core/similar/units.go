@@ -1,0 +1,166 @@
+package similar
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// unitDiff is how two texts differ word by word, once their common start and
+// end are set aside.
+type unitDiff struct {
+	// sibling: one term replaced by another ("frontend" / "backend",
+	// "Windows" / "macOS", 用户 / 表单): the same sentence about a different
+	// thing is a second fact.
+	sibling bool
+	// adds: the new text is the old one with words added; drops: with words
+	// taken away.
+	adds, drops bool
+	old, new    []unit
+}
+
+// maxTermWeight bounds a substituted term: two words, or four CJK
+// characters (a CJK character weighs half a word). Vietnamese writes one word
+// as two syllables, and "design system" is as much one thing as "frontend".
+const maxTermWeight = 4 // in half words
+
+func compareUnits(a, b []unit) unitDiff {
+	p := 0
+	for p < len(a) && p < len(b) && a[p].s == b[p].s {
+		p++
+	}
+	s := 0
+	for s < len(a)-p && s < len(b)-p && a[len(a)-1-s].s == b[len(b)-1-s].s {
+		s++
+	}
+	x, y := a[p:len(a)-s], b[p:len(b)-s]
+	d := unitDiff{old: x, new: y}
+	switch {
+	case len(x) == 0 && len(y) == 0:
+	case len(x) == 0:
+		d.adds = true
+	case len(y) == 0:
+		d.drops = true
+	default:
+		d.sibling = termWeight(x) <= maxTermWeight && termWeight(y) <= maxTermWeight &&
+			!sharesUnit(x, y) && !allValues(x) && !allValues(y) && !variants(x, y)
+	}
+	return d
+}
+
+// reason names the two terms, for the store reply and the finding.
+func (d unitDiff) reason() string {
+	return "sibling: " + quoteUnits(d.old) + " vs " + quoteUnits(d.new)
+}
+
+func quoteUnits(us []unit) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for i, u := range us {
+		if i > 0 && !(u.cjk && us[i-1].cjk) {
+			b.WriteByte(' ')
+		}
+		b.WriteString(u.s)
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+func termWeight(us []unit) int {
+	w := 0
+	for _, u := range us {
+		if u.cjk {
+			w++
+		} else {
+			w += 2
+		}
+	}
+	return w
+}
+
+func sharesUnit(x, y []unit) bool {
+	for _, a := range x {
+		for _, b := range y {
+			if a.s == b.s {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func allValues(us []unit) bool {
+	for _, u := range us {
+		if !u.value {
+			return false
+		}
+	}
+	return true
+}
+
+// variants: the two terms are one word written two ways — with and without
+// hyphens or accents ("auto-scaling", "Résumé"), or two forms of one stem
+// ("title" / "titles", "configure" / "configured").
+func variants(x, y []unit) bool {
+	if len(x) != 1 || len(y) != 1 || x[0].cjk || y[0].cjk {
+		return foldUnits(x) == foldUnits(y)
+	}
+	a, b := fold(x[0].s), fold(y[0].s)
+	if a == b {
+		return true
+	}
+	n := commonPrefix(a, b)
+	ra, rb := utf8.RuneCountInString(a), utf8.RuneCountInString(b)
+	return n >= 4 && ra-n <= 3 && rb-n <= 3
+}
+
+func foldUnits(us []unit) string {
+	var b strings.Builder
+	for _, u := range us {
+		b.WriteString(fold(u.s))
+	}
+	return b.String()
+}
+
+// fold drops hyphens and the accents of Latin letters.
+func fold(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r == '-' {
+			continue
+		}
+		if f, ok := accentFold[r]; ok {
+			r = f
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// commonPrefix counts the runes a and b start with alike.
+func commonPrefix(a, b string) int {
+	n := 0
+	for a != "" && b != "" {
+		ra, sa := utf8.DecodeRuneInString(a)
+		rb, sb := utf8.DecodeRuneInString(b)
+		if ra != rb {
+			break
+		}
+		n++
+		a, b = a[sa:], b[sb:]
+	}
+	return n
+}
+
+var accentFold = map[rune]rune{}
+
+func init() {
+	for base, accented := range map[rune]string{
+		'a': "àáâãäåāăą", 'c': "çćĉċč", 'd': "ďđ", 'e': "èéêëēĕėęě", 'g': "ĝğġģ", 'h': "ĥħ",
+		'i': "ìíîïĩīĭįı", 'j': "ĵ", 'k': "ķ", 'l': "ĺļľŀł", 'n': "ñńņňŉ", 'o': "òóôõöøōŏő",
+		'r': "ŕŗř", 's': "śŝşšß", 't': "ţťŧ", 'u': "ùúûüũūŭůűų", 'w': "ŵ", 'y': "ýÿŷ", 'z': "źżž",
+	} {
+		for _, r := range accented {
+			accentFold[r] = base
+		}
+	}
+}
