@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
@@ -152,7 +154,11 @@ func (s *Server) cmdStore(ctx context.Context, _ string, raw json.RawMessage) (a
 		if err != nil || out == nil {
 			return nil, err
 		}
-		return map[string][]byte{path: out}, nil
+		changes := map[string][]byte{path: out}
+		if rec := memory.ConflictRecord(r, time.Now()); rec != nil {
+			changes[filepath.Join(memoryDir(root), memory.ConflictLog)] = rec
+		}
+		return changes, nil
 	})
 	if err != nil {
 		return nil, err
@@ -390,6 +396,7 @@ type cleanupResult struct {
 	Message       string               `json:"message"`
 	Applied       bool                 `json:"applied"`
 	Steps         []memory.CleanupStep `json:"steps"`
+	Suggestions   []memory.Suggestion  `json:"suggestions"`
 	Diff          string               `json:"diff"`
 	EntriesBefore int                  `json:"entriesBefore"`
 	EntriesAfter  int                  `json:"entriesAfter"`
@@ -398,12 +405,20 @@ type cleanupResult struct {
 
 func (s *Server) cmdCleanup(ctx context.Context, _ string, raw json.RawMessage) (any, error) {
 	var a struct {
-		Apply bool `json:"apply,omitempty"`
+		Apply  bool     `json:"apply,omitempty"`
+		Accept []string `json:"accept,omitempty"`
 		rootArg
 	}
 	root, err := argsAndRoot(s, raw, &a)
 	if err != nil {
 		return nil, err
+	}
+	opts := memory.CleanupOptions{Accept: map[string]bool{}}
+	for _, k := range a.Accept {
+		if !slices.Contains(memory.SuggestionKinds, k) {
+			return nil, fmt.Errorf("accept: %q is no kind of pair; the kinds are %s", k, strings.Join(memory.SuggestionKinds, ", "))
+		}
+		opts.Accept[k] = true
 	}
 	// A cleanup analyses every entry afresh; the folder's checker keeps
 	// another copy of those analyses between keystrokes. At tens of
@@ -418,7 +433,7 @@ func (s *Server) cmdCleanup(ctx context.Context, _ string, raw json.RawMessage) 
 			if err := memory.RefuseTooLarge("clean up", fs); err != nil {
 				return nil, err
 			}
-			plan, files = memory.PlanCleanup(fs, cfg), fs
+			plan, files = memory.PlanCleanup(fs, cfg, opts), fs
 			out := map[string][]byte{}
 			for i, b := range plan.After {
 				out[fs[i].Path] = b
@@ -434,28 +449,24 @@ func (s *Server) cmdCleanup(ctx context.Context, _ string, raw json.RawMessage) 
 			return nil, err
 		}
 		files = fs
-		plan = memory.PlanCleanup(files, cfg)
+		plan = memory.PlanCleanup(files, cfg, opts)
 	}
-	res := cleanupResult{Applied: a.Apply, Steps: plan.Steps, Diff: plan.Diff(files), EntriesBefore: plan.EntriesBefore, EntriesAfter: plan.EntriesAfter, writeReport: rep}
+	res := cleanupResult{Applied: a.Apply && len(plan.After) > 0, Steps: plan.Steps, Suggestions: plan.Suggestions, Diff: plan.Diff(files),
+		EntriesBefore: plan.EntriesBefore, EntriesAfter: plan.EntriesAfter, writeReport: rep}
 	if res.Steps == nil {
 		res.Steps = []memory.CleanupStep{}
 	}
-	var b strings.Builder
-	switch {
-	case len(plan.Steps) == 0:
-		fmt.Fprintf(&b, "Memory is already clean! %s.", plural(plan.EntriesBefore, "entry", "entries"))
-		res.Applied = false
-	case a.Apply:
-		fmt.Fprintf(&b, "Cleaned up memory: %d entries before, %d after (%s).", plan.EntriesBefore, plan.EntriesAfter, plural(len(plan.Steps), "step", "steps"))
-	default:
-		fmt.Fprintf(&b, "Cleanup plan: %d entries before, %d after (%s). Nothing written; run memory.cleanup with {\"apply\": true} to apply it.", plan.EntriesBefore, plan.EntriesAfter, plural(len(plan.Steps), "step", "steps"))
+	if res.Suggestions == nil {
+		res.Suggestions = []memory.Suggestion{}
 	}
-	for i, st := range plan.Steps {
-		if i == maxMessageSteps {
-			fmt.Fprintf(&b, "\n… and %d more steps (all of them are in the result's steps and diff)", len(plan.Steps)-maxMessageSteps)
-			break
-		}
-		fmt.Fprintf(&b, "\n%s %s:%d: %s", st.Kind, st.File, st.Line, st.Detail)
+	var b strings.Builder
+	b.WriteString(strings.TrimSuffix(plan.Summary(`{"accept": ["KIND"]}`, maxMessageSteps), "\n"))
+	switch {
+	case len(plan.After) == 0:
+	case a.Apply:
+		b.WriteString("\nApplied.")
+	default:
+		b.WriteString("\nNothing written; run memory.cleanup with {\"apply\": true} to apply it.")
 	}
 	if rep != nil {
 		b.WriteString(rep.problems())

@@ -9,6 +9,7 @@ import (
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
+	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/text"
 	"github.com/memory-lsp/memory-lsp/core/textdiff"
@@ -154,12 +155,7 @@ func (s *Server) showInfo(message string) {
 }
 
 // plural is "1 entry" / "2 entries".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
+func plural(n int, one, many string) string { return memory.Plural(n, one, many) }
 
 // shorten cuts s to at most n characters, with "…".
 func shorten(s string, n int) string {

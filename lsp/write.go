@@ -35,7 +35,8 @@ import (
 
 // planFunc decides a write: given the files of a .memory folder (open
 // buffers, reconciled with the disk, in place of their disk contents), it
-// returns the new bytes of every file to change, by path. It must only
+// returns the new bytes of every file to change, by path; for a log
+// (memory.IsLog) the bytes are appended instead. It must only
 // decide: it runs again whenever the store has to redo its transaction.
 type planFunc func(files []rules.File, cfg config.Config) (map[string][]byte, error)
 
@@ -208,7 +209,7 @@ func (s *Server) planWrite(f *folder, snap *store.Snapshot, cfg config.Config, p
 		}
 	}
 	for path, data := range out {
-		changes = append(changes, store.Change{Path: path, Data: data})
+		changes = append(changes, store.Change{Path: path, Data: data, Append: memory.IsLog(path)})
 	}
 	sort.Slice(changes, func(i, j int) bool { return changes[i].Path < changes[j].Path })
 	return pend, changes, nil

@@ -129,7 +129,7 @@ func TestBinaryTools(t *testing.T) {
 		{map[string]any{"category": "Decision", "content": "Use Postgres 16 for the ledger."}, false,
 			`Already stored something similar (100% match): "Use Postgres 16 for the ledger."`, "skipped"},
 		{map[string]any{"category": "Decision", "content": "Use Postgres 17 for the ledger.", "slug": "ledger-db"}, false,
-			`Updated in decisions.md: "Use Postgres 17 for the ledger." (replaced: "Use Postgres 16 for the ledger.")`, "updated"},
+			`Updated in decisions.md: "Use Postgres 17 for the ledger." (replaced: "Use Postgres 16 for the ledger.") — the same fact with a changed value.`, "updated"},
 		{map[string]any{"category": "Decision", "content": "Always squash commits before merging to main."}, false,
 			`Stored in decisions.md: "Always squash commits before merging to main."`, "stored"},
 		{map[string]any{"category": "Security", "content": "Deploy with ghp_4fK9sLm2Qx7Rt1Vb8Nc3Zd6Wy0Pe5Ha9Jg2U from CI."}, true,

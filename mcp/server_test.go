@@ -229,7 +229,7 @@ func TestStoreReplies(t *testing.T) {
 		{map[string]any{"category": "decision", "content": "Keep every service behind the internal gateway."},
 			`Stored in decisions.md: "Keep every service behind the internal gateway."`, "stored", 4},
 		{map[string]any{"category": "Decision", "content": "Use Postgres 17 for the ledger service.", "slug": "ledger-db"},
-			`Updated in decisions.md: "Use Postgres 17 for the ledger service." (replaced: "Use Postgres 16 for the ledger service.")`, "updated", 3},
+			`Updated in decisions.md: "Use Postgres 17 for the ledger service." (replaced: "Use Postgres 16 for the ledger service.") — the same fact with a changed value.`, "updated", 3},
 	}
 	for _, c := range cases {
 		r := call(t, cs, ToolStore, c.args)

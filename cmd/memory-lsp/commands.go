@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/memory-lsp/memory-lsp/core/memory"
@@ -112,6 +113,10 @@ func runList(_ context.Context, e *env, a *parsedArgs) (int, error) {
 }
 
 func runCleanup(ctx context.Context, e *env, a *parsedArgs) (int, error) {
+	opts, err := cleanupOptions(a)
+	if err != nil {
+		return exitError, err
+	}
 	svc, err := e.service()
 	if err != nil {
 		return exitError, err
@@ -121,35 +126,51 @@ func runCleanup(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 	var show func(*memory.CleanupPlan, []rules.File) error
 	if !e.json {
 		show = func(plan *memory.CleanupPlan, files []rules.File) error {
-			if len(plan.Steps) == 0 {
-				fmt.Fprintf(e.stdout, "Memory is already clean! %d entries.\n", plan.EntriesBefore)
-				return nil
-			}
-			fmt.Fprintf(e.stdout, "Cleanup plan: %d entries before, %d after.\n\n", plan.EntriesBefore, plan.EntriesAfter)
-			for _, s := range plan.Steps {
-				fmt.Fprintf(e.stdout, "%s %s:%d: %s\n", s.Kind, s.File, s.Line, s.Detail)
-			}
-			fmt.Fprintf(e.stdout, "\n%s", plan.Diff(files))
-			return nil
+			_, err := io.WriteString(e.stdout, plan.Report(files, "--accept KIND"))
+			return err
 		}
 	}
-	plan, files, err := svc.Cleanup(ctx, apply, show)
+	plan, files, err := svc.Cleanup(ctx, opts, apply, show)
 	if err != nil {
 		return exitError, err
 	}
 	if e.json {
-		writeJSON(e.stdout, map[string]any{"applied": apply, "steps": nonNil(plan.Steps), "diff": plan.Diff(files),
+		writeJSON(e.stdout, map[string]any{"applied": apply && len(plan.After) > 0, "steps": nonNil(plan.Steps),
+			"suggestions": nonNil(plan.Suggestions), "diff": plan.Diff(files),
 			"entriesBefore": plan.EntriesBefore, "entriesAfter": plan.EntriesAfter})
 		return exitOK, nil
 	}
 	switch {
-	case len(plan.Steps) == 0:
+	case len(plan.After) == 0:
 	case apply:
 		fmt.Fprintln(e.stdout, "\nApplied.")
 	default:
 		fmt.Fprintln(e.stdout, "\nNothing written; run `memory-lsp cleanup --apply` to apply this plan.")
 	}
 	return exitOK, nil
+}
+
+// cleanupOptions reads --accept: a comma-separated list of suggestion
+// kinds, or "all" (every kind whose suggestion changes something).
+func cleanupOptions(a *parsedArgs) (memory.CleanupOptions, error) {
+	opts := memory.CleanupOptions{Accept: map[string]bool{}}
+	if !a.set["accept"] {
+		return opts, nil
+	}
+	for _, k := range strings.Split(a.str("accept"), ",") {
+		k = strings.TrimSpace(k)
+		switch {
+		case k == "all":
+			for _, kind := range memory.SuggestionKinds {
+				opts.Accept[kind] = true
+			}
+		case slices.Contains(memory.SuggestionKinds, k):
+			opts.Accept[k] = true
+		default:
+			return opts, usagef("--accept takes %s or all, got %q", strings.Join(memory.SuggestionKinds, ", "), k)
+		}
+	}
+	return opts, nil
 }
 
 // initFlags are init's options, all off by default: the pointer files

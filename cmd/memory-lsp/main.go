@@ -82,7 +82,9 @@ func commands() []command {
 		{name: "list", args: "[--category C]", help: "list every entry with category, file, line, slug, content and score", flags: []flagSpec{{name: "category", help: "only this category"}}, run: runList},
 		{name: "store", args: "--category C [--slug S] [--dry-run] CONTENT|-", help: "store a memory as HackLM's storeMemory does (- reads stdin)", flags: []flagSpec{{name: "category", help: "Instruction, Quirk, Preference, Decision or Security"}, {name: "slug", help: "kebab-case key; the same slug updates the entry"}, {name: "dry-run", boolean: true, help: "say what would happen, write nothing"}}, run: runStore},
 		{name: "query", args: "[--category C] [--limit N] QUERY", help: "search memories as HackLM's queryMemory does", flags: []flagSpec{{name: "category", help: "only this category"}, {name: "limit", help: "at most N results (1-20, default 10)"}}, run: runQuery},
-		{name: "cleanup", args: "[--apply]", help: "show the cleanup plan (normalise, merge, prune, assign slugs) as a diff; --apply writes it", flags: []flagSpec{{name: "apply", boolean: true, help: "write the plan"}}, run: runCleanup},
+		{name: "cleanup", args: "[--apply] [--accept KIND,…]", help: "show the cleanup plan (normalise, merge true duplicates, prune, assign slugs) and the pairs left to decide, then the diff; --apply writes it", flags: []flagSpec{
+			{name: "apply", boolean: true, help: "write the plan"},
+			{name: "accept", help: "also apply the suggested choice for these kinds of pairs: reversal, value, reworded, qualification, sibling, or all"}}, run: runCleanup},
 		{name: "init", args: "[--git] [--agents-md] [--claude-md]", help: "create the missing category files and a pointer block in .github/copilot-instructions.md; --agents-md, --claude-md: also in AGENTS.md, CLAUDE.md; --git: register the merge driver", flags: initFlags(), run: runInit},
 		{name: "version", help: "print the version", run: runVersion},
 		mcpCommand(),

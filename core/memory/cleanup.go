@@ -17,12 +17,14 @@ import (
 const (
 	StepNormalize  = "normalize"
 	StepMerge      = "merge"
+	StepResolve    = "resolve" // an accepted suggestion
 	StepPrune      = "prune"
 	StepAssignSlug = "assign-slug"
 )
 
 // CleanupStep is one listed change. Nothing is removed without a step that
-// names it: merges list every entry they fold in, prunes every entry they drop.
+// names it: merges list every duplicate they drop, prunes every entry with
+// its score.
 // Line is the entry's line in the file as it stands when the step runs
 // (after the earlier steps), so steps also name the entry's text.
 type CleanupStep struct {
@@ -35,6 +37,10 @@ type CleanupStep struct {
 // CleanupPlan is the whole cleanup as steps and resulting file bytes.
 type CleanupPlan struct {
 	Steps []CleanupStep `json:"steps"`
+	// Suggestions are the pairs a person should look at: near-duplicates,
+	// siblings, qualifications, changed values and reversals. None of them
+	// is applied unless its kind is accepted (CleanupOptions.Accept).
+	Suggestions []Suggestion `json:"suggestions"`
 	// After holds the new bytes of each changed file, by index into the input files.
 	After map[int][]byte `json:"-"`
 	// EntriesBefore and EntriesAfter count the category files' entries.
@@ -46,11 +52,21 @@ type CleanupPlan struct {
 // edits do not overlap, so a few passes settle any real file.
 const maxNormalizePasses = 8
 
-// PlanCleanup computes HackLM's cleanup as a plan (§13), in its order —
-// normalise, merge clusters, prune over-limit categories, assign slugs — but
-// deterministic, with every removal listed, merges keeping the survivor's
-// slug, and nothing written.
-func PlanCleanup(files []rules.File, cfg config.Config) *CleanupPlan {
+// CleanupOptions are the choices a person made before the cleanup.
+type CleanupOptions struct {
+	// Accept names the suggestion kinds (SuggestReversal, SuggestValue,
+	// SuggestReworded, SuggestQualification) whose suggested choice is
+	// applied; the others stay suggestions.
+	Accept map[string]bool
+}
+
+// PlanCleanup computes the cleanup as a plan, in HackLM's order —
+// normalise, merge, prune over-limit categories, assign slugs — but
+// deterministic, with every removal listed and nothing written. Unlike
+// HackLM it merges only true duplicates (what a store would skip), keeping
+// one of the original lines verbatim; every weaker pair becomes a
+// suggestion, applied only when its kind is in opts.Accept.
+func PlanCleanup(files []rules.File, cfg config.Config, opts CleanupOptions) *CleanupPlan {
 	p := &CleanupPlan{After: map[int][]byte{}}
 	cur := make([]rules.File, len(files))
 	copy(cur, files)
@@ -66,6 +82,7 @@ func PlanCleanup(files []rules.File, cfg config.Config) *CleanupPlan {
 			continue // a file over the limit has no entries to plan with
 		}
 		p.apply(cur, i, p.mergePlan(f, cfg))
+		p.apply(cur, i, p.suggestPlan(f, cfg, opts))
 		p.apply(cur, i, p.prunePlan(f, cfg))
 		p.apply(cur, i, p.slugPlan(f))
 		p.EntriesAfter += len(f.Doc.Entries)
@@ -123,6 +140,11 @@ func (p *CleanupPlan) normalize(files []rules.File, cfg config.Config) {
 }
 
 func normalizingFix(f rules.Finding) (rules.Fix, bool) {
+	if f.Code == "duplicate" {
+		// mergePlan merges duplicates, keeping the fuller line and the
+		// earliest slug; the quick fix would drop the later line's slug.
+		return rules.Fix{}, false
+	}
 	for _, fx := range f.Fixes {
 		if fx.Safe || f.Code == "bullet-marker" {
 			return fx, len(fx.Edits) > 0
@@ -150,130 +172,9 @@ func lineNumberAt(d *memfile.Document, off int) int {
 	return d.Lines[i].Num
 }
 
-// mergePlan folds each cluster of similar entries into its shortest member
-// (HackLM: single-linkage at the merge threshold, winner = shortest, up to
-// three new keywords appended as "(also: …)"). Reversals are never merged.
-func (p *CleanupPlan) mergePlan(f *rules.File, cfg config.Config) []text.Edit {
-	d := f.Doc
-	texts := make([]*similar.Text, len(d.Entries))
-	for i, e := range d.Entries {
-		texts[i] = similar.Analyze(e.Content)
-	}
-	parent := make([]int, len(texts))
-	for i := range parent {
-		parent[i] = i
-	}
-	var find func(int) int
-	find = func(i int) int {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]]
-			i = parent[i]
-		}
-		return i
-	}
-	th := similar.Thresholds{Skip: cfg.SkipThreshold, Update: cfg.MergeThreshold}
-	for _, pr := range similar.Pairs(texts, nil, th) {
-		if pr.Verdict.Action == similar.Skip || pr.Verdict.Action == similar.Update {
-			a, b := find(pr.I), find(pr.J)
-			if a != b {
-				parent[max(a, b)] = min(a, b)
-			}
-		}
-	}
-	clusters := map[int][]int{}
-	var roots []int
-	for i := range texts {
-		r := find(i)
-		if len(clusters[r]) == 0 {
-			roots = append(roots, r)
-		}
-		clusters[r] = append(clusters[r], i)
-	}
-	var edits []text.Edit
-	for _, r := range roots {
-		members := clusters[r]
-		if len(members) < 2 {
-			continue
-		}
-		edits = append(edits, p.mergeCluster(f, texts, members)...)
-	}
-	return edits
-}
-
-func (p *CleanupPlan) mergeCluster(f *rules.File, texts []*similar.Text, members []int) []text.Edit {
-	d := f.Doc
-	win := members[0]
-	for _, m := range members[1:] {
-		if text.UTF16Len(d.Entries[m].Content) < text.UTF16Len(d.Entries[win].Content) {
-			win = m
-		}
-	}
-	winKeys := map[string]bool{}
-	for _, k := range texts[win].Keys {
-		winKeys[k] = true
-	}
-	slug := ""
-	if d.Entries[win].HasSlug {
-		slug = d.Entries[win].Slug
-	}
-	var extra []string
-	var edits []text.Edit
-	var removed []string
-	for _, m := range members {
-		if m == win {
-			continue
-		}
-		e := d.Entries[m]
-		if slug == "" && e.HasSlug && similar.IsKebab(e.Slug) {
-			slug = e.Slug
-		}
-		for _, k := range orderedKeywords(e.Content) {
-			if !winKeys[k] && len([]rune(k)) > 3 {
-				winKeys[k] = true
-				extra = append(extra, k)
-			}
-		}
-		edits = append(edits, d.DeleteLines([]int{e.LineIndex})...)
-		removed = append(removed, fmt.Sprintf("line %d %q", e.Line, e.Content))
-	}
-	merged := d.Entries[win].Content
-	dropped := ""
-	if len(extra) > 3 {
-		dropped = fmt.Sprintf("; keywords not carried over: %s", strings.Join(extra[3:], ", "))
-		extra = extra[:3]
-	}
-	if len(extra) > 0 {
-		merged += " (also: " + strings.Join(extra, ", ") + ")"
-	}
-	w := d.Entries[win]
-	if merged != w.Content || slug != w.Slug {
-		edits = append(edits, d.ReplaceLine(w.LineIndex, memfile.EntryLine(slug, merged)))
-	}
-	p.Steps = append(p.Steps, CleanupStep{Kind: StepMerge, File: f.Name, Line: w.Line,
-		Detail: fmt.Sprintf("merged %d similar entries into %q; removed %s%s", len(members), merged, strings.Join(removed, ", "), dropped)})
-	return edits
-}
-
-// orderedKeywords lists a text's keywords in order of first occurrence, which
-// is the order HackLM appends them in.
-func orderedKeywords(s string) []string {
-	set := map[string]bool{}
-	for _, k := range similar.Keywords(s) {
-		set[k] = true
-	}
-	var out []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(s), text.IsJSSpace) {
-		for _, k := range similar.Keywords(w) {
-			if set[k] {
-				out = append(out, k)
-				delete(set, k)
-			}
-		}
-	}
-	return out
-}
-
-// prunePlan drops the lowest-scoring entries of a category over its limit.
+// prunePlan drops the lowest-scoring entries of a category over its limit,
+// in HackLM's score order (HackLM users rely on the limit holding), naming
+// each with its score.
 func (p *CleanupPlan) prunePlan(f *rules.File, cfg config.Config) []text.Edit {
 	d := f.Doc
 	limit := cfg.Limit(f.Category)
@@ -288,7 +189,7 @@ func (p *CleanupPlan) prunePlan(f *rules.File, cfg config.Config) []text.Edit {
 		e := d.Entries[i]
 		edits = append(edits, d.DeleteLines([]int{e.LineIndex})...)
 		p.Steps = append(p.Steps, CleanupStep{Kind: StepPrune, File: f.Name, Line: e.Line,
-			Detail: fmt.Sprintf("pruned [%s] (score %d, limit %d): %q", f.Category, scores[i], limit, e.Content)})
+			Detail: fmt.Sprintf("score %d, lowest of [%s] over its limit of %d: removed %q", scores[i], f.Category, limit, e.Content)})
 	}
 	return edits
 }

@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -19,38 +20,64 @@ func TestPlanCleanup(t *testing.T) {
 	tests := []struct {
 		name      string
 		cfg       config.Config
+		accept    []string
 		src       string
 		want      string   // file after the plan
 		wantSteps []string // substrings, one per step, in order
+		wantPairs []string // "kind earlier-later keep", in order
 	}{
 		{
-			name: "merge keeps the survivor's slug and lists what it removed",
-			src:  "# Decisions\n\n- [cache-ttl] Cache payment responses\n- Cache payment responses for five minutes\n",
-			want: "# Decisions\n\n- [cache-ttl] Cache payment responses (also: five, minutes)\n",
+			name: "a duplicate merge keeps the fullest original wording verbatim, under the earliest slug",
+			src:  "# Decisions\n\n- [cache-ttl] Cache payment responses.\n- Cache the payment responses!\n- Cache payment responses\n",
+			want: "# Decisions\n\n- [cache-ttl] Cache the payment responses!\n",
 			wantSteps: []string{
-				`merge decisions.md:3 merged 2 similar entries into "Cache payment responses (also: five, minutes)"; removed line 4 "Cache payment responses for five minutes"`,
+				`merge decisions.md:4 kept line 4 "Cache the payment responses!", the most complete wording, under the earliest slug [cache-ttl]; removed line 3 "Cache payment responses." (duplicate), line 5 "Cache payment responses" (duplicate)`,
 			},
 		},
 		{
-			name: "a slug-less survivor takes a loser's slug",
-			src:  "# Decisions\n\n- [ttl] Cache payment responses for five minutes\n- Cache payment responses\n",
-			want: "# Decisions\n\n- [ttl] Cache payment responses (also: five, minutes)\n",
+			name: "a paraphrase at the skip threshold is a duplicate; other entries stay",
+			src:  "# Decisions\n\n- [ttl] Rotate signing keys yearly\n- Deploy from main only\n- Always rotate the signing keys yearly.\n",
+			want: "# Decisions\n\n- [deploy-main] Deploy from main only\n- [ttl] Always rotate the signing keys yearly.\n",
 			wantSteps: []string{
-				`merge decisions.md:4 merged 2 similar entries`,
+				`merge decisions.md:5 kept line 5 "Always rotate the signing keys yearly.", the most complete wording, under the earliest slug [ttl]; removed line 3 "Rotate signing keys yearly" (duplicate)`,
 			},
 		},
 		{
-			name: "a rule and its reversal are never merged",
-			src:  "# Decisions\n\n- [a] Always run database seeds in CI\n- [b] Never run database seeds in CI\n",
-			want: "# Decisions\n\n- [a] Always run database seeds in CI\n- [b] Never run database seeds in CI\n",
+			name:      "qualified rules are a pair to decide, not a merge",
+			src:       "# Decisions\n\n- Cache payment responses\n- Cache payment responses for five minutes\n",
+			want:      "# Decisions\n\n- [cache-payment-responses] Cache payment responses\n- [payment-responses-minutes] Cache payment responses for five minutes\n",
+			wantPairs: []string{"qualification 3-4 later"},
 		},
 		{
-			name: "prune drops the lowest scores, later lines first on ties",
+			name:   "an accepted kind applies its suggested choice; the kept entry takes the slug",
+			accept: []string{SuggestReversal},
+			src:    "# Decisions\n\n- [seeds] Always run database seeds in CI\n- Never run database seeds in CI\n",
+			want:   "# Decisions\n\n- [seeds] Never run database seeds in CI\n",
+			wantSteps: []string{
+				`resolve decisions.md:4 reversal: kept line 4 "Never run database seeds in CI"; removed line 3 "Always run database seeds in CI"`,
+			},
+			wantPairs: []string{"reversal 3-4 later applied"},
+		},
+		{
+			name:      "a rule and its reversal are never merged without the choice",
+			src:       "# Decisions\n\n- [a] Always run database seeds in CI\n- [b] Never run database seeds in CI\n",
+			want:      "# Decisions\n\n- [a] Always run database seeds in CI\n- [b] Never run database seeds in CI\n",
+			wantPairs: []string{"reversal 3-4 later"},
+		},
+		{
+			name:      "siblings stay, even when every kind is accepted",
+			accept:    SuggestionKinds,
+			src:       "# Decisions\n\n- [a] Snapshot tests break on Windows\n- [b] Snapshot tests break on macOS\n",
+			want:      "# Decisions\n\n- [a] Snapshot tests break on Windows\n- [b] Snapshot tests break on macOS\n",
+			wantPairs: []string{"sibling 3-4 both"},
+		},
+		{
+			name: "prune drops the lowest scores, later lines first on ties, naming each score",
 			cfg:  limited(category.Decision, 2),
 			src:  "# Decisions\n\n- [x] Use `make` in /scripts\n- [y] Ship releases on Tuesdays\n- [z] Review every pull request\n",
 			want: "# Decisions\n\n- [x] Use `make` in /scripts\n- [y] Ship releases on Tuesdays\n",
 			wantSteps: []string{
-				`prune decisions.md:5 pruned [Decision] (score 30, limit 2): "Review every pull request"`,
+				`prune decisions.md:5 score 30, lowest of [Decision] over its limit of 2: removed "Review every pull request"`,
 			},
 		},
 		{
@@ -62,12 +89,11 @@ func TestPlanCleanup(t *testing.T) {
 			},
 		},
 		{
-			name: "an exact duplicate goes first, then near-duplicates merge",
-			src:  "# Decisions\n\n- [signing-keys] Rotate signing keys yearly\n- Rotate signing keys yearly\n- Rotate signing keys yearly too\n",
+			name: "an exact duplicate later in the file gives its slug to the kept line",
+			src:  "# Decisions\n\n- Rotate signing keys yearly\n- [signing-keys] Rotate signing keys yearly\n",
 			want: "# Decisions\n\n- [signing-keys] Rotate signing keys yearly\n",
 			wantSteps: []string{
-				`normalize decisions.md:4 duplicate: Delete the duplicate`,
-				`merge decisions.md:3 merged 2 similar entries into "Rotate signing keys yearly"; removed line 4 "Rotate signing keys yearly too"`,
+				`merge decisions.md:3 kept line 3 "Rotate signing keys yearly", the most complete wording, under the earliest slug [signing-keys]; removed line 4`,
 			},
 		},
 		{
@@ -83,7 +109,11 @@ func TestPlanCleanup(t *testing.T) {
 				cfg = config.Default()
 			}
 			files := decisions(tt.src)
-			p := PlanCleanup(files, cfg)
+			opts := CleanupOptions{Accept: map[string]bool{}}
+			for _, k := range tt.accept {
+				opts.Accept[k] = true
+			}
+			p := PlanCleanup(files, cfg, opts)
 			got := tt.src
 			if after, ok := p.After[0]; ok {
 				got = string(after)
@@ -103,6 +133,17 @@ func TestPlanCleanup(t *testing.T) {
 				if !found {
 					t.Errorf("no step %q in\n%s", want, strings.Join(steps, "\n"))
 				}
+			}
+			var pairs []string
+			for _, s := range p.Suggestions {
+				pr := fmt.Sprintf("%s %d-%d %s", s.Kind, s.Earlier.Line, s.Later.Line, s.Keep)
+				if s.Applied {
+					pr += " applied"
+				}
+				pairs = append(pairs, pr)
+			}
+			if strings.Join(pairs, "\n") != strings.Join(tt.wantPairs, "\n") {
+				t.Errorf("pairs:\n%s\nwant:\n%s", strings.Join(pairs, "\n"), strings.Join(tt.wantPairs, "\n"))
 			}
 			if string(files[0].Doc.Src) != tt.src {
 				t.Error("PlanCleanup changed its input")

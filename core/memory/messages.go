@@ -3,6 +3,8 @@ package memory
 import (
 	"fmt"
 	"math"
+
+	"github.com/memory-lsp/memory-lsp/core/similar"
 )
 
 // messageFor writes HackLM's reply sentences (behaviour spec §5), so agents
@@ -10,16 +12,33 @@ import (
 func messageFor(r StoreResult) string {
 	switch r.Action {
 	case ActionSkipped:
-		return fmt.Sprintf("Already stored something similar (%d%% match): %s", percent(r.Similarity), quote(r.Matched.Content))
-	case ActionConflict:
-		return fmt.Sprintf("Updated in %s: %s (replaced: %s) — the new entry reverses the old one.", r.File, quote(r.Content), quote(r.Matched.Content))
-	case ActionUpdated:
-		if r.Matched != nil {
-			return fmt.Sprintf("Updated in %s: %s (replaced: %s)", r.File, quote(r.Content), quote(r.Matched.Content))
+		msg := fmt.Sprintf("Already stored something similar (%d%% match): %s", percent(r.Similarity), quote(r.Matched.Content))
+		switch r.Kind {
+		case similar.KindAddsDetail:
+			msg += " — the new text only adds words to it; to replace it, store under its slug."
+		case similar.KindLessDetail:
+			msg += " — the stored entry already says this, and more."
 		}
-		return fmt.Sprintf("Updated in %s: %s", r.File, quote(r.Content))
+		return msg
+	case ActionConflict:
+		return fmt.Sprintf("Updated in %s: %s (replaced: %s) — the new entry reverses the old one; recorded in %s.", r.File, quote(r.Content), quote(r.Matched.Content), ConflictLog)
+	case ActionUpdated:
+		if r.Matched == nil {
+			return fmt.Sprintf("Updated in %s: %s", r.File, quote(r.Content))
+		}
+		msg := fmt.Sprintf("Updated in %s: %s (replaced: %s)", r.File, quote(r.Content), quote(r.Matched.Content))
+		switch r.Kind {
+		case similar.KindValue:
+			msg += " — the same fact with a changed value."
+		case similar.KindAddsDetail:
+			msg += " — the same fact with more detail."
+		}
+		return msg
 	}
 	msg := fmt.Sprintf("Stored in %s: %s", r.File, quote(r.Content))
+	if r.Kind == similar.KindSibling && r.Matched != nil {
+		msg += fmt.Sprintf(" — kept beside the similar entry %s on line %d, as a second fact (%s); merge them if they are one.", quote(r.Matched.Content), r.Matched.Line, r.Reason)
+	}
 	if r.Evicted != nil {
 		msg += fmt.Sprintf(" (category full: removed the lowest-scoring entry %s)", quote(r.Evicted.Content))
 	}

@@ -54,8 +54,8 @@ func TestFileTooLargeRefusesWrites(t *testing.T) {
 			return err
 		}},
 		{"fix", func() error { _, err := svc.Fix(ctx); return err }},
-		{"clean up", func() error { _, _, err := svc.Cleanup(ctx, false, nil); return err }},
-		{"clean up", func() error { _, _, err := svc.Cleanup(ctx, true, nil); return err }},
+		{"clean up", func() error { _, _, err := svc.Cleanup(ctx, CleanupOptions{}, false, nil); return err }},
+		{"clean up", func() error { _, _, err := svc.Cleanup(ctx, CleanupOptions{}, true, nil); return err }},
 	}
 	for _, r := range refusals {
 		err := r.run()

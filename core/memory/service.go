@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
+	"time"
 
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
@@ -92,7 +93,11 @@ func (s *Service) Store(ctx context.Context, req StoreRequest, dryRun bool) (Sto
 		if err != nil || out == nil || dryRun {
 			return nil, err
 		}
-		return []store.Change{{Path: filepath.Join(s.WS.Dir, v.Category.File()), Data: out}}, nil
+		changes := []store.Change{{Path: filepath.Join(s.WS.Dir, v.Category.File()), Data: out}}
+		if rec := ConflictRecord(r, time.Now()); rec != nil {
+			changes = append(changes, store.Change{Path: filepath.Join(s.WS.Dir, ConflictLog), Data: rec, Append: true})
+		}
+		return changes, nil
 	}
 	if dryRun {
 		snap, err := s.WS.Snapshot()
@@ -172,7 +177,7 @@ func (s *Service) Fix(ctx context.Context) ([]string, error) {
 // person may page through a long diff). The plan is then written under the
 // lock only if the files are still exactly those it was made from;
 // otherwise nothing is written and the error says to run it again.
-func (s *Service) Cleanup(ctx context.Context, apply bool, show func(*CleanupPlan, []rules.File) error) (*CleanupPlan, []rules.File, error) {
+func (s *Service) Cleanup(ctx context.Context, opts CleanupOptions, apply bool, show func(*CleanupPlan, []rules.File) error) (*CleanupPlan, []rules.File, error) {
 	files, err := s.Load()
 	if err != nil {
 		return nil, nil, err
@@ -180,7 +185,7 @@ func (s *Service) Cleanup(ctx context.Context, apply bool, show func(*CleanupPla
 	if err := RefuseTooLarge("clean up", files); err != nil {
 		return nil, nil, err
 	}
-	plan := PlanCleanup(files, s.Cfg)
+	plan := PlanCleanup(files, s.Cfg, opts)
 	if show != nil {
 		if err := show(plan, files); err != nil {
 			return plan, files, err

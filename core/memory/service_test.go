@@ -274,7 +274,7 @@ func TestCleanupAppliesOnlyThePlanThatWasShown(t *testing.T) {
 	svc := newService(root)
 	shown := false
 	agent := messy + "- An agent wrote this while the plan was on screen.\n"
-	_, _, err := svc.Cleanup(context.Background(), true, func(plan *CleanupPlan, files []rules.File) error {
+	_, _, err := svc.Cleanup(context.Background(), CleanupOptions{}, true, func(plan *CleanupPlan, files []rules.File) error {
 		shown = true
 		if cur, _ := os.ReadFile(path); string(cur) != messy {
 			t.Errorf("the file was written before the plan was shown: %q", cur)
@@ -288,7 +288,7 @@ func TestCleanupAppliesOnlyThePlanThatWasShown(t *testing.T) {
 		t.Errorf("the refused apply wrote %q", cur)
 	}
 	// Unchanged files: the shown plan is written.
-	plan, _, err := svc.Cleanup(context.Background(), true, nil)
+	plan, _, err := svc.Cleanup(context.Background(), CleanupOptions{}, true, nil)
 	if err != nil || len(plan.Steps) == 0 {
 		t.Fatalf("apply: %v, %d steps", err, len(plan.Steps))
 	}

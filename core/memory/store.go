@@ -57,8 +57,11 @@ type StoreResult struct {
 	Line       int       `json:"line"`
 	Slug       string    `json:"slug,omitempty"`
 	Content    string    `json:"content"`
-	Reason     string    `json:"reason,omitempty"`
-	Message    string    `json:"message"`
+	// Kind is how the new text relates to Matched (similar.Kind*): a
+	// "sibling" was stored beside it, a "reversal" replaced it.
+	Kind    string `json:"kind,omitempty"`
+	Reason  string `json:"reason,omitempty"`
+	Message string `json:"message"`
 }
 
 // PlanStore decides a store against the current bytes of the category file
@@ -94,7 +97,7 @@ func PlanStore(cur []byte, s Store, cfg config.Config) ([]byte, StoreResult, err
 	if target >= 0 {
 		old := d.Entries[target]
 		v := similar.Classify(similar.Analyze(old.Content), newText, th)
-		res.Similarity, res.Reason = v.Similarity, v.Reason
+		res.Similarity, res.Reason, res.Kind = v.Similarity, v.Reason, v.Kind
 		res.Matched = ref(s.Category, file, old)
 		switch {
 		case old.Content == s.Content || v.Exact:
@@ -106,7 +109,7 @@ func PlanStore(cur []byte, s Store, cfg config.Config) ([]byte, StoreResult, err
 		}
 	} else {
 		match, v := similar.DecideContents(newText, contentsOf(d), th)
-		res.Similarity, res.Reason = v.Similarity, v.Reason
+		res.Similarity, res.Reason, res.Kind = v.Similarity, v.Reason, v.Kind
 		if match >= 0 {
 			res.Matched = ref(s.Category, file, d.Entries[match])
 		}

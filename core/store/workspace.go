@@ -380,6 +380,10 @@ func readAtMost(path string, limit int64) (data []byte, size int64, mode fs.File
 type Change struct {
 	Path string
 	Data []byte
+	// Append adds Data to the end of a log (conflicts.log) instead of
+	// replacing the file; appends run after every file of the update is
+	// written, so a log never records a change that did not happen.
+	Append bool
 }
 
 // Update is the write transaction. It creates `.memory` if missing, takes
@@ -473,10 +477,22 @@ func (w *Workspace) updateOnce(ctx context.Context, fn func(s *Snapshot) ([]Chan
 		return nil, err
 	}
 	for _, c := range todo {
+		if c.Append {
+			continue
+		}
 		if err := ctx.Err(); err != nil {
 			return written, fmt.Errorf("updating %s: %w", w.Dir, err)
 		}
 		if err := writeFileAtomic(c.Path, c.Data, w.hook, stillOurs(lock, snap, c.Path)); err != nil {
+			return written, err
+		}
+		written = append(written, c)
+	}
+	for _, c := range todo {
+		if !c.Append {
+			continue
+		}
+		if err := appendLog(c.Path, c.Data); err != nil {
 			return written, err
 		}
 		written = append(written, c)
@@ -552,10 +568,10 @@ func (w *Workspace) checkChanges(snap *Snapshot, changes []Change) ([]Change, er
 		if strings.HasPrefix(name, ".") {
 			return nil, fmt.Errorf("refusing to write %s: hidden files (like the lock) are not memory files", c.Path)
 		}
-		if seen[p] {
+		if seen[p] && !c.Append {
 			return nil, fmt.Errorf("refusing to write %s: changed twice in one update", c.Path)
 		}
-		seen[p] = true
+		seen[p] = seen[p] || !c.Append
 		fi, err := os.Lstat(p)
 		switch {
 		case err == nil && fi.Mode()&fs.ModeSymlink != 0:
@@ -577,6 +593,12 @@ func (w *Workspace) checkChanges(snap *Snapshot, changes []Change) ([]Change, er
 			// under them. Whatever they planned was planned without its
 			// bytes, so writing it would replace data nobody read.
 			return nil, fmt.Errorf("refusing to write %s: it is %d bytes, over the %d-byte limit of a memory file, so it was not read and is not rewritten", p, f.Size, int64(MaxReadBytes))
+		}
+		if c.Append {
+			if len(c.Data) > 0 {
+				todo = append(todo, Change{Path: p, Data: c.Data, Append: true})
+			}
+			continue
 		}
 		if f != nil && f.Exists && f.Data != nil && bytes.Equal(f.Data, c.Data) {
 			continue

@@ -1,0 +1,64 @@
+package store
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+)
+
+// MaxLogLines is how many non-empty lines a log in `.memory/` keeps: HackLM
+// trims conflicts.log to its last 50 at every cleanup, and we keep it so
+// after every append, so that the file never grows without bound between
+// cleanups.
+const MaxLogLines = 50
+
+// appendLog adds data to the log at path. It appends with O_APPEND rather
+// than replacing the file, because HackLM appends to the same log without
+// taking the lock (behaviour spec §16.3): a rename over the file could drop
+// a line it appended meanwhile, an append cannot. Only when the log has
+// grown past MaxLogLines is it rewritten, atomically, with its last lines.
+func appendLog(path string, data []byte) error {
+	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() && fi.Mode()&fs.ModeSymlink == 0 {
+		return fmt.Errorf("appending to %s: not a regular file", path)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, NewFileMode)
+	if err != nil {
+		return fmt.Errorf("appending to %s: %w", path, err)
+	}
+	if _, err = f.Write(data); err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("appending to %s: %w", path, err)
+	}
+	return TrimLog(path, MaxLogLines)
+}
+
+// TrimLog rewrites the log at path with its last keep non-empty lines, each
+// ending in LF, as HackLM's cleanup does; a log within the limit, or absent,
+// is left alone.
+func TrimLog(path string, keep int) error {
+	data, _, _, err := readAtMost(path, MaxReadBytes)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("trimming %s: %w", path, err)
+	}
+	var lines [][]byte
+	for _, l := range bytes.Split(data, []byte{'\n'}) {
+		if len(bytes.TrimSpace(l)) > 0 {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) <= keep {
+		return nil
+	}
+	out := append(bytes.Join(lines[len(lines)-keep:], []byte{'\n'}), '\n')
+	return WriteFileAtomic(path, out)
+}
