@@ -85,7 +85,7 @@ func (s *Server) codeAction(_ context.Context, p *codeActionParams) (any, error)
 	}
 	wantQuick := kindWanted(p.Context.Only, kindQuickFix)
 	wantRewrite := kindWanted(p.Context.Only, kindRewrite)
-	findings := rules.Check(v.files, cfg)
+	findings := s.withoutKept(v, rules.Check(v.files, cfg))
 
 	seen := map[string]int{} // kind, title and edits → index in actions
 	titles := map[string]bool{}
@@ -135,6 +135,12 @@ func (s *Server) codeAction(_ context.Context, p *codeActionParams) (any, error)
 		}
 		preferred := len(f.Fixes) == 1 && f.Fixes[0].Safe
 		for _, fx := range f.Fixes {
+			if fx.KeepBoth {
+				if a, ok := keepBothAction(v, f, kind, &d); ok {
+					actions = append(actions, a)
+				}
+				continue
+			}
 			add(kind, fx.Title, preferred, &d, fx.Edits)
 		}
 	}

@@ -349,13 +349,13 @@ func TestCodeActionRewrites(t *testing.T) {
 	as := c.codeActions(uri, pos(5, 0), "refactor")
 	got := titles(as)
 	sort.Strings(got)
-	want := []string{"refactor.rewrite: Assign slugs to all entries", "refactor.rewrite: Keep new", "refactor.rewrite: Keep old"}
+	want := []string{"refactor.rewrite: Assign slugs to all entries", "refactor.rewrite: Keep both", "refactor.rewrite: Keep the other", "refactor.rewrite: Keep this one"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("only=refactor: %v, want %v", got, want)
 	}
-	keepOld := findAction(as, "Keep old")
+	keepOld := findAction(as, "Keep the other")
 	if len(keepOld.Diagnostics) != 1 || keepOld.Diagnostics[0].Code != "conflict" {
-		t.Errorf("Keep old names %+v", keepOld.Diagnostics)
+		t.Errorf("Keep the other names %+v", keepOld.Diagnostics)
 	}
 	if err := ed.apply(findAction(as, "Assign slugs to all entries").Edit); err != nil {
 		t.Fatal(err)
@@ -373,15 +373,15 @@ func TestCodeActionRewrites(t *testing.T) {
 	as = c.codeActions(uri, pos(5, 0))
 	n := 0
 	for _, a := range as {
-		if a.Title == "Keep old" {
+		if a.Title == "Keep the other" {
 			n++
 			if a.Kind != "quickfix" {
-				t.Errorf("Keep old without a filter is %s", a.Kind)
+				t.Errorf("Keep the other without a filter is %s", a.Kind)
 			}
 		}
 	}
 	if n != 1 {
-		t.Errorf("Keep old offered %d times: %v", n, titles(as))
+		t.Errorf("Keep the other offered %d times: %v", n, titles(as))
 	}
 	c.shutdown()
 }

@@ -34,6 +34,7 @@ var commandIDs = []string{
 	"memory.assignSlugs",
 	"memory.cleanup",
 	"memory.stats",
+	cmdKeepBoth,
 }
 
 var commands = map[string]commandFunc{
@@ -44,6 +45,7 @@ var commands = map[string]commandFunc{
 	"memory.assignSlugs":  (*Server).cmdAssignSlugs,
 	"memory.cleanup":      (*Server).cmdCleanup,
 	"memory.stats":        (*Server).cmdStats,
+	cmdKeepBoth:           (*Server).cmdKeepBoth,
 	// HackLM's tool names, accepted so agents' habits work; not advertised.
 	"storeMemory": (*Server).cmdStore,
 	"queryMemory": (*Server).cmdQuery,

@@ -167,7 +167,7 @@ func (s *Server) publish(f *folder) {
 	if f.checker == nil {
 		f.checker = new(rules.Checker)
 	}
-	findings := f.checker.Check(v.files, cfg)
+	findings := s.withoutKept(v, f.checker.Check(v.files, cfg))
 	// Each file's findings, in order; each file is encoded (publish.go) just
 	// before it is sent, into one buffer sized for the largest.
 	own := make([][]int32, len(v.files))

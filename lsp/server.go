@@ -59,7 +59,8 @@ type Server struct {
 	cfg      config.Config
 	shutdown bool // shutdown was requested before exit
 	watch    *watcher
-	startup  []pendingNote // settings problems found in initialize, sent after initialized
+	startup  []pendingNote   // settings problems found in initialize, sent after initialized
+	kept     map[string]bool // pairs the user chose to keep both of (keepboth.go)
 
 	// cfgMu serialises configuration refreshes, so that a slow pull cannot
 	// overwrite a newer one. It is taken before mu, never while holding it.

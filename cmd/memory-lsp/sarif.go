@@ -225,6 +225,9 @@ func sarifResultOf(c *checked, f rules.Finding, root string, ruleIndex map[strin
 	}
 	res.PartialFingerprints = map[string]string{fingerprintKey: c.fingerprint(f, root, seen)}
 	for _, fx := range f.Fixes {
+		if len(fx.Edits) == 0 {
+			continue // "Keep both": a choice, not a change to the files
+		}
 		res.Fixes = append(res.Fixes, c.sarifFixOf(fx, root))
 	}
 	return res

@@ -20,20 +20,16 @@ func checkConflict(w *workspace) {
 		if r.file == o.file && e.HasSlug && oe.HasSlug && e.Slug == oe.Slug {
 			continue // reported by checkSlugVersions
 		}
-		d := w.files[r.file].Doc
 		line := w.entryLineNo(o)
-		// Keep new: the later entry takes the earlier one's place, keeping
-		// the earlier slug when the later entry has none.
-		slug := e.Slug
-		if !e.HasSlug {
-			slug = oe.Slug
+		v := w.pairs[b.conflictP].Verdict
+		msg := fmt.Sprintf("reverses line %d: %s", line, quote(oe.Content, 60))
+		if v.Reason != "" && v.Reason != "reversal" {
+			msg = fmt.Sprintf("reverses line %d (%s): %s", line, v.Reason, quote(oe.Content, 60))
 		}
-		del := in(r.file, d.DeleteLines([]int{e.LineIndex})...)
-		keepNew := w.takeOver(o, r, slug)
 		w.add(Finding{Code: "conflict", Severity: Warning, File: r.file, Span: entrySpan(e),
-			Message: fmt.Sprintf("reverses line %d: %s", line, quote(oe.Content, 60)),
+			Message: msg,
 			Related: []Related{{File: o.file, Span: entrySpan(oe), Message: "the entry it reverses"}},
-			Fixes:   []Fix{{Title: "Keep new", Edits: keepNew}, {Title: "Keep old", Edits: del}}})
+			Fixes:   w.pairFixes(o, r)})
 	}
 }
 
@@ -87,8 +83,7 @@ func checkSlugVersions(w *workspace) {
 			w.add(Finding{Code: "conflict", Severity: Warning, File: fi, Span: entrySpan(e),
 				Message: fmt.Sprintf("slug %q holds a different text on line %d, as when both sides of a merge change one entry: keep one", e.Slug, w.entryLineNo(o)),
 				Related: []Related{{File: fi, Span: entrySpan(oe), Message: "the other version of the slug"}},
-				Fixes: []Fix{{Title: "Keep new", Edits: w.takeOver(o, r, e.Slug)},
-					{Title: "Keep old", Edits: in(fi, d.DeleteLines([]int{e.LineIndex})...)}}})
+				Fixes:   w.pairFixes(o, r)})
 		}
 	})
 }

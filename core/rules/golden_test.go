@@ -284,8 +284,8 @@ var fixKinds = map[string][]string{
 	"duplicate-slug": {"Rename slug to "},
 	"missing-slug":   {"Assign slug "},
 	"duplicate":      {"Delete the duplicate"},
-	"near-duplicate": {"Merge into line "},
-	"conflict":       {"Keep new", "Keep old"},
+	"near-duplicate": {"Keep this one", "Keep the other", "Keep both"},
+	"conflict":       {"Keep this one", "Keep the other", "Keep both"},
 	"over-limit":     {"Delete this entry", "Prune "},
 	"stray-line":     {"Make it an entry", "Delete line"},
 }

@@ -38,7 +38,7 @@ func (w *workspace) related() ([]entryRef, []pairFor) {
 			if b.conflict < 0 || stronger(v, p.I, &w.pairs[b.conflictP].Verdict, int(b.conflict)) {
 				b.conflict, b.conflictP = int32(p.I), int32(k)
 			}
-		case v.Action == similar.Skip || v.Action == similar.Update:
+		case v.Action == similar.Skip || v.Action == similar.Update || v.Kind == similar.KindSibling:
 			if b.near < 0 || stronger(v, p.I, &w.pairs[b.nearP].Verdict, int(b.near)) {
 				b.near, b.nearP = int32(p.I), int32(k)
 			}
@@ -83,4 +83,33 @@ func (w *workspace) takeOver(old, later entryRef, slug string) []FileEdit {
 	oe, le := w.entry(old), w.entry(later)
 	return append(in(old.file, od.ReplaceLine(oe.LineIndex, memfile.EntryLine(slug, le.Content))),
 		in(later.file, ld.DeleteLines([]int{le.LineIndex})...)...)
+}
+
+// Titles of the choices on a pair of entries, offered by the near-duplicate
+// and conflict findings (on the later entry: "this one").
+const (
+	FixKeepThis  = "Keep this one"
+	FixKeepOther = "Keep the other"
+	FixKeepBoth  = "Keep both"
+)
+
+// pairFixes are the choices on the pair of the earlier entry old and the
+// later entry this. Keeping this one puts its text in the earlier entry's
+// place (where a store would have updated it), under its own slug or else
+// the earlier one's; keeping the other deletes this line, and the other
+// takes this slug if it has none. Either way no slug a reader may look up
+// is lost and no text is rewritten.
+func (w *workspace) pairFixes(old, this entryRef) []Fix {
+	oe, e := w.entry(old), w.entry(this)
+	slug := e.Slug
+	if !e.HasSlug {
+		slug = oe.Slug
+	}
+	keepThis := w.takeOver(old, this, slug)
+	od, d := w.files[old.file].Doc, w.files[this.file].Doc
+	keepOther := in(this.file, d.DeleteLines([]int{e.LineIndex})...)
+	if !oe.HasSlug && e.HasSlug {
+		keepOther = append(in(old.file, od.ReplaceLine(oe.LineIndex, memfile.EntryLine(e.Slug, oe.Content))), keepOther...)
+	}
+	return []Fix{{Title: FixKeepThis, Edits: keepThis}, {Title: FixKeepOther, Edits: keepOther}, {Title: FixKeepBoth, KeepBoth: true}}
 }

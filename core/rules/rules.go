@@ -121,6 +121,10 @@ type Fix struct {
 	Title string
 	Safe  bool
 	Edits []FileEdit
+	// KeepBoth marks the choice, on a pair of entries, to change nothing:
+	// a front end records it (the language server stops reporting the
+	// pair) rather than editing text.
+	KeepBoth bool
 }
 
 // FileEdit is an edit to one file of the workspace.
