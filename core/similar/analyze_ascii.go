@@ -260,7 +260,7 @@ func (p *asciiPass) flushWord(buf []byte) {
 	if w.key {
 		k := newSortSpan(buf, sp)
 		p.keys = append(p.keys, k)
-		if w.flags&(fFlip|fPartner|fConnective) != 0 {
+		if w.flags&(fFlip|fPartner|fConnective) != 0 || p.digits && isValueWord(buf[sp.start:sp.end]) {
 			p.vocab = true
 		} else {
 			p.core = append(p.core, k)

@@ -81,8 +81,9 @@ type Text struct {
 	// Sign is +1 or -1: the product of the polarity flips (not, never,
 	// disable, without, <, 不, не …) in the text.
 	Sign int
-	// Core is Keys without the polarity and ordering vocabulary, so a rule and
-	// its reversal have the same Core.
+	// Core is Keys without the polarity and ordering vocabulary and without
+	// values, so a rule and its reversal, or the same rule with another
+	// value, have the same Core.
 	Core []string
 	// Named are the keywords written as names in the text (ALL-CAPS, or
 	// Capitalised inside a sentence), sorted and unique.

@@ -35,10 +35,16 @@ func Classify(old, new *Text, th Thresholds) Verdict {
 	if v, ok := reversal(old, new, flipped, sim); ok {
 		return v
 	}
+	valuesDiffer := !slices.Equal(old.Numbers, new.Numbers)
+	if valuesDiffer && len(old.Core) >= 2 && slices.Equal(old.Core, new.Core) && !flipped {
+		// Only values differ, however few words are left to compare:
+		// "Pin Terraform to 1.5.7" / "… to 1.9.0" is 0.5 to HackLM.
+		return Verdict{Action: Update, Similarity: sim, Kind: KindValue, Reason: "values differ"}
+	}
 	if sim < th.Skip && sim < th.Update {
 		return Verdict{Action: Store, Similarity: sim}
 	}
-	if !slices.Equal(old.Numbers, new.Numbers) {
+	if valuesDiffer {
 		return Verdict{Action: Update, Similarity: sim, Kind: KindValue, Reason: "values differ"}
 	}
 	d := compareUnits(old.shapeOf().units, new.shapeOf().units)

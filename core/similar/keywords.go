@@ -242,7 +242,10 @@ func (tk *tokenizer) flushWord() {
 	vocab := w.flags&(fFlip|fPartner|fConnective) != 0
 	if w.key {
 		tk.keys = append(tk.keys, sp)
-		if vocab {
+		// A value ("3.14", "v2", "8080") is no part of what a rule is
+		// about: Core without values lets "Pin Terraform to 1.5.7" and
+		// "… to 1.9.0" meet as the same rule with another value.
+		if vocab || tk.digits && isValueWord(tk.buf[sp.start:sp.end]) {
 			tk.t.vocab = true
 		} else {
 			tk.core = append(tk.core, sp)
@@ -392,4 +395,28 @@ func sortedSet(ss []string) []string {
 		}
 	}
 	return slices.Compact(ss)
+}
+
+// isValueWord: a cleaned keyword that states a value — a number or version
+// ("8080", "157" from 1.5.7), "v2", a region or zone ("eu-west-1") — rather
+// than names something that has digits in its name ("queue0", "s3bucket",
+// "es2022"). Values leave Core; names stay.
+func isValueWord(w []byte) bool {
+	switch {
+	case len(w) == 0:
+		return false
+	case '0' <= w[0] && w[0] <= '9':
+		return true
+	case w[0] == 'v' && len(w) > 1 && '0' <= w[1] && w[1] <= '9':
+		return true
+	}
+	if i := bytes.LastIndexByte(w, '-'); i > 0 && i < len(w)-1 {
+		for _, c := range w[i+1:] {
+			if c < '0' || c > '9' {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }

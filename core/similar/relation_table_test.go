@@ -36,6 +36,10 @@ func TestRelationTable(t *testing.T) {
 		{"Primary database lives in eu-west-1", "Primary database lives in eu-central-1", update},
 		{"Pin the Helm CLI to 3.14.2", "Pin the Helm CLI to 3.15.0", update},
 		{"Keep request timeouts at 30 seconds for the gateway", "Keep request timeouts at 45 seconds for the gateway", update},
+		{"Pin Terraform to 1.5.7", "Pin Terraform to 1.9.0", update}, // HackLM's 0.5: a value all the same
+		{"Clients call the billing API v2", "Clients call the billing API v3", update},
+		// digits in a name are no value: another queue is another fact
+		{"Service0x0 owns queue0 exclusively", "Service0x1 owns queue1 exclusively", store},
 		// English rewordings and refinements: updates
 		{"Paginate list endpoints", "Paginate list endpoints with opaque cursors", update},
 		{"Pull request titles start with the Jira ticket key", "Start every pull request title with its Jira key", update},
