@@ -81,8 +81,9 @@ func PlanCleanup(files []rules.File, cfg config.Config, opts CleanupOptions) *Cl
 		if !f.IsCategory || f.Doc == nil || f.TooLarge() {
 			continue // a file over the limit has no entries to plan with
 		}
-		p.apply(cur, i, p.mergePlan(f, cfg))
-		p.apply(cur, i, p.suggestPlan(f, cfg, opts))
+		edits, pairs := p.mergePlan(f, cfg)
+		p.apply(cur, i, edits)
+		p.apply(cur, i, p.suggestPlan(f, pairs, opts))
 		p.apply(cur, i, p.prunePlan(f, cfg))
 		p.apply(cur, i, p.slugPlan(f))
 		p.EntriesAfter += len(f.Doc.Entries)

@@ -91,7 +91,11 @@ func filePairs(d *memfile.Document, cfg config.Config) ([]*similar.Text, []simil
 // complete wording (the most keywords, then the longest), under the
 // earliest slug of the cluster. Nothing is synthesised, so a merge can
 // never say something no entry said.
-func (p *CleanupPlan) mergePlan(f *rules.File, cfg config.Config) []text.Edit {
+//
+// It returns the file's related pairs too, renumbered for the file after
+// the merge: a merge only deletes entries and moves slugs, so the other
+// pairs stand, and suggestPlan need not compare the file again.
+func (p *CleanupPlan) mergePlan(f *rules.File, cfg config.Config) ([]text.Edit, []similar.Pair) {
 	d := f.Doc
 	texts, pairs := filePairs(d, cfg)
 	parent := make([]int, len(texts))
@@ -176,7 +180,33 @@ func (p *CleanupPlan) mergePlan(f *rules.File, cfg config.Config) []text.Edit {
 		slices.Sort(drop)
 		edits = append(edits, d.DeleteLines(drop)...)
 	}
-	return edits
+	return edits, survivingPairs(d, pairs, drop)
+}
+
+// survivingPairs renumbers the pairs of d's entries for d without the
+// entries on the lines drop (sorted line indices), leaving out the pairs
+// of a dropped entry.
+func survivingPairs(d *memfile.Document, pairs []similar.Pair, drop []int) []similar.Pair {
+	if len(drop) == 0 {
+		return pairs
+	}
+	newIndex := make([]int, len(d.Entries))
+	n := 0
+	for i, e := range d.Entries {
+		if _, gone := slices.BinarySearch(drop, e.LineIndex); gone {
+			newIndex[i] = -1
+			continue
+		}
+		newIndex[i] = n
+		n++
+	}
+	out := pairs[:0:0]
+	for _, pr := range pairs {
+		if i, j := newIndex[pr.I], newIndex[pr.J]; i >= 0 && j >= 0 {
+			out = append(out, similar.Pair{I: i, J: j, Verdict: pr.Verdict})
+		}
+	}
+	return out
 }
 
 // moreComplete: a says more than b — more keywords, else more text.
@@ -190,9 +220,8 @@ func moreComplete(a string, at *similar.Text, b string, bt *similar.Text) bool {
 // suggestPlan lists every related pair of the file that is not a true
 // duplicate, and applies the suggested choice of the accepted kinds: the
 // other entry's line goes, and the kept entry takes its slug if it has none.
-func (p *CleanupPlan) suggestPlan(f *rules.File, cfg config.Config, opts CleanupOptions) []text.Edit {
+func (p *CleanupPlan) suggestPlan(f *rules.File, pairs []similar.Pair, opts CleanupOptions) []text.Edit {
 	d := f.Doc
-	_, pairs := filePairs(d, cfg)
 	gone := map[int]bool{}
 	slugOf := map[int]string{} // kept entries given a slug
 	var drop []int
