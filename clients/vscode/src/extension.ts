@@ -244,9 +244,25 @@ async function query(): Promise<void> {
   await vscode.window.showTextDocument(doc, { selection: at });
 }
 
+interface CleanupEntry {
+  line: number;
+  slug?: string;
+  content: string;
+}
+
 interface CleanupResult extends Result {
   applied: boolean;
   steps: { kind: string; file: string; line: number; detail: string }[];
+  suggestions?: {
+    kind: string;
+    file: string;
+    earlier: CleanupEntry;
+    later: CleanupEntry;
+    similarity: number;
+    reason?: string;
+    keep: string;
+    applied: boolean;
+  }[];
   diff: string;
   entriesBefore: number;
   entriesAfter: number;
@@ -258,14 +274,30 @@ async function cleanup(): Promise<void> {
   if (!plan) {
     return;
   }
-  if (plan.steps.length === 0) {
+  const pairs = (plan.suggestions ?? []).filter((p) => !p.applied);
+  if (plan.steps.length === 0 && pairs.length === 0) {
     void vscode.window.showInformationMessage(plan.message || 'Memory is already clean.');
     return;
   }
-  // The plan: steps and the unified diff, in a read-only-ish untitled editor.
-  const steps = plan.steps.map((s) => `# ${s.kind} ${s.file}:${s.line}: ${s.detail}`).join('\n');
-  const doc = await vscode.workspace.openTextDocument({ language: 'diff', content: `${steps}\n\n${plan.diff}` });
+  // The plan: steps, the pairs left to decide, and the unified diff, in an
+  // untitled editor.
+  const steps = plan.steps.map((s) => `# ${s.kind} ${s.file}:${s.line}: ${s.detail}`);
+  const entry = (e: CleanupEntry) => `#   ${e.line}: - ${e.slug ? `[${e.slug}] ` : ''}${e.content}`;
+  const decide = pairs.length === 0 ? [] : [
+    '#',
+    `# ${pairs.length} pair${pairs.length === 1 ? '' : 's'} to decide (not applied: use the Keep this one / Keep the other / Keep both quick fixes on the diagnostics):`,
+    ...pairs.flatMap((p) => [
+      `# ${p.kind} ${p.file}:${p.earlier.line} and ${p.later.line}${p.reason ? ` (${p.reason})` : ''}: suggested: ${
+        p.keep === 'both' ? 'keep both' : `keep line ${p.keep === 'earlier' ? p.earlier.line : p.later.line}`}`,
+      entry(p.earlier),
+      entry(p.later),
+    ]),
+  ];
+  const doc = await vscode.workspace.openTextDocument({ language: 'diff', content: `${[...steps, ...decide].join('\n')}\n\n${plan.diff}` });
   await vscode.window.showTextDocument(doc, { preview: true });
+  if (plan.steps.length === 0) {
+    return; // only pairs to decide: nothing to apply
+  }
   const n = plan.steps.length;
   const choice = await vscode.window.showWarningMessage(
     `Memory cleanup: ${n} step${n === 1 ? '' : 's'}, ${plan.entriesBefore} entries before, ${plan.entriesAfter} after. Apply it?`,
