@@ -38,3 +38,35 @@ func TestShapeOrders(t *testing.T) {
 		}
 	}
 }
+
+// FuzzClassifyPair: any two texts classify without a panic, the verdict is
+// one of the kinds, a text compared with itself is a duplicate, and the
+// word-by-word reading (shape) agrees between the ASCII and general paths.
+func FuzzClassifyPair(f *testing.F) {
+	for _, s := range [][2]string{
+		{"Use pnpm, not npm, for installs", "Use npm, not pnpm, for installs"},
+		{"Используйте pnpm, а не npm", "Используйте npm, а не pnpm"},
+		{"不是npm而是pnpm", "npmではなくpnpmを使う"},
+		{"Run tests with -race.", "Never run tests with -race on CI; it is too slow."},
+		{"l'utilisateur, pas", "not , but , but not"},
+	} {
+		f.Add(s[0], s[1])
+	}
+	kinds := map[string]bool{"": true, KindDuplicate: true, KindReworded: true, KindAddsDetail: true,
+		KindLessDetail: true, KindValue: true, KindSibling: true, KindReversal: true}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		ta, tb := Analyze(a), Analyze(b)
+		v := Classify(ta, tb, defaultTh)
+		if !kinds[v.Kind] {
+			t.Fatalf("Classify(%q, %q) kind %q", a, b, v.Kind)
+		}
+		if self := Classify(ta, Analyze(a), defaultTh); self.Action != Skip {
+			t.Fatalf("Classify(%q, itself) = %+v, want a skip", a, self)
+		}
+		if g, ok := analyzeASCII(a); ok {
+			if g.hasOrder != analyzeGeneral(a).hasOrder {
+				t.Fatalf("hasOrder(%q) differs between the ASCII and general paths", a)
+			}
+		}
+	})
+}
