@@ -149,6 +149,7 @@ type (
 		Total      int             `json:"total"`
 		Duplicates []memory.Pair   `json:"duplicates"`
 		Conflicts  []memory.Pair   `json:"conflicts"`
+		Siblings   []memory.Pair   `json:"siblings" jsonschema:"pairs that differ by one term: likely two facts, listed so a person can merge them if they are one"`
 		LastChange string          `json:"lastChange,omitempty" jsonschema:"the latest modification time of a category file (RFC 3339)"`
 		Message    string          `json:"message"`
 	}
@@ -337,7 +338,7 @@ func (s *Server) memoryStats(ctx context.Context, req *sdk.CallToolRequest) (*sd
 			return nil, err
 		}
 		st := memory.ComputeStats(files, svc.Cfg)
-		out := statsOutput{Total: st.Total, Duplicates: st.Duplicates, Conflicts: st.Conflicts}
+		out := statsOutput{Total: st.Total, Duplicates: st.Duplicates, Conflicts: st.Conflicts, Siblings: st.Siblings}
 		var latest time.Time
 		latestFile := ""
 		for _, cs := range st.Categories {
@@ -374,6 +375,9 @@ func statsMessage(out statsOutput, latestFile string) string {
 	}
 	for _, p := range out.Conflicts {
 		fmt.Fprintf(&b, "\nconflict: %s:%d %q reverses %s:%d %q", p.Entry.File, p.Entry.Line, p.Entry.Content, p.Other.File, p.Other.Line, p.Other.Content)
+	}
+	for _, p := range out.Siblings {
+		fmt.Fprintf(&b, "\nsibling: %s:%d %q and %s:%d %q differ by one term (%s): two facts, unless they are one", p.Entry.File, p.Entry.Line, p.Entry.Content, p.Other.File, p.Other.Line, p.Other.Content, p.Reason)
 	}
 	if out.LastChange != "" {
 		fmt.Fprintf(&b, "\nLast change: %s (%s)", out.LastChange, latestFile)

@@ -20,7 +20,9 @@ type CategoryStats struct {
 // Pair is two entries a rule relates: Entry is the later one (where the
 // finding is), Other the earlier one it repeats or reverses.
 type Pair struct {
-	// Kind is the finding's code: "duplicate", "near-duplicate" or "conflict".
+	// Kind is the finding's code — "duplicate", "near-duplicate" or
+	// "conflict" — or "sibling" for a near-duplicate that differs by one
+	// term (likely two facts).
 	Kind       string   `json:"kind"`
 	Entry      EntryRef `json:"entry"`
 	Other      EntryRef `json:"other"`
@@ -32,9 +34,12 @@ type Pair struct {
 type Stats struct {
 	Categories []CategoryStats `json:"categories"`
 	Total      int             `json:"total"`
-	// Duplicates are exact and near duplicates; Conflicts are reversals.
+	// Duplicates are exact and near duplicates; Conflicts are reversals;
+	// Siblings are pairs that differ by one term, likely two facts, listed
+	// so a person can merge them if they are one.
 	Duplicates []Pair `json:"duplicates"`
 	Conflicts  []Pair `json:"conflicts"`
+	Siblings   []Pair `json:"siblings"`
 }
 
 // ComputeStats counts entries per category and lists the duplicate and
@@ -43,7 +48,7 @@ type Stats struct {
 // off is not counted); only the similarity is recomputed, because findings
 // carry it as words.
 func ComputeStats(files []rules.File, cfg config.Config) Stats {
-	st := Stats{Categories: []CategoryStats{}, Duplicates: []Pair{}, Conflicts: []Pair{}}
+	st := Stats{Categories: []CategoryStats{}, Duplicates: []Pair{}, Conflicts: []Pair{}, Siblings: []Pair{}}
 	for _, c := range category.All {
 		cs := CategoryStats{Category: c.String(), File: c.File(), Limit: cfg.Limit(c)}
 		for _, f := range files {
@@ -70,9 +75,13 @@ func ComputeStats(files []rules.File, cfg config.Config) Stats {
 		p := Pair{Kind: fd.Code, Entry: *refIn(&files[fd.File], later), Other: *refIn(&files[fd.Related[0].File], earlier)}
 		v := similar.Classify(similar.Analyze(earlier.Content), similar.Analyze(later.Content), th)
 		p.Similarity, p.Reason = v.Similarity, v.Reason
-		if fd.Code == "conflict" {
+		switch {
+		case fd.Code == "conflict":
 			st.Conflicts = append(st.Conflicts, p)
-		} else {
+		case v.Kind == similar.KindSibling:
+			p.Kind = similar.KindSibling
+			st.Siblings = append(st.Siblings, p)
+		default:
 			st.Duplicates = append(st.Duplicates, p)
 		}
 	}
