@@ -371,6 +371,64 @@ running; `flymake-start' is what Flymake does on its own timers."
         (when (string-match-p "^\\* Use Postgres" (buffer-string))
           (memory-lsp-test--fail "the bullet cleanup turned into an entry is back:\n%s" (buffer-string)))))
 
+    (memory-lsp-test--step "a pair's choices: Keep both on siblings, Keep the other on a conflict"
+      ;; Two siblings typed at the end: a near-duplicate naming both terms,
+      ;; with the three choices.  Keep both changes no text, and the server
+      ;; stops reporting the pair; Keep the other on the [db] conflict
+      ;; deletes the later line and nothing else.
+      (set-buffer decisions-buffer)
+      ;; Eldoc would ask for hovers as point moves below, and Eglot defers
+      ;; a hover while edits are unsent: one still pending at shutdown
+      ;; would be sent to an exited server.
+      (eldoc-mode -1)
+      (goto-char (point-max))
+      (insert "- [snap-win] Snapshot tests break on Windows.\n- [snap-mac] Snapshot tests break on macOS.\n")
+      (let* ((sibling-line (- (line-number-at-pos (point-max)) 1))
+             (has (lambda (code line)
+                    (member (list code line) (memory-lsp-test--diagnostics))))
+             (next 0)
+             (poll (lambda (pred)
+                     (lambda ()
+                       (when (> (float-time) next)
+                         (setq next (+ (float-time) 0.5))
+                         (flymake-start))
+                       (funcall pred)))))
+        (memory-lsp-test--wait-for "the sibling's near-duplicate"
+                                   (funcall poll (lambda () (funcall has "near-duplicate" sibling-line))))
+        (goto-char (point-min))
+        (forward-line (1- sibling-line))
+        (let* ((actions (eglot-code-actions (point) (point) "quickfix"))
+               (titles (mapcar (lambda (a) (plist-get a :title)) actions))
+               (both (cl-find "Keep both" actions :key (lambda (a) (plist-get a :title)) :test #'equal))
+               (before (buffer-string)))
+          (dolist (want '("Keep this one" "Keep the other" "Keep both"))
+            (unless (member want titles)
+              (memory-lsp-test--fail "no %S among %S" want titles)))
+          (memory-lsp--apply-action server both)
+          (unless (equal (buffer-string) before)
+            (memory-lsp-test--fail "Keep both changed the buffer:\n%s" (buffer-string)))
+          (memory-lsp-test--wait-for "the kept pair to stop being reported"
+                                     (funcall poll (lambda () (not (funcall has "near-duplicate" sibling-line))))))
+        (goto-char (point-min))
+        (search-forward "- [db] Keep the schema in SQL files.")
+        (let* ((line (line-number-at-pos))
+               (actions (eglot-code-actions (line-beginning-position) (line-beginning-position) "quickfix"))
+               (other (cl-find-if (lambda (a) (and (equal (plist-get a :title) "Keep the other")
+                                                   (cl-some (lambda (d) (equal (plist-get d :code) "conflict"))
+                                                            (append (plist-get a :diagnostics) nil))))
+                                  actions))
+               (want (replace-regexp-in-string
+                      (regexp-quote "- [db] Keep the schema in SQL files.\n") "" (buffer-string) t t)))
+          (unless other
+            (memory-lsp-test--fail "no Keep the other for the conflict on line %d among %S" line
+                                   (mapcar (lambda (a) (plist-get a :title)) actions)))
+          (memory-lsp--apply-action server other)
+          (unless (equal (buffer-string) want)
+            (memory-lsp-test--fail "buffer after Keep the other:\n%s\nwant:\n%s" (buffer-string) want))
+          (memory-lsp-test--wait-for "the conflict to go"
+                                     (funcall poll (lambda () (not (assoc "conflict" (memory-lsp-test--diagnostics))))))
+          (memory-lsp-test--idle))))
+
     (memory-lsp-test--step "shutdown"
       ;; What `eglot-shutdown' sends, without its `delete-process' right
       ;; after `exit' (which would hide the server's exit status).

@@ -395,6 +395,41 @@ local function main()
   end)
   eq(#our_clients(), 1, 'memory_lsp clients for one folder')
 
+  -- 8b. A pair's choices: two siblings typed at the end of decisions.md get
+  --     a near-duplicate with Keep this one / Keep the other / Keep both;
+  --     Keep both, applied as Neovim 0.7 applies a code action (its edit,
+  --     then its command), changes no text and the pair is no longer reported.
+  api.nvim_set_current_buf(buf)
+  local n = #lines(buf)
+  api.nvim_buf_set_lines(buf, n, n, false, { '- [snap-win] Snapshot tests break on Windows.', '- [snap-mac] Snapshot tests break on macOS.' })
+  local sib = n + 2
+  wait_for('near-duplicate@' .. sib .. ' for the siblings', function()
+    return has_code(buf, 'near-duplicate', sib), vim.inspect(codes(buf))
+  end)
+  local before = lines(buf)
+  local pair_actions = request_sync(client, 'textDocument/codeAction', {
+    textDocument = { uri = vim.uri_from_bufnr(buf) },
+    range = { start = { line = sib - 1, character = 0 }, ['end'] = { line = sib - 1, character = 0 } },
+    context = { diagnostics = {} },
+  }, buf)
+  local by_title = {}
+  for _, a in ipairs(pair_actions or {}) do
+    by_title[a.title] = a
+  end
+  for _, t in ipairs({ 'Keep this one', 'Keep the other', 'Keep both' }) do
+    check(by_title[t], 'no "' .. t .. '" among ' .. vim.inspect(pair_actions))
+  end
+  local both = by_title['Keep both']
+  if both.edit then
+    vim.lsp.util.apply_workspace_edit(both.edit, 'utf-16')
+  end
+  request_sync(client, 'workspace/executeCommand', { command = both.command.command, arguments = both.command.arguments }, buf)
+  eq(lines(buf), before, 'decisions.md after Keep both')
+  wait_for('the kept pair to stop being reported', function()
+    return not has_code(buf, 'near-duplicate', sib), vim.inspect(codes(buf))
+  end)
+  vim.cmd('write')
+
   -- 9. Files that are not memory files get no client and no diagnostics.
   local archived = edit(root .. '/.memory/archive/old.md')
   local readme = edit(root .. '/README.md')
