@@ -58,7 +58,7 @@ func TestInitializationOptions(t *testing.T) {
 	}{
 		{"nested", map[string]any{"memory": map[string]any{"categoryLimit": map[string]any{"Decision": 1}}}, ""},
 		{"flat", map[string]any{"categoryLimit": map[string]any{"decision": 1}}, ""},
-		{"unknown keys", map[string]any{"memory": map[string]any{"categoryLimit": map[string]any{"Decision": 1, "Decisions": 3}, "colour": "red"}}, "memory.colour"},
+		{"unknown keys", map[string]any{"memory": map[string]any{"categoryLimit": map[string]any{"Decision": 1, "Goals": 3}, "colour": "red"}}, "memory.colour"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
@@ -71,7 +71,7 @@ func TestInitializationOptions(t *testing.T) {
 			}
 			if tc.warn != "" {
 				c.waitNote(0, "window/logMessage", tc.warn)
-				c.waitNote(0, "window/logMessage", "memory.categoryLimit.Decisions")
+				c.waitNote(0, "window/logMessage", "memory.categoryLimit.Goals")
 			}
 			c.shutdown()
 			for _, n := range c.notes {
@@ -196,8 +196,8 @@ func TestParseSettings(t *testing.T) {
 		{in: `{"rules": {"missing-slug": false, "secret": null}}`, want: `{"rules":{"missing-slug":false}}`},
 		{in: `{"categoryLimit": {"Decision": null}}`, want: `{}`},
 		{in: `{"memory": {"colour": 1, "longEntry": 120}}`, want: `{"longEntry":120}`, warnings: []string{"unknown setting memory.colour"}},
-		{in: `{"categoryLimit": {"Decisions": 2, "Goal": 3, "quirk": 4}}`, want: `{"categoryLimit":{"quirk":4}}`,
-			warnings: []string{"unknown setting categoryLimit.Decisions", "unknown setting categoryLimit.Goal"}},
+		{in: `{"categoryLimit": {"Goals": 2, "Goal": 3, "quirk": 4}}`, want: `{"categoryLimit":{"quirk":4}}`,
+			warnings: []string{"unknown setting categoryLimit.Goal", "unknown setting categoryLimit.Goals"}},
 		{in: `{"memory": {"longEntry": "long"}}`, err: `memory.longEntry: "long" is not a valid value`},
 		{in: `{"categoryLimit": {"Decision": "one"}}`, err: `categoryLimit: {"Decision":"one"} is not a valid value`},
 		{in: `{"categoryLimit": [1]}`, err: `categoryLimit must be an object`},

@@ -134,8 +134,8 @@ func TestBinaryTools(t *testing.T) {
 			`Stored in decisions.md: "Always squash commits before merging to main."`, "stored"},
 		{map[string]any{"category": "Security", "content": "Deploy with ghp_4fK9sLm2Qx7Rt1Vb8Nc3Zd6Wy0Pe5Ha9Jg2U from CI."}, true,
 			"Failed to store memory: content: content looks like it contains a GitHub token; memory files are shared and committed, so store where the secret lives (e.g. an environment variable name) instead", ""},
-		{map[string]any{"category": "Decisions", "content": "Something durable."}, true,
-			`Failed to store memory: category: unknown category: "Decisions". Valid: Instruction, Quirk, Preference, Decision, Security`, ""},
+		{map[string]any{"category": "Goal", "content": "Something durable."}, true,
+			`Failed to store memory: category: unknown category: "Goal". Valid: Instruction, Quirk, Preference, Decision, Security`, ""},
 	}
 	for _, s := range steps {
 		r := call(t, cs, ToolStore, s.args)

@@ -64,15 +64,56 @@ func Names() string { return strings.Join(names[:], ", ") }
 // lenient on input costs nothing because we always write the canonical name.
 func Parse(s string) (Category, error) {
 	t := strings.TrimSpace(s)
-	for _, c := range All {
-		if strings.EqualFold(t, names[c]) {
-			return c, nil
-		}
-	}
 	if t == "" {
 		return 0, fmt.Errorf("category is empty. Valid: %s", Names())
 	}
+	// As users write them: "Decision", "decisions", "DECISIONS",
+	// "decisions.md".
+	for _, c := range All {
+		if strings.EqualFold(t, names[c]) || strings.EqualFold(t, plurals[c]) || strings.EqualFold(t, files[c]) {
+			return c, nil
+		}
+	}
+	if c, ok := nearest(t); ok {
+		return 0, fmt.Errorf("unknown category: %q; did you mean %s? Valid: %s", s, names[c], Names())
+	}
 	return 0, fmt.Errorf("unknown category: %q. Valid: %s", s, Names())
+}
+
+// nearest is the category whose name, plural or file name is within two
+// edits of s (case ignored): "Desicion", "quirk.md", "preferances".
+func nearest(s string) (Category, bool) {
+	s = strings.ToLower(s)
+	for _, c := range All {
+		for _, n := range []string{names[c], plurals[c], files[c]} {
+			if editDistance(s, strings.ToLower(n)) <= 2 {
+				return c, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// editDistance is the Levenshtein distance of two short strings, by rune.
+func editDistance(a, b string) int {
+	x, y := []rune(a), []rune(b)
+	prev := make([]int, len(y)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(x); i++ {
+		cur := make([]int, len(y)+1)
+		cur[0] = i
+		for j := 1; j <= len(y); j++ {
+			cost := 1
+			if x[i-1] == y[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(y)]
 }
 
 // FromFile maps a file's base name to its category; ok is false for any other

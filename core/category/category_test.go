@@ -1,6 +1,9 @@
 package category
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestParse(t *testing.T) {
 	tests := []struct {
@@ -11,14 +14,31 @@ func TestParse(t *testing.T) {
 		{"Instruction", Instruction, false},
 		{"decision", Decision, false},
 		{"  SECURITY ", Security, false},
-		{"Quirks", 0, true},
+		{"Quirks", Quirk, false},
+		{"decisions", Decision, false},
+		{"Decisions", Decision, false},
+		{"decisions.md", Decision, false},
+		{"PREFERENCES.MD", Preference, false},
+		{"security.md", Security, false},
 		{"", 0, true},
+		{"notes", 0, true},
 	}
 	for _, tt := range tests {
 		got, err := Parse(tt.in)
 		if (err != nil) != tt.wantErr || (!tt.wantErr && got != tt.want) {
 			t.Errorf("Parse(%q) = %v, %v; want %v, err=%v", tt.in, got, err, tt.want, tt.wantErr)
 		}
+	}
+}
+
+func TestParseSuggests(t *testing.T) {
+	for in, want := range map[string]string{"Desicion": "did you mean Decision?", "quirk.mdd": "did you mean Quirk?", "preferances": "did you mean Preference?"} {
+		if _, err := Parse(in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Parse(%q): %v, want %q", in, err, want)
+		}
+	}
+	if _, err := Parse("notes"); err == nil || strings.Contains(err.Error(), "did you mean") {
+		t.Errorf("Parse(notes): %v, want no suggestion", err)
 	}
 }
 
