@@ -254,7 +254,7 @@ func runCheck(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 			return exitError, err
 		}
 		if len(files) == 0 && len(a.pos) == 0 {
-			return exitError, fmt.Errorf("no %s folder in %s or any folder above it (run `memory-lsp init` to create one)", store.DirName, display(t.root))
+			return exitError, noMemoryError(t.root)
 		}
 		c := &checked{root: svc.WS.Root, files: files, only: t.files}
 		for _, f := range findings {

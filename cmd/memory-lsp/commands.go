@@ -4,17 +4,38 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/rules"
+	"github.com/memory-lsp/memory-lsp/core/store"
 )
 
 // maxStdin bounds content read from standard input: far above any sensible
 // entry, low enough that a mistaken pipe cannot exhaust memory.
 const maxStdin = 1 << 20
+
+// readService is the service of a command that reads memory (list, query,
+// cleanup): every one of them says the same when the project has no
+// .memory folder yet, as check does.
+func (e *env) readService() (*memory.Service, error) {
+	svc, err := e.service()
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := os.Stat(svc.WS.Dir); err != nil || !fi.IsDir() {
+		return nil, noMemoryError(svc.WS.Root)
+	}
+	return svc, nil
+}
+
+// noMemoryError is the one message for a project without .memory.
+func noMemoryError(root string) error {
+	return fmt.Errorf("no %s folder in %s or any folder above it (run `memory-lsp init` to create one, or `memory-lsp store` to store a first memory)", store.DirName, display(root))
+}
 
 func runStore(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 	if !a.set["category"] {
@@ -40,9 +61,15 @@ func runStore(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 	if err != nil {
 		return exitError, err
 	}
+	_, statErr := os.Stat(svc.WS.Dir)
 	res, err := svc.Store(ctx, memory.StoreRequest{Category: a.str("category"), Content: content, Slug: a.str("slug")}, a.set["dry-run"])
 	if err != nil {
 		return exitError, err
+	}
+	if _, err := os.Stat(svc.WS.Dir); os.IsNotExist(statErr) && err == nil {
+		// The first memory of this project: say where it went, on stderr,
+		// so that stdout stays HackLM's sentence.
+		fmt.Fprintf(e.stderr, "memory-lsp: created %s (the first memory of this project)\n", display(svc.WS.Dir))
 	}
 	if e.json {
 		writeJSON(e.stdout, struct {
@@ -67,7 +94,7 @@ func runQuery(_ context.Context, e *env, a *parsedArgs) (int, error) {
 	if err != nil {
 		return exitError, err
 	}
-	svc, err := e.service()
+	svc, err := e.readService()
 	if err != nil {
 		return exitError, err
 	}
@@ -85,7 +112,7 @@ func runQuery(_ context.Context, e *env, a *parsedArgs) (int, error) {
 }
 
 func runList(_ context.Context, e *env, a *parsedArgs) (int, error) {
-	svc, err := e.service()
+	svc, err := e.readService()
 	if err != nil {
 		return exitError, err
 	}
@@ -117,7 +144,7 @@ func runCleanup(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 	if err != nil {
 		return exitError, err
 	}
-	svc, err := e.service()
+	svc, err := e.readService()
 	if err != nil {
 		return exitError, err
 	}

@@ -39,23 +39,36 @@ func NewFileBytes(cat category.Category) []byte {
 }
 
 // FindRoot walks up from start to the nearest folder that holds a `.memory`
-// directory and returns it. If there is none, it returns start itself, made
-// absolute.
+// directory and returns it. If there is none, it returns the top of the git
+// repository start is in (the folder holding `.git`), so that a first store
+// from `proj/cmd/app` creates `proj/.memory`, not `proj/cmd/app/.memory`;
+// outside a repository, start itself, made absolute.
 func FindRoot(start string) (string, error) {
 	abs, err := filepath.Abs(start)
 	if err != nil {
 		return "", fmt.Errorf("finding workspace root from %s: %w", start, err)
 	}
+	gitTop := ""
 	for dir := abs; ; {
 		if fi, err := os.Stat(filepath.Join(dir, DirName)); err == nil && fi.IsDir() {
 			return dir, nil
 		}
+		if gitTop == "" {
+			// .git is a folder, or a file in a worktree or submodule
+			if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+				gitTop = dir
+			}
+		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return abs, nil
+			break
 		}
 		dir = parent
 	}
+	if gitTop != "" {
+		return gitTop, nil
+	}
+	return abs, nil
 }
 
 // Workspace is one folder whose memory lives in Dir = Root/.memory.

@@ -43,9 +43,14 @@ func mkdirs(t *testing.T, paths ...string) {
 func TestFindRoot(t *testing.T) {
 	base, _ := filepath.EvalSymlinks(t.TempDir())
 	mkdirs(t, filepath.Join(base, "ws", ".memory"), filepath.Join(base, "ws", "a", "b"),
-		filepath.Join(base, "ws", "a", "inner", ".memory"), filepath.Join(base, "plain", "x"))
+		filepath.Join(base, "ws", "a", "inner", ".memory"), filepath.Join(base, "plain", "x"),
+		filepath.Join(base, "repo", ".git"), filepath.Join(base, "repo", "cmd", "app"),
+		filepath.Join(base, "wt", "deep", "er"))
 	os.WriteFile(filepath.Join(base, "plain", ".memory"), []byte("a file, not a dir"), 0o644)
+	os.WriteFile(filepath.Join(base, "wt", ".git"), []byte("gitdir: /elsewhere\n"), 0o644)
 	tests := []struct{ start, want string }{
+		{"repo/cmd/app", "repo"}, // no .memory: the git top level, not the subfolder
+		{"wt/deep/er", "wt"},     // a worktree's .git is a file
 		{"ws", "ws"},
 		{"ws/a/b", "ws"},
 		{"ws/.memory", "ws"},
