@@ -71,7 +71,7 @@ func TestBinaryRoundTrip(t *testing.T) {
 	if _, _, code := runBinary(t, root, "", "check"); code != 0 {
 		t.Errorf("check of a clean workspace: exit %d", code)
 	}
-	if _, errs, code := runBinary(t, root, "", "store", "--category", "Nope", "x y z"); code != 1 || !strings.Contains(errs, `unknown category: "Nope"`) {
+	if _, errs, code := runBinary(t, root, "", "store", "--category", "Nope", "x y z"); code != 2 || !strings.Contains(errs, `unknown category: "Nope"`) {
 		t.Errorf("bad category: exit %d, stderr %q", code, errs)
 	}
 	if _, errs, code := runBinary(t, root, "", "frobnicate"); code != 2 || !strings.Contains(errs, "unknown command") {

@@ -67,6 +67,10 @@ type command struct {
 	help  string
 	flags []flagSpec
 	run   func(ctx context.Context, e *env, a *parsedArgs) (int, error)
+	// positional: the command reads positional arguments (paths, content,
+	// a query); any other command refuses them rather than ignore them
+	// (`list quirks` must not list everything).
+	positional bool
 }
 
 // commonFlags are accepted by every command.
@@ -78,10 +82,10 @@ var commonFlags = []flagSpec{
 
 func commands() []command {
 	return []command{
-		{name: "check", args: "[--fix] [--format text|json|sarif|summary] [PATH…]", help: "report problems in .memory folders or files; --fix applies the safe fixes", flags: []flagSpec{{name: "fix", boolean: true, help: "apply the safe fixes first"}, {name: "format", help: "text (default), json (as --json), sarif (SARIF 2.1.0 for code scanning) or summary (counts for CI)"}}, run: runCheck},
+		{name: "check", positional: true, args: "[--fix] [--format text|json|sarif|summary] [PATH…]", help: "report problems in .memory folders or files; --fix applies the safe fixes", flags: []flagSpec{{name: "fix", boolean: true, help: "apply the safe fixes first"}, {name: "format", help: "text (default), json (as --json), sarif (SARIF 2.1.0 for code scanning) or summary (counts for CI)"}}, run: runCheck},
 		{name: "list", args: "[--category C]", help: "list every entry with category, file, line, slug, content and score", flags: []flagSpec{{name: "category", help: "only this category"}}, run: runList},
-		{name: "store", args: "--category C [--slug S] [--dry-run] CONTENT|-", help: "store a memory as HackLM's storeMemory does (- reads stdin)", flags: []flagSpec{{name: "category", help: "Instruction, Quirk, Preference, Decision or Security"}, {name: "slug", help: "kebab-case key; the same slug updates the entry"}, {name: "dry-run", boolean: true, help: "say what would happen, write nothing"}}, run: runStore},
-		{name: "query", args: "[--category C] [--limit N] QUERY", help: "search memories as HackLM's queryMemory does", flags: []flagSpec{{name: "category", help: "only this category"}, {name: "limit", help: "at most N results (1-20, default 10)"}}, run: runQuery},
+		{name: "store", positional: true, args: "--category C [--slug S] [--dry-run] CONTENT|-", help: "store a memory as HackLM's storeMemory does (- reads stdin)", flags: []flagSpec{{name: "category", help: "Instruction, Quirk, Preference, Decision or Security"}, {name: "slug", help: "kebab-case key; the same slug updates the entry"}, {name: "dry-run", boolean: true, help: "say what would happen, write nothing"}}, run: runStore},
+		{name: "query", positional: true, args: "[--category C] [--limit N] QUERY", help: "search memories as HackLM's queryMemory does", flags: []flagSpec{{name: "category", help: "only this category"}, {name: "limit", help: "at most N results (1-20, default 10)"}}, run: runQuery},
 		{name: "cleanup", args: "[--apply] [--accept KIND,…]", help: "show the cleanup plan (normalise, merge true duplicates, prune, assign slugs) and the pairs left to decide, then the diff; --apply writes it", flags: []flagSpec{
 			{name: "apply", boolean: true, help: "write the plan"},
 			{name: "accept", help: "also apply the suggested choice for these kinds of pairs: reversal, value, reworded, qualification, sibling, or all"}}, run: runCleanup},
@@ -125,6 +129,13 @@ func run(ctx context.Context, args []string, e *env) int {
 		return fail(e, cmd, err)
 	}
 	e.json = a.set["json"]
+	if !cmd.positional && len(a.pos) > 0 {
+		hint := ""
+		if cmd.name == "list" {
+			hint = " (a category is --category " + a.pos[0] + ")"
+		}
+		return fail(e, cmd, usagef("%s takes no arguments, got %q%s", cmd.name, a.pos[0], hint))
+	}
 	if err := setup(e, a); err != nil {
 		return fail(e, cmd, err)
 	}
@@ -171,14 +182,18 @@ func (e *env) service() (*memory.Service, error) {
 }
 
 // fail reports err on stderr (and as JSON on stdout with --json) and picks
-// the exit code: a refused request is 1, anything else 2.
+// the exit code, as the README's table says: a refused request — content
+// that may not be stored — is 1; a usage error (an unknown category, a
+// limit out of range, a bad slug or flag) and an I/O error are 2.
 func fail(e *env, cmd *command, err error) int {
 	code := exitError
 	var in *memory.InputError
 	var ue *usageError
 	switch {
 	case errors.As(err, &in):
-		code = exitFindings
+		if in.Field == "content" {
+			code = exitFindings
+		}
 	case errors.As(err, &ue) && cmd != nil:
 		err = fmt.Errorf("%s\nusage: memory-lsp %s %s", ue.msg, cmd.name, cmd.args)
 	}

@@ -22,7 +22,7 @@ import (
 // the file's name in the repository.
 
 func mergeDriverCommand() command {
-	return command{name: "merge-driver", args: "BASE OURS THEIRS [PATH]", help: "git merge driver for .memory/*.md: merges entry by entry into OURS (registered by init --git)", run: runMergeDriver}
+	return command{name: "merge-driver", positional: true, args: "BASE OURS THEIRS [PATH]", help: "git merge driver for .memory/*.md: merges entry by entry into OURS (registered by init --git)", run: runMergeDriver}
 }
 
 func runMergeDriver(_ context.Context, e *env, a *parsedArgs) (int, error) {
