@@ -147,7 +147,12 @@ func (s *Server) codeAction(_ context.Context, p *codeActionParams) (any, error)
 
 	if wantRewrite {
 		// File-wide rewrites, wherever the cursor is.
-		if edits := slugEdits(findings, fi); len(edits) > 0 {
+		slugFindings := findings
+		if !cfg.Enabled("missing-slug") {
+			// The hint is off by default, the refactoring is still wanted.
+			slugFindings = rules.Check(v.files, slugConfig(cfg))
+		}
+		if edits := slugEdits(slugFindings, fi); len(edits) > 0 {
 			add(kindRewrite, "Assign slugs to all entries", false, nil, edits)
 		}
 		for _, f := range findings {

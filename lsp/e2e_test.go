@@ -170,7 +170,6 @@ func TestE2ESession(t *testing.T) {
 		"slug-format":    {lsptest.R(3, 3, 3, 10), lsptest.R(6, 3, 6, 8)},
 		"duplicate-slug": {lsptest.R(5, 3, 5, 5)},
 		"conflict":       {lsptest.R(5, 7, 5, 36)},
-		"missing-slug":   {lsptest.R(7, 2, 7, 67)},
 		"secret":         {lsptest.R(7, 22, 7, 62)},
 	}
 	for code, want := range wantAll {
@@ -178,7 +177,7 @@ func TestE2ESession(t *testing.T) {
 			t.Errorf("after the multi-byte edit, %s at %v, want %v", code, ranges[code], want)
 		}
 	}
-	if len(d.Diagnostics) != 7 {
+	if len(d.Diagnostics) != 6 {
 		t.Errorf("after the multi-byte edit: %v", d.Codes())
 	}
 

@@ -1,13 +1,16 @@
 package lsp
 
 import (
+	"cmp"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/memory-lsp/memory-lsp/core/rules"
+	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 // publishDiagnostics is the hottest output of the server: with HackLM's
@@ -19,12 +22,35 @@ import (
 // protocol.PublishDiagnosticsParams stay the reference: the tests compare
 // the two on every finding the rules produce and on hostile strings).
 
+// mostSevereLast orders the findings of one line from the least severe to
+// the most severe, keeping the order of findings on different lines. An
+// editor that shows one sign or one message per line shows the last one
+// (Neovim 0.7 without severity_sort does), so a hint never hides a warning
+// or an error on the same line.
+func mostSevereLast(ix *text.Index, findings []rules.Finding, own []int32) {
+	// own is in offset order already: only runs on one line are reordered.
+	for start := 0; start < len(own); {
+		line := ix.Line(findings[own[start]].Span.Start)
+		end := start + 1
+		for end < len(own) && ix.Line(findings[own[end]].Span.Start) == line {
+			end++
+		}
+		if end-start > 1 {
+			slices.SortStableFunc(own[start:end], func(a, b int32) int {
+				return cmp.Compare(findings[b].Severity, findings[a].Severity)
+			})
+		}
+		start = end
+	}
+}
+
 // appendPublishParams appends the JSON of the PublishDiagnosticsParams of
 // file i of v, whose findings are those of findings at the indexes in own,
-// in order. A finding whose position does not exist in its file is left
+// in offset order (reordered in place for display, see mostSevereLast). A finding whose position does not exist in its file is left
 // out and logged, as before.
 func (s *Server) appendPublishParams(b []byte, v *view, i int, findings []rules.Finding, own []int32) []byte {
 	b = appendPublishStart(b, v.uri(i), v.versions[i])
+	mostSevereLast(v.ix(i), findings, own)
 	first := true
 	for _, k := range own {
 		mark := len(b)

@@ -1,11 +1,13 @@
 package lsp
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -40,11 +42,24 @@ func referenceParams(t *testing.T, s *Server, v *view, findings []rules.Finding,
 		}
 		params.Diagnostics = append(params.Diagnostics, d)
 	}
+	displayOrder(params.Diagnostics)
 	if v.versions[i] >= 0 {
 		ver := protocol.UInteger(v.versions[i])
 		params.Version = &ver
 	}
 	return params
+}
+
+// displayOrder is the order the server promises, computed apart from
+// mostSevereLast: by line, and on one line the most severe last (LSP's
+// severities count up from Error = 1), else as found.
+func displayOrder(d []protocol.Diagnostic) {
+	slices.SortStableFunc(d, func(a, b protocol.Diagnostic) int {
+		if a.Range.Start.Line != b.Range.Start.Line {
+			return cmp.Compare(a.Range.Start.Line, b.Range.Start.Line)
+		}
+		return cmp.Compare(*b.Severity, *a.Severity)
+	})
 }
 
 // encodedParams is the params publishDir writes for file i of v.

@@ -108,6 +108,7 @@ func runSession(t *testing.T, mode string, a *txtar.Archive) {
 		switch {
 		case f.Name == "steps":
 			steps = string(f.Data)
+		case f.Name == "initializationOptions":
 		case strings.HasPrefix(f.Name, "want/"), strings.HasPrefix(f.Name, "later/"):
 		default:
 			writeFile(t, filepath.Join(root, f.Name), string(f.Data))
@@ -119,8 +120,14 @@ func runSession(t *testing.T, mode string, a *txtar.Archive) {
 	} else {
 		c = inProcess(t)
 	}
+	var opts any
+	if raw, ok := sections["initializationOptions"]; ok {
+		if err := json.Unmarshal([]byte(raw), &opts); err != nil {
+			t.Fatalf("initializationOptions: %v", err)
+		}
+	}
 	var caps capabilities
-	if err := json.Unmarshal(c.Initialize(lsptest.InitializeParams(root, nil)), &caps); err != nil {
+	if err := json.Unmarshal(c.Initialize(lsptest.InitializeParams(root, opts)), &caps); err != nil {
 		t.Fatal(err)
 	}
 	abs := func(rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) }

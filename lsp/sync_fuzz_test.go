@@ -494,6 +494,7 @@ func (st *serverTarget) check(ref string, version int32, applied bool) {
 		}
 		want = append(want, diag)
 	}
+	displayOrder(want)
 	wantJSON, err := json.Marshal(want)
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/text"
 )
@@ -70,6 +71,9 @@ type sarifMultiformat struct {
 
 type sarifRuleConfiguration struct {
 	Level string `json:"level"`
+	// Enabled is false for a rule that is off unless a setting turns it on
+	// (SARIF's default is true, so it is left out otherwise).
+	Enabled *bool `json:"enabled,omitempty"`
 }
 
 type sarifMessage struct {
@@ -154,6 +158,7 @@ func sarifLevel(s rules.Severity) string {
 // nothing else to change; ruleIndex points into this list.
 func sarifRules() ([]sarifReportingDescriptor, map[string]int) {
 	infos := rules.Rules()
+	defaults := config.Default()
 	out := make([]sarifReportingDescriptor, len(infos))
 	index := make(map[string]int, len(infos))
 	for i, r := range infos {
@@ -168,6 +173,10 @@ func sarifRules() ([]sarifReportingDescriptor, map[string]int) {
 			},
 			HelpURI:              codesHelpURI,
 			DefaultConfiguration: sarifRuleConfiguration{Level: sarifLevel(r.Severity)},
+		}
+		if !defaults.Enabled(r.Code) {
+			off := false
+			out[i].DefaultConfiguration.Enabled = &off
 		}
 	}
 	return out, index

@@ -101,7 +101,9 @@ var sarifCases = []sarifCase{
 		name: "non-ascii-columns",
 		files: map[string]string{
 			".memory/decisions.md": "# Décisions\n\n- [données] Utiliser Postgres pour le grand livre.\n- 日本語のメモ 😀😀 token " + ghToken + "\n- [emoji] 😀 Run migrations before deploys 😀.\n- [emoji] 𝒜 Other 😀 thing.\n",
+			"settings.json":        `{"rules": {"missing-slug": true}}`, // off by default
 		},
+		args:  []string{"--config", "settings.json"},
 		spans: map[string]string{"slug-format": "données", "secret": ghToken, "missing-slug": "日本語のメモ 😀😀 token " + ghToken, "duplicate-slug": "emoji"},
 		want:  []string{"slug-format", "missing-slug", "secret", "duplicate-slug"},
 	},

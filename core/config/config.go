@@ -33,6 +33,11 @@ type Config struct {
 	Disabled map[string]bool
 }
 
+// offByDefault are the rules a user turns on: missing-slug would flag every
+// entry HackLM and our own store write without a slug (slugs are optional in
+// the format), burying the findings that matter under hints.
+var offByDefault = []string{"missing-slug"}
+
 // Default is HackLM 1.1.0's behaviour: limits 30/40/40/40/30, thresholds 0.8/0.6/0.3.
 func Default() Config {
 	c := Config{
@@ -41,6 +46,10 @@ func Default() Config {
 		MergeThreshold:  0.3,
 		LongEntry:       200,
 		MaxContent:      1000,
+		Disabled:        map[string]bool{},
+	}
+	for _, code := range offByDefault {
+		c.Disabled[code] = true
 	}
 	for _, cat := range category.All {
 		c.Limits[cat] = cat.DefaultLimit()

@@ -84,6 +84,11 @@ func loadFixture(t *testing.T, file string) *fixture {
 			fx.cfg.Limits[cat], _ = strconv.Atoi(f[1])
 		case "longEntry":
 			fx.cfg.LongEntry, _ = strconv.Atoi(val)
+		case "enable":
+			// rules that are off by default (missing-slug)
+			for _, code := range strings.Fields(val) {
+				fx.cfg.Disabled[code] = false
+			}
 		case "grow":
 			f := strings.Fields(val)
 			n, err := strconv.Atoi(f[len(f)-1])

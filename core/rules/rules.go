@@ -169,7 +169,7 @@ var registry = []rule{
 	{Info{"slug-malformed", Warning, "Something that looks like a slug but is not one to HackLM (`[s]text`, `[] x`, `[slug]` alone)."}, checkSlugMalformed},
 	{Info{"checkbox", Warning, "A task checkbox (`- [ ] x`, `- [x] y`): HackLM reads \" \" or \"x\" as the slug."}, checkCheckbox},
 	{Info{"duplicate-slug", Error, "The same slug twice in a file (error) or in two files (warning)."}, checkDuplicateSlug},
-	{Info{"missing-slug", Hint, "An entry without a slug."}, checkMissingSlug},
+	{Info{"missing-slug", Hint, "An entry without a slug. Off by default (slugs are optional); turn it on to be offered one per entry."}, checkMissingSlug},
 	{Info{"duplicate", Warning, "An entry whose normalised text equals an earlier entry's in the same file."}, checkDuplicate},
 	{Info{"near-duplicate", Information, "An entry at least as similar to an earlier one as HackLM's update threshold (Jaccard ≥ 0.6), or a sibling of it (the same sentence with one term changed, likely a second fact). The fixes keep this one, the other, or both."}, checkNearDuplicate},
 	{Info{"conflict", Warning, "An entry that reverses an earlier one (always/never, enable/disable, A over B / B over A, A instead of B, not A but B, а не, 而不是), also with words added. The fixes keep this one, the other, or both."}, checkConflict},

@@ -174,15 +174,30 @@ func TestBOMOnlyFile(t *testing.T) {
 	}
 }
 
+// TestDisabledRule: missing-slug is off by default (slugs are optional in
+// HackLM's format), a setting turns it on, and any other rule off.
 func TestDisabledRule(t *testing.T) {
-	cfg := config.Default()
-	cfg.Disabled = map[string]bool{"missing-slug": true}
 	files := []File{newFile(".memory/decisions.md", []byte("- No slug here.\n"))}
-	if fs := Check(files, cfg); len(fs) != 0 {
-		t.Errorf("disabled rule reported: %+v", fs)
+	if fs := Check(files, config.Default()); len(fs) != 0 {
+		t.Errorf("missing-slug reported by default: %+v", fs)
 	}
-	if fs := Check(files, config.Default()); len(fs) != 1 || fs[0].Code != "missing-slug" {
-		t.Errorf("enabled rule: %+v", fs)
+	on, err := config.Default().Merge(config.Settings{Rules: map[string]bool{"missing-slug": true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fs := Check(files, on); len(fs) != 1 || fs[0].Code != "missing-slug" {
+		t.Errorf("missing-slug switched on: %+v", fs)
+	}
+	long := []File{newFile(".memory/decisions.md", []byte("- "+strings.Repeat("word ", 50)+"\n"))}
+	if fs := Check(long, config.Default()); len(fs) != 1 || fs[0].Code != "long-entry" {
+		t.Errorf("long-entry by default: %+v", fs)
+	}
+	off, err := config.Default().Merge(config.Settings{Rules: map[string]bool{"long-entry": false}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fs := Check(long, off); len(fs) != 0 {
+		t.Errorf("long-entry switched off: %+v", fs)
 	}
 }
 

@@ -51,6 +51,11 @@ func NewIndex(src []byte) *Index {
 // empty last line, as LSP counts them.
 func (ix *Index) LineCount() int { return len(ix.lineStarts) }
 
+// Line is the line that holds byte offset off (clamped to the buffer).
+func (ix *Index) Line(off int) int {
+	return max(sort.SearchInts(ix.lineStarts, off+1)-1, 0)
+}
+
 // LineStart is the byte offset at which a line begins.
 func (ix *Index) LineStart(line int) int { return ix.lineStarts[line] }
 

@@ -191,3 +191,12 @@ func TestSpanAndPositionHelpers(t *testing.T) {
 		t.Errorf("Position.String = %q", pos(2, 5).String())
 	}
 }
+
+func TestIndexLine(t *testing.T) {
+	ix := NewIndex([]byte("ab\ncd\r\n\nef"))
+	for off, want := range map[int]int{0: 0, 2: 0, 3: 1, 5: 1, 6: 1, 7: 2, 8: 3, 10: 3, 11: 3} {
+		if got := ix.Line(off); got != want {
+			t.Errorf("Line(%d) = %d, want %d", off, got, want)
+		}
+	}
+}
