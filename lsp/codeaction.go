@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
@@ -116,10 +117,25 @@ func (s *Server) codeAction(_ context.Context, p *codeActionParams) (any, error)
 		actions = append(actions, a)
 	}
 
+	// A line with a secret or an agent directive is offered its removal
+	// first, and nothing that would rewrite it (rules.Hazards).
+	hazards := rules.FindHazards(v.files, findings)
+	here := make([]rules.Finding, 0, 8)
 	for _, f := range findings {
-		if f.File != fi || len(f.Fixes) == 0 || !intersects(f.Span, sp) {
-			continue
+		if f.File == fi && len(f.Fixes) > 0 && intersects(f.Span, sp) {
+			here = append(here, f)
 		}
+	}
+	slices.SortStableFunc(here, func(a, b rules.Finding) int {
+		switch {
+		case a.Hazard() == b.Hazard():
+			return 0
+		case a.Hazard():
+			return -1
+		}
+		return 1
+	})
+	for _, f := range here {
 		kind := kindQuickFix
 		switch {
 		case wantQuick:
@@ -139,6 +155,9 @@ func (s *Server) codeAction(_ context.Context, p *codeActionParams) (any, error)
 				if a, ok := keepBothAction(v, f, kind, &d); ok {
 					actions = append(actions, a)
 				}
+				continue
+			}
+			if hazards.Blocks(v.files, f, fx) {
 				continue
 			}
 			add(kind, fx.Title, preferred, &d, fx.Edits)

@@ -20,6 +20,10 @@ const (
 	StepResolve    = "resolve" // an accepted suggestion
 	StepPrune      = "prune"
 	StepAssignSlug = "assign-slug"
+	// StepLeft names a line cleanup did not touch because it holds a
+	// likely secret or an instruction to agents (rules.Hazards): a person
+	// deletes it or, for a secret, replaces the secret.
+	StepLeft = "left-as-is"
 )
 
 // CleanupStep is one listed change. Nothing is removed without a step that
@@ -81,13 +85,14 @@ func PlanCleanup(files []rules.File, cfg config.Config, opts CleanupOptions) *Cl
 		if !f.IsCategory || f.Doc == nil || f.TooLarge() {
 			continue // a file over the limit has no entries to plan with
 		}
-		edits, pairs := p.mergePlan(f, cfg)
+		edits, pairs := p.mergePlan(f, cfg, hazardLines(f, cfg))
 		p.apply(cur, i, edits)
 		p.apply(cur, i, p.suggestPlan(f, pairs, opts))
 		p.apply(cur, i, p.prunePlan(f, cfg))
-		p.apply(cur, i, p.slugPlan(f))
+		p.apply(cur, i, p.slugPlan(f, hazardLines(f, cfg)))
 		p.EntriesAfter += len(f.Doc.Entries)
 	}
+	p.leftAsIs(cur, cfg)
 	for i := range cur {
 		if cur[i].Doc != nil && files[i].Doc != nil && string(cur[i].Doc.Src) != string(files[i].Doc.Src) {
 			p.After[i] = cur[i].Doc.Src
@@ -116,11 +121,12 @@ func (p *CleanupPlan) apply(files []rules.File, i int, edits []text.Edit) {
 func (p *CleanupPlan) normalize(files []rules.File, cfg config.Config) {
 	for pass := 0; pass < maxNormalizePasses; pass++ {
 		findings := rules.Check(files, cfg)
+		hazards := rules.FindHazards(files, findings)
 		perFile := map[int][]text.Edit{}
 		taken := map[int][]text.Span{}
 		for _, f := range findings {
 			fix, ok := normalizingFix(f)
-			if !ok || overlapsAny(fix, taken) {
+			if !ok || overlapsAny(fix, taken) || hazards.Blocks(files, f, fix) {
 				continue
 			}
 			for _, fe := range fix.Edits {
@@ -165,12 +171,14 @@ func overlapsAny(fx rules.Fix, taken map[int][]text.Span) bool {
 	return false
 }
 
-func lineNumberAt(d *memfile.Document, off int) int {
+func lineNumberAt(d *memfile.Document, off int) int { return d.Lines[lineIndexAt(d, off)].Num }
+
+func lineIndexAt(d *memfile.Document, off int) int {
 	i := sort.Search(len(d.Lines), func(i int) bool { return d.Lines[i].Span.End >= off })
 	if i == len(d.Lines) {
 		i--
 	}
-	return d.Lines[i].Num
+	return i
 }
 
 // prunePlan drops the lowest-scoring entries of a category over its limit,
@@ -196,7 +204,7 @@ func (p *CleanupPlan) prunePlan(f *rules.File, cfg config.Config) []text.Edit {
 }
 
 // slugPlan gives every slug-less entry a deterministic slug, unique in its file.
-func (p *CleanupPlan) slugPlan(f *rules.File) []text.Edit {
+func (p *CleanupPlan) slugPlan(f *rules.File, hazards map[int]rules.Hazard) []text.Edit {
 	d := f.Doc
 	used := map[string]bool{}
 	for _, e := range d.Entries {
@@ -206,7 +214,7 @@ func (p *CleanupPlan) slugPlan(f *rules.File) []text.Edit {
 	}
 	var edits []text.Edit
 	for _, e := range d.Entries {
-		if e.HasSlug || e.Content == "" {
+		if _, held := hazards[e.LineIndex]; e.HasSlug || e.Content == "" || held {
 			continue
 		}
 		slug := similar.GenerateSlug(e.Content, func(s string) bool { return used[s] })
@@ -218,6 +226,40 @@ func (p *CleanupPlan) slugPlan(f *rules.File) []text.Edit {
 		p.Steps = append(p.Steps, CleanupStep{Kind: StepAssignSlug, File: f.Name, Line: e.Line, Detail: fmt.Sprintf("assigned slug %q to %q", slug, e.Content)})
 	}
 	return edits
+}
+
+// hazardLines are the lines of f that hold a hazard, by line index: no
+// step rewrites, merges or slugs them.
+func hazardLines(f *rules.File, cfg config.Config) map[int]rules.Hazard {
+	return rules.HazardsOf([]rules.File{*f}, cfg)[0]
+}
+
+// leftAsIs lists, after every other step, each line cleanup leaves to a
+// person: one that holds a hazard, which no step touched, and one with an
+// error only a person can settle (two texts under one slug). A cleanup
+// cannot make such a file pass `check`, and says so rather than "clean".
+func (p *CleanupPlan) leftAsIs(files []rules.File, cfg config.Config) {
+	findings := rules.Unresolved(files, cfg)
+	hazards := rules.FindHazards(files, findings)
+	listed := map[[2]int]bool{}
+	for _, f := range findings {
+		d := files[f.File].Doc
+		if d == nil || len(d.Lines) == 0 {
+			// a file too large to read: its finding has no line, and
+			// cleanup refuses category files of that size already
+			continue
+		}
+		li := lineIndexAt(d, f.Span.Start)
+		if listed[[2]int{f.File, li}] {
+			continue
+		}
+		listed[[2]int{f.File, li}] = true
+		detail := f.Message + "; cleanup cannot choose for you: use the editor's quick fix, or edit the line"
+		if h, ok := hazards[f.File][li]; ok {
+			detail = h.Message + "; cleanup leaves this line to you: " + h.Advice
+		}
+		p.Steps = append(p.Steps, CleanupStep{Kind: StepLeft, File: files[f.File].Name, Line: d.Lines[li].Num, Detail: detail})
+	}
 }
 
 // Diff renders the plan's file changes as unified diffs, in file order.

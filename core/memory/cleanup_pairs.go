@@ -95,9 +95,18 @@ func filePairs(d *memfile.Document, cfg config.Config) ([]*similar.Text, []simil
 // It returns the file's related pairs too, renumbered for the file after
 // the merge: a merge only deletes entries and moves slugs, so the other
 // pairs stand, and suggestPlan need not compare the file again.
-func (p *CleanupPlan) mergePlan(f *rules.File, cfg config.Config) ([]text.Edit, []similar.Pair) {
+func (p *CleanupPlan) mergePlan(f *rules.File, cfg config.Config, hazards map[int]rules.Hazard) ([]text.Edit, []similar.Pair) {
 	d := f.Doc
 	texts, pairs := filePairs(d, cfg)
+	if len(hazards) > 0 {
+		// A line with a secret or a directive is neither merged nor
+		// offered as a pair: it is left to a person (StepLeft).
+		pairs = slices.DeleteFunc(pairs, func(pr similar.Pair) bool {
+			_, a := hazards[d.Entries[pr.I].LineIndex]
+			_, b := hazards[d.Entries[pr.J].LineIndex]
+			return a || b
+		})
+	}
 	parent := make([]int, len(texts))
 	for i := range parent {
 		parent[i] = i

@@ -93,7 +93,7 @@ func (p *CleanupPlan) counts(open int) string {
 	for _, c := range []struct{ kind, one, many string }{
 		{StepNormalize, "normalisation", "normalisations"}, {StepMerge, "merge", "merges"},
 		{StepResolve, "pair resolved", "pairs resolved"}, {StepPrune, "pruned", "pruned"},
-		{StepAssignSlug, "slug assigned", "slugs assigned"},
+		{StepAssignSlug, "slug assigned", "slugs assigned"}, {StepLeft, "line left to you", "lines left to you"},
 	} {
 		if n[c.kind] > 0 {
 			parts = append(parts, Plural(n[c.kind], c.one, c.many))

@@ -9,16 +9,18 @@ const AgentDirectiveCode = "agent-directive"
 // checkAgentDirective flags text that addresses the agents reading memory
 // (FindDirectives) anywhere in any memory file, entry or not: agents are
 // pointed at the whole file, and HackLM's cleanup turns stray lines into
-// entries. No fix is offered: only the author knows the fact, if any, that
-// the text should have stated.
+// entries. The one fix deletes the line: only the author knows the fact,
+// if any, that the text should have stated.
 func checkAgentDirective(w *workspace) {
 	for fi, f := range w.files {
 		if !f.parsed() {
 			continue
 		}
 		for _, d := range FindDirectives(string(f.Doc.Src)) {
-			w.add(Finding{Code: AgentDirectiveCode, Severity: Warning, File: fi, Span: text.Span{Start: d.Start, End: d.End},
-				Message: d.What() + ": memory is read by agents, so this would steer every later session (memory poisoning); state the project fact instead"})
+			span := text.Span{Start: d.Start, End: d.End}
+			w.add(Finding{Code: AgentDirectiveCode, Severity: Warning, File: fi, Span: span,
+				Message: d.What() + ": memory is read by agents, so this would steer every later session (memory poisoning); state the project fact instead",
+				Fixes:   hazardFixes(fi, f.Doc, span, false)})
 		}
 	}
 }

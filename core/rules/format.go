@@ -23,12 +23,14 @@ func FormatText(path string, doc *memfile.Document, f Finding) string {
 // FixAll picks the first safe fix of each finding, in order, skipping any
 // fix whose edits overlap an edit already chosen (in the same file). The
 // caller applies the result, checks again, and repeats until no safe fix is
-// left, so skipped fixes get their turn on the next round.
+// left, so skipped fixes get their turn on the next round. A line holding a
+// secret or an agent directive is never rewritten (see Hazards).
 func FixAll(files []File, findings []Finding) map[int][]text.Edit {
 	out := make(map[int][]text.Edit)
+	hazards := FindHazards(files, findings)
 	for _, f := range findings {
 		for _, fx := range f.Fixes {
-			if !fx.Safe {
+			if !fx.Safe || hazards.Blocks(files, f, fx) {
 				continue
 			}
 			if fits(out, fx.Edits) {

@@ -278,21 +278,23 @@ func TestGoldenFixes(t *testing.T) {
 
 // fixKinds lists every fix each rule offers, by the fixed start of its title.
 var fixKinds = map[string][]string{
-	"bullet-marker":  {`Use a "- " bullet`},
-	"indented-entry": {`Dedent into a "- " entry`},
-	"empty-entry":    {"Delete the empty line"},
-	"bom":            {"Remove the BOM"},
-	"line-ending":    {"Replace the carriage return with a space", "Convert LF line endings to CRLF", "Convert CRLF line endings to LF"},
-	"slug-format":    {"Rename slug to "},
-	"slug-malformed": {"Insert a space after ", `Remove "[]"`},
-	"checkbox":       {"Drop the checkbox"},
-	"duplicate-slug": {"Rename slug to "},
-	"missing-slug":   {"Assign slug "},
-	"duplicate":      {"Delete the duplicate"},
-	"near-duplicate": {"Keep this one", "Keep the other", "Keep both"},
-	"conflict":       {"Keep this one", "Keep the other", "Keep both"},
-	"over-limit":     {"Delete this entry", "Prune "},
-	"stray-line":     {"Make it an entry", "Delete line"},
+	"bullet-marker":   {`Use a "- " bullet`},
+	"indented-entry":  {`Dedent into a "- " entry`},
+	"empty-entry":     {"Delete the empty line"},
+	"bom":             {"Remove the BOM"},
+	"line-ending":     {"Replace the carriage return with a space", "Convert LF line endings to CRLF", "Convert CRLF line endings to LF"},
+	"slug-format":     {"Rename slug to "},
+	"slug-malformed":  {"Insert a space after ", `Remove "[]"`},
+	"checkbox":        {"Drop the checkbox"},
+	"duplicate-slug":  {"Rename slug to "},
+	"missing-slug":    {"Assign slug "},
+	"duplicate":       {"Delete the duplicate"},
+	"near-duplicate":  {"Keep this one", "Keep the other", "Keep both"},
+	"conflict":        {"Keep this one", "Keep the other", "Keep both"},
+	"over-limit":      {"Delete this entry", "Prune "},
+	"stray-line":      {"Make it an entry", "Delete line"},
+	"secret":          {"Delete entry", "Delete line", "Delete lines", "Replace the secret with a placeholder"},
+	"agent-directive": {"Delete entry", "Delete line"},
 }
 
 // fixKind maps a fix title to its entry in fixKinds ("" if unlisted).
