@@ -23,6 +23,9 @@ func messageFor(r StoreResult) string {
 	case ActionConflict:
 		return fmt.Sprintf("Updated in %s: %s (replaced: %s) — the new entry reverses the old one; recorded in %s.", r.File, quote(r.Content), quote(r.Matched.Content), ConflictLog)
 	case ActionUpdated:
+		if r.SlugAdded {
+			return fmt.Sprintf("Updated in %s: added slug [%s] to the stored entry %s (%d%% match).", r.File, r.Slug, quote(r.Content), percent(r.Similarity))
+		}
 		if r.Matched == nil {
 			return fmt.Sprintf("Updated in %s: %s", r.File, quote(r.Content))
 		}

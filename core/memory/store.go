@@ -56,7 +56,10 @@ type StoreResult struct {
 	File       string    `json:"file"`
 	Line       int       `json:"line"`
 	Slug       string    `json:"slug,omitempty"`
-	Content    string    `json:"content"`
+	// SlugAdded: the content was already stored without a slug, and the
+	// store gave that entry the requested slug (Action is ActionUpdated).
+	SlugAdded bool   `json:"slugAdded,omitempty"`
+	Content   string `json:"content"`
 	// Kind is how the new text relates to Matched (similar.Kind*): a
 	// "sibling" was stored beside it, a "reversal" replaced it.
 	Kind    string `json:"kind,omitempty"`
@@ -116,6 +119,13 @@ func PlanStore(cur []byte, s Store, cfg config.Config) ([]byte, StoreResult, err
 		switch v.Action {
 		case similar.Skip:
 			res.Action = ActionSkipped
+			if s.Slug != "" && !d.Entries[match].HasSlug {
+				// The fact is stored, without the slug the caller wants to
+				// address it by: give the stored entry that slug, and keep
+				// its text (the skip says the two are the same fact).
+				res.Action, target, res.SlugAdded = ActionUpdated, match, true
+				res.Content = d.Entries[match].Content
+			}
 		case similar.Update:
 			res.Action, target = ActionUpdated, match
 		case similar.Conflict:
@@ -137,7 +147,7 @@ func PlanStore(cur []byte, s Store, cfg config.Config) ([]byte, StoreResult, err
 		if res.Slug == "" && old.HasSlug {
 			res.Slug = old.Slug // an update keeps the entry's identity
 		}
-		edits = append(edits, d.ReplaceLine(old.LineIndex, memfile.EntryLine(res.Slug, s.Content)))
+		edits = append(edits, d.ReplaceLine(old.LineIndex, memfile.EntryLine(res.Slug, res.Content)))
 	default:
 		if len(d.Entries) >= cfg.Limit(s.Category) {
 			order, _ := similar.PruneOrder(s.Category, contentsOf(d))

@@ -57,6 +57,21 @@ func TestPlanStore(t *testing.T) {
 			want: "\ufeff# Decisions\r\n\r\n- One fact here.\r\n- A second fact.\r\n",
 		},
 		{
+			name:       "a slug for a fact stored without one is added to that entry",
+			cur:        "# Decisions\n\n- Use Postgres for the ledger.\n- [ci] Run CI on every push.\n",
+			req:        Store{Category: category.Decision, Content: "use postgres for the ledger", Slug: "db"},
+			wantAction: ActionUpdated, wantSim: 1, wantLine: 3,
+			want:    "# Decisions\n\n- [db] Use Postgres for the ledger.\n- [ci] Run CI on every push.\n",
+			wantMsg: `Updated in decisions.md: added slug [db] to the stored entry "Use Postgres for the ledger."`,
+		},
+		{
+			name:       "a fact stored under another slug keeps it: skipped",
+			cur:        "# Decisions\n\n- [ledger] Use Postgres for the ledger.\n",
+			req:        Store{Category: category.Decision, Content: "Use Postgres for the ledger.", Slug: "db"},
+			wantAction: ActionSkipped, wantSim: 1, wantLine: 3,
+			wantMsg: `Already stored something similar (100% match)`,
+		},
+		{
 			name:       "exact-match shortcut skips at 100%",
 			cur:        "# Preferences\n\n- Use snake_case for Python module names\n",
 			req:        Store{Category: category.Preference, Content: "use SNAKE_CASE for python module names!"},
