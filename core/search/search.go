@@ -4,9 +4,13 @@
 // returns everything unranked for short queries. This package replaces that
 // with BM25 over stemmed, Unicode-aware tokens (see Tokens), plus a phrase
 // bonus when the query occurs as consecutive terms and a bonus for query terms
-// that name the entry's slug. There is no substring matching anywhere: a
-// document is returned only if it shares a whole term with the query (in its
-// content or its slug), and a query without usable terms returns nothing.
+// that name the entry's slug. There is no substring matching: a document is
+// returned only if it shares a whole term with the query (in its content or
+// its slug), or has a term that a query term of at least MinPrefix letters
+// begins ("postgres" finds "PostgreSQL", "kube" finds "Kubernetes"; "use"
+// never finds "user", and nothing finds "because" by its tail). Such a prefix
+// match scores PrefixWeight of a whole-term match. A query without usable
+// terms returns nothing.
 //
 // The package is pure: no file I/O, no global state. Build an Index once,
 // then call Search as often as needed; an Index is safe for concurrent use.
@@ -17,6 +21,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/memory-lsp/memory-lsp/core/category"
 )
@@ -35,6 +40,12 @@ const (
 	// SlugExactBonus is added when the query's terms are exactly the slug's
 	// ("cache api" or "cache-api" for slug cache-api).
 	SlugExactBonus = 3.0
+	// MinPrefix is the shortest query term, in letters, that also matches
+	// the longer terms it begins.
+	MinPrefix = 4
+	// PrefixWeight scales a prefix match against a whole-term match, so
+	// "cache" ranks an entry about caches above one about a cachet.
+	PrefixWeight = 0.5
 )
 
 // Doc is one memory entry to index.
@@ -75,6 +86,7 @@ type Index struct {
 	seqOff   []int32            // doc d's sequence is seq[seqOff[d]:seqOff[d+1]]
 	slugPost map[string][]int32 // slug term → docs whose slug has it
 	slugKey  map[string][]int32 // slug's main terms joined by "\x00" → docs
+	sorted   []string           // every content term, sorted: prefix lookups
 
 	// scratch recycles Search's per-doc score accumulators (*[]float64,
 	// all zero when put back), so a search costs what it touches, not N.
@@ -158,7 +170,28 @@ func Build(docs []Doc) *Index {
 	for d := range ix.norm {
 		ix.norm[d] = k1 * (1 - b + b*float64(ix.docLen[d])/ix.avgLen)
 	}
+	ix.sorted = make([]string, 0, len(ix.terms))
+	for t := range ix.terms {
+		ix.sorted = append(ix.sorted, t)
+	}
+	slices.Sort(ix.sorted)
 	return ix
+}
+
+// extensions are the indexed terms that w begins and is not, when w is long
+// enough to be a prefix worth matching.
+func (ix *Index) extensions(w string) []string {
+	if utf8.RuneCountInString(w) < MinPrefix {
+		return nil
+	}
+	i, _ := slices.BinarySearch(ix.sorted, w)
+	var out []string
+	for ; i < len(ix.sorted) && strings.HasPrefix(ix.sorted[i], w); i++ {
+		if ix.sorted[i] != w {
+			out = append(out, ix.sorted[i])
+		}
+	}
+	return out
 }
 
 // Len is the number of indexed docs.
@@ -224,18 +257,20 @@ func (ix *Index) Search(query string, opt Options) []Hit {
 		acc[d] += s
 	}
 
+	termScore := func(id int32, weight float64) {
+		pl := ix.postings[id]
+		wt := weight * idf(n, len(pl)) * (k1 + 1)
+		for _, p := range pl {
+			tf := float64(p.tf)
+			add(p.doc, wt*tf/(tf+ix.norm[p.doc]))
+		}
+	}
 	for _, w := range distinct {
 		if id, ok := ix.terms[w]; ok {
-			pl := ix.postings[id]
-			wt := idf(n, len(pl)) * (k1 + 1)
-			for _, p := range pl {
-				tf := float64(p.tf)
-				s := wt * tf / (tf + ix.norm[p.doc])
-				if acc[p.doc] == 0 {
-					touched = append(touched, p.doc)
-				}
-				acc[p.doc] += s
-			}
+			termScore(id, 1)
+		}
+		for _, t := range ix.extensions(w) {
+			termScore(ix.terms[t], PrefixWeight)
 		}
 		for _, d := range ix.slugPost[w] {
 			add(d, SlugTermBonus)
