@@ -193,15 +193,36 @@ the nearest folder upwards that holds a `.memory' folder, or nil."
                                  (file-directory-p (expand-file-name ".memory" d))))))
           (file-name-as-directory (expand-file-name found)))))))
 
+;; Eglot asks for the project twice: when it starts a server (from the
+;; memory buffer, `default-directory' being `.memory/') and, to decide
+;; which server manages a buffer, from inside `eglot--connect', which
+;; Eglot 1.9 runs with `default-directory' let-bound to the project root
+;; in the buffer that started it.  Both must give the same project, or
+;; the server, registered under the first, is not found under the
+;; second: the first memory file of a git repository got no diagnostics
+;; (`.memory/' gave our transient project, the root gave the `vc' one).
+;; So a memory buffer asking about its own root gets the same answer as
+;; one asking about its `.memory' folder.
+
 (defun memory-lsp--project-find (dir)
   "In Eglot's context, the project of a `.memory' folder DIR is its parent.
-For `project-find-functions'; see `memory-lsp-project-root'."
+So is the project of that parent when the current buffer is a memory
+file directly inside DIR/.memory.  For `project-find-functions'; see
+`memory-lsp-project-root'."
   (when (and memory-lsp-project-root
-             (bound-and-true-p eglot-lsp-context)
-             (string= (file-name-nondirectory (directory-file-name dir))
-                      ".memory"))
-    (cons 'transient (file-name-directory (directory-file-name
-                                           (expand-file-name dir))))))
+             (bound-and-true-p eglot-lsp-context))
+    (let* ((dir (file-name-as-directory (expand-file-name dir)))
+           (memory-dir-p (string= (file-name-nondirectory (directory-file-name dir))
+                                  ".memory"))
+           (own (and (memory-lsp--memory-file-p buffer-file-name)
+                     (memory-lsp--root))))
+      (cond
+       ((and own (or (file-equal-p dir own)
+                     (and memory-dir-p
+                          (file-equal-p dir (expand-file-name ".memory" own)))))
+        (cons 'transient own))
+       (memory-dir-p
+        (cons 'transient (file-name-directory (directory-file-name dir))))))))
 
 (add-hook 'project-find-functions #'memory-lsp--project-find -90)
 
