@@ -6,9 +6,11 @@
 
 ;; Run by test/run.sh:
 ;;
-;;   emacs --batch -Q -L <elpa dirs> -L clients/emacs \
+;;   emacs --batch -Q -l setup.el \
 ;;     -l clients/emacs/test/memory-lsp-test.el -f memory-lsp-test-run
 ;;
+;; where setup.el is the "Plain" setup block of README.md (run.sh
+;; extracts it), so the test loads the client as users are told to.
 ;; with MEMORY_LSP_BIN naming the server binary.  One session, as a user
 ;; has it: open a memory file, get its diagnostics through Eglot and
 ;; Flymake, apply a quick fix, store (into a closed file and into the
@@ -607,6 +609,20 @@ with `memory-lsp-initialization-options' turning `bullet-marker' off."
                                     (match-string 1))))
                            "?")
                        bin root)
+              (memory-lsp-test--step "README.md's setup (setup.el under emacs -Q)"
+                (when (getenv "MEMORY_LSP_SETUP")
+                  (unless (equal memory-lsp-program bin)
+                    (memory-lsp-test--fail "setup.el set memory-lsp-program to %S, want %S"
+                                           memory-lsp-program bin))
+                  (dolist (key '(("C-c m s" . memory-lsp-store)
+                                 ("C-c m q" . memory-lsp-query)
+                                 ("C-c m f" . memory-lsp-fix-all)
+                                 ("C-c m ." . memory-lsp-quickfix)))
+                    (unless (eq (lookup-key memory-lsp-mode-map (kbd (car key))) (cdr key))
+                      (memory-lsp-test--fail "%s is %S in memory-lsp-mode-map, want %s"
+                                             (car key)
+                                             (lookup-key memory-lsp-mode-map (kbd (car key)))
+                                             (cdr key))))))
               (setq memory-lsp-program bin
                     memory-lsp-server-args (list "--log-file" memory-lsp-test--log
                                                  "--log-level" "debug")
