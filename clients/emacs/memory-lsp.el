@@ -274,6 +274,23 @@ server's older copy of a buffer (its edits carry the buffer version)."
                  (fboundp 'eglot--signal-textDocument/didChange))
         (eglot--signal-textDocument/didChange)))))
 
+(defun memory-lsp--read-rest (server)
+  "Handle the messages from SERVER that arrived with a reply just read.
+The jsonrpc of Emacs 28 (1.0.14) reads the reply to a synchronous
+request in its process filter and leaves the filter by a `throw':
+messages that came in the same chunk after the reply stay unread
+until the server writes again.  The server may not: when one of them
+is its `workspace/configuration' request, it waits for the answer
+\(10 s), and diagnostics it published meanwhile wait with it.  Call
+this after a synchronous request, outside any process filter; it
+feeds the filter nothing, which makes it read what it holds."
+  (let ((proc (and server (jsonrpc--process server))))
+    (when (and (process-live-p proc)
+               (buffer-live-p (process-buffer proc))
+               (> (buffer-size (process-buffer proc)) 0)
+               (process-filter proc))
+      (funcall (process-filter proc) proc ""))))
+
 (defun memory-lsp-execute (command args &optional root)
   "Run the server COMMAND with ARGS (a plist) and return its result.
 ROOT is the folder holding `.memory' (default: the current buffer's);
@@ -291,12 +308,14 @@ it is passed to the server as the `root' argument.  Works with Eglot
                     'eglot-confirm-server-initiated-edits)))
     (memory-lsp--flush-changes root)
     (condition-case err
-        (cl-progv (and (not memory-lsp-confirm-edits) (list confirm)) '(nil)
-          (if (fboundp 'eglot-execute)
-              (eglot-execute server (list :title command :command command
-                                          :arguments (vector args)))
-            (with-no-warnings
-              (eglot-execute-command server command (vector args)))))
+        (unwind-protect
+            (cl-progv (and (not memory-lsp-confirm-edits) (list confirm)) '(nil)
+              (if (fboundp 'eglot-execute)
+                  (eglot-execute server (list :title command :command command
+                                              :arguments (vector args)))
+                (with-no-warnings
+                  (eglot-execute-command server command (vector args)))))
+          (memory-lsp--read-rest server))
       (jsonrpc-error
        ;; The server's refusal ("content contains a line break", ...).
        (let ((msg (and (listp (cdr err))
@@ -307,22 +326,24 @@ it is passed to the server as the `root' argument.  Works with Eglot
 
 (defun memory-lsp--apply-action (server action)
   "Apply the CodeAction (or Command) ACTION from SERVER."
-  (if (fboundp 'eglot-execute)
-      (eglot-execute server action)
-    ;; Eglot 1.9: apply the edit, then run the command, as
-    ;; `eglot--read-execute-code-action' does.
-    (let ((edit (plist-get action :edit))
-          (command (plist-get action :command))
-          (apply-edit 'eglot--apply-workspace-edit))
-      (when edit (funcall apply-edit edit))
-      (cond ((stringp command)
-             (with-no-warnings
-               (eglot-execute-command server command
-                                      (plist-get action :arguments))))
-            (command
-             (with-no-warnings
-               (eglot-execute-command server (plist-get command :command)
-                                      (plist-get command :arguments))))))))
+  (unwind-protect
+      (if (fboundp 'eglot-execute)
+          (eglot-execute server action)
+        ;; Eglot 1.9: apply the edit, then run the command, as
+        ;; `eglot--read-execute-code-action' does.
+        (let ((edit (plist-get action :edit))
+              (command (plist-get action :command))
+              (apply-edit 'eglot--apply-workspace-edit))
+          (when edit (funcall apply-edit edit))
+          (cond ((stringp command)
+                 (with-no-warnings
+                   (eglot-execute-command server command
+                                          (plist-get action :arguments))))
+                (command
+                 (with-no-warnings
+                   (eglot-execute-command server (plist-get command :command)
+                                          (plist-get command :arguments)))))))
+    (memory-lsp--read-rest server)))
 
 (defun memory-lsp-code-actions (kind &optional beg end)
   "The code actions of KIND from the server between BEG and END.
@@ -330,7 +351,9 @@ BEG and END default to the region when active, else point."
   (let* ((region (use-region-p))
          (beg (or beg (if region (region-beginning) (point))))
          (end (or end (if region (region-end) (point)))))
-    (eglot-code-actions beg end kind)))
+    (unwind-protect
+        (eglot-code-actions beg end kind)
+      (memory-lsp--read-rest (eglot-current-server)))))
 
 ;;;; Server edits to buffers whose file the server has just written
 

@@ -287,6 +287,42 @@ running; `flymake-start' is what Flymake does on its own timers."
                    nil t)
             (memory-lsp-test--fail "query buffer:\n%s" (buffer-string))))))
 
+    (memory-lsp-test--step "a message that came with a command's reply is read at once"
+      ;; Emacs 28's jsonrpc leaves its process filter by a throw on the
+      ;; reply to a synchronous request; what came after the reply in the
+      ;; same chunk stayed unread until the server wrote again (a server
+      ;; request among it made the server wait 10 s).  Here a notification
+      ;; is put right behind the reply, as if it had come with it, and must
+      ;; be read by the time `memory-lsp-execute' returns.
+      (set-buffer decisions-buffer)
+      (let* ((marker (format "memory-lsp-test-%d" (random 1000000)))
+             (body (format "{\"jsonrpc\":\"2.0\",\"method\":\"$/memoryLspTest\",\"params\":{\"marker\":\"%s\"}}"
+                           marker))
+             (extra (format "Content-Length: %d\r\n\r\n%s" (string-bytes body) body))
+             (proc (jsonrpc--process server))
+             (armed t)
+             (inject (lambda (conn message)
+                       (when (and armed (eq conn server)
+                                  (plist-get message :id)
+                                  (not (plist-get message :method)))
+                         (setq armed nil)
+                         (with-current-buffer (process-buffer proc)
+                           (save-restriction
+                             (widen)
+                             (save-excursion
+                               (goto-char (process-mark proc))
+                               (insert extra)
+                               (set-marker (process-mark proc) (point)))))))))
+        (advice-add 'jsonrpc-connection-receive :before inject)
+        (unwind-protect
+            (memory-lsp-execute "memory.stats" nil root)
+          (advice-remove 'jsonrpc-connection-receive inject))
+        (when armed
+          (memory-lsp-test--fail "no reply went through jsonrpc-connection-receive"))
+        (unless (string-match-p marker (with-current-buffer (jsonrpc-events-buffer server)
+                                         (buffer-string)))
+          (memory-lsp-test--fail "the notification behind the reply is still unread"))))
+
     (memory-lsp-test--step "typing, then fix-all (source.fixAll.memory)"
       ;; Type an entry whose slug lacks its space, as a user would: the
       ;; change reaches the server by didChange and gets a diagnostic.
