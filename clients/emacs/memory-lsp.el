@@ -417,7 +417,16 @@ delays them."
           (with-current-buffer b
             (when (and (buffer-modified-p) (memory-lsp--same-as-file-p))
               (set-buffer-modified-p nil)
-              (set-visited-file-modtime))))))))
+              (set-visited-file-modtime))
+            ;; Report the edited text now.  The server waits for it (3 s)
+            ;; before its next edit of the buffer, and plans that edit on
+            ;; the version it has seen; Eglot 1.9 would send it only when
+            ;; Emacs is idle, never while a command such as
+            ;; `memory-lsp-store' waits for its reply, so the store's edit
+            ;; came for an older version and Eglot refused it.
+            (when (and (bound-and-true-p eglot--managed-mode)
+                       (fboundp 'eglot--signal-textDocument/didChange))
+              (eglot--signal-textDocument/didChange))))))))
 
 (advice-add 'eglot--apply-workspace-edit :around #'memory-lsp--apply-workspace-edit)
 

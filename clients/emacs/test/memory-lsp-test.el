@@ -262,6 +262,13 @@ running; `flymake-start' is what Flymake does on its own timers."
              (line "- [migrations-first] Run database migrations before deploying.\n"))
         (unless (equal (plist-get result :action) "stored")
           (memory-lsp-test--fail "result %S, want action \"stored\"" result))
+        ;; The edited text went back to the server with the edit, not when
+        ;; Emacs would next be idle: the server waits for it before its
+        ;; next edit of the buffer (one made during a command came for an
+        ;; older version, and Eglot refused it).
+        (when eglot--recent-changes
+          (memory-lsp-test--fail "the server's edit is not reported back yet: %S"
+                                 eglot--recent-changes))
         (unless (equal (buffer-string) (concat before line))
           (memory-lsp-test--fail "buffer after the store:\n%s" (buffer-string)))
         (unless (equal (memory-lsp-test--read decisions) (concat memory-lsp-test--decisions line))
