@@ -193,15 +193,36 @@ the nearest folder upwards that holds a `.memory' folder, or nil."
                                  (file-directory-p (expand-file-name ".memory" d))))))
           (file-name-as-directory (expand-file-name found)))))))
 
+;; Eglot asks for the project twice: when it starts a server (from the
+;; memory buffer, `default-directory' being `.memory/') and, to decide
+;; which server manages a buffer, from inside `eglot--connect', which
+;; Eglot 1.9 runs with `default-directory' let-bound to the project root
+;; in the buffer that started it.  Both must give the same project, or
+;; the server, registered under the first, is not found under the
+;; second: the first memory file of a git repository got no diagnostics
+;; (`.memory/' gave our transient project, the root gave the `vc' one).
+;; So a memory buffer asking about its own root gets the same answer as
+;; one asking about its `.memory' folder.
+
 (defun memory-lsp--project-find (dir)
   "In Eglot's context, the project of a `.memory' folder DIR is its parent.
-For `project-find-functions'; see `memory-lsp-project-root'."
+So is the project of that parent when the current buffer is a memory
+file directly inside DIR/.memory.  For `project-find-functions'; see
+`memory-lsp-project-root'."
   (when (and memory-lsp-project-root
-             (bound-and-true-p eglot-lsp-context)
-             (string= (file-name-nondirectory (directory-file-name dir))
-                      ".memory"))
-    (cons 'transient (file-name-directory (directory-file-name
-                                           (expand-file-name dir))))))
+             (bound-and-true-p eglot-lsp-context))
+    (let* ((dir (file-name-as-directory (expand-file-name dir)))
+           (memory-dir-p (string= (file-name-nondirectory (directory-file-name dir))
+                                  ".memory"))
+           (own (and (memory-lsp--memory-file-p buffer-file-name)
+                     (memory-lsp--root))))
+      (cond
+       ((and own (or (file-equal-p dir own)
+                     (and memory-dir-p
+                          (file-equal-p dir (expand-file-name ".memory" own)))))
+        (cons 'transient own))
+       (memory-dir-p
+        (cons 'transient (file-name-directory (directory-file-name dir))))))))
 
 (add-hook 'project-find-functions #'memory-lsp--project-find -90)
 
@@ -253,6 +274,23 @@ server's older copy of a buffer (its edits carry the buffer version)."
                  (fboundp 'eglot--signal-textDocument/didChange))
         (eglot--signal-textDocument/didChange)))))
 
+(defun memory-lsp--read-rest (server)
+  "Handle the messages from SERVER that arrived with a reply just read.
+The jsonrpc of Emacs 28 (1.0.14) reads the reply to a synchronous
+request in its process filter and leaves the filter by a `throw':
+messages that came in the same chunk after the reply stay unread
+until the server writes again.  The server may not: when one of them
+is its `workspace/configuration' request, it waits for the answer
+\(10 s), and diagnostics it published meanwhile wait with it.  Call
+this after a synchronous request, outside any process filter; it
+feeds the filter nothing, which makes it read what it holds."
+  (let ((proc (and server (jsonrpc--process server))))
+    (when (and (process-live-p proc)
+               (buffer-live-p (process-buffer proc))
+               (> (buffer-size (process-buffer proc)) 0)
+               (process-filter proc))
+      (funcall (process-filter proc) proc ""))))
+
 (defun memory-lsp-execute (command args &optional root)
   "Run the server COMMAND with ARGS (a plist) and return its result.
 ROOT is the folder holding `.memory' (default: the current buffer's);
@@ -270,12 +308,14 @@ it is passed to the server as the `root' argument.  Works with Eglot
                     'eglot-confirm-server-initiated-edits)))
     (memory-lsp--flush-changes root)
     (condition-case err
-        (cl-progv (and (not memory-lsp-confirm-edits) (list confirm)) '(nil)
-          (if (fboundp 'eglot-execute)
-              (eglot-execute server (list :title command :command command
-                                          :arguments (vector args)))
-            (with-no-warnings
-              (eglot-execute-command server command (vector args)))))
+        (unwind-protect
+            (cl-progv (and (not memory-lsp-confirm-edits) (list confirm)) '(nil)
+              (if (fboundp 'eglot-execute)
+                  (eglot-execute server (list :title command :command command
+                                              :arguments (vector args)))
+                (with-no-warnings
+                  (eglot-execute-command server command (vector args)))))
+          (memory-lsp--read-rest server))
       (jsonrpc-error
        ;; The server's refusal ("content contains a line break", ...).
        (let ((msg (and (listp (cdr err))
@@ -286,22 +326,24 @@ it is passed to the server as the `root' argument.  Works with Eglot
 
 (defun memory-lsp--apply-action (server action)
   "Apply the CodeAction (or Command) ACTION from SERVER."
-  (if (fboundp 'eglot-execute)
-      (eglot-execute server action)
-    ;; Eglot 1.9: apply the edit, then run the command, as
-    ;; `eglot--read-execute-code-action' does.
-    (let ((edit (plist-get action :edit))
-          (command (plist-get action :command))
-          (apply-edit 'eglot--apply-workspace-edit))
-      (when edit (funcall apply-edit edit))
-      (cond ((stringp command)
-             (with-no-warnings
-               (eglot-execute-command server command
-                                      (plist-get action :arguments))))
-            (command
-             (with-no-warnings
-               (eglot-execute-command server (plist-get command :command)
-                                      (plist-get command :arguments))))))))
+  (unwind-protect
+      (if (fboundp 'eglot-execute)
+          (eglot-execute server action)
+        ;; Eglot 1.9: apply the edit, then run the command, as
+        ;; `eglot--read-execute-code-action' does.
+        (let ((edit (plist-get action :edit))
+              (command (plist-get action :command))
+              (apply-edit 'eglot--apply-workspace-edit))
+          (when edit (funcall apply-edit edit))
+          (cond ((stringp command)
+                 (with-no-warnings
+                   (eglot-execute-command server command
+                                          (plist-get action :arguments))))
+                (command
+                 (with-no-warnings
+                   (eglot-execute-command server (plist-get command :command)
+                                          (plist-get command :arguments)))))))
+    (memory-lsp--read-rest server)))
 
 (defun memory-lsp-code-actions (kind &optional beg end)
   "The code actions of KIND from the server between BEG and END.
@@ -309,7 +351,9 @@ BEG and END default to the region when active, else point."
   (let* ((region (use-region-p))
          (beg (or beg (if region (region-beginning) (point))))
          (end (or end (if region (region-end) (point)))))
-    (eglot-code-actions beg end kind)))
+    (unwind-protect
+        (eglot-code-actions beg end kind)
+      (memory-lsp--read-rest (eglot-current-server)))))
 
 ;;;; Server edits to buffers whose file the server has just written
 
@@ -373,7 +417,16 @@ delays them."
           (with-current-buffer b
             (when (and (buffer-modified-p) (memory-lsp--same-as-file-p))
               (set-buffer-modified-p nil)
-              (set-visited-file-modtime))))))))
+              (set-visited-file-modtime))
+            ;; Report the edited text now.  The server waits for it (3 s)
+            ;; before its next edit of the buffer, and plans that edit on
+            ;; the version it has seen; Eglot 1.9 would send it only when
+            ;; Emacs is idle, never while a command such as
+            ;; `memory-lsp-store' waits for its reply, so the store's edit
+            ;; came for an older version and Eglot refused it.
+            (when (and (bound-and-true-p eglot--managed-mode)
+                       (fboundp 'eglot--signal-textDocument/didChange))
+              (eglot--signal-textDocument/didChange))))))))
 
 (advice-add 'eglot--apply-workspace-edit :around #'memory-lsp--apply-workspace-edit)
 

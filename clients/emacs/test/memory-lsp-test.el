@@ -6,9 +6,11 @@
 
 ;; Run by test/run.sh:
 ;;
-;;   emacs --batch -Q -L <elpa dirs> -L clients/emacs \
+;;   emacs --batch -Q -l setup.el \
 ;;     -l clients/emacs/test/memory-lsp-test.el -f memory-lsp-test-run
 ;;
+;; where setup.el is the "Plain" setup block of README.md (run.sh
+;; extracts it), so the test loads the client as users are told to.
 ;; with MEMORY_LSP_BIN naming the server binary.  One session, as a user
 ;; has it: open a memory file, get its diagnostics through Eglot and
 ;; Flymake, apply a quick fix, store (into a closed file and into the
@@ -93,6 +95,20 @@ Fail, naming WHAT, after `memory-lsp-test--wait' seconds."
       (insert-file-contents file))
     (buffer-string)))
 
+;; Users keep .memory in a git repository, where `project-current' finds
+;; a `vc' project: the first memory file opened there was once left
+;; unmanaged (Eglot 1.9 registered the server under one project and
+;; looked it up under the other).  So the test works in one too.
+(defun memory-lsp-test--git-init (dir)
+  "Make DIR a git repository."
+  (unless (executable-find "git")
+    (memory-lsp-test--fail "git is not installed; the test needs a git repository"))
+  (unless (zerop (call-process "git" nil nil nil "init" "-q" dir))
+    (memory-lsp-test--fail "git init %s failed" dir))
+  (let ((default-directory dir))
+    (unless (eq (car-safe (project-current)) 'vc)
+      (memory-lsp-test--fail "%s is not a vc project: %S" dir (project-current)))))
+
 (defun memory-lsp-test--diag-code (diag)
   "The LSP code of the Flymake diagnostic DIAG.
 Eglot keeps the LSP Diagnostic in the Flymake data and shows the code
@@ -150,11 +166,6 @@ running; `flymake-start' is what Flymake does on its own timers."
     (memory-lsp-test--write decisions memory-lsp-test--decisions)
     (memory-lsp-test--write quirks memory-lsp-test--quirks)
     (memory-lsp-test--write readme memory-lsp-test--readme)
-    (setq memory-lsp-program bin
-          memory-lsp-server-args (list "--log-file" memory-lsp-test--log
-                                       "--log-level" "debug")
-          eglot-send-changes-idle-time 0.1
-          eglot-autoreconnect nil)
 
     (memory-lsp-test--step "eglot-server-programs and auto-mode-alist"
       (unless (eq (cdr (car eglot-server-programs)) 'memory-lsp--contact)
@@ -183,6 +194,8 @@ running; `flymake-start' is what Flymake does on its own timers."
                     "Eglot to manage decisions.md"
                     (lambda () (and (bound-and-true-p eglot--managed-mode)
                                     (eglot-current-server)))))
+      (unless (bound-and-true-p flymake-mode)
+        (memory-lsp-test--fail "Flymake is off in decisions.md"))
       (let ((info (eglot--server-info server)))
         (unless (equal (plist-get info :name) "memory-lsp")
           (memory-lsp-test--fail "serverInfo %S" info)))
@@ -249,6 +262,13 @@ running; `flymake-start' is what Flymake does on its own timers."
              (line "- [migrations-first] Run database migrations before deploying.\n"))
         (unless (equal (plist-get result :action) "stored")
           (memory-lsp-test--fail "result %S, want action \"stored\"" result))
+        ;; The edited text went back to the server with the edit, not when
+        ;; Emacs would next be idle: the server waits for it before its
+        ;; next edit of the buffer (one made during a command came for an
+        ;; older version, and Eglot refused it).
+        (when eglot--recent-changes
+          (memory-lsp-test--fail "the server's edit is not reported back yet: %S"
+                                 eglot--recent-changes))
         (unless (equal (buffer-string) (concat before line))
           (memory-lsp-test--fail "buffer after the store:\n%s" (buffer-string)))
         (unless (equal (memory-lsp-test--read decisions) (concat memory-lsp-test--decisions line))
@@ -273,6 +293,42 @@ running; `flymake-start' is what Flymake does on its own timers."
                    "^\\.memory/decisions\\.md:[0-9]+: \\[Decision\\] Run database migrations before deploying\\.$"
                    nil t)
             (memory-lsp-test--fail "query buffer:\n%s" (buffer-string))))))
+
+    (memory-lsp-test--step "a message that came with a command's reply is read at once"
+      ;; Emacs 28's jsonrpc leaves its process filter by a throw on the
+      ;; reply to a synchronous request; what came after the reply in the
+      ;; same chunk stayed unread until the server wrote again (a server
+      ;; request among it made the server wait 10 s).  Here a notification
+      ;; is put right behind the reply, as if it had come with it, and must
+      ;; be read by the time `memory-lsp-execute' returns.
+      (set-buffer decisions-buffer)
+      (let* ((marker (format "memory-lsp-test-%d" (random 1000000)))
+             (body (format "{\"jsonrpc\":\"2.0\",\"method\":\"$/memoryLspTest\",\"params\":{\"marker\":\"%s\"}}"
+                           marker))
+             (extra (format "Content-Length: %d\r\n\r\n%s" (string-bytes body) body))
+             (proc (jsonrpc--process server))
+             (armed t)
+             (inject (lambda (conn message)
+                       (when (and armed (eq conn server)
+                                  (plist-get message :id)
+                                  (not (plist-get message :method)))
+                         (setq armed nil)
+                         (with-current-buffer (process-buffer proc)
+                           (save-restriction
+                             (widen)
+                             (save-excursion
+                               (goto-char (process-mark proc))
+                               (insert extra)
+                               (set-marker (process-mark proc) (point)))))))))
+        (advice-add 'jsonrpc-connection-receive :before inject)
+        (unwind-protect
+            (memory-lsp-execute "memory.stats" nil root)
+          (advice-remove 'jsonrpc-connection-receive inject))
+        (when armed
+          (memory-lsp-test--fail "no reply went through jsonrpc-connection-receive"))
+        (unless (string-match-p marker (with-current-buffer (jsonrpc-events-buffer server)
+                                         (buffer-string)))
+          (memory-lsp-test--fail "the notification behind the reply is still unread"))))
 
     (memory-lsp-test--step "typing, then fix-all (source.fixAll.memory)"
       ;; Type an entry whose slug lacks its space, as a user would: the
@@ -430,16 +486,137 @@ running; `flymake-start' is what Flymake does on its own timers."
           (memory-lsp-test--idle))))
 
     (memory-lsp-test--step "shutdown"
-      ;; What `eglot-shutdown' sends, without its `delete-process' right
-      ;; after `exit' (which would hide the server's exit status).
-      (let ((proc (jsonrpc--process server)))
-        (jsonrpc-request server :shutdown nil :timeout memory-lsp-test--wait)
-        (jsonrpc-notify server :exit nil)
-        (memory-lsp-test--wait-for "the server to exit"
-                                   (lambda () (not (process-live-p proc))))
-        (unless (eql (process-exit-status proc) 0)
-          (memory-lsp-test--fail "server exit status %s"
-                                 (process-exit-status proc)))))))
+      (memory-lsp-test--shutdown server))))
+
+(defun memory-lsp-test--shutdown (server)
+  "Shut SERVER down as `eglot-shutdown' does, and check it exits with 0.
+Without `eglot-shutdown's `delete-process' right after `exit' (which
+would hide the server's exit status)."
+  (let ((proc (jsonrpc--process server)))
+    (jsonrpc-request server :shutdown nil :timeout memory-lsp-test--wait)
+    (jsonrpc-notify server :exit nil)
+    (memory-lsp-test--wait-for "the server to exit"
+                               (lambda () (not (process-live-p proc))))
+    (unless (eql (process-exit-status proc) 0)
+      (memory-lsp-test--fail "server exit status %s"
+                             (process-exit-status proc)))))
+
+;; The two short sessions below share a file with one finding of a rule
+;; that is on by default in each of two lines, so that each session can
+;; show a setting turning one rule off: the other rule's finding proves
+;; the server has published, and the session without the setting proves
+;; the rule is on by default.
+
+(defconst memory-lsp-test--long
+  (concat "Deploy the API before the web app because the web app reads the API "
+          "schema at build time, and a web app built against an old schema fails "
+          "on the first request that touches a changed endpoint, which has "
+          "happened twice this year.")
+  "An entry longer than the 200 UTF-16 units of the `long-entry' rule.")
+
+(defconst memory-lsp-test--settings-decisions
+  (concat "# Decisions\n\n* Use Postgres for the ledger.\n"
+          "- [deploy-order] " memory-lsp-test--long "\n"
+          "- [schema] Keep the schema in SQL files.\n")
+  "decisions.md of the short sessions: bullet-marker on 3, long-entry on 4.")
+
+(defun memory-lsp-test--await-codes (what present absent)
+  "Wait until the diagnostics include PRESENT and none of ABSENT.
+PRESENT is a list of (CODE LINE); ABSENT a list of codes."
+  (let ((next 0))
+    (condition-case err
+        (memory-lsp-test--wait-for
+         what
+         (lambda ()
+           (when (> (float-time) next)
+             (setq next (+ (float-time) 0.5))
+             (flymake-start))
+           (let ((got (memory-lsp-test--diagnostics)))
+             (and (cl-every (lambda (d) (member d got)) present)
+                  (cl-notany (lambda (code) (assoc code got)) absent)))))
+      (memory-lsp-test-failure
+       (signal 'memory-lsp-test-failure
+               (list (format "%s; last diagnostics %S, want %S and none of %S"
+                             (cadr err) (memory-lsp-test--diagnostics)
+                             present absent)))))))
+
+(defun memory-lsp-test--check-managed (buffer root)
+  "Check that Eglot manages BUFFER with a server rooted at ROOT, Flymake on."
+  (with-current-buffer buffer
+    (let ((server (memory-lsp-test--wait-for
+                   (format "Eglot to manage %s" (buffer-name))
+                   (lambda () (and (bound-and-true-p eglot--managed-mode)
+                                   (eglot-current-server))))))
+      (unless (bound-and-true-p flymake-mode)
+        (memory-lsp-test--fail "Flymake is off in %s" (buffer-name)))
+      (let ((project-root (file-name-as-directory
+                           (expand-file-name (project-root (eglot--project server))))))
+        (unless (equal project-root (file-name-as-directory root))
+          (memory-lsp-test--fail "Eglot's project root is %s, want %s"
+                                 project-root root)))
+      server)))
+
+(defun memory-lsp-test--run-command-start (root)
+  "In the git repository ROOT, with `memory-lsp-auto-start' off, start
+the server by a command from README.md: `memory-lsp-query' visits a
+memory file and runs \\[eglot] there.  Eglot workspace configuration
+from .dir-locals.el (as README.md shows) turns `long-entry' off."
+  (let ((decisions (expand-file-name ".memory/decisions.md" root))
+        (readme (expand-file-name "README.md" root))
+        (memory-lsp-auto-start nil)
+        server)
+    (memory-lsp-test--write decisions memory-lsp-test--settings-decisions)
+    (memory-lsp-test--write readme "# Project\n")
+    (memory-lsp-test--write
+     (expand-file-name ".dir-locals.el" root)
+     (prin1-to-string
+      '((memory-lsp-mode
+         . ((eglot-workspace-configuration
+             . (:memory (:rules (:long-entry :json-false)))))))))
+    (memory-lsp-test--git-init root)
+    (memory-lsp-test--step "git repository, no auto-start: memory-lsp-query from README.md starts the server (M-x eglot)"
+      (with-current-buffer (find-file-noselect readme)
+        (let* ((result (memory-lsp-query "schema in SQL files"))
+               (results (append (plist-get result :results) nil)))
+          (unless (and results (equal (plist-get (car results) :slug) "schema"))
+            (memory-lsp-test--fail "query results %S" results))))
+      (let ((buffer (find-buffer-visiting decisions)))
+        (unless buffer
+          (memory-lsp-test--fail "the query did not visit decisions.md"))
+        (setq server (memory-lsp-test--check-managed buffer root))))
+    (memory-lsp-test--step "eglot-workspace-configuration from .dir-locals.el: long-entry off"
+      (with-current-buffer (find-buffer-visiting decisions)
+        (memory-lsp-test--await-codes
+         "bullet-marker without long-entry (turned off in .dir-locals.el)"
+         '(("bullet-marker" 3)) '("long-entry"))
+        ;; A round trip: a late publish with long-entry would be here now.
+        (memory-lsp-execute "memory.stats" nil root)
+        (when (assoc "long-entry" (memory-lsp-test--diagnostics))
+          (memory-lsp-test--fail "long-entry came back: %S" (memory-lsp-test--diagnostics)))))
+    (memory-lsp-test--step "shutdown (git, command start)"
+      (memory-lsp-test--shutdown server))))
+
+(defun memory-lsp-test--run-plain-folder (root)
+  "In ROOT, not a git repository, open a memory file as in the main session,
+with `memory-lsp-initialization-options' turning `bullet-marker' off."
+  (let ((decisions (expand-file-name ".memory/decisions.md" root))
+        (memory-lsp-initialization-options '(:rules (:bullet-marker :json-false)))
+        server)
+    (memory-lsp-test--write decisions memory-lsp-test--settings-decisions)
+    (memory-lsp-test--step "a folder that is not a git repository"
+      (let ((default-directory root))
+        (when (project-current)
+          (memory-lsp-test--fail "%s is in a project: %S" root (project-current))))
+      (with-current-buffer (find-file-noselect decisions)
+        (run-hooks 'post-command-hook)
+        (setq server (memory-lsp-test--check-managed (current-buffer) root))))
+    (memory-lsp-test--step "memory-lsp-initialization-options: bullet-marker off, long-entry on by default"
+      (with-current-buffer (find-buffer-visiting decisions)
+        (memory-lsp-test--await-codes
+         "long-entry without bullet-marker (turned off by initializationOptions)"
+         '(("long-entry" 4)) '("bullet-marker"))))
+    (memory-lsp-test--step "shutdown (plain folder)"
+      (memory-lsp-test--shutdown server))))
 
 (defun memory-lsp-test--dump (buffer-name-regexp)
   "Print the tail of the buffers whose names match BUFFER-NAME-REGEXP."
@@ -453,8 +630,11 @@ running; `flymake-start' is what Flymake does on its own timers."
 (defun memory-lsp-test-run ()
   "Run the test; exit Emacs with 0 on success, 1 on failure."
   (let* ((bin (getenv "MEMORY_LSP_BIN"))
-         (root (file-name-as-directory
-                (file-truename (make-temp-file "memory-lsp-emacs-" t))))
+         (tmp (file-name-as-directory
+               (file-truename (make-temp-file "memory-lsp-emacs-" t))))
+         (root (file-name-as-directory (expand-file-name "git-repo" tmp)))
+         (root2 (file-name-as-directory (expand-file-name "git-repo-2" tmp)))
+         (root3 (file-name-as-directory (expand-file-name "plain-folder" tmp)))
          (memory-lsp-test--log (expand-file-name "server.log"
                                                  (make-temp-file "memory-lsp-log-" t)))
          (status 1))
@@ -472,7 +652,30 @@ running; `flymake-start' is what Flymake does on its own timers."
                                     (match-string 1))))
                            "?")
                        bin root)
+              (memory-lsp-test--step "README.md's setup (setup.el under emacs -Q)"
+                (when (getenv "MEMORY_LSP_SETUP")
+                  (unless (equal memory-lsp-program bin)
+                    (memory-lsp-test--fail "setup.el set memory-lsp-program to %S, want %S"
+                                           memory-lsp-program bin))
+                  (dolist (key '(("C-c m s" . memory-lsp-store)
+                                 ("C-c m q" . memory-lsp-query)
+                                 ("C-c m f" . memory-lsp-fix-all)
+                                 ("C-c m ." . memory-lsp-quickfix)))
+                    (unless (eq (lookup-key memory-lsp-mode-map (kbd (car key))) (cdr key))
+                      (memory-lsp-test--fail "%s is %S in memory-lsp-mode-map, want %s"
+                                             (car key)
+                                             (lookup-key memory-lsp-mode-map (kbd (car key)))
+                                             (cdr key))))))
+              (setq memory-lsp-program bin
+                    memory-lsp-server-args (list "--log-file" memory-lsp-test--log
+                                                 "--log-level" "debug")
+                    eglot-send-changes-idle-time 0.1
+                    eglot-autoreconnect nil)
+              (make-directory root t)
+              (memory-lsp-test--git-init root)
               (memory-lsp-test--run-session bin root)
+              (memory-lsp-test--run-command-start root2)
+              (memory-lsp-test--run-plain-folder root3)
               (setq status 0)
               (message "memory-lsp-test: all checks passed"))
           ((memory-lsp-test-failure error)
@@ -494,7 +697,7 @@ running; `flymake-start' is what Flymake does on its own timers."
       (dolist (b (buffer-list))
         (when (buffer-file-name b)
           (with-current-buffer b (set-buffer-modified-p nil))))
-      (ignore-errors (delete-directory root t))
+      (ignore-errors (delete-directory tmp t))
       (ignore-errors (delete-directory (file-name-directory memory-lsp-test--log) t)))
     (kill-emacs status)))
 

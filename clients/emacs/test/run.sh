@@ -28,25 +28,42 @@ if ! command -v "$emacs" >/dev/null; then
 	exit 2
 fi
 
-# -Q skips site-start, which is where Debian would activate its ELPA packages
-# (elpa-eglot and the newer project/xref it needs): put them on load-path
-# first, so they win over Emacs 28's built-in project.el and xref.el.
-elpa=(/usr/share/emacs/site-lisp/elpa/*/)
-load=()
-for d in "${elpa[@]}"; do
-	[[ -d "$d" ]] && load+=(-L "$d")
+# The client is loaded as README.md tells users to: its "Plain" setup block
+# (the elisp block after the marker comment) becomes setup.el, with its two
+# example paths replaced by this checkout's client folder and MEMORY_LSP_BIN,
+# and runs in `emacs -Q`, which skips site-lisp and package activation. So a
+# README setup that fails under -Q (no Eglot on load-path on Emacs 28) fails
+# here.
+readme="$here/../README.md"
+client_dir=$(cd "$here/.." && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/memory-lsp-emacs-setup.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+awk '/<!-- test\/run.sh runs the next elisp block/ { armed = 1; next }
+	armed && /^```elisp$/ { inblock = 1; next }
+	inblock && /^```$/ { exit }
+	inblock { print }' "$readme" >"$tmp/setup.el"
+for example in '"~/src/memory-lsp/clients/emacs"' '"~/go/bin/memory-lsp"'; do
+	if ! grep -qF "$example" "$tmp/setup.el"; then
+		echo "run.sh: the setup block of $readme (after the test/run.sh marker) has no $example to replace" >&2
+		exit 1
+	fi
 done
+sed -i -e "s|\"~/src/memory-lsp/clients/emacs\"|\"$client_dir\"|" \
+	-e "s|\"~/go/bin/memory-lsp\"|\"$MEMORY_LSP_BIN\"|" "$tmp/setup.el"
 
-if ! "$emacs" --batch -Q "${load[@]}" --eval "(require 'eglot)" >/dev/null 2>&1; then
-	echo "run.sh: $emacs has no Eglot (Emacs >= 29, or apt-get install -y elpa-eglot on Emacs 28)" >&2
-	exit 2
+if ! out=$("$emacs" --batch -Q -l "$tmp/setup.el" 2>&1 </dev/null); then
+	echo "run.sh: README.md's setup fails under $emacs -Q (no Eglot? Emacs >= 29, or apt-get install -y elpa-eglot on Emacs 28):" >&2
+	echo "$out" >&2
+	echo "--- setup.el ---" >&2
+	cat "$tmp/setup.el" >&2
+	exit 1
 fi
 
 start=$(date +%s.%N)
 status=0
 # Standard input from /dev/null: a question asked by mistake fails at once
 # instead of waiting for an answer.
-timeout -k 5 "$limit" "$emacs" --batch -Q "${load[@]}" -L "$here/.." \
+MEMORY_LSP_SETUP="$tmp/setup.el" timeout -k 5 "$limit" "$emacs" --batch -Q -l "$tmp/setup.el" \
 	-l "$here/memory-lsp-test.el" -f memory-lsp-test-run </dev/null || status=$?
 end=$(date +%s.%N)
 elapsed=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')

@@ -56,11 +56,30 @@ cat >"$ws/.memory/quirks.md" <<'MD'
 
 - [gradle-leak] The Gradle daemon leaks memory after about 20 builds.
 MD
+# One finding each of two rules that are on by default: bullet-marker (line 3)
+# and long-entry (line 4, over 200 UTF-16 units). minimal_init.lua turns
+# long-entry off in settings; the spec checks it is absent here and present
+# in $plain, which gets the same file and no such setting.
+prefs='# Preferences
+
+* Prefer small pull requests.
+- [review-order] Review the migration files first, then the API handlers, then the web app, because a wrong migration is the costliest mistake to undo and the web app changes are usually the easiest ones to check by running the app locally.
+'
+printf '%s' "$prefs" >"$ws/.memory/preferences.md"
+# A second workspace that is not a git repository.
+plain="$tmp/plain"
+mkdir -p "$plain/.memory"
+printf '%s' "$prefs" >"$plain/.memory/preferences.md"
+if git -C "$plain" rev-parse --git-dir >/dev/null 2>&1; then
+  echo "run.sh: $plain is inside a git repository; set TMPDIR elsewhere" >&2
+  exit 2
+fi
 # Not memory files: the server must never be attached to these.
 printf '* not a memory file\n- [Bad Slug] nor this\n' >"$ws/README.md"
 printf '* x\n- [Bad Slug] archived\n' >"$ws/.memory/archive/old.md"
 
 export MEMORY_LSP_BIN="$bin" MEMORY_LSP_TEST_ROOT="$ws" MEMORY_LSP_CLIENT_DIR="$client_dir" \
+  MEMORY_LSP_PLAIN_ROOT="$plain" \
   MEMORY_LSP_SERVER_LOG="$tmp/server.log"
 
 start=$(date +%s.%N)

@@ -212,6 +212,19 @@ local function main()
     eq(d.source, 'memory-lsp', 'diagnostic source')
   end
 
+  -- 2b. The settings of setup() reach the server: minimal_init.lua turns
+  --     long-entry off, so preferences.md has its bullet-marker finding and
+  --     not its long-entry one (which step 11 shows is on by default).
+  local prefs = edit(root .. '/.memory/preferences.md')
+  wait_for('bullet-marker@3 without long-entry in preferences.md (long-entry off in settings)', function()
+    return has_code(prefs, 'bullet-marker', 3) and not has_code(prefs, 'long-entry', 4), vim.inspect(codes(prefs))
+  end)
+  -- A round trip: a later publish that brought long-entry back is here now.
+  request_sync(client, 'workspace/executeCommand', { command = 'memory.stats', arguments = { { root = root } } }, prefs)
+  vim.wait(200)
+  check(not has_code(prefs, 'long-entry', 4), 'long-entry came back in preferences.md: ' .. vim.inspect(codes(prefs)))
+  api.nvim_set_current_buf(buf)
+
   -- 3. The quick fix for [My Slug], requested and applied as an editor does.
   local diag
   for _, d in ipairs(vim.diagnostic.get(buf)) do
@@ -460,6 +473,31 @@ local function main()
   vim.lsp.stop_client(client.id)
   wait_for('the server to stop', function()
     return vim.lsp.get_client_by_id(client.id) == nil
+  end, 5000)
+
+  -- 11. A folder that is not a git repository, with a configuration that
+  --     does not turn long-entry off but turns bullet-marker off through
+  --     init_options: the same preferences.md has its long-entry finding
+  --     (on by default) and not its bullet-marker one.
+  local plain = assert(os.getenv('MEMORY_LSP_PLAIN_ROOT'), 'MEMORY_LSP_PLAIN_ROOT is not set')
+  memory_lsp.setup_config({
+    binary = os.getenv('MEMORY_LSP_BIN'),
+    args = { '--log-file', os.getenv('MEMORY_LSP_SERVER_LOG') or '/dev/null', '--log-level', 'debug' },
+    init_options = { rules = { ['bullet-marker'] = false } },
+  })
+  local pbuf = edit(plain .. '/.memory/preferences.md')
+  wait_for('a memory_lsp client attached to the plain folder\'s preferences.md', function()
+    local cs = clients_of(pbuf)
+    return #cs == 1 and cs[1].name == 'memory_lsp' and cs[1].initialized ~= false, #cs .. ' clients'
+  end)
+  local pclient = clients_of(pbuf)[1]
+  eq(memory_lsp.client_root(pclient), plain, 'client root of the plain folder')
+  wait_for('long-entry@4 without bullet-marker (bullet-marker off in init_options)', function()
+    return has_code(pbuf, 'long-entry', 4) and not has_code(pbuf, 'bullet-marker', 3), vim.inspect(codes(pbuf))
+  end)
+  vim.lsp.stop_client(pclient.id)
+  wait_for('the plain folder\'s server to stop', function()
+    return vim.lsp.get_client_by_id(pclient.id) == nil
   end, 5000)
 end
 

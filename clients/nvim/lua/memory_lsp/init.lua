@@ -148,6 +148,13 @@ local function request(client, method, params, handler, bufnr)
   return client.request(method, params, handler, bufnr)
 end
 
+local function client_notify(client, method, params)
+  if has_011 then
+    return client:notify(method, params)
+  end
+  return client.notify(method, params)
+end
+
 local function request_sync(client, method, params, timeout_ms, bufnr)
   if has_011 then
     return client:request_sync(method, params, timeout_ms, bufnr)
@@ -395,7 +402,8 @@ local defaults = {
   binary = nil,
   -- Extra server arguments, e.g. { '--log-file', '/tmp/memory-lsp.log', '--log-level', 'debug' }.
   args = nil,
-  -- Answer to the server's workspace/configuration pull for section "memory".
+  -- Sent to the server after start (workspace/didChangeConfiguration), and
+  -- the answer to its workspace/configuration pull for section "memory".
   settings = { memory = {} },
   -- Sent as initializationOptions (flat or nested under "memory").
   init_options = nil,
@@ -403,6 +411,8 @@ local defaults = {
   capabilities = nil,
   handlers = nil,
   on_attach = nil,
+  -- Called as on_init(client, initialize_result) once the server is initialized.
+  on_init = nil,
   -- Run :MemoryFixAll before each write of a memory file.
   fix_on_save = false,
   -- Buffer-local keymaps, e.g. { fix_all = '<leader>mf', store = '<leader>ms', query = '<leader>mq' }.
@@ -514,6 +524,21 @@ function M.attach(bufnr)
     -- The server decides by path; tell it Markdown whatever the filetype.
     get_language_id = function()
       return 'markdown'
+    end,
+    -- Neovim 0.7 does not advertise workspace/configuration, so the server
+    -- cannot pull `settings`: push them, as Neovim's documentation of
+    -- on_init advises. on_init runs before any didOpen is sent, so the first
+    -- diagnostics already follow the settings. The server takes the
+    -- `memory` object of the notification from a client it cannot ask, and
+    -- pulls again from one it can (0.11+), which answers the same.
+    on_init = function(c, result)
+      local settings = c.config and c.config.settings
+      if type(settings) == 'table' and next(settings) ~= nil then
+        client_notify(c, 'workspace/didChangeConfiguration', { settings = settings })
+      end
+      if cfg.on_init then
+        cfg.on_init(c, result)
+      end
     end,
     on_attach = function(c, b)
       set_keymaps(b, cfg.keymaps)
