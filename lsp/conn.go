@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"io"
 	"runtime/debug"
 	"sync"
+	"time"
 
 	"github.com/tliron/commonlog"
 )
@@ -121,6 +123,10 @@ func (c *Conn) notification(ctx context.Context, m *incoming) (err error) {
 			err = nil
 		}
 	}()
+	if c.debug() {
+		start := time.Now()
+		defer func() { c.log.Debugf("<- %s (%d bytes): handled in %s", m.Method, len(m.Params), since(start)) }()
+	}
 	err = c.h.Notification(ctx, m.Method, m.Params)
 	if err != nil && !errors.Is(err, errExit) {
 		c.log.Warningf("%s: %v", m.Method, err)
@@ -128,8 +134,22 @@ func (c *Conn) notification(ctx context.Context, m *incoming) (err error) {
 	return err
 }
 
+// debug: the session is logged message by message (--log-level debug),
+// for an editor that shows nothing or the wrong thing.
+func (c *Conn) debug() bool { return c.log.AllowLevel(commonlog.Debug) }
+
+// since is a duration rounded for a log line.
+func since(t time.Time) time.Duration {
+	d := time.Since(t)
+	if d > time.Millisecond {
+		return d.Round(10 * time.Microsecond)
+	}
+	return d.Round(time.Microsecond)
+}
+
 // request runs one request under recover and writes its response.
 func (c *Conn) request(ctx context.Context, m *incoming) {
+	start := time.Now()
 	var (
 		result any
 		err    error
@@ -143,6 +163,13 @@ func (c *Conn) request(ctx context.Context, m *incoming) {
 		}()
 		result, err = c.h.Request(ctx, m.Method, m.Params)
 	}()
+	if c.debug() {
+		outcome := "answered"
+		if err != nil {
+			outcome = "failed: " + err.Error()
+		}
+		c.log.Debugf("<- %s #%s (%d bytes): %s in %s", m.Method, m.ID, len(m.Params), outcome, since(start))
+	}
 	if err == nil && ctx.Err() != nil {
 		err = ctx.Err()
 	}
@@ -205,6 +232,9 @@ func (c *Conn) write(v any) {
 
 // Notify sends a notification to the client.
 func (c *Conn) Notify(method string, params any) {
+	if c.debug() {
+		c.log.Debugf("-> %s", method)
+	}
 	c.write(notificationOut{JSONRPC: "2.0", Method: method, Params: params})
 }
 
@@ -220,6 +250,9 @@ func appendNotificationStart(b []byte, method string) []byte {
 // notifyEncoded sends a notification built with appendNotificationStart,
 // for output too large to go through encoding/json's reflection cheaply.
 func (c *Conn) notifyEncoded(body []byte) {
+	if c.debug() {
+		c.log.Debugf("-> %s", encodedSummary(body))
+	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	if c.ended {
@@ -241,8 +274,15 @@ func (c *Conn) Call(ctx context.Context, method string, params, result any) erro
 	c.calls[id] = ch
 	c.mu.Unlock()
 	c.write(requestOut{JSONRPC: "2.0", ID: id, Method: method, Params: params})
+	start := time.Now()
+	if c.debug() {
+		c.log.Debugf("-> %s #%d", method, id)
+	}
 	select {
 	case m := <-ch:
+		if c.debug() {
+			c.log.Debugf("<- answer to %s #%d after %s", method, id, since(start))
+		}
 		if m.Error != nil {
 			return fmt.Errorf("%s: the client answered an error: %w", method, m.Error)
 		}
@@ -260,4 +300,17 @@ func (c *Conn) Call(ctx context.Context, method string, params, result any) erro
 	case <-c.closed:
 		return fmt.Errorf("%s: connection closed", method)
 	}
+}
+
+// encodedSummary names a notification built by appendNotificationStart, and
+// its size, without decoding it: "textDocument/publishDiagnostics (1234 bytes)".
+func encodedSummary(body []byte) string {
+	const start = `{"jsonrpc":"2.0","method":"`
+	method := "notification"
+	if rest, ok := bytes.CutPrefix(body, []byte(start)); ok {
+		if i := bytes.IndexByte(rest, '"'); i >= 0 {
+			method = string(rest[:i])
+		}
+	}
+	return fmt.Sprintf("%s (%d bytes)", method, len(body))
 }
