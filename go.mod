@@ -9,6 +9,7 @@ require (
 	github.com/tliron/commonlog v0.2.8
 	github.com/tliron/glsp v0.2.2
 	github.com/tliron/kutil v0.3.11
+	golang.org/x/term v0.14.0
 )
 
 require (
@@ -28,6 +29,5 @@ require (
 	golang.org/x/oauth2 v0.35.0 // indirect
 	golang.org/x/sync v0.20.0 // indirect
 	golang.org/x/sys v0.41.0 // indirect
-	golang.org/x/term v0.14.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 )

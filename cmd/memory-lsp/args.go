@@ -11,6 +11,7 @@ type flagSpec struct {
 	name    string
 	boolean bool
 	help    string
+	value   string // how help names the value: DIR, N, C
 }
 
 // parsedArgs holds a command line after flag parsing. Flags may come before

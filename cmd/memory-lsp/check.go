@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -294,15 +295,32 @@ func runCheck(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 			for _, f := range c.findings {
 				file := c.files[f.File]
 				fmt.Fprintln(e.stdout, rules.FormatText(display(file.Path), file.Doc, f))
+				writeFixes(e.stdout, f)
 			}
 		}
-		fmt.Fprintf(e.stderr, "%s checked: %s, %s, %s, %s\n", plural(summary.Files, "file"), plural(summary.Errors, "error"),
-			plural(summary.Warnings, "warning"), plural(summary.Infos, "info"), plural(summary.Hints, "hint"))
+		// The same closing sentence as --format summary.
+		fmt.Fprintln(e.stderr, summarize(results, e.cfg).line())
 	}
 	if summary.Errors > 0 {
 		return exitFindings, nil
 	}
 	return exitOK, nil
+}
+
+// writeFixes lists under a finding the fixes an editor offers for it,
+// indented so that tools reading path:line:col: lines skip them; the safe
+// ones are those check --fix applies.
+func writeFixes(w io.Writer, f rules.Finding) {
+	for _, fx := range f.Fixes {
+		switch {
+		case fx.KeepBoth:
+			fmt.Fprintf(w, "    fix: %s (in an editor: stops reporting the pair)\n", fx.Title)
+		case fx.Safe:
+			fmt.Fprintf(w, "    fix: %s (check --fix applies it)\n", fx.Title)
+		default:
+			fmt.Fprintf(w, "    fix: %s\n", fx.Title)
+		}
+	}
 }
 
 func toJSON(c *checked, f rules.Finding) jsonFinding {

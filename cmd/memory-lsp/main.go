@@ -71,32 +71,67 @@ type command struct {
 	// a query); any other command refuses them rather than ignore them
 	// (`list quirks` must not list everything).
 	positional bool
+	// notes and examples complete the command's help page.
+	notes    string
+	examples []string
 }
 
 // commonFlags are accepted by every command.
 var commonFlags = []flagSpec{
-	{name: "root", help: "workspace folder (default: nearest folder above the current one holding .memory/)"},
+	{name: "root", value: "DIR", help: "the project (default: the nearest folder above the current one holding .memory/, else the git top level)"},
 	{name: "json", boolean: true, help: "print one JSON document on stdout"},
-	{name: "config", help: "settings file (JSON: categoryLimit, skipThreshold, updateThreshold, mergeThreshold, longEntry, maxContent, rules)"},
+	{name: "config", value: "FILE", help: "settings file (JSON: categoryLimit, skipThreshold, updateThreshold, mergeThreshold, longEntry, maxContent, rules)"},
 }
+
+const categoryHelp = "Instruction, Quirk, Preference, Decision or Security; any case, plural or file name (decisions.md)"
 
 func commands() []command {
 	return []command{
-		{name: "check", positional: true, args: "[--fix] [--format text|json|sarif|summary] [PATH…]", help: "report problems in .memory folders or files; --fix applies the safe fixes", flags: []flagSpec{{name: "fix", boolean: true, help: "apply the safe fixes first"}, {name: "format", help: "text (default), json (as --json), sarif (SARIF 2.1.0 for code scanning) or summary (counts for CI)"}}, run: runCheck},
-		{name: "list", args: "[--category C]", help: "list every entry with category, file, line, slug, content and score", flags: []flagSpec{{name: "category", help: "only this category"}}, run: runList},
-		{name: "store", positional: true, args: "--category C [--slug S] [--dry-run] CONTENT|-", help: "store a memory as HackLM's storeMemory does (- reads stdin)", flags: []flagSpec{{name: "category", help: "Instruction, Quirk, Preference, Decision or Security"}, {name: "slug", help: "kebab-case key; the same slug updates the entry"}, {name: "dry-run", boolean: true, help: "say what would happen, write nothing"}}, run: runStore},
-		{name: "query", positional: true, args: "[--category C] [--limit N] QUERY", help: "search memories as HackLM's queryMemory does", flags: []flagSpec{{name: "category", help: "only this category"}, {name: "limit", help: "at most N results (1-20, default 10)"}}, run: runQuery},
-		{name: "cleanup", args: "[--apply] [--accept KIND,…]", help: "show the cleanup plan (normalise, merge true duplicates, prune, assign slugs) and the pairs left to decide, then the diff; --apply writes it", flags: []flagSpec{
-			{name: "apply", boolean: true, help: "write the plan"},
-			{name: "accept", help: "also apply the suggested choice for these kinds of pairs: reversal, value, reworded, qualification, sibling, or all"}}, run: runCleanup},
-		{name: "init", args: "[--git] [--agents-md] [--claude-md]", help: "create the missing category files and a pointer block in .github/copilot-instructions.md; --agents-md, --claude-md: also in AGENTS.md, CLAUDE.md; --git: register the merge driver", flags: initFlags(), run: runInit},
-		{name: "version", help: "print the version", run: runVersion},
+		{name: "check", positional: true, args: "[--fix] [--format text|json|sarif|summary] [PATH…]",
+			help:  "report problems in .memory folders or files, each with its fix; --fix applies the safe fixes",
+			notes: "PATH is a project, a .memory folder or memory files (as pre-commit passes them); none means the current project. Each finding is path:line:column: severity: message [code], the column in UTF-16 units as editors count, followed by the fixes an editor offers for it.",
+			flags: []flagSpec{{name: "fix", boolean: true, help: "apply the safe fixes first (only files directly inside a .memory folder are written)"}, {name: "format", value: "F", help: "text (default), json (as --json), sarif (SARIF 2.1.0 for code scanning) or summary (counts for CI)"}},
+			examples: []string{"memory-lsp check", "memory-lsp check --fix", "memory-lsp check --format sarif > memory.sarif", "memory-lsp check --root examples/demo"},
+			run:      runCheck},
+		{name: "list", args: "[--category C]", help: "list every entry with its place, category, pruning score, slug and content",
+			flags:    []flagSpec{{name: "category", value: "C", help: "only this category: " + categoryHelp}},
+			examples: []string{"memory-lsp list", "memory-lsp list --category quirks", "memory-lsp list --json"},
+			run:      runList},
+		{name: "store", positional: true, args: "--category C [--slug S] [--dry-run] CONTENT|-",
+			help:  "store a memory as HackLM's storeMemory does (- reads stdin)",
+			notes: "CONTENT is one sentence; the words may be given unquoted. A store skips what is already stored, updates an entry when the new text is the same fact with a changed value or wording (or reverses it), and otherwise appends; with --slug it updates the entry with that slug. A secret or an instruction to agents is refused (exit 1). The first store of a project creates .memory at its top and says where.",
+			flags: []flagSpec{{name: "category", value: "C", help: categoryHelp}, {name: "slug", value: "S", help: "kebab-case key; the same slug updates the entry"}, {name: "dry-run", boolean: true, help: "say what would happen, write nothing"}},
+			examples: []string{`memory-lsp store --category Decision "Use Postgres for the ledger."`, `memory-lsp store --category quirks --slug gradle-leak "The Gradle daemon leaks memory after 20 builds."`,
+				`echo "Run migrations before deploying." | memory-lsp store --category Instruction -`, `memory-lsp store --category Quirk -- "-race slows the suite 10x."`},
+			run: runStore},
+		{name: "query", positional: true, args: "[--category C] [--limit N] QUERY",
+			help:     "search memories as HackLM's queryMemory does, best match first",
+			notes:    "QUERY is words, quoted or not. Whole words match, and a word of four letters or more also finds the longer words it begins (postgres finds PostgreSQL).",
+			flags:    []flagSpec{{name: "category", value: "C", help: "only this category: " + categoryHelp}, {name: "limit", value: "N", help: "at most N results, 1 to 20 (default 10)"}},
+			examples: []string{"memory-lsp query postgres", `memory-lsp query --category quirks "gradle daemon"`, "memory-lsp query --json --limit 3 deploy"},
+			run:      runQuery},
+		{name: "cleanup", args: "[--apply] [--accept KIND,…]", help: "show the cleanup plan (normalise, merge true duplicates, prune, assign slugs), the pairs left to decide and the lines left to you, then the diff; --apply writes it",
+			notes: "Nothing is written without --apply. Lines with a likely secret or an instruction to agents are never changed: the plan lists them for you to delete.",
+			flags: []flagSpec{
+				{name: "apply", boolean: true, help: "write the plan"},
+				{name: "accept", value: "KINDS", help: "also apply the suggested choice for these kinds of pairs: reversal, value, reworded, qualification, sibling, or all"}},
+			examples: []string{"memory-lsp cleanup", "memory-lsp cleanup --apply", "memory-lsp cleanup --apply --accept reversal,value"},
+			run:      runCleanup},
+		{name: "init", args: "[--git] [--agents-md] [--claude-md]", help: "create the missing category files and a pointer block in .github/copilot-instructions.md; --agents-md, --claude-md: also in AGENTS.md, CLAUDE.md; --git: register the merge driver",
+			flags:    initFlags(),
+			examples: []string{"memory-lsp init", "memory-lsp init --git --agents-md"},
+			run:      runInit},
+		{name: "version", help: "print the version", examples: []string{"memory-lsp version"}, run: runVersion},
 		mcpCommand(),
 		mergeDriverCommand(),
-		{name: "serve", args: "[--stdio] [--log-file F] [--log-level L]", help: "run the language server on stdio (the default command)", flags: []flagSpec{
-			{name: "stdio", boolean: true, help: "use stdio (the only transport; accepted because clients add it)"},
-			{name: "log-file", help: "write logs to this file instead of stderr"},
-			{name: "log-level", help: "error, warning, notice (default), info or debug"}}, run: runServe},
+		{name: "serve", args: "[--stdio] [--log-file F] [--log-level L]", help: "run the language server on stdio (the default command; editors start it)",
+			notes: "stdout carries JSON-RPC only; logs go to stderr or --log-file. For troubleshooting, --log-level debug logs every message with its outcome and time.",
+			flags: []flagSpec{
+				{name: "stdio", boolean: true, help: "use stdio (the only transport; accepted because clients add it)"},
+				{name: "log-file", value: "F", help: "write logs to this file instead of stderr"},
+				{name: "log-level", value: "L", help: "error, warning, notice (default), info or debug"}},
+			examples: []string{"memory-lsp serve --stdio --log-level debug --log-file /tmp/memory-lsp.log"},
+			run:      runServe},
 	}
 }
 
@@ -105,24 +140,24 @@ func run(ctx context.Context, args []string, e *env) int {
 		args = []string{"serve"}
 	}
 	name := args[0]
-	if name == "help" || name == "-h" || name == "--help" {
+	switch name {
+	case "help":
+		return runHelp(e, args[1:])
+	case "-h", "--help", "-help":
 		usage(e.stdout)
 		return exitOK
-	}
-	if name == "--version" {
+	case "--version":
 		name = "version"
 	}
-	var cmd *command
-	for _, c := range commands() {
-		if c.name == name {
-			cmd = &c
-			break
-		}
-	}
+	cmd := findCommand(name)
 	if cmd == nil {
 		fmt.Fprintf(e.stderr, "memory-lsp: unknown command %q\n\n", name)
 		usage(e.stderr)
 		return exitError
+	}
+	if wantsHelp(args[1:]) {
+		commandHelp(e.stdout, cmd)
+		return exitOK
 	}
 	a, err := parseArgs(args[1:], append(append([]flagSpec{}, commonFlags...), cmd.flags...))
 	if err != nil {
@@ -195,7 +230,7 @@ func fail(e *env, cmd *command, err error) int {
 			code = exitFindings
 		}
 	case errors.As(err, &ue) && cmd != nil:
-		err = fmt.Errorf("%s\nusage: memory-lsp %s %s", ue.msg, cmd.name, cmd.args)
+		err = fmt.Errorf("%s\nusage: memory-lsp %s %s (memory-lsp %s --help for more)", ue.msg, cmd.name, cmd.args, cmd.name)
 	}
 	fmt.Fprintf(e.stderr, "memory-lsp: %v\n", err)
 	if e.json {
@@ -213,23 +248,6 @@ func writeJSON(w io.Writer, v any) {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(v)
-}
-
-func usage(w io.Writer) {
-	fmt.Fprintln(w, "memory-lsp: language server and CLI for AI-agent memory files (.memory/*.md)")
-	fmt.Fprintln(w, "\nusage: memory-lsp <command> [flags]")
-	fmt.Fprintln(w, "\ncommands:")
-	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.help)
-		if c.args != "" {
-			fmt.Fprintf(w, "           memory-lsp %s %s\n", c.name, c.args)
-		}
-	}
-	fmt.Fprintln(w, "\nflags of every command:")
-	for _, f := range commonFlags {
-		fmt.Fprintf(w, "  --%-7s %s\n", f.name, f.help)
-	}
-	fmt.Fprintln(w, "\nexit codes: 0 success, 1 findings of severity error or a refused store, 2 usage or I/O error")
 }
 
 func versionString() string {

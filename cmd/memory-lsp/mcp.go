@@ -15,8 +15,12 @@ import (
 
 // mcpCommand is `memory-lsp mcp`: the Model Context Protocol server on stdio.
 func mcpCommand() command {
-	return command{name: "mcp", args: "[--root DIR] [--log-level L]", help: "run the MCP server on stdio: storeMemory, queryMemory, getMemory, listMemories, memoryStats for agents", flags: []flagSpec{
-		{name: "log-level", help: "none, error, warning (default), info or debug; logs go to stderr"}}, run: runMCP}
+	return command{name: "mcp", args: "[--root DIR] [--log-level L]", help: "run the MCP server on stdio: storeMemory, queryMemory, getMemory, listMemories, memoryStats for agents",
+		notes: "Without --root the client's roots decide, else the project found from the current folder (the nearest .memory above it, else the git top level). stdout carries protocol messages only.",
+		flags: []flagSpec{
+			{name: "log-level", value: "L", help: "none, error, warning (default), notice, info or debug; logs go to stderr"}},
+		examples: []string{"memory-lsp mcp", "claude mcp add memory -- memory-lsp mcp"},
+		run:      runMCP}
 }
 
 // runMCP serves one MCP session on stdin/stdout until the client closes

@@ -22,7 +22,10 @@ import (
 // the file's name in the repository.
 
 func mergeDriverCommand() command {
-	return command{name: "merge-driver", positional: true, args: "BASE OURS THEIRS [PATH]", help: "git merge driver for .memory/*.md: merges entry by entry into OURS (registered by init --git)", run: runMergeDriver}
+	return command{name: "merge-driver", positional: true, args: "BASE OURS THEIRS [PATH]", help: "git merge driver for .memory/*.md: merges entry by entry into OURS (registered by init --git)",
+		notes:    "git runs it with %O %A %B %P; a person runs init --git once instead.",
+		examples: []string{"memory-lsp init --git", "git config merge.memory-lsp.driver 'memory-lsp merge-driver %O %A %B %P'"},
+		run:      runMergeDriver}
 }
 
 func runMergeDriver(_ context.Context, e *env, a *parsedArgs) (int, error) {

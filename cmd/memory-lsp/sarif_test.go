@@ -246,8 +246,8 @@ func textFindings(t *testing.T, out string) []string {
 	re := regexp.MustCompile(`^(.*):(\d+):(\d+): (?:error|warning|info|hint): (.*)$`)
 	var got []string
 	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
-		if line == "" {
-			continue
+		if line == "" || strings.HasPrefix(line, "    fix: ") {
+			continue // a finding's fixes follow it, indented
 		}
 		m := re.FindStringSubmatch(line)
 		if m == nil {

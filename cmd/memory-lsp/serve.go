@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 
 	"github.com/tliron/commonlog"
+	"golang.org/x/term"
 	_ "github.com/tliron/commonlog/simple" // the stderr/file backend
 
 	"github.com/memory-lsp/memory-lsp/lsp"
@@ -43,6 +44,11 @@ func runServe(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 	in, out := e.stdin, e.stdout
 	if in == nil {
 		in = os.Stdin
+	}
+	if f, ok := in.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		// Someone typed `memory-lsp` in a terminal: without a word it
+		// would seem to hang.
+		fmt.Fprintln(e.stderr, "memory-lsp: this is the language server, waiting for LSP messages on stdin; editors start it themselves.\nRun `memory-lsp help` for the commands (check, store, query, …); Ctrl-C quits.")
 	}
 	log := commonlog.GetLogger(lsp.Name)
 	srv := lsp.NewServer(lsp.Options{Version: versionString()}, log)
