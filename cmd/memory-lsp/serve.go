@@ -8,8 +8,8 @@ import (
 	"runtime/debug"
 
 	"github.com/tliron/commonlog"
-	"golang.org/x/term"
 	_ "github.com/tliron/commonlog/simple" // the stderr/file backend
+	"golang.org/x/term"
 
 	"github.com/memory-lsp/memory-lsp/lsp"
 )
