@@ -133,7 +133,7 @@ func TestBinaryTools(t *testing.T) {
 		{map[string]any{"category": "Decision", "content": "Always squash commits before merging to main."}, false,
 			`Stored in decisions.md: "Always squash commits before merging to main."`, "stored"},
 		{map[string]any{"category": "Security", "content": "Deploy with ghp_4fK9sLm2Qx7Rt1Vb8Nc3Zd6Wy0Pe5Ha9Jg2U from CI."}, true,
-			"Failed to store memory: content: content looks like it contains a GitHub token; memory files are shared and committed, so store where the secret lives (e.g. an environment variable name) instead", ""},
+			"Failed to store memory: content looks like it contains a GitHub token; memory files are shared and committed, so store where the secret lives (e.g. an environment variable name) instead", ""},
 		{map[string]any{"category": "Goal", "content": "Something durable."}, true,
 			`Failed to store memory: category: unknown category: "Goal". Valid: Instruction, Quirk, Preference, Decision, Security`, ""},
 	}
@@ -160,7 +160,7 @@ func TestBinaryTools(t *testing.T) {
 
 	// queryMemory: HackLM's sentence, and the hits with file, line and slug.
 	r := call(t, cs, ToolQuery, map[string]any{"query": "postgres ledger"})
-	if r.IsError || r.Text != "Found 1 memories:\n\n[Decision] Use Postgres 17 for the ledger." {
+	if r.IsError || r.Text != "Found 1 memory:\n\n[Decision] Use Postgres 17 for the ledger. (decisions.md:3, slug ledger-db)" {
 		t.Errorf("query: %s", r)
 	}
 	var q struct {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/rules"
@@ -128,14 +129,23 @@ func runList(_ context.Context, e *env, a *parsedArgs) (int, error) {
 		writeJSON(e.stdout, map[string]any{"entries": entries})
 		return exitOK, nil
 	}
+	// Aligned columns under a header; the score is HackLM's pruning score
+	// (the lowest go first when a category is over its limit).
+	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+	if len(entries) > 0 {
+		fmt.Fprintln(tw, "place\tcategory\tprune score\tentry")
+	}
 	for _, ce := range entries {
 		slug := ""
 		if ce.Slug != "" {
 			slug = "[" + ce.Slug + "] "
 		}
-		fmt.Fprintf(e.stdout, "%s:%d\t%s\t%d\t%s%s\n", display(ce.Path), ce.Line, ce.Category, ce.Score, slug, ce.Content)
+		fmt.Fprintf(tw, "%s:%d\t%s\t%d\t%s%s\n", display(ce.Path), ce.Line, ce.Category, ce.Score, slug, ce.Content)
 	}
-	fmt.Fprintf(e.stderr, "%d entries\n", len(entries))
+	if err := tw.Flush(); err != nil {
+		return exitError, err
+	}
+	fmt.Fprintln(e.stderr, memory.Plural(len(entries), "entry", "entries"))
 	return exitOK, nil
 }
 

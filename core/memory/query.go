@@ -123,16 +123,23 @@ func (c *Catalog) Query(req QueryRequest) (QueryResult, error) {
 	return res, nil
 }
 
-// queryMessage is HackLM's reply: "Found N memories:", a blank line, then
-// "[Category] content" per hit; or "No memories found matching "<query>".".
+// queryMessage is HackLM's reply — "Found N memories:", a blank line, then
+// "[Category] content" per hit, or "No memories found matching "<query>"."
+// — in good English ("Found 1 memory:"), with each hit's place and slug
+// after its content, so that an agent reading only the text can cite it
+// or update it by slug: "[Decision] Use Postgres. (decisions.md:3, slug db)".
 func queryMessage(query string, hits []QueryHit) string {
 	if len(hits) == 0 {
 		return fmt.Sprintf("No memories found matching %s.", quote(query))
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Found %d memories:\n", len(hits))
+	fmt.Fprintf(&b, "Found %s:\n", Plural(len(hits), "memory", "memories"))
 	for _, h := range hits {
-		fmt.Fprintf(&b, "\n[%s] %s", h.Category, h.Content)
+		fmt.Fprintf(&b, "\n[%s] %s (%s:%d", h.Category, h.Content, h.File, h.Line)
+		if h.Slug != "" {
+			fmt.Fprintf(&b, ", slug %s", h.Slug)
+		}
+		b.WriteString(")")
 	}
 	return b.String()
 }

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"fmt"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -21,7 +22,12 @@ type InputError struct {
 	Problem string
 }
 
-func (e *InputError) Error() string { return e.Field + ": " + e.Problem }
+func (e *InputError) Error() string {
+	if strings.HasPrefix(e.Problem, e.Field+" ") {
+		return e.Problem // "content is empty", not "content: content is empty"
+	}
+	return e.Field + ": " + e.Problem
+}
 
 // StoreRequest is storeMemory's input as it arrives (HackLM's schema).
 type StoreRequest struct {
@@ -91,7 +97,7 @@ func validateContent(raw string, cfg config.Config) (string, error) {
 		return "", bad("content is %d UTF-16 units long; the limit is %d (one concise sentence)", n, cfg.MaxContent)
 	}
 	if m := secret.Find(content); len(m) > 0 {
-		return "", bad("content looks like it contains a %s; memory files are shared and committed, so store where the secret lives (e.g. an environment variable name) instead", m[0].Kind)
+		return "", bad("content looks like it contains %s; memory files are shared and committed, so store where the secret lives (e.g. an environment variable name) instead", WithArticle(m[0].Kind))
 	}
 	// Memory is pasted into every later agent session as trusted notes, so
 	// text that steers the agent is refused like a secret; switching the
