@@ -78,6 +78,9 @@ type gitSetup struct {
 	Attributes        string           `json:"attributes"`
 	AttributesChanged bool             `json:"attributesChanged"`
 	Config            []gitConfigValue `json:"config"`
+	// Note says how the driver was registered when memory-lsp is not on
+	// PATH (its absolute path is).
+	Note string `json:"note,omitempty"`
 }
 
 type gitConfigValue struct {
@@ -164,18 +167,33 @@ func (r *gitRepo) register(ctx context.Context) (*gitSetup, error) {
 		}
 		s.AttributesChanged = true
 	}
+	driver, note, err := driverCommand()
+	if err != nil {
+		return s, err
+	}
+	s.Note = note
 	for _, kv := range [][2]string{
 		{"merge." + merge.Driver + ".name", merge.DriverName},
-		{"merge." + merge.Driver + ".driver", merge.DriverCommand},
+		{"merge." + merge.Driver + ".driver", driver},
 	} {
 		v := gitConfigValue{Key: kv[0], Value: kv[1]}
 		old, err := r.run(ctx, "config", "--local", "--get", kv[0])
 		var ee *exec.ExitError
 		switch {
 		case err == nil:
-			// set already: ours, or someone's choice
-			if old = strings.TrimRight(old, "\n"); old != kv[1] {
+			// set already: ours, or someone's choice — unless it is our
+			// PATH form and memory-lsp is not on PATH, where git would
+			// fail and leave a conflict
+			old = strings.TrimRight(old, "\n")
+			if old != kv[1] && !(old == merge.DriverCommand && kv[1] != merge.DriverCommand) {
 				v.Value, v.Kept = old, true
+				break
+			}
+			if old != kv[1] {
+				if _, err := r.run(ctx, "config", "--local", kv[0], kv[1]); err != nil {
+					return s, fmt.Errorf("init --git: %w", err)
+				}
+				v.Set = true
 			}
 		case errors.As(err, &ee) && ee.ExitCode() == 1: // unset
 			if _, err := r.run(ctx, "config", "--local", kv[0], kv[1]); err != nil {
@@ -190,8 +208,39 @@ func (r *gitRepo) register(ctx context.Context) (*gitSetup, error) {
 	return s, nil
 }
 
+// driverCommand is what git runs to merge a memory file: memory-lsp from
+// PATH when it is there, else this binary by its absolute path (with a note
+// saying so), never a temporary `go run` build that will be gone.
+func driverCommand() (cmd, note string, err error) {
+	if _, err := exec.LookPath("memory-lsp"); err == nil {
+		return merge.DriverCommand, "", nil
+	}
+	exe, err := os.Executable()
+	if err == nil {
+		exe, err = filepath.EvalSymlinks(exe)
+	}
+	if err != nil {
+		return "", "", fmt.Errorf("init --git: memory-lsp is not on PATH and the running binary cannot be found (%v); install memory-lsp on PATH and run init --git again", err)
+	}
+	if strings.Contains(exe, string(filepath.Separator)+"go-build") {
+		return "", "", fmt.Errorf("init --git: memory-lsp is not on PATH, and this is a temporary `go run` build (%s) that git could not run later; install it (go install ./cmd/memory-lsp, or go build -o ~/bin/memory-lsp ./cmd/memory-lsp) and run init --git again", exe)
+	}
+	return shellQuote(exe) + merge.DriverArgs, fmt.Sprintf("memory-lsp is not on PATH, so git will run %s; run init --git again if you move it", exe), nil
+}
+
+// shellQuote quotes a path for the shell git runs the driver with.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
 // print reports the registration in words.
 func (g *gitSetup) print(e *env) {
+	if g.Note != "" {
+		fmt.Fprintf(e.stdout, "note: %s\n", g.Note)
+	}
 	if g.AttributesChanged {
 		fmt.Fprintf(e.stdout, "wrote %s: %s\n", display(g.Attributes), merge.AttributesLine)
 	}

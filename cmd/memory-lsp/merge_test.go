@@ -353,6 +353,32 @@ func TestInitGit(t *testing.T) {
 		}
 	})
 
+	t.Run("memory-lsp not on PATH: its absolute path is registered, and git merges with it", func(t *testing.T) {
+		if p, err := exec.LookPath("memory-lsp"); err == nil {
+			t.Skipf("memory-lsp is on this machine's PATH (%s): cannot test its absence", p)
+		}
+		r := newTestRepo(t)
+		for i, kv := range r.env {
+			if strings.HasPrefix(kv, "PATH=") {
+				r.env[i] = "PATH=" + os.Getenv("PATH") // without the test binary's folder
+			}
+		}
+		// A second registration (memory-lsp was on PATH once) is mended.
+		r.git("config", "merge.memory-lsp.driver", merge.DriverCommand)
+		out, code := r.memory("init", "--git")
+		if code != 0 || !strings.Contains(out, "note: memory-lsp is not on PATH, so git will run "+binary) {
+			t.Fatalf("init --git: exit %d\n%s", code, out)
+		}
+		if got := r.git("config", "--local", "merge.memory-lsp.driver"); got != shellQuote(binary)+merge.DriverArgs+"\n" {
+			t.Errorf("merge.memory-lsp.driver = %q, want the absolute path", got)
+		}
+		const head = "# Decisions\n\n- [db] Use PostgreSQL 16 for the primary store.\n"
+		r.write(".memory/decisions.md", head)
+		r.commit("base")
+		r.branches(head+"- [ci] Run CI on every push to main.\n", head+"- [tags] Tag every release with semver.\n")
+		r.wantMerged(head + "- [ci] Run CI on every push to main.\n- [tags] Tag every release with semver.\n")
+	})
+
 	t.Run("a .gitattributes linked outside the workspace is refused", func(t *testing.T) {
 		r := newTestRepo(t)
 		outside := filepath.Join(t.TempDir(), "profile")

@@ -16,10 +16,12 @@ const (
 	AttributesLine = Pattern + " merge=" + Driver
 	// DriverName is git's merge.memory-lsp.name, shown by git in messages.
 	DriverName = "memory-lsp entry merge"
-	// DriverCommand is git's merge.memory-lsp.driver: base, ours (where the
-	// result goes), theirs and the file's path. memory-lsp must be on the
-	// PATH of whoever runs git.
-	DriverCommand = "memory-lsp merge-driver %O %A %B %P"
+	// DriverArgs follow the program in git's merge.memory-lsp.driver: base,
+	// ours (where the result goes), theirs and the file's path.
+	DriverArgs = " merge-driver %O %A %B %P"
+	// DriverCommand is the driver when memory-lsp is on the PATH of whoever
+	// runs git; otherwise init --git registers the binary's absolute path.
+	DriverCommand = "memory-lsp" + DriverArgs
 )
 
 // AddAttributes returns .gitattributes content that routes Pattern to the
