@@ -512,3 +512,29 @@ func TestBinaryRootsListFails(t *testing.T) {
 		t.Errorf("quirks.md: %q", got)
 	}
 }
+
+// TestBinaryFirstStoreFromASubfolder: an agent's MCP server started in a
+// subfolder of a git repository that has no .memory yet (no roots from the
+// client) stores into .memory at the repository's top, as the CLI does,
+// never into the subfolder.
+func TestBinaryFirstStoreFromASubfolder(t *testing.T) {
+	proj := t.TempDir()
+	if out, err := exec.Command("git", "init", "-q", proj).CombinedOutput(); err != nil {
+		t.Skipf("git init: %v %s", err, out)
+	}
+	sub := filepath.Join(proj, "cmd", "app")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := startServer(t, sub, nil, "")
+	r := call(t, p.cs, ToolStore, map[string]any{"category": "Decision", "content": "Use Go 1.26 for every service."})
+	if r.IsError {
+		t.Fatalf("store: %s", r)
+	}
+	if got := readMemory(t, proj, "decisions.md"); !strings.Contains(got, "- Use Go 1.26 for every service.\n") {
+		t.Errorf("decisions.md at the repository top: %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(sub, ".memory")); !os.IsNotExist(err) {
+		t.Errorf("the store created .memory in the subfolder the server started in: %v", err)
+	}
+}
