@@ -41,3 +41,46 @@ func TestReadmeRuleTable(t *testing.T) {
 	}
 	t.Errorf("README.md's table of diagnostic codes is out of date; run go test ./cmd/memory-lsp -run TestReadmeRuleTable -update")
 }
+
+// TestReadmeFirstCommands: the README opens with the two commands a
+// newcomer runs on a fresh clone — the main job on the example that ships
+// in the repository, then the test suite, which .ci/run runs as written —
+// and the first one works: findings with their fixes, exit 0, on a clone
+// that has no .memory of its own.
+func TestReadmeFirstCommands(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(data), "```sh\n")
+	block, _, _ = strings.Cut(block, "```")
+	lines := strings.Split(strings.TrimSpace(block), "\n")
+	if !ok || len(lines) != 2 {
+		t.Fatalf("the README's first block is not two commands: %q", block)
+	}
+	command := func(line string) string { c, _, _ := strings.Cut(line, "#"); return strings.TrimSpace(c) }
+	first, second := command(lines[0]), command(lines[1])
+	if second != "go test ./..." {
+		t.Errorf("second command %q, want go test ./...", second)
+	}
+	ci, err := os.ReadFile("../../.ci/run")
+	if err != nil || !strings.Contains(string(ci), "\n"+second+"\n") {
+		t.Errorf(".ci/run does not run %q as written: %v", second, err)
+	}
+	args, ok := strings.CutPrefix(first, "go run ./cmd/memory-lsp ")
+	if !ok {
+		t.Fatalf("first command %q does not run memory-lsp", first)
+	}
+	out, errs, code := runBinary(t, "../..", "", strings.Fields(args)...)
+	if code != 0 {
+		t.Fatalf("%s: exit %d\n%s%s", first, code, out, errs)
+	}
+	for _, want := range []string{"[agent-directive]", "[conflict]", "[bullet-marker]", "    fix: Delete entry", "(check --fix applies it)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("%s: stdout lacks %q:\n%s", first, want, out)
+		}
+	}
+	if !strings.Contains(errs, "memory: 0 errors, 6 warnings in 3 files") {
+		t.Errorf("%s: stderr %q", first, errs)
+	}
+}
