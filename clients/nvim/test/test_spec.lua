@@ -208,6 +208,8 @@ local function main()
       and has_code(buf, 'duplicate-slug', 6) and has_code(buf, 'slug-malformed', 7), vim.inspect(codes(buf))
   end)
   log('diagnostics: ' .. table.concat(codes(buf), ' '))
+  eq(vim.diagnostic.config(nil, vim.lsp.diagnostic.get_namespace(client.id)).severity_sort, true,
+    'severity_sort for the server\'s diagnostics (a hint never hides a warning)')
   for _, d in ipairs(vim.diagnostic.get(buf)) do
     eq(d.source, 'memory-lsp', 'diagnostic source')
   end

@@ -415,6 +415,9 @@ local defaults = {
   on_init = nil,
   -- Run :MemoryFixAll before each write of a memory file.
   fix_on_save = false,
+  -- Show the most severe finding of a line in its sign and virtual text
+  -- (vim.diagnostic's severity_sort, for this server's diagnostics only).
+  severity_sort = true,
   -- Buffer-local keymaps, e.g. { fix_all = '<leader>mf', store = '<leader>ms', query = '<leader>mq' }.
   keymaps = nil,
 }
@@ -542,6 +545,13 @@ function M.attach(bufnr)
     end,
     on_attach = function(c, b)
       set_keymaps(b, cfg.keymaps)
+      -- One sign and one virtual text per line: let the most severe
+      -- finding of a line show, never a hint over a warning (the server
+      -- also sends a line's findings most severe last, for clients that
+      -- show the last). Only this client's namespace is configured.
+      if cfg.severity_sort ~= false then
+        vim.diagnostic.config({ severity_sort = true }, vim.lsp.diagnostic.get_namespace(c.id))
+      end
       if cfg.on_attach then
         cfg.on_attach(c, b)
       end
