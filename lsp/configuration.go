@@ -15,6 +15,7 @@ import (
 
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
+	"github.com/memory-lsp/memory-lsp/core/rules"
 )
 
 // Settings reach the server from three places, each overriding the one
@@ -184,6 +185,9 @@ func buildConfig(base, pulled settingsJSON) (config.Config, error) {
 	b, _ := json.Marshal(overlay(base, pulled))
 	st, err := config.ParseSettings(b)
 	if err != nil {
+		return config.Config{}, err
+	}
+	if err := rules.CheckSettings(st); err != nil {
 		return config.Config{}, err
 	}
 	return config.Default().Merge(st)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/memory"
+	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/store"
 )
 
@@ -185,11 +186,16 @@ func run(ctx context.Context, args []string, e *env) int {
 func setup(e *env, a *parsedArgs) error {
 	e.cfg = config.Default()
 	if p := a.str("config"); p != "" {
-		cfg, err := e.cfg.Load(p)
+		s, err := config.ReadSettings(p)
 		if err != nil {
 			return err
 		}
-		e.cfg = cfg
+		if err := rules.CheckSettings(s); err != nil {
+			return fmt.Errorf("%s: %w", p, err)
+		}
+		if e.cfg, err = e.cfg.Merge(s); err != nil {
+			return fmt.Errorf("%s: %w", p, err)
+		}
 	}
 	start := a.str("root")
 	explicit := start != ""

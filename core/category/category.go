@@ -6,6 +6,8 @@ package category
 import (
 	"fmt"
 	"strings"
+
+	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 // Category is one of the five fixed memory categories.
@@ -86,34 +88,12 @@ func nearest(s string) (Category, bool) {
 	s = strings.ToLower(s)
 	for _, c := range All {
 		for _, n := range []string{names[c], plurals[c], files[c]} {
-			if editDistance(s, strings.ToLower(n)) <= 2 {
+			if text.EditDistance(s, strings.ToLower(n)) <= 2 {
 				return c, true
 			}
 		}
 	}
 	return 0, false
-}
-
-// editDistance is the Levenshtein distance of two short strings, by rune.
-func editDistance(a, b string) int {
-	x, y := []rune(a), []rune(b)
-	prev := make([]int, len(y)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(x); i++ {
-		cur := make([]int, len(y)+1)
-		cur[0] = i
-		for j := 1; j <= len(y); j++ {
-			cost := 1
-			if x[i-1] == y[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(y)]
 }
 
 // FromFile maps a file's base name to its category; ok is false for any other

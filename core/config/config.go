@@ -151,24 +151,21 @@ func ParseSettings(data []byte) (Settings, error) {
 // reading it whole (a multi-gigabyte file) could exhaust memory.
 const MaxFileBytes = 1 << 20
 
-// Load reads a settings file and merges it into c. The file must be a
-// regular file (a symlink to one is fine) of at most MaxFileBytes: `--config
-// /dev/zero` would otherwise be read until memory runs out, and a named pipe
-// would block until someone writes to it.
-func (c Config) Load(path string) (Config, error) {
+
+// ReadSettings reads and decodes a settings file (--config); errors name the
+// file. The file must be a regular file (a symlink to one is fine) of at
+// most MaxFileBytes: `--config /dev/zero` would otherwise be read until
+// memory runs out, and a named pipe would block until someone writes to it.
+func ReadSettings(path string) (Settings, error) {
 	data, err := readSettings(path)
 	if err != nil {
-		return c, err
+		return Settings{}, err
 	}
 	s, err := ParseSettings(data)
 	if err != nil {
-		return c, fmt.Errorf("%s: %w", path, err)
+		return Settings{}, fmt.Errorf("%s: %w", path, err)
 	}
-	out, err := c.Merge(s)
-	if err != nil {
-		return c, fmt.Errorf("%s: %w", path, err)
-	}
-	return out, nil
+	return s, nil
 }
 
 // readSettings reads the file at path within Load's bounds. The type is

@@ -23,20 +23,20 @@ func TestLoadSizeLimit(t *testing.T) {
 		}
 		return p
 	}
-	c, err := Default().Load(write("exact.json", MaxFileBytes))
+	c, err := load(Default(), write("exact.json", MaxFileBytes))
 	if err != nil || c.LongEntry != 150 {
 		t.Errorf("a file of exactly %d bytes: longEntry %d, err %v", MaxFileBytes, c.LongEntry, err)
 	}
 	p := write("over.json", MaxFileBytes+1)
-	_, err = Default().Load(p)
+	_, err = load(Default(), p)
 	if want := fmt.Sprintf("reading config %s: it is %d bytes, over the 1 MiB limit of a settings file", p, MaxFileBytes+1); err == nil || err.Error() != want {
 		t.Errorf("err = %v, want %q", err, want)
 	}
-	if _, err := Default().Load(dir); err == nil || !strings.Contains(err.Error(), dir+": not a regular file but a directory") {
+	if _, err := load(Default(), dir); err == nil || !strings.Contains(err.Error(), dir+": not a regular file but a directory") {
 		t.Errorf("directory: err = %v", err)
 	}
 	missing := filepath.Join(dir, "missing.json")
-	if _, err := Default().Load(missing); err == nil || !strings.Contains(err.Error(), missing) {
+	if _, err := load(Default(), missing); err == nil || !strings.Contains(err.Error(), missing) {
 		t.Errorf("missing file: err = %v", err)
 	}
 	// A symlink to a regular file is fine.
@@ -44,7 +44,21 @@ func TestLoadSizeLimit(t *testing.T) {
 	if err := os.Symlink("exact.json", link); err != nil {
 		t.Skip(err)
 	}
-	if _, err := Default().Load(link); err != nil {
+	if _, err := load(Default(), link); err != nil {
 		t.Errorf("symlink to a settings file: %v", err)
 	}
+}
+
+// load is what every front end does with --config (cmd also checks the
+// rule names, which this package cannot see).
+func load(c Config, path string) (Config, error) {
+	s, err := ReadSettings(path)
+	if err != nil {
+		return c, err
+	}
+	out, err := c.Merge(s)
+	if err != nil {
+		return c, fmt.Errorf("%s: %w", path, err)
+	}
+	return out, nil
 }

@@ -17,7 +17,7 @@ func TestLoadRefusesAPipe(t *testing.T) {
 	if err := syscall.Mkfifo(p, 0o600); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
-	_, err := Default().Load(p)
+	_, err := load(Default(), p)
 	if want := "reading config " + p + ": not a regular file but a named pipe"; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("err = %v, want %q", err, want)
 	}
@@ -25,7 +25,7 @@ func TestLoadRefusesAPipe(t *testing.T) {
 
 // TestLoadRefusesADevice: /dev/zero would be read forever.
 func TestLoadRefusesADevice(t *testing.T) {
-	_, err := Default().Load("/dev/zero")
+	_, err := load(Default(), "/dev/zero")
 	if want := "reading config /dev/zero: not a regular file but a device"; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("err = %v, want %q", err, want)
 	}
