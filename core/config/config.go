@@ -151,7 +151,6 @@ func ParseSettings(data []byte) (Settings, error) {
 // reading it whole (a multi-gigabyte file) could exhaust memory.
 const MaxFileBytes = 1 << 20
 
-
 // ReadSettings reads and decodes a settings file (--config); errors name the
 // file. The file must be a regular file (a symlink to one is fine) of at
 // most MaxFileBytes: `--config /dev/zero` would otherwise be read until
