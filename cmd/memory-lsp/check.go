@@ -294,7 +294,7 @@ func runCheck(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 		for _, c := range results {
 			for _, f := range c.findings {
 				file := c.files[f.File]
-				fmt.Fprintln(e.stdout, rules.FormatText(display(file.Path), file.Doc, f))
+				fmt.Fprintln(e.stdout, rules.FormatText(display(file.Path), c.index(f.File), f))
 				writeFixes(e.stdout, f)
 			}
 		}

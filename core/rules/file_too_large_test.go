@@ -85,7 +85,7 @@ func TestFileTooLarge(t *testing.T) {
 					t.Errorf("message %q lacks %q", fd.Message, want)
 				}
 			}
-			if got := FormatText(f.Path, f.Doc, fd); !strings.HasPrefix(got, f.Path+":1:1: error: ") {
+			if got := FormatText(f.Path, indexOf(f.Doc), fd); !strings.HasPrefix(got, f.Path+":1:1: error: ") {
 				t.Errorf("FormatText = %q, want line 1, column 1", got)
 			}
 		})
@@ -160,7 +160,7 @@ func TestNewFileTooLarge(t *testing.T) {
 		if !strings.HasPrefix(fs[0].Message, want) {
 			t.Errorf("%s: message %q, want it to start %q", path, fs[0].Message, want)
 		}
-		if got := FormatText(f.Path, f.Doc, fs[0]); !strings.HasPrefix(got, f.Path+":1:1: error: ") {
+		if got := FormatText(f.Path, indexOf(f.Doc), fs[0]); !strings.HasPrefix(got, f.Path+":1:1: error: ") {
 			t.Errorf("FormatText = %q", got)
 		}
 		if edits := FixAll([]File{f}, fs); len(edits) != 0 {

@@ -3,17 +3,18 @@ package rules
 import (
 	"fmt"
 
-	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 // FormatText renders a finding as `path:line:col: severity: message [code]`
 // with a 1-based line and a 1-based column in UTF-16 units, as an editor
-// shows them (LSP line semantics).
-func FormatText(path string, doc *memfile.Document, f Finding) string {
+// shows them (LSP line semantics). ix is the index of the finding's file,
+// built once per file by the caller (nil: line 1, column 1): building it per
+// finding made a check of a large file quadratic.
+func FormatText(path string, ix *text.Index, f Finding) string {
 	line, col := 1, 1
-	if doc != nil {
-		if p, err := text.NewIndex(doc.Src).Position(f.Span.Start); err == nil {
+	if ix != nil {
+		if p, err := ix.Position(f.Span.Start); err == nil {
 			line, col = p.Line+1, p.Col+1
 		}
 	}

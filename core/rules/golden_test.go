@@ -126,7 +126,7 @@ func render(files []File, fs []Finding, codes []string) string {
 		if codes != nil && !slices.Contains(codes, f.Code) {
 			continue
 		}
-		b.WriteString(FormatText(files[f.File].Path, files[f.File].Doc, f) + "\n")
+		b.WriteString(FormatText(files[f.File].Path, indexOf(files[f.File].Doc), f) + "\n")
 		for _, r := range f.Related {
 			pos, _ := text.NewIndex(files[r.File].Doc.Src).Position(r.Span.Start)
 			fmt.Fprintf(&b, "  related: %s:%d:%d: %s\n", files[r.File].Path, pos.Line+1, pos.Col+1, r.Message)

@@ -204,7 +204,7 @@ func TestDisabledRule(t *testing.T) {
 func TestFormatTextColumns(t *testing.T) {
 	d := memfile.Parse([]byte("# 🚀\r\n- [a] 日本 x"))
 	f := Finding{Code: "c", Severity: Hint, Span: text.Span{Start: strings.Index(string(d.Src), "x")}, Message: "m"}
-	if got, want := FormatText("p.md", d, f), "p.md:2:10: hint: m [c]"; got != want {
+	if got, want := FormatText("p.md", indexOf(d), f), "p.md:2:10: hint: m [c]"; got != want {
 		t.Errorf("FormatText = %q, want %q", got, want)
 	}
 }
@@ -221,7 +221,7 @@ func TestSortedAndNoPanicOnOddInput(t *testing.T) {
 			}
 		}
 		for _, f := range fs {
-			FormatText("p", files[f.File].Doc, f)
+			FormatText("p", indexOf(files[f.File].Doc), f)
 			for _, x := range f.Fixes {
 				by := map[int][]text.Edit{}
 				for _, e := range x.Edits {
@@ -296,4 +296,12 @@ func BenchmarkCheck10k(b *testing.B) {
 			b.ReportMetric(float64(n), "findings")
 		})
 	}
+}
+
+// indexOf is the position index FormatText takes, nil for no document.
+func indexOf(d *memfile.Document) *text.Index {
+	if d == nil {
+		return nil
+	}
+	return text.NewIndex(d.Src)
 }
