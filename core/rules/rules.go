@@ -1,5 +1,5 @@
 // Package rules checks memory files and reports findings: problems named in
-// plain words, each with a stable code (README §4), a severity, a byte span,
+// plain words, each with a stable code (the README's "Diagnostic codes"), a severity, a byte span,
 // related places and optional fixes expressed as byte edits.
 //
 // Invariants: rules know nothing of LSP or of the disk; every position is a
@@ -156,9 +156,9 @@ func (r rule) on(cfg config.Config) bool { return alwaysOn[r.Code] || cfg.Enable
 // with the other rules: on a large workspace they are most of the work.
 var pairRules = map[string]bool{"duplicate": true, "near-duplicate": true, "conflict": true}
 
-// registry lists every rule in the order of README §4; of the codes added
-// since, agent-directive sits beside secret (both are about what text may be
-// stored) and file-too-large comes last.
+// registry lists every rule in the order of the README's table of codes,
+// which a test keeps equal to it: agent-directive sits beside secret (both
+// are about what text may be stored) and file-too-large comes last.
 var registry = []rule{
 	{Info{"bullet-marker", Warning, "A list marker other than \"- \" (`* x`, `-x`, `1. x`): HackLM ignores the line."}, checkBulletMarker},
 	{Info{"indented-entry", Warning, "An indented list item: HackLM never reads it, and a store may delete it."}, checkIndentedEntry},

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"unicode"
 
-	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 func TestHackLMKeywords(t *testing.T) {
@@ -101,15 +100,6 @@ func TestNormalize(t *testing.T) {
 	for _, tt := range tests {
 		if got := Normalize(tt.in); got != tt.want {
 			t.Errorf("Normalize(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}
-
-// TestJSSpace keeps the copy of the whitespace predicate equal to the parser's.
-func TestJSSpace(t *testing.T) {
-	for r := rune(0); r < 0x10000; r++ {
-		if text.IsJSSpace(r) != text.IsJSSpace(r) {
-			t.Fatalf("text.IsJSSpace(%U) disagrees with text.IsJSSpace", r)
 		}
 	}
 }
