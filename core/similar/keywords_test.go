@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 	"unicode"
-
 )
 
 func TestHackLMKeywords(t *testing.T) {
