@@ -423,6 +423,13 @@ function findFiles(dir, match) {
   return out;
 }
 
+// A last resort if the browser stops answering: exit, and let
+// codeserver-test.sh end Chromium (its pid is in OUT/chromium.pid).
+setTimeout(() => {
+  console.error(`drive: FAILED: still running after ${(TOTAL_MS + 30_000) / 1000}s`);
+  process.exit(1);
+}, TOTAL_MS + 30_000).unref();
+
 run().then(
   () => {
     log('PASS');
