@@ -262,10 +262,19 @@ async function scenario() {
     'warning bullet-marker [Ln 5, Col 1]',
     'warning slug-format [Ln 6, Col 4]',
   ];
-  await waitFor('1 error and 3 warnings squiggled', async () => {
+  const squiggled = async () => {
     const s = await squiggles();
     return (s.error === 1 && s.warning === 3) || { ok: false, seen: s };
+  };
+  // About one run in twenty the extension has started the default
+  // "memory-lsp" (not on PATH) instead of memoryLsp.path, as if code-server
+  // had not handed it the user settings yet, and never recovers. Fail at
+  // once, saying so, rather than time out on the squiggles.
+  const first = await waitFor('1 error and 3 warnings squiggled', async () => {
+    const failed = (await notifications()).find((m) => m.startsWith('Memory LSP could not start "memory-lsp"'));
+    return failed ? { failed } : squiggled();
   });
+  check(!first.failed, `the extension did not see memoryLsp.path (the user settings) when it started: "${first.failed}"`);
   await press('Control', 'Shift', 'M');
   const markers = await waitFor(`the Problems panel listing ${want.join(', ')}`, async () => {
     const p = (await problems()) ?? [];
@@ -286,10 +295,12 @@ async function scenario() {
   await waitFor('the cursor on line 5', async () =>
     (await page.evaluate(() => document.getElementById('status.editor.selection')?.textContent?.trim() ?? '')).startsWith('Ln 5,'));
   const fixTitle = 'Use a "- " bullet';
-  // Right after startup VS Code has been seen to answer the first Ctrl+. with
-  // "No code actions available" though the server returned the fix (another
-  // extension registering its code actions cancels the request): then close
-  // the message and ask again, a few times at most.
+  // Right after startup VS Code often answers Ctrl+. with "No code actions
+  // available" though the server returned the fix: the built-in Markdown
+  // extension, activated by opening the file, registers its code action
+  // providers meanwhile, which restarts VS Code's request (its trace shows
+  // memory-lsp's provider asked alone, then both). So close the message and
+  // ask again, a few times at most; each time is logged.
   for (let attempt = 1; ; attempt++) {
     await press('Control', '.');
     const got = await waitFor('the quick fix menu or a message', async () => {
@@ -305,7 +316,7 @@ async function scenario() {
       break;
     }
     log(`Ctrl+. on line 5 (attempt ${attempt}): VS Code said "${got.message}"`);
-    if (attempt === 3) {
+    if (attempt === 5) {
       throw new Error(`no quick fix menu on line 5 after ${attempt} attempts: "${got.message}"`);
     }
     await press('Escape');
