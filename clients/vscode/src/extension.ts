@@ -15,7 +15,7 @@ import {
   TransportKind,
 } from 'vscode-languageclient/node';
 
-import { buildInitializationOptions, CATEGORIES, memorySettings, storeArguments, validateContent, validateSlug } from './settings';
+import { buildInitializationOptions, CATEGORIES, CATEGORY_FILES, memorySettings, storeArguments, validateContent, validateSlug } from './settings';
 
 const CLIENT_ID = 'memoryLsp'; // the client reads `memoryLsp.trace.server` itself
 const CLIENT_NAME = 'Memory LSP';
@@ -172,7 +172,7 @@ interface Result {
 
 async function store(): Promise<void> {
   const category = await vscode.window.showQuickPick(
-    CATEGORIES.map((c) => ({ label: c, description: `${c.toLowerCase()}s.md` })),
+    CATEGORIES.map((c) => ({ label: c, description: CATEGORY_FILES[c] })),
     { title: 'Memory: Store (1/3)', placeHolder: 'Category' },
   );
   if (!category) {

@@ -18,6 +18,19 @@ export type SettingsKey = (typeof SETTINGS_KEYS)[number];
 /** The categories, in the order the Store command offers them. */
 export const CATEGORIES = ['Instruction', 'Quirk', 'Preference', 'Decision', 'Security'] as const;
 
+/**
+ * Each category's file under `.memory/`, as the server names them
+ * (core/category): not always the plural of the category (Security →
+ * security.md), so never derive it.
+ */
+export const CATEGORY_FILES: Readonly<Record<(typeof CATEGORIES)[number], string>> = {
+  Instruction: 'instructions.md',
+  Quirk: 'quirks.md',
+  Preference: 'preferences.md',
+  Decision: 'decisions.md',
+  Security: 'security.md',
+};
+
 /** The `memory` section as the server reads it (README "Settings"). */
 export interface MemorySettings {
   categoryLimit?: Record<string, number>;

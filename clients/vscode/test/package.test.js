@@ -31,6 +31,26 @@ test('package.json contributes', () => {
   for (const id of Object.keys(titles)) assert.ok(!id.startsWith('memory.'), id);
 });
 
+test('category files are the server\'s names (security.md, not securitys.md)', () => {
+  assert.deepEqual(settings.CATEGORY_FILES, {
+    Instruction: 'instructions.md',
+    Quirk: 'quirks.md',
+    Preference: 'preferences.md',
+    Decision: 'decisions.md',
+    Security: 'security.md',
+  });
+  assert.deepEqual(Object.keys(settings.CATEGORY_FILES), [...settings.CATEGORIES]);
+  // The settings UI's description of each category limit names its file.
+  const limits = pkg.contributes.configuration.properties['memory.categoryLimit'].properties;
+  assert.deepEqual(Object.keys(limits), [...settings.CATEGORIES]);
+  for (const c of settings.CATEGORIES) {
+    const names = limits[c].description.match(/[a-z]+\.md/g);
+    assert.deepEqual(names, [settings.CATEGORY_FILES[c]], `${c}: ${limits[c].description}`);
+  }
+  const src = fs.readFileSync(path.join(__dirname, '..', 'src', 'extension.ts'), 'utf8');
+  assert.doesNotMatch(src, /toLowerCase\(\)\}s\.md/, 'the Store picker derives file names');
+});
+
 test('extension.ts uses only the memory-file selector', () => {
   const src = fs.readFileSync(path.join(__dirname, '..', 'src', 'extension.ts'), 'utf8');
   assert.match(src, /documentSelector: \[\{ scheme: 'file', pattern: '\*\*\/\.memory\/\*\.md' \}\]/);
