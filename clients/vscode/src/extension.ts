@@ -62,7 +62,45 @@ function serverCommand(): string {
 }
 
 async function start(): Promise<void> {
-  const command = serverCommand();
+  let command = serverCommand();
+  try {
+    await startWith(command);
+  } catch (err) {
+    // In a remote window (code-server, SSH) user settings can reach the
+    // extension host just after activation, without a change event: a
+    // start with the default command then fails although memoryLsp.path is
+    // set. Read the setting again and, if it now says something else, try
+    // that once before telling the user.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const again = serverCommand();
+    if (again === command) {
+      return startFailed(command, err);
+    }
+    output?.info(`memoryLsp.path changed to "${again}" while "${command}" failed to start (${errorText(err)}): starting again`);
+    command = again;
+    try {
+      await startWith(command);
+    } catch (err2) {
+      return startFailed(command, err2);
+    }
+  }
+}
+
+async function startFailed(command: string, err: unknown): Promise<void> {
+  const choice = await vscode.window.showErrorMessage(
+    `Memory LSP could not start "${command}": ${errorText(err)}. Set memoryLsp.path to the memory-lsp binary.`,
+    'Open Settings',
+    'Show Output',
+  );
+  if (choice === 'Open Settings') {
+    void vscode.commands.executeCommand('workbench.action.openSettings', 'memoryLsp.path');
+  } else if (choice === 'Show Output') {
+    output?.show(true);
+  }
+}
+
+// startWith starts a client for command, or throws with nothing left running.
+async function startWith(command: string): Promise<void> {
   // TransportKind.stdio appends --stdio: the server runs `memory-lsp serve --stdio`.
   const serverOptions: ServerOptions = {
     run: { command, args: ['serve'], transport: TransportKind.stdio },
@@ -97,23 +135,17 @@ async function start(): Promise<void> {
       },
     },
   };
-  client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
+  const c = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
+  client = c;
   try {
-    await client.start();
+    await c.start();
   } catch (err) {
-    const c = client;
-    client = undefined;
-    await c.dispose().catch(() => undefined);
-    const choice = await vscode.window.showErrorMessage(
-      `Memory LSP could not start "${command}": ${errorText(err)}. Set memoryLsp.path to the memory-lsp binary.`,
-      'Open Settings',
-      'Show Output',
-    );
-    if (choice === 'Open Settings') {
-      void vscode.commands.executeCommand('workbench.action.openSettings', 'memoryLsp.path');
-    } else if (choice === 'Show Output') {
-      output?.show(true);
+    // Only this attempt's client: a restart may have made a newer one.
+    if (client === c) {
+      client = undefined;
     }
+    await c.dispose().catch(() => undefined);
+    throw err;
   }
 }
 
