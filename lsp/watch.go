@@ -78,10 +78,6 @@ func (s *Server) startWatching() {
 	w.sync()
 }
 
-// watchDir is called when a memory file in dir is opened: dir is served
-// (and watched) while a file in it is open.
-func (s *Server) watchDir(string) { s.rewatch() }
-
 // rewatch makes the watched folders the served ones.
 func (s *Server) rewatch() {
 	s.mu.Lock()

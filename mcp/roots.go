@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 MCP roots are deprecated from protocol 2026-07-28 but stay in the SDK for the deprecation window, and clients of earlier versions send them: we serve both.
+
 package mcp
 
 import (

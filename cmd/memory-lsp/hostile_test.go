@@ -65,7 +65,7 @@ type hostileCase struct {
 }
 
 func runHostile(t *testing.T, path string) {
-	path, ar := readFixture(t, path)
+	_, ar := readFixture(t, path)
 	c := parseHostile(t, ar.Comment)
 
 	base := t.TempDir()

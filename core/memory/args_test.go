@@ -17,7 +17,7 @@ func TestDecodeArgs(t *testing.T) {
 		Score    *float64 `json:"score"`
 		Apply    bool     `json:"apply"`
 		Tags     []string `json:"tags"`
-		hidden   int
+		hidden   int      //lint:ignore U1000 an unexported field: the decoder must neither fill it nor offer it as an argument
 	}
 	for _, tc := range []struct {
 		raw, field, problem string

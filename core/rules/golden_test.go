@@ -26,9 +26,7 @@ var unescaper = strings.NewReplacer("{CR}", "\r", "{BOM}", "\uFEFF")
 
 func unescape(b []byte) []byte {
 	s := string(b)
-	if strings.HasSuffix(s, "{NOEOL}\n") {
-		s = strings.TrimSuffix(s, "{NOEOL}\n")
-	}
+	s = strings.TrimSuffix(s, "{NOEOL}\n")
 	return []byte(unescaper.Replace(s))
 }
 

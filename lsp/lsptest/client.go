@@ -239,7 +239,6 @@ type Call struct {
 	ID     int64
 	Method string
 	done   chan Message
-	timer  *time.Timer
 }
 
 // Go sends a request without waiting for its answer.
