@@ -42,6 +42,9 @@ func TestDebugLogRecordsEachMessage(t *testing.T) {
 			t.Fatal(err)
 		}
 		c.Shutdown()
+		if code := c.ExitCode(); code != 0 { // the log is complete once the process is gone
+			t.Errorf("exit code %d", code)
+		}
 		b, err := os.ReadFile(logFile)
 		if err != nil {
 			t.Fatal(err)
