@@ -429,7 +429,8 @@ func TestBinaryStdoutIsProtocol(t *testing.T) {
 	if err := cmd.Wait(); err != nil {
 		t.Errorf("exit: %v\nstderr:\n%s", err, stderr.String())
 	}
-	if !strings.Contains(stderr.String(), "level=") {
+	// The project's one logging format (commonlog), the MCP server's name.
+	if !strings.Contains(stderr.String(), " INFO [memory-lsp.mcp] ") {
 		t.Errorf("no logs on stderr with --log-level debug:\n%s", stderr.String())
 	}
 	got := readMemory(t, root, "decisions.md")
@@ -538,5 +539,36 @@ func TestBinaryFirstStoreFromASubfolder(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(sub, ".memory")); !os.IsNotExist(err) {
 		t.Errorf("the store created .memory in the subfolder the server started in: %v", err)
+	}
+}
+
+// TestBinaryLogLevel: the MCP server logs through the project's one
+// logging stack at the --log-level it is given: warnings and worse by
+// default, the session's progress at info, to stderr or --log-file.
+func TestBinaryLogLevel(t *testing.T) {
+	root := workspace(t, nil)
+	session := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}` + "\n"
+	run := func(args ...string) string {
+		cmd := exec.Command(binary, append([]string{"mcp", "--root", root}, args...)...)
+		cmd.Stdin = strings.NewReader(session)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, stderr.String())
+		}
+		return stderr.String()
+	}
+	if got := run(); strings.Contains(got, " INFO ") {
+		t.Errorf("default level logged info lines:\n%s", got)
+	}
+	if got := run("--log-level", "info"); !strings.Contains(got, " INFO [memory-lsp.mcp] ") {
+		t.Errorf("--log-level info logged no info line:\n%s", got)
+	}
+	file := filepath.Join(t.TempDir(), "mcp.log")
+	if got := run("--log-level", "info", "--log-file", file); got != "" {
+		t.Errorf("--log-file: stderr %q", got)
+	}
+	if b, err := os.ReadFile(file); err != nil || !strings.Contains(string(b), " INFO [memory-lsp.mcp] ") {
+		t.Errorf("--log-file holds %q, %v", b, err)
 	}
 }

@@ -25,7 +25,7 @@ func TestHelp(t *testing.T) {
 		{[]string{"check", "-h"}, []string{"usage: memory-lsp check"}},
 		{[]string{"help", "store"}, []string{"usage: memory-lsp store --category C", "--slug S", "--root DIR", "-- ends the flags", `-- "-race slows the suite 10x."`, "decisions.md"}},
 		{[]string{"query", "--limit", "3", "--help"}, []string{"usage: memory-lsp query", "four letters"}},
-		{[]string{"help", "serve"}, []string{"--log-level L", "notice (default)", "--log-level debug logs every message"}},
+		{[]string{"help", "serve"}, []string{"--log-level L", "(default notice)", "--log-level debug logs every message"}},
 		{[]string{"cleanup", "--help"}, []string{"--accept KINDS", "never changed"}},
 	} {
 		out, errs, code := runBinary(t, root, "", tt.args...)

@@ -127,10 +127,8 @@ func commands() []command {
 		mergeDriverCommand(),
 		{name: "serve", args: "[--stdio] [--log-file F] [--log-level L]", help: "run the language server on stdio (the default command; editors start it)",
 			notes: "stdout carries JSON-RPC only; logs go to stderr or --log-file. For troubleshooting, --log-level debug logs every message with its outcome and time.",
-			flags: []flagSpec{
-				{name: "stdio", boolean: true, help: "use stdio (the only transport; accepted because clients add it)"},
-				{name: "log-file", value: "F", help: "write logs to this file instead of stderr"},
-				{name: "log-level", value: "L", help: "error, warning, notice (default), info or debug"}},
+			flags: append([]flagSpec{
+				{name: "stdio", boolean: true, help: "use stdio (the only transport; accepted because clients add it)"}}, logFlags("notice")...),
 			examples: []string{"memory-lsp serve --stdio --log-level debug --log-file /tmp/memory-lsp.log"},
 			run:      runServe},
 	}

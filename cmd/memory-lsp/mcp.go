@@ -8,6 +8,7 @@ import (
 	"log/slog"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tliron/commonlog"
 
 	"github.com/memory-lsp/memory-lsp/core/store"
 	"github.com/memory-lsp/memory-lsp/mcp"
@@ -15,10 +16,9 @@ import (
 
 // mcpCommand is `memory-lsp mcp`: the Model Context Protocol server on stdio.
 func mcpCommand() command {
-	return command{name: "mcp", args: "[--root DIR] [--log-level L]", help: "run the MCP server on stdio: storeMemory, queryMemory, getMemory, listMemories, memoryStats for agents",
-		notes: "Without --root the client's roots decide, else the project found from the current folder (the nearest .memory above it, else the git top level). stdout carries protocol messages only.",
-		flags: []flagSpec{
-			{name: "log-level", value: "L", help: "none, error, warning (default), notice, info or debug; logs go to stderr"}},
+	return command{name: "mcp", args: "[--root DIR] [--log-file F] [--log-level L]", help: "run the MCP server on stdio: storeMemory, queryMemory, getMemory, listMemories, memoryStats for agents",
+		notes:    "Without --root the client's roots decide, else the project found from the current folder (the nearest .memory above it, else the git top level). stdout carries protocol messages only.",
+		flags:    logFlags("warning"),
 		examples: []string{"memory-lsp mcp", "claude mcp add memory -- memory-lsp mcp"},
 		run:      runMCP}
 }
@@ -26,18 +26,11 @@ func mcpCommand() command {
 // runMCP serves one MCP session on stdin/stdout until the client closes
 // stdin. stdout carries nothing but protocol messages; logs go to stderr.
 func runMCP(ctx context.Context, e *env, a *parsedArgs) (int, error) {
-	// The names of serve's --log-level; "notice" has no slog level of its own.
-	levels := map[string]slog.Level{"none": slog.LevelError + 100, "error": slog.LevelError, "warning": slog.LevelWarn, "notice": slog.LevelInfo, "info": slog.LevelInfo, "debug": slog.LevelDebug}
-	level := slog.LevelWarn
-	if name := a.str("log-level"); name != "" {
-		l, ok := levels[name]
-		if !ok {
-			return exitError, usagef("unknown --log-level %q (none, error, warning, info, debug)", name)
-		}
-		level = l
+	if err := configureLogging(a, "warning"); err != nil {
+		return exitError, err
 	}
 	opts := mcp.Options{Config: e.cfg, Version: versionString(),
-		Logger: slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level}))}
+		Logger: slog.New(mcp.LogHandler(commonlog.GetLogger("memory-lsp.mcp")))}
 	// Without --root the client's roots decide, and the folder found from
 	// the current directory is only the fallback.
 	if a.set["root"] {

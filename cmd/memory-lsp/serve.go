@@ -8,35 +8,16 @@ import (
 	"runtime/debug"
 
 	"github.com/tliron/commonlog"
-	_ "github.com/tliron/commonlog/simple" // the stderr/file backend
 	"golang.org/x/term"
 
 	"github.com/memory-lsp/memory-lsp/lsp"
 )
 
-var logLevels = map[string]int{"none": -4, "error": -2, "warning": -1, "notice": 0, "info": 1, "debug": 2}
-
 // runServe runs the language server on stdin/stdout. stdout carries nothing
 // but JSON-RPC: every log line goes to stderr or --log-file.
 func runServe(ctx context.Context, e *env, a *parsedArgs) (int, error) {
-	level := 0
-	if name := a.str("log-level"); name != "" {
-		l, ok := logLevels[name]
-		if !ok {
-			return exitError, usagef("unknown --log-level %q (error, warning, notice, info, debug)", name)
-		}
-		level = l
-	}
-	if path := a.str("log-file"); path != "" {
-		// commonlog exits the process when it cannot open its file; check first.
-		f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-		if err != nil {
-			return exitError, fmt.Errorf("--log-file: %w", err)
-		}
-		f.Close()
-		commonlog.Configure(level, &path)
-	} else {
-		commonlog.Configure(level, nil)
+	if err := configureLogging(a, "notice"); err != nil {
+		return exitError, err
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(lsp.MemoryLimit)
