@@ -11,6 +11,7 @@ import (
 
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/memfile"
+	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/text"
 )
@@ -29,11 +30,6 @@ const (
 
 // codeActionKinds is what initialize advertises.
 var codeActionKinds = []protocol.CodeActionKind{kindQuickFix, kindFixAll, kindRewrite}
-
-// rewriteCodes are findings whose fixes rewrite or drop entries the user
-// wrote (merge, keep one side of a conflict, prune): they are offered as
-// quick fixes and, to a client asking only for refactorings, as rewrites.
-var rewriteCodes = map[string]bool{"near-duplicate": true, "conflict": true, "over-limit": true}
 
 // maxFixPasses bounds the fix-all loop, as core's Fix does.
 const maxFixPasses = 8
@@ -139,7 +135,7 @@ func (s *Server) codeAction(_ context.Context, p *codeActionParams) (any, error)
 		kind := kindQuickFix
 		switch {
 		case wantQuick:
-		case wantRewrite && rewriteCodes[f.Code]:
+		case wantRewrite && f.Traits().Rewrites:
 			kind = kindRewrite
 		default:
 			continue
@@ -166,24 +162,22 @@ func (s *Server) codeAction(_ context.Context, p *codeActionParams) (any, error)
 
 	if wantRewrite {
 		// File-wide rewrites, wherever the cursor is.
-		slugFindings := findings
-		if !cfg.Enabled("missing-slug") {
-			// The hint is off by default, the refactoring is still wanted.
-			slugFindings = rules.Check(v.files, slugConfig(cfg))
-		}
-		if edits := slugEdits(slugFindings, fi); len(edits) > 0 {
-			add(kindRewrite, "Assign slugs to all entries", false, nil, edits)
+		if edits, _ := memory.PlanSlugs(&v.files[fi], cfg); len(edits) > 0 {
+			fes := make([]rules.FileEdit, len(edits))
+			for i, e := range edits {
+				fes[i] = rules.FileEdit{File: fi, Edit: e}
+			}
+			add(kindRewrite, "Assign slugs to all entries", false, nil, fes)
 		}
 		for _, f := range findings {
-			if f.File != fi || f.Code != "over-limit" {
+			if f.File != fi {
 				continue
 			}
 			for _, fx := range f.Fixes {
-				if strings.HasPrefix(fx.Title, "Prune ") && !titles[fx.Title] {
+				if fx.FileWide && !titles[fx.Title] {
 					add(kindRewrite, fx.Title, false, nil, fx.Edits)
 				}
 			}
-			break
 		}
 	}
 
@@ -205,18 +199,6 @@ func (s *Server) codeAction(_ context.Context, p *codeActionParams) (any, error)
 // intersects: a finding touches the requested range (both inclusive, so a
 // cursor at either end of a finding counts).
 func intersects(a, b text.Span) bool { return a.Start <= b.End && b.Start <= a.End }
-
-// slugEdits are the missing-slug fixes of every slug-less entry of file fi.
-// The rule already keeps the generated slugs unique within the file.
-func slugEdits(findings []rules.Finding, fi int) []rules.FileEdit {
-	var out []rules.FileEdit
-	for _, f := range findings {
-		if f.File == fi && f.Code == "missing-slug" && len(f.Fixes) > 0 {
-			out = append(out, f.Fixes[0].Edits...)
-		}
-	}
-	return out
-}
 
 // fixAllFile applies the safe fixes of file fi until none is left, as core's
 // Service.Fix does, but on the view's bytes and to this file alone: fixes

@@ -312,16 +312,6 @@ type assignResult struct {
 	*writeReport
 }
 
-// slugConfig runs missing-slug alone, even when the user turned the hint off:
-// assigning slugs is what the command was asked to do.
-func slugConfig(cfg config.Config) config.Config {
-	cfg.Disabled = map[string]bool{}
-	for _, r := range rules.Rules() {
-		cfg.Disabled[r.Code] = r.Code != "missing-slug"
-	}
-	return cfg
-}
-
 func (s *Server) cmdAssignSlugs(ctx context.Context, _ string, raw json.RawMessage) (any, error) {
 	var a struct {
 		URI string `json:"uri,omitempty"`
@@ -348,27 +338,16 @@ func (s *Server) cmdAssignSlugs(ctx context.Context, _ string, raw json.RawMessa
 				return nil, &memory.FileTooLargeError{Op: "assign slugs in", Path: f.Path, Size: f.Size()}
 			}
 		}
-		findings := rules.Check(files, slugConfig(cfg))
 		out := map[string][]byte{}
-		for fi, f := range files {
+		for _, f := range files {
 			if !f.IsCategory || (only != "" && f.Path != only) {
 				continue
 			}
-			fes := slugEdits(findings, fi)
-			if len(fes) == 0 {
+			edits, assigned := memory.PlanSlugs(&f, cfg)
+			if len(edits) == 0 {
 				continue
 			}
-			edits := make([]text.Edit, len(fes))
-			for i, fe := range fes {
-				edits[i] = fe.Edit
-				for _, e := range f.Doc.Entries {
-					if e.TailSpan.Start == fe.Edit.Start && !e.HasSlug {
-						slug := strings.TrimSuffix(strings.TrimPrefix(fe.Edit.New, "["), "] ")
-						res.Assigned = append(res.Assigned, memory.EntryRef{Category: f.Category.String(), File: f.Name, Line: e.Line, Slug: slug, Content: e.Content})
-						break
-					}
-				}
-			}
+			res.Assigned = append(res.Assigned, assigned...)
 			b, err := text.Apply(f.Doc.Src, edits)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", f.Name, err)

@@ -271,7 +271,7 @@ func (s *Server) diagnostic(v *view, f rules.Finding) (protocol.Diagnostic, erro
 		d.RelatedInformation = append(d.RelatedInformation, protocol.DiagnosticRelatedInformation{
 			Location: protocol.Location{URI: v.uri(rel.File), Range: rr}, Message: rel.Message})
 	}
-	if f.Code == "duplicate" {
+	if f.Traits().Unnecessary {
 		d.Tags = []protocol.DiagnosticTag{protocol.DiagnosticTagUnnecessary}
 	}
 	return d, nil

@@ -30,7 +30,7 @@ type keepBothArgs struct {
 
 // pairTexts is the finding's pair as keepBothArgs, if it is a pair finding.
 func pairTexts(v *view, f rules.Finding) (keepBothArgs, bool) {
-	if len(f.Related) != 1 || (f.Code != "near-duplicate" && f.Code != "conflict") {
+	if len(f.Related) != 1 || !f.Traits().KeepBoth {
 		return keepBothArgs{}, false
 	}
 	r := f.Related[0]

@@ -98,7 +98,7 @@ func (s *Server) appendDiagnostic(b []byte, v *view, f rules.Finding) ([]byte, e
 	b = appendJSONString(b, Name)
 	b = append(b, `,"message":`...)
 	b = appendJSONString(b, f.Message)
-	if f.Code == "duplicate" {
+	if f.Traits().Unnecessary {
 		b = append(b, `,"tags":[`...)
 		b = strconv.AppendInt(b, int64(protocol.DiagnosticTagUnnecessary), 10)
 		b = append(b, ']')

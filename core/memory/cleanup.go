@@ -147,13 +147,13 @@ func (p *CleanupPlan) normalize(files []rules.File, cfg config.Config) {
 }
 
 func normalizingFix(f rules.Finding) (rules.Fix, bool) {
-	if f.Code == "duplicate" {
+	if f.Traits().CleanupOwnStep {
 		// mergePlan merges duplicates, keeping the fuller line and the
 		// earliest slug; the quick fix would drop the later line's slug.
 		return rules.Fix{}, false
 	}
 	for _, fx := range f.Fixes {
-		if fx.Safe || f.Code == "bullet-marker" {
+		if fx.Safe || f.Traits().CleanupNormalizes {
 			return fx, len(fx.Edits) > 0
 		}
 	}
@@ -203,8 +203,28 @@ func (p *CleanupPlan) prunePlan(f *rules.File, cfg config.Config) []text.Edit {
 	return edits
 }
 
-// slugPlan gives every slug-less entry a deterministic slug, unique in its file.
+// slugPlan gives every slug-less entry a slug (planSlugs) and lists each.
 func (p *CleanupPlan) slugPlan(f *rules.File, hazards map[int]rules.Hazard) []text.Edit {
+	edits, refs := planSlugs(f, hazards)
+	for _, r := range refs {
+		p.Steps = append(p.Steps, CleanupStep{Kind: StepAssignSlug, File: f.Name, Line: r.Line, Detail: fmt.Sprintf("assigned slug %q to %q", r.Slug, r.Content)})
+	}
+	return edits
+}
+
+// PlanSlugs gives every slug-less entry of a category file a slug, as
+// cleanup's last step and the editor's "Assign slugs" do: deterministic,
+// unique in the file, and never on a line that holds a secret or an
+// instruction to agents. It returns the edits and the entries with their
+// new slugs.
+func PlanSlugs(f *rules.File, cfg config.Config) ([]text.Edit, []EntryRef) {
+	if !f.IsCategory || f.Doc == nil || f.TooLarge() {
+		return nil, nil
+	}
+	return planSlugs(f, hazardLines(f, cfg))
+}
+
+func planSlugs(f *rules.File, hazards map[int]rules.Hazard) ([]text.Edit, []EntryRef) {
 	d := f.Doc
 	used := map[string]bool{}
 	for _, e := range d.Entries {
@@ -213,6 +233,7 @@ func (p *CleanupPlan) slugPlan(f *rules.File, hazards map[int]rules.Hazard) []te
 		}
 	}
 	var edits []text.Edit
+	var refs []EntryRef
 	for _, e := range d.Entries {
 		if _, held := hazards[e.LineIndex]; e.HasSlug || e.Content == "" || held {
 			continue
@@ -223,9 +244,9 @@ func (p *CleanupPlan) slugPlan(f *rules.File, hazards map[int]rules.Hazard) []te
 		}
 		used[slug] = true
 		edits = append(edits, d.ReplaceLine(e.LineIndex, memfile.EntryLine(slug, e.Content)))
-		p.Steps = append(p.Steps, CleanupStep{Kind: StepAssignSlug, File: f.Name, Line: e.Line, Detail: fmt.Sprintf("assigned slug %q to %q", slug, e.Content)})
+		refs = append(refs, EntryRef{Category: f.Category.String(), File: f.Name, Line: e.Line, Slug: slug, Content: e.Content})
 	}
-	return edits
+	return edits, refs
 }
 
 // hazardLines are the lines of f that hold a hazard, by line index: no

@@ -61,7 +61,7 @@ func ComputeStats(files []rules.File, cfg config.Config) Stats {
 	}
 	th := similar.Thresholds{Skip: cfg.SkipThreshold, Update: cfg.UpdateThreshold}
 	for _, fd := range rules.Check(files, cfg) {
-		if fd.Code != "duplicate" && fd.Code != "near-duplicate" && fd.Code != "conflict" {
+		if !fd.Traits().Pairs {
 			continue
 		}
 		if len(fd.Related) == 0 {
@@ -76,7 +76,7 @@ func ComputeStats(files []rules.File, cfg config.Config) Stats {
 		v := similar.Classify(similar.Analyze(earlier.Content), similar.Analyze(later.Content), th)
 		p.Similarity, p.Reason = v.Similarity, v.Reason
 		switch {
-		case fd.Code == "conflict":
+		case fd.Traits().Conflicting:
 			st.Conflicts = append(st.Conflicts, p)
 		case v.Kind == similar.KindSibling:
 			p.Kind = similar.KindSibling

@@ -84,23 +84,25 @@ func (c *Checker) Check(files []File, cfg config.Config) []Finding {
 		}
 	}()
 	type task struct {
-		key  string // the rule's code, or pairsTask
-		run  func(*workspace)
-		w    *workspace
-		took time.Duration
+		key string // the rule's code, or pairsTask
+		run func(*workspace)
+		// slugs: the rule derives slugs, and shares their cache
+		slugs bool
+		w     *workspace
+		took  time.Duration
 	}
 	var tasks []*task
 	for _, r := range registry {
-		if r.on(cfg) && !pairRules[r.Code] {
-			tasks = append(tasks, &task{key: r.Code, run: r.check})
+		if r.on(cfg) && !r.Pairs {
+			tasks = append(tasks, &task{key: r.Code, run: r.check, slugs: r.AssignsSlug})
 		}
 	}
 	var pairs *task
-	if slices.ContainsFunc(registry, func(r rule) bool { return pairRules[r.Code] && r.on(cfg) }) {
+	if slices.ContainsFunc(registry, func(r rule) bool { return r.Pairs && r.on(cfg) }) {
 		pairs = &task{key: pairsTask, run: func(w *workspace) {
 			w.refs, w.pairs = c.computePairs(files, cfg)
 			for _, r := range registry {
-				if r.on(cfg) && pairRules[r.Code] {
+				if r.on(cfg) && r.Pairs {
 					r.check(w)
 				}
 			}
@@ -132,7 +134,7 @@ func (c *Checker) Check(files []File, cfg config.Config) []Finding {
 	parallelTasks(len(order), func(k int) {
 		t := order[k]
 		t.w = &workspace{files: files, cfg: cfg, idx: lines}
-		if t.key == "missing-slug" {
+		if t.slugs {
 			t.w.slugs = slugs
 		}
 		start := time.Now()

@@ -14,7 +14,7 @@ import (
 // and a merge would copy it: so no tool rewrites a line that holds one. The
 // fixes offered for it are to delete the line or, for a secret, to replace
 // the secret with a placeholder; both are for a person to choose.
-func isHazard(code string) bool { return code == "secret" || code == AgentDirectiveCode }
+func isHazard(code string) bool { return traitsOf(code).Hazard }
 
 // Hazard reports whether f is about a hazard: its fixes come first.
 func (f Finding) Hazard() bool { return isHazard(f.Code) }

@@ -31,7 +31,7 @@ func checkOverLimit(w *workspace) {
 		for k, i := range pruned {
 			lines[k] = d.Entries[i].LineIndex
 		}
-		prune := Fix{Title: fmt.Sprintf("Prune %s to %d entries", f.Category, limit), Edits: in(fi, d.DeleteLines(lines)...)}
+		prune := Fix{Title: fmt.Sprintf("Prune %s to %d entries", f.Category, limit), FileWide: true, Edits: in(fi, d.DeleteLines(lines)...)}
 		// Only the score differs from one message to the next: the rest is
 		// formatted once per file (a large category has thousands of them).
 		head := fmt.Sprintf("the %s category holds %d entries, over its limit of %d: HackLM's pruning removes this one (score ", f.Category, n, limit)

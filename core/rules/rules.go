@@ -121,6 +121,9 @@ type Fix struct {
 	Title string
 	Safe  bool
 	Edits []FileEdit
+	// FileWide: the fix rewrites the whole file (prune a category to its
+	// limit); editors offer it wherever the cursor is.
+	FileWide bool
 	// KeepBoth marks the choice, on a pair of entries, to change nothing:
 	// a front end records it (the language server stops reporting the
 	// pair) rather than editing text.
@@ -143,43 +146,99 @@ type Info struct {
 type rule struct {
 	Info
 	check func(*workspace)
+	Traits
 }
 
-// alwaysOn rules run even when the configuration switches them off: they
-// report what the other rules could not look at.
-var alwaysOn = map[string]bool{"file-too-large": true}
+// Traits are what a front end or a planner needs to know of a rule beyond
+// its findings; they live here, on the rule, so that no code string is
+// compared anywhere else.
+type Traits struct {
+	// AlwaysOn rules run even when settings switch them off: they report
+	// what the other rules could not look at.
+	AlwaysOn bool
+	// Pairs: the rule reads the similarity pairs, which are computed once,
+	// in parallel with the other rules (on a large workspace they are most
+	// of the work).
+	Pairs bool
+	// KeepBoth: each finding is about a pair of entries (its one related
+	// place is the other entry), and "Keep both" is a choice the editor
+	// remembers, hiding the pair from then on.
+	KeepBoth bool
+	// Conflicting: the pair says opposite things (a reversal, or two texts
+	// under one slug); stats list such pairs apart.
+	Conflicting bool
+	// Unnecessary: the flagged text can go as it is (editors grey it out).
+	Unnecessary bool
+	// Rewrites: the fixes rewrite or drop entries the user wrote (merge,
+	// keep one side, prune), so they are offered as refactorings too.
+	Rewrites bool
+	// CleanupNormalizes: cleanup applies the first fix although it is not
+	// safe (a "* " bullet becomes "- ", as HackLM's cleanup does).
+	CleanupNormalizes bool
+	// CleanupOwnStep: cleanup does not apply the fix; a step of its own
+	// handles these findings (duplicates merge, keeping the fuller line).
+	CleanupOwnStep bool
+	// AssignsSlug: the fix gives an entry a slug ("Assign slugs" runs the
+	// rule alone, even when settings switch its hint off).
+	AssignsSlug bool
+	// Hazard: the flagged text must not spread (hazard.go): no tool
+	// rewrites its line, and its fixes (delete, redact) come first.
+	Hazard bool
+}
+
+// traitsByCode indexes the registry's traits, for Finding.Traits on every
+// published finding.
+var traitsByCode = func() map[string]Traits {
+	m := make(map[string]Traits, len(registry))
+	for _, r := range registry {
+		m[r.Code] = r.Traits
+	}
+	return m
+}()
+
+// traitsOf is the registry's entry for code (zero Traits for none).
+func traitsOf(code string) Traits { return traitsByCode[code] }
+
+// Traits of the rule that reported f.
+func (f Finding) Traits() Traits { return traitsOf(f.Code) }
 
 // on reports whether the rule runs under cfg.
-func (r rule) on(cfg config.Config) bool { return alwaysOn[r.Code] || cfg.Enabled(r.Code) }
+func (r rule) on(cfg config.Config) bool { return r.AlwaysOn || cfg.Enabled(r.Code) }
 
-// pairRules read the similarity pairs, which are computed once, in parallel
-// with the other rules: on a large workspace they are most of the work.
-var pairRules = map[string]bool{"duplicate": true, "near-duplicate": true, "conflict": true}
+// SlugConfig is cfg with every rule off but the one that assigns slugs:
+// assigning slugs is what a person asked for, whatever the hint's setting.
+func SlugConfig(cfg config.Config) config.Config {
+	cfg.Disabled = map[string]bool{}
+	for _, r := range registry {
+		cfg.Disabled[r.Code] = !r.AssignsSlug
+	}
+	return cfg
+}
 
 // registry lists every rule in the order of the README's table of codes,
 // which a test keeps equal to it: agent-directive sits beside secret (both
 // are about what text may be stored) and file-too-large comes last.
 var registry = []rule{
-	{Info{"bullet-marker", Warning, "A list marker other than \"- \" (`* x`, `-x`, `1. x`): HackLM ignores the line."}, checkBulletMarker},
-	{Info{"indented-entry", Warning, "An indented list item: HackLM never reads it, and a store may delete it."}, checkIndentedEntry},
-	{Info{"empty-entry", Warning, "An entry with no text (`-   `) or a bare `-` line."}, checkEmptyEntry},
-	{Info{"bom", Warning, "A byte order mark at the start of the file; an error when it hides the first entry."}, checkBOM},
-	{Info{"line-ending", Warning, "A carriage return inside a line (HackLM truncates the entry there), or mixed LF/CRLF endings."}, checkLineEnding},
-	{Info{"slug-format", Warning, "A slug that is not kebab-case (`[My Slug]`, `[a_b]`)."}, checkSlugFormat},
-	{Info{"slug-malformed", Warning, "Something that looks like a slug but is not one to HackLM (`[s]text`, `[] x`, `[slug]` alone)."}, checkSlugMalformed},
-	{Info{"checkbox", Warning, "A task checkbox (`- [ ] x`, `- [x] y`): HackLM reads \" \" or \"x\" as the slug."}, checkCheckbox},
-	{Info{"duplicate-slug", Error, "The same slug twice in a file (error) or in two files (warning)."}, checkDuplicateSlug},
-	{Info{"missing-slug", Hint, "An entry without a slug. Off by default (slugs are optional); turn it on to be offered one per entry."}, checkMissingSlug},
-	{Info{"duplicate", Warning, "An entry whose normalised text equals an earlier entry's in the same file."}, checkDuplicate},
-	{Info{"near-duplicate", Information, "An entry at least as similar to an earlier one as HackLM's update threshold (Jaccard ≥ 0.6), or a sibling of it (the same sentence with one term changed, likely a second fact). The fixes keep this one, the other, or both."}, checkNearDuplicate},
-	{Info{"conflict", Warning, "An entry that reverses an earlier one (always/never, enable/disable, A over B / B over A, A instead of B, not A but B, а не, 而不是), also with words added. The fixes keep this one, the other, or both."}, checkConflict},
-	{Info{"over-limit", Warning, "An entry that pruning would remove because its category holds more entries than its limit."}, checkOverLimit},
-	{Info{"long-entry", Information, "An entry over the length limit (200 UTF-16 units) or holding several sentences."}, checkLongEntry},
-	{Info{"unknown-file", Warning, "A `.md` file in `.memory/` that is no category file: HackLM never reads it."}, checkUnknownFile},
-	{Info{"secret", Error, "A likely credential (API key, token, private key, password)."}, checkSecret},
-	{Info{AgentDirectiveCode, Warning, "Text that instructs the agents reading memory (\"ignore previous instructions\", \"you are now …\") or pipes downloaded code into a shell (`curl … | sh`): memory poisoning. Store refuses it unless the rule is switched off."}, checkAgentDirective},
-	{Info{"stray-line", Information, "A line HackLM ignores but its cleanup would turn into an entry."}, checkStrayLine},
-	{Info{"file-too-large", Error, "A memory file over 8 MiB: it is not parsed or checked, and stores, fixes and cleanup refuse it. Cannot be switched off."}, checkFileTooLarge},
+	{Info{"bullet-marker", Warning, "A list marker other than \"- \" (`* x`, `-x`, `1. x`): HackLM ignores the line."}, checkBulletMarker, Traits{CleanupNormalizes: true}},
+	{Info{"indented-entry", Warning, "An indented list item: HackLM never reads it, and a store may delete it."}, checkIndentedEntry, Traits{}},
+	{Info{"empty-entry", Warning, "An entry with no text (`-   `) or a bare `-` line."}, checkEmptyEntry, Traits{}},
+	{Info{"bom", Warning, "A byte order mark at the start of the file; an error when it hides the first entry."}, checkBOM, Traits{}},
+	{Info{"line-ending", Warning, "A carriage return inside a line (HackLM truncates the entry there), or mixed LF/CRLF endings."}, checkLineEnding, Traits{}},
+	{Info{"slug-format", Warning, "A slug that is not kebab-case (`[My Slug]`, `[a_b]`)."}, checkSlugFormat, Traits{}},
+	{Info{"slug-malformed", Warning, "Something that looks like a slug but is not one to HackLM (`[s]text`, `[] x`, `[slug]` alone)."}, checkSlugMalformed, Traits{}},
+	{Info{"checkbox", Warning, "A task checkbox (`- [ ] x`, `- [x] y`): HackLM reads \" \" or \"x\" as the slug."}, checkCheckbox, Traits{}},
+	{Info{"duplicate-slug", Error, "The same slug twice in a file (error) or in two files (warning)."}, checkDuplicateSlug, Traits{}},
+	{Info{"missing-slug", Hint, "An entry without a slug. Off by default (slugs are optional); turn it on to be offered one per entry."}, checkMissingSlug, Traits{AssignsSlug: true}},
+	{Info{"duplicate", Warning, "An entry whose normalised text equals an earlier entry's in the same file."}, checkDuplicate, Traits{Pairs: true, Unnecessary: true, CleanupOwnStep: true}},
+	{Info{"near-duplicate", Information, "An entry at least as similar to an earlier one as HackLM's update threshold (Jaccard ≥ 0.6), or a sibling of it (the same sentence with one term changed, likely a second fact). The fixes keep this one, the other, or both."}, checkNearDuplicate, Traits{Pairs: true, KeepBoth: true, Rewrites: true}},
+	{Info{"conflict", Warning, "An entry that reverses an earlier one (always/never, enable/disable, A over B / B over A, A instead of B, not A but B, а не, 而不是), also with words added. The fixes keep this one, the other, or both."}, checkConflict, Traits{Pairs: true, KeepBoth: true, Rewrites: true, Conflicting: true}},
+	{Info{"over-limit", Warning, "An entry that pruning would remove because its category holds more entries than its limit."}, checkOverLimit, Traits{Rewrites: true}},
+	{Info{"long-entry", Information, "An entry over the length limit (200 UTF-16 units) or holding several sentences."}, checkLongEntry, Traits{}},
+	{Info{"unknown-file", Warning, "A `.md` file in `.memory/` that is no category file: HackLM never reads it."}, checkUnknownFile, Traits{}},
+	{Info{"secret", Error, "A likely credential (API key, token, private key, password)."}, checkSecret, Traits{Hazard: true}},
+	{Info{AgentDirectiveCode, Warning, "Text that instructs the agents reading memory (\"ignore previous instructions\", \"you are now …\") or pipes downloaded code into a shell (`curl … | sh`): memory poisoning. Store refuses it unless the rule is switched off."}, checkAgentDirective, Traits{Hazard: true}},
+	{Info{"stray-line", Information, "A line HackLM ignores but its cleanup would turn into an entry."}, checkStrayLine, Traits{}},
+	{Info{"file-too-large", Error, "A memory file over 8 MiB: it is not parsed or checked, and stores, fixes and cleanup refuse it. Cannot be switched off."}, checkFileTooLarge, Traits{AlwaysOn: true}},
 }
 
 // Rules lists every rule's code, default severity and summary, in README order.
