@@ -3,17 +3,13 @@ package rules
 import (
 	"fmt"
 
+	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
-// MaxFileBytes is the largest memory file that is parsed and analysed: 8 MiB.
-// At about 100 bytes an entry that is some 80,000 entries, two thousand times
-// the default category limits (30 and 40) and beyond what anyone curates by
-// hand; a file that size is a mistake (a log piped into .memory) or an attack.
-// Parsing it, pairing its entries and re-checking it on every keystroke would
-// cost seconds and hundreds of megabytes, so it is reported instead, and
-// nothing is stored into it.
-const MaxFileBytes = 8 << 20
+// MaxFileBytes is the largest memory file that is parsed and analysed
+// (memfile.MaxBytes, 8 MiB); a larger one gets one file-too-large finding.
+const MaxFileBytes = memfile.MaxBytes
 
 // maxFileText is MaxFileBytes as messages name it.
 const maxFileText = "8 MiB"

@@ -12,18 +12,7 @@ import (
 	"testing"
 
 	"github.com/memory-lsp/memory-lsp/core/category"
-	"github.com/memory-lsp/memory-lsp/core/rules"
 )
-
-// TestReadLimitIsRulesLimit: Snapshot must read every file rules would
-// parse, and no file rules would only report (core/memory turns an unread
-// file into rules.NewFileTooLarge). store cannot import rules, so the two
-// constants are held equal here.
-func TestReadLimitIsRulesLimit(t *testing.T) {
-	if MaxReadBytes != rules.MaxFileBytes {
-		t.Fatalf("store.MaxReadBytes = %d, rules.MaxFileBytes = %d", MaxReadBytes, rules.MaxFileBytes)
-	}
-}
 
 // bigWorkspace is a workspace whose decisions.md is one byte over
 // MaxReadBytes, quirks.md exactly at it, notes.md (no category file) a

@@ -17,20 +17,19 @@ import (
 	"strings"
 
 	"github.com/memory-lsp/memory-lsp/core/category"
+	"github.com/memory-lsp/memory-lsp/core/memfile"
 )
 
 // DirName is the memory folder inside a workspace root.
 const DirName = ".memory"
 
-// MaxReadBytes is the largest memory file Snapshot reads: 8 MiB, the same
-// number as rules.MaxFileBytes, above which a file is reported and never
-// parsed. It is a constant of its own because store sits below rules (and
-// store's tests import rules); TestReadLimitIsRulesLimit holds the two
-// equal. A larger file is listed with its Size and no Data: reading it would
-// cost as much memory and time as it is large, on every command and, in the
-// language server, on every keystroke, only to report that it is too large;
-// and a multi-gigabyte file would exhaust memory.
-const MaxReadBytes = 8 << 20
+// MaxReadBytes is the largest memory file Snapshot reads (memfile.MaxBytes,
+// 8 MiB, above which rules report a file and never parse it). A larger file
+// is listed with its Size and no Data: reading it would cost as much memory
+// and time as it is large, on every command and, in the language server, on
+// every keystroke, only to report that it is too large; and a
+// multi-gigabyte file would exhaust memory.
+const MaxReadBytes = memfile.MaxBytes
 
 // NewFileBytes is our clean layout for a new category file: the plural
 // heading and one blank line ("# Decisions\n\n"). Entries follow, one a line.
