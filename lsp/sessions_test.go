@@ -39,7 +39,7 @@ import (
 
 	"github.com/tliron/commonlog"
 
-	"github.com/memory-lsp/memory-lsp/core/txtar"
+	"github.com/memory-lsp/memory-lsp/internal/txtar"
 	"github.com/memory-lsp/memory-lsp/lsp"
 	"github.com/memory-lsp/memory-lsp/lsp/lsptest"
 )

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memory-lsp/memory-lsp/core/txtar"
+	"github.com/memory-lsp/memory-lsp/internal/txtar"
 )
 
 var update = flag.Bool("update", false, "rewrite the want/ sections of testdata/cli/*.txtar")

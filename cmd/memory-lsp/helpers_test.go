@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/memory-lsp/memory-lsp/core/txtar"
+	"github.com/memory-lsp/memory-lsp/internal/txtar"
 )
 
 // readFixture reads the txtar archive at path and returns it with path made

@@ -14,7 +14,7 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/text"
-	"github.com/memory-lsp/memory-lsp/core/txtar"
+	"github.com/memory-lsp/memory-lsp/internal/txtar"
 )
 
 var update = flag.Bool("update", false, "rewrite the want sections of testdata/rules and testdata/fixes")
