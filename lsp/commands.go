@@ -484,15 +484,6 @@ func (s *Server) cmdStats(_ context.Context, _ string, raw json.RawMessage) (any
 	files, cfg := s.readFiles(root)
 	st := memory.ComputeStats(files, cfg)
 	res := statsResult{Categories: st.Categories, Duplicates: len(st.Duplicates), Conflicts: len(st.Conflicts), Siblings: len(st.Siblings), Total: st.Total}
-	var b strings.Builder
-	for i, cs := range st.Categories {
-		fmt.Fprintf(&b, "\n%s: %d/%d", category.All[i].Plural(), cs.Entries, cs.Limit)
-	}
-	siblings := ""
-	if res.Siblings > 0 {
-		siblings = ", " + plural(res.Siblings, "sibling pair", "sibling pairs") + " (likely two facts each)"
-	}
-	res.Message = fmt.Sprintf("%s; %s, %s%s.", plural(res.Total, "memory", "memories"),
-		plural(res.Duplicates, "duplicate", "duplicates"), plural(res.Conflicts, "conflict", "conflicts"), siblings) + b.String()
+	res.Message = st.Message("", "")
 	return res, nil
 }

@@ -357,34 +357,9 @@ func (s *Server) memoryStats(ctx context.Context, req *sdk.CallToolRequest) (*sd
 		if latestFile != "" {
 			out.LastChange = latest.Format(time.RFC3339)
 		}
-		out.Message = statsMessage(out, latestFile)
+		out.Message = st.Message(out.LastChange, latestFile)
 		return success(out.Message, out), nil
 	})
-}
-
-func statsMessage(out statsOutput, latestFile string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s; %s, %s.", countMemories(out.Total),
-		plural(len(out.Duplicates), "duplicate", "duplicates"), plural(len(out.Conflicts), "conflict", "conflicts"))
-	for _, c := range out.Categories {
-		fmt.Fprintf(&b, "\n%s: %d/%d", c.Category, c.Entries, c.Limit)
-		if c.Entries >= c.Limit {
-			b.WriteString(" (full: the next new entry drops the lowest-scoring one)")
-		}
-	}
-	for _, p := range out.Duplicates {
-		fmt.Fprintf(&b, "\n%s: %s:%d %q repeats %s:%d %q (similarity %.2f)", p.Kind, p.Entry.File, p.Entry.Line, p.Entry.Content, p.Other.File, p.Other.Line, p.Other.Content, p.Similarity)
-	}
-	for _, p := range out.Conflicts {
-		fmt.Fprintf(&b, "\nconflict: %s:%d %q reverses %s:%d %q", p.Entry.File, p.Entry.Line, p.Entry.Content, p.Other.File, p.Other.Line, p.Other.Content)
-	}
-	for _, p := range out.Siblings {
-		fmt.Fprintf(&b, "\nsibling: %s:%d %q and %s:%d %q differ by one term (%s): two facts, unless they are one", p.Entry.File, p.Entry.Line, p.Entry.Content, p.Other.File, p.Other.Line, p.Other.Content, p.Reason)
-	}
-	if out.LastChange != "" {
-		fmt.Fprintf(&b, "\nLast change: %s (%s)", out.LastChange, latestFile)
-	}
-	return b.String()
 }
 
 // --- text ------------------------------------------------------------------------

@@ -1,6 +1,9 @@
 package memory
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/memfile"
@@ -99,4 +102,37 @@ func entryAt(files []rules.File, fi int, sp text.Span) (memfile.Entry, bool) {
 		}
 	}
 	return memfile.Entry{}, false
+}
+
+// Message is the stats as a person or an agent reads them, the same in the
+// editor and over MCP: the totals, each category against its limit, each
+// pair, and (when lastFile is not empty) the last change. Every front end
+// renders it; none writes its own.
+func (st Stats) Message(lastChange, lastFile string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s; %s, %s", Plural(st.Total, "memory", "memories"),
+		Plural(len(st.Duplicates), "duplicate", "duplicates"), Plural(len(st.Conflicts), "conflict", "conflicts"))
+	if len(st.Siblings) > 0 {
+		fmt.Fprintf(&b, ", %s (likely two facts each)", Plural(len(st.Siblings), "sibling pair", "sibling pairs"))
+	}
+	b.WriteString(".")
+	for _, c := range st.Categories {
+		fmt.Fprintf(&b, "\n%s: %d/%d", c.Category, c.Entries, c.Limit)
+		if c.Entries >= c.Limit {
+			b.WriteString(" (full: the next new entry drops the lowest-scoring one)")
+		}
+	}
+	for _, p := range st.Duplicates {
+		fmt.Fprintf(&b, "\n%s: %s:%d %q repeats %s:%d %q (similarity %.2f)", p.Kind, p.Entry.File, p.Entry.Line, p.Entry.Content, p.Other.File, p.Other.Line, p.Other.Content, p.Similarity)
+	}
+	for _, p := range st.Conflicts {
+		fmt.Fprintf(&b, "\nconflict: %s:%d %q reverses %s:%d %q", p.Entry.File, p.Entry.Line, p.Entry.Content, p.Other.File, p.Other.Line, p.Other.Content)
+	}
+	for _, p := range st.Siblings {
+		fmt.Fprintf(&b, "\nsibling: %s:%d %q and %s:%d %q differ by one term (%s): two facts, unless they are one", p.Entry.File, p.Entry.Line, p.Entry.Content, p.Other.File, p.Other.Line, p.Other.Content, p.Reason)
+	}
+	if lastFile != "" {
+		fmt.Fprintf(&b, "\nLast change: %s (%s)", lastChange, lastFile)
+	}
+	return b.String()
 }

@@ -1,0 +1,33 @@
+package memory
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestStatsMessage: the one rendering of stats that the editor's
+// memory.stats and MCP's memoryStats both send.
+func TestStatsMessage(t *testing.T) {
+	a := EntryRef{File: "decisions.md", Line: 3, Content: "Run eslint on frontend changes."}
+	b := EntryRef{File: "decisions.md", Line: 4, Content: "Run eslint on backend changes."}
+	st := Stats{
+		Total:      41,
+		Categories: []CategoryStats{{Category: "Decision", File: "decisions.md", Entries: 40, Limit: 40}, {Category: "Quirk", File: "quirks.md", Entries: 1, Limit: 40}},
+		Siblings:   []Pair{{Kind: "sibling", Entry: b, Other: a, Reason: `"frontend" vs "backend"`}},
+	}
+	got := st.Message("2026-11-25T12:00:00Z", "decisions.md")
+	for _, want := range []string{
+		"41 memories; 0 duplicates, 0 conflicts, 1 sibling pair (likely two facts each).\n",
+		"\nDecision: 40/40 (full: the next new entry drops the lowest-scoring one)\n",
+		"\nQuirk: 1/40\n",
+		`sibling: decisions.md:4 "Run eslint on backend changes." and decisions.md:3`,
+		"\nLast change: 2026-11-25T12:00:00Z (decisions.md)",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("message lacks %q:\n%s", want, got)
+		}
+	}
+	if one := (Stats{Total: 1}).Message("", ""); one != "1 memory; 0 duplicates, 0 conflicts." {
+		t.Errorf("one memory, no last change: %q", one)
+	}
+}
