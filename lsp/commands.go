@@ -218,13 +218,11 @@ func (s *Server) cmdList(_ context.Context, _ string, raw json.RawMessage) (any,
 	if err != nil {
 		return nil, err
 	}
-	res := listResult{Entries: entries}
-	var b strings.Builder
-	for _, ce := range entries {
-		b.WriteString("\n" + memory.EntryLine(ce.EntryRef))
+	refs := make([]memory.EntryRef, len(entries))
+	for i, ce := range entries {
+		refs[i] = ce.EntryRef
 	}
-	res.Message = plural(len(res.Entries), "memory", "memories") + b.String()
-	return res, nil
+	return listResult{Entries: entries, Message: memory.EntriesMessage(refs)}, nil
 }
 
 // --- delete ---------------------------------------------------------------

@@ -268,7 +268,7 @@ func (s *Server) getMemory(ctx context.Context, req *sdk.CallToolRequest) (*sdk.
 		if len(entries) == 0 {
 			msg = "No memories found: " + describeGet(in) + "."
 		} else {
-			msg = countMemories(len(entries)) + ":\n" + entryLines(entries)
+			msg = memory.EntriesMessage(entries)
 		}
 		return success(msg, entriesOutput{Entries: entries, Message: msg}), nil
 	})
@@ -320,12 +320,7 @@ func (s *Server) listMemories(ctx context.Context, req *sdk.CallToolRequest) (*s
 		for i, ce := range entries {
 			refs[i] = ce.EntryRef
 		}
-		out.Message = countMemories(len(refs))
-		if len(refs) > 0 {
-			out.Message += ":\n" + entryLines(refs)
-		} else {
-			out.Message += "."
-		}
+		out.Message = memory.EntriesMessage(refs)
 		return success(out.Message, out), nil
 	})
 }
@@ -363,24 +358,3 @@ func (s *Server) memoryStats(ctx context.Context, req *sdk.CallToolRequest) (*sd
 }
 
 // --- text ------------------------------------------------------------------------
-
-func countMemories(n int) string { return plural(n, "memory", "memories") }
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
-
-// entryLines is memory.EntryLine per entry, one a line.
-func entryLines(entries []memory.EntryRef) string {
-	var b strings.Builder
-	for i, e := range entries {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(memory.EntryLine(e))
-	}
-	return b.String()
-}

@@ -31,3 +31,13 @@ func TestStatsMessage(t *testing.T) {
 		t.Errorf("one memory, no last change: %q", one)
 	}
 }
+
+func TestEntriesMessage(t *testing.T) {
+	refs := []EntryRef{{Category: "Quirk", File: "quirks.md", Line: 3, Slug: "gradle-leak", Content: "The Gradle daemon leaks memory."}}
+	if got := EntriesMessage(refs); got != "1 memory:\nquirks.md:3 [Quirk] [gradle-leak] The Gradle daemon leaks memory." {
+		t.Errorf("one entry: %q", got)
+	}
+	if got := EntriesMessage(nil); got != "0 memories." {
+		t.Errorf("none: %q", got)
+	}
+}

@@ -47,6 +47,21 @@ func EntryLine(r EntryRef) string {
 	return b.String()
 }
 
+// EntriesMessage lists entries as every front end sends them (the editor's
+// memory.listMemories, MCP's listMemories and getMemory): "2 memories:"
+// then one EntryLine each, or "0 memories." for none.
+func EntriesMessage(entries []EntryRef) string {
+	if len(entries) == 0 {
+		return "0 memories."
+	}
+	var b strings.Builder
+	b.WriteString(Plural(len(entries), "memory", "memories") + ":")
+	for _, e := range entries {
+		b.WriteString("\n" + EntryLine(e))
+	}
+	return b.String()
+}
+
 // StoreResult says what a store did (or, in a dry run, would do).
 type StoreResult struct {
 	Action     string    `json:"action"`
