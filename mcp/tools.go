@@ -356,5 +356,3 @@ func (s *Server) memoryStats(ctx context.Context, req *sdk.CallToolRequest) (*sd
 		return success(out.Message, out), nil
 	})
 }
-
-// --- text ------------------------------------------------------------------------
