@@ -162,7 +162,7 @@ func (s *Server) codeAction(_ context.Context, p *codeActionParams) (any, error)
 
 	if wantRewrite {
 		// File-wide rewrites, wherever the cursor is.
-		if edits, _ := memory.PlanSlugs(&v.files[fi], cfg); len(edits) > 0 {
+		if edits, _ := memory.PlanSlugs(&v.files[fi], hazards[fi]); len(edits) > 0 {
 			fes := make([]rules.FileEdit, len(edits))
 			for i, e := range edits {
 				fes[i] = rules.FileEdit{File: fi, Edit: e}

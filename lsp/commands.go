@@ -337,11 +337,12 @@ func (s *Server) cmdAssignSlugs(ctx context.Context, _ string, raw json.RawMessa
 			}
 		}
 		out := map[string][]byte{}
-		for _, f := range files {
+		hazards := rules.HazardsOf(files, cfg)
+		for fi, f := range files {
 			if !f.IsCategory || (only != "" && f.Path != only) {
 				continue
 			}
-			edits, assigned := memory.PlanSlugs(&f, cfg)
+			edits, assigned := memory.PlanSlugs(&f, hazards[fi])
 			if len(edits) == 0 {
 				continue
 			}

@@ -265,20 +265,3 @@ func TestLayersAreValidatedTogether(t *testing.T) {
 		t.Errorf("base alone: %v, want an error naming updateThreshold", err)
 	}
 }
-
-// TestUnknownRuleIsRefused: a rule name that names no rule, in
-// initializationOptions or in a configuration the editor pushes, is refused
-// with a message naming the key and the nearest code; the settings in force
-// stay (the defaults, then the valid ones), as for any invalid value.
-func TestUnknownRuleIsRefused(t *testing.T) {
-	root := t.TempDir()
-	uri := uriOf(writeMemory(t, root, "decisions.md", "# Decisions\n\n- "+strings.Repeat("word ", 50)+"\n"))
-	c := newTestClient(t, Options{})
-	c.initialize(root, map[string]any{"memory": map[string]any{"rules": map[string]any{"long-entry": false, "missing-slugg": true}}}, nil)
-	c.waitNote(0, "window/showMessage", `rules.missing-slugg: no rule has the code \"missing-slugg\"; did you mean \"missing-slug\"?`)
-	p, _ := c.diagnostics(0, uri, -1)
-	if got := codes(p); len(got) != 1 || got[0] != "long-entry" {
-		t.Errorf("codes = %v, want long-entry alone: the refused options are not applied in part", got)
-	}
-	c.shutdown()
-}

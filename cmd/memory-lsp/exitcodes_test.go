@@ -88,3 +88,23 @@ func TestFirstStoreGoesToTheRepositoryTop(t *testing.T) {
 		t.Error("the store created .memory in the subfolder")
 	}
 }
+
+// TestUnknownRuleInConfig: a --config whose rules name no rule is a usage
+// error naming the key and the nearest code, through the binary from a
+// subfolder of a git repository; a valid one takes effect.
+func TestUnknownRuleInConfig(t *testing.T) {
+	root := gitProject(t, true)
+	writeTestFile(t, filepath.Join(root, "typo.json"), []byte(`{"rules": {"missing-slugg": true}}`))
+	writeTestFile(t, filepath.Join(root, "on.json"), []byte(`{"rules": {"missing-slug": true}}`))
+	writeTestFile(t, filepath.Join(root, ".memory", "quirks.md"), []byte("# Quirks\n\n- The Gradle daemon leaks memory.\n"))
+	sub := filepath.Join(root, "cmd", "app")
+	_, errs, code := runBinary(t, sub, "", "check", "--config", filepath.Join(root, "typo.json"))
+	if code != 2 || !strings.Contains(errs, `rules.missing-slugg: no rule has the code "missing-slugg"; did you mean "missing-slug"?`) {
+		t.Errorf("typo: exit %d, stderr %q", code, errs)
+	}
+	out, _, _ := runBinary(t, sub, "", "check")
+	on, _, _ := runBinary(t, sub, "", "check", "--config", filepath.Join(root, "on.json"))
+	if strings.Contains(out, "[missing-slug]") || !strings.Contains(on, "[missing-slug]") {
+		t.Errorf("missing-slug: off by default, on with the setting; got %q and %q", out, on)
+	}
+}

@@ -205,7 +205,7 @@ func (p *CleanupPlan) prunePlan(f *rules.File, cfg config.Config) []text.Edit {
 
 // slugPlan gives every slug-less entry a slug (planSlugs) and lists each.
 func (p *CleanupPlan) slugPlan(f *rules.File, hazards map[int]rules.Hazard) []text.Edit {
-	edits, refs := planSlugs(f, hazards)
+	edits, refs := PlanSlugs(f, hazards)
 	for _, r := range refs {
 		p.Steps = append(p.Steps, CleanupStep{Kind: StepAssignSlug, File: f.Name, Line: r.Line, Detail: fmt.Sprintf("assigned slug %q to %q", r.Slug, r.Content)})
 	}
@@ -214,17 +214,14 @@ func (p *CleanupPlan) slugPlan(f *rules.File, hazards map[int]rules.Hazard) []te
 
 // PlanSlugs gives every slug-less entry of a category file a slug, as
 // cleanup's last step and the editor's "Assign slugs" do: deterministic,
-// unique in the file, and never on a line that holds a secret or an
-// instruction to agents. It returns the edits and the entries with their
-// new slugs.
-func PlanSlugs(f *rules.File, cfg config.Config) ([]text.Edit, []EntryRef) {
+// unique in the file, and never on a line that holds a hazard (hazards, by
+// line index, as rules.FindHazards or rules.HazardsOf found them for this
+// file; callers pass what they already computed). It returns the edits and
+// the entries with their new slugs.
+func PlanSlugs(f *rules.File, hazards map[int]rules.Hazard) ([]text.Edit, []EntryRef) {
 	if !f.IsCategory || f.Doc == nil || f.TooLarge() {
 		return nil, nil
 	}
-	return planSlugs(f, hazardLines(f, cfg))
-}
-
-func planSlugs(f *rules.File, hazards map[int]rules.Hazard) ([]text.Edit, []EntryRef) {
 	d := f.Doc
 	used := map[string]bool{}
 	for _, e := range d.Entries {

@@ -14,10 +14,8 @@ import (
 // and a merge would copy it: so no tool rewrites a line that holds one. The
 // fixes offered for it are to delete the line or, for a secret, to replace
 // the secret with a placeholder; both are for a person to choose.
-func isHazard(code string) bool { return traitsOf(code).Hazard }
-
 // Hazard reports whether f is about a hazard: its fixes come first.
-func (f Finding) Hazard() bool { return isHazard(f.Code) }
+func (f Finding) Hazard() bool { return f.Traits().Hazard }
 
 // Placeholder is what "Replace the secret with a placeholder" writes: not a
 // credential, no brackets that could read as a slug.
@@ -37,7 +35,7 @@ type Hazard struct {
 func FindHazards(files []File, findings []Finding) Hazards {
 	h := Hazards{}
 	for _, f := range findings {
-		if !isHazard(f.Code) || f.File >= len(files) || files[f.File].Doc == nil {
+		if !f.Hazard() || f.File >= len(files) || files[f.File].Doc == nil {
 			continue
 		}
 		for _, li := range linesOf(files[f.File].Doc, f.Span) {
@@ -59,7 +57,7 @@ func FindHazards(files []File, findings []Finding) Hazards {
 // HazardsOf runs only the hazard rules that cfg enables over files: what a
 // planner needs after it changed the files, without a full check.
 func HazardsOf(files []File, cfg config.Config) Hazards {
-	return FindHazards(files, checkOnly(files, cfg, func(r rule) bool { return isHazard(r.Code) }))
+	return FindHazards(files, checkOnly(files, cfg, func(r rule) bool { return r.Hazard }))
 }
 
 // Unresolved is what keeps `check` failing or a hazard in place after an
@@ -67,7 +65,7 @@ func HazardsOf(files []File, cfg config.Config) Hazards {
 // rules cfg enables. Only rules that can report either are run, so it
 // costs no similarity pairs.
 func Unresolved(files []File, cfg config.Config) []Finding {
-	all := checkOnly(files, cfg, func(r rule) bool { return isHazard(r.Code) || r.Severity == Error })
+	all := checkOnly(files, cfg, func(r rule) bool { return r.Hazard || r.Severity == Error })
 	out := all[:0]
 	for _, f := range all {
 		if f.Hazard() || f.Severity == Error {
@@ -89,7 +87,7 @@ func checkOnly(files []File, cfg config.Config, keep func(rule) bool) []Finding 
 // Blocks reports whether fix, offered for finding f, would rewrite a hazard
 // line of another finding: every fix but the hazard's own.
 func (h Hazards) Blocks(files []File, f Finding, fix Fix) bool {
-	if isHazard(f.Code) || len(h) == 0 {
+	if f.Hazard() || len(h) == 0 {
 		return false
 	}
 	for _, fe := range fix.Edits {

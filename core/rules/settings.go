@@ -30,7 +30,8 @@ func CheckSettings(s config.Settings) error {
 }
 
 func known(code string) bool {
-	return slices.ContainsFunc(registry, func(r rule) bool { return r.Code == code })
+	_, ok := traitsByCode[code]
+	return ok
 }
 
 func codes() []string {
