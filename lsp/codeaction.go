@@ -61,7 +61,7 @@ func kindWanted(only []string, kind string) bool {
 
 func (s *Server) codeAction(_ context.Context, p *codeActionParams) (any, error) {
 	actions := []protocol.CodeAction{}
-	v, fi, cfg := s.documentView(p.TextDocument.URI)
+	v, fi, cfg, findings := s.checkedDocument(p.TextDocument.URI)
 	if fi < 0 {
 		return actions, nil
 	}
@@ -82,7 +82,6 @@ func (s *Server) codeAction(_ context.Context, p *codeActionParams) (any, error)
 	}
 	wantQuick := kindWanted(p.Context.Only, kindQuickFix)
 	wantRewrite := kindWanted(p.Context.Only, kindRewrite)
-	findings := s.withoutKept(v, rules.Check(v.files, cfg))
 
 	seen := map[string]int{} // kind, title and edits → index in actions
 	titles := map[string]bool{}

@@ -539,3 +539,62 @@ func TestCodeActionHazardLines(t *testing.T) {
 	}
 	c.shutdown()
 }
+
+// Code actions are served from the folder's last check while the files it
+// checked are unchanged; a change of a buffer, of the disk or of the
+// configuration makes the next request check again.
+func TestCodeActionsReuseTheLastCheck(t *testing.T) {
+	root := t.TempDir()
+	content := "# Decisions\n\n* [db] Use Postgres.\n"
+	path := writeMemory(t, root, "decisions.md", content)
+	c := newTestClient(t, Options{})
+	c.initialize(root, nil, withDocumentChanges)
+	ed := newFakeEditor(c)
+	uri := ed.open(path, content)
+	f := c.server.folderAt(filepath.Dir(path))
+	if f == nil {
+		t.Fatal("the folder is not served")
+	}
+	checks := func() int {
+		f.pub.Lock()
+		defer f.pub.Unlock()
+		return f.checks
+	}
+	after := checks()
+	if after == 0 {
+		t.Fatal("no check ran for the open document")
+	}
+	for range 3 {
+		if as := c.codeActions(uri, pos(2, 0)); findAction(as, "Use a \"- \" bullet") == nil {
+			t.Fatalf("no bullet fix among %v", titles(as))
+		}
+	}
+	if n := checks(); n != after {
+		t.Errorf("three code actions on an unchanged folder ran %d checks, want none", n-after)
+	}
+
+	// An edit makes a new version: the publish checks it, and the code
+	// action after the publish reuses that check.
+	from := c.count()
+	c.notify("textDocument/didChange", map[string]any{
+		"textDocument":   map[string]any{"uri": uri, "version": 2},
+		"contentChanges": []any{map[string]any{"text": content + "* Ship on Fridays.\n"}},
+	})
+	c.diagnostics(from, uri, 2)
+	after = checks()
+	as := c.codeActions(uri, pos(3, 0))
+	if findAction(as, "Use a \"- \" bullet") == nil {
+		t.Fatalf("no bullet fix for the new line among %v", titles(as))
+	}
+	if n := checks(); n != after {
+		t.Errorf("a code action after the publish of version 2 ran %d checks, want none", n-after)
+	}
+
+	// New settings void the last check: the fix of a rule turned off is gone.
+	from = c.count()
+	c.notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"memory": map[string]any{"rules": map[string]any{"bullet-marker": false}}}})
+	c.diagnostics(from, uri, 2)
+	if as := c.codeActions(uri, pos(3, 0)); findAction(as, "Use a \"- \" bullet") != nil {
+		t.Errorf("the bullet fix is still offered with bullet-marker off: %v", titles(as))
+	}
+}

@@ -4,12 +4,14 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"time"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/rules"
+	"github.com/memory-lsp/memory-lsp/core/store"
 	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
@@ -20,8 +22,15 @@ type view struct {
 	files    []rules.File
 	versions []int32     // version of the open buffer a file came from; -1 from disk
 	docs     []*document // the open buffer a file came from, or nil
-	index    []*text.Index
-	uris     []protocol.DocumentUri
+	// disk is the snapshot the disk side came from: while the folder's
+	// cache holds, two views of it share one.
+	disk *store.Snapshot
+
+	// lazy guards index and uris, built on first use: a view that was
+	// checked is shared by the requests served from that check.
+	lazy  sync.Mutex
+	index []*text.Index
+	uris  []protocol.DocumentUri
 }
 
 // openDocs is f's open buffers at their latest versions, by view path.
@@ -47,7 +56,7 @@ func (s *Server) snapshot(f *folder) (*view, config.Config) {
 		names[filepath.Base(p)] = true
 	}
 	snap, parsed := s.diskFiles(f, names)
-	v := &view{dir: f.dir, files: overlayFiles(snap, parsed, open)}
+	v := &view{dir: f.dir, files: overlayFiles(snap, parsed, open), disk: snap}
 	v.versions = make([]int32, len(v.files))
 	v.docs = make([]*document, len(v.files))
 	v.index = make([]*text.Index, len(v.files))
@@ -66,6 +75,8 @@ func (s *Server) snapshot(f *folder) (*view, config.Config) {
 
 // uri is file i's URI: the one the editor opened it by, else the file's.
 func (v *view) uri(i int) protocol.DocumentUri {
+	v.lazy.Lock()
+	defer v.lazy.Unlock()
 	if v.uris[i] == "" {
 		v.uris[i] = uriOf(v.files[i].Path)
 	}
@@ -78,24 +89,99 @@ func (v *view) uri(i int) protocol.DocumentUri {
 // rules.MaxFileBytes is not analysed (it has no lines or entries, only its
 // file-too-large diagnostic), so it gets the empty answer too.
 func (s *Server) documentView(uri protocol.DocumentUri) (v *view, fi int, cfg config.Config) {
+	f, name := s.documentFolder(uri)
+	if f == nil {
+		return nil, -1, cfg
+	}
+	v, cfg = s.snapshot(f)
+	return v, v.document(f, name), cfg
+}
+
+// checkedDocument is documentView with the view's findings, less the pairs
+// kept in this session. They come from the folder's last check while the
+// files it checked are unchanged, so a code action asked for after a
+// publish costs no check at all, and a publish after a code action reuses
+// the check the code action made.
+func (s *Server) checkedDocument(uri protocol.DocumentUri) (v *view, fi int, cfg config.Config, findings []rules.Finding) {
+	f, name := s.documentFolder(uri)
+	if f == nil {
+		return nil, -1, cfg, nil
+	}
+	f.pub.Lock()
+	v, cfg, findings = s.checkLocked(f)
+	f.pub.Unlock()
+	return v, v.document(f, name), cfg, s.withoutKept(v, findings)
+}
+
+// documentFolder is the served folder holding the document at uri and the
+// document's file name in it (its open buffer's, when the editor spells the
+// name in another letter case), or nil.
+func (s *Server) documentFolder(uri protocol.DocumentUri) (*folder, string) {
 	path := memoryPath(uri)
 	if path == "" {
-		return nil, -1, cfg
+		return nil, ""
 	}
 	f := s.folderAt(filepath.Dir(path))
 	if f == nil {
-		return nil, -1, cfg
+		return nil, ""
 	}
 	name := filepath.Base(path)
 	if od := s.lookupDoc(uri); od != nil {
 		name = od.name
 	}
-	v, cfg = s.snapshot(f)
-	fi = v.find(f.path(name))
+	return f, name
+}
+
+// document is the index in v of f's file name, or -1 when the view lacks it
+// or the file is too large to analyse.
+func (v *view) document(f *folder, name string) int {
+	fi := v.find(f.path(name))
 	if fi >= 0 && v.files[fi].TooLarge() {
 		fi = -1
 	}
-	return v, fi, cfg
+	return fi
+}
+
+// checked is a folder's last check: the view it checked and the findings
+// (before withoutKept, whose answer changes with the session's choices, not
+// with the files).
+type checked struct {
+	v        *view
+	cfg      config.Config
+	findings []rules.Finding
+}
+
+// checkLocked checks f's current view with the folder's checker, or returns
+// the last check when nothing it depends on has changed: the same disk
+// snapshot (the folder's cache still holds), the same buffer versions and
+// the same configuration. f.pub is held.
+func (s *Server) checkLocked(f *folder) (*view, config.Config, []rules.Finding) {
+	v, cfg := s.snapshot(f)
+	if last := f.last; last != nil && last.v.sameFiles(v) && sameConfig(last.cfg, cfg) {
+		return last.v, last.cfg, last.findings
+	}
+	if f.checker == nil {
+		f.checker = new(rules.Checker)
+	}
+	findings := f.checker.Check(v.files, cfg)
+	f.last = &checked{v: v, cfg: cfg, findings: findings}
+	f.checks++
+	return v, cfg, findings
+}
+
+// sameFiles reports whether w holds exactly v's bytes: the same disk
+// snapshot and, file for file, the same buffer versions. A snapshot read
+// afresh is a new one, so this errs only towards checking again.
+func (v *view) sameFiles(w *view) bool {
+	if v.disk != w.disk || len(v.files) != len(w.files) {
+		return false
+	}
+	for i := range v.files {
+		if v.files[i].Path != w.files[i].Path || v.docs[i] != w.docs[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // ix is the line index of file i, built on first use. A file over
@@ -103,6 +189,8 @@ func (s *Server) documentView(uri protocol.DocumentUri) (v *view, fi int, cfg co
 // at offset 0, and scanning megabytes for line starts nobody asks for is
 // exactly the work the limit exists to avoid.
 func (v *view) ix(i int) *text.Index {
+	v.lazy.Lock()
+	defer v.lazy.Unlock()
 	if v.index[i] == nil {
 		src := v.files[i].Doc.Src
 		if v.files[i].TooLarge() {
@@ -163,11 +251,8 @@ func (s *Server) publish(f *folder) {
 	if !s.isServed(f) {
 		return
 	}
-	v, cfg := s.snapshot(f)
-	if f.checker == nil {
-		f.checker = new(rules.Checker)
-	}
-	findings := s.withoutKept(v, f.checker.Check(v.files, cfg))
+	v, _, findings := s.checkLocked(f)
+	findings = s.withoutKept(v, findings)
 	// Each file's findings, in order; each file is encoded (publish.go) just
 	// before it is sent, into one buffer sized for the largest.
 	own := make([][]int32, len(v.files))
@@ -215,10 +300,11 @@ func (s *Server) publish(f *folder) {
 	}
 }
 
-// dropChecker forgets f's checker and the analyses it keeps.
+// dropChecker forgets f's checker and the analyses it keeps, and the last
+// check.
 func (s *Server) dropChecker(f *folder) {
 	f.pub.Lock()
-	f.checker = nil
+	f.checker, f.last = nil, nil
 	f.pub.Unlock()
 }
 
@@ -240,7 +326,7 @@ func (s *Server) retire(f *folder) {
 	s.mu.Unlock()
 	f.pub.Lock()
 	defer f.pub.Unlock()
-	f.checker = nil
+	f.checker, f.last = nil, nil
 	slices.Sort(gone)
 	for _, p := range gone {
 		s.conn.Notify("textDocument/publishDiagnostics", protocol.PublishDiagnosticsParams{URI: uriOf(p), Diagnostics: []protocol.Diagnostic{}})

@@ -180,10 +180,16 @@ func (s *Server) diskFiles(f *folder, open map[string]bool) (*store.Snapshot, []
 		}
 	}
 	s.mu.Lock()
-	if f.gen == gen {
+	stored := f.gen == gen
+	if stored {
 		f.disk = c
 	}
 	s.mu.Unlock()
+	if stored {
+		// The view is then the one every later hit gives, so a check of it
+		// is reused by the requests that follow (checkLocked).
+		return c.snap, c.parsed
+	}
 	return snap, parsed
 }
 

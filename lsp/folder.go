@@ -39,9 +39,12 @@ type folder struct {
 	gen  uint64
 
 	// pub serialises check-and-publish, so that the last check to start is
-	// the last to publish; the checker is used only under it.
+	// the last to publish; the checker and the last check are used only
+	// under it.
 	pub     sync.Mutex
 	checker *rules.Checker
+	last    *checked // what code actions are served from (diagnostics.go)
+	checks  int      // checks run, for tests of that reuse
 
 	// queue is the folder's one writer: every command that writes (store,
 	// delete, slugs, cleanup) and every reconcile of a buffer with the disk
