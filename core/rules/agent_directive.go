@@ -18,7 +18,7 @@ func checkAgentDirective(w *workspace) {
 		}
 		for _, d := range FindDirectives(string(f.Doc.Src)) {
 			span := text.Span{Start: d.Start, End: d.End}
-			w.add(Finding{Code: AgentDirectiveCode, Severity: Warning, File: fi, Span: span,
+			w.report(Finding{File: fi, Span: span,
 				Message: d.What() + ": memory is read by agents, so this would steer every later session (memory poisoning); state the project fact instead",
 				Fixes:   hazardFixes(fi, f.Doc, span, false)})
 		}

@@ -17,14 +17,15 @@ func checkBOM(w *workspace) {
 		if !bytes.HasPrefix(d.Src, bomBytes) {
 			return
 		}
-		fd := Finding{Code: "bom", Severity: Warning, File: fi, Span: text.Span{Start: 0, End: 3},
+		fd := Finding{File: fi, Span: text.Span{Start: 0, End: 3},
 			Message: "byte order mark at the start of the file: HackLM keeps it as an invisible U+FEFF character in line 1",
 			Fixes:   []Fix{{Title: "Remove the BOM", Safe: true, Edits: in(fi, text.Edit{Start: 0, End: 3})}}}
 		first := memfile.Parse(d.Src[3:d.Lines[0].Span.End])
 		if len(first.Entries) == 1 {
-			fd.Severity = Error
 			fd.Message = "byte order mark before the first entry: HackLM reads it as part of line 1, so it never sees that entry"
+			w.reportAs(Error, fd)
+			return
 		}
-		w.add(fd)
+		w.report(fd)
 	})
 }

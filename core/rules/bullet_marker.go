@@ -27,11 +27,11 @@ func checkBulletMarker(w *workspace) {
 			default:
 				msg = `list marker "` + mark + `" is not "- ": HackLM ignores this line`
 			}
-			fd := Finding{Code: "bullet-marker", Severity: Warning, File: fi, Span: body(d, li), Message: msg}
+			fd := Finding{File: fi, Span: body(d, li), Message: msg}
 			if line[:n] != "- " {
 				fd.Fixes = []Fix{{Title: `Use a "- " bullet`, Edits: in(fi, text.Edit{Start: ln.Span.Start, End: ln.Span.Start + n, New: "- "})}}
 			}
-			w.add(fd)
+			w.report(fd)
 		}
 	})
 }

@@ -16,7 +16,7 @@ func checkCheckbox(w *workspace) {
 				continue
 			}
 			box := text.Span{Start: e.SlugSpan.Start - 1, End: e.SlugSpan.End + 1}
-			w.add(Finding{Code: "checkbox", Severity: Warning, File: fi, Span: box,
+			w.report(Finding{File: fi, Span: box,
 				Message: `task checkbox "[` + e.Slug + `]": HackLM reads "` + e.Slug + `" as the slug of this entry`,
 				Fixes: []Fix{{Title: "Drop the checkbox",
 					Edits: in(fi, text.Edit{Start: box.Start, End: e.ContentSpan.Start})}}})

@@ -84,25 +84,27 @@ func (c *Checker) Check(files []File, cfg config.Config) []Finding {
 		}
 	}()
 	type task struct {
-		key string // the rule's code, or pairsTask
-		run func(*workspace)
+		key  string // the rule's code, or pairsTask
+		rule *rule  // the rule run, or nil for the pairs
+		run  func(*workspace)
 		// slugs: the rule derives slugs, and shares their cache
 		slugs bool
 		w     *workspace
 		took  time.Duration
 	}
 	var tasks []*task
-	for _, r := range registry {
-		if r.on(cfg) && !r.Pairs {
-			tasks = append(tasks, &task{key: r.Code, run: r.check, slugs: r.AssignsSlug})
+	for i := range registry {
+		if r := &registry[i]; r.on(cfg) && !r.Pairs {
+			tasks = append(tasks, &task{key: r.Code, rule: r, run: r.check, slugs: r.AssignsSlug})
 		}
 	}
 	var pairs *task
 	if slices.ContainsFunc(registry, func(r rule) bool { return r.Pairs && r.on(cfg) }) {
 		pairs = &task{key: pairsTask, run: func(w *workspace) {
 			w.refs, w.pairs = c.computePairs(files, cfg)
-			for _, r := range registry {
-				if r.on(cfg) && r.Pairs {
+			for i := range registry {
+				if r := &registry[i]; r.on(cfg) && r.Pairs {
+					w.rule = r
 					r.check(w)
 				}
 			}
@@ -133,7 +135,7 @@ func (c *Checker) Check(files []File, cfg config.Config) []Finding {
 	lines := newLineIndexes(len(files))
 	parallelTasks(len(order), func(k int) {
 		t := order[k]
-		t.w = &workspace{files: files, cfg: cfg, idx: lines}
+		t.w = &workspace{rule: t.rule, files: files, cfg: cfg, idx: lines}
 		if t.slugs {
 			t.w.slugs = slugs
 		}

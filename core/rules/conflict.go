@@ -26,7 +26,7 @@ func checkConflict(w *workspace) {
 		if v.Reason != "" && v.Reason != "reversal" {
 			msg = fmt.Sprintf("reverses line %d (%s): %s", line, v.Reason, quote(oe.Content, 60))
 		}
-		w.add(Finding{Code: "conflict", Severity: Warning, File: r.file, Span: entrySpan(e),
+		w.report(Finding{File: r.file, Span: entrySpan(e),
 			Message: msg,
 			Related: []Related{{File: o.file, Span: entrySpan(oe), Message: "the entry it reverses"}},
 			Fixes:   w.pairFixes(o, r)})
@@ -80,7 +80,7 @@ func checkSlugVersions(w *workspace) {
 			}
 			r, o := entryRef{fi, i}, entryRef{fi, other}
 			oe := w.entry(o)
-			w.add(Finding{Code: "conflict", Severity: Warning, File: fi, Span: entrySpan(e),
+			w.report(Finding{File: fi, Span: entrySpan(e),
 				Message: fmt.Sprintf("slug %q holds a different text on line %d, as when both sides of a merge change one entry: keep one", e.Slug, w.entryLineNo(o)),
 				Related: []Related{{File: fi, Span: entrySpan(oe), Message: "the other version of the slug"}},
 				Fixes:   w.pairFixes(o, r)})

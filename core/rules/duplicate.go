@@ -13,7 +13,7 @@ func checkDuplicate(w *workspace) {
 		r, o := refs[j], refs[b.exact]
 		e, oe := w.entry(r), w.entry(o)
 		d := w.files[r.file].Doc
-		w.add(Finding{Code: "duplicate", Severity: Warning, File: r.file, Span: entrySpan(e),
+		w.report(Finding{File: r.file, Span: entrySpan(e),
 			Message: fmt.Sprintf("duplicate of line %d: the same text once normalised", w.entryLineNo(o)),
 			Related: []Related{{File: o.file, Span: entrySpan(oe), Message: "the earlier entry"}},
 			Fixes:   []Fix{deleteLineFix("Delete the duplicate", true, r.file, d, e.LineIndex)}})

@@ -35,7 +35,7 @@ func checkDuplicateSlug(w *workspace) {
 			}
 			if j, ok := local[e.Slug]; ok {
 				first := &d.Entries[j]
-				w.add(Finding{Code: "duplicate-slug", Severity: Error, File: fi, Span: e.SlugSpan,
+				w.report(Finding{File: fi, Span: e.SlugSpan,
 					Message: fmt.Sprintf(`slug %q is already used on line %d: a store under it can update only one of them`, e.Slug, w.lineNo(fi, first.LineSpan.Start)),
 					Related: []Related{{File: fi, Span: first.SlugSpan, Message: "first use of the slug"}},
 					Fixes:   renameFix(fi, e.SlugSpan, e.Slug, used)})
@@ -45,7 +45,8 @@ func checkDuplicateSlug(w *workspace) {
 			if u, ok := firstIn[e.Slug]; ok && u.file != fi {
 				other := &w.files[u.file]
 				oe := &other.Doc.Entries[u.entry]
-				w.add(Finding{Code: "duplicate-slug", Severity: Warning, File: fi, Span: e.SlugSpan,
+				// One store per file can still reach each: a warning.
+				w.reportAs(Warning, Finding{File: fi, Span: e.SlugSpan,
 					Message: fmt.Sprintf(`slug %q is also used in %s line %d`, e.Slug, other.Name, w.lineNo(u.file, oe.LineSpan.Start)),
 					Related: []Related{{File: u.file, Span: oe.SlugSpan, Message: "first use of the slug"}},
 					Fixes:   renameFix(fi, e.SlugSpan, e.Slug, allUsed)})

@@ -17,7 +17,7 @@ func checkEmptyEntry(w *workspace) {
 			default:
 				continue
 			}
-			w.add(Finding{Code: "empty-entry", Severity: Warning, File: fi, Span: body(d, li), Message: msg,
+			w.report(Finding{File: fi, Span: body(d, li), Message: msg,
 				Fixes: []Fix{deleteLineFix("Delete the empty line", true, fi, d, li)}})
 		}
 	})

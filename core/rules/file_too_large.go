@@ -34,7 +34,7 @@ func (f File) parsed() bool { return f.Doc != nil && !f.TooLarge() }
 func checkFileTooLarge(w *workspace) {
 	for fi, f := range w.files {
 		if f.TooLarge() {
-			w.add(Finding{Code: "file-too-large", Severity: Error, File: fi, Span: text.Span{},
+			w.report(Finding{File: fi, Span: text.Span{},
 				Message: f.Name + " " + SizeProblem(f.Size()) + ": it is not parsed or checked, and stores into it are refused; trim it or split it"})
 		}
 	}

@@ -63,7 +63,7 @@ func checkLineEnding(w *workspace) {
 			}
 		}
 		ln := d.Lines[first]
-		w.add(Finding{Code: "line-ending", Severity: Warning, File: fi,
+		w.report(Finding{File: fi,
 			Span: text.Span{Start: d.BodyEnd(first), End: ln.Span.End + 1},
 			Message: fmt.Sprintf("mixed line endings: %d CRLF and %d LF; this is the first %s line",
 				crlf, lf, msg),
@@ -90,7 +90,7 @@ func lineCRs(w *workspace, fi int, d *memfile.Document, li, end int) {
 			msg = "carriage return inside the entry: HackLM stops reading at it and reads only " + quote(e.Content, 60)
 		}
 		first = false
-		w.add(Finding{Code: "line-ending", Severity: Warning, File: fi, Span: text.Span{Start: p, End: p + 1}, Message: msg,
+		w.report(Finding{File: fi, Span: text.Span{Start: p, End: p + 1}, Message: msg,
 			Fixes: []Fix{{Title: "Replace the carriage return with a space", Safe: true, Edits: in(fi, text.Edit{Start: p, End: p + 1, New: " "})}}})
 		p++
 	}

@@ -30,7 +30,7 @@ func checkLongEntry(w *workspace) {
 			if len(parts) == 0 {
 				continue
 			}
-			w.add(Finding{Code: "long-entry", Severity: Information, File: fi, Span: entrySpan(e),
+			w.report(Finding{File: fi, Span: entrySpan(e),
 				Message: "entry " + strings.Join(parts, " and ") + ": HackLM keeps short single facts longer and dedups them better"})
 		}
 	})

@@ -18,13 +18,13 @@ func checkMissingSlug(w *workspace) {
 			if k := classifySlugLike(e).kind; k == malformedGlued || k == malformedEmpty {
 				continue
 			}
-			fd := Finding{Code: "missing-slug", Severity: Hint, File: fi, Span: e.ContentSpan,
+			fd := Finding{File: fi, Span: e.ContentSpan,
 				Message: "entry has no slug: a store cannot update it by name"}
 			if s := w.generateSlug(e.Content, taken); s != "" && !used[s] {
 				used[s] = true
 				fd.Fixes = []Fix{{Title: "Assign slug " + s, Edits: in(fi, text.Edit{Start: e.TailSpan.Start, End: e.TailSpan.Start, New: "[" + s + "] "})}}
 			}
-			w.add(fd)
+			w.report(fd)
 		}
 	})
 }

@@ -27,7 +27,7 @@ func checkNearDuplicate(w *workspace) {
 			terms := strings.TrimPrefix(v.Reason, "sibling: ")
 			msg = fmt.Sprintf("sibling of line %d (%s, similarity %.2f): %s — two facts, or one? Keep both if two", line, terms, v.Similarity, quote(oe.Content, 60))
 		}
-		w.add(Finding{Code: "near-duplicate", Severity: Information, File: r.file, Span: entrySpan(e),
+		w.report(Finding{File: r.file, Span: entrySpan(e),
 			Message: msg,
 			Related: []Related{{File: o.file, Span: entrySpan(oe), Message: "the similar earlier entry"}},
 			Fixes:   w.pairFixes(o, r)})

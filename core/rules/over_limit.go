@@ -38,7 +38,7 @@ func checkOverLimit(w *workspace) {
 		tail := fmt.Sprintf(", among the %d lowest)", n-limit)
 		for _, i := range pruned {
 			e := &d.Entries[i]
-			w.add(Finding{Code: "over-limit", Severity: Warning, File: fi, Span: entrySpan(e),
+			w.report(Finding{File: fi, Span: entrySpan(e),
 				Message: head + strconv.Itoa(scores[i]) + tail,
 				Fixes:   []Fix{deleteLineFix("Delete this entry", false, fi, d, e.LineIndex), prune}})
 		}

@@ -1,6 +1,9 @@
 package rules
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -44,5 +47,47 @@ func TestNoCodeComparedOutsideRules(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestRulesReportThroughTheRegistry: a rule's code and default severity are
+// written once, on its registry line. No rule builds a Finding with a Code
+// or a Severity of its own, or appends to the findings other than through
+// report and reportAs, which fill both in from the running rule.
+func TestRulesReportThroughTheRegistry(t *testing.T) {
+	fset := token.NewFileSet()
+	names, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		file, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(file, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CompositeLit:
+				if id, ok := n.Type.(*ast.Ident); ok && id.Name == "Finding" {
+					for _, el := range n.Elts {
+						if kv, ok := el.(*ast.KeyValueExpr); ok {
+							if k, ok := kv.Key.(*ast.Ident); ok && (k.Name == "Code" || k.Name == "Severity") {
+								t.Errorf("%s: a Finding sets its %s: use w.report (or w.reportAs) and the registry line", fset.Position(kv.Pos()), k.Name)
+							}
+						}
+					}
+				}
+			case *ast.AssignStmt:
+				for _, lhs := range n.Lhs {
+					if sel, ok := lhs.(*ast.SelectorExpr); ok && sel.Sel.Name == "out" && filepath.Base(name) != "rules.go" && filepath.Base(name) != "checker.go" {
+						t.Errorf("%s: findings appended directly: use w.report", fset.Position(n.Pos()))
+					}
+				}
+			}
+			return true
+		})
 	}
 }

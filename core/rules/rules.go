@@ -260,6 +260,8 @@ func Check(files []File, cfg config.Config) []Finding {
 
 // workspace is the state one Check shares between rules.
 type workspace struct {
+	// rule is the rule running, whose findings report adds.
+	rule  *rule
 	files []File
 	cfg   config.Config
 	out   []Finding
@@ -279,7 +281,17 @@ type workspace struct {
 
 type entryRef struct{ file, entry int }
 
-func (w *workspace) add(f Finding) { w.out = append(w.out, f) }
+// report adds a finding of the running rule, which fills in its code and
+// its severity from the registry: a rule never spells either.
+func (w *workspace) report(f Finding) { w.reportAs(w.rule.Severity, f) }
+
+// reportAs is report with another severity than the registry's, for a rule
+// whose findings differ in weight (a duplicate slug within one file is an
+// error, across two files a warning).
+func (w *workspace) reportAs(sev Severity, f Finding) {
+	f.Code, f.Severity = w.rule.Code, sev
+	w.out = append(w.out, f)
+}
 
 // categoryFiles calls fn for every parsed category file: the per-line rules
 // only look at files HackLM reads, and never at a file over MaxFileBytes.

@@ -17,7 +17,7 @@ func checkSecret(w *workspace) {
 		}
 		for _, m := range secret.Find(string(f.Doc.Src)) {
 			span := text.Span{Start: m.Start, End: m.End}
-			w.add(Finding{Code: "secret", Severity: Error, File: fi, Span: span,
+			w.report(Finding{File: fi, Span: span,
 				Message: "likely credential (" + m.Kind + "): memory files are shared with every agent and usually committed; remove it and rotate it",
 				Fixes:   hazardFixes(fi, f.Doc, pemBlock(f.Doc.Src, span), true)})
 		}

@@ -20,12 +20,12 @@ func checkSlugFormat(w *workspace) {
 			if !e.HasSlug || isCheckbox(e.Slug) || similar.IsKebab(e.Slug) {
 				continue
 			}
-			fd := Finding{Code: "slug-format", Severity: Warning, File: fi, Span: e.SlugSpan,
+			fd := Finding{File: fi, Span: e.SlugSpan,
 				Message: `slug "` + e.Slug + `" is not kebab-case (lowercase letters and digits joined by single hyphens)`}
 			if k := similar.Kebab(e.Slug); k != "" && !used[k] && faithful(e.Slug, k) {
 				fd.Fixes = []Fix{{Title: "Rename slug to " + k, Edits: in(fi, text.Edit{Start: e.SlugSpan.Start, End: e.SlugSpan.End, New: k})}}
 			}
-			w.add(fd)
+			w.report(fd)
 		}
 	})
 }

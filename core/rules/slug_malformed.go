@@ -60,7 +60,7 @@ func checkSlugMalformed(w *workspace) {
 		for i := range d.Entries {
 			e := &d.Entries[i]
 			m := classifySlugLike(e)
-			fd := Finding{Code: "slug-malformed", Severity: Warning, File: fi, Span: m.span}
+			fd := Finding{File: fi, Span: m.span}
 			switch m.kind {
 			case malformedNone:
 				continue
@@ -82,7 +82,7 @@ func checkSlugMalformed(w *workspace) {
 			case malformedAlone:
 				fd.Message = `"` + m.label + `" with no text after it: HackLM reads the brackets as the entry's content, not as a slug`
 			}
-			w.add(fd)
+			w.report(fd)
 		}
 	})
 }

@@ -27,7 +27,7 @@ func checkStrayLine(w *workspace) {
 			if ln.Kind != memfile.KindProse {
 				what = "code outside an entry"
 			}
-			w.add(Finding{Code: "stray-line", Severity: Information, File: fi, Span: sp,
+			w.report(Finding{File: fi, Span: sp,
 				Message: what + ": HackLM ignores it, but its cleanup turns it into an entry",
 				Fixes: []Fix{
 					{Title: "Make it an entry", Edits: in(fi, text.Edit{Start: sp.Start, End: sp.End, New: "- " + t})},

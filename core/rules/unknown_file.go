@@ -19,7 +19,7 @@ func checkUnknownFile(w *workspace) {
 		if f.IsCategory || f.TooLarge() || !strings.HasSuffix(strings.ToLower(f.Name), ".md") {
 			continue
 		}
-		w.add(Finding{Code: "unknown-file", Severity: Warning, File: fi, Span: text.Span{},
+		w.report(Finding{File: fi, Span: text.Span{},
 			Message: f.Name + " is not a category file (" + strings.Join(names, ", ") + "): HackLM never reads it"})
 	}
 }
