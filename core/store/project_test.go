@@ -1,0 +1,202 @@
+package store
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// writeTree writes files (slash paths relative to root) with their text.
+func writeTree(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for name, text := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func runGit(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+var projectTree = map[string]string{
+	".gitignore":              "dist/\n*.log\n!keep.log\n",
+	"src/auth/session.ts":     "x",
+	"src/app.ts":              "x",
+	"docs/adr/0001.md":        "x",
+	"web/.gitignore":          "cache/\n",
+	"web/package.json":        "{}",
+	"dist/bundle.js":          "ignored",
+	"debug.log":               "ignored",
+	"keep.log":                "kept",
+	".memory/instructions.md": "- Run the tests.\n",
+}
+
+func TestProjectInGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	top := t.TempDir()
+	writeTree(t, top, projectTree)
+	runGit(t, top, "init", "-q")
+	runGit(t, top, "add", "-A")
+	runGit(t, top, "commit", "-qm", "start")
+	writeTree(t, top, map[string]string{"src/new.ts": "untracked but not ignored"})
+	if err := os.Remove(filepath.Join(top, "src", "app.ts")); err != nil {
+		t.Fatal(err)
+	}
+
+	p, err := OpenProject(context.Background(), filepath.Join(top, "src", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.Git || p.Top != canonical(t, top) {
+		t.Errorf("Git=%v Top=%s, want git at %s", p.Git, p.Top, top)
+	}
+	want := []string{".gitignore", "docs/adr/0001.md", "keep.log", "src/auth/session.ts", "src/new.ts", "web/.gitignore", "web/package.json"}
+	if !slices.Equal(p.Files, want) {
+		t.Errorf("Files = %q\nwant    %q", p.Files, want)
+	}
+	checkStatAndIgnore(t, p)
+}
+
+func TestProjectWithoutGit(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, projectTree)
+	p, err := OpenProject(context.Background(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Git || p.Truncated {
+		t.Errorf("Git=%v Truncated=%v, want a full walk", p.Git, p.Truncated)
+	}
+	want := []string{".gitignore", "docs/adr/0001.md", "keep.log", "src/app.ts", "src/auth/session.ts", "web/.gitignore", "web/package.json"}
+	if !slices.Equal(p.Files, want) {
+		t.Errorf("Files = %q\nwant    %q", p.Files, want)
+	}
+	checkStatAndIgnore(t, p)
+}
+
+func checkStatAndIgnore(t *testing.T, p *Project) {
+	t.Helper()
+	for _, c := range []struct {
+		path       string
+		isDir, ok  bool
+		ignored    bool
+		ignoredDir bool
+	}{
+		{path: "src/auth/session.ts", ok: true},
+		{path: "src/auth", isDir: true, ok: true},
+		{path: "src/auth/", isDir: true, ok: true},
+		{path: "docs/adr/", isDir: true, ok: true},
+		{path: "src/gone.ts"},
+		{path: "dist/bundle.js", ignored: true},
+		{path: "dist/never-built.js", ignored: true},
+		{path: "dist", ignoredDir: true},
+		{path: "logs/today.log", ignored: true},
+		{path: "keep.log", ok: true},
+		{path: "web/cache/x.json", ignored: true},
+		{path: "cache/x.json"},
+		{path: ".memory/instructions.md"},
+	} {
+		isDir, ok := p.Stat(c.path)
+		if isDir != c.isDir || ok != c.ok {
+			t.Errorf("Stat(%q) = %v, %v; want %v, %v", c.path, isDir, ok, c.isDir, c.ok)
+		}
+		if got := p.Ignored(c.path, false); got != c.ignored {
+			t.Errorf("Ignored(%q) = %v, want %v", c.path, got, c.ignored)
+		}
+		if c.ignoredDir && !p.Ignored(c.path, true) {
+			t.Errorf("Ignored(%q, dir) = false, want true", c.path)
+		}
+	}
+}
+
+// A workspace below the git top level: files are relative to the top, and
+// RootRel says where the workspace sits.
+func TestProjectWorkspaceBelowTop(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	top := t.TempDir()
+	writeTree(t, top, map[string]string{"go.mod": "module x\n", "svc/api/main.go": "package main\n", "svc/api/.memory/quirks.md": "- Slow.\n"})
+	runGit(t, top, "init", "-q")
+	p, err := OpenProject(context.Background(), filepath.Join(top, "svc", "api"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.RootRel(); got != "svc/api" {
+		t.Errorf("RootRel = %q, want svc/api", got)
+	}
+	if want := []string{"go.mod", "svc/api/main.go"}; !slices.Equal(p.Files, want) {
+		t.Errorf("Files = %q, want %q", p.Files, want)
+	}
+	if _, err := p.ReadFile("go.mod"); err != nil {
+		t.Errorf("ReadFile(go.mod): %v", err)
+	}
+	if _, err := p.ReadFile("../outside"); err == nil {
+		t.Error("ReadFile read a path that is not a file of the project")
+	}
+}
+
+func canonical(t *testing.T, p string) string {
+	t.Helper()
+	r, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// A rename, a rename of the renamed file, and a deletion, read from git's
+// history: each old path says where it went, or that it is gone, and in
+// which commit.
+func TestProjectMoves(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	top := t.TempDir()
+	writeTree(t, top, map[string]string{"src/auth/session.ts": "export const session = 1;\n", "old/util.go": "package util\n", ".memory/decisions.md": "- x\n"})
+	runGit(t, top, "init", "-q")
+	runGit(t, top, "add", "-A")
+	runGit(t, top, "commit", "-qm", "start")
+	runGit(t, top, "mv", "src/auth/session.ts", "src/auth/sessions.ts")
+	runGit(t, top, "commit", "-qm", "rename")
+	if err := os.MkdirAll(filepath.Join(top, "lib", "auth"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	runGit(t, top, "mv", "src/auth/sessions.ts", "lib/auth/sessions.ts")
+	runGit(t, top, "commit", "-qm", "move")
+	runGit(t, top, "rm", "-q", "old/util.go")
+	runGit(t, top, "commit", "-qm", "delete")
+
+	p, err := OpenProject(context.Background(), top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moves := p.Moves(context.Background(), 100)
+	for old, want := range map[string]string{"src/auth/session.ts": "lib/auth/sessions.ts", "src/auth/sessions.ts": "lib/auth/sessions.ts", "old/util.go": ""} {
+		m, ok := moves[old]
+		if !ok || m.New != want || len(m.Commit) < 4 {
+			t.Errorf("moves[%q] = %+v, %v; want New %q with a commit", old, m, ok, want)
+		}
+	}
+	if _, ok := moves["lib/auth/sessions.ts"]; ok {
+		t.Error("the current path is listed as moved")
+	}
+	if got := p.Moves(context.Background(), 1); len(got) != 1 || got["old/util.go"].New != "" {
+		t.Errorf("depth 1 sees %v, want only the deletion", got)
+	}
+}
