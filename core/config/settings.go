@@ -45,8 +45,8 @@ var settingsFields = func() map[string]int {
 	return out
 }()
 
-// SettingsKeys are the keys a settings object may hold, sorted.
-func SettingsKeys() []string { return slices.Sorted(maps.Keys(settingsFields)) }
+// settingsKeys are the keys a settings object may hold, sorted.
+func settingsKeys() []string { return slices.Sorted(maps.Keys(settingsFields)) }
 
 // ParseSettings decodes one settings object, the JSON every front end
 // reads: a --config file, initializationOptions, the editor's `memory`
@@ -109,14 +109,14 @@ func unknownKey(path, key string) error {
 	if near := nearestKey(key); near != "" {
 		msg += fmt.Sprintf("; did you mean %q?", near)
 	}
-	return fmt.Errorf("%s (keys: %s)", msg, strings.Join(SettingsKeys(), ", "))
+	return fmt.Errorf("%s (keys: %s)", msg, strings.Join(settingsKeys(), ", "))
 }
 
 // nearestKey is the known key within three edits of key (case ignored), the
 // closest first; "" when none is that close.
 func nearestKey(key string) string {
 	best, bestD := "", 4
-	for _, k := range SettingsKeys() {
+	for _, k := range settingsKeys() {
 		if d := text.EditDistance(strings.ToLower(key), strings.ToLower(k)); d < bestD {
 			best, bestD = k, d
 		}

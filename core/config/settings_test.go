@@ -61,8 +61,8 @@ func TestParseSettings(t *testing.T) {
 
 func TestSettingsKeys(t *testing.T) {
 	want := []string{"categoryLimit", "longEntry", "maxContent", "mergeThreshold", "rules", "skipThreshold", "updateThreshold"}
-	if got := SettingsKeys(); !slices.Equal(got, want) {
-		t.Errorf("SettingsKeys() = %v, want %v", got, want)
+	if got := settingsKeys(); !slices.Equal(got, want) {
+		t.Errorf("settingsKeys() = %v, want %v", got, want)
 	}
 }
 
