@@ -98,9 +98,6 @@ func object(what string, data []byte) (map[string]json.RawMessage, error) {
 		}
 		return nil, fmt.Errorf("%s must be an object, not %s", what, abbreviate(data))
 	}
-	if obj == nil {
-		return nil, nil
-	}
 	return obj, nil
 }
 
