@@ -4,16 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"maps"
 	"reflect"
-	"slices"
-	"strings"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
-	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 )
@@ -22,199 +17,50 @@ import (
 // before key by key: the defaults, initializationOptions (s.base, read once
 // in initialize), and the `memory` section pulled with
 // workspace/configuration (or, from a client that cannot be asked, the
-// `memory` object of didChangeConfiguration's settings) (s.pulled). A change
-// that makes the configuration invalid is refused with a message naming the
-// key, and the previous configuration stays.
-
-// section is the configuration section clients are asked for.
-const section = "memory"
+// `memory` object of didChangeConfiguration's settings) (s.pulled). Each
+// layer is read by the decoder every front end shares (rules.ParseSettings)
+// and taken whole or not at all: a layer with an unknown key, an unknown
+// rule or category, a value of the wrong type or out of range is refused
+// with an error shown to the user that names the key (and the nearest known
+// name), and the configuration in force before it stays: applying only the
+// rest would leave a configuration half changed, which is harder to notice
+// than one left as it was.
 
 func init() {
 	onNotification("workspace/didChangeConfiguration", (*Server).didChangeConfiguration)
 }
 
-// settingsJSON is a settings object reduced to the keys config.Settings
-// knows, without nulls: the form in which layers are overlaid.
-type settingsJSON map[string]json.RawMessage
-
-// settingsKeys are the JSON keys of config.Settings, read from its tags so a
-// new setting needs no change here.
-var settingsKeys = func() map[string]bool {
-	keys := map[string]bool{}
-	t := reflect.TypeFor[config.Settings]()
-	for i := range t.NumField() {
-		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
-		if name != "" && name != "-" {
-			keys[name] = true
-		}
+// readLayer decodes one settings layer; an absent value is no settings.
+func readLayer(raw json.RawMessage) (config.Settings, error) {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return config.Settings{}, nil
 	}
-	return keys
-}()
-
-// parseSettings reads a settings object leniently: flat or nested under
-// "memory" (initializationOptions carry the user's object as-is, a pull
-// answers with the section's content), null or absent meaning "no
-// settings". Unknown keys, including unknown categories under
-// categoryLimit, come back as warnings and are dropped; a known key with a
-// value of the wrong type is an error naming the key.
-func parseSettings(raw json.RawMessage) (settingsJSON, []string, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil, nil, nil
-	}
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &obj); err != nil {
-		return nil, nil, fmt.Errorf("settings must be an object, not %s", abbreviate(raw))
-	}
-	prefix := ""
-	if inner, ok := obj[section]; ok {
-		if isNull(inner) {
-			return nil, nil, nil
-		}
-		obj = nil
-		if err := json.Unmarshal(inner, &obj); err != nil {
-			return nil, nil, fmt.Errorf("%s: settings must be an object, not %s", section, abbreviate(inner))
-		}
-		prefix = section + "."
-	}
-	var warnings []string
-	out := settingsJSON{}
-	for _, k := range slices.Sorted(maps.Keys(obj)) {
-		v := obj[k]
-		switch {
-		case !settingsKeys[k]:
-			warnings = append(warnings, fmt.Sprintf("unknown setting %s%s (known: %s)", prefix, k, strings.Join(slices.Sorted(maps.Keys(settingsKeys)), ", ")))
-		case isNull(v):
-			// null: use the default (or the layer below)
-		case k == "categoryLimit":
-			limits, warns, err := parseLimits(prefix+k, v)
-			if err != nil {
-				return nil, nil, err
-			}
-			warnings = append(warnings, warns...)
-			if len(limits) > 0 {
-				out[k] = limits
-			}
-		default:
-			if err := checkSetting(k, v); err != nil {
-				return nil, nil, fmt.Errorf("%s%s: %v", prefix, k, err)
-			}
-			out[k] = dropNulls(v)
-		}
-	}
-	return out, warnings, nil
+	return rules.ParseSettings(raw)
 }
 
-// parseLimits keeps the categoryLimit entries that name a category.
-func parseLimits(key string, v json.RawMessage) (json.RawMessage, []string, error) {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(v, &m); err != nil {
-		return nil, nil, fmt.Errorf("%s must be an object of category names to numbers, not %s", key, abbreviate(v))
-	}
-	var warnings []string
-	keep := map[string]json.RawMessage{}
-	for _, name := range slices.Sorted(maps.Keys(m)) {
-		if isNull(m[name]) {
-			continue
-		}
-		if _, err := category.Parse(name); err != nil {
-			warnings = append(warnings, fmt.Sprintf("unknown setting %s.%s (categories: %s)", key, name, category.Names()))
-			continue
-		}
-		keep[name] = m[name]
-	}
-	if len(keep) == 0 {
-		return nil, warnings, nil
-	}
-	b, _ := json.Marshal(keep)
-	if err := checkSetting("categoryLimit", b); err != nil {
-		return nil, nil, fmt.Errorf("%s: %v", key, err)
-	}
-	return b, warnings, nil
+// buildConfig is the configuration of the layers over the defaults; the
+// layers are validated together (a threshold in one may rely on one in the
+// other).
+func buildConfig(base, pulled config.Settings) (config.Config, error) {
+	return config.Default().Merge(base.Overlay(pulled))
 }
 
-// checkSetting decodes one known key alone, so a type error names it.
-func checkSetting(key string, v json.RawMessage) error {
-	b, _ := json.Marshal(map[string]json.RawMessage{key: v})
-	if _, err := config.ParseSettings(b); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			return fmt.Errorf("%s is not a valid value (want %s)", abbreviate(v), te.Type)
-		}
-		return err
-	}
-	return nil
-}
-
-// dropNulls removes null members of an object value ({"rules": {"x": null}}
-// means the default for x); other values are returned as they are.
-func dropNulls(v json.RawMessage) json.RawMessage {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(v, &m) != nil {
-		return v
-	}
-	for k, x := range m {
-		if isNull(x) {
-			delete(m, k)
-		}
-	}
-	b, _ := json.Marshal(m)
-	return b
-}
-
-// overlay is base with top's keys on top; object values (categoryLimit,
-// rules) are overlaid member by member.
-func overlay(base, top settingsJSON) settingsJSON {
-	out := maps.Clone(base)
-	if out == nil {
-		out = settingsJSON{}
-	}
-	for k, v := range top {
-		var bm, tm map[string]json.RawMessage
-		if b, ok := out[k]; ok && json.Unmarshal(b, &bm) == nil && json.Unmarshal(v, &tm) == nil && bm != nil && tm != nil {
-			maps.Copy(bm, tm)
-			v, _ = json.Marshal(bm)
-		}
-		out[k] = v
-	}
-	return out
-}
-
-// buildConfig is the configuration of the layers over the defaults.
-func buildConfig(base, pulled settingsJSON) (config.Config, error) {
-	b, _ := json.Marshal(overlay(base, pulled))
-	st, err := config.ParseSettings(b)
-	if err != nil {
-		return config.Config{}, err
-	}
-	if err := rules.CheckSettings(st); err != nil {
-		return config.Config{}, err
-	}
-	return config.Default().Merge(st)
-}
-
-// initSettings reads initializationOptions. Problems never fail initialize:
-// unknown keys are logged, an invalid value leaves the defaults in force;
-// the client hears of both after initialized (reportStartup).
-func (s *Server) initSettings(raw json.RawMessage) (base settingsJSON, cfg config.Config, notes []pendingNote) {
-	base, warnings, err := parseSettings(raw)
-	cfg = config.Default()
+// initSettings reads initializationOptions. A refused layer never fails
+// initialize: the defaults stay in force, and the client is shown the error
+// after initialized (reportStartup).
+func (s *Server) initSettings(raw json.RawMessage) (base config.Settings, cfg config.Config, notes []pendingNote) {
+	base, err := readLayer(raw)
 	if err == nil {
-		cfg, err = buildConfig(base, nil)
-	}
-	for _, w := range warnings {
-		s.log.Warningf("initializationOptions: %s", w)
-		notes = append(notes, pendingNote{"window/logMessage",
-			protocol.LogMessageParams{Type: protocol.MessageTypeWarning, Message: Name + ": initializationOptions: " + w}})
+		cfg, err = buildConfig(base, config.Settings{})
 	}
 	if err != nil {
 		msg := fmt.Sprintf("initializationOptions: %v; using the default settings", err)
-		s.log.Warningf("%s", msg)
+		s.log.Errorf("%s", msg)
 		notes = append(notes, pendingNote{"window/showMessage",
-			protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: Name + ": " + msg}})
-		return nil, config.Default(), notes
+			protocol.ShowMessageParams{Type: protocol.MessageTypeError, Message: Name + ": " + msg}})
+		return config.Settings{}, config.Default(), notes
 	}
-	return base, cfg, notes
+	return base, cfg, nil
 }
 
 // pendingNote is a notification held back until the client is initialized.
@@ -246,7 +92,7 @@ func (s *Server) refreshConfiguration(ctx context.Context) {
 	}
 	s.cfgMu.Lock()
 	defer s.cfgMu.Unlock()
-	sec := section
+	sec := config.Section
 	var items []json.RawMessage
 	if err := s.call(ctx, "workspace/configuration", protocol.ConfigurationParams{Items: []protocol.ConfigurationItem{{Section: &sec}}}, &items); err != nil {
 		if s.connClosed() {
@@ -276,7 +122,7 @@ func (s *Server) didChangeConfiguration(ctx context.Context, p *protocol.DidChan
 	if !ok {
 		return nil
 	}
-	inner, ok := m[section]
+	inner, ok := m[config.Section]
 	if !ok {
 		return nil
 	}
@@ -292,14 +138,10 @@ func (s *Server) didChangeConfiguration(ctx context.Context, p *protocol.DidChan
 
 // applySettings makes raw the pulled layer if the result is valid, and
 // republishes every served folder when the configuration changed. An
-// invalid value is refused with a log line and a shown warning naming the
-// key; the previous configuration stays. The caller holds cfgMu.
+// invalid layer is refused with a log line and an error shown to the user
+// naming the key; the previous configuration stays. The caller holds cfgMu.
 func (s *Server) applySettings(source string, raw json.RawMessage) {
-	pulled, warnings, err := parseSettings(raw)
-	for _, w := range warnings {
-		s.log.Warningf("%s: %s", source, w)
-		s.conn.Notify("window/logMessage", protocol.LogMessageParams{Type: protocol.MessageTypeWarning, Message: Name + ": " + source + ": " + w})
-	}
+	pulled, err := readLayer(raw)
 	s.mu.Lock()
 	base := s.base
 	s.mu.Unlock()
@@ -309,8 +151,8 @@ func (s *Server) applySettings(source string, raw json.RawMessage) {
 	}
 	if err != nil {
 		msg := fmt.Sprintf("%s: %v; keeping the previous settings", source, err)
-		s.log.Warningf("%s", msg)
-		s.conn.Notify("window/showMessage", protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: Name + ": " + msg})
+		s.log.Errorf("%s", msg)
+		s.conn.Notify("window/showMessage", protocol.ShowMessageParams{Type: protocol.MessageTypeError, Message: Name + ": " + msg})
 		return
 	}
 	s.mu.Lock()
@@ -333,20 +175,6 @@ func sameConfig(a, b config.Config) bool {
 		a.Disabled, b.Disabled = nil, nil
 	}
 	return reflect.DeepEqual(a, b)
-}
-
-func isNull(v json.RawMessage) bool {
-	v = bytes.TrimSpace(v)
-	return len(v) == 0 || string(v) == "null"
-}
-
-// abbreviate shows a JSON value in a message, cut short if long.
-func abbreviate(v json.RawMessage) string {
-	s := string(bytes.TrimSpace(v))
-	if len(s) > 40 {
-		s = s[:37] + "..."
-	}
-	return s
 }
 
 // connClosed reports whether the connection has ended, after which a failed

@@ -2,10 +2,11 @@ package lsp
 
 import (
 	"encoding/json"
-	"maps"
 	"slices"
 	"strings"
 	"testing"
+
+	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
@@ -52,13 +53,14 @@ func (c *testClient) askedCount(method string) int {
 
 func TestInitializationOptions(t *testing.T) {
 	for _, tc := range []struct {
-		name string
-		opts any
-		warn string // a logMessage naming this unknown key
+		name    string
+		opts    any
+		refused string // an error shown naming this key; the defaults stay
 	}{
 		{"nested", map[string]any{"memory": map[string]any{"categoryLimit": map[string]any{"Decision": 1}}}, ""},
 		{"flat", map[string]any{"categoryLimit": map[string]any{"decision": 1}}, ""},
-		{"unknown keys", map[string]any{"memory": map[string]any{"categoryLimit": map[string]any{"Decision": 1, "Goals": 3}, "colour": "red"}}, "memory.colour"},
+		{"unknown key", map[string]any{"memory": map[string]any{"categoryLimit": map[string]any{"Decision": 1}, "colour": "red"}}, `memory.colour: no setting has the key \"colour\"`},
+		{"unknown category", map[string]any{"memory": map[string]any{"categoryLimit": map[string]any{"Decision": 1, "Goals": 3}}}, `memory.categoryLimit.Goals: unknown category`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
@@ -66,14 +68,18 @@ func TestInitializationOptions(t *testing.T) {
 			c := newTestClient(t, Options{})
 			c.initialize(root, tc.opts, nil)
 			p, _ := c.diagnostics(0, uri, -1)
-			if n := strings.Count(strings.Join(codes(p), " "), "over-limit"); n != 1 {
-				t.Errorf("codes = %v, want one over-limit", codes(p))
+			want := 1
+			if tc.refused != "" {
+				want = 0
+				wantShownError(t, c, 0, tc.refused)
 			}
-			if tc.warn != "" {
-				c.waitNote(0, "window/logMessage", tc.warn)
-				c.waitNote(0, "window/logMessage", "memory.categoryLimit.Goals")
+			if n := strings.Count(strings.Join(codes(p), " "), "over-limit"); n != want {
+				t.Errorf("codes = %v, want %d over-limit", codes(p), want)
 			}
 			c.shutdown()
+			if tc.refused != "" {
+				return
+			}
 			for _, n := range c.notes {
 				if n.method == "window/showMessage" {
 					t.Errorf("showMessage for valid settings: %s", n.params)
@@ -83,12 +89,24 @@ func TestInitializationOptions(t *testing.T) {
 	}
 }
 
+// wantShownError waits for a window/showMessage of type Error holding text
+// and returns the index after it.
+func wantShownError(t *testing.T, c *testClient, from int, text string) int {
+	t.Helper()
+	n, next := c.waitNote(from, "window/showMessage", text)
+	var p protocol.ShowMessageParams
+	if err := json.Unmarshal(n.params, &p); err != nil || p.Type != protocol.MessageTypeError {
+		t.Errorf("showMessage %s: want type Error (%d)", n.params, protocol.MessageTypeError)
+	}
+	return next
+}
+
 func TestInvalidInitializationOptionsKeepDefaults(t *testing.T) {
 	root := t.TempDir()
 	uri := uriOf(writeMemory(t, root, "decisions.md", twoDecisions))
 	c := newTestClient(t, Options{})
 	c.initialize(root, map[string]any{"memory": map[string]any{"categoryLimit": map[string]any{"Decision": 0}}}, nil) // must not fail
-	c.waitNote(0, "window/showMessage", "categoryLimit.Decision")
+	wantShownError(t, c, 0, "categoryLimit.Decision")
 	p, _ := c.diagnostics(0, uri, -1)
 	if !empty(p) {
 		t.Errorf("codes = %v under the default limits", codes(p))
@@ -122,20 +140,22 @@ func TestPulledConfiguration(t *testing.T) {
 		t.Errorf("%d pulls, want 2", n)
 	}
 
-	// A bad value is refused with a warning naming the key; the limit of 5
+	// A bad value is refused with an error naming the key; the limit of 5
 	// stays.
 	c.setAnswer(map[string]any{"categoryLimit": map[string]any{"Decision": 0}})
 	c.notify("workspace/didChangeConfiguration", map[string]any{"settings": nil})
-	_, next = c.waitNote(next, "window/showMessage", "categoryLimit.Decision")
+	next = wantShownError(t, c, next, "categoryLimit.Decision")
 	if got := decisionLimit(c); got != 5 {
 		t.Errorf("Decision limit = %d after a refused change, want 5", got)
 	}
 
-	// An unknown key is a warning; the rest applies.
+	// So is an unknown key: none of its layer applies.
 	c.setAnswer(map[string]any{"categoryLimit": map[string]any{"Decision": 1}, "shiny": true})
 	c.notify("workspace/didChangeConfiguration", map[string]any{"settings": nil})
-	_, next = c.waitNote(next, "window/logMessage", "shiny")
-	_, next = c.diagnosticsWhere(next, uri, "over-limit despite an unknown key", has("over-limit"))
+	next = wantShownError(t, c, next, `shiny: no setting has the key`)
+	if got := decisionLimit(c); got != 5 {
+		t.Errorf("Decision limit = %d after a change with an unknown key, want 5", got)
+	}
 
 	// null means "use the defaults".
 	c.setAnswer(nil)
@@ -152,7 +172,7 @@ func TestPulledOverridesInitializationOptions(t *testing.T) {
 	uri := uriOf(writeMemory(t, root, "decisions.md", twoDecisions))
 	c := newTestClient(t, Options{})
 	c.setAnswer(map[string]any{"categoryLimit": map[string]any{"Decision": 1}})
-	c.initialize(root, map[string]any{"categoryLimit": map[string]any{"Decision": 7, "Goal": 3}, "longEntry": 150}, map[string]any{"workspace": map[string]any{"configuration": true}})
+	c.initialize(root, map[string]any{"categoryLimit": map[string]any{"Decision": 7}, "longEntry": 150}, map[string]any{"workspace": map[string]any{"configuration": true}})
 	c.diagnosticsWhere(0, uri, "over-limit from the pulled section", has("over-limit"))
 	c.server.mu.Lock()
 	cfg := c.server.cfg
@@ -179,68 +199,10 @@ func TestDidChangeConfigurationWithoutPull(t *testing.T) {
 	}
 }
 
-func TestParseSettings(t *testing.T) {
-	for _, tc := range []struct {
-		in       string
-		want     string // the kept settings, as JSON
-		warnings []string
-		err      string
-	}{
-		{in: ``, want: `null`},
-		{in: `null`, want: `null`},
-		{in: `{"memory": null}`, want: `null`},
-		{in: `{}`, want: `{}`},
-		{in: `{"categoryLimit": {"Decision": 1}}`, want: `{"categoryLimit":{"Decision":1}}`},
-		{in: `{"memory": {"categoryLimit": {"Decision": 1}}}`, want: `{"categoryLimit":{"Decision":1}}`},
-		{in: `{"memory": {"longEntry": null, "skipThreshold": 0.9}}`, want: `{"skipThreshold":0.9}`},
-		{in: `{"rules": {"missing-slug": false, "secret": null}}`, want: `{"rules":{"missing-slug":false}}`},
-		{in: `{"categoryLimit": {"Decision": null}}`, want: `{}`},
-		{in: `{"memory": {"colour": 1, "longEntry": 120}}`, want: `{"longEntry":120}`, warnings: []string{"unknown setting memory.colour"}},
-		{in: `{"categoryLimit": {"Goals": 2, "Goal": 3, "quirk": 4}}`, want: `{"categoryLimit":{"quirk":4}}`,
-			warnings: []string{"unknown setting categoryLimit.Goal", "unknown setting categoryLimit.Goals"}},
-		{in: `{"memory": {"longEntry": "long"}}`, err: `memory.longEntry: "long" is not a valid value`},
-		{in: `{"categoryLimit": {"Decision": "one"}}`, err: `categoryLimit: {"Decision":"one"} is not a valid value`},
-		{in: `{"categoryLimit": [1]}`, err: `categoryLimit must be an object`},
-		{in: `[1, 2]`, err: `settings must be an object`},
-		{in: `{"memory": 3}`, err: `memory: settings must be an object`},
-	} {
-		got, warnings, err := parseSettings(json.RawMessage(tc.in))
-		if tc.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Errorf("parseSettings(%s) error = %v, want %q", tc.in, err, tc.err)
-			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("parseSettings(%s): %v", tc.in, err)
-			continue
-		}
-		if b, _ := json.Marshal(got); string(b) != tc.want {
-			t.Errorf("parseSettings(%s) = %s, want %s", tc.in, b, tc.want)
-		}
-		if len(warnings) != len(tc.warnings) {
-			t.Errorf("parseSettings(%s) warnings = %q, want %q", tc.in, warnings, tc.warnings)
-			continue
-		}
-		for i := range warnings {
-			if !strings.HasPrefix(warnings[i], tc.warnings[i]) {
-				t.Errorf("parseSettings(%s) warning %d = %q, want %q…", tc.in, i, warnings[i], tc.warnings[i])
-			}
-		}
-	}
-}
-
-func TestSettingsKeysCoverConfigSettings(t *testing.T) {
-	want := []string{"categoryLimit", "longEntry", "maxContent", "mergeThreshold", "rules", "skipThreshold", "updateThreshold"}
-	if got := slices.Sorted(maps.Keys(settingsKeys)); !slices.Equal(got, want) {
-		t.Errorf("settingsKeys = %v, want %v", got, want)
-	}
-}
-
 func TestLayersAreValidatedTogether(t *testing.T) {
-	parse := func(s string) settingsJSON {
+	parse := func(s string) config.Settings {
 		t.Helper()
-		v, _, err := parseSettings(json.RawMessage(s))
+		v, err := readLayer(json.RawMessage(s))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -261,7 +223,63 @@ func TestLayersAreValidatedTogether(t *testing.T) {
 	if !sameConfig(cfg, want) {
 		t.Errorf("buildConfig = %+v, want %+v", cfg, want)
 	}
-	if _, err := buildConfig(base, nil); err == nil || !strings.Contains(err.Error(), "updateThreshold") {
+	if _, err := buildConfig(base, config.Settings{}); err == nil || !strings.Contains(err.Error(), "updateThreshold") {
 		t.Errorf("base alone: %v, want an error naming updateThreshold", err)
+	}
+}
+
+// TestUnknownRuleRefusedInEveryLayer: a layer naming a rule no rule has
+// ("missing-slugg") is refused whole, in initializationOptions, a pulled
+// workspace/configuration and a pushed didChangeConfiguration alike: an
+// error is shown naming the key and the nearest code, and the configuration
+// before the layer stays, so long-entry, which the refused layer also turns
+// off, is still published (with missing-slug, which the layer before turned
+// on).
+func TestUnknownRuleRefusedInEveryLayer(t *testing.T) {
+	bad := map[string]any{"rules": map[string]any{"long-entry": false, "missing-slugg": false}}
+	slugsOn := map[string]any{"rules": map[string]any{"missing-slug": true}}
+	pull := map[string]any{"workspace": map[string]any{"configuration": true}}
+	for _, tc := range []struct {
+		name string
+		// apply sets up the configuration before the bad layer, then sends
+		// it; it returns the index to look for the error from.
+		apply func(c *testClient, root string, uri protocol.DocumentUri) int
+		want  []string // the codes published after the refusal
+	}{
+		{"initializationOptions", func(c *testClient, root string, _ protocol.DocumentUri) int {
+			c.initialize(root, map[string]any{"memory": bad}, nil)
+			return 0
+		}, []string{"long-entry"}},
+		{"workspace/configuration", func(c *testClient, root string, uri protocol.DocumentUri) int {
+			c.setAnswer(slugsOn)
+			c.initialize(root, nil, pull)
+			_, next := c.diagnosticsWhere(0, uri, "missing-slug from the pulled section", has("missing-slug"))
+			c.setAnswer(bad)
+			c.notify("workspace/didChangeConfiguration", map[string]any{"settings": nil})
+			return next
+		}, []string{"long-entry", "missing-slug"}},
+		{"didChangeConfiguration", func(c *testClient, root string, uri protocol.DocumentUri) int {
+			c.initialize(root, nil, nil)
+			c.notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"memory": slugsOn}})
+			_, next := c.diagnosticsWhere(0, uri, "missing-slug from the pushed settings", has("missing-slug"))
+			c.notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"memory": bad}})
+			return next
+		}, []string{"long-entry", "missing-slug"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			content := "# Decisions\n\n- " + strings.Repeat("word ", 50) + "\n"
+			uri := uriOf(writeMemory(t, root, "decisions.md", content))
+			c := newTestClient(t, Options{})
+			from := tc.apply(c, root, uri)
+			wantShownError(t, c, from, `rules.missing-slugg: no rule has the code \"missing-slugg\"; did you mean \"missing-slug\"?`)
+			// Opening the file publishes it under the configuration in force.
+			c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "markdown", "version": 1, "text": content}})
+			p, _ := c.diagnostics(from, uri, 1)
+			if got := slices.Sorted(slices.Values(codes(p))); !slices.Equal(got, tc.want) {
+				t.Errorf("after the refused layer: %v, want %v", got, tc.want)
+			}
+			c.shutdown()
+		})
 	}
 }

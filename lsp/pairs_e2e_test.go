@@ -1,6 +1,6 @@
 package lsp_test
 
-// The choices on a pair of alike entries (issue 11), through the real
+// The choices on a pair of alike entries, through the real
 // binary in a git repository: a near-duplicate, a sibling or a conflict
 // offers "Keep this one", "Keep the other" and "Keep both"; each carries its
 // WorkspaceEdit, so the editor can show what it will do before it does it,

@@ -54,8 +54,8 @@ type Server struct {
 	roots    []string           // workspace folder paths
 	folders  map[string]*folder // served .memory folders by canonical path (folder.go)
 	caps     clientCaps
-	base     settingsJSON // from initializationOptions (known keys only)
-	pulled   settingsJSON // last good workspace/configuration or didChangeConfiguration
+	base     config.Settings // from initializationOptions, if valid
+	pulled   config.Settings // last good workspace/configuration or didChangeConfiguration
 	cfg      config.Config
 	shutdown bool // shutdown was requested before exit
 	watch    *watcher

@@ -10,17 +10,18 @@ import (
 )
 
 // TestE2EUnknownRuleIsRefused: a rule name that names no rule, in
-// initializationOptions or in a configuration the editor pushes, is
-// refused with a message naming the key and the nearest code; the settings
-// in force stay (the defaults, then the last valid ones), never applied in
-// part. Through the binary, in a git repository.
+// initializationOptions or in the configuration the editor answers after
+// didChangeConfiguration, is refused with an error shown naming the key and
+// the nearest code; the settings in force stay (the defaults, then the last
+// valid ones), never applied in part. Through the binary, in a git
+// repository.
 func TestE2EUnknownRuleIsRefused(t *testing.T) {
 	root, path := gitWorkspace(t, "# Decisions\n\n- "+strings.Repeat("word ", 50)+"\n")
 	c := startBinary(t, root)
 	shown := func(from int, part string) int {
 		t.Helper()
-		_, next := c.Await(from, 10*time.Second, "a showMessage with "+part, func(m *lsptest.Message) bool {
-			return m.Method == "window/showMessage" && strings.Contains(string(m.Params), part)
+		_, next := c.Await(from, 10*time.Second, "an error shown with "+part, func(m *lsptest.Message) bool {
+			return m.Method == "window/showMessage" && strings.Contains(string(m.Params), part) && strings.Contains(string(m.Params), `"type":1`)
 		})
 		return next
 	}

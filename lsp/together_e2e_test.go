@@ -1,6 +1,6 @@
 package lsp_test
 
-// An open editor and a writing agent at once (issue 10): each test drives
+// An open editor and a writing agent at once: each test drives
 // the real binary over stdio as an editor does, in a git repository (as
 // users work), while an agent writes the same .memory file with the CLI.
 // The promise checked everywhere: nothing stored is lost, nothing appears

@@ -17,8 +17,9 @@ import (
 )
 
 // maxCleanupRSS is the memory a cleanup of 60,000 entries may take, as the
-// peak resident size of the process (issue 10: it took 12.7 GiB and was
-// killed, after --apply had already written the file).
+// peak resident size of the process: a cleanup that needs gigabytes for a
+// memory folder this large is killed by the system, possibly after --apply
+// has already written the file.
 const maxCleanupRSS = 200 << 20
 
 // scaleEntries writes n entries into one category file, as a long-lived

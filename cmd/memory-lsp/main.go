@@ -184,11 +184,12 @@ func run(ctx context.Context, args []string, e *env) int {
 func setup(e *env, a *parsedArgs) error {
 	e.cfg = config.Default()
 	if p := a.str("config"); p != "" {
-		s, err := config.ReadSettings(p)
+		data, err := config.ReadSettingsFile(p)
 		if err != nil {
 			return err
 		}
-		if err := rules.CheckSettings(s); err != nil {
+		s, err := rules.ParseSettings(data)
+		if err != nil {
 			return fmt.Errorf("%s: %w", p, err)
 		}
 		if e.cfg, err = e.cfg.Merge(s); err != nil {

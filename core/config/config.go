@@ -4,13 +4,8 @@
 package config
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"os"
-	"strings"
 
 	"github.com/memory-lsp/memory-lsp/core/category"
 )
@@ -83,19 +78,6 @@ func (c Config) Validate() error {
 	return errors.Join(errs...)
 }
 
-// Settings is the JSON shape users write: the same keys in the LSP's
-// initializationOptions, the `memory` configuration section and a
-// `--config` file. Absent keys keep their current value.
-type Settings struct {
-	CategoryLimit   map[string]int  `json:"categoryLimit,omitempty"`
-	SkipThreshold   *float64        `json:"skipThreshold,omitempty"`
-	UpdateThreshold *float64        `json:"updateThreshold,omitempty"`
-	MergeThreshold  *float64        `json:"mergeThreshold,omitempty"`
-	LongEntry       *int            `json:"longEntry,omitempty"`
-	MaxContent      *int            `json:"maxContent,omitempty"`
-	Rules           map[string]bool `json:"rules,omitempty"`
-}
-
 // Merge returns c with every setting s names applied, or an error naming the
 // first bad key. c itself is not changed.
 func (c Config) Merge(s Settings) (Config, error) {
@@ -132,99 +114,4 @@ func (c Config) Merge(s Settings) (Config, error) {
 		return c, err
 	}
 	return out, nil
-}
-
-// ParseSettings decodes settings JSON, rejecting unknown keys so that a typo
-// ("categoryLimits") is an error rather than a silently ignored setting.
-func ParseSettings(data []byte) (Settings, error) {
-	var s Settings
-	dec := json.NewDecoder(strings.NewReader(string(data)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
-		return Settings{}, fmt.Errorf("settings: %w", err)
-	}
-	return s, nil
-}
-
-// MaxFileBytes is the largest settings file Load reads: 1 MiB, thousands of
-// times a real one (a few hundred bytes). A larger file is a mistake, and
-// reading it whole (a multi-gigabyte file) could exhaust memory.
-const MaxFileBytes = 1 << 20
-
-// ReadSettings reads and decodes a settings file (--config); errors name the
-// file. The file must be a regular file (a symlink to one is fine) of at
-// most MaxFileBytes: `--config /dev/zero` would otherwise be read until
-// memory runs out, and a named pipe would block until someone writes to it.
-func ReadSettings(path string) (Settings, error) {
-	data, err := readSettings(path)
-	if err != nil {
-		return Settings{}, err
-	}
-	s, err := ParseSettings(data)
-	if err != nil {
-		return Settings{}, fmt.Errorf("%s: %w", path, err)
-	}
-	return s, nil
-}
-
-// readSettings reads the file at path within Load's bounds. The type is
-// checked before the open, which would block on a pipe; the type and size
-// are checked again on the opened file, and the read stops one byte past the
-// limit, so a file swapped or grown in between is bounded too.
-func readSettings(path string) ([]byte, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading config: %w", err)
-	}
-	if err := checkSettingsFile(path, fi); err != nil {
-		return nil, err
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading config: %w", err)
-	}
-	defer f.Close()
-	if fi, err = f.Stat(); err != nil {
-		return nil, fmt.Errorf("reading config: %w", err)
-	}
-	if err := checkSettingsFile(path, fi); err != nil {
-		return nil, err
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("reading config %s: %w", path, err)
-	}
-	if len(data) > MaxFileBytes {
-		return nil, tooLarge(path, int64(len(data)))
-	}
-	return data, nil
-}
-
-func checkSettingsFile(path string, fi fs.FileInfo) error {
-	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("reading config %s: not a regular file but %s; settings are read from a JSON file", path, kind(fi.Mode()))
-	}
-	if fi.Size() > MaxFileBytes {
-		return tooLarge(path, fi.Size())
-	}
-	return nil
-}
-
-func tooLarge(path string, size int64) error {
-	return fmt.Errorf("reading config %s: it is %d bytes, over the 1 MiB limit of a settings file", path, size)
-}
-
-// kind names a file type that is not a regular file.
-func kind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "a special file"
 }

@@ -32,7 +32,7 @@ func TestMerge(t *testing.T) {
 		{"unknown category", `{"categoryLimit":{"Notes":5}}`, "unknown category", nil},
 		{"zero limit", `{"categoryLimit":{"Quirk":0}}`, "categoryLimit.Quirk", nil},
 		{"bad thresholds", `{"skipThreshold":0.5}`, "thresholds", nil},
-		{"typo", `{"categoryLimits":{}}`, "unknown field", nil},
+		{"typo", `{"categoryLimits":{}}`, `categoryLimits: no setting has the key "categoryLimits"; did you mean "categoryLimit"?`, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

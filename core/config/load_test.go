@@ -49,12 +49,16 @@ func TestLoadSizeLimit(t *testing.T) {
 	}
 }
 
-// load is what every front end does with --config (cmd also checks the
-// rule names, which this package cannot see).
+// load is what the CLI does with --config (it also checks the rule names,
+// which this package cannot see).
 func load(c Config, path string) (Config, error) {
-	s, err := ReadSettings(path)
+	data, err := ReadSettingsFile(path)
 	if err != nil {
 		return c, err
+	}
+	s, err := ParseSettings(data)
+	if err != nil {
+		return c, fmt.Errorf("%s: %w", path, err)
 	}
 	out, err := c.Merge(s)
 	if err != nil {

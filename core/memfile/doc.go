@@ -10,6 +10,7 @@
 //   - "[slug]" + whitespace + text splits into slug and content; anything else
 //     (`[s]x`, `[] x`, `[slug]` alone) is content, brackets included.
 //
-// Invariant: Render(Parse(x)) == x for every input, valid UTF-8 or not.
-// Every span is a byte range into Document.Src.
+// Invariant: the lines of Parse(x), each with its line feed, are x byte for
+// byte, for every input, valid UTF-8 or not (the tests' Render(Parse(x)) ==
+// x). Every span is a byte range into Document.Src.
 package memfile

@@ -238,19 +238,6 @@ func isDashGlued(t []byte) bool {
 	return len(t) >= 2 && t[0] == '-' && t[1] != '-' && t[1] != ' ' && t[1] != '\t'
 }
 
-// Render returns the document's bytes, rebuilt from its lines. It equals Src;
-// the fuzz test holds the parser to that.
-func (d *Document) Render() []byte {
-	out := make([]byte, 0, len(d.Src))
-	for _, ln := range d.Lines {
-		out = append(out, d.Src[ln.Span.Start:ln.Span.End]...)
-		if ln.HasLF {
-			out = append(out, '\n')
-		}
-	}
-	return out
-}
-
 // LineText is the bytes of a line without its LF.
 func (d *Document) LineText(i int) []byte {
 	s := d.Lines[i].Span

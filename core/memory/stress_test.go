@@ -36,6 +36,7 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/similar"
 	"github.com/memory-lsp/memory-lsp/core/store"
 	"github.com/memory-lsp/memory-lsp/core/text"
+	"github.com/memory-lsp/memory-lsp/internal/hacklm"
 )
 
 const (
@@ -110,7 +111,7 @@ func (g *stressWords) next() string {
 			b = append(b, cons[s/len(vows)], vows[s%len(vows)])
 		}
 		w := string(b)
-		if k := similar.HackLMKeywords(w); len(k) == 1 && k[0] == w { // not a stop word
+		if k := hacklm.Keywords(w); len(k) == 1 && k[0] == w { // not a stop word
 			return w
 		}
 	}
@@ -600,7 +601,7 @@ func checkStressFiles(t *testing.T, root string, p *stressPlan, cfg config.Confi
 				}
 				slugs[slug] = where
 			}
-			for _, n := range []string{"hacklm:" + similar.HackLMNormalize(e.Content), "ours:" + similar.Normalize(e.Content)} {
+			for _, n := range []string{"hacklm:" + hacklm.Normalize(e.Content), "ours:" + similar.Normalize(e.Content)} {
 				if prev, dup := norms[n]; dup {
 					t.Errorf("%s: %q has the same normalised text as %s", where, e.Content, prev)
 				}

@@ -105,12 +105,6 @@ func (h Hazards) Blocks(files []File, f Finding, fix Fix) bool {
 	return false
 }
 
-// Holds reports whether line li of file fi holds a hazard.
-func (h Hazards) Holds(fi, li int) bool {
-	_, ok := h[fi][li]
-	return ok
-}
-
 // Lines lists the hazard lines of file fi in order.
 func (h Hazards) Lines(fi int) []int {
 	out := make([]int, 0, len(h[fi]))

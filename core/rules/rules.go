@@ -205,16 +205,6 @@ func (f Finding) Traits() Traits { return traitsOf(f.Code) }
 // on reports whether the rule runs under cfg.
 func (r rule) on(cfg config.Config) bool { return r.AlwaysOn || cfg.Enabled(r.Code) }
 
-// SlugConfig is cfg with every rule off but the one that assigns slugs:
-// assigning slugs is what a person asked for, whatever the hint's setting.
-func SlugConfig(cfg config.Config) config.Config {
-	cfg.Disabled = map[string]bool{}
-	for _, r := range registry {
-		cfg.Disabled[r.Code] = !r.AssignsSlug
-	}
-	return cfg
-}
-
 // registry lists every rule in the order of the README's table of codes,
 // which a test keeps equal to it: agent-directive sits beside secret (both
 // are about what text may be stored) and file-too-large comes last.

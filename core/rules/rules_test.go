@@ -29,8 +29,9 @@ func check(t *testing.T, src, code string) []Finding {
 }
 
 func TestRegistryMatchesReadme(t *testing.T) {
-	// README §4, in order, then the codes added since: agent-directive
-	// beside secret (both about what text may be stored), file-too-large last.
+	// The product contract's list of codes (§4 of ../shared/spec/README.md),
+	// in order, then the codes it does not name: agent-directive beside
+	// secret (both about what text may be stored), file-too-large last.
 	want := []string{"bullet-marker", "indented-entry", "empty-entry", "bom", "line-ending", "slug-format",
 		"slug-malformed", "checkbox", "duplicate-slug", "missing-slug", "duplicate", "near-duplicate", "conflict",
 		"over-limit", "long-entry", "unknown-file", "secret", "agent-directive", "stray-line", "file-too-large"}

@@ -10,12 +10,25 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
-// CheckSettings refuses settings whose "rules" name a code no rule has
+// ParseSettings is the settings decoder of every front end (--config,
+// initializationOptions, the editor's workspace configuration):
+// config.ParseSettings, whose errors name the key, then checkRuleNames,
+// which config cannot do because the codes live here.
+func ParseSettings(data []byte) (config.Settings, error) {
+	s, err := config.ParseSettings(data)
+	if err != nil {
+		return config.Settings{}, err
+	}
+	if err := checkRuleNames(s); err != nil {
+		return config.Settings{}, err
+	}
+	return s, nil
+}
+
+// checkRuleNames refuses settings whose "rules" name a code no rule has
 // ("missing-slugg"), naming the key and the nearest code: a typo there
-// would otherwise leave the rule as it was, silently. Every settings path
-// calls it before merging: --config, initializationOptions and the
-// editor's workspace configuration.
-func CheckSettings(s config.Settings) error {
+// would otherwise leave the rule as it was, silently.
+func checkRuleNames(s config.Settings) error {
 	for _, code := range slices.Sorted(maps.Keys(s.Rules)) {
 		if known(code) {
 			continue

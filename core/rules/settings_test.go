@@ -7,7 +7,7 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/config"
 )
 
-func TestCheckSettings(t *testing.T) {
+func TestCheckRuleNames(t *testing.T) {
 	for _, tt := range []struct {
 		rules map[string]bool
 		want  string // part of the error; "" for none
@@ -18,12 +18,34 @@ func TestCheckSettings(t *testing.T) {
 		{map[string]bool{"Long_Entry": false}, `did you mean "long-entry"?`},
 		{map[string]bool{"colour": true}, `rules.colour: no rule has the code "colour" (codes: bullet-marker,`},
 	} {
-		err := CheckSettings(config.Settings{Rules: tt.rules})
+		err := checkRuleNames(config.Settings{Rules: tt.rules})
 		switch {
 		case tt.want == "" && err != nil:
 			t.Errorf("%v: %v", tt.rules, err)
 		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
 			t.Errorf("%v: %v, want an error with %q", tt.rules, err, tt.want)
+		}
+	}
+}
+
+// TestParseSettings: the front ends' decoder checks rule names wherever the
+// object sits (nested under "memory" too), after the keys and types.
+func TestParseSettings(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want string // part of the error; "" for none
+	}{
+		{`{"memory": {"rules": {"missing-slug": true}}}`, ""},
+		{`{"memory": {"rules": {"missing-slugg": false}}}`, `rules.missing-slugg: no rule has the code "missing-slugg"; did you mean "missing-slug"?`},
+		{`{"rules": {"missing-slugg": false}, "colour": 1}`, `colour: no setting has the key "colour"`},
+		{`{"rules": {"missing-slugg": "off"}}`, `rules.missing-slugg: "off" is not a valid value`},
+	} {
+		s, err := ParseSettings([]byte(tt.in))
+		switch {
+		case tt.want == "" && (err != nil || !s.Rules["missing-slug"]):
+			t.Errorf("%s: %+v, %v", tt.in, s, err)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("%s: %v, want an error with %q", tt.in, err, tt.want)
 		}
 	}
 }

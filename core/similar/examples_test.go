@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/memory-lsp/memory-lsp/core/category"
+	"github.com/memory-lsp/memory-lsp/internal/hacklm"
 )
 
 // examplesDir is /work/shared/spec/examples seen from this package.
@@ -59,10 +60,10 @@ var defaultTh = Thresholds{Skip: 0.8, Update: 0.6}
 
 // hackLMDecide is HackLM's checkDuplicate for one existing entry.
 func hackLMDecide(existing, new string) (string, float64) {
-	if HackLMNormalize(existing) == HackLMNormalize(new) {
+	if hacklm.Normalize(existing) == hacklm.Normalize(new) {
 		return "skip", 1
 	}
-	sim := Jaccard(HackLMKeywords(existing), HackLMKeywords(new))
+	sim := Jaccard(hacklm.Keywords(existing), hacklm.Keywords(new))
 	switch {
 	case sim >= 0.8:
 		return "skip", sim

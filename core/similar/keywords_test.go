@@ -6,48 +6,9 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/memory-lsp/memory-lsp/internal/hacklm"
 )
-
-func TestHackLMKeywords(t *testing.T) {
-	tests := []struct {
-		in   string
-		want []string
-	}{
-		{"don't", []string{"dont"}},
-		{"Use use-any types", []string{"types", "use-any"}},
-		{"x86_64 builds", []string{"builds", "x8664"}},
-		{"the and always never not only need use", nil},
-		{"ab abc ABC", []string{"abc"}},
-		{"café naïve", []string{"caf", "nave"}},
-		{"发布前更新变更日志", nil},
-		{"--workspace -D", []string{"--workspace"}},
-		{"---", []string{"---"}},
-		{"a\u00a0b\u3000cde\u2028fgh\ufeffijk", []string{"cde", "fgh", "ijk"}},
-		{"line\u0085break", []string{"linebreak"}}, // NEL is not JS whitespace
-		{"\u212Aelvin", []string{"kelvin"}},        // the Kelvin sign lowercases to ASCII k
-		{"", nil},
-	}
-	for _, tt := range tests {
-		if got := HackLMKeywords(tt.in); !slices.Equal(got, tt.want) {
-			t.Errorf("HackLMKeywords(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}
-
-func TestHackLMNormalize(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"  Use snake_case  for\tPython!  ", "use snakecase for python"},
-		{"auto-scaling", "autoscaling"},
-		{"Java 1.8", "java 18"},
-		{"发布 前", ""},
-		{"a \u3000 b", "a b"},
-	}
-	for _, tt := range tests {
-		if got := HackLMNormalize(tt.in); got != tt.want {
-			t.Errorf("HackLMNormalize(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}
 
 func TestKeywords(t *testing.T) {
 	tests := []struct {
@@ -124,10 +85,10 @@ func TestASCIIParity(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 5000 {
 		s := randomASCII(rng)
-		if got, want := Keywords(s), HackLMKeywords(s); !slices.Equal(got, want) {
+		if got, want := Keywords(s), hacklm.Keywords(s); !slices.Equal(got, want) {
 			t.Fatalf("Keywords(%q) = %q, HackLM %q", s, got, want)
 		}
-		if got, want := Normalize(s), HackLMNormalize(s); got != want && !hasDigitPunctDigit(s) {
+		if got, want := Normalize(s), hacklm.Normalize(s); got != want && !hasDigitPunctDigit(s) {
 			t.Fatalf("Normalize(%q) = %q, HackLM %q", s, got, want)
 		}
 	}
@@ -152,7 +113,7 @@ func FuzzASCIIParity(f *testing.F) {
 				return
 			}
 		}
-		if got, want := Keywords(s), HackLMKeywords(s); !slices.Equal(got, want) {
+		if got, want := Keywords(s), hacklm.Keywords(s); !slices.Equal(got, want) {
 			t.Fatalf("Keywords(%q) = %q, HackLM %q", s, got, want)
 		}
 	})

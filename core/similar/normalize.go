@@ -9,10 +9,11 @@ import (
 )
 
 // Normalize is the form for the exact-match shortcut. On ASCII text it is
-// HackLMNormalize, except that a '.' or ',' between two digits survives:
-// HackLM makes "Java 1.8" equal "Java 18". Letters, digits and marks of every
-// script are kept (HackLM deletes them, so all Chinese texts are equal), and
-// invisible format characters such as a soft hyphen vanish without a trace.
+// HackLM's (hacklm.Normalize), except that a '.' or ',' between two digits
+// survives: HackLM makes "Java 1.8" equal "Java 18". Letters, digits and
+// marks of every script are kept (HackLM deletes them, so all Chinese texts
+// are equal), and invisible format characters such as a soft hyphen vanish
+// without a trace.
 func Normalize(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/memory-lsp/memory-lsp/internal/hacklm"
 )
 
 // wordFlags describe a cleaned word (lowercase, apostrophes and other
@@ -52,7 +54,7 @@ var words = map[string]wordFlags{}
 var wordsTable *wordTable
 
 func init() {
-	for w := range stopWords {
+	for _, w := range hacklm.StopWords() {
 		words[w] |= fStop
 	}
 	for _, list := range []struct {

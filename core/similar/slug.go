@@ -92,16 +92,18 @@ func slugBase(content string) string {
 	return sl.Base(content)
 }
 
-// Slugger derives base slugs as SlugBase does, keeping its buffers from one
-// call to the next: the missing-slug rule derives one for every slug-less
-// entry of a workspace. The zero value is ready to use; a Slugger is not for
-// concurrent use.
+// Slugger derives base slugs, keeping its buffers from one call to the
+// next: the missing-slug rule derives one for every slug-less entry of a
+// workspace. The zero value is ready to use; a Slugger is not for concurrent
+// use.
 type Slugger struct {
 	q     quickScan
 	cands []slugCand
 }
 
-// Base is SlugBase(content).
+// Base is the slug GenerateSlug derives from content before it looks at the
+// slugs already taken: a function of the content alone, so a caller that
+// checks the same entries again and again may keep it.
 func (sl *Slugger) Base(content string) string {
 	q := &sl.q
 	all := slugCands(sl.cands[:0], content, q)

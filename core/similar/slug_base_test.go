@@ -10,10 +10,10 @@ func TestSlugFromBase(t *testing.T) {
 	for range 2000 {
 		c := g.next()
 		want := GenerateSlug(c, isTaken)
-		if got := SlugFrom(SlugBase(c), isTaken); got != want {
-			t.Fatalf("%q: SlugFrom(SlugBase) = %q, GenerateSlug = %q", c, got, want)
+		if got := SlugFrom(slugBase(c), isTaken); got != want {
+			t.Fatalf("%q: SlugFrom(slugBase) = %q, GenerateSlug = %q", c, got, want)
 		}
-		if got, want := SlugFrom(SlugBase(c), nil), GenerateSlug(c, nil); got != want {
+		if got, want := SlugFrom(slugBase(c), nil), GenerateSlug(c, nil); got != want {
 			t.Fatalf("%q, nothing taken: %q, want %q", c, got, want)
 		}
 		taken[want] = true

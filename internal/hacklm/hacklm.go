@@ -1,6 +1,13 @@
-package similar
+// Package hacklm holds HackLM's own text functions, bug for bug: its stop
+// words, which core/similar uses as they are, and its keyword extraction and
+// normalisation, the reference that the tests hold core/similar's extended
+// versions to on ASCII text (and that the stress test uses to see text as
+// HackLM sees it). Nothing but tests calls Keywords and Normalize: the
+// product uses similar's, which correct HackLM beyond ASCII.
+package hacklm
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -9,9 +16,9 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
-// stopWords is HackLM's list, verbatim (spec §6). The entries of two letters
-// or fewer can never matter because of the length filter, but are kept so the
-// list can be compared with the source at a glance.
+// stopWords is HackLM's list, verbatim (behaviour spec §6). The entries of
+// two letters or fewer can never matter because of the length filter, but are
+// kept so the list can be compared with the source at a glance.
 var stopWords = map[string]bool{}
 
 func init() {
@@ -26,11 +33,14 @@ func init() {
 	}
 }
 
-// hackLMLower is one rune of JavaScript's toLowerCase as far as the result can
+// StopWords is HackLM's stop word list, sorted.
+func StopWords() []string { return slices.Sorted(maps.Keys(stopWords)) }
+
+// lower is one rune of JavaScript's toLowerCase as far as the result can
 // survive HackLM's a–z filter: the only non-ASCII letters that lowercase into
 // ASCII are U+0130 (to "i" plus a combining dot the filter deletes) and the
 // Kelvin sign, and Go's simple mapping agrees on both.
-func hackLMLower(r rune) rune {
+func lower(r rune) rune {
 	if r < utf8.RuneSelf {
 		if 'A' <= r && r <= 'Z' {
 			return r + 'a' - 'A'
@@ -40,10 +50,10 @@ func hackLMLower(r rune) rune {
 	return unicode.ToLower(r)
 }
 
-// HackLMKeywords is HackLM's own keyword extraction, bug for bug: non-ASCII
-// letters vanish, so "café" is "caf" and Chinese text has no keywords.
-// Sorted and unique. Our Keywords equals it on ASCII text.
-func HackLMKeywords(s string) []string {
+// Keywords is HackLM's keyword extraction, bug for bug: non-ASCII letters
+// vanish, so "café" is "caf" and Chinese text has no keywords. Sorted and
+// unique. similar.Keywords equals it on ASCII text.
+func Keywords(s string) []string {
 	var keys []string
 	var b strings.Builder
 	flush := func() {
@@ -53,7 +63,7 @@ func HackLMKeywords(s string) []string {
 		b.Reset()
 	}
 	for _, r := range s {
-		r = hackLMLower(r)
+		r = lower(r)
 		switch {
 		case text.IsJSSpace(r):
 			flush()
@@ -66,13 +76,13 @@ func HackLMKeywords(s string) []string {
 	return slices.Compact(keys)
 }
 
-// HackLMNormalize is HackLM's form for the exact-match shortcut: only a–z, 0–9
-// and single spaces survive (hyphens too are deleted here, unlike in keywords).
-func HackLMNormalize(s string) string {
+// Normalize is HackLM's form for the exact-match shortcut: only a–z, 0–9 and
+// single spaces survive (hyphens too are deleted here, unlike in keywords).
+func Normalize(s string) string {
 	var b strings.Builder
 	space := false
 	for _, r := range s {
-		r = hackLMLower(r)
+		r = lower(r)
 		switch {
 		case text.IsJSSpace(r):
 			space = b.Len() > 0
