@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/memory-lsp/memory-lsp/internal/fixture"
 	"github.com/memory-lsp/memory-lsp/lsp/lsptest"
 )
 
@@ -13,12 +15,14 @@ const maxFixRounds = 10
 
 // TestFixArchives applies the fix of every testdata/fixes archive through
 // the binary and compares each file with the archive's want/<path> (no
-// section: unchanged). A fix "CODE/TITLE" is the editor's code action of
-// that title on the first CODE diagnostic offering it, applied as an editor
-// applies it (its edit to the open buffers, then its command), and the SARIF
-// fix of that title on the first CODE result, its replacements applied by
-// byte range. "fix: all" is the editor's fix-all action on every file,
-// round after round, and `check --fix` on the disk.
+// section: unchanged). A fix "CODE/TITLE" is the SARIF fix of that title on
+// the first CODE result, its replacements applied by byte range, and the
+// editor's code action of that title on the first CODE diagnostic offering
+// it, applied as an editor applies it (its edit to the open buffers, then
+// its command). "fix: all" is the editor's fix-all action on every file,
+// round after round, and then `check --fix` on the disk. The surfaces share
+// one workspace: SARIF only reads it, and the editor's fixes change its
+// buffers, never the disk (checked).
 func TestFixArchives(t *testing.T) {
 	for _, file := range archiveFiles(t, "fixes") {
 		fx := loadArchive(t, file)
@@ -27,21 +31,38 @@ func TestFixArchives(t *testing.T) {
 			if fx.Fix == "" {
 				t.Fatal(`archive comment has no "fix:" line`)
 			}
+			ws := newArchiveWorkspace(t, fx)
+			code, title, _ := strings.Cut(fx.Fix, "/")
+			if fx.Fix != "all" && sarifListsFix(title) {
+				t.Run("sarif", func(t *testing.T) { applySARIFFix(t, ws, code, title) })
+			}
+			t.Run("lsp", func(t *testing.T) {
+				if fx.Fix == "all" {
+					lspFixAll(t, ws)
+				} else {
+					lspFix(t, ws, code, title)
+				}
+			})
+			ws.requireUnchanged(t, "the editor's fixes")
 			if fx.Fix == "all" {
-				t.Run("lsp", func(t *testing.T) { lspFixAll(t, newArchiveWorkspace(t, fx)) })
 				t.Run("check --fix", func(t *testing.T) {
-					ws := newArchiveWorkspace(t, fx)
 					ws.check(t, "--fix")
 					compareFiles(t, fx, ws.readFiles(t))
 				})
-				return
-			}
-			code, title, _ := strings.Cut(fx.Fix, "/")
-			t.Run("lsp", func(t *testing.T) { lspFix(t, newArchiveWorkspace(t, fx), code, title) })
-			if sarifListsFix(title) {
-				t.Run("sarif", func(t *testing.T) { applySARIFFix(t, newArchiveWorkspace(t, fx), code, title) })
 			}
 		})
+	}
+}
+
+// requireUnchanged stops the test if a file on disk no longer holds the
+// archive's bytes after what.
+func (ws *archiveWorkspace) requireUnchanged(t *testing.T, what string) {
+	t.Helper()
+	disk := ws.readFiles(t)
+	for _, f := range ws.fx.Files {
+		if !bytes.Equal(disk[f.Path], f.Data) {
+			t.Fatalf("%s changed %s on disk:\n%s", what, f.Path, fixture.Escape(disk[f.Path]))
+		}
 	}
 }
 
