@@ -11,8 +11,10 @@ import (
 
 // FuzzCheck feeds arbitrary bytes to every rule, as an editor buffer or an
 // agent's write can: Check must not panic, every finding's span and every
-// fix's edits must lie inside their files and apply cleanly, and the safe
-// fixes must settle (FixAll reaches a state with nothing left to fix).
+// fix's edits must lie inside their files and apply cleanly, every offset
+// they hold must be a position (not inside a character or a CRLF: the
+// editor, SARIF and the text output all speak in lines and columns), and the
+// safe fixes must settle (FixAll reaches a state with nothing left to fix).
 func FuzzCheck(f *testing.F) {
 	for _, s := range []string{
 		"# Decisions\n\n- [a] Always run seeds in CI\n- [a] Never run seeds in CI\n* x\n-   \n",
@@ -26,15 +28,32 @@ func FuzzCheck(f *testing.F) {
 	cfg.Limits[0], cfg.Limits[3] = 2, 2 // let over-limit fire on small inputs
 	f.Fuzz(func(t *testing.T, decisions, other []byte) {
 		files := []File{newFile(".memory/decisions.md", decisions), newFile(".memory/instructions.md", other), newFile(".memory/notes.md", other)}
+		ixs := make([]*text.Index, len(files))
+		for i, f := range files {
+			ixs[i] = text.NewIndex(f.Doc.Src)
+		}
+		isPosition := func(what string, file int, offs ...int) {
+			t.Helper()
+			for _, off := range offs {
+				if _, err := ixs[file].Position(off); err != nil {
+					t.Fatalf("%s in %s: %v", what, files[file].Path, err)
+				}
+			}
+		}
 		for _, fd := range Check(files, cfg) {
 			src := files[fd.File].Doc.Src
 			if fd.Span.Start < 0 || fd.Span.End < fd.Span.Start || fd.Span.End > len(src) {
 				t.Fatalf("%s: span %v outside %d bytes", fd.Code, fd.Span, len(src))
 			}
+			isPosition(fd.Code+" span", fd.File, fd.Span.Start, fd.Span.End)
+			for _, r := range fd.Related {
+				isPosition(fd.Code+" related span", r.File, r.Span.Start, r.Span.End)
+			}
 			for _, fx := range fd.Fixes {
 				by := map[int][]text.Edit{}
 				for _, e := range fx.Edits {
 					by[e.File] = append(by[e.File], e.Edit)
+					isPosition(fd.Code+" / "+fx.Title+" edit", e.File, e.Edit.Start, e.Edit.End)
 				}
 				for fi, es := range by {
 					if _, err := text.Apply(files[fi].Doc.Src, es); err != nil {

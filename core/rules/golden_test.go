@@ -3,150 +3,77 @@ package rules
 import (
 	"bytes"
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/memory-lsp/memory-lsp/core/category"
-	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/text"
+	"github.com/memory-lsp/memory-lsp/internal/fixture"
 	"github.com/memory-lsp/memory-lsp/internal/txtar"
 )
 
 var update = flag.Bool("update", false, "rewrite the want sections of testdata/rules and testdata/fixes")
 
-// Fixture escapes, so that invisible bytes stay visible in the archives:
-// {CR} is a carriage return, {BOM} a U+FEFF, and {NOEOL} at the end of a
-// section means the file has no final newline.
-var unescaper = strings.NewReplacer("{CR}", "\r", "{BOM}", "\uFEFF")
-
-func unescape(b []byte) []byte {
-	s := string(b)
-	s = strings.TrimSuffix(s, "{NOEOL}\n")
-	return []byte(unescaper.Replace(s))
-}
-
-func escape(b []byte) []byte {
-	s := strings.NewReplacer("\r", "{CR}", "\uFEFF", "{BOM}").Replace(string(b))
-	if s != "" && !strings.HasSuffix(s, "\n") {
-		s += "{NOEOL}\n"
-	}
-	return []byte(s)
-}
-
-// fixture is one parsed archive.
-type fixture struct {
-	ar    *txtar.Archive
+// golden is one parsed archive with its files as core reads them.
+type golden struct {
+	*fixture.Fixture
 	files []File
-	cfg   config.Config
-	// codes filters the findings shown (nil: all).
-	codes []string
-	// fix is the comment's "fix:" directive.
-	fix string
-	// grow is the comment's "grow: PATH SIZE" directives: PATH's section is
-	// repeated until the file holds at least SIZE bytes, so that a fixture
-	// can show a file over MaxFileBytes without committing one.
-	grow map[string]int
 }
 
-func loadFixture(t *testing.T, file string) *fixture {
+func loadFixture(t *testing.T, file string) *golden {
 	t.Helper()
-	data, err := os.ReadFile(file)
+	fx, err := fixture.Load(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fx := &fixture{ar: txtar.Parse(data), cfg: config.Default()}
-	for _, line := range strings.Split(string(fx.ar.Comment), "\n") {
-		key, val, ok := strings.Cut(line, ":")
-		if !ok {
-			continue
-		}
-		val = strings.TrimSpace(val)
-		switch key {
-		case "codes":
-			if val != "all" {
-				fx.codes = strings.Fields(val)
-			}
-		case "fix":
-			fx.fix = val
-		case "limit":
-			f := strings.Fields(val)
-			cat, err := category.Parse(f[0])
-			if err != nil {
-				t.Fatal(err)
-			}
-			fx.cfg.Limits[cat], _ = strconv.Atoi(f[1])
-		case "longEntry":
-			fx.cfg.LongEntry, _ = strconv.Atoi(val)
-		case "enable":
-			// rules that are off by default (missing-slug)
-			for _, code := range strings.Fields(val) {
-				fx.cfg.Disabled[code] = false
-			}
-		case "grow":
-			f := strings.Fields(val)
-			n, err := strconv.Atoi(f[len(f)-1])
-			if len(f) != 2 || err != nil {
-				t.Fatalf("grow: %q: want PATH SIZE", val)
-			}
-			if fx.grow == nil {
-				fx.grow = map[string]int{}
-			}
-			fx.grow[f[0]] = n
-		}
+	out := &golden{Fixture: fx}
+	for _, f := range fx.Files {
+		out.files = append(out.files, newFile(f.Path, f.Data))
 	}
-	for _, f := range fx.ar.Files {
-		if strings.HasPrefix(f.Name, "want/") {
-			continue
-		}
-		data := unescape(f.Data)
-		if n := fx.grow[f.Name]; n > 0 {
-			if len(data) == 0 {
-				t.Fatalf("grow: %s is empty", f.Name)
-			}
-			data = bytes.Repeat(data, (n+len(data)-1)/len(data))
-		}
-		fx.files = append(fx.files, newFile(f.Name, data))
-	}
-	return fx
+	return out
 }
 
 func newFile(p string, src []byte) File { return NewFile(p, src) }
 
-// render prints findings as the golden files show them.
-func render(files []File, fs []Finding, codes []string) string {
-	var b strings.Builder
+// render prints the findings shows accepts (nil: all) as the golden files
+// show them.
+func render(files []File, fs []Finding, shows func(code string) bool) string {
+	var out []fixture.Finding
+	ixs := make([]*text.Index, len(files))
+	pos := func(file, off int) (int, int) {
+		if ixs[file] == nil {
+			ixs[file] = text.NewIndex(files[file].Doc.Src)
+		}
+		p, _ := ixs[file].Position(off)
+		return p.Line + 1, p.Col + 1
+	}
 	for _, f := range fs {
-		if codes != nil && !slices.Contains(codes, f.Code) {
+		if shows != nil && !shows(f.Code) {
 			continue
 		}
-		b.WriteString(FormatText(files[f.File].Path, indexOf(files[f.File].Doc), f) + "\n")
+		line, col := pos(f.File, f.Span.Start)
+		g := fixture.Finding{Path: files[f.File].Path, Line: line, Col: col, Severity: f.Severity.String(), Code: f.Code, Message: f.Message}
 		for _, r := range f.Related {
-			pos, _ := text.NewIndex(files[r.File].Doc.Src).Position(r.Span.Start)
-			fmt.Fprintf(&b, "  related: %s:%d:%d: %s\n", files[r.File].Path, pos.Line+1, pos.Col+1, r.Message)
+			line, col := pos(r.File, r.Span.Start)
+			g.Related = append(g.Related, fixture.Related{Path: files[r.File].Path, Line: line, Col: col, Message: r.Message})
 		}
 		for _, x := range f.Fixes {
-			b.WriteString("  fix: " + x.Title)
-			if x.Safe {
-				b.WriteString(" (safe)")
-			}
-			b.WriteString("\n")
+			g.Fixes = append(g.Fixes, fixture.Fix{Title: x.Title, Safe: x.Safe})
 		}
+		out = append(out, g)
 	}
-	return b.String()
+	return fixture.Render(out)
 }
 
 // compare checks or (with -update) rewrites one want section.
-func compare(t *testing.T, fx *fixture, name string, got []byte, changed *bool) {
+func compare(t *testing.T, fx *golden, name string, got []byte, changed *bool) {
 	t.Helper()
-	want, ok := fx.ar.Get(name)
+	want, ok := fx.Archive.Get(name)
 	if *update {
 		if !ok || !bytes.Equal(want, got) {
-			fx.ar.Set(name, got)
+			fx.Archive.Set(name, got)
 			*changed = true
 		}
 		return
@@ -158,18 +85,19 @@ func compare(t *testing.T, fx *fixture, name string, got []byte, changed *bool) 
 	}
 }
 
-func save(t *testing.T, file string, fx *fixture, changed bool) {
+func save(t *testing.T, file string, fx *golden, changed bool) {
 	if *update && changed {
-		if err := os.WriteFile(file, txtar.Format(fx.ar), 0o644); err != nil {
+		if err := os.WriteFile(file, txtar.Format(fx.Archive), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 }
 
 func archives(t *testing.T, dir string) []string {
-	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", dir, "*.txtar"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no fixtures in testdata/%s: %v", dir, err)
+	t.Helper()
+	files, err := fixture.Archives(filepath.Join("..", ".."), dir)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return files
 }
@@ -183,11 +111,7 @@ func TestGoldenRules(t *testing.T) {
 		seen[code] = true
 		t.Run(code, func(t *testing.T) {
 			fx := loadFixture(t, file)
-			codes := fx.codes
-			if codes == nil && !strings.Contains(string(fx.ar.Comment), "codes: all") {
-				codes = []string{code}
-			}
-			got := render(fx.files, Check(fx.files, fx.cfg), codes)
+			got := render(fx.files, Check(fx.files, fx.Config), fx.Shows)
 			changed := false
 			compare(t, fx, "want/findings", []byte(got), &changed)
 			save(t, file, fx, changed)
@@ -208,7 +132,7 @@ func TestGoldenFixes(t *testing.T) {
 	for _, file := range archives(t, "fixes") {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
 			fx := loadFixture(t, file)
-			if fx.fix == "" {
+			if fx.Fix == "" {
 				t.Fatal(`archive comment has no "fix:" line`)
 			}
 			srcs := make([][]byte, len(fx.files))
@@ -216,21 +140,21 @@ func TestGoldenFixes(t *testing.T) {
 				srcs[i] = f.Doc.Src
 			}
 			files := fx.files
-			if fx.fix == "all" {
+			if fx.Fix == "all" {
 				for round := 0; ; round++ {
 					if round == 10 {
 						t.Fatal("fix-all did not settle after 10 rounds")
 					}
-					edits := FixAll(files, Check(files, fx.cfg))
+					edits := FixAll(files, Check(files, fx.Config))
 					if len(edits) == 0 {
 						break
 					}
 					files = applyEdits(t, files, edits)
 				}
 			} else {
-				code, title, _ := strings.Cut(fx.fix, "/")
+				code, title, _ := strings.Cut(fx.Fix, "/")
 				var chosen *Fix
-				for _, f := range Check(files, fx.cfg) {
+				for _, f := range Check(files, fx.Config) {
 					for i := range f.Fixes {
 						if f.Code == code && f.Fixes[i].Title == title && chosen == nil {
 							chosen = &f.Fixes[i]
@@ -250,14 +174,14 @@ func TestGoldenFixes(t *testing.T) {
 			changed := false
 			for i, f := range files {
 				name := "want/" + f.Path
-				_, has := fx.ar.Get(name)
+				_, has := fx.Archive.Get(name)
 				if bytes.Equal(f.Doc.Src, srcs[i]) {
 					if has {
 						t.Errorf("%s is unchanged but the archive has %s", f.Path, name)
 					}
 					continue
 				}
-				compare(t, fx, name, escape(f.Doc.Src), &changed)
+				compare(t, fx, name, fixture.Escape(f.Doc.Src), &changed)
 			}
 			save(t, file, fx, changed)
 		})
@@ -310,7 +234,7 @@ func fixKind(code, title string) string {
 func TestFixKindsListed(t *testing.T) {
 	for _, file := range archives(t, "rules") {
 		fx := loadFixture(t, file)
-		for _, f := range Check(fx.files, fx.cfg) {
+		for _, f := range Check(fx.files, fx.Config) {
 			for _, x := range f.Fixes {
 				if fixKind(f.Code, x.Title) == "" {
 					t.Errorf("%s: fix %s/%q is not in fixKinds", filepath.Base(file), f.Code, x.Title)

@@ -59,7 +59,10 @@ func checkLineEnding(w *workspace) {
 			case toCRLF && !isCRLF:
 				edits = append(edits, text.Edit{Start: ln.Span.End, End: ln.Span.End, New: "\r"})
 			case !toCRLF && isCRLF:
-				edits = append(edits, text.Edit{Start: ln.Span.End - 1, End: ln.Span.End})
+				// CRLF becomes LF as a whole: LSP and SARIF positions have
+				// nothing between the CR and the LF, so an edit ending there
+				// could not be sent to an editor or written in SARIF.
+				edits = append(edits, text.Edit{Start: ln.Span.End - 1, End: ln.Span.End + 1, New: "\n"})
 			}
 		}
 		ln := d.Lines[first]
