@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/merge"
 	"github.com/memory-lsp/memory-lsp/core/store"
 )
@@ -153,7 +152,7 @@ func (r *gitRepo) run(ctx context.Context, args ...string) (string, error) {
 func (r *gitRepo) register(ctx context.Context) (*gitSetup, error) {
 	path := filepath.Join(r.root, ".gitattributes")
 	// A repository could link .gitattributes to any file its user may write.
-	if err := memory.CheckWorkspacePath(r.root, path); err != nil {
+	if err := store.CheckWorkspaceFile(r.root, path); err != nil {
 		return nil, fmt.Errorf("init --git: %w", err)
 	}
 	cur, err := os.ReadFile(path)
