@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"time"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/rules"
+	"github.com/memory-lsp/memory-lsp/core/store"
 	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
@@ -208,7 +208,7 @@ func (s *Server) publish(f *folder) {
 	}
 	s.mu.Unlock()
 	for _, p := range gone {
-		if _, err := os.Stat(p); err == nil {
+		if store.Exists(p) {
 			continue
 		}
 		s.conn.Notify("textDocument/publishDiagnostics", protocol.PublishDiagnosticsParams{URI: uriOf(p), Diagnostics: []protocol.Diagnostic{}})

@@ -137,7 +137,7 @@ func (s *Server) allowedRoot(field, p string) (string, error) {
 	}
 	for _, f := range single {
 		r := filepath.Dir(f.dir)
-		if resolved(r) == real && isDirectory(f.dir) && sameFolder(resolved(f.dir), f.key) {
+		if resolved(r) == real && store.IsDir(f.dir) && sameFolder(resolved(f.dir), f.key) {
 			return r, checkMemoryDir(field, r)
 		}
 	}
@@ -152,7 +152,7 @@ func (s *Server) allowedRoot(field, p string) (string, error) {
 		}
 		return "", &memory.InputError{Field: field, Problem: fmt.Sprintf("%s is not a workspace folder, nor a folder inside one (%s), nor the folder of an open memory file whose .memory exists%s", p, folders, via)}
 	}
-	if !isDirectory(memoryDir(p)) {
+	if !store.IsDir(memoryDir(p)) {
 		return "", &memory.InputError{Field: field, Problem: fmt.Sprintf("%s is inside a workspace folder but holds no .memory folder", p)}
 	}
 	return p, checkMemoryDir(field, p)

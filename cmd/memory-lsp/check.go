@@ -32,7 +32,7 @@ func resolveTargets(e *env, paths []string) ([]*target, error) {
 		if err != nil {
 			return nil, err
 		}
-		fi, err := os.Stat(abs)
+		fi, err := store.Stat(abs)
 		if err != nil {
 			return nil, fmt.Errorf("checking %s: %w", p, err)
 		}
@@ -45,7 +45,7 @@ func resolveTargets(e *env, paths []string) ([]*target, error) {
 		case filepath.Base(abs) == store.DirName:
 			root = filepath.Dir(abs)
 		default:
-			if fi, err := os.Stat(filepath.Join(abs, store.DirName)); err != nil || !fi.IsDir() {
+			if !store.IsDir(filepath.Join(abs, store.DirName)) {
 				return nil, fmt.Errorf("checking %s: no %s folder there", p, store.DirName)
 			}
 			root = abs

@@ -38,7 +38,7 @@ func runMergeDriver(_ context.Context, e *env, a *parsedArgs) (int, error) {
 	}
 	var in [3][]byte
 	for i, what := range []string{"base", "ours", "theirs"} {
-		b, err := os.ReadFile(a.pos[i])
+		b, err := store.ReadFile(a.pos[i])
 		if err != nil {
 			return exitError, fmt.Errorf("merging %s: reading %s: %w", name, what, err)
 		}
@@ -155,8 +155,8 @@ func (r *gitRepo) register(ctx context.Context) (*gitSetup, error) {
 	if err := store.CheckWorkspaceFile(r.root, path); err != nil {
 		return nil, fmt.Errorf("init --git: %w", err)
 	}
-	cur, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
+	cur, err := store.ReadIfExists(path)
+	if err != nil {
 		return nil, fmt.Errorf("init --git: reading %s: %w", path, err)
 	}
 	s := &gitSetup{Attributes: path}

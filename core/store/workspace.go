@@ -5,7 +5,7 @@
 // the shared `.memory/.lock` (lock.go), re-reads the files inside the lock,
 // lets a pure function decide, and replaces files atomically (atomic.go).
 // Where a path leads, and whether it stays where it should, is decided in
-// one place (paths.go).
+// one place (paths.go); other files and stats are files.go and stat.go.
 package store
 
 import (
