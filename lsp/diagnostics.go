@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -293,7 +292,7 @@ func (s *Server) publish(f *folder) {
 	}
 	s.mu.Unlock()
 	for _, p := range gone {
-		if _, err := os.Stat(p); err == nil {
+		if store.Exists(p) {
 			continue
 		}
 		s.conn.Notify("textDocument/publishDiagnostics", protocol.PublishDiagnosticsParams{URI: uriOf(p), Diagnostics: []protocol.Diagnostic{}})

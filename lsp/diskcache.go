@@ -3,10 +3,8 @@ package lsp
 import (
 	"io/fs"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -45,7 +43,7 @@ const racyWindow = 3 * time.Second
 // diskCache is one folder's files as store.Snapshot read them.
 type diskCache struct {
 	gen  uint64 // the folder's generation when the read began
-	stat diskState
+	stat store.DirStat
 	// racy names the files modified within racyWindow of the stat; unread
 	// those whose bytes the cache dropped because they were open.
 	racy, unread map[string]bool
@@ -54,44 +52,27 @@ type diskCache struct {
 	parsed []func() rules.File
 }
 
-// diskState is what a stat of a folder shows: the folder, and its .md files
-// in name order (as os.ReadDir lists them).
-type diskState struct {
-	dir   os.FileInfo
-	files []os.FileInfo
-}
-
-// statDir stats dir and its .md files; ok is false for anything the cache
-// does not handle (no folder, a symlink, an unreadable entry).
-func statDir(dir string) (st diskState, ok bool) {
-	fi, err := os.Lstat(dir)
-	if err != nil || !fi.IsDir() {
-		return st, false
-	}
-	ents, err := os.ReadDir(dir)
+// statDir stats dir and its .md files (store.StatDir); ok is false for
+// anything the cache does not handle (no folder, a symlink, an unreadable
+// entry).
+func statDir(dir string) (st store.DirStat, ok bool) {
+	st, err := store.StatDir(dir)
 	if err != nil {
 		return st, false
 	}
-	st.dir = fi
-	for _, e := range ents {
-		name := e.Name()
-		if !strings.HasSuffix(name, ".md") {
-			continue // store.Snapshot reads nothing else
-		}
-		fi, err := os.Lstat(filepath.Join(dir, name))
-		if err != nil || fi.Mode()&fs.ModeSymlink != 0 {
+	for _, fi := range st.Files {
+		if fi.Mode()&fs.ModeSymlink != 0 {
 			return st, false
 		}
-		st.files = append(st.files, fi)
 	}
 	return st, true
 }
 
 // sameFile: the same file with the same mode; sameStat: and with the same
 // size and modification time.
-func sameFile(a, b os.FileInfo) bool { return os.SameFile(a, b) && a.Mode() == b.Mode() }
+func sameFile(a, b fs.FileInfo) bool { return store.SameFile(a, b) && a.Mode() == b.Mode() }
 
-func sameStat(a, b os.FileInfo) bool {
+func sameStat(a, b fs.FileInfo) bool {
 	return sameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
 }
 
@@ -99,14 +80,14 @@ func sameStat(a, b os.FileInfo) bool {
 // cached read. open names the files whose bytes come from buffers: only
 // their identity and mode matter (store.Snapshot's verdict on them depends
 // on nothing else), not their content.
-func (c *diskCache) matches(st diskState, open map[string]bool) bool {
+func (c *diskCache) matches(st store.DirStat, open map[string]bool) bool {
 	// The folder's own times change with every lock and temp file; its
 	// names and their stats below are what the snapshot depends on.
-	if !sameFile(c.stat.dir, st.dir) || len(st.files) != len(c.stat.files) {
+	if !sameFile(c.stat.Dir, st.Dir) || len(st.Files) != len(c.stat.Files) {
 		return false
 	}
-	for i, now := range st.files {
-		was, name := c.stat.files[i], now.Name()
+	for i, now := range st.Files {
+		was, name := c.stat.Files[i], now.Name()
 		switch {
 		case was.Name() != name:
 			return false
@@ -131,7 +112,7 @@ func (s *Server) diskFiles(f *folder, open map[string]bool) (*store.Snapshot, []
 	gen := f.gen
 	c := f.disk
 	s.mu.Unlock()
-	var st diskState
+	var st store.DirStat
 	ok := false
 	if watched {
 		st, ok = statDir(dir)
@@ -168,7 +149,7 @@ func (s *Server) diskFiles(f *folder, open map[string]bool) (*store.Snapshot, []
 	c = &diskCache{gen: gen, stat: st, racy: map[string]bool{}, unread: map[string]bool{},
 		snap:   &store.Snapshot{Dir: snap.Dir, Files: slices.Clone(snap.Files)},
 		parsed: slices.Clone(parsed)}
-	for _, fi := range st.files {
+	for _, fi := range st.Files {
 		if fi.ModTime().After(now.Add(-racyWindow)) {
 			c.racy[fi.Name()] = true
 		}

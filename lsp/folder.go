@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -9,6 +8,7 @@ import (
 	"time"
 
 	"github.com/memory-lsp/memory-lsp/core/rules"
+	"github.com/memory-lsp/memory-lsp/core/store"
 )
 
 // folder is one served .memory folder and everything the server keeps for
@@ -88,9 +88,9 @@ func sameFolder(a, b string) bool {
 	if !strings.EqualFold(a, b) {
 		return false
 	}
-	fa, err1 := os.Stat(a)
-	fb, err2 := os.Stat(b)
-	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
+	fa, err1 := store.Stat(a)
+	fb, err2 := store.Stat(b)
+	return err1 == nil && err2 == nil && store.SameFile(fa, fb)
 }
 
 // folderLocked is the served folder with canonical key, or nil. s.mu is held.

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/memory-lsp/memory-lsp/core/memory"
+	"github.com/memory-lsp/memory-lsp/core/store"
 )
 
 // Commands write into <root>/.memory, and their root and uri arguments come
@@ -59,14 +59,14 @@ func (s *Server) commandFile(field, arg string) (path, root string, err error) {
 		return "", "", err
 	}
 	path = filepath.Join(memoryDir(root), filepath.Base(p))
-	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-		real, err := filepath.EvalSymlinks(path)
-		if err != nil {
-			return "", "", &memory.InputError{Field: field, Problem: fmt.Sprintf("%s is a symlink that cannot be resolved: %v", path, pathProblem(err))}
-		}
-		if dir := resolved(memoryDir(root)); !within(dir, real) {
-			return "", "", &memory.InputError{Field: field, Problem: fmt.Sprintf("%s is a symlink to %s, outside %s", path, real, memoryDir(root))}
-		}
+	r, err := store.ResolveIn(memoryDir(root), path)
+	switch {
+	case err != nil && store.FailedStep(err) == store.LookingAtPath:
+		// absent (a write creates it), or the write will say why not
+	case err != nil:
+		return "", "", &memory.InputError{Field: field, Problem: fmt.Sprintf("%s is a symlink that cannot be resolved: %v", path, pathProblem(err))}
+	case !r.Inside:
+		return "", "", &memory.InputError{Field: field, Problem: fmt.Sprintf("%s is a symlink to %s, outside %s", path, r.Link, memoryDir(root))}
 	}
 	return path, root, nil
 }
@@ -133,11 +133,11 @@ func (s *Server) allowedRoot(field, p string) (string, error) {
 		if rr == real {
 			return r, checkMemoryDir(field, r)
 		}
-		inside = inside || within(rr, real)
+		inside = inside || store.Within(rr, real)
 	}
 	for _, f := range single {
 		r := filepath.Dir(f.dir)
-		if resolved(r) == real && isDirectory(f.dir) && sameFolder(resolved(f.dir), f.key) {
+		if resolved(r) == real && store.IsDir(f.dir) && sameFolder(resolved(f.dir), f.key) {
 			return r, checkMemoryDir(field, r)
 		}
 	}
@@ -152,7 +152,7 @@ func (s *Server) allowedRoot(field, p string) (string, error) {
 		}
 		return "", &memory.InputError{Field: field, Problem: fmt.Sprintf("%s is not a workspace folder, nor a folder inside one (%s), nor the folder of an open memory file whose .memory exists%s", p, folders, via)}
 	}
-	if !isDirectory(memoryDir(p)) {
+	if !store.IsDir(memoryDir(p)) {
 		return "", &memory.InputError{Field: field, Problem: fmt.Sprintf("%s is inside a workspace folder but holds no .memory folder", p)}
 	}
 	return p, checkMemoryDir(field, p)
@@ -162,16 +162,14 @@ func (s *Server) allowedRoot(field, p string) (string, error) {
 // the root (the store refuses it too; this names the argument).
 func checkMemoryDir(field, root string) error {
 	dir := memoryDir(root)
-	fi, err := os.Lstat(dir)
-	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
-		return nil // absent (a write creates it inside root) or a plain folder
-	}
-	real, err := filepath.EvalSymlinks(dir)
-	if err != nil {
+	r, err := store.ResolveIn(root, dir)
+	switch {
+	case err != nil && store.FailedStep(err) == store.LookingAtPath:
+		return nil // absent: a write creates it inside root
+	case err != nil:
 		return &memory.InputError{Field: field, Problem: fmt.Sprintf("%s is a symlink that cannot be resolved: %v", dir, pathProblem(err))}
-	}
-	if !within(resolved(root), real) {
-		return &memory.InputError{Field: field, Problem: fmt.Sprintf("%s is a symlink to %s, outside %s", dir, real, root)}
+	case !r.Inside:
+		return &memory.InputError{Field: field, Problem: fmt.Sprintf("%s is a symlink to %s, outside %s", dir, r.Link, root)}
 	}
 	return nil
 }
@@ -183,12 +181,6 @@ func resolved(p string) string {
 		return r
 	}
 	return filepath.Clean(p)
-}
-
-// within reports whether path is dir or below it (both clean, absolute).
-func within(dir, path string) bool {
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // pathProblem is the reason of a file-system error without the operation

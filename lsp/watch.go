@@ -3,7 +3,6 @@ package lsp
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -11,6 +10,8 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 	protocol "github.com/tliron/glsp/protocol_3_16"
+
+	"github.com/memory-lsp/memory-lsp/core/store"
 )
 
 // Agents write memory files from outside the editor, so the server watches
@@ -116,7 +117,7 @@ func (w *watcher) sync() {
 func (w *watcher) attach(dir string) bool {
 	// Events may have been missed while dir was not watched as a folder.
 	w.s.invalidateDir(dir)
-	if isDirectory(dir) && w.add(dir) == nil {
+	if store.IsDir(dir) && w.add(dir) == nil {
 		w.dirs[dir] = watchFolder
 		return true
 	}
@@ -128,7 +129,7 @@ func (w *watcher) attach(dir string) bool {
 	}
 	w.dirs[dir] = watchParent
 	// It may have appeared between the check and the watch.
-	if isDirectory(dir) && w.add(dir) == nil {
+	if store.IsDir(dir) && w.add(dir) == nil {
 		w.drop(parent)
 		w.dirs[dir] = watchFolder
 		return true
@@ -247,11 +248,6 @@ func (w *watcher) event(ev fsnotify.Event) {
 // `.lock`, the atomic writer's `.decisions.md.tmp-…`).
 func isMemoryName(base string) bool {
 	return strings.HasSuffix(base, ".md") && !strings.HasPrefix(base, ".")
-}
-
-func isDirectory(path string) bool {
-	fi, err := os.Stat(path)
-	return err == nil && fi.IsDir()
 }
 
 // close stops the watcher and waits for its event loop to end.

@@ -88,7 +88,7 @@ func (s *Server) orFallback(root string) (string, string, bool, error) {
 		return root, "", false, nil
 	}
 	fb := s.opts.Fallback
-	if fi, err := os.Stat(filepath.Join(fb, store.DirName)); err != nil || !fi.IsDir() {
+	if !store.IsDir(filepath.Join(fb, store.DirName)) {
 		home, _ := os.UserHomeDir()
 		if filepath.Dir(fb) == fb || (home != "" && filepath.Clean(home) == fb) {
 			return "", "", false, fmt.Errorf("no project folder: the client gave no workspace root and the server was started in %s; start it as `memory-lsp mcp --root <project folder>`", fb)
@@ -219,10 +219,10 @@ func pickRoot(roots []*sdk.Root) string {
 		if !ok {
 			continue
 		}
-		if fi, err := os.Stat(p); err != nil || !fi.IsDir() {
+		if !store.IsDir(p) {
 			continue
 		}
-		if fi, err := os.Stat(filepath.Join(p, store.DirName)); err == nil && fi.IsDir() {
+		if store.IsDir(filepath.Join(p, store.DirName)) {
 			return p
 		}
 		if first == "" {

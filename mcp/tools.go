@@ -7,8 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -340,8 +338,7 @@ func (s *Server) memoryStats(ctx context.Context, req *sdk.CallToolRequest) (*sd
 		latestFile := ""
 		for _, cs := range st.Categories {
 			sc := statsCategory{CategoryStats: cs}
-			if fi, err := os.Stat(filepath.Join(svc.WS.Dir, cs.File)); err == nil {
-				t := fi.ModTime()
+			if t, ok := svc.WS.ModTime(cs.File); ok {
 				sc.LastChange = t.Format(time.RFC3339)
 				if t.After(latest) {
 					latest, latestFile = t, cs.File

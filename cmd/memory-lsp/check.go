@@ -32,7 +32,7 @@ func resolveTargets(e *env, paths []string) ([]*target, error) {
 		if err != nil {
 			return nil, err
 		}
-		fi, err := os.Stat(abs)
+		fi, err := store.Stat(abs)
 		if err != nil {
 			return nil, fmt.Errorf("checking %s: %w", p, err)
 		}
@@ -45,7 +45,7 @@ func resolveTargets(e *env, paths []string) ([]*target, error) {
 		case filepath.Base(abs) == store.DirName:
 			root = filepath.Dir(abs)
 		default:
-			if fi, err := os.Stat(filepath.Join(abs, store.DirName)); err != nil || !fi.IsDir() {
+			if !store.IsDir(filepath.Join(abs, store.DirName)) {
 				return nil, fmt.Errorf("checking %s: no %s folder there", p, store.DirName)
 			}
 			root = abs
@@ -79,18 +79,14 @@ func resolveTargets(e *env, paths []string) ([]*target, error) {
 // written.
 func memoryFileTarget(p, abs string) (root, file string, err error) {
 	if filepath.Base(filepath.Dir(abs)) == store.DirName {
-		if li, err := os.Lstat(abs); err == nil && li.Mode()&os.ModeSymlink != 0 {
-			real, err := filepath.EvalSymlinks(abs)
-			if err != nil {
-				return "", "", fmt.Errorf("checking %s: %w", p, err)
-			}
-			dir, err := filepath.EvalSymlinks(filepath.Dir(abs))
-			if err != nil {
-				return "", "", fmt.Errorf("checking %s: %w", p, err)
-			}
-			if !within(dir, real) {
-				return "", "", fmt.Errorf("refusing %s: it is a symlink to %s, outside its %s folder, so it is neither checked nor fixed", p, real, store.DirName)
-			}
+		r, err := store.ResolveIn(filepath.Dir(abs), abs)
+		switch {
+		case err != nil && store.FailedStep(err) == store.LookingAtPath:
+			// the read that follows reports it
+		case err != nil:
+			return "", "", fmt.Errorf("checking %s: %w", p, err)
+		case !r.Inside:
+			return "", "", fmt.Errorf("refusing %s: it is a symlink to %s, outside its %s folder, so it is neither checked nor fixed", p, r.Link, store.DirName)
 		}
 		return filepath.Dir(filepath.Dir(abs)), abs, nil
 	}
@@ -345,7 +341,7 @@ func display(p string) string {
 	if err != nil {
 		return p
 	}
-	if rel, err := filepath.Rel(wd, p); err == nil && filepath.IsLocal(rel) {
+	if rel, ok := store.RelativePath(wd, p); ok {
 		return rel
 	}
 	return p

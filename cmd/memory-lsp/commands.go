@@ -2,9 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -27,7 +28,7 @@ func (e *env) readService() (*memory.Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	if fi, err := os.Stat(svc.WS.Dir); err != nil || !fi.IsDir() {
+	if !store.IsDir(svc.WS.Dir) {
 		return nil, noMemoryError(svc.WS.Root)
 	}
 	return svc, nil
@@ -62,12 +63,12 @@ func runStore(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 	if err != nil {
 		return exitError, err
 	}
-	_, statErr := os.Stat(svc.WS.Dir)
+	_, statErr := store.Stat(svc.WS.Dir)
 	res, err := svc.Store(ctx, memory.StoreRequest{Category: a.str("category"), Content: content, Slug: a.str("slug")}, a.set["dry-run"])
 	if err != nil {
 		return exitError, err
 	}
-	if _, err := os.Stat(svc.WS.Dir); os.IsNotExist(statErr) && err == nil {
+	if errors.Is(statErr, fs.ErrNotExist) && store.Exists(svc.WS.Dir) {
 		// The first memory of this project: say where it went, on stderr,
 		// so that stdout stays HackLM's sentence.
 		fmt.Fprintf(e.stderr, "memory-lsp: created %s (the first memory of this project)\n", display(svc.WS.Dir))

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/merge"
 	"github.com/memory-lsp/memory-lsp/core/store"
 )
@@ -39,7 +38,7 @@ func runMergeDriver(_ context.Context, e *env, a *parsedArgs) (int, error) {
 	}
 	var in [3][]byte
 	for i, what := range []string{"base", "ours", "theirs"} {
-		b, err := os.ReadFile(a.pos[i])
+		b, err := store.ReadFile(a.pos[i])
 		if err != nil {
 			return exitError, fmt.Errorf("merging %s: reading %s: %w", name, what, err)
 		}
@@ -153,11 +152,11 @@ func (r *gitRepo) run(ctx context.Context, args ...string) (string, error) {
 func (r *gitRepo) register(ctx context.Context) (*gitSetup, error) {
 	path := filepath.Join(r.root, ".gitattributes")
 	// A repository could link .gitattributes to any file its user may write.
-	if err := memory.CheckWorkspacePath(r.root, path); err != nil {
+	if err := store.CheckWorkspaceFile(r.root, path); err != nil {
 		return nil, fmt.Errorf("init --git: %w", err)
 	}
-	cur, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
+	cur, err := store.ReadIfExists(path)
+	if err != nil {
 		return nil, fmt.Errorf("init --git: reading %s: %w", path, err)
 	}
 	s := &gitSetup{Attributes: path}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/rules"
+	"github.com/memory-lsp/memory-lsp/core/store"
 	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
@@ -274,7 +275,7 @@ func sarifURI(path, root string) (uri, base string) {
 	if err != nil {
 		abs = path
 	}
-	if rel, err := filepath.Rel(root, abs); err == nil && filepath.IsLocal(rel) {
+	if rel, ok := store.RelativePath(root, abs); ok {
 		segs := strings.Split(filepath.ToSlash(rel), "/")
 		for i, s := range segs {
 			segs[i] = url.PathEscape(s)
@@ -298,7 +299,7 @@ func sarifRootDir(results []*checked) string {
 	for _, c := range results {
 		roots = append(roots, c.root)
 	}
-	if wd, err := os.Getwd(); err == nil && slices.IndexFunc(roots, func(r string) bool { return !within(wd, r) }) < 0 {
+	if wd, err := os.Getwd(); err == nil && slices.IndexFunc(roots, func(r string) bool { return !store.Within(wd, r) }) < 0 {
 		return wd
 	}
 	if len(roots) == 0 {
@@ -306,17 +307,11 @@ func sarifRootDir(results []*checked) string {
 	}
 	common := roots[0]
 	for _, r := range roots[1:] {
-		for !within(common, r) && filepath.Dir(common) != common {
+		for !store.Within(common, r) && filepath.Dir(common) != common {
 			common = filepath.Dir(common)
 		}
 	}
 	return common
-}
-
-// within reports whether path is dir or lies below it.
-func within(dir, path string) bool {
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && (rel == "." || filepath.IsLocal(rel))
 }
 
 // fingerprint identifies a finding by what it is about rather than where:

@@ -1,10 +1,10 @@
 package config
 
 import (
+	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"os"
+
+	"github.com/memory-lsp/memory-lsp/core/store/regfile"
 )
 
 // MaxFileBytes is the largest settings file ReadSettingsFile reads: 1 MiB,
@@ -16,64 +16,21 @@ const MaxFileBytes = 1 << 20
 // errors name the file. The file must be a regular file (a symlink to one is
 // fine) of at most MaxFileBytes: `--config /dev/zero` would otherwise be
 // read until memory runs out, and a named pipe would block until someone
-// writes to it. The type is checked before the open, which would block on a
-// pipe; the type and size are checked again on the opened file, and the read
-// stops one byte past the limit, so a file swapped or grown in between is
-// bounded too.
+// writes to it (regfile.Read checks both, before and after the open).
 func ReadSettingsFile(path string) ([]byte, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading config: %w", err)
-	}
-	if err := checkSettingsFile(path, fi); err != nil {
-		return nil, err
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading config: %w", err)
-	}
-	defer f.Close()
-	if fi, err = f.Stat(); err != nil {
-		return nil, fmt.Errorf("reading config: %w", err)
-	}
-	if err := checkSettingsFile(path, fi); err != nil {
-		return nil, err
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
-	if err != nil {
+	data, err := regfile.Read(path, MaxFileBytes)
+	var notRegular *regfile.NotRegularError
+	var over *regfile.OverLimitError
+	var read *regfile.ReadError
+	switch {
+	case errors.As(err, &notRegular):
+		return nil, fmt.Errorf("reading config %s: not a regular file but %s; settings are read from a JSON file", path, notRegular.Kind())
+	case errors.As(err, &over):
+		return nil, fmt.Errorf("reading config %s: it is %d bytes, over the 1 MiB limit of a settings file", path, over.Size)
+	case errors.As(err, &read):
 		return nil, fmt.Errorf("reading config %s: %w", path, err)
-	}
-	if len(data) > MaxFileBytes {
-		return nil, tooLarge(path, int64(len(data)))
+	case err != nil:
+		return nil, fmt.Errorf("reading config: %w", err)
 	}
 	return data, nil
-}
-
-func checkSettingsFile(path string, fi fs.FileInfo) error {
-	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("reading config %s: not a regular file but %s; settings are read from a JSON file", path, kind(fi.Mode()))
-	}
-	if fi.Size() > MaxFileBytes {
-		return tooLarge(path, fi.Size())
-	}
-	return nil
-}
-
-func tooLarge(path string, size int64) error {
-	return fmt.Errorf("reading config %s: it is %d bytes, over the 1 MiB limit of a settings file", path, size)
-}
-
-// kind names a file type that is not a regular file.
-func kind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "a special file"
 }

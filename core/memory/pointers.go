@@ -3,7 +3,6 @@ package memory
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -83,8 +82,8 @@ func (s *Service) pointerFiles(opts InitOptions) ([]pointerFile, error) {
 		if err := s.checkPointerPath(f.path); err != nil {
 			return nil, err
 		}
-		cur, err := os.ReadFile(f.path)
-		if err != nil && !os.IsNotExist(err) {
+		cur, err := store.ReadIfExists(f.path)
+		if err != nil {
 			return nil, fmt.Errorf("reading %s: %w", f.path, err)
 		}
 		if f.onlyIfAbsent && (strings.Contains(string(cur), hackLMBlockStart) || strings.Contains(string(cur), blockStart)) {
@@ -107,19 +106,12 @@ func (s *Service) writePointers(files []pointerFile) ([]string, error) {
 		if !f.write {
 			continue
 		}
-		if err := writePointerFile(f.path, f.out); err != nil {
+		if err := store.WriteFileCreatingDirs(f.path, []byte(f.out)); err != nil {
 			return wrote, err
 		}
 		wrote = append(wrote, f.path)
 	}
 	return wrote, nil
-}
-
-func writePointerFile(path, data string) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("creating %s: %w", filepath.Dir(path), err)
-	}
-	return store.WriteFileAtomic(path, []byte(data))
 }
 
 // markerLine matches a block marker on a line of its own: `<!-- NAME:start -->`

@@ -11,13 +11,10 @@ import (
 // (memfile.MaxBytes, 8 MiB); a larger one gets one file-too-large finding.
 const MaxFileBytes = memfile.MaxBytes
 
-// maxFileText is MaxFileBytes as messages name it.
-const maxFileText = "8 MiB"
-
 // SizeProblem says how a file of size bytes is over MaxFileBytes, for the
 // finding and for the errors of the writes that refuse such a file.
 func SizeProblem(size int64) string {
-	return fmt.Sprintf("is %d bytes (%.1f MiB), over the %s limit of a memory file", size, float64(size)/(1<<20), maxFileText)
+	return fmt.Sprintf("is %d bytes (%.1f MiB), over the %d MiB limit of a memory file", size, float64(size)/(1<<20), MaxFileBytes>>20)
 }
 
 // TooLarge reports whether the file is over MaxFileBytes. Such a file is not

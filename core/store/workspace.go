@@ -1,8 +1,11 @@
-// Package store is the only code in core that touches the file system. It
-// reads and writes `.memory/` the way HackLM Memory expects, concurrently
-// with it: every write runs inside the shared `.memory/.lock` (lock.go),
-// re-reads the files inside the lock, lets a pure function decide, and
-// replaces files atomically (atomic.go).
+// Package store is the disk boundary: the only code that touches the file
+// system, for the rest of core and for the front ends (lsp, mcp, cmd) alike
+// (core/deps_test.go holds core to it). It reads and writes `.memory/` the
+// way HackLM Memory expects, concurrently with it: every write runs inside
+// the shared `.memory/.lock` (lock.go), re-reads the files inside the lock,
+// lets a pure function decide, and replaces files atomically (atomic.go).
+// Where a path leads, and whether it stays where it should, is decided in
+// one place (paths.go); other files and stats are files.go and stat.go.
 package store
 
 import (
@@ -138,26 +141,24 @@ func notMemoryDir(abs string) error {
 
 // checkDir verifies that Dir is safe to use and reports whether it exists.
 func (w *Workspace) checkDir() (bool, error) {
-	fi, err := os.Lstat(w.Dir)
-	if errors.Is(err, fs.ErrNotExist) {
+	r, err := ResolveIn(w.Root, w.Dir)
+	switch {
+	case err == nil:
+	case FailedStep(err) == LookingAtPath && errors.Is(err, fs.ErrNotExist):
 		return false, nil
-	}
-	if err != nil {
+	case FailedStep(err) == ResolvingLink:
+		return false, fmt.Errorf("checking %s: resolving symlink: %w", w.Dir, err)
+	case FailedStep(err) == ResolvingBase:
+		return false, fmt.Errorf("checking %s: %w", w.Root, err)
+	default:
 		return false, fmt.Errorf("checking %s: %w", w.Dir, err)
 	}
-	if fi.Mode()&fs.ModeSymlink != 0 {
-		real, err := filepath.EvalSymlinks(w.Dir)
-		if err != nil {
-			return false, fmt.Errorf("checking %s: resolving symlink: %w", w.Dir, err)
+	fi := r.Info
+	if r.Link != "" {
+		if !r.Inside {
+			return false, fmt.Errorf("refusing to use %s: it is a symlink to %s, outside the workspace %s", w.Dir, r.Link, w.Root)
 		}
-		root, err := filepath.EvalSymlinks(w.Root)
-		if err != nil {
-			return false, fmt.Errorf("checking %s: %w", w.Root, err)
-		}
-		if !within(root, real) {
-			return false, fmt.Errorf("refusing to use %s: it is a symlink to %s, outside the workspace %s", w.Dir, real, w.Root)
-		}
-		if fi, err = os.Stat(real); err != nil {
+		if fi, err = os.Stat(r.Link); err != nil {
 			return false, fmt.Errorf("checking %s: %w", w.Dir, err)
 		}
 	}
@@ -165,15 +166,6 @@ func (w *Workspace) checkDir() (bool, error) {
 		return false, fmt.Errorf("refusing to use %s: not a directory", w.Dir)
 	}
 	return true, nil
-}
-
-// within reports whether path is dir or below it (both clean, absolute).
-func within(dir, path string) bool {
-	rel, err := filepath.Rel(dir, path)
-	if err != nil {
-		return false
-	}
-	return rel == "." || (rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel))
 }
 
 // File is one `*.md` file of a snapshot.
@@ -287,27 +279,24 @@ func (w *Workspace) Snapshot() (*Snapshot, error) {
 // that is not a regular file (a directory named x.md) counts as absent for
 // unknown files and is an error for category files.
 func readFile(f *File, realDir string) error {
-	fi, err := os.Lstat(f.Path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
+	r, err := ResolveIn(realDir, f.Path)
+	switch {
+	case err == nil:
+	case FailedStep(err) != ResolvingBase && errors.Is(err, fs.ErrNotExist):
+		return nil // absent, or a dangling link
+	case FailedStep(err) == ResolvingLink:
+		return fmt.Errorf("reading %s: resolving symlink: %w", f.Path, err)
+	default:
 		return fmt.Errorf("reading %s: %w", f.Path, err)
 	}
-	if fi.Mode()&fs.ModeSymlink != 0 {
-		real, err := filepath.EvalSymlinks(f.Path)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil // dangling link: absent
-		}
-		if err != nil {
-			return fmt.Errorf("reading %s: resolving symlink: %w", f.Path, err)
-		}
-		f.Link = real
-		if !within(realDir, real) {
+	fi := r.Info
+	if r.Link != "" {
+		f.Link = r.Link
+		if !r.Inside {
 			f.Exists = true
 			return nil
 		}
-		if fi, err = os.Stat(real); err != nil {
+		if fi, err = os.Stat(r.Link); err != nil {
 			return fmt.Errorf("reading %s: %w", f.Path, err)
 		}
 	}
@@ -584,19 +573,16 @@ func (w *Workspace) checkChanges(snap *Snapshot, changes []Change) ([]Change, er
 			return nil, fmt.Errorf("refusing to write %s: changed twice in one update", c.Path)
 		}
 		seen[p] = seen[p] || !c.Append
-		fi, err := os.Lstat(p)
+		r, err := ResolveIn(realDir, p)
 		switch {
-		case err == nil && fi.Mode()&fs.ModeSymlink != 0:
-			real, err := filepath.EvalSymlinks(p)
-			if err != nil {
-				return nil, fmt.Errorf("refusing to write %s: cannot resolve symlink: %w", p, err)
-			}
-			if !within(realDir, real) {
-				return nil, fmt.Errorf("refusing to write %s: symlink to %s, outside %s", p, real, w.Dir)
-			}
-		case err == nil && !fi.Mode().IsRegular():
+		case err == nil && r.Link != "" && !r.Inside:
+			return nil, fmt.Errorf("refusing to write %s: symlink to %s, outside %s", p, r.Link, w.Dir)
+		case err == nil && r.Link == "" && !r.Info.Mode().IsRegular():
 			return nil, fmt.Errorf("refusing to write %s: not a regular file", p)
-		case err != nil && !errors.Is(err, fs.ErrNotExist):
+		case err == nil:
+		case FailedStep(err) == ResolvingLink:
+			return nil, fmt.Errorf("refusing to write %s: cannot resolve symlink: %w", p, err)
+		case FailedStep(err) == ResolvingBase || !errors.Is(err, fs.ErrNotExist):
 			return nil, fmt.Errorf("updating %s: %w", p, err)
 		}
 		f := snap.Lookup(name)

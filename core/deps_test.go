@@ -1,0 +1,176 @@
+// The dependency rules of the layout, checked on what `go list` reports, as
+// the standard library's go/build/deps_test.go checks its own: ARCHITECTURE.md
+// states them as invariants, and this is what keeps them true.
+package core_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/memory-lsp/memory-lsp"
+
+// diskBoundary is the core code that may touch the file system: the store
+// and the packages under it.
+const diskBoundary = module + "/core/store"
+
+// osImport reports whether path is a package through which code reaches the
+// file system or the process: only the disk boundary may import one.
+func osImport(path string) bool {
+	switch {
+	case path == "os", strings.HasPrefix(path, "os/"),
+		path == "io/fs", path == "io/ioutil", path == "syscall",
+		strings.HasPrefix(path, "golang.org/x/sys/"):
+		return true
+	}
+	return false
+}
+
+// protocolModules are the protocol stacks core knows nothing of: the
+// language server's (glsp and its logging) and the MCP SDK.
+var protocolModules = []string{
+	"github.com/tliron/glsp",
+	"github.com/tliron/commonlog",
+	"github.com/modelcontextprotocol/go-sdk",
+}
+
+// frontEnds may not import each other: each adapts core to one protocol.
+var frontEnds = []string{module + "/lsp", module + "/mcp"}
+
+type listedPackage struct {
+	ImportPath string
+	Dir        string
+	Imports    []string
+	Error      *struct{ Err string }
+}
+
+// TestDependencies fails for an import that breaks the layout, naming the
+// package and the import (and, for one reached indirectly, the chain of
+// imports that leads to it).
+func TestDependencies(t *testing.T) {
+	pkgs := goList(t, module+"/core/...", module+"/lsp/...", module+"/mcp/...")
+	imports := map[string][]string{}
+	for _, p := range pkgs {
+		imports[p.ImportPath] = p.Imports
+	}
+	if _, ok := imports[diskBoundary]; !ok {
+		t.Fatalf("go list does not report %s: the test cannot see the layout", diskBoundary)
+	}
+	for _, p := range pkgs {
+		pkg := p.ImportPath
+		if under(pkg, module+"/core") {
+			checkCore(t, imports, p)
+		}
+		for i, fe := range frontEnds {
+			other := frontEnds[1-i]
+			if !under(pkg, fe) {
+				continue
+			}
+			if chain := importChain(imports, pkg, func(p string) bool { return under(p, other) }); chain != nil && !under(chain[1], fe) {
+				t.Errorf("%s depends on %s (%s): the language server and the MCP server are separate front ends over core", pkg, other, strings.Join(chain, " → "))
+			}
+		}
+	}
+}
+
+// checkCore checks one package under core: no file system outside the
+// store, no protocol library in its closure. A dependency reached through
+// another core package is reported for that package only.
+func checkCore(t *testing.T, imports map[string][]string, p listedPackage) {
+	if !under(p.ImportPath, diskBoundary) {
+		for _, imp := range p.Imports {
+			if osImport(imp) {
+				t.Errorf("%s imports %s: only %s touches the file system; use what it offers, or add it there", p.ImportPath, imp, diskBoundary)
+			}
+		}
+	}
+	for _, m := range protocolModules {
+		chain := importChain(imports, p.ImportPath, func(p string) bool { return under(p, m) })
+		if chain != nil && !under(chain[1], module+"/core") {
+			t.Errorf("%s depends on %s (%s): core knows no protocol library", p.ImportPath, m, strings.Join(chain, " → "))
+		}
+	}
+}
+
+// under reports whether pkg is path or a package below it.
+func under(pkg, path string) bool {
+	return pkg == path || strings.HasPrefix(pkg, path+"/")
+}
+
+// importChain is the shortest chain of imports from pkg to a package that
+// matches, pkg first; nil when there is none.
+func importChain(imports map[string][]string, pkg string, match func(string) bool) []string {
+	prev := map[string]string{pkg: ""}
+	queue := []string{pkg}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		for _, imp := range imports[p] {
+			if _, seen := prev[imp]; seen {
+				continue
+			}
+			prev[imp] = p
+			if match(imp) {
+				var chain []string
+				for q := imp; q != ""; q = prev[q] {
+					chain = append(chain, q)
+				}
+				slices.Reverse(chain)
+				return chain
+			}
+			queue = append(queue, imp)
+		}
+	}
+	return nil
+}
+
+// goList lists the packages matching patterns and everything they import
+// (build files only: tests may use what they like).
+func goList(t *testing.T, patterns ...string) []listedPackage {
+	t.Helper()
+	args := append([]string{"list", "-deps", "-e", "-json=ImportPath,Dir,Imports,Error"}, patterns...)
+	cmd := exec.Command("go", args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, stderr.Bytes())
+	}
+	var pkgs []listedPackage
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var p listedPackage
+		err := dec.Decode(&p)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("reading go list's output: %v", err)
+		}
+		if p.Error != nil {
+			t.Errorf("go list: %s: %s", p.ImportPath, p.Error.Err)
+		}
+		pkgs = append(pkgs, p)
+		if under(p.ImportPath, module) {
+			noteSources(t, p.Dir)
+		}
+	}
+	return pkgs
+}
+
+// noteSources lists dir, a listed package's folder, so that go test's cache,
+// which cannot see what the go list process read, keys this test's result
+// on the folder's files (their names, sizes and times): an import added to
+// one of them runs the test again instead of replaying a pass.
+func noteSources(t *testing.T, dir string) {
+	if _, err := os.ReadDir(dir); err != nil {
+		t.Fatalf("listing %s: %v", dir, err)
+	}
+}

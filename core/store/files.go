@@ -1,0 +1,39 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// Files other than the memory files of a snapshot: the ones init keeps
+// pointer blocks in, .gitattributes, the versions of a memory file git hands
+// the merge driver. Their callers decide what the bytes mean; reading and
+// writing them is done here. (A settings file is read by regfile.)
+
+// ReadFile reads the whole file at path, a symlink followed.
+func ReadFile(path string) ([]byte, error) {
+	return os.ReadFile(path)
+}
+
+// ReadIfExists is ReadFile that gives nil data and no error when nothing is
+// at path; an existing file, even an empty one, gives non-nil data.
+func ReadIfExists(path string) ([]byte, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return data, err
+}
+
+// WriteFileCreatingDirs is WriteFileAtomic for a file whose folder may not
+// exist yet (init's .github/copilot-instructions.md): the missing folders
+// are created first.
+func WriteFileCreatingDirs(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("creating %s: %w", filepath.Dir(path), err)
+	}
+	return WriteFileAtomic(path, data)
+}

@@ -1,0 +1,85 @@
+package store
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// What is at a path, for the front ends: whether a folder the user named
+// exists, whether a file an editor showed is gone, when a memory file last
+// changed, whether the folder a cache was read from still looks the same.
+
+// Stat describes the file at path, a symlink followed.
+func Stat(path string) (fs.FileInfo, error) {
+	return os.Stat(path)
+}
+
+// IsDir reports whether path is a directory, a symlink followed.
+func IsDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
+}
+
+// Exists reports whether something is at path, a symlink followed.
+func Exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// SameFile reports whether two stats are of one file (os.SameFile: the same
+// device and inode where the system has them).
+func SameFile(a, b fs.FileInfo) bool {
+	return os.SameFile(a, b)
+}
+
+// ModTime is the modification time of the file name in `.memory/` (a
+// symlink followed), and whether it exists.
+func (w *Workspace) ModTime(name string) (time.Time, bool) {
+	fi, err := os.Stat(filepath.Join(w.Dir, name))
+	if err != nil {
+		return time.Time{}, false
+	}
+	return fi.ModTime(), true
+}
+
+// DirStat is a stat of a folder and of the files Snapshot would read in it,
+// taken without reading any: the folder's own Lstat and the Lstat of each
+// of its *.md files, in name order. Two of them compared tell whether a
+// snapshot may have changed in between.
+type DirStat struct {
+	Dir   fs.FileInfo
+	Files []fs.FileInfo
+}
+
+// StatDir stats dir and its *.md files. dir must be a folder itself: the
+// stat of a symlink to one says nothing about the folder behind it.
+func StatDir(dir string) (DirStat, error) {
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return DirStat{}, err
+	}
+	if !fi.IsDir() {
+		return DirStat{}, fmt.Errorf("%s: not a folder (a symlink is not followed)", dir)
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return DirStat{}, err
+	}
+	st := DirStat{Dir: fi}
+	for _, e := range ents {
+		name := e.Name()
+		if !strings.HasSuffix(name, ".md") {
+			continue // Snapshot reads nothing else
+		}
+		fi, err := os.Lstat(filepath.Join(dir, name))
+		if err != nil {
+			return DirStat{}, err
+		}
+		st.Files = append(st.Files, fi)
+	}
+	return st, nil
+}
