@@ -10,9 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
-	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/text"
@@ -113,16 +111,6 @@ func (s *Server) config() config.Config {
 	return s.cfg
 }
 
-// categoryFile is the file of category c among files, or nil.
-func categoryFile(files []rules.File, c category.Category) *rules.File {
-	for i := range files {
-		if files[i].IsCategory && files[i].Category == c && files[i].Doc != nil {
-			return &files[i]
-		}
-	}
-	return nil
-}
-
 // --- store, query, list ---------------------------------------------------
 
 func (s *Server) cmdStore(ctx context.Context, _ string, raw json.RawMessage) (any, error) {
@@ -142,7 +130,7 @@ func (s *Server) cmdStore(ctx context.Context, _ string, raw json.RawMessage) (a
 	rep, err := s.write(ctx, root, "Store memory", func(files []rules.File, cfg config.Config) (map[string][]byte, error) {
 		path := filepath.Join(memoryDir(root), st.Category.File())
 		var cur []byte
-		if f := categoryFile(files, st.Category); f != nil {
+		if f := memory.CategoryFile(files, st.Category); f != nil {
 			if f.TooLarge() {
 				// A file from disk that large was never read: its empty
 				// Doc must not be taken for an empty file. Named as
@@ -235,21 +223,15 @@ type deleteResult struct {
 
 func (s *Server) cmdDelete(ctx context.Context, _ string, raw json.RawMessage) (any, error) {
 	var a struct {
-		Category string `json:"category"`
-		Slug     string `json:"slug,omitempty"`
-		Content  string `json:"content,omitempty"`
+		memory.DeleteRequest
 		rootArg
 	}
 	if err := memory.DecodeArgs(raw, &a); err != nil {
 		return nil, err
 	}
-	cat, err := category.Parse(a.Category)
+	target, err := memory.ValidateDelete(a.DeleteRequest)
 	if err != nil {
-		return nil, &memory.InputError{Field: "category", Problem: err.Error()}
-	}
-	slug, content := memfile.TrimJS(a.Slug), memfile.TrimJS(a.Content)
-	if slug == "" && content == "" {
-		return nil, &memory.InputError{Field: "slug", Problem: "give the slug or the content of the entry to delete"}
+		return nil, err
 	}
 	root, err := s.commandRoot(a.Root)
 	if err != nil {
@@ -257,40 +239,12 @@ func (s *Server) cmdDelete(ctx context.Context, _ string, raw json.RawMessage) (
 	}
 	var res deleteResult
 	rep, err := s.write(ctx, root, "Delete memory", func(files []rules.File, _ config.Config) (map[string][]byte, error) {
-		f := categoryFile(files, cat)
-		if f != nil && f.TooLarge() {
-			return nil, &memory.FileTooLargeError{Op: "delete from", Path: f.Path, Size: f.Size()}
-		}
-		var e *memfile.Entry
-		if f != nil {
-			for i := range f.Doc.Entries {
-				c := &f.Doc.Entries[i]
-				if (slug == "" || (c.HasSlug && c.Slug == slug)) && (content == "" || c.Content == content) {
-					e = c
-					break
-				}
-			}
-		}
-		if e == nil {
-			field, what := "content", fmt.Sprintf("%q", content)
-			if slug != "" {
-				field, what = "slug", fmt.Sprintf("[%s]", slug)
-				if content != "" {
-					what += fmt.Sprintf(" with content %q", content)
-				}
-			}
-			return nil, &memory.InputError{Field: field, Problem: fmt.Sprintf("no entry %s in %s", what, cat.File())}
-		}
-		out, err := text.Apply(f.Doc.Src, f.Doc.DeleteLines([]int{e.LineIndex}))
+		plan, err := memory.PlanDelete(files, target)
 		if err != nil {
 			return nil, err
 		}
-		res.Deleted = memory.EntryRef{Category: cat.String(), File: f.Name, Line: e.Line, Content: e.Content}
-		if e.HasSlug {
-			res.Deleted.Slug = e.Slug
-		}
-		res.Message = fmt.Sprintf("Deleted from %s: %q", f.Name, e.Content)
-		return map[string][]byte{f.Path: out}, nil
+		res.Deleted, res.Message = plan.Deleted, plan.Message
+		return map[string][]byte{plan.Path: plan.After}, nil
 	})
 	if err != nil {
 		return nil, err
