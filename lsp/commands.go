@@ -13,7 +13,6 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/rules"
-	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 func init() {
@@ -284,39 +283,25 @@ func (s *Server) cmdAssignSlugs(ctx context.Context, _ string, raw json.RawMessa
 	}
 	var res assignResult
 	rep, err := s.write(ctx, root, "Assign slugs", func(files []rules.File, cfg config.Config) (map[string][]byte, error) {
-		res = assignResult{Assigned: []memory.EntryRef{}, Files: []string{}}
-		for _, f := range files {
-			if f.Path == only && f.TooLarge() {
-				return nil, &memory.FileTooLargeError{Op: "assign slugs in", Path: f.Path, Size: f.Size()}
-			}
+		plan, err := memory.PlanAssignSlugs(files, cfg, only)
+		if err != nil {
+			return nil, err
 		}
-		out := map[string][]byte{}
-		hazards := rules.HazardsOf(files, cfg)
-		for fi, f := range files {
-			if !f.IsCategory || (only != "" && f.Path != only) {
-				continue
-			}
-			edits, assigned := memory.PlanSlugs(&f, hazards[fi])
-			if len(edits) == 0 {
-				continue
-			}
-			res.Assigned = append(res.Assigned, assigned...)
-			b, err := text.Apply(f.Doc.Src, edits)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", f.Name, err)
-			}
-			out[f.Path] = b
-			res.Files = append(res.Files, f.Name)
-		}
-		if len(res.Assigned) == 0 {
-			res.Message = "Every entry already has a slug."
-		} else {
-			res.Message = fmt.Sprintf("Assigned %s in %s.", plural(len(res.Assigned), "slug", "slugs"), strings.Join(res.Files, ", "))
+		res = assignResult{Assigned: plan.Assigned, Files: plan.Files, Message: plan.Message}
+		out := make(map[string][]byte, len(plan.After))
+		for fi, b := range plan.After {
+			out[files[fi].Path] = b
 		}
 		return out, nil
 	})
 	if err != nil {
 		return nil, err
+	}
+	if res.Assigned == nil {
+		res.Assigned = []memory.EntryRef{}
+	}
+	if res.Files == nil {
+		res.Files = []string{}
 	}
 	res.writeReport = rep
 	res.Message += rep.problems()

@@ -212,40 +212,6 @@ func (p *CleanupPlan) slugPlan(f *rules.File, hazards map[int]rules.Hazard) []te
 	return edits
 }
 
-// PlanSlugs gives every slug-less entry of a category file a slug, as
-// cleanup's last step and the editor's "Assign slugs" do: deterministic,
-// unique in the file, and never on a line that holds a hazard (hazards, by
-// line index, as rules.FindHazards or rules.HazardsOf found them for this
-// file; callers pass what they already computed). It returns the edits and
-// the entries with their new slugs.
-func PlanSlugs(f *rules.File, hazards map[int]rules.Hazard) ([]text.Edit, []EntryRef) {
-	if !f.IsCategory || f.Doc == nil || f.TooLarge() {
-		return nil, nil
-	}
-	d := f.Doc
-	used := map[string]bool{}
-	for _, e := range d.Entries {
-		if e.HasSlug {
-			used[e.Slug] = true
-		}
-	}
-	var edits []text.Edit
-	var refs []EntryRef
-	for _, e := range d.Entries {
-		if _, held := hazards[e.LineIndex]; e.HasSlug || e.Content == "" || held {
-			continue
-		}
-		slug := similar.GenerateSlug(e.Content, func(s string) bool { return used[s] })
-		if slug == "" {
-			continue
-		}
-		used[slug] = true
-		edits = append(edits, d.ReplaceLine(e.LineIndex, memfile.EntryLine(slug, e.Content)))
-		refs = append(refs, EntryRef{Category: f.Category.String(), File: f.Name, Line: e.Line, Slug: slug, Content: e.Content})
-	}
-	return edits, refs
-}
-
 // hazardLines are the lines of f that hold a hazard, by line index: no
 // step rewrites, merges or slugs them.
 func hazardLines(f *rules.File, cfg config.Config) map[int]rules.Hazard {
