@@ -11,10 +11,8 @@ import (
 
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
-	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/store"
-	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 // Service runs the planners against one workspace on disk. Every write goes
@@ -157,27 +155,14 @@ func (s *Service) Fix(ctx context.Context) ([]string, error) {
 		if err := RefuseTooLarge("fix", files); err != nil {
 			return nil, err
 		}
-		orig := make([][]byte, len(files))
-		for i, f := range files {
-			orig[i] = f.Doc.Src
-		}
-		for pass := 0; pass < maxNormalizePasses; pass++ {
-			edits := rules.FixAll(files, rules.Check(files, s.Cfg))
-			if len(edits) == 0 {
-				break
-			}
-			for i, es := range edits {
-				out, err := text.Apply(files[i].Doc.Src, es)
-				if err != nil {
-					return nil, fmt.Errorf("fixing %s: %w", files[i].Name, err)
-				}
-				files[i].Doc = memfile.Parse(out)
-			}
+		after, err := FixAll(files, s.Cfg, AllFiles, rules.Check(files, s.Cfg))
+		if err != nil {
+			return nil, err
 		}
 		var changes []store.Change
 		for i, f := range files {
-			if string(f.Doc.Src) != string(orig[i]) {
-				changes = append(changes, store.Change{Path: f.Path, Data: f.Doc.Src})
+			if b, ok := after[i]; ok {
+				changes = append(changes, store.Change{Path: f.Path, Data: b})
 				changed = append(changed, f.Name)
 			}
 		}
