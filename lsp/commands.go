@@ -205,11 +205,7 @@ func (s *Server) cmdList(_ context.Context, _ string, raw json.RawMessage) (any,
 	if err != nil {
 		return nil, err
 	}
-	refs := make([]memory.EntryRef, len(entries))
-	for i, ce := range entries {
-		refs[i] = ce.EntryRef
-	}
-	return listResult{Entries: entries, Message: memory.EntriesMessage(refs)}, nil
+	return listResult{Entries: entries, Message: memory.ListMessage(entries)}, nil
 }
 
 // --- delete ---------------------------------------------------------------
@@ -380,12 +376,8 @@ func (s *Server) cmdCleanup(ctx context.Context, _ string, raw json.RawMessage) 
 	}
 	var b strings.Builder
 	b.WriteString(strings.TrimSuffix(plan.Summary(`{"accept": ["KIND"]}`, maxMessageSteps), "\n"))
-	switch {
-	case len(plan.After) == 0:
-	case a.Apply:
-		b.WriteString("\nApplied.")
-	default:
-		b.WriteString("\nNothing written; run memory.cleanup with {\"apply\": true} to apply it.")
+	if o := plan.Outcome(a.Apply, `run memory.cleanup with {"apply": true} to apply it`); o != "" {
+		b.WriteString("\n" + o)
 	}
 	if rep != nil {
 		b.WriteString(rep.problems())
