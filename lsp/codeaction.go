@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"slices"
@@ -9,8 +8,6 @@ import (
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
-	"github.com/memory-lsp/memory-lsp/core/config"
-	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/text"
@@ -30,9 +27,6 @@ const (
 
 // codeActionKinds is what initialize advertises.
 var codeActionKinds = []protocol.CodeActionKind{kindQuickFix, kindFixAll, kindRewrite}
-
-// maxFixPasses bounds the fix-all loop, as core's Fix does.
-const maxFixPasses = 8
 
 // codeActionParams is the part of CodeActionParams we read. The context's
 // diagnostics are deliberately not decoded: fixes come from the server's own
@@ -182,7 +176,11 @@ func (s *Server) codeAction(_ context.Context, p *codeActionParams) (any, error)
 
 	if kindWanted(p.Context.Only, kindFixAll) {
 		orig := v.files[fi].Doc.Src
-		if fixed := fixAllFile(v.files, fi, findings, cfg); !bytes.Equal(fixed, orig) {
+		after, err := memory.FixAll(v.files, cfg, fi, findings)
+		if err != nil {
+			s.log.Errorf("fix-all for %s: %v", path, err)
+		}
+		if fixed, ok := after[fi]; ok {
 			we, err := s.workspaceEdit([]fileEdits{{path: path, version: v.versions[fi], src: orig, ix: ix, edits: []text.Edit{lineDiff(orig, fixed)}}})
 			if err != nil {
 				s.log.Errorf("fix-all for %s: %v", path, err)
@@ -198,49 +196,3 @@ func (s *Server) codeAction(_ context.Context, p *codeActionParams) (any, error)
 // intersects: a finding touches the requested range (both inclusive, so a
 // cursor at either end of a finding counts).
 func intersects(a, b text.Span) bool { return a.Start <= b.End && b.Start <= a.End }
-
-// fixAllFile applies the safe fixes of file fi until none is left, as core's
-// Service.Fix does, but on the view's bytes and to this file alone: fixes
-// that would also edit another file are left out. findings are the first
-// pass's, already computed.
-func fixAllFile(files []rules.File, fi int, findings []rules.Finding, cfg config.Config) []byte {
-	files = append([]rules.File(nil), files...)
-	for pass := 0; pass < maxFixPasses; pass++ {
-		if pass > 0 {
-			findings = rules.Check(files, cfg)
-		}
-		var own []rules.Finding
-		for _, f := range findings {
-			if f.File != fi {
-				continue
-			}
-			g := f
-			g.Fixes = nil
-			for _, fx := range f.Fixes {
-				if onlyIn(fx.Edits, fi) {
-					g.Fixes = append(g.Fixes, fx)
-				}
-			}
-			own = append(own, g)
-		}
-		edits := rules.FixAll(files, own)[fi]
-		if len(edits) == 0 {
-			break
-		}
-		out, err := text.Apply(files[fi].Doc.Src, edits)
-		if err != nil {
-			break // core's fixes do not overlap; keep what we have
-		}
-		files[fi].Doc = memfile.Parse(out)
-	}
-	return files[fi].Doc.Src
-}
-
-func onlyIn(edits []rules.FileEdit, fi int) bool {
-	for _, e := range edits {
-		if e.File != fi {
-			return false
-		}
-	}
-	return true
-}

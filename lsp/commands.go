@@ -10,12 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
-	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/rules"
-	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 func init() {
@@ -113,16 +110,6 @@ func (s *Server) config() config.Config {
 	return s.cfg
 }
 
-// categoryFile is the file of category c among files, or nil.
-func categoryFile(files []rules.File, c category.Category) *rules.File {
-	for i := range files {
-		if files[i].IsCategory && files[i].Category == c && files[i].Doc != nil {
-			return &files[i]
-		}
-	}
-	return nil
-}
-
 // --- store, query, list ---------------------------------------------------
 
 func (s *Server) cmdStore(ctx context.Context, _ string, raw json.RawMessage) (any, error) {
@@ -142,7 +129,7 @@ func (s *Server) cmdStore(ctx context.Context, _ string, raw json.RawMessage) (a
 	rep, err := s.write(ctx, root, "Store memory", func(files []rules.File, cfg config.Config) (map[string][]byte, error) {
 		path := filepath.Join(memoryDir(root), st.Category.File())
 		var cur []byte
-		if f := categoryFile(files, st.Category); f != nil {
+		if f := memory.CategoryFile(files, st.Category); f != nil {
 			if f.TooLarge() {
 				// A file from disk that large was never read: its empty
 				// Doc must not be taken for an empty file. Named as
@@ -218,11 +205,7 @@ func (s *Server) cmdList(_ context.Context, _ string, raw json.RawMessage) (any,
 	if err != nil {
 		return nil, err
 	}
-	refs := make([]memory.EntryRef, len(entries))
-	for i, ce := range entries {
-		refs[i] = ce.EntryRef
-	}
-	return listResult{Entries: entries, Message: memory.EntriesMessage(refs)}, nil
+	return listResult{Entries: entries, Message: memory.ListMessage(entries)}, nil
 }
 
 // --- delete ---------------------------------------------------------------
@@ -235,21 +218,15 @@ type deleteResult struct {
 
 func (s *Server) cmdDelete(ctx context.Context, _ string, raw json.RawMessage) (any, error) {
 	var a struct {
-		Category string `json:"category"`
-		Slug     string `json:"slug,omitempty"`
-		Content  string `json:"content,omitempty"`
+		memory.DeleteRequest
 		rootArg
 	}
 	if err := memory.DecodeArgs(raw, &a); err != nil {
 		return nil, err
 	}
-	cat, err := category.Parse(a.Category)
+	target, err := memory.ValidateDelete(a.DeleteRequest)
 	if err != nil {
-		return nil, &memory.InputError{Field: "category", Problem: err.Error()}
-	}
-	slug, content := memfile.TrimJS(a.Slug), memfile.TrimJS(a.Content)
-	if slug == "" && content == "" {
-		return nil, &memory.InputError{Field: "slug", Problem: "give the slug or the content of the entry to delete"}
+		return nil, err
 	}
 	root, err := s.commandRoot(a.Root)
 	if err != nil {
@@ -257,40 +234,12 @@ func (s *Server) cmdDelete(ctx context.Context, _ string, raw json.RawMessage) (
 	}
 	var res deleteResult
 	rep, err := s.write(ctx, root, "Delete memory", func(files []rules.File, _ config.Config) (map[string][]byte, error) {
-		f := categoryFile(files, cat)
-		if f != nil && f.TooLarge() {
-			return nil, &memory.FileTooLargeError{Op: "delete from", Path: f.Path, Size: f.Size()}
-		}
-		var e *memfile.Entry
-		if f != nil {
-			for i := range f.Doc.Entries {
-				c := &f.Doc.Entries[i]
-				if (slug == "" || (c.HasSlug && c.Slug == slug)) && (content == "" || c.Content == content) {
-					e = c
-					break
-				}
-			}
-		}
-		if e == nil {
-			field, what := "content", fmt.Sprintf("%q", content)
-			if slug != "" {
-				field, what = "slug", fmt.Sprintf("[%s]", slug)
-				if content != "" {
-					what += fmt.Sprintf(" with content %q", content)
-				}
-			}
-			return nil, &memory.InputError{Field: field, Problem: fmt.Sprintf("no entry %s in %s", what, cat.File())}
-		}
-		out, err := text.Apply(f.Doc.Src, f.Doc.DeleteLines([]int{e.LineIndex}))
+		plan, err := memory.PlanDelete(files, target)
 		if err != nil {
 			return nil, err
 		}
-		res.Deleted = memory.EntryRef{Category: cat.String(), File: f.Name, Line: e.Line, Content: e.Content}
-		if e.HasSlug {
-			res.Deleted.Slug = e.Slug
-		}
-		res.Message = fmt.Sprintf("Deleted from %s: %q", f.Name, e.Content)
-		return map[string][]byte{f.Path: out}, nil
+		res.Deleted, res.Message = plan.Deleted, plan.Message
+		return map[string][]byte{plan.Path: plan.After}, nil
 	})
 	if err != nil {
 		return nil, err
@@ -330,39 +279,25 @@ func (s *Server) cmdAssignSlugs(ctx context.Context, _ string, raw json.RawMessa
 	}
 	var res assignResult
 	rep, err := s.write(ctx, root, "Assign slugs", func(files []rules.File, cfg config.Config) (map[string][]byte, error) {
-		res = assignResult{Assigned: []memory.EntryRef{}, Files: []string{}}
-		for _, f := range files {
-			if f.Path == only && f.TooLarge() {
-				return nil, &memory.FileTooLargeError{Op: "assign slugs in", Path: f.Path, Size: f.Size()}
-			}
+		plan, err := memory.PlanAssignSlugs(files, cfg, only)
+		if err != nil {
+			return nil, err
 		}
-		out := map[string][]byte{}
-		hazards := rules.HazardsOf(files, cfg)
-		for fi, f := range files {
-			if !f.IsCategory || (only != "" && f.Path != only) {
-				continue
-			}
-			edits, assigned := memory.PlanSlugs(&f, hazards[fi])
-			if len(edits) == 0 {
-				continue
-			}
-			res.Assigned = append(res.Assigned, assigned...)
-			b, err := text.Apply(f.Doc.Src, edits)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", f.Name, err)
-			}
-			out[f.Path] = b
-			res.Files = append(res.Files, f.Name)
-		}
-		if len(res.Assigned) == 0 {
-			res.Message = "Every entry already has a slug."
-		} else {
-			res.Message = fmt.Sprintf("Assigned %s in %s.", plural(len(res.Assigned), "slug", "slugs"), strings.Join(res.Files, ", "))
+		res = assignResult{Assigned: plan.Assigned, Files: plan.Files, Message: plan.Message}
+		out := make(map[string][]byte, len(plan.After))
+		for fi, b := range plan.After {
+			out[files[fi].Path] = b
 		}
 		return out, nil
 	})
 	if err != nil {
 		return nil, err
+	}
+	if res.Assigned == nil {
+		res.Assigned = []memory.EntryRef{}
+	}
+	if res.Files == nil {
+		res.Files = []string{}
 	}
 	res.writeReport = rep
 	res.Message += rep.problems()
@@ -441,12 +376,8 @@ func (s *Server) cmdCleanup(ctx context.Context, _ string, raw json.RawMessage) 
 	}
 	var b strings.Builder
 	b.WriteString(strings.TrimSuffix(plan.Summary(`{"accept": ["KIND"]}`, maxMessageSteps), "\n"))
-	switch {
-	case len(plan.After) == 0:
-	case a.Apply:
-		b.WriteString("\nApplied.")
-	default:
-		b.WriteString("\nNothing written; run memory.cleanup with {\"apply\": true} to apply it.")
+	if o := plan.Outcome(a.Apply, `run memory.cleanup with {"apply": true} to apply it`); o != "" {
+		b.WriteString("\n" + o)
 	}
 	if rep != nil {
 		b.WriteString(rep.problems())

@@ -349,7 +349,7 @@ func TestDeleteAssignSlugsCleanup(t *testing.T) {
 	if err := c.command("memory.deleteMemory", map[string]any{"category": "Decision", "slug": "db"}, &del); err != nil {
 		t.Fatal(err)
 	}
-	if del.Deleted.Line != 3 || del.Deleted.Slug != "db" {
+	if del.Deleted.Line != 3 || del.Deleted.Slug != "db" || del.Message != `Deleted from decisions.md: "Use Postgres for the main database."` {
 		t.Errorf("delete = %+v", del)
 	}
 	content = "# Decisions\n\n- Deploy with blue green releases.\n- Keep audit logs for a year.\n"
@@ -362,7 +362,8 @@ func TestDeleteAssignSlugsCleanup(t *testing.T) {
 
 	// Cleanup without apply plans and writes nothing.
 	var cl struct {
-		Applied bool `json:"applied"`
+		Message string `json:"message"`
+		Applied bool   `json:"applied"`
 		Steps   []struct {
 			Kind string `json:"kind"`
 		} `json:"steps"`
@@ -371,7 +372,7 @@ func TestDeleteAssignSlugsCleanup(t *testing.T) {
 	if err := c.command("memory.cleanup", nil, &cl); err != nil {
 		t.Fatal(err)
 	}
-	if cl.Applied || cl.EntriesBefore != 2 || len(cl.Steps) == 0 {
+	if cl.Applied || cl.EntriesBefore != 2 || len(cl.Steps) == 0 || !strings.HasSuffix(cl.Message, "\nNothing written; run memory.cleanup with {\"apply\": true} to apply it.") {
 		t.Errorf("cleanup plan = %+v", cl)
 	}
 	if got := readDisk(t, path); got != content {
@@ -428,7 +429,7 @@ func TestCleanupOpenAndClosedFiles(t *testing.T) {
 	if err := c.command("memory.cleanup", map[string]any{"apply": true}, &res); err != nil {
 		t.Fatal(err)
 	}
-	if !res.Applied || len(res.Steps) < 2 {
+	if !res.Applied || len(res.Steps) < 2 || !strings.HasSuffix(res.Message, "\nApplied.") {
 		t.Errorf("cleanup = %+v", res)
 	}
 	if got, v := ed.text(uri); got != dDisk || v != 2 {

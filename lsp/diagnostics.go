@@ -9,6 +9,7 @@ import (
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/memory-lsp/memory-lsp/core/config"
+	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/store"
 	"github.com/memory-lsp/memory-lsp/core/text"
@@ -51,11 +52,13 @@ func (s *Server) snapshot(f *folder) (*view, config.Config) {
 	cfg := s.config()
 	open := s.openDocs(f)
 	names := make(map[string]bool, len(open))
-	for p := range open {
+	bufs := make(map[string]func() rules.File, len(open))
+	for p, d := range open {
 		names[filepath.Base(p)] = true
+		bufs[p] = d.file
 	}
 	snap, parsed := s.diskFiles(f, names)
-	v := &view{dir: f.dir, files: overlayFiles(snap, parsed, open), disk: snap}
+	v := &view{dir: f.dir, files: memory.OverlayParsed(snap, parsed, bufs), disk: snap}
 	v.versions = make([]int32, len(v.files))
 	v.docs = make([]*document, len(v.files))
 	v.index = make([]*text.Index, len(v.files))

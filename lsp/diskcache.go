@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"io/fs"
-	"maps"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -203,31 +202,4 @@ func (s *Server) watchesFolder(dir string) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return !w.closed && w.dirs[dir] == watchFolder
-}
-
-// overlayFiles is memory.Overlay with parses reused: the files of snap, with the
-// open buffers in place of their disk contents, then the buffers of files
-// not on disk, by path. TestOverlayMatchesMemoryOverlay holds the two
-// equal.
-func overlayFiles(snap *store.Snapshot, parsed []func() rules.File, open map[string]*document) []rules.File {
-	out := make([]rules.File, 0, 5+len(open))
-	seen := map[string]bool{}
-	if snap != nil {
-		for i, f := range snap.Files {
-			if d, ok := open[f.Path]; ok {
-				out = append(out, d.file())
-				seen[f.Path] = true
-			} else if f.TooLarge() {
-				out = append(out, rules.NewFileTooLarge(f.Path, f.Size))
-			} else if f.Exists && f.Data != nil {
-				out = append(out, parsed[i]())
-			}
-		}
-	}
-	for _, p := range slices.Sorted(maps.Keys(open)) {
-		if !seen[p] {
-			out = append(out, open[p].file())
-		}
-	}
-	return out
 }

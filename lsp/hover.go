@@ -3,12 +3,11 @@ package lsp
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
-	"github.com/memory-lsp/memory-lsp/core/similar"
+	"github.com/memory-lsp/memory-lsp/core/memory"
 )
 
 func init() {
@@ -43,55 +42,31 @@ func (s *Server) hover(_ context.Context, p *protocol.HoverParams) (any, error) 
 		return nil, nil
 	}
 	e := &f.Doc.Entries[at]
-	lineOf := func(start int) int {
-		pos, err := ix.Position(start)
-		if err != nil {
-			return 0
-		}
-		return pos.Line + 1
-	}
+	d := memory.DescribeEntry(f, at, cfg, maxSimilar)
 
 	var b strings.Builder
-	if e.HasSlug {
-		fmt.Fprintf(&b, "**[%s]** · %s", e.Slug, f.Category)
+	if d.HasSlug {
+		fmt.Fprintf(&b, "**[%s]** · %s", d.Slug, d.Category)
 	} else {
-		fmt.Fprintf(&b, "*(no slug)* · %s", f.Category)
+		fmt.Fprintf(&b, "*(no slug)* · %s", d.Category)
 	}
-	w, br, sp := similar.ScoreTerms(f.Category, e.Content)
 	fmt.Fprintf(&b, "\n\nPruning score **%d** (category %d + brevity %d + specificity %d) · %s: %d/%d entries",
-		w+br+sp, w, br, sp, f.Category.Plural(), len(f.Doc.Entries), cfg.Limit(f.Category))
-
-	type near struct {
-		line int
-		v    similar.Verdict
-		text string
-	}
-	var nears []near
-	if e.Content != "" {
-		th := similar.Thresholds{Skip: cfg.SkipThreshold, Update: cfg.UpdateThreshold}
-		me := similar.Analyze(e.Content)
-		for i := range f.Doc.Entries {
-			o := &f.Doc.Entries[i]
-			if i == at || o.Content == "" {
-				continue
-			}
-			vd := similar.Classify(similar.Analyze(o.Content), me, th)
-			if vd.Similarity <= 0 && !vd.Exact && vd.Action != similar.Conflict {
-				continue
-			}
-			nears = append(nears, near{lineOf(o.LineSpan.Start), vd, o.Content})
-		}
-	}
-	sort.SliceStable(nears, func(i, j int) bool { return nears[i].v.Similarity > nears[j].v.Similarity })
-	if len(nears) > maxSimilar {
-		nears = nears[:maxSimilar]
-	}
-	if len(nears) == 0 {
+		d.Score, d.Weight, d.Brevity, d.Specificity, d.Category.Plural(), d.Count, d.Limit)
+	if len(d.Similar) == 0 {
 		fmt.Fprintf(&b, "\n\nNo similar entry in %s.", f.Name)
 	} else {
 		fmt.Fprintf(&b, "\n\nMost similar in %s:", f.Name)
-		for _, n := range nears {
-			fmt.Fprintf(&b, "\n- line %d, %.0f%%%s: %s", n.line, n.v.Similarity*100, verdictNote(n.v), shorten(n.text, 80))
+		for _, n := range d.Similar {
+			// The editor's line, which a lone CR also ends.
+			line := 0
+			if pos, err := ix.Position(n.Start); err == nil {
+				line = pos.Line + 1
+			}
+			note := ""
+			if n.Note != "" {
+				note = " (" + n.Note + ")"
+			}
+			fmt.Fprintf(&b, "\n- line %d, %.0f%%%s: %s", line, n.Similarity*100, note, shorten(n.Content, 80))
 		}
 	}
 	r, err := toRange(ix, lineBody(f.Doc, e))
@@ -99,27 +74,4 @@ func (s *Server) hover(_ context.Context, p *protocol.HoverParams) (any, error) 
 		return nil, nil
 	}
 	return protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: b.String()}, Range: &r}, nil
-}
-
-// verdictNote says what a store would make of the pair.
-func verdictNote(v similar.Verdict) string {
-	var s string
-	switch {
-	case v.Exact:
-		s = "duplicate"
-	case v.Action == similar.Conflict:
-		s = "conflict"
-	case v.Action == similar.Skip, v.Action == similar.Update:
-		s = "near-duplicate"
-	}
-	if v.Reason != "" && v.Reason != s {
-		if s != "" {
-			s += ", "
-		}
-		s += v.Reason
-	}
-	if s == "" {
-		return ""
-	}
-	return " (" + s + ")"
 }

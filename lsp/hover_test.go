@@ -48,3 +48,23 @@ func TestHover(t *testing.T) {
 	}
 	c.shutdown()
 }
+
+// TestHoverLineAfterLoneCR: a similar entry is named by the editor's line,
+// which a lone CR also ends, not by HackLM's LF-only number.
+func TestHoverLineAfterLoneCR(t *testing.T) {
+	root := t.TempDir()
+	content := "# Deci\rsions\n\n- Use Postgres for the main database.\n- Use Postgres for the main database!\n"
+	path := writeMemory(t, root, "decisions.md", content)
+	c := newTestClient(t, Options{})
+	c.initialize(root, nil, nil)
+	var h struct {
+		Contents protocol.MarkupContent `json:"contents"`
+	}
+	if err := c.request("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": uriOf(path)}, "position": protocol.Position{Line: 4, Character: 3}}, &h); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(h.Contents.Value, "\n- line 4, 100%") {
+		t.Errorf("hover names the similar entry by another line:\n%s", h.Contents.Value)
+	}
+	c.shutdown()
+}

@@ -357,36 +357,3 @@ func TestSessionPublishesMatchUncachedPath(t *testing.T) {
 	}
 	c.shutdown()
 }
-
-// TestOverlayMatchesMemoryOverlay: overlayFiles puts files in
-// memory.Overlay's order, with the same contents, for snapshots with
-// absent, too-large, unknown and buffered files.
-func TestOverlayMatchesMemoryOverlay(t *testing.T) {
-	root := t.TempDir()
-	diverseMemory(t, root)
-	writeMemory(t, root, "aaa.md", "- [z] early unknown\n")
-	dir := memoryDir(root)
-	ws, err := store.Open(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap, err := ws.Snapshot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap.Files = append(snap.Files, store.File{Path: filepath.Join(dir, "huge.md"), Name: "huge.md", Exists: true, Size: store.MaxReadBytes + 1})
-	parsed := make([]func() rules.File, len(snap.Files))
-	for i, f := range snap.Files {
-		parsed[i] = func() rules.File { return rules.NewFile(f.Path, f.Data) }
-	}
-	for _, openNames := range [][]string{nil, {"decisions.md"}, {"zzz.md", "notes.md", "aaa.md"}, {"huge.md", "constraints.md"}} {
-		open := map[string]*document{}
-		bufs := map[string][]byte{}
-		for _, name := range openNames {
-			p := filepath.Join(dir, name)
-			open[p] = newDocument(uriOf(p), p, 1, "- [b] buffer of "+name+"\n")
-			bufs[p] = open[p].text
-		}
-		sameFiles(t, overlayFiles(snap, parsed, open), memory.Overlay(snap, bufs))
-	}
-}

@@ -314,11 +314,7 @@ func (s *Server) listMemories(ctx context.Context, req *sdk.CallToolRequest) (*s
 			return nil, err
 		}
 		out := listOutput{Entries: entries}
-		refs := make([]memory.EntryRef, len(entries))
-		for i, ce := range entries {
-			refs[i] = ce.EntryRef
-		}
-		out.Message = memory.EntriesMessage(refs)
+		out.Message = memory.ListMessage(entries)
 		return success(out.Message, out), nil
 	})
 }

@@ -178,12 +178,8 @@ func runCleanup(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 			"entriesBefore": plan.EntriesBefore, "entriesAfter": plan.EntriesAfter})
 		return exitOK, nil
 	}
-	switch {
-	case len(plan.After) == 0:
-	case apply:
-		fmt.Fprintln(e.stdout, "\nApplied.")
-	default:
-		fmt.Fprintln(e.stdout, "\nNothing written; run `memory-lsp cleanup --apply` to apply this plan.")
+	if o := plan.Outcome(apply, "run `memory-lsp cleanup --apply` to apply this plan"); o != "" {
+		fmt.Fprintln(e.stdout, "\n"+o)
 	}
 	return exitOK, nil
 }

@@ -52,10 +52,6 @@ type CleanupPlan struct {
 	EntriesAfter  int `json:"entriesAfter"`
 }
 
-// maxNormalizePasses bounds the fix loop; each pass only applies fixes whose
-// edits do not overlap, so a few passes settle any real file.
-const maxNormalizePasses = 8
-
 // CleanupOptions are the choices a person made before the cleanup.
 type CleanupOptions struct {
 	// Accept names the suggestion kinds (SuggestReversal, SuggestValue,
@@ -117,10 +113,13 @@ func (p *CleanupPlan) apply(files []rules.File, i int, edits []text.Edit) {
 }
 
 // normalize applies the safe fixes, and turns other list markers into "- "
-// bullets, until nothing changes.
+// bullets, until nothing changes, listing each as a step. It runs FixAll's
+// loop but picks its own fixes: the rules' cleanup traits choose them
+// (CleanupNormalizes takes a fix that is not safe, CleanupOwnStep leaves a
+// finding to mergePlan), and an edit that does not apply is listed as an
+// error step while the other files go on.
 func (p *CleanupPlan) normalize(files []rules.File, cfg config.Config) {
-	for pass := 0; pass < maxNormalizePasses; pass++ {
-		findings := rules.Check(files, cfg)
+	pick := func(files []rules.File, findings []rules.Finding) map[int][]text.Edit {
 		hazards := rules.FindHazards(files, findings)
 		perFile := map[int][]text.Edit{}
 		taken := map[int][]text.Span{}
@@ -137,13 +136,14 @@ func (p *CleanupPlan) normalize(files []rules.File, cfg config.Config) {
 			line := lineNumberAt(d, f.Span.Start)
 			p.Steps = append(p.Steps, CleanupStep{Kind: StepNormalize, File: files[f.File].Name, Line: line, Detail: f.Code + ": " + fix.Title})
 		}
-		if len(perFile) == 0 {
-			return
-		}
-		for i, edits := range perFile {
-			p.apply(files, i, edits)
-		}
+		return perFile
 	}
+	fixLoop(files, cfg, rules.Check(files, cfg), pick, func(fi int, err error) bool {
+		// The fixes picked do not overlap, so this is a bug in a rule: the
+		// step names it and the file keeps its bytes, as in apply.
+		p.Steps = append(p.Steps, CleanupStep{Kind: "error", File: files[fi].Name, Detail: err.Error()})
+		return false
+	})
 }
 
 func normalizingFix(f rules.Finding) (rules.Fix, bool) {
@@ -210,40 +210,6 @@ func (p *CleanupPlan) slugPlan(f *rules.File, hazards map[int]rules.Hazard) []te
 		p.Steps = append(p.Steps, CleanupStep{Kind: StepAssignSlug, File: f.Name, Line: r.Line, Detail: fmt.Sprintf("assigned slug %q to %q", r.Slug, r.Content)})
 	}
 	return edits
-}
-
-// PlanSlugs gives every slug-less entry of a category file a slug, as
-// cleanup's last step and the editor's "Assign slugs" do: deterministic,
-// unique in the file, and never on a line that holds a hazard (hazards, by
-// line index, as rules.FindHazards or rules.HazardsOf found them for this
-// file; callers pass what they already computed). It returns the edits and
-// the entries with their new slugs.
-func PlanSlugs(f *rules.File, hazards map[int]rules.Hazard) ([]text.Edit, []EntryRef) {
-	if !f.IsCategory || f.Doc == nil || f.TooLarge() {
-		return nil, nil
-	}
-	d := f.Doc
-	used := map[string]bool{}
-	for _, e := range d.Entries {
-		if e.HasSlug {
-			used[e.Slug] = true
-		}
-	}
-	var edits []text.Edit
-	var refs []EntryRef
-	for _, e := range d.Entries {
-		if _, held := hazards[e.LineIndex]; e.HasSlug || e.Content == "" || held {
-			continue
-		}
-		slug := similar.GenerateSlug(e.Content, func(s string) bool { return used[s] })
-		if slug == "" {
-			continue
-		}
-		used[slug] = true
-		edits = append(edits, d.ReplaceLine(e.LineIndex, memfile.EntryLine(slug, e.Content)))
-		refs = append(refs, EntryRef{Category: f.Category.String(), File: f.Name, Line: e.Line, Slug: slug, Content: e.Content})
-	}
-	return edits, refs
 }
 
 // hazardLines are the lines of f that hold a hazard, by line index: no

@@ -83,6 +83,20 @@ func (p *CleanupPlan) Report(files []rules.File, acceptHint string) string {
 	return out
 }
 
+// Outcome is the sentence that follows the plan: "Applied." once it was
+// written, otherwise "Nothing written; " and applyHint, how the front end
+// applies it ("run `memory-lsp cleanup --apply` to apply this plan"); empty
+// for a plan that changes nothing.
+func (p *CleanupPlan) Outcome(applied bool, applyHint string) string {
+	switch {
+	case len(p.After) == 0:
+		return ""
+	case applied:
+		return "Applied."
+	}
+	return "Nothing written; " + applyHint + "."
+}
+
 // counts is the plan in numbers: " (1 merge, 2 pruned; 3 pairs to decide)".
 func (p *CleanupPlan) counts(open int) string {
 	n := map[string]int{}

@@ -11,10 +11,8 @@ import (
 
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
-	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/store"
-	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 // Service runs the planners against one workspace on disk. Every write goes
@@ -32,29 +30,45 @@ func Files(snap *store.Snapshot) []rules.File { return Overlay(snap, nil) }
 // contents; buffers of files that are not on disk come last, by path. A nil
 // snapshot gives the buffers alone.
 func Overlay(snap *store.Snapshot, bufs map[string][]byte) []rules.File {
+	open := make(map[string]func() rules.File, len(bufs))
+	for p, b := range bufs {
+		open[p] = func() rules.File { return rules.NewFile(p, b) }
+	}
+	return OverlayParsed(snap, nil, open)
+}
+
+// OverlayParsed is Overlay for a caller that keeps parses between calls, as
+// the language server does on every keystroke: parsed[i], when parsed is
+// non-nil, returns snap.Files[i] parsed, and open returns each buffer's parse
+// by path. Each is called only for a file the result holds.
+func OverlayParsed(snap *store.Snapshot, parsed []func() rules.File, open map[string]func() rules.File) []rules.File {
 	var out []rules.File
 	seen := map[string]bool{}
 	if snap != nil {
-		for _, f := range snap.Files {
-			if b, ok := bufs[f.Path]; ok {
-				out = append(out, rules.NewFile(f.Path, b))
+		for i, f := range snap.Files {
+			if parse, ok := open[f.Path]; ok {
+				out = append(out, parse())
 				seen[f.Path] = true
 			} else if f.TooLarge() {
 				out = append(out, rules.NewFileTooLarge(f.Path, f.Size))
 			} else if f.Exists && f.Data != nil {
-				out = append(out, rules.NewFile(f.Path, f.Data))
+				if parsed != nil && parsed[i] != nil {
+					out = append(out, parsed[i]())
+				} else {
+					out = append(out, rules.NewFile(f.Path, f.Data))
+				}
 			}
 		}
 	}
-	rest := make([]string, 0, len(bufs))
-	for p := range bufs {
+	rest := make([]string, 0, len(open))
+	for p := range open {
 		if !seen[p] {
 			rest = append(rest, p)
 		}
 	}
 	sort.Strings(rest)
 	for _, p := range rest {
-		out = append(out, rules.NewFile(p, bufs[p]))
+		out = append(out, open[p]())
 	}
 	return out
 }
@@ -141,27 +155,14 @@ func (s *Service) Fix(ctx context.Context) ([]string, error) {
 		if err := RefuseTooLarge("fix", files); err != nil {
 			return nil, err
 		}
-		orig := make([][]byte, len(files))
-		for i, f := range files {
-			orig[i] = f.Doc.Src
-		}
-		for pass := 0; pass < maxNormalizePasses; pass++ {
-			edits := rules.FixAll(files, rules.Check(files, s.Cfg))
-			if len(edits) == 0 {
-				break
-			}
-			for i, es := range edits {
-				out, err := text.Apply(files[i].Doc.Src, es)
-				if err != nil {
-					return nil, fmt.Errorf("fixing %s: %w", files[i].Name, err)
-				}
-				files[i].Doc = memfile.Parse(out)
-			}
+		after, err := FixAll(files, s.Cfg, AllFiles, rules.Check(files, s.Cfg))
+		if err != nil {
+			return nil, err
 		}
 		var changes []store.Change
 		for i, f := range files {
-			if string(f.Doc.Src) != string(orig[i]) {
-				changes = append(changes, store.Change{Path: f.Path, Data: f.Doc.Src})
+			if b, ok := after[i]; ok {
+				changes = append(changes, store.Change{Path: f.Path, Data: b})
 				changed = append(changed, f.Name)
 			}
 		}

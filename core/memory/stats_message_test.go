@@ -41,3 +41,37 @@ func TestEntriesMessage(t *testing.T) {
 		t.Errorf("none: %q", got)
 	}
 }
+
+func TestListMessage(t *testing.T) {
+	entries := []CatalogEntry{
+		{EntryRef: EntryRef{Category: "Quirk", File: "quirks.md", Line: 3, Slug: "gradle-leak", Content: "The Gradle daemon leaks memory."}, Path: "/w/.memory/quirks.md", Score: 30},
+		{EntryRef: EntryRef{Category: "Decision", File: "decisions.md", Line: 4, Content: "Use Postgres."}, Path: "/w/.memory/decisions.md", Score: 28},
+	}
+	want := "2 memories:\nquirks.md:3 [Quirk] [gradle-leak] The Gradle daemon leaks memory.\ndecisions.md:4 [Decision] Use Postgres."
+	if got := ListMessage(entries); got != want {
+		t.Errorf("two entries:\n%q\nwant\n%q", got, want)
+	}
+	if got := ListMessage(nil); got != "0 memories." {
+		t.Errorf("none: %q", got)
+	}
+}
+
+func TestCleanupOutcome(t *testing.T) {
+	const hint = "run `memory-lsp cleanup --apply` to apply this plan"
+	changes := &CleanupPlan{After: map[int][]byte{0: []byte("x")}}
+	tests := []struct {
+		plan    *CleanupPlan
+		applied bool
+		want    string
+	}{
+		{changes, true, "Applied."},
+		{changes, false, "Nothing written; run `memory-lsp cleanup --apply` to apply this plan."},
+		{&CleanupPlan{}, true, ""},
+		{&CleanupPlan{}, false, ""},
+	}
+	for _, tt := range tests {
+		if got := tt.plan.Outcome(tt.applied, hint); got != tt.want {
+			t.Errorf("Outcome(%v) with %d files changed = %q, want %q", tt.applied, len(tt.plan.After), got, tt.want)
+		}
+	}
+}

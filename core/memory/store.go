@@ -62,6 +62,15 @@ func EntriesMessage(entries []EntryRef) string {
 	return b.String()
 }
 
+// ListMessage is EntriesMessage for a listing (List).
+func ListMessage(entries []CatalogEntry) string {
+	refs := make([]EntryRef, len(entries))
+	for i, ce := range entries {
+		refs[i] = ce.EntryRef
+	}
+	return EntriesMessage(refs)
+}
+
 // StoreResult says what a store did (or, in a dry run, would do).
 type StoreResult struct {
 	Action     string    `json:"action"`
