@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memory-lsp/memory-lsp/lsp/lsptest"
+	"github.com/memory-lsp/memory-lsp/internal/lsptest"
 )
 
 var binary string

@@ -15,7 +15,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memory-lsp/memory-lsp/lsp/lsptest"
+	"github.com/memory-lsp/memory-lsp/internal/lsptest"
 )
 
 const abuseDecisions = "# Decisions\n\n- [db] Use Postgres for the ledger.\n- [ship] Ship it 😀 on Tuesdays.\n"

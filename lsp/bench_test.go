@@ -15,8 +15,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memory-lsp/memory-lsp/internal/lsptest"
 	"github.com/memory-lsp/memory-lsp/lsp"
-	"github.com/memory-lsp/memory-lsp/lsp/lsptest"
 )
 
 // benchDecisions is lsp.BenchDecisions (benchdata_test.go), which the

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memory-lsp/memory-lsp/lsp/lsptest"
+	"github.com/memory-lsp/memory-lsp/internal/lsptest"
 )
 
 // TestDebugLogRecordsEachMessage: `serve --log-level debug --log-file F`,

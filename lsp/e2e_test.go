@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memory-lsp/memory-lsp/lsp/lsptest"
+	"github.com/memory-lsp/memory-lsp/internal/lsptest"
 )
 
 // binary is cmd/memory-lsp, built once by TestMain.

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memory-lsp/memory-lsp/lsp/lsptest"
+	"github.com/memory-lsp/memory-lsp/internal/lsptest"
 )
 
 const pairsDecisions = "# Decisions\n\n" +

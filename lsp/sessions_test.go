@@ -39,9 +39,9 @@ import (
 
 	"github.com/tliron/commonlog"
 
+	"github.com/memory-lsp/memory-lsp/internal/lsptest"
 	"github.com/memory-lsp/memory-lsp/internal/txtar"
 	"github.com/memory-lsp/memory-lsp/lsp"
-	"github.com/memory-lsp/memory-lsp/lsp/lsptest"
 )
 
 // inProcess connects a client to a Server running in this process, with

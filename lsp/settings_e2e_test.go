@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memory-lsp/memory-lsp/lsp/lsptest"
+	"github.com/memory-lsp/memory-lsp/internal/lsptest"
 )
 
 // TestE2EUnknownRuleIsRefused: a rule name that names no rule, in

@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memory-lsp/memory-lsp/lsp/lsptest"
+	"github.com/memory-lsp/memory-lsp/internal/lsptest"
 )
 
 const togetherDecisions = "# Decisions\n\n- [db] Use Postgres for the ledger.\n- [deploy] Deploy the API before the web app.\n"

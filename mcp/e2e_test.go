@@ -20,7 +20,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/memory-lsp/memory-lsp/lsp/lsptest"
+	"github.com/memory-lsp/memory-lsp/internal/lsptest"
 )
 
 // binary is memory-lsp built once for the run: the end-to-end tests below

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/memory-lsp/memory-lsp/internal/fixture"
-	"github.com/memory-lsp/memory-lsp/lsp/lsptest"
+	"github.com/memory-lsp/memory-lsp/internal/lsptest"
 )
 
 // maxFixRounds bounds the fix-all loops, as core's golden test does.

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/memory-lsp/memory-lsp/internal/fixture"
-	"github.com/memory-lsp/memory-lsp/lsp/lsptest"
+	"github.com/memory-lsp/memory-lsp/internal/lsptest"
 )
 
 // lspSession is `memory-lsp serve --stdio` in an archive's workspace,

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/memory-lsp/memory-lsp/lsp/lsptest"
+	"github.com/memory-lsp/memory-lsp/internal/lsptest"
 )
 
 // binary is the memory-lsp built once per test run, so end-to-end tests run

@@ -129,14 +129,9 @@ func lockKey(dir string) string {
 	return abs
 }
 
-// Acquire takes the lock of the `.memory` directory dir: first the
+// AcquireContext takes the lock of the `.memory` directory dir: first the
 // in-process lock, then `dir/.lock` with HackLM's protocol. The directory
-// must exist.
-func Acquire(dir string, opt LockOptions) (*Lock, error) {
-	return AcquireContext(context.Background(), dir, opt)
-}
-
-// AcquireContext is Acquire with a context that can abort the waiting.
+// must exist; ctx can abort the waiting.
 func AcquireContext(ctx context.Context, dir string, opt LockOptions) (*Lock, error) {
 	if ctx == nil {
 		ctx = context.Background()
