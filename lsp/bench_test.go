@@ -173,3 +173,33 @@ func procStatus(b *testing.B, pid int, field string) float64 {
 	b.Fatalf("no %s in /proc/%d/status", field, pid)
 	return 0
 }
+
+// BenchmarkCodeActionAfterPublish is the time of a code action request on
+// the middle entry of a file whose diagnostics were published, through the
+// binary, as an editor asks for one when the cursor rests on a line: the
+// answer comes from the folder's last check when nothing changed.
+func BenchmarkCodeActionAfterPublish(b *testing.B) {
+	for _, n := range []int{40, 10000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			root := b.TempDir()
+			path := filepath.Join(root, ".memory", "decisions.md")
+			text := benchDecisions(n)
+			writeFile(b, path, text)
+			c := startBinary(b, root)
+			settings := benchSettings(n, true)
+			c.SetSettings(map[string]any{"memory": settings})
+			c.Initialize(lsptest.InitializeParams(root, settings))
+			uri := c.Open(path, text)
+			c.AwaitDiagnostics(uri, 1, wait)
+			at := lsptest.Position{Line: 2 + n/2}
+			params := map[string]any{"textDocument": map[string]any{"uri": uri},
+				"range": lsptest.Range{Start: at, End: at}, "context": map[string]any{"diagnostics": []any{}}}
+			for b.Loop() {
+				if _, err := c.Request("textDocument/codeAction", params); err != nil {
+					b.Fatal(err)
+				}
+			}
+			c.Shutdown()
+		})
+	}
+}
