@@ -73,10 +73,28 @@ func (x *extraction) code(a, b int, later []codeSpan) {
 		}
 	}
 	x.cands = append(x.cands, cmds...)
+	outputs := outputWords(s, ws)
 	for _, t := range tokens(s, a, b) {
-		x.path(trimToken(s, t), mode)
+		if !outputs[t.start] {
+			x.path(trimToken(s, t), mode)
+		}
 	}
 	x.cands = append(x.cands, versions(s, a, b, true)...)
+}
+
+// outputWords returns the starts of the words a command line writes to
+// (`> out.ts`, `| tee log.txt`, `-o dist/app.js`, `--out-dir build/`): a
+// file the command creates is not one the entry says exists.
+func outputWords(s string, ws []span) map[int]bool {
+	out := map[int]bool{}
+	for k := 1; k < len(ws); k++ {
+		switch s[ws[k-1].start:ws[k-1].end] {
+		case ">", ">>", "1>", "2>", "&>", "tee", "-o", "--output", "--out", "--outfile",
+			"--out-file", "--outdir", "--out-dir", "--outDir", "-O":
+			out[ws[k].start] = true
+		}
+	}
+	return out
 }
 
 // reFolderAfter is what joins a command to the folder it runs in.

@@ -68,6 +68,8 @@ func TestExtract(t *testing.T) {
 		{"cjk folder", "只动 .memory/ 5 个 md", []string{".memory/=path:.memory/"}},
 		{"multi-dot name", "Tests in final-output-safety.test.js cover it.", []string{"final-output-safety.test.js=path:final-output-safety.test.js"}},
 		{"path in a command line", "Run `go test ./core/refs/` before pushing.", []string{"./core/refs/=path:core/refs/"}},
+		{"command output", "Types: `supabase gen types typescript > src/types/supabase.ts`.", nil},
+		{"command output flag", "`esbuild src/main.ts -o dist/app.js | tee build.log`", []string{"src/main.ts=path:src/main.ts"}},
 		{"script path in a command", "Gate: `tools/Test-ETScripts.ps1 -Fix`.", []string{"tools/Test-ETScripts.ps1=path:tools/Test-ETScripts.ps1"}},
 		{"sentence end", "The entry point is main.go.", []string{"main.go=path:main.go"}},
 		{"two in a list", "Impact: `index.php`, `.htaccess`, `main.js`.", []string{"index.php=path:index.php", ".htaccess=path:.htaccess", "main.js=path:main.js"}},

@@ -27,8 +27,8 @@ type Repo interface {
 	Manifest(tool Tool, dir string) (m Manifest, ok bool)
 	// Moved returns what the repository's history says of a path that no
 	// longer exists: the path it was renamed to ("" when it was deleted)
-	// and the commit. For a path without a slash, any file or folder of
-	// that name counts. ok is false when the history never held the path,
+	// and the commit. For a path without a slash, the latest removal of
+	// any file or folder of that name counts. ok is false when the history never held the path,
 	// or was not read (no git, or beyond the depth read). A Repo given to
 	// Judge for one entry (it knows when the entry's line was last
 	// written) sets Move.Before.
