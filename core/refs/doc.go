@@ -48,7 +48,8 @@
 // (`.git/hooks`), alternatives (`Database.php/bootstrap.php`), numbers and
 // dates (`1/2`, `24/7`), library names that read like files (`three.js`,
 // `Node.js`, `llama.cpp`), object members (`process.env`) and calls
-// (`playTone()`). Ignored paths (`dist/`, `node_modules/`, `.env`) are
+// (`playTone()`), and files a command writes (`> src/types.ts`, `-o dist/`).
+// Ignored paths (`dist/`, `node_modules/`, `.env`) are
 // found but judged Silent.
 //
 // # What counts as a command
