@@ -1,0 +1,204 @@
+package refs
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Extract returns the references to this repository that text cites, in
+// order, without overlaps. See the package documentation for what counts.
+func Extract(text string) []Ref {
+	var x extraction
+	x.text = text
+	prev := 0
+	codes := codeSpans(text)
+	for k, c := range codes {
+		x.prose(prev, c.outer.start)
+		x.code(c.inner.start, c.inner.end, codes[k+1:])
+		prev = c.outer.end
+	}
+	x.prose(prev, len(text))
+	return x.result()
+}
+
+// extraction collects candidates; result keeps the ones that do not overlap
+// a stronger one.
+type extraction struct {
+	text  string
+	cands []Ref
+	// folders indexes the candidates that are a single folder (`docs/`),
+	// dropped when the entry lists branch prefixes (`feat/`, `fix/`).
+	folders []int
+	branchy bool
+}
+
+func (x *extraction) prose(a, b int) {
+	if a >= b {
+		return
+	}
+	s := x.text
+	for _, t := range tokens(s, a, b) {
+		x.path(trimToken(s, t), inProse)
+	}
+	ws := words(s, a, b)
+	for k, w := range ws {
+		if t := tools[s[w.start:w.end]]; t == Npm || t == Pnpm || t == Yarn || t == Bun {
+			x.cands = append(x.cands, parseCommand(s, ws[k:min(k+6, len(ws))], "", true)...)
+		}
+	}
+	x.cands = append(x.cands, versions(s, a, b, false)...)
+}
+
+// code reads the content s[a:b] of a code span; later are the code spans
+// after it, where "`npm test` in `web/`" finds its folder.
+func (x *extraction) code(a, b int, later []codeSpan) {
+	s := x.text
+	ws := words(s, a, b)
+	if len(ws) == 0 {
+		return
+	}
+	mode := inProse
+	if len(ws) == 1 {
+		if ts := tokens(s, ws[0].start, ws[0].end); len(ts) == 1 && ts[0] == ws[0] {
+			mode = inCode
+		}
+	}
+	cmds := commandLine(s, a, b)
+	if len(cmds) > 0 && cmds[0].In == "" && !strings.HasPrefix(strings.TrimSpace(s[a:b]), "cd ") {
+		if dir, ok := x.folderAfter(b, later); ok {
+			for i := range cmds {
+				cmds[i].In = dir
+			}
+		}
+	}
+	x.cands = append(x.cands, cmds...)
+	outputs := outputWords(s, ws)
+	for _, t := range tokens(s, a, b) {
+		if !outputs[t.start] {
+			x.path(trimToken(s, t), mode)
+		}
+	}
+	x.cands = append(x.cands, versions(s, a, b, true)...)
+}
+
+// outputWords returns the starts of the words a command line writes to
+// (`> out.ts`, `| tee log.txt`, `-o dist/app.js`, `--out-dir build/`): a
+// file the command creates is not one the entry says exists.
+func outputWords(s string, ws []span) map[int]bool {
+	out := map[int]bool{}
+	for k := 1; k < len(ws); k++ {
+		switch s[ws[k-1].start:ws[k-1].end] {
+		case ">", ">>", "1>", "2>", "&>", "tee", "-o", "--output", "--out", "--outfile",
+			"--out-file", "--outdir", "--out-dir", "--outDir", "-O":
+			out[ws[k].start] = true
+		}
+	}
+	return out
+}
+
+// reFolderAfter is what joins a command to the folder it runs in.
+var reFolderAfter = regexp.MustCompile(`^\x60*\s+(?:in|inside|from|under|within)\s+(?:the\s+)?`)
+
+// folderAfter reads "in `web/`" or "in web/" after the code span that
+// ends at b (before its closing backticks).
+func (x *extraction) folderAfter(b int, later []codeSpan) (string, bool) {
+	s := x.text
+	m := reFolderAfter.FindStringIndex(s[b:])
+	if m == nil {
+		return "", false
+	}
+	at := b + m[1]
+	if len(later) > 0 && later[0].outer.start == at {
+		w := strings.TrimSpace(s[later[0].inner.start:later[0].inner.end])
+		if d, ok := folder(w); ok && d != "" && hasLetter(d) {
+			return d, true
+		}
+		return "", false
+	}
+	// The folder's token, read no further than a folder name can reach.
+	ts := tokens(s, at, min(len(s), at+256))
+	if len(ts) == 0 || ts[0].start != at {
+		return "", false
+	}
+	t := trimToken(s, ts[0])
+	if p, ok := parsePath(s[t.start:t.end], inProse); ok && p.dir && p.line == 0 {
+		return p.path, true
+	}
+	return "", false
+}
+
+func (x *extraction) path(t span, mode pathMode) {
+	if t.start >= t.end {
+		return
+	}
+	p, ok := parsePath(x.text[t.start:t.end], mode)
+	if p.branch {
+		x.branchy = true
+	}
+	if !ok {
+		return
+	}
+	if p.dir && !strings.Contains(p.path, "/") {
+		x.folders = append(x.folders, len(x.cands))
+	}
+	x.cands = append(x.cands, Ref{Kind: Path, Start: t.start, End: t.end,
+		ValueStart: t.start, ValueEnd: t.start + p.valueLen, Path: p.path, Line: p.line, Dir: p.dir})
+}
+
+// priority orders kinds when candidates overlap: a command's words and a
+// version's name@1.2 are not paths.
+var byPriority = [...]Kind{Command, Version, Path}
+
+// result keeps, kind by kind in priority order, each candidate that
+// overlaps nothing kept before it, and returns them in order.
+func (x *extraction) result() []Ref {
+	cands := x.cands
+	if x.branchy {
+		for _, i := range x.folders {
+			cands[i].Kind = 0
+		}
+	}
+	sort.SliceStable(cands, func(i, j int) bool {
+		if cands[i].Start != cands[j].Start {
+			return cands[i].Start < cands[j].Start
+		}
+		return cands[i].End > cands[j].End
+	})
+	var out []Ref // sorted by Start, never overlapping
+	for _, kind := range byPriority {
+		var add []Ref
+		j, end := 0, -1
+		for _, c := range cands {
+			if c.Kind != kind || c.Start >= c.End || c.Start < end {
+				continue
+			}
+			for j < len(out) && out[j].End <= c.Start {
+				j++
+			}
+			if j < len(out) && out[j].Start < c.End {
+				continue
+			}
+			add = append(add, c)
+			end = c.End
+		}
+		out = mergeByStart(out, add)
+	}
+	return out
+}
+
+// mergeByStart merges two lists sorted by Start.
+func mergeByStart(a, b []Ref) []Ref {
+	if len(b) == 0 {
+		return a
+	}
+	out := make([]Ref, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if a[0].Start < b[0].Start {
+			out, a = append(out, a[0]), a[1:]
+		} else {
+			out, b = append(out, b[0]), b[1:]
+		}
+	}
+	return append(append(out, a...), b...)
+}

@@ -1,0 +1,246 @@
+package refs
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// render writes a Ref as "<cited text>=<kind>:<value>", so a case shows both
+// the span and what was read from it.
+func render(text string, r Ref) string {
+	var v string
+	switch r.Kind {
+	case Path:
+		v = "path:" + r.Path
+		if r.Dir {
+			v += "/"
+		}
+		if r.Line > 0 {
+			v += fmt.Sprintf(":%d", r.Line)
+		}
+	case Command:
+		v = "cmd:" + r.Tool.String() + " " + r.Target
+		if r.In != "" {
+			v += " in " + r.In
+		}
+		if r.Implicit {
+			v += " (implicit)"
+		}
+	case Version:
+		v = "version:" + r.Subject + " " + r.Op.String() + r.Version
+	}
+	return text[r.Start:r.End] + "=" + v
+}
+
+func TestExtract(t *testing.T) {
+	cases := []struct {
+		name string
+		text string
+		want []string
+	}{
+		// Paths the issue names.
+		{"backticked file", "Auth lives in `src/auth/session.ts`.", []string{"src/auth/session.ts=path:src/auth/session.ts"}},
+		{"backticked folder", "ADRs go in `docs/adr/`.", []string{"docs/adr/=path:docs/adr/"}},
+		{"dot folder", "CI is `.github/workflows/ci.yml`.", []string{".github/workflows/ci.yml=path:.github/workflows/ci.yml"}},
+		{"line", "See `cmd/memory-lsp/main.go:42` for flags.", []string{"cmd/memory-lsp/main.go:42=path:cmd/memory-lsp/main.go:42"}},
+		{"line and column", "Panics at core/text/pos.go:12:7 on CR.", []string{"core/text/pos.go:12:7=path:core/text/pos.go:12"}},
+		{"line range", "Fallback in ET.Transfer.psm1:75-110 is silent.", []string{"ET.Transfer.psm1:75-110=path:ET.Transfer.psm1:75"}},
+		{"github line anchor", "See src/app.ts#L10-L20.", []string{"src/app.ts#L10-L20=path:src/app.ts:10"}},
+		{"bare file with slash", "Edit dev/docs/DECISIONS.md after each ADR.", []string{"dev/docs/DECISIONS.md=path:dev/docs/DECISIONS.md"}},
+		{"bare file name", "Use a lazy singleton in outputChannel.ts.", []string{"outputChannel.ts=path:outputChannel.ts"}},
+		{"known root file", "Targets live in the Makefile.", []string{"Makefile=path:Makefile"}},
+		{"go.mod and package.json", "Bump go.mod and package.json together.", []string{"go.mod=path:go.mod", "package.json=path:package.json"}},
+		{"dotfile", "Single quotes (enforced by `.prettierrc`).", []string{".prettierrc=path:.prettierrc"}},
+		{"env example", "Use `.env.example` to list variables.", []string{".env.example=path:.env.example"}},
+		{"dotfile variant", "In prod rename `.htaccessprod` to `.htaccess`.", []string{".htaccessprod=path:.htaccessprod", ".htaccess=path:.htaccess"}},
+		{"agent folder", "Keep only the skills in `.agents`.", []string{".agents=path:.agents"}},
+		{"bare folder with slash", "Keep generated projects in projects/ only.", []string{"projects/=path:projects/"}},
+		{"prose src folder", "The simulation lives in src/sim and must stay pure.", []string{"src/sim=path:src/sim"}},
+		{"code top folder", "Determinism holds in `src/sim`.", []string{"src/sim=path:src/sim"}},
+		{"code three parts", "Handlers are in `server/routes/auth`.", []string{"server/routes/auth=path:server/routes/auth"}},
+		{"dot slash", "Run ./gradlew from the root.", []string{"./gradlew=path:gradlew"}},
+		{"emphasis", "Read **docs/setup.md** first.", []string{"docs/setup.md=path:docs/setup.md"}},
+		{"markdown link", "See [the guide](docs/guide.md).", []string{"docs/guide.md=path:docs/guide.md"}},
+		{"quoted", `Config is read from "config/app.yaml".`, []string{"config/app.yaml=path:config/app.yaml"}},
+		{"french apostrophe", "Plus d’`index.html`, l'entrée est `index.php`.", []string{"index.html=path:index.html", "index.php=path:index.php"}},
+		{"cjk punctuation", "回写三份文档：ET-项目待办事项.md（唯一待办）", []string{"ET-项目待办事项.md=path:ET-项目待办事项.md"}},
+		{"cjk folder", "只动 .memory/ 5 个 md", []string{".memory/=path:.memory/"}},
+		{"multi-dot name", "Tests in final-output-safety.test.js cover it.", []string{"final-output-safety.test.js=path:final-output-safety.test.js"}},
+		{"path in a command line", "Run `go test ./core/refs/` before pushing.", []string{"./core/refs/=path:core/refs/"}},
+		{"command output", "Types: `supabase gen types typescript > src/types/supabase.ts`.", nil},
+		{"command output flag", "`esbuild src/main.ts -o dist/app.js | tee build.log`", []string{"src/main.ts=path:src/main.ts"}},
+		{"script path in a command", "Gate: `tools/Test-ETScripts.ps1 -Fix`.", []string{"tools/Test-ETScripts.ps1=path:tools/Test-ETScripts.ps1"}},
+		{"sentence end", "The entry point is main.go.", []string{"main.go=path:main.go"}},
+		{"two in a list", "Impact: `index.php`, `.htaccess`, `main.js`.", []string{"index.php=path:index.php", ".htaccess=path:.htaccess", "main.js=path:main.js"}},
+
+		// Never a reference: the issue's list.
+		{"url", "Docs at https://example.com/docs/setup.md.", nil},
+		{"url in code", "Fetch `https://raw.githubusercontent.com/o/r/main/install.sh`.", nil},
+		{"www", "See www.example.com/readme.md.", nil},
+		{"absolute path", "Logs go to /var/log/app.log.", nil},
+		{"absolute in code", "Endpoint `/api/chat` streams SSE.", nil},
+		{"home path", "Config in ~/.config/app/settings.json.", nil},
+		{"windows path", `Data in C:\ProgramData\ETWorkbench.`, nil},
+		{"glob", "Ignore `*.tmp` files.", nil},
+		{"glob in folder", "No Math.random in `src/sim/**`.", nil},
+		{"tag glob", "Tags for releases: `v*.*.*`", nil},
+		{"glob in prose", "The .memory/*.md files are LF.", nil},
+		{"placeholder angle", "Create `docs/<name>.md` per ADR.", nil},
+		{"placeholder brace", "Routes are `users/{id}/profile.ts`.", nil},
+		{"placeholder dots", "Paths use /memories/... form.", nil},
+		{"placeholder ellipsis", "Write to `src/…/index.ts`.", nil},
+		{"placeholder letter", "Analyse le fichier X dans le dossier projects/Y/ ici.", nil},
+		{"bare extension", "Test-ETScripts.ps1 does not check .md files.", []string{"Test-ETScripts.ps1=path:Test-ETScripts.ps1"}},
+		{"bare extension in code", "The `.esk` corpus harvest is local.", nil},
+		{"extension list", "Never touched .ps1/.psm1/.xaml files.", nil},
+		{"branch prefixes", "Branch from `main`: `feat/`, `fix/`, `docs/`, `refactor/`", nil},
+		{"branch name", "Work on `feature/login` until merged.", nil},
+		{"owner/repo in code", "Upstream is `DietrichGebert/ponytail`.", nil},
+		{"owner/repo in prose", "Remote Bo123478/ET-SYS-OT, branch master.", nil},
+		{"github path", "Vendored from github.com/owner/repo/blob/main/x.go.", nil},
+		{"go module", "Uses `golang.org/x/tools/go/packages`.", nil},
+		{"scoped package", "Use `@ai-sdk/openai` for OpenAI.", nil},
+		{"git internals", "The hook is .git/hooks/pre-push.", nil},
+		{"outside the root", "Specs are in ../shared/spec.md.", nil},
+
+		// Tricky prose that is not a path.
+		{"and/or", "Use tabs and/or spaces.", nil},
+		{"input/output", "Mind input/output and read/write errors.", nil},
+		{"CI/CD", "The CI/CD pipeline uses TCP/IP.", nil},
+		{"fraction", "Use 1/2 of the budget, 24/7.", nil},
+		{"date", "Decided 2026-07-22, reviewed 07/22/2026.", nil},
+		{"e.g. i.e.", "Prefer e.g. small commits, i.e. one concern.", nil},
+		{"version number", "Shipped v1.2 and 3.10.1 last week.", nil},
+		{"word slash words", "Kyber/Dilithium and HTML/XHTML/plain only.", nil},
+		{"client/server", "The client/server split is strict.", nil},
+		{"library names", "Rendering uses three.js / WebGL2 and Node.js.", nil},
+		{"llama.cpp", "OpenAI-compatible (llama.cpp) servers.", nil},
+		{"object members", "Use process.env.VAR_NAME and document.body.classList.", nil},
+		{"function call in code", "Call `playTone()` and `Security::checkCsrf()`.", nil},
+		{"css class", "Use the base class .card and .section-title.", nil},
+		{"domain", "Fonts from fonts.googleapis and docs.rs pages.", nil},
+		{"mime type", "Responses are `application/json`.", nil},
+		{"code names with slash", "Falls back to `web_html/create` and `social/open_prompt`.", nil},
+		{"alternatives with extensions", "No Database.php/bootstrap.php here.", nil},
+		{"git range", "Check origin/master..HEAD is 0.", nil},
+		{"no extension word", "The `tsconfig` excludes moonlab.", nil},
+		{"README without extension", "Pointer vers le README.", nil},
+		{"user agent", "UA is `NexxusCitadel/1.0`.", nil},
+
+		// Commands.
+		{"make", "Run `make e2e` before merging.", []string{"make e2e=cmd:make e2e"}},
+		{"make targets and flags", "`make -j 4 V=1 lint test`", []string{"make -j 4 V=1 lint=cmd:make lint", "test=cmd:make test"}},
+		{"make -C", "Docs build with `make -C docs html`.", []string{"make -C docs html=cmd:make html in docs"}},
+		{"make -f is another file", "`make -f ci.mk deploy`", []string{"ci.mk=path:ci.mk"}},
+		{"make file target", "`make dist/app.js`", []string{"dist/app.js=path:dist/app.js"}},
+		{"npm run", "Run `npm run premerge` first.", []string{"npm run premerge=cmd:npm premerge"}},
+		{"npm test", "`npm test` must pass.", []string{"npm test=cmd:npm test"}},
+		{"npm install is no script", "`npm install` then `npm ci`.", nil},
+		{"cd and npm", "Then `cd server && npm run test:conversational-regressions`.", []string{"cd server && npm run test:conversational-regressions=cmd:npm test:conversational-regressions in server"}},
+		{"cd before two commands", "`cd web && npm ci && npm run build && npm test`", []string{"cd web && npm ci && npm run build=cmd:npm build in web", "npm test=cmd:npm test in web"}},
+		{"npm prefix", "`npm --prefix web run build`", []string{"npm --prefix web run build=cmd:npm build in web"}},
+		{"npm workspace", "`npm -w api run build`", nil},
+		{"pnpm implicit", "`pnpm lint` before commit.", []string{"pnpm lint=cmd:pnpm lint (implicit)"}},
+		{"pnpm run", "`pnpm run dev`", []string{"pnpm run dev=cmd:pnpm dev"}},
+		{"pnpm builtin", "`pnpm install` and `pnpm add zod`", nil},
+		{"pnpm filter", "`pnpm --filter web build`", nil},
+		{"pnpm -C", "`pnpm -C apps/web build`", []string{"pnpm -C apps/web build=cmd:pnpm build in apps/web (implicit)"}},
+		{"yarn", "`yarn test` and `yarn storybook`.", []string{"yarn test=cmd:yarn test", "yarn storybook=cmd:yarn storybook (implicit)"}},
+		{"bun run", "`bun run dev`", []string{"bun run dev=cmd:bun dev (implicit)"}},
+		{"bun run file", "`bun run src/index.ts`", []string{"src/index.ts=path:src/index.ts"}},
+		{"bun builtin", "CI runs `bun audit` and `bun test`.", nil},
+		{"just", "`just release patch`", []string{"just release=cmd:just release"}},
+		{"task", "`task lint test`", []string{"task lint=cmd:task lint", "test=cmd:task test"}},
+		{"task namespaced", "`task docs:build`", []string{"task docs:build=cmd:task docs:build"}},
+		{"folder after", "Run `npm test` in `web/`.", []string{"npm test=cmd:npm test in web", "web/=path:web/"}},
+		{"folder after bare", "Run `pnpm run e2e` inside apps/site/ first.", []string{"pnpm run e2e=cmd:pnpm e2e in apps/site", "apps/site/=path:apps/site/"}},
+		{"prose npm run", "Always npm run lint, then push.", []string{"npm run lint=cmd:npm lint"}},
+		{"prose make is English", "Make sure to make tests pass, just run them.", nil},
+		{"prose task is English", "The task runs nightly.", nil},
+		{"prose yarn without run", "We yarn build nothing.", nil},
+		{"code task word", "`task` and `just_relation` are names.", nil},
+		{"placeholder target", "`make <target>`", nil},
+		{"variable target", "`make $(TARGET)`", nil},
+
+		// Versions.
+		{"node", "We are on Node 18.", []string{"Node 18=version:node =18"}},
+		{"node or newer", "Node 18 or newer is required.", []string{"Node 18 or newer=version:node >=18"}},
+		{"node plus", "Requires Node.js 20+.", []string{"Node.js 20+=version:node >=20"}},
+		{"node comparison", "Needs Node >= 18.17.", []string{"Node >= 18.17=version:node >=18.17"}},
+		{"node caret", "Engines say node ^18.", []string{"node ^18=version:node ^18"}},
+		{"node v", "Use Node v20.11.0 locally.", []string{"Node v20.11.0=version:node =20.11.0"}},
+		{"node x", "Pinned to Node 18.x.", []string{"Node 18.x=version:node =18"}},
+		{"at least", "At least Python 3.10 is needed.", []string{"At least Python 3.10=version:python >=3.10"}},
+		{"python", "Python 3.11 only.", []string{"Python 3.11=version:python =3.11"}},
+		{"python binary", "Run python3.12 -m venv.", []string{"python3.12=version:python =3.12"}},
+		{"go", "Built with Go 1.22.", []string{"Go 1.22=version:go =1.22"}},
+		{"go toolchain spelling", "Toolchain go1.23.1 is pinned.", []string{"go1.23.1=version:go =1.23.1"}},
+		{"rust", "MSRV is Rust 1.75.", []string{"Rust 1.75=version:rust =1.75"}},
+		{"react", "**React 19** — frontend", []string{"React 19=version:react =19"}},
+		{"at form", "Install `react@18.2.0` exactly.", []string{"react@18.2.0=version:react =18.2.0"}},
+		{"scoped at form", "Types from @types/node@^20.", []string{"@types/node@^20=version:@types/node ^20"}},
+		{"image", "The DB is `postgres:16-alpine`.", []string{"postgres:16=version:postgres =16"}},
+		{"org image", "Deploys `bitnami/redis:7.2`.", []string{"bitnami/redis:7.2=version:bitnami/redis =7.2"}},
+		{"three-part version", "Hashes from jsDelivr (CodeMirror 5.65.2 + JSZip 3.10.1).", []string{"CodeMirror 5.65.2=version:codemirror =5.65.2", "JSZip 3.10.1=version:jszip =3.10.1"}},
+
+		// Not versions.
+		{"go is a verb", "Let it go 2 levels up and go 1 step back.", nil},
+		{"node of a graph", "Node 2 links to node 3.", nil},
+		{"rust edition", "Rust 2021 edition.", nil},
+		{"port", "Redis at `redis:6379` and localhost:5173.", nil},
+		{"document number", "Contract ET-IFC-001 v1.0.0 is frozen.", nil},
+		{"standard", "Meets WCAG 2.1 AA over TLS 1.3.", nil},
+		{"version word", "Since version 1.2.3 it works.", nil},
+		{"node unit", "Node 18GB of RAM.", nil},
+		{"email", "Mail ops@example.com now.", nil},
+
+		// Several kinds in one entry, in order.
+		{"mixed", "Run `make lint` on Node 20; see docs/lint.md.", []string{"make lint=cmd:make lint", "Node 20=version:node =20", "docs/lint.md=path:docs/lint.md"}},
+		{"unclosed backtick", "A stray ` then src/app.ts here.", []string{"src/app.ts=path:src/app.ts"}},
+		{"double backticks", "Use ``make `x` `` rarely, see ``src/a.go``.", []string{"src/a.go=path:src/a.go"}},
+		{"empty", "", nil},
+	}
+	seen := map[string]bool{}
+	for _, c := range cases {
+		if seen[c.name] {
+			t.Fatalf("duplicate case name %q", c.name)
+		}
+		seen[c.name] = true
+		t.Run(c.name, func(t *testing.T) {
+			var got []string
+			for _, r := range Extract(c.text) {
+				got = append(got, render(c.text, r))
+			}
+			if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+				t.Errorf("Extract(%q)\n got: %q\nwant: %q", c.text, got, c.want)
+			}
+		})
+	}
+	if len(cases) < 80 {
+		t.Errorf("%d cases; keep at least 80", len(cases))
+	}
+}
+
+// TestExtractValueSpan holds the part a fix rewrites.
+func TestExtractValueSpan(t *testing.T) {
+	cases := []struct{ text, value string }{
+		{"See `src/app.ts:42`.", "src/app.ts"},
+		{"Run `cd web && npm run build`.", "build"},
+		{"We are on Node v18 or newer.", "18"},
+		{"Node 18.x only.", "18"},
+		{"Use `react@^18.2.0`.", "18.2.0"},
+		{"DB is `postgres:16-alpine`.", "16"},
+	}
+	for _, c := range cases {
+		rs := Extract(c.text)
+		if len(rs) != 1 {
+			t.Errorf("Extract(%q) = %d refs, want 1", c.text, len(rs))
+			continue
+		}
+		r := rs[0]
+		if r.ValueStart < r.Start || r.ValueEnd > r.End || c.text[r.ValueStart:r.ValueEnd] != c.value {
+			t.Errorf("Extract(%q): value %q in %q, want %q", c.text, c.text[r.ValueStart:r.ValueEnd], c.text[r.Start:r.End], c.value)
+		}
+	}
+}

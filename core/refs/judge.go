@@ -1,0 +1,250 @@
+package refs
+
+import "strings"
+
+// Status is what Judge concludes about a reference.
+type Status uint8
+
+const (
+	// Silent: nothing to judge against (no code beside .memory/, an
+	// ignored path, no manifest, no pin, a pin it cannot read), or the
+	// evidence is not proof (a Makefile with pattern rules).
+	Silent Status = iota
+	// Holds: the path exists, the command's name is listed, the version
+	// agrees with what the manifests pin.
+	Holds
+	// Stale: the path does not exist, or the command's name is not listed.
+	Stale
+	// Drift: the stated version contradicts every applicable pin.
+	Drift
+)
+
+var statusNames = [...]string{Silent: "silent", Holds: "holds", Stale: "stale", Drift: "drift"}
+
+func (s Status) String() string {
+	if int(s) < len(statusNames) {
+		return statusNames[s]
+	}
+	return "unknown"
+}
+
+// Verdict is Judge's conclusion with what it found instead.
+type Verdict struct {
+	Status Status
+	// Elsewhere says a path that is not at the root ends an existing path
+	// (`session.ts` for src/auth/session.ts, `math/irrep.ts` for
+	// src/math/irrep.ts) (Holds, Kind Path).
+	Elsewhere bool
+	// Moved is what the history says of a stale path, when it knows
+	// (Stale, Kind Path).
+	Moved *Move
+	// File is the manifest a command was looked up in (Kind Command), or
+	// the file of the pin a version contradicts (Drift).
+	File string
+	// Near are the closest names the manifest does list, nearest first, at
+	// most three (Stale, Kind Command).
+	Near []string
+	// NoDir says the folder the command runs in does not exist (Stale, Kind Command).
+	NoDir bool
+	// Pin is the pin the stated version contradicts (Drift).
+	Pin Pin
+	// Replace is the stated version rewritten to what the pin admits,
+	// written with as many parts as the entry wrote ("18" → "22"), ""
+	// when the pin has no least version (Drift).
+	Replace string
+}
+
+// Judge checks one reference against the repository.
+func Judge(ref Ref, repo Repo) Verdict {
+	if repo == nil || !repo.HasCode() {
+		return Verdict{}
+	}
+	switch ref.Kind {
+	case Path:
+		return judgePath(ref, repo)
+	case Command:
+		return judgeCommand(ref, repo)
+	case Version:
+		return judgeVersion(ref, repo)
+	}
+	return Verdict{}
+}
+
+// judgePath: a path holds when it exists from the root, or when it ends an
+// existing path (an entry may name a file by its name or by its last
+// folders). An ignored path is built or local, so its absence proves
+// nothing. A missing path with a slash is stale, even when its last element
+// exists elsewhere: the file moved, and the entry points to where it was. A
+// missing bare name (`home.js`, `docs/`) is stale only when the history shows
+// the repository had it: otherwise it may name a file of a user's upload, of
+// another machine or of a generated artifact, and a warning would be wrong
+// more often than right. A path that was already gone when the entry was
+// written is one the entry speaks of as gone.
+func judgePath(ref Ref, repo Repo) Verdict {
+	if ref.Path == "" {
+		return Verdict{}
+	}
+	if _, ok := repo.Stat(ref.Path); ok {
+		return Verdict{Status: Holds}
+	}
+	if repo.Ignored(ref.Path) {
+		return Verdict{}
+	}
+	if repo.EndsWith(ref.Path) {
+		return Verdict{Status: Holds, Elsewhere: true}
+	}
+	m, known := repo.Moved(ref.Path)
+	if known && m.Before || !known && !strings.Contains(ref.Path, "/") {
+		return Verdict{}
+	}
+	v := Verdict{Status: Stale}
+	if known {
+		v.Moved = &m
+	}
+	return v
+}
+
+// judgeCommand looks the target up in the manifest of the folder the
+// command runs in. No manifest there is no proof: the entry may mean a
+// folder it does not name.
+func judgeCommand(ref Ref, repo Repo) Verdict {
+	if ref.In != "" {
+		if repo.Ignored(ref.In) {
+			return Verdict{}
+		}
+		if isDir, ok := repo.Stat(ref.In); !ok || !isDir {
+			return Verdict{Status: Stale, NoDir: true}
+		}
+	}
+	m, ok := repo.Manifest(ref.Tool, ref.In)
+	if !ok {
+		return Verdict{}
+	}
+	v := Verdict{File: m.File}
+	for _, n := range m.Names {
+		if n == ref.Target {
+			v.Status = Holds
+			return v
+		}
+	}
+	switch {
+	case m.Open:
+		return v
+	case ref.Tool == Npm && ref.Target == "start":
+		// npm start without a start script runs `node server.js`.
+		if _, ok := repo.Stat(join(ref.In, "server.js")); ok {
+			v.Status = Holds
+			return v
+		}
+	case ref.Implicit && (packageBinaries[ref.Target] || len(repo.Pins(ref.Target)) > 0):
+		return v // a binary the dependencies install
+	}
+	v.Status = Stale
+	v.Near = nearest(ref.Target, m.Names, 3)
+	return v
+}
+
+func join(dir, name string) string {
+	if dir == "" {
+		return name
+	}
+	return dir + "/" + name
+}
+
+// packageBinaries are commands that dependencies install under
+// node_modules/.bin and that `yarn x`, `pnpm x` and `bun run x` run when no
+// script has that name.
+var packageBinaries = set(
+	"tsc", "eslint", "prettier", "jest", "vitest", "vite", "next", "nuxt", "tsx",
+	"ts-node", "prisma", "playwright", "webpack", "rollup", "turbo", "nx", "lerna",
+	"changeset", "biome", "knip", "drizzle-kit", "astro", "svelte-kit", "remix",
+	"expo", "react-native", "electron", "electron-builder", "storybook", "cypress",
+	"mocha", "ava", "nodemon", "concurrently", "husky", "lint-staged", "tailwindcss",
+	"postcss", "esbuild", "tsup", "ng", "node", "stylelint", "oxlint", "wrangler",
+	"vercel", "netlify", "firebase", "supabase", "serve", "http-server", "rimraf",
+)
+
+// judgeVersion compares the stated version with the pins. Version files
+// and exact pins say what the project runs, so when there are any, only
+// they count; otherwise the ranges do (engines, requires-python, a
+// dependency's "^18.2.0"). The statement drifts only when it contradicts
+// every pin that counts.
+func judgeVersion(ref Ref, repo Repo) Verdict {
+	stated, ok := parseSemver(ref.Version)
+	if !ok {
+		return Verdict{}
+	}
+	statedIv := bounded(ref.Op, stated)
+	type reading struct {
+		pin Pin
+		c   constraint
+	}
+	var exact, ranges []reading
+	for _, p := range repo.Pins(ref.Subject) {
+		c, ok := parseConstraint(p.Value, p.Bare)
+		if !ok {
+			continue
+		}
+		if concrete(p) {
+			exact = append(exact, reading{p, c})
+		} else {
+			ranges = append(ranges, reading{p, c})
+		}
+	}
+	counted := exact
+	if len(counted) == 0 {
+		counted = ranges
+	}
+	if len(counted) == 0 {
+		return Verdict{}
+	}
+	for _, r := range counted {
+		if !contradicts(ref.Op, statedIv, r.c) {
+			return Verdict{Status: Holds}
+		}
+	}
+	first := counted[0]
+	v := Verdict{Status: Drift, Pin: first.pin, File: first.pin.File}
+	// The least version the pin admits (its newest alternative's), written
+	// with as many parts as the entry wrote.
+	var least *semver
+	for i := range first.c {
+		if iv := first.c[i]; iv.hasLo && (least == nil || least.less(iv.lo)) {
+			least = &first.c[i].lo
+		}
+	}
+	if least != nil {
+		w := *least
+		w.n = stated.n
+		if r := w.String(); r != ref.Version {
+			v.Replace = r
+		}
+	}
+	return v
+}
+
+// contradicts decides whether a statement and a pin disagree. An exact,
+// caret or tilde statement ("Node 18", "^18") disagrees with a pin that
+// admits none of its versions. A lower bound ("18 or newer", ">=18",
+// "18+") disagrees only with a pin that lies wholly below it, an upper
+// bound only with one wholly above: "Node 18 or newer" with .nvmrc 22 is
+// true.
+func contradicts(op Op, stated interval, pin constraint) bool {
+	for _, iv := range pin {
+		switch op {
+		case AtLeast, Above:
+			if !iv.hasHi || stated.lo.less(iv.hi) {
+				return false
+			}
+		case AtMost, Below:
+			if iv.lo.less(stated.hi) {
+				return false
+			}
+		default:
+			if _, ok := stated.intersect(iv); ok {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -1,0 +1,157 @@
+package refs_test
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/memory-lsp/memory-lsp/core/refs"
+	"github.com/memory-lsp/memory-lsp/core/refs/refstest"
+)
+
+func sampleRepo() *refstest.Repo {
+	return &refstest.Repo{
+		Files: []string{
+			"Makefile", "package.json", "go.mod", ".nvmrc", ".gitignore", "README.md",
+			"src/auth/login.ts", "src/math/irrep.ts", "src/server.ts", "src/server.js",
+			"docs/adr/0001-bun.md", "cmd/memory-lsp/main.go",
+			"web/package.json", "web/src/app.tsx", "api/Makefile",
+			".github/workflows/ci.yml",
+		},
+		Ignore: []string{"dist/", "node_modules/", ".env", "*.log"},
+		Gone: map[string]refs.Move{
+			"src/auth/session.ts":  {To: "src/auth/login.ts", Commit: "abc1234"},
+			"scripts/old.sh":       {Commit: "def5678"},
+			"lib/crypto/duress.rs": {To: "src/crypto/duress.rs", Commit: "0a1b2c3"},
+			"index.html":           {Commit: "42cd736", Before: true},
+		},
+		Manifests: map[refstest.At]refs.Manifest{
+			{Tool: refs.Make}:             {File: "Makefile", Names: []string{"build", "test", "test-e2e", "lint", "release"}},
+			{Tool: refs.Make, Dir: "api"}: {File: "api/Makefile", Names: []string{"serve"}, Open: true},
+			{Tool: refs.Npm}:              {File: "package.json", Names: []string{"dev", "build", "test", "test:e2e", "lint"}},
+			{Tool: refs.Pnpm}:             {File: "package.json", Names: []string{"dev", "build", "test", "test:e2e", "lint"}},
+			{Tool: refs.Yarn}:             {File: "package.json", Names: []string{"dev", "build", "test", "test:e2e", "lint"}},
+			{Tool: refs.Npm, Dir: "web"}:  {File: "web/package.json", Names: []string{"storybook", "preview"}},
+			{Tool: refs.Npm, Dir: "src"}:  {File: "src/package.json", Names: []string{"build"}},
+		},
+		PinsOf: map[string][]refs.Pin{
+			"node":       {{Value: "22", File: ".nvmrc", Line: 1}, {Value: ">=18", File: "package.json", Line: 5}},
+			"go":         {{Value: "1.22", File: "go.mod", Line: 3, Bare: refs.AtLeast}},
+			"react":      {{Value: "^18.3.1", File: "package.json", Line: 12}},
+			"typescript": {{Value: "~5.4.2", File: "package.json", Line: 20}},
+			"python":     {{Value: ">=3.10,<4", File: "pyproject.toml", Line: 7}},
+			"serde":      {{Value: "1.0", File: "Cargo.toml", Line: 9, Bare: refs.Caret}},
+			"postgres":   {{Value: "16-alpine", File: "compose.yaml", Line: 4}},
+			"rust":       {{Value: "stable", File: "rust-toolchain.toml", Line: 2}},
+			"vite":       {{Value: "^5.0.0", File: "web/package.json", Line: 9}},
+		},
+	}
+}
+
+func TestJudge(t *testing.T) {
+	repo := sampleRepo()
+	cases := []struct {
+		name string
+		text string // the first reference is judged
+		want refs.Verdict
+	}{
+		// Paths.
+		{"file exists", "Login is `src/auth/login.ts`.", refs.Verdict{Status: refs.Holds}},
+		{"folder exists", "ADRs in `docs/adr/`.", refs.Verdict{Status: refs.Holds}},
+		{"file with line", "See cmd/memory-lsp/main.go:42.", refs.Verdict{Status: refs.Holds}},
+		{"dot folder", "CI in `.github/workflows/ci.yml`.", refs.Verdict{Status: refs.Holds}},
+		{"renamed file", "Auth lives in `src/auth/session.ts`.", refs.Verdict{Status: refs.Stale, Moved: &refs.Move{To: "src/auth/login.ts", Commit: "abc1234"}}},
+		{"deleted file", "Run `scripts/old.sh` first.", refs.Verdict{Status: refs.Stale, Moved: &refs.Move{Commit: "def5678"}}},
+		{"missing file the history never had", "Auth lives in `src/auth/token.ts`.", refs.Verdict{Status: refs.Stale}},
+		{"moved file is stale though its name exists elsewhere", "Entry is `lib/server.ts`.", refs.Verdict{Status: refs.Stale}},
+		{"missing folder", "Specs in `docs/specs/`.", refs.Verdict{Status: refs.Stale}},
+		{"bare name found deeper", "Use the singleton in irrep.ts.", refs.Verdict{Status: refs.Holds, Elsewhere: true}},
+		{"abbreviated path found deeper", "Use `math/irrep.ts` for symmetry.", refs.Verdict{Status: refs.Holds, Elsewhere: true}},
+		{"bare name the history had", "Logic is in `duress.rs`.", refs.Verdict{Status: refs.Stale, Moved: &refs.Move{To: "src/crypto/duress.rs", Commit: "0a1b2c3"}}},
+		{"removed before the entry was written", "No more `index.html`: the entry is `index.php`.", refs.Verdict{}},
+		{"bare name the repository never had", "Assets linked from `home.js` are not visible.", refs.Verdict{}},
+		{"single folder the repository never had", "Keep it under `Technology/`.", refs.Verdict{}},
+		{"ignored folder", "Bundles land in `dist/app.js`.", refs.Verdict{}},
+		{"ignored file", "Never commit `.env`.", refs.Verdict{}},
+		{"ignored by glob", "Read `logs/server.log`.", refs.Verdict{}},
+		{"root file", "Targets are in the Makefile.", refs.Verdict{Status: refs.Holds}},
+
+		// Commands.
+		{"target exists", "Run `make test-e2e`.", refs.Verdict{Status: refs.Holds, File: "Makefile"}},
+		{"target missing", "Run `make e2e` before merging.", refs.Verdict{Status: refs.Stale, File: "Makefile", Near: []string{"test-e2e"}}},
+		{"target missing near names", "Run `make lnt`.", refs.Verdict{Status: refs.Stale, File: "Makefile", Near: []string{"lint"}}},
+		{"script exists", "`npm run test:e2e`", refs.Verdict{Status: refs.Holds, File: "package.json"}},
+		{"script missing", "`npm run e2e`", refs.Verdict{Status: refs.Stale, File: "package.json", Near: []string{"test:e2e"}}},
+		{"npm test holds", "`npm test` passes.", refs.Verdict{Status: refs.Holds, File: "package.json"}},
+		{"npm start without a script or server.js", "`npm start` runs it.", refs.Verdict{Status: refs.Stale, File: "package.json"}},
+		{"npm start falls back to server.js", "`npm --prefix src start` runs it.", refs.Verdict{Status: refs.Holds, File: "src/package.json"}},
+		{"in folder", "`cd web && npm run storybook`", refs.Verdict{Status: refs.Holds, File: "web/package.json"}},
+		{"in folder missing script", "Run `npm run build` in `web/`.", refs.Verdict{Status: refs.Stale, File: "web/package.json", Near: []string{}}},
+		{"folder missing", "`cd mobile && npm run build`", refs.Verdict{Status: refs.Stale, NoDir: true}},
+		{"no manifest in folder", "`make -C docs html`", refs.Verdict{}},
+		{"open Makefile", "`make -C api anything`", refs.Verdict{File: "api/Makefile"}},
+		{"implicit binary", "`yarn vite build`", refs.Verdict{File: "package.json"}},
+		{"implicit known binary", "`pnpm tsc --noEmit`", refs.Verdict{File: "package.json"}},
+		{"implicit missing", "`pnpm deploy-preview`", refs.Verdict{Status: refs.Stale, File: "package.json"}},
+		{"implicit missing near", "`pnpm buld`", refs.Verdict{Status: refs.Stale, File: "package.json", Near: []string{"build"}}},
+		{"no justfile", "`just release`", refs.Verdict{}},
+
+		// Versions.
+		{"node drift", "We are on Node 18.", refs.Verdict{Status: refs.Drift, File: ".nvmrc", Pin: refs.Pin{Value: "22", File: ".nvmrc", Line: 1}, Replace: "22"}},
+		{"node holds", "We are on Node 22.", refs.Verdict{Status: refs.Holds}},
+		{"node minor holds", "Node 22.11 in CI.", refs.Verdict{Status: refs.Holds}},
+		{"node or newer holds", "Node 18 or newer.", refs.Verdict{Status: refs.Holds}},
+		{"node plus holds", "Node 20+ only.", refs.Verdict{Status: refs.Holds}},
+		{"node at least drift", "Requires Node >= 23.", refs.Verdict{Status: refs.Drift, File: ".nvmrc", Pin: refs.Pin{Value: "22", File: ".nvmrc", Line: 1}, Replace: "22"}},
+		{"node at most holds", "Node 22 or older.", refs.Verdict{Status: refs.Holds}},
+		{"node at most drift", "Node 20 or older.", refs.Verdict{Status: refs.Drift, File: ".nvmrc", Pin: refs.Pin{Value: "22", File: ".nvmrc", Line: 1}, Replace: "22"}},
+		{"go minimum holds newer", "Built with Go 1.23.", refs.Verdict{Status: refs.Holds}},
+		{"go minimum drift older", "Built with Go 1.21.", refs.Verdict{Status: refs.Drift, File: "go.mod", Pin: refs.Pin{Value: "1.22", File: "go.mod", Line: 3, Bare: refs.AtLeast}, Replace: "1.22"}},
+		{"caret range holds", "We use React 18.", refs.Verdict{Status: refs.Holds}},
+		{"caret range drift", "We use React 17.", refs.Verdict{Status: refs.Drift, File: "package.json", Pin: refs.Pin{Value: "^18.3.1", File: "package.json", Line: 12}, Replace: "18"}},
+		{"caret range below its minor", "Pinned `react@18.2.0`.", refs.Verdict{Status: refs.Drift, File: "package.json", Pin: refs.Pin{Value: "^18.3.1", File: "package.json", Line: 12}, Replace: "18.3.1"}},
+		{"tilde range", "TypeScript 5.4 strict.", refs.Verdict{Status: refs.Holds}},
+		{"tilde range drift", "TypeScript 5.5 strict.", refs.Verdict{Status: refs.Drift, File: "package.json", Pin: refs.Pin{Value: "~5.4.2", File: "package.json", Line: 20}, Replace: "5.4"}},
+		{"python range holds", "Python 3.12.", refs.Verdict{Status: refs.Holds}},
+		{"python range drift", "Python 3.9 only.", refs.Verdict{Status: refs.Drift, File: "pyproject.toml", Pin: refs.Pin{Value: ">=3.10,<4", File: "pyproject.toml", Line: 7}, Replace: "3.10"}},
+		{"cargo caret", "`serde@1.0.200` everywhere.", refs.Verdict{Status: refs.Holds}},
+		{"image tag", "DB is `postgres:15`.", refs.Verdict{Status: refs.Drift, File: "compose.yaml", Pin: refs.Pin{Value: "16-alpine", File: "compose.yaml", Line: 4}, Replace: "16"}},
+		{"image prose", "We run PostgreSQL 16.", refs.Verdict{Status: refs.Holds}},
+		{"unreadable pin", "Rust 1.75 MSRV.", refs.Verdict{}},
+		{"unpinned", "CodeMirror 5.65.2 from the CDN.", refs.Verdict{}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rs := refs.Extract(c.text)
+			if len(rs) == 0 {
+				t.Fatalf("Extract(%q) found nothing", c.text)
+			}
+			got := refs.Judge(rs[0], repo)
+			if len(got.Near) == 0 && len(c.want.Near) == 0 {
+				got.Near, c.want.Near = nil, nil
+			}
+			if !reflect.DeepEqual(got, c.want) {
+				t.Errorf("Judge(%q)\n got: %+v\nwant: %+v", c.text, got, c.want)
+			}
+		})
+	}
+}
+
+// TestJudgeNoCode: a workspace whose root holds nothing but .memory/ has
+// nothing to check against, so every reference is silent.
+func TestJudgeNoCode(t *testing.T) {
+	repo := sampleRepo()
+	repo.NoCode = true
+	text := "Auth in `src/auth/session.ts`; run `make e2e`; Node 18."
+	rs := refs.Extract(text)
+	if len(rs) != 3 {
+		t.Fatalf("Extract = %d refs, want 3", len(rs))
+	}
+	for _, r := range rs {
+		if v := refs.Judge(r, repo); v.Status != refs.Silent {
+			t.Errorf("%s: %v, want silent", text[r.Start:r.End], v.Status)
+		}
+	}
+	if v := refs.Judge(rs[0], nil); v.Status != refs.Silent {
+		t.Errorf("nil repo: %v, want silent", v.Status)
+	}
+}

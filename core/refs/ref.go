@@ -1,0 +1,108 @@
+package refs
+
+// Kind says what a reference cites.
+type Kind uint8
+
+const (
+	// Path is a file or folder of the repository.
+	Path Kind = iota + 1
+	// Command is a target, script, recipe or task a tool runs.
+	Command
+	// Version is a version of a runtime, dependency, tool or image.
+	Version
+)
+
+var kindNames = [...]string{Path: "path", Command: "command", Version: "version"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) && kindNames[k] != "" {
+		return kindNames[k]
+	}
+	return "unknown"
+}
+
+// Tool is a program whose names (targets, scripts, recipes, tasks) a
+// manifest lists.
+type Tool uint8
+
+const (
+	Make Tool = iota + 1 // Makefile targets
+	Npm                  // package.json scripts
+	Pnpm                 // package.json scripts
+	Yarn                 // package.json scripts
+	Bun                  // package.json scripts
+	Just                 // justfile recipes
+	Task                 // Taskfile tasks
+)
+
+var toolNames = [...]string{Make: "make", Npm: "npm", Pnpm: "pnpm", Yarn: "yarn", Bun: "bun", Just: "just", Task: "task"}
+
+func (t Tool) String() string {
+	if int(t) < len(toolNames) && toolNames[t] != "" {
+		return toolNames[t]
+	}
+	return "unknown"
+}
+
+// Op is how a stated version or a pin bounds the versions it admits.
+type Op uint8
+
+const (
+	Exact      Op = iota // "18", "v18", "18.x", "=18": every 18.*
+	AtLeast              // ">=18", "18+", "18 or newer", "at least 18"
+	Above                // ">18"
+	AtMost               // "<=18", "18 or older"
+	Below                // "<18"
+	Caret                // "^18.2": up to the next major (npm, Cargo)
+	Tilde                // "~18.2": up to the next minor
+	Compatible           // "~=3.10" (PEP 440): up to the next release of the part before the last
+)
+
+var opNames = [...]string{Exact: "=", AtLeast: ">=", Above: ">", AtMost: "<=", Below: "<", Caret: "^", Tilde: "~", Compatible: "~="}
+
+func (o Op) String() string {
+	if int(o) < len(opNames) {
+		return opNames[o]
+	}
+	return "?"
+}
+
+// Ref is one reference to this repository found in an entry's text.
+//
+// Spans are byte offsets into the text given to Extract. Start..End covers
+// the reference as cited (for a path, with its ":42"; for a command, from a
+// `cd dir &&` or the tool to the target; for a version, from the subject to
+// the comparison words). ValueStart..ValueEnd is the part a fix rewrites: the
+// path without its line, the target, the version number.
+type Ref struct {
+	Kind                 Kind
+	Start, End           int
+	ValueStart, ValueEnd int
+
+	// Path is the cited path, slash-separated and relative to the workspace
+	// root, without a leading "./" or a trailing slash (Kind Path).
+	Path string
+	// Line is the cited line (`main.go:42`), 0 when none (Kind Path).
+	Line int
+	// Dir says the path was written with a trailing slash, naming a folder (Kind Path).
+	Dir bool
+
+	// Tool runs Target (Kind Command).
+	Tool   Tool
+	Target string
+	// In is the folder the command runs in (`cd web &&`, `make -C web`,
+	// "`npm test` in `web/`"), "" for the root (Kind Command).
+	In string
+	// Implicit says the tool was not told to run a script (`yarn lint`,
+	// `bun run x`): it falls back to a binary of that name, so a script
+	// missing from the manifest does not prove the command fails (Kind Command).
+	Implicit bool
+
+	// Subject is what the version is of, lower-case: "node", "go", "python",
+	// "rust", a dependency ("react", "@types/node") or an image
+	// ("postgres", "bitnami/redis") (Kind Version).
+	Subject string
+	// Version is the stated version without operator or "v": "18", "1.22.3" (Kind Version).
+	Version string
+	Op      Op
+}

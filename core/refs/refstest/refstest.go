@@ -1,0 +1,110 @@
+// Package refstest holds a map-backed refs.Repo for tests.
+package refstest
+
+import (
+	"path"
+	"strings"
+
+	"github.com/memory-lsp/memory-lsp/core/refs"
+)
+
+// At names a manifest: the tool and the folder ("" for the root).
+type At struct {
+	Tool refs.Tool
+	Dir  string
+}
+
+// Repo is a repository described in memory. The zero value is a
+// repository with code but no files.
+type Repo struct {
+	// NoCode says the root holds nothing but .memory/.
+	NoCode bool
+	// Files are the tracked files, slash-separated; their folders exist.
+	Files []string
+	// Ignore are .gitignore lines of the simple kinds: "dist/" (a folder
+	// name anywhere), "*.log" or ".env" (a name glob anywhere),
+	// "/build" (a root entry).
+	Ignore    []string
+	Manifests map[At]refs.Manifest
+	// Gone maps a path that no longer exists to what the history says
+	// of it; a name without a slash is looked up by its last element too.
+	Gone map[string]refs.Move
+	// PinsOf maps a subject to its pins.
+	PinsOf map[string][]refs.Pin
+}
+
+func (r *Repo) HasCode() bool { return !r.NoCode }
+
+func (r *Repo) Stat(p string) (isDir, ok bool) {
+	for _, f := range r.Files {
+		if f == p {
+			return false, true
+		}
+		if strings.HasPrefix(f, p+"/") {
+			isDir, ok = true, true
+		}
+	}
+	return isDir, ok
+}
+
+func (r *Repo) EndsWith(p string) bool {
+	for _, f := range r.Files {
+		for full := f; full != "." && full != ""; full = path.Dir(full) {
+			if full == p || strings.HasSuffix(full, "/"+p) {
+				return true
+			}
+			if !strings.Contains(full, "/") {
+				break
+			}
+		}
+	}
+	return false
+}
+
+func (r *Repo) Ignored(p string) bool {
+	segs := strings.Split(p, "/")
+	for _, pat := range r.Ignore {
+		switch {
+		case strings.HasPrefix(pat, "/"):
+			if m, _ := path.Match(strings.TrimSuffix(pat[1:], "/"), segs[0]); m {
+				return true
+			}
+		case strings.HasSuffix(pat, "/"):
+			name := strings.TrimSuffix(pat, "/")
+			for _, s := range segs {
+				if m, _ := path.Match(name, s); m {
+					return true
+				}
+			}
+		default:
+			for _, s := range segs {
+				if m, _ := path.Match(pat, s); m {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func (r *Repo) Manifest(t refs.Tool, dir string) (refs.Manifest, bool) {
+	m, ok := r.Manifests[At{t, dir}]
+	return m, ok
+}
+
+func (r *Repo) Moved(p string) (refs.Move, bool) {
+	if m, ok := r.Gone[p]; ok {
+		return m, true
+	}
+	if strings.Contains(p, "/") {
+		return refs.Move{}, false
+	}
+	for old, m := range r.Gone {
+		if path.Base(old) == p {
+			return m, true
+		}
+	}
+	return refs.Move{}, false
+}
+
+func (r *Repo) Pins(subject string) []refs.Pin { return r.PinsOf[subject] }

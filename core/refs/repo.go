@@ -1,0 +1,80 @@
+package refs
+
+// Repo is what Judge needs to know about the repository an entry lives in.
+// Every path is slash-separated and relative to the workspace root (the
+// folder that holds .memory/); an implementation also resolves it from the
+// git top level when the two differ.
+type Repo interface {
+	// HasCode reports whether the root holds anything besides .memory/.
+	// When it does not, there is nothing to check against and every
+	// verdict is Silent.
+	HasCode() bool
+	// Stat reports whether path exists (tracked, or present and not
+	// ignored) and whether it is a folder.
+	Stat(path string) (isDir, ok bool)
+	// EndsWith reports whether some file or folder's path is path or ends
+	// with "/" + path: a bare `session.ts` or an abbreviated
+	// `math/irrep.ts` names a file that lives deeper.
+	EndsWith(path string) bool
+	// Ignored reports whether the repository ignores path (.gitignore):
+	// such paths are built or local (dist/, node_modules/, .env), so their
+	// absence says nothing.
+	Ignored(path string) bool
+	// Manifest returns the file in dir ("" for the root) that lists the
+	// names tool runs: Makefile targets, package.json scripts, justfile
+	// recipes, Taskfile tasks. ok is false when there is none or it cannot
+	// be read.
+	Manifest(tool Tool, dir string) (m Manifest, ok bool)
+	// Moved returns what the repository's history says of a path that no
+	// longer exists: the path it was renamed to ("" when it was deleted)
+	// and the commit. For a path without a slash, the latest removal of
+	// any file or folder of that name counts. ok is false when the history never held the path,
+	// or was not read (no git, or beyond the depth read). A Repo given to
+	// Judge for one entry (it knows when the entry's line was last
+	// written) sets Move.Before.
+	Moved(path string) (m Move, ok bool)
+	// Pins returns every version the manifests pin for subject (a Ref's
+	// Subject): .nvmrc, .node-version, package.json engines and
+	// dependencies, .tool-versions, go.mod, .python-version,
+	// pyproject.toml, rust-toolchain.toml, Cargo.toml, Dockerfile FROM,
+	// compose images.
+	Pins(subject string) []Pin
+}
+
+// Move is where a path went.
+type Move struct {
+	// To is the path it was renamed or moved to, "" when it was deleted.
+	To string
+	// Commit is the commit that renamed or deleted it.
+	Commit string
+	// Before says the path was already gone when the entry citing it was
+	// last written: the entry speaks of the removal ("no more
+	// `index.html`", "`old.js` was replaced"), so it is not stale.
+	Before bool
+}
+
+// Manifest is the file that lists a tool's names.
+type Manifest struct {
+	// File is the manifest's path ("Makefile", "web/package.json").
+	File string
+	// Names are the targets, scripts, recipes or tasks it lists.
+	Names []string
+	// Open says the tool may run names the manifest does not list (a
+	// pattern rule or include in a Makefile, an import in a justfile or
+	// Taskfile): a missing name is then no proof of a stale command.
+	Open bool
+}
+
+// Pin is one version a manifest states.
+type Pin struct {
+	// Value is the version as the manifest writes it: "22", "v22.3.0",
+	// ">=18 <21", "^18.2.0", "~=3.10", "16-alpine".
+	Value string
+	// File and Line locate it (Line 1-based, 0 when unknown).
+	File string
+	Line int
+	// Bare is how a Value without an operator reads: Exact for a version
+	// file (.nvmrc 22 is every 22.*), AtLeast for go.mod's go line (the
+	// least version the module accepts), Caret for Cargo.toml.
+	Bare Op
+}

@@ -1,0 +1,146 @@
+package refs
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// span is a byte range [start, end) of the text Extract reads.
+type span struct{ start, end int }
+
+// codeSpan is an inline code span: outer covers the backticks, inner the content.
+type codeSpan struct{ outer, inner span }
+
+// codeSpans returns the inline code spans of s (CommonMark: a run of n
+// backticks closed by the next run of exactly n). An unclosed run is literal
+// text. Runs are listed once and matched by length, so the cost stays
+// linear however many runs are left unclosed.
+func codeSpans(s string) []codeSpan {
+	type run struct{ at, n int }
+	var runs []run
+	byLen := map[int][]int{} // run length → indexes into runs, in order
+	for i := 0; i < len(s); {
+		if s[i] != '`' {
+			i++
+			continue
+		}
+		n := runOf(s, i, '`')
+		byLen[n] = append(byLen[n], len(runs))
+		runs = append(runs, run{i, n})
+		i += n
+	}
+	var out []codeSpan
+	next := map[int]int{} // run length → position in byLen[length] not yet passed
+	for i := 0; i < len(runs); i++ {
+		r := runs[i]
+		same := byLen[r.n]
+		k := next[r.n]
+		for k < len(same) && same[k] <= i {
+			k++
+		}
+		next[r.n] = k
+		if k == len(same) {
+			continue // unclosed: literal backticks
+		}
+		c := runs[same[k]]
+		out = append(out, codeSpan{outer: span{r.at, c.at + c.n}, inner: span{r.at + r.n, c.at}})
+		i = same[k]
+	}
+	return out
+}
+
+func runOf(s string, i int, c byte) int {
+	n := 0
+	for i+n < len(s) && s[i+n] == c {
+		n++
+	}
+	return n
+}
+
+// tokenPunct are the non-alphanumeric characters a token keeps. A path uses
+// "._-/@+" (and ":" or "#" for its line); the rest are kept so that a glob
+// (`*.tmp`), a placeholder (`<name>`, `{id}`, `$HOME`, `…`), a URL or an
+// assignment stays one token and is refused whole instead of leaving a
+// path-shaped piece behind.
+const tokenPunct = "._-/@+~#:%$<>{}[]*?=\\!&^…"
+
+func isTokenRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		c := byte(r)
+		return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+			strings.IndexByte(tokenPunct, c) >= 0
+	}
+	if r == utf8.RuneError {
+		return false
+	}
+	return r == '…' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)
+}
+
+// tokens splits s[a:b] into maximal runs of token characters: whitespace,
+// quotes, brackets that close, commas, arrows, dashes and CJK punctuation all
+// end a token.
+func tokens(s string, a, b int) []span {
+	var out []span
+	start := -1
+	for i := a; i < b; {
+		r, w := utf8.DecodeRuneInString(s[i:b])
+		if isTokenRune(r) {
+			if start < 0 {
+				start = i
+			}
+		} else if start >= 0 {
+			out = append(out, span{start, i})
+			start = -1
+		}
+		i += w
+	}
+	if start >= 0 {
+		out = append(out, span{start, b})
+	}
+	return out
+}
+
+// trimToken drops what prose wraps around a path: a sentence's closing
+// "." ":" "!" "?" (but not an ellipsis, which marks a placeholder) and
+// Markdown emphasis ("**x**", "*x*" – only when both ends carry it, so a
+// glob's trailing "**" stays and refuses the token).
+func trimToken(s string, t span) span {
+	for t.end > t.start {
+		c := s[t.end-1]
+		if c == '.' && t.end-t.start >= 2 && s[t.end-2] == '.' {
+			break
+		}
+		if c != '.' && c != ':' && c != '!' && c != '?' {
+			break
+		}
+		t.end--
+	}
+	for t.end-t.start >= 2 && s[t.start] == '*' && s[t.end-1] == '*' {
+		t.start++
+		t.end--
+	}
+	return t
+}
+
+// words splits s[a:b] on ASCII and Unicode white space.
+func words(s string, a, b int) []span {
+	var out []span
+	start := -1
+	for i := a; i < b; {
+		r, w := utf8.DecodeRuneInString(s[i:b])
+		if unicode.IsSpace(r) {
+			if start >= 0 {
+				out = append(out, span{start, i})
+				start = -1
+			}
+		} else if start < 0 {
+			start = i
+		}
+		i += w
+	}
+	if start >= 0 {
+		out = append(out, span{start, b})
+	}
+	return out
+}

@@ -1,0 +1,267 @@
+package refs
+
+import (
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+// Versions are found in two steps: a linear scan finds anchors (a subject
+// word, an "@" or ":" before a digit, a name before a three-part number),
+// and a small anchored expression reads what follows. One large expression
+// run over the whole text would cost about its size per byte.
+var (
+	// reTail reads what follows a subject: [version|v] [op] 18[.2][.x][+] [or newer].
+	reTail = regexp.MustCompile(`^(?i:\s+version)?(?:\s*(>=|=>|≥|<=|=<|≤|~=|==|>|<|\^|~|=|@)\s*|\s+[vV]|\s+)` +
+		`[vV]?(\d+(?:\.\d+){0,3})((?:\.[xX*])*)(\+)?` +
+		`(?i:(\s+(?:or|and)\s+(?:newer|later|higher|above|up|greater|more|over|older|earlier|lower|below|under)))?`)
+	// reAtLeast is what may precede a subject to make it a lower bound.
+	reAtLeast = regexp.MustCompile(`(?i)(?:at\s+least|minimum|min\.?)\s+$`)
+	// reAtTail reads what follows the "@" of name@18, react@^18.2.0.
+	reAtTail = regexp.MustCompile(`^(>=|<=|>|<|\^|~|=)?v?(\d+(?:\.\d+){0,3})((?:\.[xX*])*)`)
+	// reTagTail reads what follows the ":" of postgres:16-alpine.
+	reTagTail = regexp.MustCompile(`^v?(\d+(?:\.\d+){0,3})`)
+)
+
+// versions finds the versions stated in s[a:b]. code says s[a:b] is the
+// content of a code span, where `org/app:1.4` is an image too.
+func versions(s string, a, b int, code bool) []Ref {
+	var out []Ref
+	for i := a; i < b; {
+		switch c := s[i]; {
+		case isNameByte(c):
+			j := i
+			for j < b && isNameByte(s[j]) {
+				j++
+			}
+			if boundaryBefore(s, i) {
+				out = append(out, nameVersions(s, i, j, b)...)
+			}
+			i = j
+		case c == '@' || c == ':':
+			if r, ok := atVersion(s, a, i, b, code); ok {
+				out = append(out, r)
+			}
+			i++
+		default:
+			i++
+		}
+	}
+	return out
+}
+
+// isNameByte: the bytes of a subject, a package or an image name.
+func isNameByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+		c == '.' || c == '_' || c == '-' || c == '+'
+}
+
+// afterOK reports whether a version may end at s[i]: not inside a word or
+// a longer number ("Node 18GB", "Python 3.11a").
+func afterOK(s string, i int) bool {
+	if i >= len(s) {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	return !isWordRune(r) && !(r == '.' && i+1 < len(s) && isDigit(s[i+1]))
+}
+
+// nameVersions reads the version the name s[i:j] starts: a subject followed
+// by a version, Go's go1.22, the interpreter's python3.11, or any name
+// followed by a three-part version ("CodeMirror 5.65.2").
+func nameVersions(s string, i, j, b int) []Ref {
+	word := strings.TrimRight(s[i:j], ".")
+	if word == "" {
+		return nil
+	}
+	low := strings.ToLower(word)
+	switch {
+	case strings.HasPrefix(word, "go1."):
+		return fixedVersion(s, i, j, len("go"), "go")
+	case strings.HasPrefix(low, "python3."):
+		return fixedVersion(s, i, j, len("python"), "python")
+	}
+	if sub, ok := subjects[low]; ok {
+		if r, ok := subjectRef(s, i, i+len(word), b, sub); ok {
+			return []Ref{r}
+		}
+		return nil
+	}
+	if notSoftware[low] || !endsWithLetter(word) {
+		return nil
+	}
+	k := i + len(word)
+	for k < b && (s[k] == ' ' || s[k] == '\t') {
+		k++
+	}
+	if k == i+len(word) || k >= b {
+		return nil
+	}
+	if s[k] == 'v' || s[k] == 'V' {
+		k++
+	}
+	n := threePart(s[k:b])
+	if n == 0 || !afterOK(s, k+n) {
+		return nil
+	}
+	return []Ref{{Kind: Version, Start: i, End: k + n, ValueStart: k, ValueEnd: k + n, Subject: low, Version: s[k : k+n]}}
+}
+
+// threePart returns the length of the "5.65.2" s starts with, 0 if none.
+func threePart(s string) int {
+	k := 0
+	for part := 0; part < 3; part++ {
+		if part > 0 {
+			if k >= len(s) || s[k] != '.' {
+				return 0
+			}
+			k++
+		}
+		_, n := digits(s[k:])
+		if n == 0 {
+			return 0
+		}
+		k += n
+	}
+	return k
+}
+
+// fixedVersion reads go1.22 or python3.11: the version follows a prefix of
+// skip bytes inside the name s[i:j].
+func fixedVersion(s string, i, j, skip int, subject string) []Ref {
+	v, n := s[i+skip:j], 0
+	for n < len(v) && (isDigit(v[n]) || v[n] == '.' && n+1 < len(v) && isDigit(v[n+1])) {
+		n++
+	}
+	if n == 0 || !afterOK(s, i+skip+n) {
+		return nil
+	}
+	return []Ref{{Kind: Version, Start: i, End: i + skip + n, ValueStart: i + skip, ValueEnd: i + skip + n,
+		Subject: subject, Version: v[:n]}}
+}
+
+// subjectRef reads the version after the subject s[i:j], or refuses it.
+func subjectRef(s string, i, j, b int, sub subject) (Ref, bool) {
+	m := reTail.FindStringSubmatchIndex(s[j:b])
+	if m == nil || !afterOK(s, j+m[1]) {
+		return Ref{}, false
+	}
+	group := func(k int) (string, bool) {
+		if m[2*k] < 0 {
+			return "", false
+		}
+		return s[j+m[2*k] : j+m[2*k+1]], true
+	}
+	opText, hasOp := group(1)
+	ver, _ := group(2)
+	wild, _ := group(3)
+	_, plus := group(4)
+	post, hasPost := group(5)
+	start := i
+	from := max(0, i-16)
+	for from > 0 && !utf8.RuneStart(s[from]) {
+		from--
+	}
+	pre := reAtLeast.FindStringIndex(s[from:i])
+	if pre != nil {
+		start = from + pre[0]
+	}
+	op := Exact
+	switch {
+	case hasOp:
+		op = parseOp(opText)
+	case plus:
+		op = AtLeast
+	}
+	if hasPost {
+		op = AtLeast
+		p := strings.ToLower(post)
+		for _, w := range []string{"older", "earlier", "lower", "below", "under"} {
+			if strings.HasSuffix(p, w) {
+				op = AtMost
+			}
+		}
+	}
+	if pre != nil {
+		op = AtLeast
+	}
+	vPrefix := strings.ContainsAny(s[j:j+m[4]], "vV")
+	explicit := strings.Contains(ver, ".") || wild != "" || hasOp || plus || hasPost || pre != nil || vPrefix
+	switch {
+	case !sub.integer && !explicit:
+		return Ref{}, false
+	case sub.name == "go" && !strings.HasPrefix(ver, "1."):
+		return Ref{}, false // "go 1" is a count; Go's versions are 1.x
+	case sub.name == "node" && !explicit:
+		if major, _ := digits(ver); major < 4 || major > 40 {
+			return Ref{}, false // "node 2" is a node of a graph
+		}
+	}
+	return Ref{Kind: Version, Start: start, End: j + m[1], ValueStart: j + m[4], ValueEnd: j + m[5],
+		Subject: sub.name, Version: ver, Op: op}, true
+}
+
+// atVersion reads name@18 (k at the "@") or an image's name:16 (k at the ":").
+func atVersion(s string, a, k, b int, code bool) (Ref, bool) {
+	if k+1 >= b {
+		return Ref{}, false
+	}
+	i := k // back over the name: letters, digits, "._-+", folders, a scope's "@"
+	for i > a && (isNameByte(s[i-1]) || s[i-1] == '/') {
+		i--
+	}
+	if s[k] == '@' && i > a && s[i-1] == '@' {
+		i--
+	}
+	if i == k || !boundaryBefore(s, i) {
+		return Ref{}, false
+	}
+	if s[k] == ':' {
+		m := reTagTail.FindStringSubmatchIndex(s[k+1 : b])
+		if m == nil {
+			return Ref{}, false
+		}
+		return imageRef(s, i, k, k+1+m[1], k+1+m[2], k+1+m[3], code)
+	}
+	m := reAtTail.FindStringSubmatchIndex(s[k+1 : b])
+	if m == nil || !afterOK(s, k+1+m[1]) {
+		return Ref{}, false
+	}
+	name := strings.ToLower(s[i:k])
+	if sub, ok := subjects[name]; ok {
+		name = sub.name
+	}
+	op := Exact
+	if m[2] >= 0 {
+		op = parseOp(s[k+1+m[2] : k+1+m[3]])
+	}
+	return Ref{Kind: Version, Start: i, End: k + 1 + m[1], ValueStart: k + 1 + m[4], ValueEnd: k + 1 + m[5],
+		Subject: name, Version: s[k+1+m[4] : k+1+m[5]], Op: op}, true
+}
+
+// imageRef builds the Ref of the image s[i:k] whose tag's version is
+// s[vs:ve] and whose match ends at e, or refuses it.
+func imageRef(s string, i, k, e, vs, ve int, code bool) (Ref, bool) {
+	name := strings.TrimPrefix(strings.TrimPrefix(s[i:k], "docker.io/"), "library/")
+	if name == "" || name != strings.ToLower(name) || name[0] == '/' || name[len(name)-1] == '/' {
+		return Ref{}, false
+	}
+	// The tag may go on ("16-alpine", "3.12-slim"), but not into a word or a path.
+	if e < len(s) {
+		r, _ := utf8.DecodeRuneInString(s[e:])
+		if isWordRune(r) || r == '/' || r == ':' || r == '.' && e+1 < len(s) && isDigit(s[e+1]) {
+			return Ref{}, false
+		}
+	}
+	if hasExtension(name[strings.LastIndexByte(name, '/')+1:]) {
+		return Ref{}, false // a file and its line: main.go:42
+	}
+	if !images[name] && !(code && strings.Contains(name, "/")) {
+		return Ref{}, false
+	}
+	ver := s[vs:ve]
+	if major, n := digits(ver); n > 3 || major >= 1000 {
+		return Ref{}, false // a port: redis:6379
+	}
+	return Ref{Kind: Version, Start: i, End: e, ValueStart: vs, ValueEnd: ve, Subject: name, Version: ver}, true
+}
