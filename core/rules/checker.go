@@ -45,6 +45,10 @@ type Checker struct {
 	slugBases map[string]string
 	// took is how long each task of the previous call ran, by rule code.
 	took map[string]time.Duration
+
+	// Repo is what the reference rules judge entries against; nil keeps
+	// them silent. Set it before a call, not during one.
+	Repo Repo
 }
 
 // pairsTask names the task that computes the pairs and runs the pair rules.
@@ -135,7 +139,7 @@ func (c *Checker) Check(files []File, cfg config.Config) []Finding {
 	lines := newLineIndexes(len(files))
 	parallelTasks(len(order), func(k int) {
 		t := order[k]
-		t.w = &workspace{rule: t.rule, files: files, cfg: cfg, idx: lines}
+		t.w = &workspace{rule: t.rule, files: files, cfg: cfg, idx: lines, repo: c.Repo}
 		if t.slugs {
 			t.w.slugs = slugs
 		}

@@ -254,6 +254,7 @@ type workspace struct {
 	rule  *rule
 	files []File
 	cfg   config.Config
+	repo  Repo // for the reference rules; may be nil
 	out   []Finding
 	// idx is shared by the tasks of one Check: each file's line index is
 	// built once, by the first task that needs it.
