@@ -1,5 +1,7 @@
 package refs
 
+import "time"
+
 // Repo is what Judge needs to know about the repository an entry lives in.
 // Every path is slash-separated and relative to the workspace root (the
 // folder that holds .memory/); an implementation also resolves it from the
@@ -43,6 +45,8 @@ type Repo interface {
 
 // Move is where a path went.
 type Move struct {
+	// When is the commit's time; Before is judged by it.
+	When time.Time
 	// To is the path it was renamed or moved to, "" when it was deleted.
 	To string
 	// Commit is the commit that renamed or deleted it.
@@ -63,6 +67,10 @@ type Manifest struct {
 	// pattern rule or include in a Makefile, an import in a justfile or
 	// Taskfile): a missing name is then no proof of a stale command.
 	Open bool
+	// Lines are the 1-based lines the names are defined on, in Names'
+	// order (0 when unknown), so that an editor can open the manifest
+	// at a cited target.
+	Lines []int
 }
 
 // Pin is one version a manifest states.

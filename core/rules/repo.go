@@ -19,6 +19,15 @@ type Repo interface {
 	// not track). A path the history shows gone already before the entry
 	// was written is one the entry speaks of as gone (refs.Move.Before).
 	Written(path string, line int) time.Time
+	// Locate is the absolute path of a cited path that exists (from the
+	// workspace root, else from the git top level, else the one existing
+	// path it ends), for a link or a go-to-definition; ok is false when
+	// there is no such file or folder.
+	Locate(path string) (abs string, ok bool)
+	// LastChange is the last commit that changed an existing path, for a
+	// hover ("last changed 3 days ago in abc1234"); ok is false outside
+	// git or for a path no commit touched.
+	LastChange(path string) (commit string, when time.Time, ok bool)
 }
 
 // CheckWithRepo is Check with the repository the reference rules judge
