@@ -8,7 +8,8 @@ import (
 // FuzzExtract holds Extract to its promises on any input: no panic; every
 // span inside the text, non-empty and on rune boundaries; the value span
 // inside the reference; references in order and never overlapping; and the
-// values read from the text, not made up.
+// values read from the text, not made up; and parsePath's shortcut for bare
+// words reads every token as the full reading does.
 func FuzzExtract(f *testing.F) {
 	for _, s := range []string{
 		"Auth lives in `src/auth/session.ts:42`; run `cd web && npm run build` on Node 18 or newer.",
@@ -24,6 +25,13 @@ func FuzzExtract(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
+		for _, tk := range tokens(text, 0, len(text)) {
+			for _, mode := range []pathMode{inProse, inCode} {
+				if tok := text[tk.start:tk.end]; !sameReading(tok, mode) {
+					t.Fatalf("%q (mode %d) reads differently with the bare-word shortcut", tok, mode)
+				}
+			}
+		}
 		rs := Extract(text)
 		// Boundaries of the decoder's walk: an invalid byte is a rune of its own.
 		boundary := make([]bool, len(text)+1)

@@ -32,7 +32,11 @@ type pathToken struct {
 }
 
 // parsePath decides whether tok is a path of this repository.
-func parsePath(tok string, mode pathMode) (pathToken, bool) {
+func parsePath(tok string, mode pathMode) (pathToken, bool) { return readPath(tok, mode, true) }
+
+// readPath is parsePath; shortcut lets it decide a bare word at once, and
+// a test compares the two ways on every token it can find.
+func readPath(tok string, mode pathMode, shortcut bool) (pathToken, bool) {
 	base, line := splitLine(tok)
 	p := pathToken{line: line, valueLen: len(base)}
 	if base == "" || !pathChars(base) || strings.Contains(base, "..") {
@@ -51,6 +55,14 @@ func parsePath(tok string, mode pathMode) (pathToken, bool) {
 	}
 	if base == "" {
 		return p, false
+	}
+	if shortcut && !p.dir && !explicit && strings.IndexByte(base, '/') < 0 && strings.IndexByte(base, '.') < 0 {
+		// A bare word, as nearly every token of prose is: without a dot
+		// it has no extension and is no dotfile, so only a well-known
+		// file name (Makefile) makes it a path; the reading below comes
+		// to the same, at the cost of a split and half a dozen lookups.
+		p.path = base
+		return p, knownFiles[base] && hasLetter(base)
 	}
 	segs := strings.Split(base, "/")
 	for i, s := range segs {
