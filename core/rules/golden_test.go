@@ -29,11 +29,15 @@ func loadFixture(t *testing.T, file string) *golden {
 		t.Fatal(err)
 	}
 	out := &golden{Fixture: fx}
-	for _, f := range fx.Files {
+	for _, f := range fx.Memory() {
 		out.files = append(out.files, newFile(f.Path, f.Data))
 	}
 	return out
 }
+
+// check runs every rule over files as the archive's workspace holds them,
+// with the repository its other files and directives describe.
+func (g *golden) check(files []File) []Finding { return CheckWithRepo(files, g.Config, g.Repo) }
 
 func newFile(p string, src []byte) File { return NewFile(p, src) }
 
@@ -111,7 +115,7 @@ func TestGoldenRules(t *testing.T) {
 		seen[code] = true
 		t.Run(code, func(t *testing.T) {
 			fx := loadFixture(t, file)
-			got := render(fx.files, Check(fx.files, fx.Config), fx.Shows)
+			got := render(fx.files, fx.check(fx.files), fx.Shows)
 			changed := false
 			compare(t, fx, "want/findings", []byte(got), &changed)
 			save(t, file, fx, changed)
@@ -145,7 +149,7 @@ func TestGoldenFixes(t *testing.T) {
 					if round == 10 {
 						t.Fatal("fix-all did not settle after 10 rounds")
 					}
-					edits := FixAll(files, Check(files, fx.Config))
+					edits := FixAll(files, fx.check(files))
 					if len(edits) == 0 {
 						break
 					}
@@ -154,7 +158,7 @@ func TestGoldenFixes(t *testing.T) {
 			} else {
 				code, title, _ := strings.Cut(fx.Fix, "/")
 				var chosen *Fix
-				for _, f := range Check(files, fx.Config) {
+				for _, f := range fx.check(files) {
 					for i := range f.Fixes {
 						if f.Code == code && f.Fixes[i].Title == title && chosen == nil {
 							chosen = &f.Fixes[i]
@@ -234,7 +238,7 @@ func fixKind(code, title string) string {
 func TestFixKindsListed(t *testing.T) {
 	for _, file := range archives(t, "rules") {
 		fx := loadFixture(t, file)
-		for _, f := range Check(fx.files, fx.Config) {
+		for _, f := range fx.check(fx.files) {
 			for _, x := range f.Fixes {
 				if fixKind(f.Code, x.Title) == "" {
 					t.Errorf("%s: fix %s/%q is not in fixKinds", filepath.Base(file), f.Code, x.Title)
