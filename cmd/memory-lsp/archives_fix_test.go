@@ -31,6 +31,9 @@ func TestFixArchives(t *testing.T) {
 			if fx.Fix == "" {
 				t.Fatal(`archive comment has no "fix:" line`)
 			}
+			if fx.Repo.HasCode() {
+				t.Skip("until the CLI/server pass a repository (issue 14 wiring; see awaitingRepo)")
+			}
 			ws := newArchiveWorkspace(t, fx)
 			code, title, _ := strings.Cut(fx.Fix, "/")
 			if fx.Fix != "all" && sarifListsFix(title) {

@@ -32,9 +32,17 @@ type surface struct {
 // from want/findings.
 var surfaces = []surface{
 	// check --format json carries everything want/findings does.
-	{"json", jsonFindings, func(want []fixture.Finding) []fixture.Finding { return want }},
-	{"sarif", sarifFindings, sarifShows},
-	{"lsp", lspFindings, lspShows},
+	{"json", jsonFindings, awaitingRepo},
+	{"sarif", sarifFindings, func(want []fixture.Finding) []fixture.Finding { return sarifShows(awaitingRepo(want)) }},
+	{"lsp", lspFindings, func(want []fixture.Finding) []fixture.Finding { return lspShows(awaitingRepo(want)) }},
+}
+
+// awaitingRepo leaves out the findings of the rules that judge entries
+// against the repository (Traits.NeedsRepo): until the CLI/server pass a
+// repository (issue 14 wiring), no front end reports them. Remove it, its
+// three uses above and the skip in TestFixArchives once they do.
+func awaitingRepo(want []fixture.Finding) []fixture.Finding {
+	return slices.DeleteFunc(slices.Clone(want), func(f fixture.Finding) bool { return rules.Finding{Code: f.Code}.Traits().NeedsRepo })
 }
 
 // sarifShows: SARIF has three levels, so info and hint are both "note"; a

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/memory-lsp/memory-lsp/core/config"
+	"github.com/memory-lsp/memory-lsp/core/refs"
 	"github.com/memory-lsp/memory-lsp/core/similar"
 	"github.com/memory-lsp/memory-lsp/core/textdiff"
 )
@@ -45,6 +46,9 @@ type Checker struct {
 	slugBases map[string]string
 	// took is how long each task of the previous call ran, by rule code.
 	took map[string]time.Duration
+	// extracted are the references the previous call read in each
+	// content, for the rules that need the repository (references.go).
+	extracted map[string][]refs.Ref
 
 	// Repo is what the reference rules judge entries against; nil keeps
 	// them silent. Set it before a call, not during one.
@@ -73,11 +77,14 @@ type cached struct {
 // findings sorted by file, start offset and code, as the package's Check.
 //
 // The rules run side by side on the available cores: one task computes the
-// pairs and then runs the rules that read them, every other rule is a task
-// of its own, each with its own list of findings. The tasks start longest
-// first, as they took in the previous call. The lists are joined in the
-// order a one-by-one run produces (the other rules in registry order, then
-// the pair rules), so the stable sort gives the same result.
+// pairs and then runs the rules that read them, one reads the entries'
+// references and runs the rules that judge them against Repo (none without
+// a Repo that has code), every other rule is a task of its own, each with
+// its own list of findings. The tasks start longest first, as they took in
+// the previous call. The lists are joined in one fixed order (the other
+// rules in registry order, the reference rules, then the pair rules), and
+// no two tasks report the same code, so the stable sort by file, offset and
+// code gives the same result as a one-by-one run.
 func (c *Checker) Check(files []File, cfg config.Config) []Finding {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -98,9 +105,22 @@ func (c *Checker) Check(files []File, cfg config.Config) []Finding {
 	}
 	var tasks []*task
 	for i := range registry {
-		if r := &registry[i]; r.on(cfg) && !r.Pairs {
+		if r := &registry[i]; r.on(cfg) && !r.Pairs && !r.NeedsRepo {
 			tasks = append(tasks, &task{key: r.Code, rule: r, run: r.check, slugs: r.AssignsSlug})
 		}
+	}
+	if ReadsRepo(cfg) && c.Repo != nil && c.Repo.HasCode() {
+		tasks = append(tasks, &task{key: referencesTask, run: func(w *workspace) {
+			w.cites = c.citations(files)
+			for i := range registry {
+				if r := &registry[i]; r.on(cfg) && r.NeedsRepo {
+					w.rule = r
+					r.check(w)
+				}
+			}
+		}})
+	} else {
+		c.extracted = nil // nothing to judge: keep no readings
 	}
 	var pairs *task
 	if slices.ContainsFunc(registry, func(r rule) bool { return r.Pairs && r.on(cfg) }) {
@@ -215,7 +235,7 @@ func parallelTasks(n int, task func(k int)) {
 }
 
 func (c *Checker) reset() {
-	c.groups, c.cache, c.slugBases, c.took = nil, nil, nil, nil
+	c.groups, c.cache, c.slugBases, c.took, c.extracted = nil, nil, nil, nil, nil
 }
 
 // slugCache hands the base slugs of the previous call to this one and

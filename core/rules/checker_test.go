@@ -11,6 +11,7 @@ import (
 
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
+	"github.com/memory-lsp/memory-lsp/core/refs"
 	"github.com/memory-lsp/memory-lsp/core/similar"
 	"github.com/memory-lsp/memory-lsp/core/textdiff"
 )
@@ -71,6 +72,7 @@ var (
 		"发布前更新变更日志", "不要提交生成的代码", "要提交生成的代码", "我不吃", "我吃", "数据库迁移必须可以回滚",
 		"Включайте сжатие логов", "Не включайте сжатие логов", "Do it", "Don't do it", "🙂", "🙃",
 		"Enable the cache for the worker queue", "Disable the cache for the worker queue",
+		"Auth lives in `src/auth/session.ts`", "Run `make e2e` before merging", "We are on Node 18",
 	}
 )
 
@@ -236,7 +238,8 @@ func TestCheckerMatchesCheck(t *testing.T) {
 		}
 		cfg := config.Default()
 		cfg.Limits[category.Decision], cfg.Limits[category.Quirk] = 30, 30
-		c := new(Checker)
+		repo := testRepo()
+		c := &Checker{Repo: repo}
 		for step := range steps {
 			what := "start"
 			if step > 0 {
@@ -252,12 +255,12 @@ func TestCheckerMatchesCheck(t *testing.T) {
 				if cfg.Disabled == nil {
 					cfg.Disabled = map[string]bool{}
 				}
-				code := []string{"duplicate", "near-duplicate", "conflict"}[r.IntN(3)]
+				code := []string{"duplicate", "near-duplicate", "conflict", "stale-path", "version-drift"}[r.IntN(5)]
 				cfg.Disabled[code] = !cfg.Disabled[code]
 				what += ", toggle " + code
 			}
 			files := ws.files()
-			got, want := c.Check(files, cfg), Check(files, cfg)
+			got, want := c.Check(files, cfg), CheckWithRepo(files, cfg, repo)
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("seed %d step %d (%s): Checker found %d, Check %d\n%s\n---\n%s", seed, step, what, len(got), len(want),
 					render(files, got, nil), render(files, want, nil))
@@ -270,6 +273,31 @@ func TestCheckerMatchesCheck(t *testing.T) {
 			if c.cache != nil {
 				assertCache(t, c)
 			}
+			if c.extracted != nil {
+				assertReadings(t, c, files)
+			}
+		}
+	}
+}
+
+// assertReadings: the Checker keeps the references of exactly the entry
+// contents of its last call.
+func assertReadings(t *testing.T, c *Checker, files []File) {
+	t.Helper()
+	want := map[string]bool{}
+	for _, f := range files {
+		if f.IsCategory && f.parsed() {
+			for _, e := range f.Doc.Entries {
+				want[e.Content] = true
+			}
+		}
+	}
+	if len(c.extracted) != len(want) {
+		t.Fatalf("the Checker keeps %d readings for %d contents", len(c.extracted), len(want))
+	}
+	for ct, rs := range c.extracted {
+		if !want[ct] || !reflect.DeepEqual(rs, refs.Extract(ct)) {
+			t.Fatalf("reading of %q: %v, want %v", ct, rs, refs.Extract(ct))
 		}
 	}
 }
@@ -476,13 +504,15 @@ func BenchmarkCheckerOneChange10k(b *testing.B) {
 	for _, v := range []struct {
 		name string
 		a, b []File
+		repo Repo
 	}{
-		{"1-file", []File{decisions10k(-1)}, []File{decisions10k(5000)}},
-		{"5-files", ws, ws2},
+		{"1-file", []File{decisions10k(-1)}, []File{decisions10k(5000)}, nil},
+		{"5-files", ws, ws2, nil},
+		{"5-files-repo", ws, ws2, benchRepo()},
 	} {
 		b.Run(v.name, func(b *testing.B) {
 			cfg := raisedLimits()
-			c := new(Checker)
+			c := &Checker{Repo: v.repo}
 			c.Check(v.a, cfg)
 			n, i := 0, 0
 			for b.Loop() {

@@ -10,7 +10,7 @@ import (
 )
 
 // FuzzCheck feeds arbitrary bytes to every rule, as an editor buffer or an
-// agent's write can: Check must not panic, every finding's span and every
+// agent's write can (the reference rules with a repository to judge against): Check must not panic, every finding's span and every
 // fix's edits must lie inside their files and apply cleanly, every offset
 // they hold must be a position (not inside a character or a CRLF: the
 // editor, SARIF and the text output all speak in lines and columns), and the
@@ -21,11 +21,15 @@ func FuzzCheck(f *testing.F) {
 		"\ufeff- [x]y\r\n- [] z\r- [ ] task\n  - nested\n- Use Postgres\n- use postgres!\n",
 		"- AKIAIOSFODNN7EXAMPLQ is the key\n```\ncode\n```\nprose line\n",
 		"- [My Slug] 发布前更新日志。再来一句。\n- 😀😀 emoji\n",
+		"- Auth is in `./src/auth/session.ts:42`; run `cd web && make e2e` on Node 18.\n- `docs/adr/` and src/gone/x.ts\n",
 	} {
 		f.Add([]byte(s), []byte("# Notes\n- [a] x\n"))
 	}
 	cfg := config.Default()
 	cfg.Limits[0], cfg.Limits[3] = 2, 2 // let over-limit fire on small inputs
+	// a repository with moves, manifests and pins, for the reference rules
+	repo := testRepo()
+	check := func(files []File) []Finding { return CheckWithRepo(files, cfg, repo) }
 	f.Fuzz(func(t *testing.T, decisions, other []byte) {
 		files := []File{newFile(".memory/decisions.md", decisions), newFile(".memory/instructions.md", other), newFile(".memory/notes.md", other)}
 		ixs := make([]*text.Index, len(files))
@@ -40,7 +44,7 @@ func FuzzCheck(f *testing.F) {
 				}
 			}
 		}
-		for _, fd := range Check(files, cfg) {
+		for _, fd := range check(files) {
 			src := files[fd.File].Doc.Src
 			if fd.Span.Start < 0 || fd.Span.End < fd.Span.Start || fd.Span.End > len(src) {
 				t.Fatalf("%s: span %v outside %d bytes", fd.Code, fd.Span, len(src))
@@ -63,7 +67,7 @@ func FuzzCheck(f *testing.F) {
 			}
 		}
 		for pass := 0; ; pass++ {
-			edits := FixAll(files, Check(files, cfg))
+			edits := FixAll(files, check(files))
 			if len(edits) == 0 {
 				break
 			}

@@ -221,6 +221,9 @@ var fixKinds = map[string][]string{
 	"stray-line":      {"Make it an entry", "Delete line"},
 	"secret":          {"Delete entry", "Delete line", "Delete lines", "Replace the secret with a placeholder"},
 	"agent-directive": {"Delete entry", "Delete line"},
+	"stale-path":      {"Replace with ", "Delete entry"},
+	"stale-command":   {"Replace with "},
+	"version-drift":   {"Update to "},
 }
 
 // fixKind maps a fix title to its entry in fixKinds ("" if unlisted).

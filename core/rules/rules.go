@@ -184,6 +184,14 @@ type Traits struct {
 	// Hazard: the flagged text must not spread (hazard.go): no tool
 	// rewrites its line, and its fixes (delete, redact) come first.
 	Hazard bool
+	// NeedsRepo: the rule judges what entries cite against the repository
+	// beside the memory folder (Checker.Repo, references.go). Its findings
+	// change when the code does — a cited file created, moved or deleted,
+	// a manifest edited, a commit — with no change to the memory files, so
+	// a front end that keeps findings (the language server) checks again
+	// when the repository changes. Without a repository, or with one that
+	// holds nothing but .memory/, the rule is silent.
+	NeedsRepo bool
 }
 
 // traitsByCode indexes the registry's traits, for Finding.Traits on every
@@ -207,7 +215,9 @@ func (r rule) on(cfg config.Config) bool { return r.AlwaysOn || cfg.Enabled(r.Co
 
 // registry lists every rule in the order of the README's table of codes,
 // which a test keeps equal to it: agent-directive sits beside secret (both
-// are about what text may be stored) and file-too-large comes last.
+// are about what text may be stored), the rules that judge entries against
+// the repository follow the rules of the text, and file-too-large comes
+// last.
 var registry = []rule{
 	{Info{"bullet-marker", Warning, "A list marker other than \"- \" (`* x`, `-x`, `1. x`): HackLM ignores the line."}, checkBulletMarker, Traits{CleanupNormalizes: true}},
 	{Info{"indented-entry", Warning, "An indented list item: HackLM never reads it, and a store may delete it."}, checkIndentedEntry, Traits{}},
@@ -228,6 +238,9 @@ var registry = []rule{
 	{Info{"secret", Error, "A likely credential (API key, token, private key, password)."}, checkSecret, Traits{Hazard: true}},
 	{Info{AgentDirectiveCode, Warning, "Text that instructs the agents reading memory (\"ignore previous instructions\", \"you are now …\") or pipes downloaded code into a shell (`curl … | sh`): memory poisoning. Store refuses it unless the rule is switched off."}, checkAgentDirective, Traits{Hazard: true}},
 	{Info{"stray-line", Information, "A line HackLM ignores but its cleanup would turn into an entry."}, checkStrayLine, Traits{}},
+	{Info{"stale-path", Warning, "A path an entry cites (`src/auth/session.ts`, `docs/adr/`) that does not exist in the repository. When git history shows where it went, the message names the new path and the commit, and a safe fix updates the entry."}, checkStalePath, Traits{NeedsRepo: true}},
+	{Info{"stale-command", Warning, "A command an entry cites (`make e2e`, `npm run lint`, `just deploy`) whose target, script, recipe or task its Makefile, package.json, justfile or Taskfile does not define; the message lists the closest names."}, checkStaleCommand, Traits{NeedsRepo: true}},
+	{Info{"version-drift", Warning, "A version an entry states (\"Node 18\", `react@17`) that contradicts what the project pins (.nvmrc, package.json, go.mod, pyproject.toml, a Dockerfile …); \"Node 18 or newer\" with 22 pinned does not."}, checkVersionDrift, Traits{NeedsRepo: true}},
 	{Info{"file-too-large", Error, "A memory file over 8 MiB: it is not parsed or checked, and stores, fixes and cleanup refuse it. Cannot be switched off."}, checkFileTooLarge, Traits{AlwaysOn: true}},
 }
 
@@ -238,6 +251,18 @@ func Rules() []Info {
 		out[i] = r.Info
 	}
 	return out
+}
+
+// ReadsRepo reports whether a rule that cfg enables judges entries against
+// the repository (Traits.NeedsRepo): only then is a repository worth
+// opening for a check.
+func ReadsRepo(cfg config.Config) bool {
+	for _, r := range registry {
+		if r.NeedsRepo && r.on(cfg) {
+			return true
+		}
+	}
+	return false
 }
 
 // Check runs every enabled rule over the workspace's files and returns the
@@ -259,6 +284,9 @@ type workspace struct {
 	// idx is shared by the tasks of one Check: each file's line index is
 	// built once, by the first task that needs it.
 	idx *lineIndexes
+
+	// cites, read once for the rules that need the repository.
+	cites []citing
 
 	// pairs, computed once for duplicate, near-duplicate and conflict.
 	pairs []similar.Pair

@@ -10,6 +10,7 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/memfile"
+	"github.com/memory-lsp/memory-lsp/core/refs"
 	"github.com/memory-lsp/memory-lsp/core/text"
 
 	"github.com/memory-lsp/memory-lsp/internal/cputime"
@@ -31,10 +32,13 @@ func check(t *testing.T, src, code string) []Finding {
 func TestRegistryMatchesReadme(t *testing.T) {
 	// The product contract's list of codes (§4 of ../shared/spec/README.md),
 	// in order, then the codes it does not name: agent-directive beside
-	// secret (both about what text may be stored), file-too-large last.
+	// secret (both about what text may be stored), the rules that judge
+	// entries against the repository after the rules of the text,
+	// file-too-large last.
 	want := []string{"bullet-marker", "indented-entry", "empty-entry", "bom", "line-ending", "slug-format",
 		"slug-malformed", "checkbox", "duplicate-slug", "missing-slug", "duplicate", "near-duplicate", "conflict",
-		"over-limit", "long-entry", "unknown-file", "secret", "agent-directive", "stray-line", "file-too-large"}
+		"over-limit", "long-entry", "unknown-file", "secret", "agent-directive", "stray-line",
+		"stale-path", "stale-command", "version-drift", "file-too-large"}
 	var got []string
 	for _, r := range Rules() {
 		got = append(got, r.Code)
@@ -286,17 +290,26 @@ func BenchmarkCheck10k(b *testing.B) {
 	for _, v := range []struct {
 		name string
 		cfg  config.Config
-	}{{"raised-limits", raised}, {"default-limits", config.Default()}} {
+		repo Repo
+	}{{"raised-limits", raised, nil}, {"default-limits", config.Default(), nil}, {"raised-limits-repo", raised, benchRepo()}} {
 		b.Run(v.name, func(b *testing.B) {
 			n := 0
 			cpu := cputime.Start()
 			for b.Loop() {
-				n = len(Check(files, v.cfg))
+				n = len(CheckWithRepo(files, v.cfg, v.repo))
 			}
 			cpu.Report(b)
 			b.ReportMetric(float64(n), "findings")
 		})
 	}
+}
+
+// benchRepo is a repository for workspace10k's references: the versions
+// its entries state hold (go.mod's go line, pnpm's pin), as most do.
+func benchRepo() Repo {
+	r := testRepo()
+	r.PinsOf = map[string][]refs.Pin{"go": {{Value: "1.26", File: "go.mod", Line: 3, Bare: refs.AtLeast}}, "pnpm": {{Value: "9.15.0", File: "package.json"}}}
+	return r
 }
 
 // indexOf is the position index FormatText takes, nil for no document.

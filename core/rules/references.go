@@ -1,0 +1,135 @@
+package rules
+
+import (
+	"time"
+
+	"github.com/memory-lsp/memory-lsp/core/memfile"
+	"github.com/memory-lsp/memory-lsp/core/refs"
+	"github.com/memory-lsp/memory-lsp/core/text"
+)
+
+// The reference rules (stale-path, stale-command, version-drift: Traits
+// NeedsRepo) judge what entries cite against the repository. Reading an
+// entry's references is most of their cost (refs.Extract reads every
+// token), so a Checker runs them as one task that reads each entry once,
+// and keeps what it read by content for its next call: an editor's re-check
+// after one edit reads one entry.
+
+// referencesTask names the task that reads the entries' references and
+// runs the reference rules.
+const referencesTask = " references"
+
+// citing is an entry of a category file and the references it cites, in
+// order.
+type citing struct {
+	file, entry int
+	refs        []refs.Ref
+}
+
+// citations reads the references of every entry of the category files,
+// reusing what the previous call read for the same content, and keeps this
+// call's reading for the next. Only the references task calls it.
+func (c *Checker) citations(files []File) []citing {
+	old := c.extracted
+	now := make(map[string][]refs.Ref, len(old))
+	var out []citing
+	for fi := range files {
+		f := &files[fi]
+		if !f.IsCategory || !f.parsed() {
+			continue
+		}
+		for i := range f.Doc.Entries {
+			ct := f.Doc.Entries[i].Content
+			rs, ok := now[ct]
+			if !ok {
+				if rs, ok = old[ct]; !ok {
+					rs = refs.Extract(ct)
+				}
+				now[ct] = rs
+			}
+			if len(rs) > 0 {
+				out = append(out, citing{file: fi, entry: i, refs: rs})
+			}
+		}
+	}
+	c.extracted = now
+	return out
+}
+
+// judged calls fn for each reference of kind that an entry cites and that
+// refs.Judge finds stale or drifting, in file and entry order.
+func (w *workspace) judged(kind refs.Kind, fn func(fi int, e *memfile.Entry, ref refs.Ref, v refs.Verdict)) {
+	for _, c := range w.cites {
+		f := &w.files[c.file]
+		e := &f.Doc.Entries[c.entry]
+		var repo *entryRepo
+		for _, ref := range c.refs {
+			if ref.Kind != kind {
+				continue
+			}
+			if repo == nil {
+				repo = &entryRepo{Repo: w.repo, path: f.Path, line: e.Line}
+			}
+			if v := refs.Judge(ref, repo); v.Status == refs.Stale || v.Status == refs.Drift {
+				fn(c.file, e, ref, v)
+			}
+		}
+	}
+}
+
+// entryRepo is the repository as one entry's judge sees it: a move carries
+// whether it happened before the entry's line was last written.
+type entryRepo struct {
+	Repo
+	// path and line (1-based, HackLM's numbering) locate the entry's line.
+	path string
+	line int
+	// written is Repo.Written for the line, asked once and only when a
+	// cited path has a history (blame is the dear part of a repository).
+	written *time.Time
+}
+
+func (r *entryRepo) Moved(p string) (refs.Move, bool) {
+	m, ok := r.Repo.Moved(p)
+	if ok {
+		if r.written == nil {
+			t := r.Repo.Written(r.path, r.line)
+			r.written = &t
+		}
+		m.Before = goneWhenWritten(m.When, *r.written)
+	}
+	return m, ok
+}
+
+// goneWhenWritten reports whether a path moved or deleted at when was
+// already gone when a line written at written was written: the line then
+// speaks of the removal ("no more `index.html`", "`old.js` was replaced"),
+// or was wrong from the start, and either way the history is no proof that
+// it went stale. A move in the commit that wrote the line counts as before
+// it (one change did both). A line that is not committed (written is zero:
+// an unsaved or uncommitted edit) is being written now, after every commit
+// of the history. A move of unknown time cannot be ordered before the line:
+// the path is then judged as any missing path is.
+func goneWhenWritten(when, written time.Time) bool {
+	return written.IsZero() || !when.IsZero() && !when.After(written)
+}
+
+// refSpan is the span of s[start:end] of an entry's content, in its file.
+func refSpan(e *memfile.Entry, start, end int) text.Span {
+	return text.Span{Start: e.ContentSpan.Start + start, End: e.ContentSpan.Start + end}
+}
+
+// replaceIn is the edit writing s in place of content[start:end] of an
+// entry.
+func replaceIn(e *memfile.Entry, start, end int, s string) text.Edit {
+	sp := refSpan(e, start, end)
+	return text.Edit{Start: sp.Start, End: sp.End, New: s}
+}
+
+// shortCommit is a commit as a message names it: git's short form.
+func shortCommit(c string) string {
+	if len(c) > 7 {
+		return c[:7]
+	}
+	return c
+}

@@ -1,0 +1,72 @@
+package rules
+
+import (
+	"path"
+	"strings"
+
+	"github.com/memory-lsp/memory-lsp/core/memfile"
+	"github.com/memory-lsp/memory-lsp/core/refs"
+)
+
+// checkStalePath flags a path an entry cites that the repository no longer
+// has (refs.Judge decides, leaning to silence). When the history shows it
+// renamed, the message names where it went and a safe fix writes the new
+// path in its place: the entry's fact is kept, only its pointer is
+// corrected. Otherwise the fact may be gone with the file, and deleting the
+// entry is for a person to choose.
+func checkStalePath(w *workspace) {
+	w.judged(refs.Path, func(fi int, e *memfile.Entry, ref refs.Ref, v refs.Verdict) {
+		cited := e.Content[ref.ValueStart:ref.ValueEnd]
+		msg := cited + " does not exist"
+		var fixes []Fix
+		switch m := v.Moved; {
+		case m != nil && m.To != "":
+			to := m.To
+			if ref.Dir {
+				to += "/"
+			}
+			msg += "; " + movedHow(ref.Path, m.To) + " to " + to + " in " + shortCommit(m.Commit)
+			// Only to a path that is there: a fix must not trade one
+			// stale pointer for another.
+			if _, ok := w.repo.Stat(m.To); ok {
+				to := movedCitation(cited, ref, m.To)
+				fixes = append(fixes, Fix{Title: "Replace with " + to, Safe: true,
+					Edits: in(fi, replaceIn(e, ref.ValueStart, ref.ValueEnd, to))})
+			} else {
+				msg += ", which does not exist either"
+			}
+		case m != nil:
+			msg += " (deleted in " + shortCommit(m.Commit) + ")"
+		}
+		if len(fixes) == 0 {
+			fixes = append(fixes, deleteLineFix("Delete entry", false, fi, w.files[fi].Doc, e.LineIndex))
+		}
+		w.report(Finding{File: fi, Span: refSpan(e, ref.Start, ref.End), Message: msg, Fixes: fixes})
+	})
+}
+
+// movedHow says whether a path was renamed (its folder kept) or moved. A
+// bare name's folder is unknown: it was renamed when its name changed.
+func movedHow(from, to string) string {
+	if strings.Contains(from, "/") && path.Dir(from) == path.Dir(to) || !strings.Contains(from, "/") && path.Base(to) != from {
+		return "renamed"
+	}
+	return "moved"
+}
+
+// movedCitation is how the entry cites a path that moved to "to", written
+// as the entry wrote the old one: with its "./" and trailing slash, and a
+// bare name (found by its last element in the history) as a bare name.
+func movedCitation(cited string, ref refs.Ref, to string) string {
+	if !strings.Contains(ref.Path, "/") {
+		to = path.Base(to)
+	}
+	lead, ok := strings.CutSuffix(strings.TrimSuffix(cited, "/"), ref.Path)
+	if !ok {
+		lead = ""
+	}
+	if ref.Dir {
+		to += "/"
+	}
+	return lead + to
+}
