@@ -412,7 +412,7 @@ func (s *Server) cmdStats(_ context.Context, _ string, raw json.RawMessage) (any
 		return nil, err
 	}
 	files, cfg := s.readFiles(root)
-	st := memory.ComputeStats(files, cfg)
+	st := memory.ComputeStats(files, cfg, nil)
 	res := statsResult{Categories: st.Categories, Duplicates: len(st.Duplicates), Conflicts: len(st.Conflicts), Siblings: len(st.Siblings), Total: st.Total}
 	res.Message = st.Message("", "")
 	return res, nil

@@ -328,7 +328,7 @@ func (s *Server) memoryStats(ctx context.Context, req *sdk.CallToolRequest) (*sd
 		if err != nil {
 			return nil, err
 		}
-		st := memory.ComputeStats(files, svc.Cfg)
+		st := memory.ComputeStats(files, svc.Cfg, nil)
 		out := statsOutput{Total: st.Total, Duplicates: st.Duplicates, Conflicts: st.Conflicts, Siblings: st.Siblings}
 		var latest time.Time
 		latestFile := ""

@@ -66,7 +66,7 @@ func TestComputeStats(t *testing.T) {
 	files := []rules.File{
 		rules.NewFile("/w/.memory/decisions.md", []byte("# Decisions\n\n- Always run the linter before committing.\n- Never run the linter before committing.\n- Use Postgres for the ledger database.\n- Use Postgres for the ledger database.\n")),
 	}
-	st := ComputeStats(files, config.Default())
+	st := ComputeStats(files, config.Default(), nil)
 	if st.Total != 4 || len(st.Categories) != 5 || st.Categories[3].Entries != 4 || st.Categories[3].Limit != 40 {
 		t.Errorf("counts: %+v", st)
 	}

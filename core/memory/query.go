@@ -2,9 +2,12 @@ package memory
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/memory-lsp/memory-lsp/core/category"
+	"github.com/memory-lsp/memory-lsp/core/config"
+	"github.com/memory-lsp/memory-lsp/core/refs"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/search"
 	"github.com/memory-lsp/memory-lsp/core/similar"
@@ -22,6 +25,12 @@ const (
 type Catalog struct {
 	Entries []CatalogEntry
 	index   *search.Index
+
+	// files, cfg and repo, when repo is set (JudgeWith), mark each hit
+	// with what is stale about it.
+	files []rules.File
+	cfg   config.Config
+	repo  func() rules.Repo
 }
 
 // CatalogEntry is one entry with its location and pruning score.
@@ -30,11 +39,13 @@ type CatalogEntry struct {
 	Cat   category.Category `json:"-"`
 	Path  string            `json:"path"`
 	Score int               `json:"score"`
+	// at is where the entry is among the files the catalog was built from.
+	at rules.EntryAt
 }
 
 // NewCatalog indexes the entries of the category files among files.
 func NewCatalog(files []rules.File) *Catalog {
-	c := &Catalog{Entries: catalogEntries(files, nil)}
+	c := &Catalog{Entries: catalogEntries(files, nil), files: files}
 	docs := make([]search.Doc, len(c.Entries))
 	for i, ce := range c.Entries {
 		docs[i] = search.Doc{Category: ce.Cat, Slug: ce.Slug, Content: ce.Content}
@@ -62,12 +73,13 @@ func List(files []rules.File, cat string) ([]CatalogEntry, error) {
 // category only, when not nil), never nil.
 func catalogEntries(files []rules.File, only *category.Category) []CatalogEntry {
 	out := []CatalogEntry{}
-	for _, f := range files {
+	for fi, f := range files {
 		if !f.IsCategory || f.Doc == nil || (only != nil && f.Category != *only) {
 			continue
 		}
-		for _, e := range f.Doc.Entries {
-			out = append(out, CatalogEntry{EntryRef: *ref(f.Category, f.Name, e), Cat: f.Category, Path: f.Path, Score: similar.Score(f.Category, e.Content)})
+		for ei, e := range f.Doc.Entries {
+			out = append(out, CatalogEntry{EntryRef: *ref(f.Category, f.Name, e), Cat: f.Category, Path: f.Path,
+				Score: similar.Score(f.Category, e.Content), at: rules.EntryAt{File: fi, Entry: ei}})
 		}
 	}
 	return out
@@ -85,6 +97,41 @@ type QueryHit struct {
 	CatalogEntry
 	// Relevance is the search score; as JSON it is "score", shadowing the pruning score.
 	Relevance float64 `json:"score"`
+	// Stale says what the entry cites that the repository contradicts
+	// (the reference rules' messages), so that an agent does not follow
+	// outdated advice. Empty when nothing is, or nothing was judged.
+	Stale []string `json:"stale,omitempty"`
+}
+
+// JudgeWith makes the catalog's queries judge each hit's references
+// against the repository repo returns, asked for only when a hit cites
+// something (opening a repository lists its files).
+func (c *Catalog) JudgeWith(cfg config.Config, repo func() rules.Repo) {
+	c.cfg, c.repo = cfg, repo
+}
+
+// markStale sets the Stale notes of the hits.
+func (c *Catalog) markStale(hits []QueryHit) {
+	if c.repo == nil || len(hits) == 0 || !rules.ReadsRepo(c.cfg) {
+		return
+	}
+	at := make([]rules.EntryAt, len(hits))
+	for i, h := range hits {
+		at[i] = h.at
+	}
+	var repo rules.Repo
+	if slices.ContainsFunc(hits, func(h QueryHit) bool { return len(refs.Extract(h.Content)) > 0 }) {
+		repo = c.repo()
+	}
+	findings := rules.CheckReferences(c.files, at, c.cfg, repo)
+	for i := range hits {
+		e := &c.files[hits[i].at.File].Doc.Entries[hits[i].at.Entry]
+		for _, f := range findings {
+			if f.File == hits[i].at.File && e.LineSpan.Start <= f.Span.Start && f.Span.End <= e.LineSpan.End {
+				hits[i].Stale = append(hits[i].Stale, f.Message)
+			}
+		}
+	}
 }
 
 // QueryResult carries the hits and HackLM's reply text.
@@ -119,6 +166,7 @@ func (c *Catalog) Query(req QueryRequest) (QueryResult, error) {
 	for _, h := range hits {
 		res.Results = append(res.Results, QueryHit{CatalogEntry: c.Entries[h.ID], Relevance: h.Score})
 	}
+	c.markStale(res.Results)
 	res.Message = queryMessage(req.Query, res.Results)
 	return res, nil
 }
@@ -140,6 +188,9 @@ func queryMessage(query string, hits []QueryHit) string {
 			fmt.Fprintf(&b, ", slug %s", h.Slug)
 		}
 		b.WriteString(")")
+		if len(h.Stale) > 0 {
+			fmt.Fprintf(&b, " (stale: %s)", strings.Join(h.Stale, "; "))
+		}
 	}
 	return b.String()
 }

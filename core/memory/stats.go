@@ -43,15 +43,25 @@ type Stats struct {
 	Duplicates []Pair `json:"duplicates"`
 	Conflicts  []Pair `json:"conflicts"`
 	Siblings   []Pair `json:"siblings"`
+	// Stale are the entries that cite a path, command or version the
+	// repository contradicts (the reference rules' findings).
+	Stale []StaleEntry `json:"stale"`
+}
+
+// StaleEntry is an entry and what it cites that no longer holds.
+type StaleEntry struct {
+	Entry    EntryRef `json:"entry"`
+	Problems []string `json:"problems"`
 }
 
 // ComputeStats counts entries per category and lists the duplicate and
-// conflicting pairs. The pairs are the rules' own findings (so stats, check
-// and the editor's diagnostics never disagree, and a rule the user switched
-// off is not counted); only the similarity is recomputed, because findings
-// carry it as words.
-func ComputeStats(files []rules.File, cfg config.Config) Stats {
-	st := Stats{Categories: []CategoryStats{}, Duplicates: []Pair{}, Conflicts: []Pair{}, Siblings: []Pair{}}
+// conflicting pairs, and with a repository (nil: none) the stale entries.
+// The pairs are the rules' own findings (so stats, check and the editor's
+// diagnostics never disagree, and a rule the user switched off is not
+// counted); only the similarity is recomputed, because findings carry it as
+// words.
+func ComputeStats(files []rules.File, cfg config.Config, repo rules.Repo) Stats {
+	st := Stats{Categories: []CategoryStats{}, Duplicates: []Pair{}, Conflicts: []Pair{}, Siblings: []Pair{}, Stale: []StaleEntry{}}
 	for _, c := range category.All {
 		cs := CategoryStats{Category: c.String(), File: c.File(), Limit: cfg.Limit(c)}
 		for _, f := range files {
@@ -63,7 +73,9 @@ func ComputeStats(files []rules.File, cfg config.Config) Stats {
 		st.Categories = append(st.Categories, cs)
 	}
 	th := similar.Thresholds{Skip: cfg.SkipThreshold, Update: cfg.UpdateThreshold}
-	for _, fd := range rules.Check(files, cfg) {
+	findings := rules.CheckWithRepo(files, cfg, repo)
+	st.Stale = staleEntries(files, findings)
+	for _, fd := range findings {
 		if !fd.Traits().Pairs {
 			continue
 		}
@@ -91,6 +103,28 @@ func ComputeStats(files []rules.File, cfg config.Config) Stats {
 	return st
 }
 
+// staleEntries groups the reference rules' findings by entry, in file
+// order.
+func staleEntries(files []rules.File, findings []rules.Finding) []StaleEntry {
+	out := []StaleEntry{}
+	for _, fd := range findings {
+		if !fd.Traits().NeedsRepo {
+			continue
+		}
+		e, ok := entryAt(files, fd.File, fd.Span)
+		if !ok {
+			continue
+		}
+		ref := *refIn(&files[fd.File], e)
+		if n := len(out); n > 0 && out[n-1].Entry == ref {
+			out[n-1].Problems = append(out[n-1].Problems, fd.Message)
+			continue
+		}
+		out = append(out, StaleEntry{Entry: ref, Problems: []string{fd.Message}})
+	}
+	return out
+}
+
 // entryAt finds the entry whose line holds a finding's span.
 func entryAt(files []rules.File, fi int, sp text.Span) (memfile.Entry, bool) {
 	if fi < 0 || fi >= len(files) || files[fi].Doc == nil {
@@ -115,6 +149,9 @@ func (st Stats) Message(lastChange, lastFile string) string {
 	if len(st.Siblings) > 0 {
 		fmt.Fprintf(&b, ", %s (likely two facts each)", Plural(len(st.Siblings), "sibling pair", "sibling pairs"))
 	}
+	if len(st.Stale) > 0 {
+		fmt.Fprintf(&b, ", %s", Plural(len(st.Stale), "stale entry", "stale entries"))
+	}
 	b.WriteString(".")
 	for _, c := range st.Categories {
 		fmt.Fprintf(&b, "\n%s: %d/%d", c.Category, c.Entries, c.Limit)
@@ -130,6 +167,9 @@ func (st Stats) Message(lastChange, lastFile string) string {
 	}
 	for _, p := range st.Siblings {
 		fmt.Fprintf(&b, "\nsibling: %s:%d %q and %s:%d %q differ by one term (%s): two facts, unless they are one", p.Entry.File, p.Entry.Line, p.Entry.Content, p.Other.File, p.Other.Line, p.Other.Content, p.Reason)
+	}
+	for _, se := range st.Stale {
+		fmt.Fprintf(&b, "\nstale: %s:%d %q: %s", se.Entry.File, se.Entry.Line, se.Entry.Content, strings.Join(se.Problems, "; "))
 	}
 	if lastFile != "" {
 		fmt.Fprintf(&b, "\nLast change: %s (%s)", lastChange, lastFile)

@@ -3,6 +3,7 @@ package rules
 import (
 	"time"
 
+	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/refs"
 	"github.com/memory-lsp/memory-lsp/core/text"
@@ -132,4 +133,42 @@ func shortCommit(c string) string {
 		return c[:7]
 	}
 	return c
+}
+
+// EntryAt names one entry: its file's index among the files given to a
+// check and its index among the file's entries.
+type EntryAt struct{ File, Entry int }
+
+// CheckReferences runs the reference rules on the given entries only, as a
+// check reports them: for a reader who asks about a few entries (the hits
+// of a query) rather than a check of everything, which would read every
+// entry's references. None with a nil repository, one without code, or the
+// rules off.
+func CheckReferences(files []File, entries []EntryAt, cfg config.Config, repo Repo) []Finding {
+	if repo == nil || !ReadsRepo(cfg) || !repo.HasCode() {
+		return nil
+	}
+	w := &workspace{files: files, cfg: cfg, idx: newLineIndexes(len(files)), repo: repo}
+	for _, at := range entries {
+		if at.File < 0 || at.File >= len(files) {
+			continue
+		}
+		f := &files[at.File]
+		if !f.IsCategory || !f.parsed() || at.Entry < 0 || at.Entry >= len(f.Doc.Entries) {
+			continue
+		}
+		if rs := refs.Extract(f.Doc.Entries[at.Entry].Content); len(rs) > 0 {
+			w.cites = append(w.cites, citing{file: at.File, entry: at.Entry, refs: rs})
+		}
+	}
+	if len(w.cites) == 0 {
+		return nil
+	}
+	for i := range registry {
+		if r := &registry[i]; r.on(cfg) && r.NeedsRepo {
+			w.rule = r
+			r.check(w)
+		}
+	}
+	return w.out
 }

@@ -298,3 +298,45 @@ func sameSet(a, b []string) bool {
 	}
 	return len(m) == 0
 }
+
+// CheckReferences judges only the entries asked about, with the same
+// findings a full check gives them.
+func TestCheckReferences(t *testing.T) {
+	src := "# Decisions\n\n- Auth lives in `src/auth/session.ts`.\n- Run `make e2e` before merging.\n- We are on Node 18.\n"
+	files := []File{NewFile(".memory/decisions.md", []byte(src))}
+	cfg := config.Default()
+	repo := testRepo()
+	full := CheckWithRepo(files, cfg, repo)
+	var want []Finding
+	for _, f := range full {
+		if f.Traits().NeedsRepo && f.Span.Start >= files[0].Doc.Entries[2].LineSpan.Start {
+			want = append(want, f)
+		}
+	}
+	if len(want) != 1 || want[0].Code != "version-drift" {
+		t.Fatalf("a full check gives %v on the third entry, want one version-drift", want)
+	}
+	got := CheckReferences(files, []EntryAt{{File: 0, Entry: 2}}, cfg, repo)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("CheckReferences of the third entry = %+v\nwant %+v", got, want)
+	}
+	if got := CheckReferences(files, []EntryAt{{0, 0}, {0, 1}, {0, 2}}, cfg, repo); len(got) != 3 {
+		t.Errorf("CheckReferences of all three entries gives %d findings, want 3: %v", len(got), got)
+	}
+	off := config.Default()
+	off.Disabled["version-drift"] = true
+	for name, c := range map[string]struct {
+		repo Repo
+		cfg  config.Config
+		at   []EntryAt
+	}{
+		"no repository": {nil, cfg, []EntryAt{{0, 2}}},
+		"no code":       {&fakeRepo{Repo: refstest.Repo{NoCode: true}}, cfg, []EntryAt{{0, 2}}},
+		"rule off":      {repo, off, []EntryAt{{0, 2}}},
+		"out of range":  {repo, cfg, []EntryAt{{1, 0}, {0, 9}, {-1, -1}}},
+	} {
+		if got := CheckReferences(files, c.at, c.cfg, c.repo); len(got) != 0 {
+			t.Errorf("%s: %v, want none", name, got)
+		}
+	}
+}
