@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/memory-lsp/memory-lsp/core/rules"
@@ -51,6 +52,20 @@ type folder struct {
 	// runs under it, so each is planned against the state the previous one
 	// left, in the buffers and on disk alike.
 	queue sync.Mutex
+
+	// The repository beside the folder (repo.go): repoMu serialises its
+	// builds; checks, requests and watchers read the current build and the
+	// scope without it. voids counts the changes that voided a build.
+	repoMu sync.Mutex
+	repo   atomic.Pointer[repoState]
+	scope  atomic.Pointer[repoScope]
+	voids  atomic.Uint64
+	// Guarded by repoMu: the last build failed and said so in the log;
+	// builds counts them, for tests.
+	repoFailing bool
+	repoBuilds  int
+	// cites is the references of each entry, by content (references.go).
+	cites citeCache
 }
 
 func newFolder(dir, key string) *folder {

@@ -100,6 +100,7 @@ func (s *Server) initialized(ctx context.Context, _ *json.RawMessage) error {
 // stop ends watching and pending timers; it is safe to call twice. The
 // watcher goes first: its events arm timers.
 func (s *Server) stop() {
+	s.endLife()
 	s.mu.Lock()
 	w := s.watch
 	s.watch = nil

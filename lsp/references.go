@@ -1,0 +1,168 @@
+package lsp
+
+import (
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/memory-lsp/memory-lsp/core/refs"
+	"github.com/memory-lsp/memory-lsp/core/rules"
+	"github.com/memory-lsp/memory-lsp/core/store"
+	"github.com/memory-lsp/memory-lsp/core/text"
+)
+
+// The references entries cite (core/refs: paths, commands, versions), as
+// the editor features read them: links, go-to-definition, hover
+// (links.go, definition.go, hover_refs.go). Where a reference leads is the repository's
+// answer (repo.go); what is stale about it is refs.Judge's, as the rules
+// judge it.
+
+// citation is one reference an entry cites.
+type citation struct {
+	ref refs.Ref
+	// entry indexes the file's entries.
+	entry int
+	// span is the reference as cited, in the file's bytes.
+	span text.Span
+}
+
+// citeCache holds the references of a folder's entries by content, so that
+// a request reads again only the entries that changed: extraction costs
+// about 16 µs an entry.
+type citeCache struct {
+	mu     sync.Mutex
+	byFile map[string]map[string][]refs.Ref // by file path, then content
+}
+
+// of returns the references of each entry of file, by entry index; nil for
+// a file that holds no entries to read.
+func (c *citeCache) of(file *rules.File) [][]refs.Ref {
+	if !file.IsCategory || file.Doc == nil || file.TooLarge() {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	old := c.byFile[file.Path]
+	now := make(map[string][]refs.Ref, len(file.Doc.Entries))
+	out := make([][]refs.Ref, len(file.Doc.Entries))
+	for i := range file.Doc.Entries {
+		content := file.Doc.Entries[i].Content
+		rs, ok := now[content]
+		if !ok {
+			if rs, ok = old[content]; !ok {
+				rs = refs.Extract(content)
+			}
+			now[content] = rs
+		}
+		out[i] = rs
+	}
+	if c.byFile == nil {
+		c.byFile = map[string]map[string][]refs.Ref{}
+	}
+	c.byFile[file.Path] = now
+	return out
+}
+
+// citations is every reference file cites, in file order, with its span in
+// the file's bytes: Extract's spans are offsets into an entry's content.
+func (f *folder) citations(file *rules.File) []citation {
+	var out []citation
+	for i, rs := range f.cites.of(file) {
+		base := file.Doc.Entries[i].ContentSpan.Start
+		for _, r := range rs {
+			out = append(out, citation{ref: r, entry: i, span: text.Span{Start: base + r.Start, End: base + r.End}})
+		}
+	}
+	return out
+}
+
+// citationAt is the citation of file under byte offset off, or nil.
+func (f *folder) citationAt(file *rules.File, off int) *citation {
+	cs := f.citations(file)
+	k := slices.IndexFunc(cs, func(c citation) bool { return c.span.Start <= off && off < c.span.End })
+	if k < 0 {
+		return nil
+	}
+	return &cs[k]
+}
+
+// destination is where a reference leads in the editor: a file or folder,
+// at a 1-based line (0: none).
+type destination struct {
+	path string
+	line int
+}
+
+// destinationOf is where ref leads: a cited path that exists, at its cited
+// line; a command's manifest, at the line of its target when the manifest
+// lists it. A version leads nowhere (its pins are in the hover).
+func destinationOf(repo rules.Repo, ref refs.Ref) (destination, bool) {
+	if repo == nil {
+		return destination{}, false
+	}
+	switch ref.Kind {
+	case refs.Path:
+		if abs, ok := repo.Locate(ref.Path); ok {
+			return destination{path: abs, line: ref.Line}, true
+		}
+	case refs.Command:
+		m, ok := repo.Manifest(ref.Tool, ref.In)
+		if !ok {
+			break
+		}
+		abs, ok := repo.Locate(m.File)
+		if !ok {
+			break
+		}
+		return destination{path: abs, line: targetLine(m, ref.Target)}, true
+	}
+	return destination{}, false
+}
+
+// targetLine is the line manifest m defines name on, 0 when it does not
+// list it or does not know.
+func targetLine(m refs.Manifest, name string) int {
+	if k := slices.Index(m.Names, name); k >= 0 && k < len(m.Lines) {
+		return m.Lines[k]
+	}
+	return 0
+}
+
+// written is the repository as Judge sees it for one entry: the history
+// knows when the entry's line was last written, so a path already gone by
+// then is one the entry speaks of as gone (refs.Move.Before).
+type written struct {
+	rules.Repo
+	at time.Time
+}
+
+func (w written) Moved(path string) (refs.Move, bool) {
+	m, ok := w.Repo.Moved(path)
+	if ok && !w.at.IsZero() && !m.When.IsZero() && !m.When.After(w.at) {
+		m.Before = true
+	}
+	return m, ok
+}
+
+// judge is Judge's verdict on a citation of entry line (1-based, as HackLM
+// counts lines) of the memory file at path.
+func judge(repo rules.Repo, path string, line int, ref refs.Ref) refs.Verdict {
+	if repo == nil {
+		return refs.Verdict{}
+	}
+	if ref.Kind == refs.Path {
+		return refs.Judge(ref, written{Repo: repo, at: repo.Written(path, line)})
+	}
+	return refs.Judge(ref, repo)
+}
+
+// rootRelative is abs relative to the workspace root, slash-separated, as
+// the repository names paths; ok is false for a path outside it.
+func rootRelative(root, abs string) (string, bool) {
+	rel, ok := store.RelativePath(root, abs)
+	if !ok || rel == "." {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
