@@ -291,6 +291,9 @@ func (s *Server) publish(f *folder) {
 		body = append(body, '}')
 		s.conn.notifyEncoded(body)
 	}
+	// After the diagnostics are out: what the check's entries cite, and
+	// the folders to watch for it.
+	s.followReferences(f)
 	// Files that vanished since the last publish get an empty list.
 	s.mu.Lock()
 	var gone []string
@@ -336,6 +339,7 @@ func (s *Server) retire(f *folder) {
 	}
 	f.shown = map[string]bool{}
 	s.mu.Unlock()
+	s.unwatchReferences(f)
 	f.pub.Lock()
 	defer f.pub.Unlock()
 	f.checker, f.last = nil, nil

@@ -2,10 +2,13 @@ package lsp
 
 import (
 	"context"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"testing"
 	"time"
 
 	"github.com/memory-lsp/memory-lsp/core/config"
@@ -71,6 +74,30 @@ func (f *repoFactory) builds() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return len(f.roots)
+}
+
+// diskFiles lists the files under root, slash-separated, without .memory's
+// and .git's: the tracked files of a repository that tracks everything.
+func diskFiles(t *testing.T, root string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".memory" || d.Name() == ".git") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() {
+			rel, _ := filepath.Rel(root, p)
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil && !os.IsNotExist(err) {
+		t.Error(err)
+	}
+	return out
 }
 
 // makefile is the manifest the fakes list: targets at lines 3, 12 and 20.

@@ -66,6 +66,11 @@ type folder struct {
 	repoBuilds  int
 	// cites is the references of each entry, by content (references.go).
 	cites citeCache
+	// interest is what the last check's entries cite, and followed that
+	// check (guarded by pub): which changes to the code matter
+	// (watch_refs.go).
+	interest atomic.Pointer[interest]
+	followed *checked
 }
 
 func newFolder(dir, key string) *folder {

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/refs"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/store"
@@ -14,7 +15,8 @@ import (
 
 // The references entries cite (core/refs: paths, commands, versions), as
 // the editor features read them: links, go-to-definition, hover
-// (links.go, definition.go, hover_refs.go). Where a reference leads is the repository's
+// (links.go, definition.go, hover_refs.go) and the folders the watcher
+// follows (watch_refs.go). Where a reference leads is the repository's
 // answer (repo.go); what is stale about it is refs.Judge's, as the rules
 // judge it.
 
@@ -28,40 +30,75 @@ type citation struct {
 }
 
 // citeCache holds the references of a folder's entries by content, so that
-// a request reads again only the entries that changed: extraction costs
-// about 16 µs an entry.
+// a request for one file, or the watch set of all of them, reads again only
+// the entries that changed: extraction costs about 16 µs an entry.
 type citeCache struct {
 	mu     sync.Mutex
-	byFile map[string]map[string][]refs.Ref // by file path, then content
+	byFile map[string]*fileCites // by file path
+}
+
+// fileCites is one file's references: by content, and by entry index for
+// the parse they were last read from (views share a parse while the file
+// is unchanged).
+type fileCites struct {
+	byContent map[string][]refs.Ref
+	doc       *memfile.Document
+	entries   [][]refs.Ref
 }
 
 // of returns the references of each entry of file, by entry index; nil for
-// a file that holds no entries to read.
+// a file that holds no entries to read. The result is shared: read only.
 func (c *citeCache) of(file *rules.File) [][]refs.Ref {
 	if !file.IsCategory || file.Doc == nil || file.TooLarge() {
 		return nil
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	old := c.byFile[file.Path]
-	now := make(map[string][]refs.Ref, len(file.Doc.Entries))
-	out := make([][]refs.Ref, len(file.Doc.Entries))
-	for i := range file.Doc.Entries {
-		content := file.Doc.Entries[i].Content
-		rs, ok := now[content]
-		if !ok {
-			if rs, ok = old[content]; !ok {
-				rs = refs.Extract(content)
+	fc := c.byFile[file.Path]
+	if fc != nil && fc.doc == file.Doc {
+		return fc.entries
+	}
+	if fc == nil {
+		fc = &fileCites{byContent: map[string][]refs.Ref{}}
+		if c.byFile == nil {
+			c.byFile = map[string]*fileCites{}
+		}
+		c.byFile[file.Path] = fc
+	}
+	es := file.Doc.Entries
+	// Contents no entry holds any more are dropped once they are as many
+	// as the entries, so that a long session of edits does not grow it.
+	if len(fc.byContent) > 2*len(es)+64 {
+		old := fc.byContent
+		fc.byContent = make(map[string][]refs.Ref, len(es))
+		for i := range es {
+			if rs, ok := old[es[i].Content]; ok {
+				fc.byContent[es[i].Content] = rs
 			}
-			now[content] = rs
+		}
+	}
+	out := make([][]refs.Ref, len(es))
+	for i := range es {
+		rs, ok := fc.byContent[es[i].Content]
+		if !ok {
+			rs = refs.Extract(es[i].Content)
+			fc.byContent[es[i].Content] = rs
 		}
 		out[i] = rs
 	}
-	if c.byFile == nil {
-		c.byFile = map[string]map[string][]refs.Ref{}
-	}
-	c.byFile[file.Path] = now
+	fc.doc, fc.entries = file.Doc, out
 	return out
+}
+
+// keepOnly forgets the files not in paths.
+func (c *citeCache) keepOnly(paths map[string]bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for p := range c.byFile {
+		if !paths[p] {
+			delete(c.byFile, p)
+		}
+	}
 }
 
 // citations is every reference file cites, in file order, with its span in

@@ -3,10 +3,12 @@ package lsp
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 	"unicode/utf16"
@@ -266,5 +268,218 @@ func TestAgo(t *testing.T) {
 		if got := ago(now.Add(-tc.d), now); got != tc.want {
 			t.Errorf("ago(%v) = %q, want %q", tc.d, got, tc.want)
 		}
+	}
+}
+
+// TestClientEventsVoidTheRepository: with a client that watches files, the
+// server registers for changes to the code; a change to a manifest rebuilds
+// the repository and checks the folder again, though no memory file changed.
+func TestClientEventsVoidTheRepository(t *testing.T) {
+	now := time.Now()
+	caps := map[string]any{"workspace": map[string]any{"didChangeWatchedFiles": map[string]any{"dynamicRegistration": true}}}
+	c, root, path, rf := citingSession(t, func(root string) (rules.Repo, error) { return citingRepo(root, now), nil }, caps)
+	var watchers []protocol.FileSystemWatcher
+	eventually(t, "the server registers for changes to the code", func() bool {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		for _, a := range c.asked {
+			var p struct {
+				Registrations []struct {
+					ID              string `json:"id"`
+					Method          string `json:"method"`
+					RegisterOptions struct {
+						Watchers []protocol.FileSystemWatcher `json:"watchers"`
+					} `json:"registerOptions"`
+				} `json:"registrations"`
+			}
+			if a.method == "client/registerCapability" && json.Unmarshal(a.params, &p) == nil && len(p.Registrations) == 1 &&
+				p.Registrations[0].ID == clientReferenceWatchID && p.Registrations[0].Method == "workspace/didChangeWatchedFiles" {
+				watchers = p.Registrations[0].RegisterOptions.Watchers
+				return true
+			}
+		}
+		return false
+	})
+	globs := map[string]protocol.UInteger{}
+	for _, w := range watchers {
+		kind := protocol.WatchKindCreate | protocol.WatchKindChange | protocol.WatchKindDelete
+		if w.Kind != nil {
+			kind = *w.Kind
+		}
+		globs[w.GlobPattern] = kind
+	}
+	for glob, kind := range map[string]protocol.UInteger{"**/Makefile": 7, "**/package.json": 7, "**/.nvmrc": 7, "**/*": 5, "**/.git/HEAD": 7, "**/.git/index": 7} {
+		if globs[glob] != kind {
+			t.Errorf("watcher %s has kind %d, want %d (all: %v)", glob, globs[glob], kind, globs)
+		}
+	}
+	f := c.server.folderAt(filepath.Join(root, ".memory"))
+	checks := func() int {
+		f.pub.Lock()
+		defer f.pub.Unlock()
+		return f.checks
+	}
+	before, builds := checks(), rf.builds()
+	if builds != 1 {
+		t.Fatalf("the repository was built %d times before any change", builds)
+	}
+	c.notify("workspace/didChangeWatchedFiles", protocol.DidChangeWatchedFilesParams{Changes: []protocol.FileEvent{
+		{URI: uriOf(filepath.Join(root, "Makefile")), Type: protocol.FileChangeTypeChanged},
+	}})
+	eventually(t, "the repository is rebuilt and the folder checked again", func() bool { return rf.builds() == 2 && checks() > before })
+	if got := documentLinks(t, c, path); len(got) != 3 {
+		t.Errorf("links after the rebuild: %+v", got)
+	}
+	c.shutdown()
+}
+
+// TestWatcherVoidsTheRepository: without the client's help, the server
+// watches the folder of a cited file; moving the file away rebuilds the
+// repository, and the link to it goes; moving it back brings the link back.
+func TestWatcherVoidsTheRepository(t *testing.T) {
+	watcherVoids(t, nil, nil)
+}
+
+// TestRefusedRegistrationFallsBackToTheWatcher: a client that advertises
+// file watching but refuses the registration for the code leaves it to the
+// server's watcher.
+func TestRefusedRegistrationFallsBackToTheWatcher(t *testing.T) {
+	caps := map[string]any{"workspace": map[string]any{"didChangeWatchedFiles": map[string]any{"dynamicRegistration": true}}}
+	refused := make(chan struct{})
+	watcherVoids(t, caps, func(method string, params json.RawMessage) (any, error) {
+		if method == "client/registerCapability" && strings.Contains(string(params), clientReferenceWatchID) {
+			defer close(refused)
+			return nil, errors.New("no watching of code here")
+		}
+		return nil, nil
+	}, refused)
+}
+
+// watcherVoids starts a session with caps and answer, waits for each of
+// ready, and checks that the server's watcher sees a cited file go and
+// come back.
+func watcherVoids(t *testing.T, caps map[string]any, answer func(string, json.RawMessage) (any, error), ready ...chan struct{}) {
+	t.Helper()
+	root := t.TempDir()
+	cited := filepath.Join(root, "src", "auth", "session.ts")
+	for _, p := range []string{cited, filepath.Join(root, "Makefile")} {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := writeMemory(t, root, "decisions.md", citing)
+	rf := &repoFactory{make: func(root string) (rules.Repo, error) {
+		return &fakeRepo{root: root, Repo: refstest.Repo{Files: diskFiles(t, root), Manifests: map[refstest.At]refs.Manifest{{Tool: refs.Make}: makefile}}}, nil
+	}}
+	c := newTestClient(t, Options{OpenRepo: rf.open})
+	c.answer = answer
+	c.initialize(root, nil, caps)
+	c.diagnostics(0, uriOf(path), -1)
+	for _, r := range ready {
+		select {
+		case <-r:
+		case <-time.After(5 * time.Second):
+			t.Fatal("the client was never asked")
+		}
+	}
+	dir := filepath.Dir(cited)
+	eventually(t, "the cited file's folder is watched", func() bool {
+		c.server.mu.Lock()
+		w := c.server.watch
+		c.server.mu.Unlock()
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		return w.refDirs[dir] != nil
+	})
+	links := func() []string {
+		var out []string
+		for _, l := range documentLinks(t, c, path) {
+			out = append(out, l.Target)
+		}
+		return out
+	}
+	target := string(uriOf(cited)) + "#L42"
+	if got := links(); !slices.Contains(got, target) {
+		t.Fatalf("no link to the cited file: %v", got)
+	}
+	if err := os.Rename(cited, filepath.Join(root, "src", "session.ts")); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the repository is rebuilt without the moved file", func() bool { return rf.builds() >= 2 && !slices.Contains(links(), target) })
+	builds := rf.builds()
+	if err := os.Rename(filepath.Join(root, "src", "session.ts"), cited); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the repository is rebuilt with the file back", func() bool { return rf.builds() > builds && slices.Contains(links(), target) })
+	c.shutdown()
+}
+
+// TestFailedRepositoryIsRetriedAfterAChange: a repository that cannot be
+// opened is not retried on every check, only after a change to the code.
+func TestFailedRepositoryIsRetriedAfterAChange(t *testing.T) {
+	now := time.Now()
+	var fail atomic.Bool
+	fail.Store(true)
+	make := func(root string) (rules.Repo, error) {
+		if fail.Load() {
+			return nil, errors.New("git is broken")
+		}
+		return citingRepo(root, now), nil
+	}
+	caps := map[string]any{"workspace": map[string]any{"didChangeWatchedFiles": map[string]any{"dynamicRegistration": true}}}
+	c, root, path, rf := citingSession(t, make, caps)
+	// Another check (a buffer opened and changed) does not retry.
+	uri := uriOf(path)
+	c.notify("textDocument/didOpen", protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: uri, LanguageID: "markdown", Version: 1, Text: citing}})
+	c.diagnostics(0, uri, 1)
+	c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": uri, "version": 2},
+		"contentChanges": []map[string]any{{"text": citing + "- One more entry about nothing.\n"}}})
+	c.diagnostics(0, uri, 2)
+	if got := rf.builds(); got != 1 {
+		t.Errorf("a failed repository was opened %d times without a change to the code", got)
+	}
+	fail.Store(false)
+	c.notify("workspace/didChangeWatchedFiles", protocol.DidChangeWatchedFilesParams{Changes: []protocol.FileEvent{
+		{URI: uriOf(filepath.Join(root, "src", "auth", "session.ts")), Type: protocol.FileChangeTypeCreated},
+	}})
+	eventually(t, "the repository is opened again after the change", func() bool { return rf.builds() == 2 })
+	if got := documentLinks(t, c, path); len(got) != 3 {
+		t.Errorf("links once the repository opens: %+v", got)
+	}
+	c.shutdown()
+}
+
+// TestCiteCache: the references of each entry follow the file's text, as
+// Extract reads them, across edits and after the cache drops old contents.
+func TestCiteCache(t *testing.T) {
+	var c citeCache
+	path := filepath.Join(t.TempDir(), ".memory", "decisions.md")
+	check := func(text string) {
+		t.Helper()
+		file := rules.NewFile(path, []byte(text))
+		got := c.of(&file)
+		if len(got) != len(file.Doc.Entries) {
+			t.Fatalf("%d entries' references for %d entries", len(got), len(file.Doc.Entries))
+		}
+		for i, e := range file.Doc.Entries {
+			if want := refs.Extract(e.Content); !slices.Equal(got[i], want) {
+				t.Errorf("entry %d: %+v, want %+v", i, got[i], want)
+			}
+		}
+	}
+	check(citing)
+	check(strings.Replace(citing, "src/old.ts", "src/older.ts", 1))
+	for i := range 200 { // many edits of one entry: old contents are dropped
+		check(strings.Replace(citing, "`make deploy`", fmt.Sprintf("`make deploy-%d`", i), 1))
+	}
+	if n := len(c.byFile[path].byContent); n > 2*5+64+1 {
+		t.Errorf("the cache holds %d contents for 5 entries", n)
+	}
+	c.keepOnly(map[string]bool{})
+	if len(c.byFile) != 0 {
+		t.Error("keepOnly kept a file")
 	}
 }

@@ -15,9 +15,9 @@ import (
 // project's files and reads its history, which takes long on a large
 // repository, so it is built once, lazily, by the folder's first check or
 // reference request (never on initialize's path), and kept warm until a
-// change to the code voids it: the next check or request builds it again.
-// A repository that cannot be opened is none (the rules stay silent), said
-// once in the log, and tried again after the next change.
+// change to the code voids it (watch_refs.go): the next check or request
+// builds it again. A repository that cannot be opened is none (the rules
+// stay silent), said once in the log, and tried again after the next change.
 
 // repoState is one build of a folder's repository.
 type repoState struct {
@@ -29,7 +29,7 @@ type repoState struct {
 	// cfg is the configuration it was opened with (the history depth).
 	cfg config.Config
 	// git is the state of git's own files after the build, which a commit,
-	// a checkout or a staged move changes.
+	// a checkout or a staged move changes (watch_refs.go).
 	git gitMarks
 }
 
@@ -44,6 +44,12 @@ type repoScope struct {
 	// gitDir is git's folder, "" outside git. A linked worktree's lies
 	// elsewhere (its .git is a file naming it).
 	gitDir string
+}
+
+// within reports whether path lies in the repository: below its root or
+// its top level.
+func (sc *repoScope) within(path string) bool {
+	return store.Within(sc.root, path) || store.Within(sc.top, path)
 }
 
 // repoOf is f's current repository, built now when there is none or a
@@ -78,6 +84,13 @@ func (s *Server) repoOf(f *folder, cfg config.Config) *repoState {
 	f.repo.Store(st)
 	f.repoBuilds++
 	return st
+}
+
+// voidRepo marks f's repository stale after a change to the code and checks
+// the folder again, which builds it anew.
+func (s *Server) voidRepo(f *folder) {
+	f.voids.Add(1)
+	s.schedule(f, watchDebounce)
 }
 
 // maxGitSearch bounds the folders findScope climbs looking for .git.
@@ -159,4 +172,14 @@ func statGit(gitDir string) gitMarks {
 		}
 	}
 	return m
+}
+
+// isGitFile reports whether path is one of gitFiles in gitDir.
+func isGitFile(gitDir, path string) bool {
+	for _, name := range gitFiles {
+		if path == filepath.Join(gitDir, name) {
+			return true
+		}
+	}
+	return false
 }

@@ -68,6 +68,10 @@ type Server struct {
 	startup  []pendingNote   // settings problems found in initialize, sent after initialized
 	kept     map[string]bool // pairs the user chose to keep both of (keepboth.go)
 
+	// refsByClient: the client sends the changes to the code
+	// (watch_refs.go), so the server does not watch cited folders itself.
+	refsByClient bool
+
 	// cfgMu serialises configuration refreshes, so that a slow pull cannot
 	// overwrite a newer one. It is taken before mu, never while holding it.
 	cfgMu sync.Mutex
