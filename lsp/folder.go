@@ -60,10 +60,9 @@ type folder struct {
 	repo   atomic.Pointer[repoState]
 	scope  atomic.Pointer[repoScope]
 	voids  atomic.Uint64
-	// Guarded by repoMu: the last build failed and said so in the log;
-	// builds counts them, for tests.
+	// repoFailing (guarded by repoMu): the last build failed and said so
+	// in the log.
 	repoFailing bool
-	repoBuilds  int
 	// cites is the references of each entry, by content (references.go).
 	cites citeCache
 	// interest is what the last check's entries cite, and followed that

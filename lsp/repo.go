@@ -71,6 +71,8 @@ func (s *Server) repoOf(f *folder, cfg config.Config) *repoState {
 	f.scope.Store(sc)
 	repo, err := s.opt.OpenRepo(s.life, sc.root, cfg)
 	switch {
+	case err != nil && s.life.Err() != nil:
+		repo = nil // the server is stopping: nothing to report
 	case err != nil:
 		if !f.repoFailing {
 			s.log.Warningf("cannot read the repository at %s (%v): the references its memory cites are not checked until it changes", sc.root, err)
@@ -82,7 +84,6 @@ func (s *Server) repoOf(f *folder, cfg config.Config) *repoState {
 	}
 	st := &repoState{repo: repo, voids: voids, cfg: cfg, git: statGit(sc.gitDir)}
 	f.repo.Store(st)
-	f.repoBuilds++
 	return st
 }
 
