@@ -15,5 +15,7 @@ func capabilities() protocol.ServerCapabilities {
 		DocumentSymbolProvider:  true,
 		WorkspaceSymbolProvider: true,
 		HoverProvider:           true,
+		DocumentLinkProvider:    &protocol.DocumentLinkOptions{},
+		DefinitionProvider:      true,
 	}
 }

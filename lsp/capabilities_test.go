@@ -22,6 +22,10 @@ func TestCapabilitiesAdvertised(t *testing.T) {
 			DocumentSymbolProvider  any `json:"documentSymbolProvider"`
 			WorkspaceSymbolProvider any `json:"workspaceSymbolProvider"`
 			HoverProvider           any `json:"hoverProvider"`
+			DefinitionProvider      any `json:"definitionProvider"`
+			DocumentLinkProvider    *struct {
+				ResolveProvider *bool `json:"resolveProvider"`
+			} `json:"documentLinkProvider"`
 		} `json:"capabilities"`
 	}
 	var raw json.RawMessage
@@ -42,10 +46,16 @@ func TestCapabilitiesAdvertised(t *testing.T) {
 	if !slices.Equal(caps.ExecuteCommandProvider.Commands, want) {
 		t.Errorf("commands = %v, want %v", caps.ExecuteCommandProvider.Commands, want)
 	}
-	for name, v := range map[string]any{"documentSymbolProvider": caps.DocumentSymbolProvider, "workspaceSymbolProvider": caps.WorkspaceSymbolProvider, "hoverProvider": caps.HoverProvider} {
+	for name, v := range map[string]any{"documentSymbolProvider": caps.DocumentSymbolProvider, "workspaceSymbolProvider": caps.WorkspaceSymbolProvider, "hoverProvider": caps.HoverProvider, "definitionProvider": caps.DefinitionProvider} {
 		if v != true {
 			t.Errorf("%s = %v, want true", name, v)
 		}
+	}
+	switch dl := caps.DocumentLinkProvider; {
+	case dl == nil:
+		t.Error("documentLinkProvider is not advertised")
+	case dl.ResolveProvider != nil:
+		t.Error("documentLink resolveProvider advertised, but documentLink/resolve is not implemented")
 	}
 	// Every advertised command and method is really served.
 	for _, id := range want {
@@ -53,7 +63,7 @@ func TestCapabilitiesAdvertised(t *testing.T) {
 			t.Errorf("%s is advertised but has no handler", id)
 		}
 	}
-	for _, m := range []string{"textDocument/codeAction", "workspace/executeCommand", "textDocument/documentSymbol", "workspace/symbol", "textDocument/hover"} {
+	for _, m := range []string{"textDocument/codeAction", "workspace/executeCommand", "textDocument/documentSymbol", "workspace/symbol", "textDocument/hover", "textDocument/documentLink", "textDocument/definition"} {
 		if requestHandlers[m] == nil {
 			t.Errorf("%s is advertised but not registered", m)
 		}
@@ -63,7 +73,8 @@ func TestCapabilitiesAdvertised(t *testing.T) {
 	json.Unmarshal(raw, &all)
 	for k := range all["capabilities"] {
 		switch k {
-		case "textDocumentSync", "workspace", "codeActionProvider", "executeCommandProvider", "documentSymbolProvider", "workspaceSymbolProvider", "hoverProvider":
+		case "textDocumentSync", "workspace", "codeActionProvider", "executeCommandProvider", "documentSymbolProvider", "workspaceSymbolProvider", "hoverProvider",
+			"documentLinkProvider", "definitionProvider":
 		default:
 			t.Errorf("unexpected capability %s", k)
 		}

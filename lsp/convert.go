@@ -21,6 +21,16 @@ func toPosition(ix *text.Index, off int) (protocol.Position, error) {
 	return protocol.Position{Line: protocol.UInteger(p.Line), Character: protocol.UInteger(p.Col)}, nil
 }
 
+// lineStart is the start of 1-based line n (the first line for n < 1) of a
+// file the server has not read, such as a file an entry cites: without its
+// text no column but the first can be named.
+func lineStart(n int) protocol.Position {
+	if n < 1 {
+		return protocol.Position{}
+	}
+	return protocol.Position{Line: protocol.UInteger(n - 1)}
+}
+
 func toRange(ix *text.Index, s text.Span) (protocol.Range, error) {
 	start, err := toPosition(ix, s.Start)
 	if err != nil {

@@ -91,12 +91,18 @@ func (v *view) uri(i int) protocol.DocumentUri {
 // rules.MaxFileBytes is not analysed (it has no lines or entries, only its
 // file-too-large diagnostic), so it gets the empty answer too.
 func (s *Server) documentView(uri protocol.DocumentUri) (v *view, fi int, cfg config.Config) {
+	_, v, fi, cfg = s.documentViewIn(uri)
+	return v, fi, cfg
+}
+
+// documentViewIn is documentView with the folder the view is of.
+func (s *Server) documentViewIn(uri protocol.DocumentUri) (f *folder, v *view, fi int, cfg config.Config) {
 	f, name := s.documentFolder(uri)
 	if f == nil {
-		return nil, -1, cfg
+		return nil, nil, -1, cfg
 	}
 	v, cfg = s.snapshot(f)
-	return v, v.document(f, name), cfg
+	return f, v, v.document(f, name), cfg
 }
 
 // checkedDocument is documentView with the view's findings, less the pairs
@@ -150,23 +156,27 @@ func (v *view) document(f *folder, name string) int {
 type checked struct {
 	v        *view
 	cfg      config.Config
+	repo     *repoState
 	findings []rules.Finding
 }
 
 // checkLocked checks f's current view with the folder's checker, or returns
 // the last check when nothing it depends on has changed: the same disk
-// snapshot (the folder's cache still holds), the same buffer versions and
-// the same configuration. f.pub is held.
+// snapshot (the folder's cache still holds), the same buffer versions, the
+// same configuration and the same build of the repository (a change to the
+// code voids it, repo.go). f.pub is held.
 func (s *Server) checkLocked(f *folder) (*view, config.Config, []rules.Finding) {
 	v, cfg := s.snapshot(f)
-	if last := f.last; last != nil && last.v.sameFiles(v) && sameConfig(last.cfg, cfg) {
+	st := s.repoOf(f, cfg)
+	if last := f.last; last != nil && last.repo == st && last.v.sameFiles(v) && sameConfig(last.cfg, cfg) {
 		return last.v, last.cfg, last.findings
 	}
 	if f.checker == nil {
 		f.checker = new(rules.Checker)
 	}
+	f.checker.Repo = st.repo
 	findings := f.checker.Check(v.files, cfg)
-	f.last = &checked{v: v, cfg: cfg, findings: findings}
+	f.last = &checked{v: v, cfg: cfg, repo: st, findings: findings}
 	f.checks++
 	return v, cfg, findings
 }
@@ -281,6 +291,9 @@ func (s *Server) publish(f *folder) {
 		body = append(body, '}')
 		s.conn.notifyEncoded(body)
 	}
+	// After the diagnostics are out: what the check's entries cite, and
+	// the folders to watch for it.
+	s.followReferences(f)
 	// Files that vanished since the last publish get an empty list.
 	s.mu.Lock()
 	var gone []string
@@ -326,9 +339,11 @@ func (s *Server) retire(f *folder) {
 	}
 	f.shown = map[string]bool{}
 	s.mu.Unlock()
+	s.unwatchReferences(f)
 	f.pub.Lock()
 	defer f.pub.Unlock()
 	f.checker, f.last = nil, nil
+	f.repo.Store(nil)
 	slices.Sort(gone)
 	for _, p := range gone {
 		s.conn.Notify("textDocument/publishDiagnostics", protocol.PublishDiagnosticsParams{URI: uriOf(p), Diagnostics: []protocol.Diagnostic{}})

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/memory-lsp/memory-lsp/core/rules"
@@ -51,6 +52,24 @@ type folder struct {
 	// runs under it, so each is planned against the state the previous one
 	// left, in the buffers and on disk alike.
 	queue sync.Mutex
+
+	// The repository beside the folder (repo.go): repoMu serialises its
+	// builds; checks, requests and watchers read the current build and the
+	// scope without it. voids counts the changes that voided a build.
+	repoMu sync.Mutex
+	repo   atomic.Pointer[repoState]
+	scope  atomic.Pointer[repoScope]
+	voids  atomic.Uint64
+	// repoFailing (guarded by repoMu): the last build failed and said so
+	// in the log.
+	repoFailing bool
+	// cites is the references of each entry, by content (references.go).
+	cites citeCache
+	// interest is what the last check's entries cite, and followed that
+	// check (guarded by pub): which changes to the code matter
+	// (watch_refs.go).
+	interest atomic.Pointer[interest]
+	followed *checked
 }
 
 func newFolder(dir, key string) *folder {

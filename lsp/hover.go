@@ -19,9 +19,10 @@ const maxSimilar = 3
 
 // hover describes the entry under the cursor: slug, category, pruning
 // score, the category's usage against its limit, and the entries of the same
-// file most similar to it. Anywhere else it returns null.
+// file most similar to it; on a reference the entry cites, what the
+// reference resolves to (hover_refs.go). Anywhere else it returns null.
 func (s *Server) hover(_ context.Context, p *protocol.HoverParams) (any, error) {
-	v, fi, cfg := s.documentView(p.TextDocument.URI)
+	served, v, fi, cfg := s.documentViewIn(p.TextDocument.URI)
 	if fi < 0 || !v.files[fi].IsCategory {
 		return nil, nil
 	}
@@ -40,6 +41,9 @@ func (s *Server) hover(_ context.Context, p *protocol.HoverParams) (any, error) 
 	}
 	if at < 0 {
 		return nil, nil
+	}
+	if h := s.referenceHover(served, v, fi, cfg, off); h != nil {
+		return *h, nil
 	}
 	e := &f.Doc.Entries[at]
 	d := memory.DescribeEntry(f, at, cfg, maxSimilar)

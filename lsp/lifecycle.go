@@ -80,13 +80,15 @@ func (s *Server) initialize(_ context.Context, p *initializeParams) (any, error)
 // stay free to read their answers.
 func (s *Server) initialized(ctx context.Context, _ *json.RawMessage) error {
 	s.reportStartup()
-	s.startWatching()
 	s.mu.Lock()
 	caps := s.caps
+	s.refsByClient = caps.watchedFiles
 	s.mu.Unlock()
+	s.startWatching()
 	bg := context.WithoutCancel(ctx)
 	if caps.watchedFiles {
 		go s.registerWatchedFiles(bg)
+		go s.registerReferenceWatch(bg)
 	}
 	if caps.configuration {
 		go s.refreshConfiguration(bg)
@@ -100,6 +102,7 @@ func (s *Server) initialized(ctx context.Context, _ *json.RawMessage) error {
 // stop ends watching and pending timers; it is safe to call twice. The
 // watcher goes first: its events arm timers.
 func (s *Server) stop() {
+	s.endLife()
 	s.mu.Lock()
 	w := s.watch
 	s.watch = nil

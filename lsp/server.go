@@ -11,6 +11,8 @@ import (
 	"github.com/tliron/commonlog"
 
 	"github.com/memory-lsp/memory-lsp/core/config"
+	"github.com/memory-lsp/memory-lsp/core/memory"
+	"github.com/memory-lsp/memory-lsp/core/rules"
 )
 
 // Name is the server's name in serverInfo and the source of its diagnostics.
@@ -32,6 +34,10 @@ type Options struct {
 	Debounce time.Duration
 	// ClientTimeout bounds every request to the client (default 10 s).
 	ClientTimeout time.Duration
+	// OpenRepo opens the repository beside a served .memory folder, which
+	// the reference rules, links, definitions and hovers read (repo.go);
+	// default memory.OpenRepo. Tests give a fake.
+	OpenRepo func(ctx context.Context, root string, cfg config.Config) (rules.Repo, error)
 }
 
 type lifecycle int
@@ -62,12 +68,21 @@ type Server struct {
 	startup  []pendingNote   // settings problems found in initialize, sent after initialized
 	kept     map[string]bool // pairs the user chose to keep both of (keepboth.go)
 
+	// refsByClient: the client sends the changes to the code
+	// (watch_refs.go), so the server does not watch cited folders itself.
+	refsByClient bool
+
 	// cfgMu serialises configuration refreshes, so that a slow pull cannot
 	// overwrite a newer one. It is taken before mu, never while holding it.
 	cfgMu sync.Mutex
 	// watchHook, when set (tests), sees every file event after the watcher
 	// handled it, with the folder it scheduled or "".
 	watchHook func(name, scheduled string)
+
+	// life bounds the server's own work that outlives a request (opening
+	// a repository); stop ends it.
+	life    context.Context
+	endLife context.CancelFunc
 }
 
 // NewServer creates a server; Serve connects it to a stream.
@@ -78,7 +93,11 @@ func NewServer(opt Options, log commonlog.Logger) *Server {
 	if opt.ClientTimeout == 0 {
 		opt.ClientTimeout = 10 * time.Second
 	}
-	return &Server{opt: opt, log: log, folders: map[string]*folder{}, cfg: config.Default()}
+	if opt.OpenRepo == nil {
+		opt.OpenRepo = memory.OpenRepo
+	}
+	life, end := context.WithCancel(context.Background())
+	return &Server{opt: opt, log: log, folders: map[string]*folder{}, cfg: config.Default(), life: life, endLife: end}
 }
 
 // Serve runs the protocol on conn until exit or end of input. ok reports

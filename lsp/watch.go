@@ -51,10 +51,15 @@ type watcher struct {
 	fs   *fsnotify.Watcher
 	done chan struct{} // closed when the event loop has ended
 
-	mu     sync.Mutex // taken before s.mu, never after it
-	dirs   map[string]watchMode
-	paths  map[string]int // fsnotify paths → how many served folders use them
-	closed bool
+	mu    sync.Mutex // taken before s.mu, never after it
+	dirs  map[string]watchMode
+	paths map[string]int // fsnotify paths → how many watches use them
+	// refDirs are the folders watched for changes to the code, each with
+	// the served folders whose references lead there (watch_refs.go);
+	// capped says their bound was reached.
+	refDirs map[string]map[*folder]bool
+	capped  bool
+	closed  bool
 }
 
 // startWatching creates the watcher and watches every served folder. When
@@ -66,7 +71,7 @@ func (s *Server) startWatching() {
 		s.log.Errorf("cannot watch memory folders (%v): changes made outside the editor will not be noticed", err)
 		return
 	}
-	w := &watcher{s: s, fs: fw, done: make(chan struct{}), dirs: map[string]watchMode{}, paths: map[string]int{}}
+	w := &watcher{s: s, fs: fw, done: make(chan struct{}), dirs: map[string]watchMode{}, paths: map[string]int{}, refDirs: map[string]map[*folder]bool{}}
 	s.mu.Lock()
 	if s.watch != nil || s.state != stateRunning {
 		s.mu.Unlock()
@@ -230,7 +235,11 @@ func (w *watcher) event(ev fsnotify.Event) {
 			scheduled, file = dir, name
 		}
 	}
+	// The same folder may also be watched for the code (the root, where
+	// .memory is waited for).
+	owners := w.referenceOwners(name, ev)
 	w.mu.Unlock()
+	w.s.codeChanged(owners, name, changeOf(ev))
 	if scheduled != "" {
 		if f := w.s.folderAt(scheduled); f != nil {
 			if file != "" {
@@ -282,7 +291,8 @@ func (s *Server) registerWatchedFiles(ctx context.Context) {
 }
 
 // didChangeWatchedFiles takes the client's file events as a hint: the
-// folder of each served memory file is checked again.
+// folder of each served memory file is checked again. Events for the code
+// void the repository of the folders they concern (watch_refs.go).
 func (s *Server) didChangeWatchedFiles(_ context.Context, p *protocol.DidChangeWatchedFilesParams) error {
 	seen := map[string]bool{}
 	for _, ch := range p.Changes {
@@ -300,6 +310,7 @@ func (s *Server) didChangeWatchedFiles(_ context.Context, p *protocol.DidChangeW
 			s.diskChanged(f) // the client saw a change we may not have
 		}
 	}
+	s.clientCodeChanges(p.Changes)
 	return nil
 }
 

@@ -1,0 +1,205 @@
+package lsp
+
+import (
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/memory-lsp/memory-lsp/core/memfile"
+	"github.com/memory-lsp/memory-lsp/core/refs"
+	"github.com/memory-lsp/memory-lsp/core/rules"
+	"github.com/memory-lsp/memory-lsp/core/store"
+	"github.com/memory-lsp/memory-lsp/core/text"
+)
+
+// The references entries cite (core/refs: paths, commands, versions), as
+// the editor features read them: links, go-to-definition, hover
+// (links.go, definition.go, hover_refs.go) and the folders the watcher
+// follows (watch_refs.go). Where a reference leads is the repository's
+// answer (repo.go); what is stale about it is refs.Judge's, as the rules
+// judge it.
+
+// citation is one reference an entry cites.
+type citation struct {
+	ref refs.Ref
+	// entry indexes the file's entries.
+	entry int
+	// span is the reference as cited, in the file's bytes.
+	span text.Span
+}
+
+// citeCache holds the references of a folder's entries by content, so that
+// a request for one file, or the watch set of all of them, reads again only
+// the entries that changed: extraction costs about 16 µs an entry.
+type citeCache struct {
+	mu     sync.Mutex
+	byFile map[string]*fileCites // by file path
+}
+
+// fileCites is one file's references: by content, and by entry index for
+// the parse they were last read from (views share a parse while the file
+// is unchanged).
+type fileCites struct {
+	byContent map[string][]refs.Ref
+	doc       *memfile.Document
+	entries   [][]refs.Ref
+}
+
+// of returns the references of each entry of file, by entry index; nil for
+// a file that holds no entries to read. The result is shared: read only.
+func (c *citeCache) of(file *rules.File) [][]refs.Ref {
+	if !file.IsCategory || file.Doc == nil || file.TooLarge() {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	fc := c.byFile[file.Path]
+	if fc != nil && fc.doc == file.Doc {
+		return fc.entries
+	}
+	if fc == nil {
+		fc = &fileCites{byContent: map[string][]refs.Ref{}}
+		if c.byFile == nil {
+			c.byFile = map[string]*fileCites{}
+		}
+		c.byFile[file.Path] = fc
+	}
+	es := file.Doc.Entries
+	// Contents no entry holds any more are dropped once they are as many
+	// as the entries, so that a long session of edits does not grow it.
+	if len(fc.byContent) > 2*len(es)+64 {
+		old := fc.byContent
+		fc.byContent = make(map[string][]refs.Ref, len(es))
+		for i := range es {
+			if rs, ok := old[es[i].Content]; ok {
+				fc.byContent[es[i].Content] = rs
+			}
+		}
+	}
+	out := make([][]refs.Ref, len(es))
+	for i := range es {
+		rs, ok := fc.byContent[es[i].Content]
+		if !ok {
+			rs = refs.Extract(es[i].Content)
+			fc.byContent[es[i].Content] = rs
+		}
+		out[i] = rs
+	}
+	fc.doc, fc.entries = file.Doc, out
+	return out
+}
+
+// keepOnly forgets the files not in paths.
+func (c *citeCache) keepOnly(paths map[string]bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for p := range c.byFile {
+		if !paths[p] {
+			delete(c.byFile, p)
+		}
+	}
+}
+
+// citations is every reference file cites, in file order, with its span in
+// the file's bytes: Extract's spans are offsets into an entry's content.
+func (f *folder) citations(file *rules.File) []citation {
+	var out []citation
+	for i, rs := range f.cites.of(file) {
+		base := file.Doc.Entries[i].ContentSpan.Start
+		for _, r := range rs {
+			out = append(out, citation{ref: r, entry: i, span: text.Span{Start: base + r.Start, End: base + r.End}})
+		}
+	}
+	return out
+}
+
+// citationAt is the citation of file under byte offset off, or nil.
+func (f *folder) citationAt(file *rules.File, off int) *citation {
+	cs := f.citations(file)
+	k := slices.IndexFunc(cs, func(c citation) bool { return c.span.Start <= off && off < c.span.End })
+	if k < 0 {
+		return nil
+	}
+	return &cs[k]
+}
+
+// destination is where a reference leads in the editor: a file or folder,
+// at a 1-based line (0: none).
+type destination struct {
+	path string
+	line int
+}
+
+// destinationOf is where ref leads: a cited path that exists, at its cited
+// line; a command's manifest, at the line of its target when the manifest
+// lists it. A version leads nowhere (its pins are in the hover).
+func destinationOf(repo rules.Repo, ref refs.Ref) (destination, bool) {
+	if repo == nil {
+		return destination{}, false
+	}
+	switch ref.Kind {
+	case refs.Path:
+		if abs, ok := repo.Locate(ref.Path); ok {
+			return destination{path: abs, line: ref.Line}, true
+		}
+	case refs.Command:
+		m, ok := repo.Manifest(ref.Tool, ref.In)
+		if !ok {
+			break
+		}
+		abs, ok := repo.Locate(m.File)
+		if !ok {
+			break
+		}
+		return destination{path: abs, line: targetLine(m, ref.Target)}, true
+	}
+	return destination{}, false
+}
+
+// targetLine is the line manifest m defines name on, 0 when it does not
+// list it or does not know.
+func targetLine(m refs.Manifest, name string) int {
+	if k := slices.Index(m.Names, name); k >= 0 && k < len(m.Lines) {
+		return m.Lines[k]
+	}
+	return 0
+}
+
+// written is the repository as Judge sees it for one entry: the history
+// knows when the entry's line was last written, so a path already gone by
+// then is one the entry speaks of as gone (refs.Move.Before).
+type written struct {
+	rules.Repo
+	at time.Time
+}
+
+func (w written) Moved(path string) (refs.Move, bool) {
+	m, ok := w.Repo.Moved(path)
+	if ok && !w.at.IsZero() && !m.When.IsZero() && !m.When.After(w.at) {
+		m.Before = true
+	}
+	return m, ok
+}
+
+// judge is Judge's verdict on a citation of entry line (1-based, as HackLM
+// counts lines) of the memory file at path.
+func judge(repo rules.Repo, path string, line int, ref refs.Ref) refs.Verdict {
+	if repo == nil {
+		return refs.Verdict{}
+	}
+	if ref.Kind == refs.Path {
+		return refs.Judge(ref, written{Repo: repo, at: repo.Written(path, line)})
+	}
+	return refs.Judge(ref, repo)
+}
+
+// rootRelative is abs relative to the workspace root, slash-separated, as
+// the repository names paths; ok is false for a path outside it.
+func rootRelative(root, abs string) (string, bool) {
+	rel, ok := store.RelativePath(root, abs)
+	if !ok || rel == "." {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}

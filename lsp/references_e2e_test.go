@@ -1,0 +1,195 @@
+package lsp_test
+
+// The references entries cite, end to end: the real binary in a real git
+// repository, an editor that cannot watch files (so the server watches the
+// cited folders itself). Diagnostics for a stale path, links and
+// definitions for cited paths and commands, and a stale-path diagnostic
+// that appears after `git mv` of a cited file and goes when the file is
+// back.
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/memory-lsp/memory-lsp/core/rules"
+	"github.com/memory-lsp/memory-lsp/internal/lsptest"
+)
+
+const referencesMakefile = ".PHONY: build e2e\n" +
+	"\n" +
+	"build:\n" +
+	"\tgo build ./...\n" +
+	"\n" +
+	"e2e:\n" + // line 6
+	"\tgo test ./e2e/...\n"
+
+const referencesDecisions = "# Decisions\n" +
+	"\n" +
+	"- [auth] Auth lives in `src/auth/session.ts:3`; run `make e2e` before merging.\n" +
+	"- [router] The old router lived in `src/router/old.ts`.\n"
+
+// gitAt runs git in dir with fixed dates, so that the order of commits
+// (and which came before an entry was written) does not depend on the
+// clock's resolution.
+func gitAt(t *testing.T, dir, date string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-c", "user.name=Memory Test", "-c", "user.email=memory@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_DATE="+date, "GIT_COMMITTER_DATE="+date)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// overlaps reports whether a diagnostic's range shares a character with r.
+func overlaps(a, r lsptest.Range) bool {
+	before := func(p, q lsptest.Position) bool {
+		return p.Line < q.Line || p.Line == q.Line && p.Character < q.Character
+	}
+	return before(a.Start, r.End) && before(r.Start, a.End)
+}
+
+// staleAt is the stale-path diagnostic over r, or nil.
+func staleAt(d *lsptest.Diagnostics, r lsptest.Range) *lsptest.Diagnostic {
+	for i := range d.Diagnostics {
+		if x := &d.Diagnostics[i]; x.Code == "stale-path" && overlaps(x.Range, r) {
+			return x
+		}
+	}
+	return nil
+}
+
+func TestE2EReferences(t *testing.T) {
+	if !slices.ContainsFunc(rules.Rules(), func(i rules.Info) bool { return i.Code == "stale-path" }) {
+		t.Skip("the stale-path rule is not registered in this build: the test runs once the reference rules and the repository view are merged")
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed; this test runs in a real git repository")
+	}
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	session := filepath.Join(root, "src", "auth", "session.ts")
+	memory := filepath.Join(root, ".memory", "decisions.md")
+	writeFile(t, session, "// the session\nexport const ttl = 3600;\nexport function open() {}\n")
+	writeFile(t, filepath.Join(root, "src", "router", "old.ts"), "export {};\n")
+	writeFile(t, filepath.Join(root, "Makefile"), referencesMakefile)
+	writeFile(t, memory, referencesDecisions)
+	gitAt(t, root, "2024-01-01T10:00:00Z", "init", "-q")
+	gitAt(t, root, "2024-01-01T10:00:00Z", "add", "-A")
+	gitAt(t, root, "2024-01-01T10:00:00Z", "commit", "-q", "-m", "the code and its memory")
+	written := gitAt(t, root, "2024-01-01T10:00:00Z", "rev-parse", "HEAD")
+	// The router goes after the entry citing it was written: stale.
+	gitAt(t, root, "2024-01-02T10:00:00Z", "rm", "-q", "src/router/old.ts")
+	gitAt(t, root, "2024-01-02T10:00:00Z", "commit", "-q", "-m", "drop the old router")
+
+	c := startBinary(t, root)
+	c.Initialize(lsptest.InitializeParams(root, nil))
+	uri := c.OpenFile(memory)
+	at := func(cited string) lsptest.Range {
+		t.Helper()
+		i := strings.Index(referencesDecisions, cited)
+		if i < 0 {
+			t.Fatalf("%q is not in the memory file", cited)
+		}
+		return lsptest.Range{Start: lsptest.PositionAt(referencesDecisions, i), End: lsptest.PositionAt(referencesDecisions, i+len(cited))}
+	}
+	sessionRange, routerRange, makeRange := at("src/auth/session.ts:3"), at("src/router/old.ts"), at("make e2e")
+
+	// The diagnostics: the deleted router is stale, the session is not.
+	d := c.AwaitDiagnostics(uri, 1, wait)
+	if staleAt(d, routerRange) == nil {
+		t.Errorf("no stale-path on the deleted src/router/old.ts; got %v", d.Codes())
+	}
+	if x := staleAt(d, sessionRange); x != nil {
+		t.Errorf("stale-path on src/auth/session.ts, which exists: %s", x.Message)
+	}
+
+	// The links: the cited file at its line, the Makefile at the target.
+	links := func() map[string]lsptest.Range {
+		var got []struct {
+			Range  lsptest.Range `json:"range"`
+			Target string        `json:"target"`
+		}
+		c.RequestInto("textDocument/documentLink", map[string]any{"textDocument": map[string]any{"uri": uri}}, &got)
+		out := map[string]lsptest.Range{}
+		for _, l := range got {
+			out[l.Target] = l.Range
+		}
+		return out
+	}
+	sessionLink := lsptest.URI(session) + "#L3"
+	makeLink := lsptest.URI(filepath.Join(root, "Makefile")) + "#L6"
+	want := map[string]lsptest.Range{sessionLink: sessionRange, makeLink: makeRange}
+	if got := links(); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("links = %v, want %v", got, want)
+	}
+
+	// Go to definition.
+	definition := func(r lsptest.Range) string {
+		var loc *struct {
+			URI   string        `json:"uri"`
+			Range lsptest.Range `json:"range"`
+		}
+		c.RequestInto("textDocument/definition", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": r.Start}, &loc)
+		if loc == nil {
+			return "null"
+		}
+		return fmt.Sprintf("%s %d", loc.URI, loc.Range.Start.Line)
+	}
+	if got, want := definition(sessionRange), lsptest.URI(session)+" 2"; got != want {
+		t.Errorf("definition of the cited path = %s, want %s", got, want)
+	}
+	if got, want := definition(makeRange), lsptest.URI(filepath.Join(root, "Makefile"))+" 5"; got != want {
+		t.Errorf("definition of make e2e = %s, want %s", got, want)
+	}
+	if got := definition(routerRange); got != "null" {
+		t.Errorf("definition of a deleted path = %s, want null", got)
+	}
+
+	// The hover says where the cited file was last changed.
+	var h struct {
+		Contents struct {
+			Value string `json:"value"`
+		} `json:"contents"`
+	}
+	c.RequestInto("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": sessionRange.Start}, &h)
+	if want := "`src/auth/session.ts:3` exists, last changed "; !strings.HasPrefix(h.Contents.Value, want) || !strings.HasSuffix(h.Contents.Value, " in "+written[:7]) {
+		t.Errorf("hover on the cited path = %q, want %q… in %s", h.Contents.Value, want, written[:7])
+	}
+
+	// git mv of the cited file: the entry goes stale, naming the new path.
+	from := c.Mark()
+	gitAt(t, root, "2024-02-01T10:00:00Z", "mv", "src/auth/session.ts", "src/auth/sessions.ts")
+	gitAt(t, root, "2024-02-01T10:00:00Z", "commit", "-q", "-m", "rename the session")
+	d = c.AwaitDiagnosticsWhere(from, uri, wait, func(d *lsptest.Diagnostics) bool {
+		x := staleAt(d, sessionRange)
+		return x != nil && strings.Contains(x.Message, "src/auth/sessions.ts")
+	})
+	if staleAt(d, routerRange) == nil {
+		t.Errorf("the router's stale-path went when the session moved: %v", d.Codes())
+	}
+	if _, ok := links()[sessionLink]; ok {
+		t.Error("the link to the moved file remains")
+	}
+
+	// Restored: the diagnostic goes, the link is back.
+	from = c.Mark()
+	gitAt(t, root, "2024-02-02T10:00:00Z", "mv", "src/auth/sessions.ts", "src/auth/session.ts")
+	gitAt(t, root, "2024-02-02T10:00:00Z", "commit", "-q", "-m", "the session's name was right")
+	c.AwaitDiagnosticsWhere(from, uri, wait, func(d *lsptest.Diagnostics) bool {
+		return staleAt(d, sessionRange) == nil && staleAt(d, routerRange) != nil
+	})
+	if _, ok := links()[sessionLink]; !ok {
+		t.Error("no link to the restored file")
+	}
+	c.Shutdown()
+}

@@ -1,0 +1,417 @@
+package lsp
+
+import (
+	"context"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/fsnotify/fsnotify"
+	protocol "github.com/tliron/glsp/protocol_3_16"
+
+	"github.com/memory-lsp/memory-lsp/core/refs"
+	"github.com/memory-lsp/memory-lsp/core/rules"
+	"github.com/memory-lsp/memory-lsp/core/store"
+)
+
+// A folder's repository (repo.go) is voided, and the folder checked again,
+// when the code changes in a way a verdict can depend on:
+//
+//   - a file or folder is created, deleted or renamed where it matters: a
+//     cited path or one of its folders, a file named as a cited path ends
+//     (a bare `session.ts`), anything directly in the root (whether the
+//     root holds code), a manifest; never an ignored path (a build, an
+//     install);
+//   - a manifest's or a .gitignore's content changes (targets, scripts,
+//     pins, ignore rules). A cited file's content is never judged, only its
+//     existence, so editing it voids nothing;
+//   - git's HEAD, index, packed-refs or HEAD's log change (a commit, a
+//     checkout, a `git mv`): the history the renames come from moved.
+//
+// Where the client can watch files for us (dynamic registration of
+// didChangeWatchedFiles), it is asked to send those events: manifests by
+// name, every creation and deletion, and git's files. Otherwise the server
+// watches (fsnotify, never recursively): the root, git's folder and its
+// logs, the folder of each cited path that exists (or the nearest existing
+// folder of one that does not, to see it come back), of each manifest a
+// command or version names, at most maxReferenceDirs folders in all.
+
+// maxReferenceDirs bounds the folders the server watches for references, for
+// all served folders together.
+const maxReferenceDirs = 256
+
+// clientReferenceWatchID is the id of the registration for code events.
+const clientReferenceWatchID = "memory-lsp/watched-references"
+
+// manifestNames are the files whose content a verdict reads: the command
+// manifests, the version pins and the ignore rules. isManifestName adds
+// the names that vary (rust-toolchain.toml, Dockerfile.dev, compose.yaml).
+var manifestNames = []string{
+	"Makefile", "makefile", "GNUmakefile", "package.json", "justfile", "Justfile", ".justfile",
+	"Taskfile.yml", "Taskfile.yaml", "taskfile.yml", "taskfile.yaml", "Taskfile.dist.yml", "Taskfile.dist.yaml",
+	"go.mod", ".nvmrc", ".node-version", ".tool-versions", ".python-version", "pyproject.toml",
+	"Cargo.toml", ".gitignore",
+}
+
+func isManifestName(base string) bool {
+	switch {
+	case slices.Contains(manifestNames, base),
+		strings.HasPrefix(base, "rust-toolchain"),
+		strings.HasPrefix(base, "Dockerfile"),
+		strings.Contains(base, "compose") && (strings.HasSuffix(base, ".yml") || strings.HasSuffix(base, ".yaml")):
+		return true
+	}
+	return false
+}
+
+// referenceWatchers are the client's watchers for code events.
+func referenceWatchers() []protocol.FileSystemWatcher {
+	createDelete := protocol.WatchKindCreate | protocol.WatchKindDelete
+	var ws []protocol.FileSystemWatcher
+	for _, n := range manifestNames {
+		ws = append(ws, protocol.FileSystemWatcher{GlobPattern: "**/" + n})
+	}
+	for _, g := range []string{"**/rust-toolchain*", "**/Dockerfile*", "**/*compose*.yml", "**/*compose*.yaml"} {
+		ws = append(ws, protocol.FileSystemWatcher{GlobPattern: g})
+	}
+	for _, n := range gitFiles {
+		ws = append(ws, protocol.FileSystemWatcher{GlobPattern: "**/.git/" + filepath.ToSlash(n)})
+	}
+	return append(ws, protocol.FileSystemWatcher{GlobPattern: "**/*", Kind: &createDelete})
+}
+
+// registerReferenceWatch asks the client for code events. A client that
+// refuses leaves them to the server's own watcher. It calls the client, so
+// it runs in a goroutine.
+func (s *Server) registerReferenceWatch(ctx context.Context) {
+	params := protocol.RegistrationParams{Registrations: []protocol.Registration{{
+		ID:              clientReferenceWatchID,
+		Method:          "workspace/didChangeWatchedFiles",
+		RegisterOptions: protocol.DidChangeWatchedFilesRegistrationOptions{Watchers: referenceWatchers()},
+	}}}
+	err := s.call(ctx, "client/registerCapability", params, nil)
+	if err == nil || s.connClosed() {
+		return
+	}
+	s.log.Warningf("registering for changes to the code: %v; watching the cited folders instead", err)
+	s.mu.Lock()
+	s.refsByClient = false
+	s.mu.Unlock()
+	for _, f := range s.served() {
+		f.pub.Lock()
+		f.followed = nil
+		s.followReferences(f)
+		f.pub.Unlock()
+	}
+}
+
+// interest is what a folder's entries cite, to tell which creations and
+// deletions can change a verdict.
+type interest struct {
+	// paths are the cited paths, their folders, the folders commands run
+	// in, and where the cited paths that exist are, relative to the root.
+	paths map[string]bool
+	// names are the last elements of cited paths: a bare name holds
+	// wherever a file of that name is.
+	names map[string]bool
+}
+
+func (in *interest) addPath(p string) {
+	for p != "" && p != "." && !in.paths[p] {
+		in.paths[p] = true
+		p = path.Dir(p)
+	}
+}
+
+// followReferences notes what f's last check cites and, when the server
+// watches the code itself, watches the folders that holds. f.pub is held.
+func (s *Server) followReferences(f *folder) {
+	last := f.last
+	sc := f.scope.Load()
+	if last == nil || f.followed == last || sc == nil {
+		return
+	}
+	repo := last.repo.repo
+	in := &interest{paths: map[string]bool{}, names: map[string]bool{}}
+	dirs := []string{sc.root}
+	if sc.gitDir != "" {
+		dirs = append(dirs, sc.gitDir, filepath.Join(sc.gitDir, "logs"))
+	}
+	files := map[string]bool{}
+	for i := range last.v.files {
+		file := &last.v.files[i]
+		files[file.Path] = true
+		for _, c := range f.citations(file) {
+			dirs = append(dirs, citedDirs(repo, sc, c.ref, in)...)
+		}
+	}
+	f.cites.keepOnly(files)
+	f.interest.Store(in)
+	s.mu.Lock()
+	w, byClient := s.watch, s.refsByClient
+	s.mu.Unlock()
+	switch {
+	case byClient:
+		f.followed = last
+		return
+	case w == nil:
+		return // not watching yet (before initialized): again at the next publish
+	}
+	kept := dirs[:0]
+	seen := map[string]bool{}
+	for _, d := range dirs {
+		if !seen[d] && filepath.Base(d) != store.DirName {
+			seen[d] = true
+			kept = append(kept, d)
+		}
+	}
+	w.followDirs(f, kept)
+	f.followed = last
+}
+
+// citedDirs are the folders to watch for ref, and what it cites noted in in.
+func citedDirs(repo rules.Repo, sc *repoScope, ref refs.Ref, in *interest) []string {
+	var out []string
+	located := func(p string) {
+		if repo == nil {
+			return
+		}
+		if abs, ok := repo.Locate(p); ok && sc.within(abs) {
+			out = append(out, filepath.Dir(abs))
+			if rel, ok := rootRelative(sc.root, abs); ok {
+				in.addPath(rel)
+			}
+		}
+	}
+	switch ref.Kind {
+	case refs.Path:
+		in.addPath(ref.Path)
+		in.names[path.Base(ref.Path)] = true
+		n := len(out)
+		located(ref.Path)
+		if len(out) == n {
+			out = append(out, nearestDir(sc.root, filepath.Dir(filepath.Join(sc.root, filepath.FromSlash(ref.Path)))))
+		}
+	case refs.Command:
+		if ref.In != "" {
+			in.addPath(ref.In)
+		}
+		n := len(out)
+		if repo != nil {
+			if m, ok := repo.Manifest(ref.Tool, ref.In); ok {
+				located(m.File)
+			}
+		}
+		if len(out) == n {
+			out = append(out, nearestDir(sc.root, filepath.Join(sc.root, filepath.FromSlash(ref.In))))
+		}
+	case refs.Version:
+		if repo != nil {
+			for _, p := range repo.Pins(ref.Subject) {
+				located(p.File)
+			}
+		}
+	}
+	return out
+}
+
+// nearestDir is dir, or its nearest folder that exists, not above root.
+func nearestDir(root, dir string) string {
+	for store.Within(root, dir) && dir != root {
+		if store.IsDir(dir) {
+			return dir
+		}
+		dir = filepath.Dir(dir)
+	}
+	return root
+}
+
+// followDirs makes dirs the folders watched for f's references.
+func (w *watcher) followDirs(f *folder, dirs []string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return
+	}
+	want := make(map[string]bool, len(dirs))
+	for _, d := range dirs {
+		want[d] = true
+	}
+	for d, owners := range w.refDirs {
+		if owners[f] && !want[d] {
+			w.unfollow(d, f)
+		}
+	}
+	for _, d := range dirs {
+		owners := w.refDirs[d]
+		if owners == nil {
+			if len(w.refDirs) >= maxReferenceDirs {
+				if !w.capped {
+					w.capped = true
+					w.s.log.Infof("watching %d folders for changes to cited files; changes in the others are seen at the next check", maxReferenceDirs)
+				}
+				continue
+			}
+			if w.add(d) != nil {
+				continue // gone since, or not watchable: nothing to see there
+			}
+			owners = map[*folder]bool{}
+			w.refDirs[d] = owners
+		}
+		owners[f] = true
+	}
+}
+
+// unfollow ends f's interest in d. w.mu is held.
+func (w *watcher) unfollow(d string, f *folder) {
+	owners := w.refDirs[d]
+	delete(owners, f)
+	if len(owners) == 0 {
+		delete(w.refDirs, d)
+		w.drop(d)
+	}
+}
+
+// unwatchReferences ends the watches of a folder the server no longer
+// serves.
+func (s *Server) unwatchReferences(f *folder) {
+	s.mu.Lock()
+	w := s.watch
+	s.mu.Unlock()
+	if w != nil {
+		w.followDirs(f, nil)
+	}
+}
+
+// referenceOwners are the folders following the folder an event name is
+// in, or following name itself when it is removed (then its watch has
+// ended). w.mu is held.
+func (w *watcher) referenceOwners(name string, ev fsnotify.Event) []*folder {
+	var out []*folder
+	for f := range w.refDirs[filepath.Dir(name)] {
+		out = append(out, f)
+	}
+	if owners := w.refDirs[name]; owners != nil && ev.Has(fsnotify.Remove|fsnotify.Rename) {
+		for f := range owners {
+			if !slices.Contains(out, f) {
+				out = append(out, f)
+			}
+		}
+		delete(w.refDirs, name)
+		w.drop(name)
+	}
+	return out
+}
+
+// fileChange is what happened to a file.
+type fileChange int
+
+const (
+	fileCreated fileChange = iota + 1
+	fileChanged
+	fileDeleted
+)
+
+// changeOf reads an fsnotify event; 0 for one that changes nothing read.
+func changeOf(ev fsnotify.Event) fileChange {
+	switch {
+	case ev.Has(fsnotify.Create):
+		return fileCreated
+	case ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename):
+		return fileDeleted
+	case ev.Has(fsnotify.Write):
+		return fileChanged
+	}
+	return 0
+}
+
+// voidsRepo reports whether a change to the file at name can change a
+// verdict of f's references (see the top of this file).
+func voidsRepo(f *folder, name string, ch fileChange) bool {
+	sc := f.scope.Load()
+	if sc == nil || ch == 0 {
+		return false // never built: nothing to void
+	}
+	if real := filepath.Dir(f.key); !sc.within(name) && real != sc.root {
+		// Named through the root's resolved path (the root or a folder
+		// above it is a symlink).
+		if rel, ok := store.RelativePath(real, name); ok {
+			name = filepath.Join(sc.root, rel)
+		}
+	}
+	if sc.gitDir != "" && store.Within(sc.gitDir, name) {
+		if !isGitFile(sc.gitDir, name) {
+			return false
+		}
+		st := f.repo.Load()
+		return st == nil || statGit(sc.gitDir) != st.git
+	}
+	if !sc.within(name) || filepath.Base(filepath.Dir(name)) == store.DirName || filepath.Base(name) == store.DirName {
+		return false
+	}
+	base := filepath.Base(name)
+	manifest := isManifestName(base)
+	if ch == fileChanged && !manifest {
+		return false
+	}
+	rel, inRoot := rootRelative(sc.root, name)
+	if st := f.repo.Load(); inRoot && st != nil && st.repo != nil && st.repo.Ignored(rel) {
+		return false
+	}
+	in := f.interest.Load()
+	switch {
+	case manifest, in == nil:
+		return true
+	case !inRoot:
+		// Beside the root in the work tree: a path cited from the top.
+		if top, ok := rootRelative(sc.top, name); ok {
+			return in.paths[top] || in.names[base]
+		}
+		return false
+	}
+	return !strings.Contains(rel, "/") || in.paths[rel] || in.names[base]
+}
+
+// codeChanged voids the repository of each folder in owners that the
+// change of name concerns.
+func (s *Server) codeChanged(owners []*folder, name string, ch fileChange) {
+	for _, f := range owners {
+		if voidsRepo(f, name, ch) && s.isServed(f) {
+			s.voidRepo(f)
+		}
+	}
+}
+
+// clientCodeChanges handles the client's events for files that are not
+// memory files: each served folder whose repository a change concerns is
+// voided once.
+func (s *Server) clientCodeChanges(changes []protocol.FileEvent) {
+	folders := s.served()
+	void := map[*folder]bool{}
+	for _, ch := range changes {
+		p, err := pathOf(ch.URI)
+		if err != nil || isMemoryFile(p) {
+			continue
+		}
+		var c fileChange
+		switch ch.Type {
+		case protocol.FileChangeTypeCreated:
+			c = fileCreated
+		case protocol.FileChangeTypeChanged:
+			c = fileChanged
+		case protocol.FileChangeTypeDeleted:
+			c = fileDeleted
+		}
+		for _, f := range folders {
+			if !void[f] && voidsRepo(f, p, c) {
+				void[f] = true
+			}
+		}
+	}
+	for _, f := range folders {
+		if void[f] {
+			s.voidRepo(f)
+		}
+	}
+}
