@@ -172,8 +172,10 @@ func (s *Server) cmdQuery(_ context.Context, _ string, raw json.RawMessage) (any
 	if err != nil {
 		return nil, err
 	}
-	files, _ := s.readFiles(root)
-	res, err := memory.NewCatalog(files).Query(a.QueryRequest)
+	files, cfg := s.readFiles(root)
+	c := memory.NewCatalog(files)
+	c.JudgeWith(cfg, func() rules.Repo { return s.repoOf(s.folderFor(memoryDir(root)), cfg).repo })
+	res, err := c.Query(a.QueryRequest)
 	if err != nil {
 		return nil, err
 	}
@@ -399,6 +401,7 @@ type statsResult struct {
 	Duplicates int                    `json:"duplicates"`
 	Conflicts  int                    `json:"conflicts"`
 	Siblings   int                    `json:"siblings"`
+	Stale      int                    `json:"stale"`
 	Total      int                    `json:"total"`
 }
 
@@ -412,8 +415,13 @@ func (s *Server) cmdStats(_ context.Context, _ string, raw json.RawMessage) (any
 		return nil, err
 	}
 	files, cfg := s.readFiles(root)
-	st := memory.ComputeStats(files, cfg, nil)
-	res := statsResult{Categories: st.Categories, Duplicates: len(st.Duplicates), Conflicts: len(st.Conflicts), Siblings: len(st.Siblings), Total: st.Total}
+	var repo rules.Repo
+	if rules.ReadsRepo(cfg) {
+		repo = s.repoOf(s.folderFor(memoryDir(root)), cfg).repo
+	}
+	st := memory.ComputeStats(files, cfg, repo)
+	res := statsResult{Categories: st.Categories, Duplicates: len(st.Duplicates), Conflicts: len(st.Conflicts), Siblings: len(st.Siblings),
+		Stale: len(st.Stale), Total: st.Total}
 	res.Message = st.Message("", "")
 	return res, nil
 }

@@ -145,13 +145,14 @@ type (
 		LastChange string `json:"lastChange,omitempty" jsonschema:"modification time of the file (RFC 3339); absent when the file does not exist"`
 	}
 	statsOutput struct {
-		Categories []statsCategory `json:"categories"`
-		Total      int             `json:"total"`
-		Duplicates []memory.Pair   `json:"duplicates"`
-		Conflicts  []memory.Pair   `json:"conflicts"`
-		Siblings   []memory.Pair   `json:"siblings" jsonschema:"pairs that differ by one term: likely two facts, listed so a person can merge them if they are one"`
-		LastChange string          `json:"lastChange,omitempty" jsonschema:"the latest modification time of a category file (RFC 3339)"`
-		Message    string          `json:"message"`
+		Categories []statsCategory     `json:"categories"`
+		Total      int                 `json:"total"`
+		Duplicates []memory.Pair       `json:"duplicates"`
+		Conflicts  []memory.Pair       `json:"conflicts"`
+		Siblings   []memory.Pair       `json:"siblings" jsonschema:"pairs that differ by one term: likely two facts, listed so a person can merge them if they are one"`
+		Stale      []memory.StaleEntry `json:"stale" jsonschema:"entries citing a path, command or version the repository contradicts, each with its problems"`
+		LastChange string              `json:"lastChange,omitempty" jsonschema:"the latest modification time of a category file (RFC 3339)"`
+		Message    string              `json:"message"`
 	}
 )
 
@@ -328,8 +329,8 @@ func (s *Server) memoryStats(ctx context.Context, req *sdk.CallToolRequest) (*sd
 		if err != nil {
 			return nil, err
 		}
-		st := memory.ComputeStats(files, svc.Cfg, nil)
-		out := statsOutput{Total: st.Total, Duplicates: st.Duplicates, Conflicts: st.Conflicts, Siblings: st.Siblings}
+		st := memory.ComputeStats(files, svc.Cfg, svc.Repo(ctx))
+		out := statsOutput{Total: st.Total, Duplicates: st.Duplicates, Conflicts: st.Conflicts, Siblings: st.Siblings, Stale: st.Stale}
 		var latest time.Time
 		latestFile := ""
 		for _, cs := range st.Categories {

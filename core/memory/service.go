@@ -133,7 +133,23 @@ func (s *Service) Query(req QueryRequest) (QueryResult, error) {
 	if err != nil {
 		return QueryResult{}, err
 	}
-	return NewCatalog(files).Query(req)
+	c := NewCatalog(files)
+	c.JudgeWith(s.Cfg, func() rules.Repo { return s.Repo(context.Background()) })
+	return c.Query(req)
+}
+
+// Repo opens the repository beside the workspace for the reference rules:
+// nil when none of them is on, or when it cannot be opened (the rules then
+// stay silent; never a failed command).
+func (s *Service) Repo(ctx context.Context) rules.Repo {
+	if !rules.ReadsRepo(s.Cfg) {
+		return nil
+	}
+	r, err := OpenRepo(ctx, s.WS.Root, s.Cfg)
+	if err != nil {
+		return nil
+	}
+	return r
 }
 
 // Check returns the workspace's files and every finding.
