@@ -29,12 +29,16 @@ type Move struct {
 
 // Moves reads the renames and deletions of the last depth commits (newest
 // first), by old path. Outside git, or when git fails, there are none.
+//
+// The commits are not filtered by git (--diff-filter): with a filter, -n
+// counts the commits that pass it, and git would walk the whole history to
+// find depth commits that removed something.
 func (p *Project) Moves(ctx context.Context, depth int) map[string]Move {
 	if !p.Git || depth <= 0 {
 		return nil
 	}
 	out, err := git(ctx, p.Top, "-c", "core.quotePath=false", "log", "--no-merges", "--format=%x00%h %ct",
-		"--name-status", "-M", "--diff-filter=RD", fmt.Sprintf("-n%d", depth), "--")
+		"--name-status", "-M", fmt.Sprintf("-n%d", depth), "--")
 	if err != nil {
 		return nil
 	}
