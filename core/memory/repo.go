@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"iter"
 	"path"
 	"path/filepath"
 	"strings"
@@ -41,7 +42,7 @@ type repo struct {
 	depth   int
 
 	namesOnce sync.Once
-	byName    map[string][]string // last element → files and folders with it, from the top
+	names     nameIndex
 
 	historyOnce sync.Once
 	history     history
@@ -115,6 +116,9 @@ func (r *repo) existing(cited string) (rel string, isDir, ok bool) {
 
 func (r *repo) HasCode() bool { return len(r.p.Files) > 0 }
 
+// Stat asks the work tree, from the root then the top: a file that is there
+// exists, ignored or not (a built file an entry names does exist); a folder
+// exists when it holds a file of the project (store.Project.Stat).
 func (r *repo) Stat(cited string) (isDir, ok bool) {
 	_, isDir, ok = r.existing(cited)
 	return isDir, ok
@@ -152,9 +156,9 @@ func (r *repo) ending(cited string, limit int) []string {
 	if cited == "" {
 		return nil
 	}
-	r.namesOnce.Do(r.indexNames)
+	r.namesOnce.Do(func() { r.names = newNameIndex(r.p.Files) })
 	var out []string
-	for _, f := range r.byName[path.Base(cited)] {
+	for f := range r.names.ending(path.Base(cited)) {
 		if f == cited || strings.HasSuffix(f, "/"+cited) {
 			out = append(out, f)
 			if len(out) == limit {
@@ -165,17 +169,42 @@ func (r *repo) ending(cited string, limit int) []string {
 	return out
 }
 
-// indexNames maps each last element to the files and folders ending in it:
-// one entry per file and folder, where an index of every suffix would hold
-// one per path element.
-func (r *repo) indexNames() {
-	r.byName = make(map[string][]string, len(r.p.Files))
+// nameIndex finds the files and folders whose last element is a name: one
+// entry per file and folder (an index of every suffix would hold one per
+// path element), chained by name so that 100,000 files cost one map entry
+// per distinct name and no list per name.
+type nameIndex struct {
+	last  map[string]int32 // name → 1 + the index in paths of the last path with it
+	prev  []int32          // for each path, 1 + the index of the previous one with its name
+	paths []string
+}
+
+func newNameIndex(files []string) nameIndex {
+	x := nameIndex{last: make(map[string]int32, len(files)), prev: make([]int32, 0, len(files)), paths: make([]string, 0, len(files))}
+	add := func(p string) {
+		name := path.Base(p)
+		x.prev = append(x.prev, x.last[name])
+		x.paths = append(x.paths, p)
+		x.last[name] = int32(len(x.paths))
+	}
 	seen := map[string]bool{}
-	for _, f := range r.p.Files {
-		r.byName[path.Base(f)] = append(r.byName[path.Base(f)], f)
+	for _, f := range files {
+		add(f)
 		for d := path.Dir(f); d != "." && !seen[d]; d = path.Dir(d) {
 			seen[d] = true
-			r.byName[path.Base(d)] = append(r.byName[path.Base(d)], d)
+			add(d)
+		}
+	}
+	return x
+}
+
+// ending yields the paths whose last element is name.
+func (x *nameIndex) ending(name string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for i := x.last[name]; i > 0; i = x.prev[i-1] {
+			if !yield(x.paths[i-1]) {
+				return
+			}
 		}
 	}
 }

@@ -122,7 +122,8 @@ func TestRepoPaths(t *testing.T) {
 		isDir, ok bool
 	}{
 		{"src/auth/login.ts", false, true}, {"src/auth", true, true}, {"docs/adr/", true, true},
-		{"src/auth/session.ts", false, false}, {".memory/decisions.md", false, false}, {"../x", false, false},
+		{"src/auth/session.ts", false, false}, {".memory/decisions.md", false, true}, {"../x", false, false},
+		{"debug.log", false, true}, // ignored, but there
 	} {
 		if isDir, ok := r.Stat(c.path); isDir != c.isDir || ok != c.ok {
 			t.Errorf("Stat(%q) = %v, %v; want %v, %v", c.path, isDir, ok, c.isDir, c.ok)

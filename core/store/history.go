@@ -32,12 +32,14 @@ type Move struct {
 //
 // The commits are not filtered by git (--diff-filter): with a filter, -n
 // counts the commits that pass it, and git would walk the whole history to
-// find depth commits that removed something.
+// find depth commits that removed something. The first commit's files are
+// not listed (log.showRoot): it removes nothing, and in a repository
+// imported in one commit it adds every file.
 func (p *Project) Moves(ctx context.Context, depth int) map[string]Move {
 	if !p.Git || depth <= 0 {
 		return nil
 	}
-	out, err := git(ctx, p.Top, "-c", "core.quotePath=false", "log", "--no-merges", "--format=%x00%h %ct",
+	out, err := git(ctx, p.Top, "-c", "core.quotePath=false", "-c", "log.showRoot=false", "log", "--no-merges", "--format=%x00%h %ct",
 		"--name-status", "-M", fmt.Sprintf("-n%d", depth), "--")
 	if err != nil {
 		return nil

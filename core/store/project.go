@@ -1,10 +1,12 @@
 package store
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -17,10 +19,12 @@ import (
 )
 
 // Project is the code beside a .memory folder, as the reference rules see
-// it (does the path an entry cites exist, is it ignored): the project's
-// files, listed once. Inside a git work tree the list is git's (tracked
-// files and new ones git does not ignore); elsewhere a walk of the root that
-// honours the .gitignore files it meets, bounded by MaxProjectFiles.
+// it (does the path an entry cites exist, is it ignored, which files end
+// with a name): the project's files, listed once. Inside a git work tree
+// the list is git's (the index and the new files git does not ignore);
+// elsewhere a walk of the root that honours the .gitignore files it meets,
+// bounded by MaxProjectFiles. Whether one path exists is asked of the disk
+// (Stat), which is always current.
 type Project struct {
 	// Root is the workspace root, the folder holding .memory/.
 	Root string
@@ -30,13 +34,15 @@ type Project struct {
 	// Git is whether git listed the files.
 	Git bool
 	// Files are the project's files, slash-separated, relative to Top,
-	// sorted, without the .memory folder's.
+	// sorted, without the .memory folder's. In git they may hold a file
+	// deleted from the work tree but not from the index: asking git to
+	// leave those out costs a stat of every file (a third of a second for
+	// 100,000), which Stat spends on the few paths entries cite instead.
 	Files []string
-	// Truncated: the walk stopped at MaxProjectFiles, so a missing path
-	// proves nothing.
+	// Truncated: the walk stopped at MaxProjectFiles, so a path missing
+	// from Files proves nothing.
 	Truncated bool
 
-	dirs   map[string]bool
 	ignore gitignore.Matcher
 }
 
@@ -65,7 +71,6 @@ func OpenProject(ctx context.Context, root string) (*Project, error) {
 	}
 	slices.Sort(p.Files)
 	p.Files = slices.Compact(p.Files)
-	p.index()
 	p.ignore = gitignore.NewMatcher(p.ignorePatterns())
 	return p, nil
 }
@@ -86,10 +91,7 @@ func (p *Project) inMemory(rel string) bool {
 }
 
 // gitFiles asks git for the work tree holding dir and its files: those in
-// the index that the work tree still has, and the new ones git does not
-// ignore. One listing tags each file, so that a file deleted from the work
-// tree but not from the index (listed as cached and as deleted) is left out
-// without a stat per file, which a repository of 100,000 files would feel.
+// the index and the new ones git does not ignore.
 func gitFiles(ctx context.Context, dir string) (top string, files []string, err error) {
 	out, err := git(ctx, dir, "rev-parse", "--show-toplevel")
 	if err != nil {
@@ -99,29 +101,25 @@ func gitFiles(ctx context.Context, dir string) (top string, files []string, err 
 	if top == "" {
 		return "", nil, errors.New("git named no top level")
 	}
-	out, err = git(ctx, top, "ls-files", "-z", "-t", "--cached", "--deleted", "--others", "--exclude-standard")
+	// The names are gathered in one buffer and cut from one string: 100,000
+	// strings allocated one by one cost the collector more than the rest of
+	// the listing.
+	var names []byte
+	var ends []int
+	err = gitRecords(ctx, top, 0, func(f []byte) {
+		if len(f) > 0 {
+			names = append(names, f...)
+			ends = append(ends, len(names))
+		}
+	}, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
 	if err != nil {
 		return "", nil, err
 	}
-	var deleted map[string]bool
-	for f := range bytes.SplitSeq(out, []byte{0}) {
-		if len(f) < 3 || f[1] != ' ' {
-			continue
-		}
-		name := string(f[2:])
-		switch f[0] {
-		case 'R': // deleted from the work tree
-			if deleted == nil {
-				deleted = map[string]bool{}
-			}
-			deleted[name] = true
-		case 'S': // outside a sparse checkout: not in the work tree
-		default:
-			files = append(files, name)
-		}
-	}
-	if deleted != nil {
-		files = slices.DeleteFunc(files, func(f string) bool { return deleted[f] })
+	all := string(names)
+	files = make([]string, len(ends))
+	start := 0
+	for i, end := range ends {
+		files[i], start = all[start:end], end
 	}
 	return filepath.Clean(top), files, nil
 }
@@ -137,6 +135,53 @@ func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
 		return nil, fmt.Errorf("git %s: %w: %s", args[0], err, strings.TrimSpace(stderr.String()))
 	}
 	return out, nil
+}
+
+// gitRecords runs git in dir and hands each record of its standard output,
+// up to sep (excluded), to fn as it is read: a listing of 100,000 files is
+// never held whole, nor copied as a growing buffer.
+func gitRecords(ctx context.Context, dir string, sep byte, fn func([]byte), args ...string) error {
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return fmt.Errorf("git %s: %w", args[0], err)
+	}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("git %s: %w", args[0], err)
+	}
+	r := bufio.NewReaderSize(out, 64*1024)
+	var readErr error
+	for {
+		rec, err := r.ReadSlice(sep)
+		if errors.Is(err, bufio.ErrBufferFull) {
+			// A record longer than the buffer: gather it whole.
+			long := append([]byte(nil), rec...)
+			for errors.Is(err, bufio.ErrBufferFull) {
+				rec, err = r.ReadSlice(sep)
+				long = append(long, rec...)
+			}
+			rec = long
+		}
+		if len(rec) > 0 {
+			fn(bytes.TrimSuffix(rec, []byte{sep}))
+		}
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				readErr = err
+			}
+			break
+		}
+	}
+	if err := cmd.Wait(); err != nil {
+		return fmt.Errorf("git %s: %w: %s", args[0], err, strings.TrimSpace(stderr.String()))
+	}
+	if readErr != nil {
+		return fmt.Errorf("git %s: reading its output: %w", args[0], readErr)
+	}
+	return nil
 }
 
 // walk lists the files under the root that its .gitignore files do not
@@ -224,25 +269,43 @@ func readExclude(top string) []gitignore.Pattern {
 	return readIgnore(filepath.Join(top, ".git", "info"), nil)
 }
 
-// index records every folder that holds a listed file.
-func (p *Project) index() {
-	p.dirs = map[string]bool{}
-	for _, f := range p.Files {
-		for d := path.Dir(f); d != "." && !p.dirs[d]; d = path.Dir(d) {
-			p.dirs[d] = true
-		}
-	}
-}
-
-// Stat reports whether rel (slash-separated, relative to Top) is a listed
-// file or a folder holding one.
+// Stat reports whether rel (slash-separated, relative to Top) is in the
+// work tree now, and whether it is a folder. A file is asked of the disk; a
+// symlink counts as what it leads to (a dangling one as a file). A folder
+// counts when it holds a listed file, or is listed itself (a symlink to a
+// folder): git keeps no empty folders, so one a move left behind is gone,
+// and one holding only ignored files is not the project's. A path that
+// leaves Top is not in it.
 func (p *Project) Stat(rel string) (isDir, ok bool) {
-	rel = strings.TrimSuffix(path.Clean(rel), "/")
-	if p.dirs[rel] {
+	abs, ok := p.abs(rel)
+	if !ok {
+		return false, false
+	}
+	fi, err := os.Stat(abs)
+	switch {
+	case err != nil:
+		_, lerr := os.Lstat(abs)
+		return false, lerr == nil
+	case !fi.IsDir():
+		return false, true
+	}
+	rel = path.Clean(rel)
+	if _, listed := slices.BinarySearch(p.Files, rel); listed {
 		return true, true
 	}
-	_, found := slices.BinarySearch(p.Files, rel)
-	return false, found
+	i, _ := slices.BinarySearch(p.Files, rel+"/")
+	holds := i < len(p.Files) && strings.HasPrefix(p.Files[i], rel+"/")
+	return holds, holds
+}
+
+// abs is the path of rel below Top; ok is false for a path that is empty,
+// absolute or leaves Top.
+func (p *Project) abs(rel string) (string, bool) {
+	rel = filepath.FromSlash(strings.TrimSuffix(rel, "/"))
+	if rel == "" || !filepath.IsLocal(rel) {
+		return "", false
+	}
+	return filepath.Join(p.Top, rel), true
 }
 
 // Ignored reports whether the project's ignore files match rel.
@@ -272,11 +335,24 @@ func (p *Project) RootRel() string {
 	return filepath.ToSlash(rel)
 }
 
-// ReadFile reads a listed file (a manifest: Makefile, package.json, …),
-// bounded like a memory file.
+// ReadFile reads a file of the work tree (a manifest: Makefile,
+// package.json, …), bounded like a memory file; a symlink that leads out of
+// Top is not followed.
 func (p *Project) ReadFile(rel string) ([]byte, error) {
-	if _, ok := slices.BinarySearch(p.Files, rel); !ok {
-		return nil, fmt.Errorf("%s: not a file of the project", rel)
+	abs, ok := p.abs(rel)
+	if !ok {
+		return nil, fmt.Errorf("%s: not a path inside %s", rel, p.Top)
 	}
-	return ReadOne(filepath.Join(p.Top, filepath.FromSlash(rel)))
+	r, err := ResolveIn(p.Top, abs)
+	if err != nil {
+		return nil, err
+	}
+	if !r.Inside {
+		return nil, fmt.Errorf("%s: a symlink to %s, outside %s", rel, r.Link, p.Top)
+	}
+	b, err := ReadOne(abs)
+	if err == nil && b == nil {
+		return nil, fmt.Errorf("reading %s: %w", abs, fs.ErrNotExist)
+	}
+	return b, err
 }
