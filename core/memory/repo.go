@@ -18,7 +18,7 @@ import (
 // OpenRepo opens the code beside the workspace at root (the folder holding
 // .memory/) as the reference rules judge entries against it: the project's
 // files listed once (git's list inside a work tree, else a walk honouring
-// .gitignore); the rest — the suffix index, the manifests, the pins, the
+// .gitignore); the rest — the name index, the manifests, the pins, the
 // history (cfg.HistoryDepth commits) and the blame of memory files — is read
 // on first need and kept. ctx bounds those later git runs too. The Repo is
 // safe for concurrent use. An error means the project could not be listed
