@@ -176,7 +176,7 @@ func (s *Server) codeAction(_ context.Context, p *codeActionParams) (any, error)
 
 	if kindWanted(p.Context.Only, kindFixAll) {
 		orig := v.files[fi].Doc.Src
-		after, err := memory.FixAll(v.files, cfg, fi, findings)
+		after, err := memory.FixAll(v.files, cfg, v.repo, fi, findings)
 		if err != nil {
 			s.log.Errorf("fix-all for %s: %v", path, err)
 		}

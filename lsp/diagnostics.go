@@ -25,6 +25,9 @@ type view struct {
 	// disk is the snapshot the disk side came from: while the folder's
 	// cache holds, two views of it share one.
 	disk *store.Snapshot
+	// repo is the repository a checked view was judged against (nil when
+	// none), which a fix-all of it must judge against too.
+	repo rules.Repo
 
 	// lazy guards index and uris, built on first use: a view that was
 	// checked is shared by the requests served from that check.
@@ -174,7 +177,7 @@ func (s *Server) checkLocked(f *folder) (*view, config.Config, []rules.Finding) 
 	if f.checker == nil {
 		f.checker = new(rules.Checker)
 	}
-	f.checker.Repo = st.repo
+	f.checker.Repo, v.repo = st.repo, st.repo
 	findings := f.checker.Check(v.files, cfg)
 	f.last = &checked{v: v, cfg: cfg, repo: st, findings: findings}
 	f.checks++

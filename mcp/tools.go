@@ -329,7 +329,7 @@ func (s *Server) memoryStats(ctx context.Context, req *sdk.CallToolRequest) (*sd
 		if err != nil {
 			return nil, err
 		}
-		st := memory.ComputeStats(files, svc.Cfg, svc.Repo(ctx))
+		st := memory.ComputeStats(files, svc.Cfg, svc.ReferenceRepo(ctx))
 		out := statsOutput{Total: st.Total, Duplicates: st.Duplicates, Conflicts: st.Conflicts, Siblings: st.Siblings, Stale: st.Stale}
 		var latest time.Time
 		latestFile := ""

@@ -31,8 +31,8 @@ func TestFixArchives(t *testing.T) {
 			if fx.Fix == "" {
 				t.Fatal(`archive comment has no "fix:" line`)
 			}
-			if fx.Repo.HasCode() {
-				t.Skip("until the CLI/server pass a repository (issue 14 wiring; see awaitingRepo)")
+			if ok, why := replayable(fx); !ok {
+				t.Skip(why)
 			}
 			ws := newArchiveWorkspace(t, fx)
 			code, title, _ := strings.Cut(fx.Fix, "/")
@@ -82,7 +82,7 @@ func lspFix(t *testing.T, ws *archiveWorkspace, code, title string) {
 			actions := s.quickFixes(t, f.Path, d)
 			if i := slices.IndexFunc(actions, func(a lspAction) bool { return a.Title == title }); i >= 0 {
 				s.apply(t, actions[i])
-				compareFiles(t, ws.fx, s.texts())
+				compareFiles(t, ws.fx, s.texts(t))
 				return
 			}
 		}
@@ -110,7 +110,7 @@ func lspFixAll(t *testing.T, ws *archiveWorkspace) {
 			break
 		}
 	}
-	compareFiles(t, ws.fx, s.texts())
+	compareFiles(t, ws.fx, s.texts(t))
 }
 
 func applySARIFFix(t *testing.T, ws *archiveWorkspace, code, title string) {

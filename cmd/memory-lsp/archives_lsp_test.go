@@ -151,8 +151,11 @@ func (s *lspSession) apply(t *testing.T, a lspAction) {
 }
 
 // texts are the editor's buffers, by archive path.
-func (s *lspSession) texts() map[string][]byte {
-	out := map[string][]byte{}
+// texts is what the editor holds of each archive file: the open buffers,
+// and for the files it never opened (the code beside .memory, which no fix
+// edits) what is on disk.
+func (s *lspSession) texts(t *testing.T) map[string][]byte {
+	out := s.ws.readFiles(t)
 	for p, uri := range s.uris {
 		out[p] = []byte(s.c.Text(uri))
 	}

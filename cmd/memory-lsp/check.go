@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/store"
 	"github.com/memory-lsp/memory-lsp/core/text"
@@ -170,6 +171,9 @@ type checked struct {
 	idx      []*text.Index
 	// artifacts are the files' SARIF locations, filled by sarifArtifact.
 	artifacts []sarifArtifactLocation
+	// noCode: the root holds nothing but .memory/, so the reference rules
+	// had nothing to judge entries against.
+	noCode bool
 }
 
 func (c *checked) reported(f rules.File) bool { return c.only == nil || c.only[f.Path] }
@@ -237,23 +241,29 @@ func runCheck(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 		if err != nil {
 			return exitError, err
 		}
+		repo := openRepo(ctx, e, svc)
 		if a.set["fix"] {
-			names, err := svc.Fix(ctx)
+			names, err := svc.Fix(ctx, repo)
 			if err != nil {
 				return exitError, err
 			}
 			for _, n := range names {
 				fixed = append(fixed, display(filepath.Join(svc.WS.Dir, n)))
 			}
+			if len(names) > 0 && repo != nil {
+				// The fixes moved lines of committed memory files: the
+				// times they were written are read again.
+				repo = openRepo(ctx, e, svc)
+			}
 		}
-		files, findings, err := svc.Check()
+		files, findings, err := svc.Check(repo)
 		if err != nil {
 			return exitError, err
 		}
 		if len(files) == 0 && len(a.pos) == 0 {
 			return exitError, noMemoryError(t.root)
 		}
-		c := &checked{root: svc.WS.Root, files: files, only: t.files}
+		c := &checked{root: svc.WS.Root, files: files, only: t.files, noCode: repo != nil && !repo.HasCode()}
 		for _, f := range findings {
 			if c.reported(files[f.File]) {
 				c.findings = append(c.findings, f)
@@ -296,11 +306,48 @@ func runCheck(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 		}
 		// The same closing sentence as --format summary.
 		fmt.Fprintln(e.stderr, summarize(results, e.cfg).line())
+		for _, n := range noCodeNotes(results) {
+			fmt.Fprintln(e.stderr, n)
+		}
 	}
 	if summary.Errors > 0 {
 		return exitFindings, nil
 	}
 	return exitOK, nil
+}
+
+// openRepo opens the code beside the workspace, which the reference rules
+// judge entries against. Without a .memory folder there is nothing to
+// judge; a project that cannot be listed leaves those rules silent, and
+// check goes on and says why.
+func openRepo(ctx context.Context, e *env, svc *memory.Service) rules.Repo {
+	if !store.IsDir(svc.WS.Dir) {
+		return nil
+	}
+	repo, err := svc.Repo(ctx)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "memory-lsp: references to code (paths, commands, versions) were not checked: %v\n", err)
+		return nil
+	}
+	return repo
+}
+
+// noCodeNotes say, once per workspace whose root holds nothing but
+// .memory/, that the references entries make to code were not checked: a
+// clean result there does not mean they hold.
+func noCodeNotes(results []*checked) []string {
+	var out []string
+	for _, c := range results {
+		if !c.noCode {
+			continue
+		}
+		where := "the workspace holds nothing but .memory/"
+		if len(results) > 1 {
+			where = display(c.root) + " holds nothing but .memory/"
+		}
+		out = append(out, "memory: references to code (paths, commands, versions) were not checked: "+where)
+	}
+	return out
 }
 
 // writeFixes lists under a finding the fixes an editor offers for it,

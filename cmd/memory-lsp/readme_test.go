@@ -80,7 +80,7 @@ func TestReadmeFirstCommands(t *testing.T) {
 			t.Errorf("%s: stdout lacks %q:\n%s", first, want, out)
 		}
 	}
-	if !strings.Contains(errs, "memory: 0 errors, 6 warnings in 3 files") {
+	if !strings.Contains(errs, "memory: 0 errors, 7 warnings in 3 files") {
 		t.Errorf("%s: stderr %q", first, errs)
 	}
 }

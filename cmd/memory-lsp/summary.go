@@ -129,6 +129,9 @@ func writeSummary(w io.Writer, results []*checked, cfg config.Config) error {
 		return err
 	}
 	fmt.Fprintf(w, "\n%s\n", t.line())
+	for _, n := range noCodeNotes(results) {
+		fmt.Fprintln(w, n)
+	}
 	if p := os.Getenv("GITHUB_STEP_SUMMARY"); p != "" {
 		if err := appendStepSummary(p, t); err != nil {
 			return fmt.Errorf("writing the GitHub step summary %s: %w", p, err)

@@ -26,7 +26,14 @@ type Config struct {
 	MaxContent int
 	// Disabled turns rules off by code (e.g. "missing-slug").
 	Disabled map[string]bool
+	// HistoryDepth is how many commits the reference rules read for the
+	// renames and deletions of cited paths; 0 reads none.
+	HistoryDepth int
 }
+
+// MaxHistoryDepth bounds historyDepth: a deeper pass over history would
+// cost seconds on every cold check.
+const MaxHistoryDepth = 100000
 
 // offByDefault are the rules a user turns on: missing-slug would flag every
 // entry HackLM and our own store write without a slug (slugs are optional in
@@ -42,6 +49,7 @@ func Default() Config {
 		LongEntry:       200,
 		MaxContent:      1000,
 		Disabled:        map[string]bool{},
+		HistoryDepth:    1000,
 	}
 	for _, code := range offByDefault {
 		c.Disabled[code] = true
@@ -75,6 +83,9 @@ func (c Config) Validate() error {
 	if c.LongEntry < 1 || c.MaxContent < c.LongEntry {
 		errs = append(errs, fmt.Errorf("longEntry (%d) must be at least 1 and at most maxContent (%d)", c.LongEntry, c.MaxContent))
 	}
+	if c.HistoryDepth < 0 || c.HistoryDepth > MaxHistoryDepth {
+		errs = append(errs, fmt.Errorf("historyDepth = %d: must be between 0 and %d", c.HistoryDepth, MaxHistoryDepth))
+	}
 	return errors.Join(errs...)
 }
 
@@ -106,6 +117,9 @@ func (c Config) Merge(s Settings) (Config, error) {
 	}
 	if s.MaxContent != nil {
 		out.MaxContent = *s.MaxContent
+	}
+	if s.HistoryDepth != nil {
+		out.HistoryDepth = *s.HistoryDepth
 	}
 	for code, on := range s.Rules {
 		out.Disabled[code] = !on

@@ -32,6 +32,10 @@ func TestMerge(t *testing.T) {
 		{"unknown category", `{"categoryLimit":{"Notes":5}}`, "unknown category", nil},
 		{"zero limit", `{"categoryLimit":{"Quirk":0}}`, "categoryLimit.Quirk", nil},
 		{"bad thresholds", `{"skipThreshold":0.5}`, "thresholds", nil},
+		{"history depth", `{"historyDepth":50}`, "", func(c Config) bool { return c.HistoryDepth == 50 }},
+		{"history off", `{"historyDepth":0}`, "", func(c Config) bool { return c.HistoryDepth == 0 }},
+		{"default history depth", `{}`, "", func(c Config) bool { return c.HistoryDepth == 1000 }},
+		{"negative history depth", `{"historyDepth":-1}`, "historyDepth = -1: must be between 0 and 100000", nil},
 		{"typo", `{"categoryLimits":{}}`, `categoryLimits: no setting has the key "categoryLimits"; did you mean "categoryLimit"?`, nil},
 	}
 	for _, tt := range tests {

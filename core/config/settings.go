@@ -25,6 +25,7 @@ type Settings struct {
 	LongEntry       *int            `json:"longEntry,omitempty"`
 	MaxContent      *int            `json:"maxContent,omitempty"`
 	Rules           map[string]bool `json:"rules,omitempty"`
+	HistoryDepth    *int            `json:"historyDepth,omitempty"`
 }
 
 // Section is the key a settings object may be nested under: the name of the

@@ -23,7 +23,7 @@ func TestParseSettings(t *testing.T) {
 		{in: `{"memory": {"longEntry": null, "skipThreshold": 0.9}}`, want: `{"skipThreshold":0.9}`},
 		{in: `{"rules": {"missing-slug": false, "secret": null}}`, want: `{"rules":{"missing-slug":false}}`},
 		{in: `{"categoryLimit": {"Decision": null}}`, want: `{}`},
-		{in: `{"colour": 1}`, err: `colour: no setting has the key "colour" (keys: categoryLimit, longEntry, maxContent, mergeThreshold, rules, skipThreshold, updateThreshold)`},
+		{in: `{"colour": 1}`, err: `colour: no setting has the key "colour" (keys: categoryLimit, historyDepth, longEntry, maxContent, mergeThreshold, rules, skipThreshold, updateThreshold)`},
 		{in: `{"memory": {"colour": 1, "longEntry": 120}}`, err: `memory.colour: no setting has the key "colour"`},
 		{in: `{"categoryLimits": {}}`, err: `categoryLimits: no setting has the key "categoryLimits"; did you mean "categoryLimit"?`},
 		{in: `{"memory": {}, "longEntry": 120}`, err: `memory: no setting has the key "memory"`},
@@ -60,7 +60,7 @@ func TestParseSettings(t *testing.T) {
 }
 
 func TestSettingsKeys(t *testing.T) {
-	want := []string{"categoryLimit", "longEntry", "maxContent", "mergeThreshold", "rules", "skipThreshold", "updateThreshold"}
+	want := []string{"categoryLimit", "historyDepth", "longEntry", "maxContent", "mergeThreshold", "rules", "skipThreshold", "updateThreshold"}
 	if got := settingsKeys(); !slices.Equal(got, want) {
 		t.Errorf("settingsKeys() = %v, want %v", got, want)
 	}
@@ -74,17 +74,17 @@ func TestOverlay(t *testing.T) {
 	base := Settings{
 		CategoryLimit: map[string]int{"Decision": 1, "Quirk": 9},
 		SkipThreshold: f(0.9), UpdateThreshold: f(0.7), MergeThreshold: f(0.4), LongEntry: n(100), MaxContent: n(500),
-		Rules: map[string]bool{"missing-slug": true, "secret": true},
+		Rules: map[string]bool{"missing-slug": true, "secret": true}, HistoryDepth: n(10),
 	}
 	top := Settings{
 		CategoryLimit: map[string]int{"Decision": 2},
 		SkipThreshold: f(0.95), UpdateThreshold: f(0.75), MergeThreshold: f(0.5), LongEntry: n(150), MaxContent: n(600),
-		Rules: map[string]bool{"secret": false},
+		Rules: map[string]bool{"secret": false}, HistoryDepth: n(0),
 	}
 	want := Settings{
 		CategoryLimit: map[string]int{"Decision": 2, "Quirk": 9},
 		SkipThreshold: f(0.95), UpdateThreshold: f(0.75), MergeThreshold: f(0.5), LongEntry: n(150), MaxContent: n(600),
-		Rules: map[string]bool{"missing-slug": true, "secret": false},
+		Rules: map[string]bool{"missing-slug": true, "secret": false}, HistoryDepth: n(0),
 	}
 	if got := base.Overlay(top); !reflect.DeepEqual(got, want) {
 		t.Errorf("base.Overlay(top) = %+v, want %+v", got, want)

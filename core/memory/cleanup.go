@@ -138,7 +138,7 @@ func (p *CleanupPlan) normalize(files []rules.File, cfg config.Config) {
 		}
 		return perFile
 	}
-	fixLoop(files, cfg, rules.Check(files, cfg), pick, func(fi int, err error) bool {
+	fixLoop(files, cfg, nil, rules.Check(files, cfg), pick, func(fi int, err error) bool {
 		// The fixes picked do not overlap, so this is a bug in a rule: the
 		// step names it and the file keeps its bytes, as in apply.
 		p.Steps = append(p.Steps, CleanupStep{Kind: "error", File: files[fi].Name, Detail: err.Error()})

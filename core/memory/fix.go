@@ -26,10 +26,12 @@ const AllFiles = -1
 // nothing else: the editor applies a fix-all to the one buffer it was asked
 // for. A fix whose edits do not apply (a bug in a rule) ends the loop with
 // an error naming the file; the bytes returned are those fixed until then.
-func FixAll(files []rules.File, cfg config.Config, only int, findings []rules.Finding) (map[int][]byte, error) {
+// The reference rules judge entries against repo on every pass (nil: they
+// stay silent); findings must be a check with that repository.
+func FixAll(files []rules.File, cfg config.Config, repo rules.Repo, only int, findings []rules.Finding) (map[int][]byte, error) {
 	cur := slices.Clone(files)
 	var err error
-	fixLoop(cur, cfg, findings, func(files []rules.File, findings []rules.Finding) map[int][]text.Edit {
+	fixLoop(cur, cfg, repo, findings, func(files []rules.File, findings []rules.Finding) map[int][]text.Edit {
 		if only == AllFiles {
 			return rules.FixAll(files, findings)
 		}
@@ -84,15 +86,16 @@ func editsOnly(edits []rules.FileEdit, fi int) bool {
 // fixLoop is the loop every fix-all runs (FixAll, and cleanup's
 // normalisation, which picks its fixes by other rules): let pick choose one
 // pass's edits from the findings, apply them (in file order), parse the
-// changed files into files, check again, and repeat until pick chooses
-// nothing or maxFixPasses passes ran. findings are the first pass's, a
-// check of files as given. A file whose edits do not apply keeps its bytes
-// and goes to failed with the error; failed says whether to stop.
-func fixLoop(files []rules.File, cfg config.Config, findings []rules.Finding,
+// changed files into files, check again (against repo, which may be nil),
+// and repeat until pick chooses nothing or maxFixPasses passes ran.
+// findings are the first pass's, a check of files as given. A file whose
+// edits do not apply keeps its bytes and goes to failed with the error;
+// failed says whether to stop.
+func fixLoop(files []rules.File, cfg config.Config, repo rules.Repo, findings []rules.Finding,
 	pick func(files []rules.File, findings []rules.Finding) map[int][]text.Edit, failed func(fi int, err error) (stop bool)) {
 	for pass := 0; pass < maxFixPasses; pass++ {
 		if pass > 0 {
-			findings = rules.Check(files, cfg)
+			findings = rules.CheckWithRepo(files, cfg, repo)
 		}
 		edits := pick(files, findings)
 		if len(edits) == 0 {

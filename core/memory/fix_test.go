@@ -48,7 +48,7 @@ func TestFixAll(t *testing.T) {
 			for i, f := range tt.files {
 				before[i] = string(f.Doc.Src)
 			}
-			after, err := FixAll(tt.files, config.Default(), tt.only, rules.Check(tt.files, config.Default()))
+			after, err := FixAll(tt.files, config.Default(), nil, tt.only, rules.Check(tt.files, config.Default()))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -100,7 +100,7 @@ func TestFixAllFindings(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			after, err := FixAll(files, config.Default(), tt.only, tt.findings)
+			after, err := FixAll(files, config.Default(), nil, tt.only, tt.findings)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -120,7 +120,7 @@ func TestFixAllStopsAtAFixThatDoesNotApply(t *testing.T) {
 	bad := []rules.Finding{{Code: "made-up", File: 0, Fixes: []rules.Fix{
 		{Title: "out of range", Safe: true, Edits: []rules.FileEdit{{File: 0, Edit: text.Edit{Start: 5, End: 500}}}},
 	}}}
-	after, err := FixAll(files, config.Default(), AllFiles, bad)
+	after, err := FixAll(files, config.Default(), nil, AllFiles, bad)
 	if err == nil || len(after) != 0 {
 		t.Fatalf("FixAll = %v, %v; want nothing changed and an error", after, err)
 	}

@@ -53,7 +53,7 @@ func TestFileTooLargeRefusesWrites(t *testing.T) {
 			_, err := svc.Store(ctx, StoreRequest{Category: "Decision", Content: "Use MySQL for reporting."}, true)
 			return err
 		}},
-		{"fix", func() error { _, err := svc.Fix(ctx); return err }},
+		{"fix", func() error { _, err := svc.Fix(ctx, nil); return err }},
 		{"clean up", func() error { _, _, err := svc.Cleanup(ctx, CleanupOptions{}, false, nil); return err }},
 		{"clean up", func() error { _, _, err := svc.Cleanup(ctx, CleanupOptions{}, true, nil); return err }},
 	}

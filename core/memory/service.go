@@ -134,36 +134,45 @@ func (s *Service) Query(req QueryRequest) (QueryResult, error) {
 		return QueryResult{}, err
 	}
 	c := NewCatalog(files)
-	c.JudgeWith(s.Cfg, func() rules.Repo { return s.Repo(context.Background()) })
+	c.JudgeWith(s.Cfg, func() rules.Repo { return s.ReferenceRepo(context.Background()) })
 	return c.Query(req)
 }
 
-// Repo opens the repository beside the workspace for the reference rules:
-// nil when none of them is on, or when it cannot be opened (the rules then
-// stay silent; never a failed command).
-func (s *Service) Repo(ctx context.Context) rules.Repo {
+// ReferenceRepo is Repo for a reader that goes on without it: nil when no
+// reference rule is on, or when the repository cannot be opened (the rules
+// then stay silent; never a failed query or stats).
+func (s *Service) ReferenceRepo(ctx context.Context) rules.Repo {
 	if !rules.ReadsRepo(s.Cfg) {
 		return nil
 	}
-	r, err := OpenRepo(ctx, s.WS.Root, s.Cfg)
+	r, err := s.Repo(ctx)
 	if err != nil {
 		return nil
 	}
 	return r
 }
 
-// Check returns the workspace's files and every finding.
-func (s *Service) Check() ([]rules.File, []rules.Finding, error) {
+// Repo opens the code beside the workspace (OpenRepo), which the
+// reference rules judge entries against. A caller that cannot open it
+// checks without it: those rules then stay silent, and nothing else changes.
+func (s *Service) Repo(ctx context.Context) (rules.Repo, error) {
+	return OpenRepo(ctx, s.WS.Root, s.Cfg)
+}
+
+// Check returns the workspace's files and every finding; the reference
+// rules judge entries against repo (nil: they stay silent).
+func (s *Service) Check(repo rules.Repo) ([]rules.File, []rules.Finding, error) {
 	files, err := s.Load()
 	if err != nil {
 		return nil, nil, err
 	}
-	return files, rules.Check(files, s.Cfg), nil
+	return files, rules.CheckWithRepo(files, s.Cfg, repo), nil
 }
 
 // Fix applies the safe fixes until none is left and returns the names of the
-// files it rewrote.
-func (s *Service) Fix(ctx context.Context) ([]string, error) {
+// files it rewrote; the reference rules judge entries against repo (nil:
+// they stay silent, and fix nothing).
+func (s *Service) Fix(ctx context.Context, repo rules.Repo) ([]string, error) {
 	var changed []string
 	_, err := s.WS.Update(ctx, func(snap *store.Snapshot) ([]store.Change, error) {
 		changed = nil
@@ -171,7 +180,7 @@ func (s *Service) Fix(ctx context.Context) ([]string, error) {
 		if err := RefuseTooLarge("fix", files); err != nil {
 			return nil, err
 		}
-		after, err := FixAll(files, s.Cfg, AllFiles, rules.Check(files, s.Cfg))
+		after, err := FixAll(files, s.Cfg, repo, AllFiles, rules.CheckWithRepo(files, s.Cfg, repo))
 		if err != nil {
 			return nil, err
 		}

@@ -1,10 +1,12 @@
 package store
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -17,10 +19,12 @@ import (
 )
 
 // Project is the code beside a .memory folder, as the reference rules see
-// it (does the path an entry cites exist, is it ignored): the project's
-// files, listed once. Inside a git work tree the list is git's (tracked
-// files and new ones git does not ignore); elsewhere a walk of the root that
-// honours the .gitignore files it meets, bounded by MaxProjectFiles.
+// it (does the path an entry cites exist, is it ignored, which files end
+// with a name): the project's files, listed once. Inside a git work tree
+// the list is git's (the index and the new files git does not ignore);
+// elsewhere a walk of the root that honours the .gitignore files it meets,
+// bounded by MaxProjectFiles. Whether one path exists is asked of the disk
+// (Stat), which is always current.
 type Project struct {
 	// Root is the workspace root, the folder holding .memory/.
 	Root string
@@ -30,13 +34,15 @@ type Project struct {
 	// Git is whether git listed the files.
 	Git bool
 	// Files are the project's files, slash-separated, relative to Top,
-	// sorted, without the .memory folder's.
+	// sorted, without the .memory folder's. In git they may hold a file
+	// deleted from the work tree but not from the index: asking git to
+	// leave those out costs a stat of every file (a third of a second for
+	// 100,000), which Stat spends on the few paths entries cite instead.
 	Files []string
-	// Truncated: the walk stopped at MaxProjectFiles, so a missing path
-	// proves nothing.
+	// Truncated: the walk stopped at MaxProjectFiles, so a path missing
+	// from Files proves nothing.
 	Truncated bool
 
-	dirs   map[string]bool
 	ignore gitignore.Matcher
 }
 
@@ -60,24 +66,32 @@ func OpenProject(ctx context.Context, root string) (*Project, error) {
 	} else if err := p.walk(ctx); err != nil {
 		return nil, err
 	}
-	p.Files = slices.DeleteFunc(p.Files, p.inMemory)
+	if mem, ok := p.memoryRel(); ok {
+		p.Files = slices.DeleteFunc(p.Files, func(f string) bool { return f == mem || strings.HasPrefix(f, mem+"/") })
+	}
 	slices.Sort(p.Files)
-	p.index()
+	p.Files = slices.Compact(p.Files)
 	p.ignore = gitignore.NewMatcher(p.ignorePatterns())
 	return p, nil
 }
 
-// inMemory reports whether a listed file lies in the workspace's .memory.
-func (p *Project) inMemory(rel string) bool {
+// memoryRel is the workspace's .memory folder relative to Top.
+func (p *Project) memoryRel() (string, bool) {
 	mem, err := filepath.Rel(p.Top, filepath.Join(p.Root, DirName))
 	if err != nil {
-		return false
+		return "", false
 	}
-	mem = filepath.ToSlash(mem)
-	return rel == mem || strings.HasPrefix(rel, mem+"/")
+	return filepath.ToSlash(mem), true
 }
 
-// gitFiles asks git for the work tree holding dir and its files.
+// inMemory reports whether a listed file lies in the workspace's .memory.
+func (p *Project) inMemory(rel string) bool {
+	mem, ok := p.memoryRel()
+	return ok && (rel == mem || strings.HasPrefix(rel, mem+"/"))
+}
+
+// gitFiles asks git for the work tree holding dir and its files: those in
+// the index and the new ones git does not ignore.
 func gitFiles(ctx context.Context, dir string) (top string, files []string, err error) {
 	out, err := git(ctx, dir, "rev-parse", "--show-toplevel")
 	if err != nil {
@@ -87,22 +101,27 @@ func gitFiles(ctx context.Context, dir string) (top string, files []string, err 
 	if top == "" {
 		return "", nil, errors.New("git named no top level")
 	}
-	out, err = git(ctx, top, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	// The names are gathered in one buffer and cut from one string: 100,000
+	// strings allocated one by one cost the collector more than the rest of
+	// the listing.
+	var names []byte
+	var ends []int
+	err = gitRecords(ctx, top, 0, func(f []byte) {
+		if len(f) > 0 {
+			names = append(names, f...)
+			ends = append(ends, len(names))
+		}
+	}, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
 	if err != nil {
 		return "", nil, err
 	}
-	for f := range bytes.SplitSeq(out, []byte{0}) {
-		if len(f) > 0 {
-			files = append(files, string(f))
-		}
+	all := string(names)
+	files = make([]string, len(ends))
+	start := 0
+	for i, end := range ends {
+		files[i], start = all[start:end], end
 	}
-	// A file deleted from the work tree but not from the index is listed
-	// by --cached: the reference rules judge the work tree.
-	files = slices.DeleteFunc(files, func(f string) bool {
-		_, err := os.Lstat(filepath.Join(top, filepath.FromSlash(f)))
-		return err != nil
-	})
-	return filepath.Clean(top), slices.Compact(files), nil
+	return filepath.Clean(top), files, nil
 }
 
 // git runs git in dir and returns its standard output.
@@ -116,6 +135,53 @@ func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
 		return nil, fmt.Errorf("git %s: %w: %s", args[0], err, strings.TrimSpace(stderr.String()))
 	}
 	return out, nil
+}
+
+// gitRecords runs git in dir and hands each record of its standard output,
+// up to sep (excluded), to fn as it is read: a listing of 100,000 files is
+// never held whole, nor copied as a growing buffer.
+func gitRecords(ctx context.Context, dir string, sep byte, fn func([]byte), args ...string) error {
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return fmt.Errorf("git %s: %w", args[0], err)
+	}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("git %s: %w", args[0], err)
+	}
+	r := bufio.NewReaderSize(out, 64*1024)
+	var readErr error
+	for {
+		rec, err := r.ReadSlice(sep)
+		if errors.Is(err, bufio.ErrBufferFull) {
+			// A record longer than the buffer: gather it whole.
+			long := append([]byte(nil), rec...)
+			for errors.Is(err, bufio.ErrBufferFull) {
+				rec, err = r.ReadSlice(sep)
+				long = append(long, rec...)
+			}
+			rec = long
+		}
+		if len(rec) > 0 {
+			fn(bytes.TrimSuffix(rec, []byte{sep}))
+		}
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				readErr = err
+			}
+			break
+		}
+	}
+	if err := cmd.Wait(); err != nil {
+		return fmt.Errorf("git %s: %w: %s", args[0], err, strings.TrimSpace(stderr.String()))
+	}
+	if readErr != nil {
+		return fmt.Errorf("git %s: reading its output: %w", args[0], readErr)
+	}
+	return nil
 }
 
 // walk lists the files under the root that its .gitignore files do not
@@ -203,25 +269,43 @@ func readExclude(top string) []gitignore.Pattern {
 	return readIgnore(filepath.Join(top, ".git", "info"), nil)
 }
 
-// index records every folder that holds a listed file.
-func (p *Project) index() {
-	p.dirs = map[string]bool{}
-	for _, f := range p.Files {
-		for d := path.Dir(f); d != "." && !p.dirs[d]; d = path.Dir(d) {
-			p.dirs[d] = true
-		}
-	}
-}
-
-// Stat reports whether rel (slash-separated, relative to Top) is a listed
-// file or a folder holding one.
+// Stat reports whether rel (slash-separated, relative to Top) is in the
+// work tree now, and whether it is a folder. A file is asked of the disk; a
+// symlink counts as what it leads to (a dangling one as a file). A folder
+// counts when it holds a listed file, or is listed itself (a symlink to a
+// folder): git keeps no empty folders, so one a move left behind is gone,
+// and one holding only ignored files is not the project's. A path that
+// leaves Top is not in it.
 func (p *Project) Stat(rel string) (isDir, ok bool) {
-	rel = strings.TrimSuffix(path.Clean(rel), "/")
-	if p.dirs[rel] {
+	abs, ok := p.abs(rel)
+	if !ok {
+		return false, false
+	}
+	fi, err := os.Stat(abs)
+	switch {
+	case err != nil:
+		_, lerr := os.Lstat(abs)
+		return false, lerr == nil
+	case !fi.IsDir():
+		return false, true
+	}
+	rel = path.Clean(rel)
+	if _, listed := slices.BinarySearch(p.Files, rel); listed {
 		return true, true
 	}
-	_, found := slices.BinarySearch(p.Files, rel)
-	return false, found
+	i, _ := slices.BinarySearch(p.Files, rel+"/")
+	holds := i < len(p.Files) && strings.HasPrefix(p.Files[i], rel+"/")
+	return holds, holds
+}
+
+// abs is the path of rel below Top; ok is false for a path that is empty,
+// absolute or leaves Top.
+func (p *Project) abs(rel string) (string, bool) {
+	rel = filepath.FromSlash(strings.TrimSuffix(rel, "/"))
+	if rel == "" || !filepath.IsLocal(rel) {
+		return "", false
+	}
+	return filepath.Join(p.Top, rel), true
 }
 
 // Ignored reports whether the project's ignore files match rel.
@@ -251,62 +335,24 @@ func (p *Project) RootRel() string {
 	return filepath.ToSlash(rel)
 }
 
-// ReadFile reads a listed file (a manifest: Makefile, package.json, …),
-// bounded like a memory file.
+// ReadFile reads a file of the work tree (a manifest: Makefile,
+// package.json, …), bounded like a memory file; a symlink that leads out of
+// Top is not followed.
 func (p *Project) ReadFile(rel string) ([]byte, error) {
-	if _, ok := slices.BinarySearch(p.Files, rel); !ok {
-		return nil, fmt.Errorf("%s: not a file of the project", rel)
+	abs, ok := p.abs(rel)
+	if !ok {
+		return nil, fmt.Errorf("%s: not a path inside %s", rel, p.Top)
 	}
-	return ReadOne(filepath.Join(p.Top, filepath.FromSlash(rel)))
-}
-
-// Move is what became of a path that no longer exists: renamed (New is
-// where it went, following later renames) or deleted, in Commit.
-type Move struct {
-	New    string // "" for a deletion
-	Commit string // abbreviated hash
-}
-
-// Moves reads the renames and deletions of the last depth commits (newest
-// first), by old path. Outside git, or when git fails, there are none.
-func (p *Project) Moves(ctx context.Context, depth int) map[string]Move {
-	if !p.Git || depth <= 0 {
-		return nil
-	}
-	out, err := git(ctx, p.Top, "-c", "core.quotePath=false", "log", "--no-merges", "--format=%x00%h",
-		"--name-status", "-M", "--diff-filter=RD", fmt.Sprintf("-n%d", depth), "--")
+	r, err := ResolveIn(p.Top, abs)
 	if err != nil {
-		return nil
+		return nil, err
 	}
-	moves := map[string]Move{}
-	commit := ""
-	for line := range strings.SplitSeq(string(out), "\n") {
-		if h, ok := strings.CutPrefix(line, "\x00"); ok {
-			commit = h
-			continue
-		}
-		f := strings.Split(line, "\t")
-		switch {
-		case len(f) == 3 && strings.HasPrefix(f[0], "R"):
-			if _, seen := moves[f[1]]; !seen { // a newer move of the same path wins
-				moves[f[1]] = Move{New: f[2], Commit: commit}
-			}
-		case len(f) == 2 && f[0] == "D":
-			if _, seen := moves[f[1]]; !seen {
-				moves[f[1]] = Move{Commit: commit}
-			}
-		}
+	if !r.Inside {
+		return nil, fmt.Errorf("%s: a symlink to %s, outside %s", rel, r.Link, p.Top)
 	}
-	// A path renamed twice leads to where it is now.
-	for old, m := range moves {
-		for hops := 0; m.New != "" && hops < 16; hops++ {
-			next, ok := moves[m.New]
-			if !ok {
-				break
-			}
-			m = Move{New: next.New, Commit: next.Commit}
-		}
-		moves[old] = m
+	b, err := ReadOne(abs)
+	if err == nil && b == nil {
+		return nil, fmt.Errorf("reading %s: %w", abs, fs.ErrNotExist)
 	}
-	return moves
+	return b, err
 }

@@ -65,9 +65,14 @@ func TestProjectInGit(t *testing.T) {
 	if !p.Git || p.Top != canonical(t, top) {
 		t.Errorf("Git=%v Top=%s, want git at %s", p.Git, p.Top, top)
 	}
-	want := []string{".gitignore", "docs/adr/0001.md", "keep.log", "src/auth/session.ts", "src/new.ts", "web/.gitignore", "web/package.json"}
+	// src/app.ts, deleted from the work tree but not from the index, is
+	// listed; Stat, which asks the disk, says it is gone.
+	want := []string{".gitignore", "docs/adr/0001.md", "keep.log", "src/app.ts", "src/auth/session.ts", "src/new.ts", "web/.gitignore", "web/package.json"}
 	if !slices.Equal(p.Files, want) {
 		t.Errorf("Files = %q\nwant    %q", p.Files, want)
+	}
+	if _, ok := p.Stat("src/app.ts"); ok {
+		t.Error("Stat(src/app.ts): a file deleted from the work tree exists")
 	}
 	checkStatAndIgnore(t, p)
 }
@@ -102,14 +107,16 @@ func checkStatAndIgnore(t *testing.T, p *Project) {
 		{path: "src/auth/", isDir: true, ok: true},
 		{path: "docs/adr/", isDir: true, ok: true},
 		{path: "src/gone.ts"},
-		{path: "dist/bundle.js", ignored: true},
+		{path: "dist/bundle.js", ok: true, ignored: true}, // on disk, though ignored
 		{path: "dist/never-built.js", ignored: true},
-		{path: "dist", ignoredDir: true},
+		{path: "dist", ignoredDir: true}, // on disk, but holding only ignored files
 		{path: "logs/today.log", ignored: true},
 		{path: "keep.log", ok: true},
 		{path: "web/cache/x.json", ignored: true},
 		{path: "cache/x.json"},
-		{path: ".memory/instructions.md"},
+		{path: ".memory/instructions.md", ok: true},
+		{path: "../outside"},
+		{path: "/etc/passwd"},
 	} {
 		isDir, ok := p.Stat(c.path)
 		if isDir != c.isDir || ok != c.ok {

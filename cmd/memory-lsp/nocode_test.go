@@ -1,0 +1,86 @@
+package main
+
+import (
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const noCodeNote = "memory: references to code (paths, commands, versions) were not checked: "
+
+// TestNoCodeNote: through the binary, a workspace whose root holds nothing
+// but .memory/ (in git or not) gets one note in check's closing lines, text
+// and summary alike; beside code, or below a git top that holds code, none.
+func TestNoCodeNote(t *testing.T) {
+	memoryOnly := gitProject(t, true) // cmd/app is an empty folder: git lists no file there
+	withCode := gitProject(t, true)
+	writeTestFile(t, filepath.Join(withCode, "src", "app.ts"), []byte("export const app = 1;\n"))
+	noGit := t.TempDir()
+	writeTestFile(t, filepath.Join(noGit, ".memory", "decisions.md"), []byte("# Decisions\n\n- Use `src/app.ts`.\n"))
+	below := gitProject(t, false)
+	writeTestFile(t, filepath.Join(below, "go.mod"), []byte("module x\n"))
+	writeTestFile(t, filepath.Join(below, "svc", "api", ".memory", "decisions.md"), []byte("# Decisions\n\n- Run the tests.\n"))
+
+	for _, c := range []struct {
+		name string
+		dir  string
+		note bool
+	}{
+		{"memory only, in git", memoryOnly, true},
+		{"memory only, no git", noGit, true},
+		{"beside code", withCode, false},
+		{"below a git top with code", filepath.Join(below, "svc", "api"), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, stderr, code := runBinary(t, c.dir, "", "check")
+			if code != 0 {
+				t.Fatalf("check: exit %d: %s", code, stderr)
+			}
+			if got := strings.Count(stderr, noCodeNote); got != b2i(c.note) {
+				t.Errorf("check: %d notes, want %d:\n%s", got, b2i(c.note), stderr)
+			}
+			if c.note && !strings.HasSuffix(stderr, noCodeNote+"the workspace holds nothing but .memory/\n") {
+				t.Errorf("check: the note is not the last line:\n%s", stderr)
+			}
+			stdout, _, _ := runBinary(t, c.dir, "", "check", "--format", "summary")
+			if got := strings.Count(stdout, noCodeNote); got != b2i(c.note) {
+				t.Errorf("check --format summary: %d notes, want %d:\n%s", got, b2i(c.note), stdout)
+			}
+			stdout, _, _ = runBinary(t, c.dir, "", "check", "--format", "json")
+			if strings.Contains(stdout, noCodeNote) {
+				t.Errorf("check --format json carries the note on stdout:\n%s", stdout)
+			}
+		})
+	}
+
+	// Two workspaces in one check: the note names the one without code.
+	_, stderr, _ := runBinary(t, withCode, "", "check", withCode, noGit)
+	if want := noCodeNote + noGit + " holds nothing but .memory/\n"; strings.Count(stderr, noCodeNote) != 1 || !strings.Contains(stderr, want) {
+		t.Errorf("two workspaces: want the one note %q in:\n%s", want, stderr)
+	}
+}
+
+// TestCheckFixBesideGit: check --fix in a git repository with code opens
+// the project, fixes, and checks again without complaint.
+func TestCheckFixBesideGit(t *testing.T) {
+	root := gitProject(t, false)
+	writeTestFile(t, filepath.Join(root, "src", "app.ts"), []byte("x\n"))
+	writeTestFile(t, filepath.Join(root, ".memory", "decisions.md"), []byte("# Decisions\n\n-   \n- App is `src/app.ts`.\n"))
+	for _, args := range [][]string{{"add", "-A"}, {"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false", "commit", "-qm", "start"}} {
+		if out, err := exec.Command("git", append([]string{"-C", root}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	_, stderr, code := runBinary(t, root, "", "check", "--fix")
+	if code != 0 || !strings.Contains(stderr, "fixed ") || strings.Contains(stderr, "not checked") {
+		t.Errorf("check --fix: exit %d:\n%s", code, stderr)
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,444 @@
+package memory
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/memory-lsp/memory-lsp/core/config"
+	"github.com/memory-lsp/memory-lsp/core/refs"
+	"github.com/memory-lsp/memory-lsp/core/rules"
+)
+
+// gitRepo is a test repository: files written and committed at fixed dates.
+type gitRepo struct {
+	t   *testing.T
+	top string
+}
+
+func newGitRepo(t *testing.T) *gitRepo {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	g := &gitRepo{t: t, top: t.TempDir()}
+	g.git("init", "-q")
+	return g
+}
+
+func (g *gitRepo) write(files map[string]string) {
+	g.t.Helper()
+	for name, text := range files {
+		p := filepath.Join(g.top, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			g.t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			g.t.Fatal(err)
+		}
+	}
+}
+
+func (g *gitRepo) git(args ...string) {
+	g.t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", g.top, "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		g.t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+// commit commits everything at date (YYYY-MM-DD, UTC midnight).
+func (g *gitRepo) commit(date, msg string) {
+	g.t.Helper()
+	g.t.Setenv("GIT_AUTHOR_DATE", date+"T00:00:00Z")
+	g.t.Setenv("GIT_COMMITTER_DATE", date+"T00:00:00Z")
+	g.git("add", "-A")
+	g.git("commit", "-qm", msg)
+}
+
+func day(s string) time.Time {
+	d, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		panic(err)
+	}
+	return d
+}
+
+func openRepo(t *testing.T, root string) rules.Repo {
+	t.Helper()
+	r, err := OpenRepo(context.Background(), root, config.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// historyRepo builds the repository most tests read: a rename, a deletion, a
+// folder moved as a whole, and a memory file written over three dates (its
+// last line not committed).
+func historyRepo(t *testing.T) *gitRepo {
+	g := newGitRepo(t)
+	g.write(map[string]string{
+		".gitignore":           "dist/\n*.log\n",
+		"Makefile":             ".PHONY: build test\nbuild:\n\tgo build\ntest:\n\tgo test\n",
+		"package.json":         "{\n  \"engines\": {\"node\": \">=18\"},\n  \"scripts\": {\n    \"dev\": \"vite\"\n  }\n}\n",
+		".nvmrc":               "22\n",
+		"go.mod":               "module x\n\ngo 1.22\n",
+		"src/auth/session.ts":  "export const session = 1; // long enough for git to see a rename\n",
+		"scripts/old.sh":       "echo old\n",
+		"lib/crypto/duress.rs": "fn duress() { /* long enough for git to see a rename */ }\n",
+		"lib/crypto/keys.rs":   "fn keys() { /* long enough for git to see a rename too */ }\n",
+		"web/package.json":     "{\"scripts\": {\"storybook\": \"sb\"}}",
+		"docs/adr/0001.md":     "# ADR\n",
+		".memory/decisions.md": "# Decisions\n",
+	})
+	g.commit("2024-01-01", "start")
+	g.git("mv", "src/auth/session.ts", "src/auth/login.ts")
+	g.commit("2024-02-01", "rename")
+	g.git("rm", "-q", "scripts/old.sh")
+	g.commit("2024-03-01", "delete")
+	g.git("mv", "lib/crypto", "src/crypto")
+	g.commit("2024-04-01", "move the folder")
+	g.write(map[string]string{".memory/decisions.md": "# Decisions\n- Auth lives in `src/auth/session.ts`.\n"})
+	g.commit("2024-05-01", "memory")
+	g.write(map[string]string{".memory/decisions.md": "# Decisions\n- Auth lives in `src/auth/session.ts`.\n- Not committed.\n", "debug.log": "x"})
+	return g
+}
+
+func TestRepoPaths(t *testing.T) {
+	g := historyRepo(t)
+	r := openRepo(t, g.top)
+	if !r.HasCode() {
+		t.Fatal("HasCode = false beside code")
+	}
+	for _, c := range []struct {
+		path      string
+		isDir, ok bool
+	}{
+		{"src/auth/login.ts", false, true}, {"src/auth", true, true}, {"docs/adr/", true, true},
+		{"src/auth/session.ts", false, false}, {".memory/decisions.md", false, true}, {"../x", false, false},
+		{"debug.log", false, true}, // ignored, but there
+	} {
+		if isDir, ok := r.Stat(c.path); isDir != c.isDir || ok != c.ok {
+			t.Errorf("Stat(%q) = %v, %v; want %v, %v", c.path, isDir, ok, c.isDir, c.ok)
+		}
+	}
+	for p, want := range map[string]bool{
+		"login.ts": true, "auth/login.ts": true, "crypto": true, "src/crypto/keys.rs": true,
+		"uth/login.ts": false, "session.ts": false, "nowhere/login.ts": false,
+	} {
+		if got := r.EndsWith(p); got != want {
+			t.Errorf("EndsWith(%q) = %v, want %v", p, got, want)
+		}
+	}
+	for p, want := range map[string]bool{
+		"dist/app.js": true, "dist": true, "debug.log": true, "logs/x.log": true,
+		".memory/decisions.md": true, ".memory": true, "src/auth/login.ts": false, "src/gone.ts": false,
+	} {
+		if got := r.Ignored(p); got != want {
+			t.Errorf("Ignored(%q) = %v, want %v", p, got, want)
+		}
+	}
+	top := canonical(t, g.top)
+	for p, want := range map[string]string{
+		"src/auth/login.ts": filepath.Join(top, "src", "auth", "login.ts"),
+		"docs/adr/":         filepath.Join(top, "docs", "adr"),
+		"keys.rs":           filepath.Join(top, "src", "crypto", "keys.rs"),
+		"package.json":      filepath.Join(top, "package.json"),
+		"src/gone.ts":       "",
+	} {
+		abs, ok := r.Locate(p)
+		if abs != want || ok != (want != "") {
+			t.Errorf("Locate(%q) = %q, %v; want %q", p, abs, ok, want)
+		}
+	}
+}
+
+func TestRepoManifestsAndPins(t *testing.T) {
+	g := historyRepo(t)
+	r := openRepo(t, g.top)
+	m, ok := r.Manifest(refs.Make, "")
+	if want := (refs.Manifest{File: "Makefile", Names: []string{"build", "test"}, Lines: []int{2, 4}}); !ok || !reflect.DeepEqual(m, want) {
+		t.Errorf("Manifest(make) = %+v, %v; want %+v", m, ok, want)
+	}
+	m, ok = r.Manifest(refs.Pnpm, "web")
+	if want := (refs.Manifest{File: "web/package.json", Names: []string{"storybook"}, Lines: []int{1}}); !ok || !reflect.DeepEqual(m, want) {
+		t.Errorf("Manifest(pnpm, web) = %+v, %v; want %+v", m, ok, want)
+	}
+	if m, ok := r.Manifest(refs.Just, ""); ok {
+		t.Errorf("Manifest(just) = %+v without a justfile", m)
+	}
+	if m, ok := r.Manifest(refs.Npm, "docs"); ok {
+		t.Errorf("Manifest(npm, docs) = %+v without a package.json there", m)
+	}
+	want := []refs.Pin{{Value: "22", File: ".nvmrc", Line: 1}, {Value: ">=18", File: "package.json", Line: 2}}
+	if got := r.Pins("node"); !reflect.DeepEqual(got, want) {
+		t.Errorf("Pins(node) = %+v, want %+v", got, want)
+	}
+	if got := r.Pins("go"); len(got) != 1 || got[0].Value != "1.22" || got[0].Bare != refs.AtLeast {
+		t.Errorf("Pins(go) = %+v", got)
+	}
+	if got := r.Pins("python"); got != nil {
+		t.Errorf("Pins(python) = %+v, want none", got)
+	}
+}
+
+func TestRepoHistory(t *testing.T) {
+	g := historyRepo(t)
+	r := openRepo(t, g.top)
+	for _, c := range []struct {
+		path string
+		to   string
+		when string
+	}{
+		{"src/auth/session.ts", "src/auth/login.ts", "2024-02-01"},
+		{"scripts/old.sh", "", "2024-03-01"},
+		{"scripts", "", "2024-03-01"},
+		{"old.sh", "", "2024-03-01"},
+		{"lib/crypto/duress.rs", "src/crypto/duress.rs", "2024-04-01"},
+		{"lib/crypto", "src/crypto", "2024-04-01"},
+		{"lib", "src", "2024-04-01"},
+		{"session.ts", "src/auth/login.ts", "2024-02-01"},
+	} {
+		m, ok := r.Moved(c.path)
+		if !ok || m.To != c.to || !m.When.Equal(day(c.when)) || len(m.Commit) < 4 || m.Before {
+			t.Errorf("Moved(%q) = %+v, %v; want To %q on %s", c.path, m, ok, c.to, c.when)
+		}
+	}
+	for _, p := range []string{"src/never.ts", "never.ts", "src/auth/login.ts"} {
+		if m, ok := r.Moved(p); ok {
+			t.Errorf("Moved(%q) = %+v, want nothing", p, m)
+		}
+	}
+
+	file := filepath.Join(g.top, ".memory", "decisions.md")
+	for line, want := range map[int]time.Time{1: day("2024-01-01"), 2: day("2024-05-01"), 3: {}, 4: {}, 0: {}} {
+		if got := r.Written(file, line); !got.Equal(want) {
+			t.Errorf("Written(line %d) = %v, want %v", line, got, want)
+		}
+	}
+	if got := r.Written("quirks.md", 1); !got.IsZero() {
+		t.Errorf("Written of an untracked file = %v, want zero", got)
+	}
+
+	commit, when, ok := r.LastChange("src/auth/login.ts")
+	if !ok || len(commit) < 4 || !when.Equal(day("2024-02-01")) {
+		t.Errorf("LastChange(login.ts) = %q, %v, %v", commit, when, ok)
+	}
+	if _, _, ok := r.LastChange("src/gone.ts"); ok {
+		t.Error("LastChange of a missing path")
+	}
+}
+
+// historyDepth counts the commits read, newest first, whatever they
+// changed: historyRepo's are the memory (1), the folder move (2), the deletion
+// (3), the rename (4).
+func TestRepoHistoryDepth(t *testing.T) {
+	g := historyRepo(t)
+	cfg := config.Default()
+	for _, depth := range []int{0, 1, 2, 3, 4} {
+		cfg.HistoryDepth = depth
+		r, err := OpenRepo(context.Background(), g.top, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for p, from := range map[string]int{"lib/crypto": 2, "scripts/old.sh": 3, "src/auth/session.ts": 4} {
+			if _, ok := r.Moved(p); ok != (depth >= from) {
+				t.Errorf("depth %d: Moved(%s) = %v, want %v", depth, p, ok, depth >= from)
+			}
+		}
+	}
+}
+
+// A workspace below the git top: a path is tried from the root, then from
+// the top; manifests and pins come from the root, then the top; what is
+// shown is from the root when it lies below it.
+func TestRepoRootBelowTop(t *testing.T) {
+	g := newGitRepo(t)
+	g.write(map[string]string{
+		"go.mod":                    "module x\n\ngo 1.22\n",
+		"Makefile":                  "lint:\n",
+		"svc/api/package.json":      "{\"scripts\": {\"serve\": \"node .\"}, \"engines\": {\"node\": \"20\"}}",
+		"svc/api/main.go":           "package main // long enough for git to see a rename\n",
+		"svc/api/.memory/quirks.md": "# Quirks\n- Slow.\n",
+		"svc/web/app.ts":            "x",
+	})
+	g.commit("2024-01-01", "start")
+	g.git("mv", "svc/api/main.go", "svc/api/cmd.go")
+	g.commit("2024-02-01", "rename")
+	root := filepath.Join(g.top, "svc", "api")
+	r := openRepo(t, root)
+	for _, p := range []string{"cmd.go", "package.json", "go.mod", "svc/web/app.ts", "../web/app.ts"} {
+		if _, ok := r.Stat(p); !ok {
+			t.Errorf("Stat(%q) = false", p)
+		}
+	}
+	if m, ok := r.Manifest(refs.Npm, ""); !ok || m.File != "package.json" || !slices.Equal(m.Names, []string{"serve"}) {
+		t.Errorf("Manifest(npm) = %+v, %v; want the root's package.json", m, ok)
+	}
+	if m, ok := r.Manifest(refs.Make, ""); !ok || m.File != "Makefile" || !slices.Equal(m.Names, []string{"lint"}) {
+		t.Errorf("Manifest(make) = %+v, %v; want the top's Makefile", m, ok)
+	}
+	if p := r.Pins("node"); len(p) != 1 || p[0].File != "package.json" {
+		t.Errorf("Pins(node) = %+v, want the root's package.json", p)
+	}
+	if p := r.Pins("go"); len(p) != 1 || p[0].File != "go.mod" {
+		t.Errorf("Pins(go) = %+v, want the top's go.mod", p)
+	}
+	if m, ok := r.Moved("main.go"); !ok || m.To != "cmd.go" {
+		t.Errorf("Moved(main.go) = %+v, %v; want To cmd.go, shown from the root", m, ok)
+	}
+	if got := r.Written(filepath.Join(root, ".memory", "quirks.md"), 2); !got.Equal(day("2024-01-01")) {
+		t.Errorf("Written = %v, want 2024-01-01", got)
+	}
+	if !r.Ignored(".memory/quirks.md") {
+		t.Error("the workspace's .memory is judged")
+	}
+}
+
+// A root holding nothing but .memory/ has no code, in git or not.
+func TestRepoNoCode(t *testing.T) {
+	root := t.TempDir()
+	write(t, filepath.Join(root, ".memory", "decisions.md"), "# Decisions\n- Use `src/x.ts`.\n")
+	if openRepo(t, root).HasCode() {
+		t.Error("HasCode = true without git and without code")
+	}
+	g := newGitRepo(t)
+	g.write(map[string]string{".memory/decisions.md": "# Decisions\n"})
+	g.commit("2024-01-01", "memory only")
+	if openRepo(t, g.top).HasCode() {
+		t.Error("HasCode = true in a git repository holding only .memory")
+	}
+	g.write(map[string]string{"README.md": "x"})
+	if !openRepo(t, g.top).HasCode() {
+		t.Error("HasCode = false with an untracked README")
+	}
+}
+
+// Outside git: the walk's files, no history, no blame, no last change.
+func TestRepoWithoutGit(t *testing.T) {
+	root := t.TempDir()
+	write(t, filepath.Join(root, ".gitignore"), "build/\n")
+	write(t, filepath.Join(root, "src", "app.ts"), "x")
+	write(t, filepath.Join(root, "build", "out.js"), "x")
+	write(t, filepath.Join(root, ".memory", "decisions.md"), "# Decisions\n- x\n")
+	r := openRepo(t, root)
+	if _, ok := r.Stat("src/app.ts"); !ok || !r.HasCode() {
+		t.Error("the walk missed src/app.ts")
+	}
+	if !r.Ignored("build/out.js") {
+		t.Error("build/ is not ignored")
+	}
+	if _, ok := r.Moved("src/old.ts"); ok {
+		t.Error("Moved outside git")
+	}
+	if got := r.Written(filepath.Join(root, ".memory", "decisions.md"), 2); !got.IsZero() {
+		t.Errorf("Written outside git = %v", got)
+	}
+	if _, _, ok := r.LastChange("src/app.ts"); ok {
+		t.Error("LastChange outside git")
+	}
+}
+
+// Every method from many goroutines at once: the lazy parts are built once
+// and the answers agree (run with -race to see the locking hold).
+func TestRepoConcurrent(t *testing.T) {
+	g := historyRepo(t)
+	r := openRepo(t, g.top)
+	file := filepath.Join(g.top, ".memory", "decisions.md")
+	type answers struct {
+		ends  bool
+		moved refs.Move
+		man   refs.Manifest
+		pins  []refs.Pin
+		when  time.Time
+		abs   string
+		last  string
+	}
+	ask := func() answers {
+		var a answers
+		a.ends = r.EndsWith("login.ts")
+		a.moved, _ = r.Moved("src/auth/session.ts")
+		a.man, _ = r.Manifest(refs.Make, "")
+		a.pins = r.Pins("node")
+		a.when = r.Written(file, 2)
+		a.abs, _ = r.Locate("login.ts")
+		a.last, _, _ = r.LastChange("Makefile")
+		return a
+	}
+	var wg sync.WaitGroup
+	got := make([]answers, 8)
+	for i := range got {
+		wg.Go(func() { got[i] = ask() })
+	}
+	wg.Wait()
+	for i := range got {
+		if !reflect.DeepEqual(got[i], got[0]) {
+			t.Fatalf("goroutine %d saw %+v, goroutine 0 %+v", i, got[i], got[0])
+		}
+	}
+	if !got[0].ends || got[0].moved.To == "" || got[0].man.File == "" || got[0].when.IsZero() || got[0].abs == "" || got[0].last == "" {
+		t.Errorf("answers %+v", got[0])
+	}
+}
+
+func canonical(t *testing.T, p string) string {
+	t.Helper()
+	r, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func write(t *testing.T, p, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestRepoJudge: the verdicts Judge gives on a real repository through the
+// adapter, one per kind of reference and outcome.
+func TestRepoJudge(t *testing.T) {
+	g := historyRepo(t)
+	r := openRepo(t, g.top)
+	for _, c := range []struct {
+		text string
+		want refs.Status
+		to   string
+	}{
+		{"Login is in `src/auth/login.ts`.", refs.Holds, ""},
+		{"Auth lives in `src/auth/session.ts`.", refs.Stale, "src/auth/login.ts"},
+		{"Keys are in `lib/crypto/keys.rs`.", refs.Stale, "src/crypto/keys.rs"},
+		{"Run `scripts/old.sh` first.", refs.Stale, ""},
+		{"Logic is in `duress.rs`.", refs.Holds, ""},
+		{"Bundles land in `dist/app.js`.", refs.Silent, ""},
+		{"Run `make test` before merging.", refs.Holds, ""},
+		{"Run `make e2e` before merging.", refs.Stale, ""},
+		{"`cd web && npm run storybook`", refs.Holds, ""},
+		{"`npm run build` compiles.", refs.Stale, ""},
+		{"We are on Node 18.", refs.Drift, ""},
+		{"Node 18 or newer.", refs.Holds, ""},
+		{"Built with Go 1.21.", refs.Drift, ""},
+	} {
+		rs := refs.Extract(c.text)
+		if len(rs) == 0 {
+			t.Errorf("%q: no reference", c.text)
+			continue
+		}
+		v := refs.Judge(rs[0], r)
+		if v.Status != c.want || c.to != "" && (v.Moved == nil || v.Moved.To != c.to) {
+			t.Errorf("%q: %+v, want %s (to %q)", c.text, v, c.want, c.to)
+		}
+	}
+}

@@ -1,0 +1,155 @@
+package store
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// What git's history says of the project: where removed paths went, when
+// each line of a memory file was written, when a path last changed. Each
+// call runs at most one git process; outside git there is no history, and a
+// git that fails gives none rather than an error the rules would have to
+// report.
+
+// Move is what became of a path that no longer exists: renamed (New is
+// where it went, following later renames) or deleted, in Commit at When.
+type Move struct {
+	New    string // "" for a deletion
+	Commit string // abbreviated hash
+	When   time.Time
+	// Seq orders the moves by commit: the newest commit read is 1, an
+	// older one higher.
+	Seq int
+}
+
+// Moves reads the renames and deletions of the last depth commits (newest
+// first), by old path. Outside git, or when git fails, there are none.
+//
+// The commits are not filtered by git (--diff-filter): with a filter, -n
+// counts the commits that pass it, and git would walk the whole history to
+// find depth commits that removed something. The first commit's files are
+// not listed (log.showRoot): it removes nothing, and in a repository
+// imported in one commit it adds every file.
+func (p *Project) Moves(ctx context.Context, depth int) map[string]Move {
+	if !p.Git || depth <= 0 {
+		return nil
+	}
+	out, err := git(ctx, p.Top, "-c", "core.quotePath=false", "-c", "log.showRoot=false", "log", "--no-merges", "--format=%x00%h %ct",
+		"--name-status", "-M", fmt.Sprintf("-n%d", depth), "--")
+	if err != nil {
+		return nil
+	}
+	moves := map[string]Move{}
+	var at Move
+	for line := range strings.SplitSeq(string(out), "\n") {
+		if head, ok := strings.CutPrefix(line, "\x00"); ok {
+			h, ct, _ := strings.Cut(head, " ")
+			at = Move{Commit: h, When: unixTime(ct), Seq: at.Seq + 1}
+			continue
+		}
+		f := strings.Split(line, "\t")
+		switch {
+		case len(f) == 3 && strings.HasPrefix(f[0], "R"):
+			if _, seen := moves[f[1]]; !seen { // a newer move of the same path wins
+				m := at
+				m.New = f[2]
+				moves[f[1]] = m
+			}
+		case len(f) == 2 && f[0] == "D":
+			if _, seen := moves[f[1]]; !seen {
+				moves[f[1]] = at
+			}
+		}
+	}
+	// A path renamed twice leads to where it is now: follow a later move of
+	// the new path (a move of that path before it was this one's target
+	// is an older story).
+	for old, m := range moves {
+		for hops := 0; m.New != "" && hops < 16; hops++ {
+			next, ok := moves[m.New]
+			if !ok || next.Seq >= m.Seq {
+				break
+			}
+			m.New, m.Commit, m.When, m.Seq = next.New, next.Commit, next.When, next.Seq
+		}
+		moves[old] = m
+	}
+	return moves
+}
+
+// Blame is when each line of the memory file rel (relative to Top) was last
+// committed, by line (index 0 is line 1); a line not committed yet has the
+// zero time. Only a memory file is blamed: it is small, and its lines are
+// what the rules ask about.
+func (p *Project) Blame(ctx context.Context, rel string) ([]time.Time, error) {
+	if !p.Git {
+		return nil, fmt.Errorf("blaming %s: not in a git work tree", rel)
+	}
+	if !p.inMemory(rel) {
+		return nil, fmt.Errorf("blaming %s: not a memory file of the workspace", rel)
+	}
+	out, err := git(ctx, p.Top, "blame", "--line-porcelain", "--", rel)
+	if err != nil {
+		return nil, fmt.Errorf("blaming %s: %w", rel, err)
+	}
+	var times []time.Time
+	var when time.Time
+	committed := true
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 64*1024), 16<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "\t"): // the line itself ends its block
+			if !committed {
+				when = time.Time{}
+			}
+			times = append(times, when)
+			when, committed = time.Time{}, true
+		case strings.HasPrefix(line, "committer-time "):
+			when = unixTime(strings.TrimPrefix(line, "committer-time "))
+		case len(line) >= 40 && strings.Count(line[:40], "0") == 40 && (len(line) == 40 || line[40] == ' '):
+			committed = false // git's name for "not committed yet"
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("blaming %s: %w", rel, err)
+	}
+	return times, nil
+}
+
+// LastChange is the last commit that changed rel (a file or folder,
+// relative to Top) and its time; ok is false outside git, for a path no
+// commit touched, or when git fails.
+func (p *Project) LastChange(ctx context.Context, rel string) (commit string, when time.Time, ok bool) {
+	if !p.Git {
+		return "", time.Time{}, false
+	}
+	if rel == "" {
+		rel = "."
+	}
+	out, err := git(ctx, p.Top, "log", "-1", "--format=%h %ct", "--", rel)
+	if err != nil {
+		return "", time.Time{}, false
+	}
+	h, ct, found := strings.Cut(strings.TrimSpace(string(out)), " ")
+	if !found || h == "" {
+		return "", time.Time{}, false
+	}
+	return h, unixTime(ct), true
+}
+
+// unixTime reads git's seconds since the epoch; the zero time when it
+// cannot.
+func unixTime(s string) time.Time {
+	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	if err != nil {
+		return time.Time{}
+	}
+	return time.Unix(n, 0)
+}
