@@ -572,3 +572,55 @@ func TestBinaryLogLevel(t *testing.T) {
 		t.Errorf("--log-file holds %q, %v", b, err)
 	}
 }
+
+// TestBinaryStaleReferences: in a git project, queryMemory marks the hit
+// whose cited path is gone, in the text an agent reads and in the
+// structured result, and memoryStats counts and names it.
+func TestBinaryStaleReferences(t *testing.T) {
+	proj := t.TempDir()
+	if out, err := exec.Command("git", "init", "-q", proj).CombinedOutput(); err != nil {
+		t.Skipf("git init: %v %s", err, out)
+	}
+	for name, text := range map[string]string{
+		"src/auth/jwt.ts":      "export const sign = 1;\n",
+		".memory/decisions.md": "# Decisions\n\n- Auth sessions live in `src/auth/session.ts`.\n- Auth tokens are signed in `src/auth/jwt.ts`.\n",
+	} {
+		p := filepath.Join(proj, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := startServer(t, proj, nil, "")
+	r := call(t, p.cs, ToolQuery, map[string]any{"query": "auth"})
+	stale := "[Decision] Auth sessions live in `src/auth/session.ts`. (decisions.md:3) (stale: src/auth/session.ts does not exist)"
+	fresh := "[Decision] Auth tokens are signed in `src/auth/jwt.ts`. (decisions.md:4)\n"
+	if r.IsError || !strings.Contains(r.Text, stale) || !strings.Contains(r.Text+"\n", fresh) {
+		t.Errorf("query:\n%s", r.Text)
+	}
+	var q struct {
+		Results []struct {
+			Line  int
+			Stale []string
+		}
+	}
+	r.decode(t, &q)
+	for _, h := range q.Results {
+		if want := h.Line == 3; (len(h.Stale) > 0) != want {
+			t.Errorf("line %d stale = %q", h.Line, h.Stale)
+		}
+	}
+	r = call(t, p.cs, ToolStats, nil)
+	var st struct {
+		Stale []struct {
+			Entry    struct{ Line int }
+			Problems []string
+		}
+	}
+	r.decode(t, &st)
+	if r.IsError || len(st.Stale) != 1 || st.Stale[0].Entry.Line != 3 || !strings.Contains(r.Text, "1 stale entry") {
+		t.Errorf("stats: %s", r)
+	}
+}

@@ -126,7 +126,8 @@ type (
 		memory.EntryRef
 		Path string `json:"path" jsonschema:"absolute path of the file"`
 		// Score is the search relevance, as in `query --json`.
-		Score float64 `json:"score" jsonschema:"search relevance"`
+		Score float64  `json:"score" jsonschema:"search relevance"`
+		Stale []string `json:"stale,omitempty" jsonschema:"what the entry cites that the repository contradicts (a gone path, a missing make target or script, a contradicted version): do not follow it as it stands"`
 	}
 	queryOutput struct {
 		Results []queryHit `json:"results"`
@@ -244,7 +245,7 @@ func (s *Server) queryMemory(ctx context.Context, req *sdk.CallToolRequest) (*sd
 		}
 		out := queryOutput{Results: []queryHit{}, Message: res.Message}
 		for _, h := range res.Results {
-			out.Results = append(out.Results, queryHit{EntryRef: h.EntryRef, Path: h.Path, Score: h.Relevance})
+			out.Results = append(out.Results, queryHit{EntryRef: h.EntryRef, Path: h.Path, Score: h.Relevance, Stale: h.Stale})
 		}
 		return success(res.Message, out), nil
 	})
