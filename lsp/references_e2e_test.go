@@ -9,14 +9,13 @@ package lsp_test
 
 import (
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/memory-lsp/memory-lsp/core/rules"
+	"github.com/memory-lsp/memory-lsp/internal/gittest"
 	"github.com/memory-lsp/memory-lsp/internal/lsptest"
 )
 
@@ -32,21 +31,6 @@ const referencesDecisions = "# Decisions\n" +
 	"\n" +
 	"- [auth] Auth lives in `src/auth/session.ts:3`; run `make e2e` before merging.\n" +
 	"- [router] The old router lived in `src/router/old.ts`.\n"
-
-// gitAt runs git in dir with fixed dates, so that the order of commits
-// (and which came before an entry was written) does not depend on the
-// clock's resolution.
-func gitAt(t *testing.T, dir, date string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", append([]string{"-c", "user.name=Memory Test", "-c", "user.email=memory@example.com", "-c", "commit.gpgsign=false"}, args...)...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_DATE="+date, "GIT_COMMITTER_DATE="+date)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
 
 // overlaps reports whether a diagnostic's range shares a character with r.
 func overlaps(a, r lsptest.Range) bool {
@@ -70,26 +54,21 @@ func TestE2EReferences(t *testing.T) {
 	if !slices.ContainsFunc(rules.Rules(), func(i rules.Info) bool { return i.Code == "stale-path" }) {
 		t.Skip("the stale-path rule is not registered in this build: the test runs once the reference rules and the repository view are merged")
 	}
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed; this test runs in a real git repository")
-	}
-	root, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	repo := gittest.New(t)
+	root := repo.Top()
 	session := filepath.Join(root, "src", "auth", "session.ts")
 	memory := filepath.Join(root, ".memory", "decisions.md")
 	writeFile(t, session, "// the session\nexport const ttl = 3600;\nexport function open() {}\n")
 	writeFile(t, filepath.Join(root, "src", "router", "old.ts"), "export {};\n")
 	writeFile(t, filepath.Join(root, "Makefile"), referencesMakefile)
 	writeFile(t, memory, referencesDecisions)
-	gitAt(t, root, "2024-01-01T10:00:00Z", "init", "-q")
-	gitAt(t, root, "2024-01-01T10:00:00Z", "add", "-A")
-	gitAt(t, root, "2024-01-01T10:00:00Z", "commit", "-q", "-m", "the code and its memory")
-	written := gitAt(t, root, "2024-01-01T10:00:00Z", "rev-parse", "HEAD")
+	// Fixed dates order the commits (and say which came before an entry
+	// was written) whatever the clock's resolution.
+	repo.Commit("2024-01-01T10:00:00Z", "the code and its memory")
+	written := strings.TrimSpace(repo.Git("rev-parse", "HEAD"))
 	// The router goes after the entry citing it was written: stale.
-	gitAt(t, root, "2024-01-02T10:00:00Z", "rm", "-q", "src/router/old.ts")
-	gitAt(t, root, "2024-01-02T10:00:00Z", "commit", "-q", "-m", "drop the old router")
+	repo.Git("rm", "-q", "src/router/old.ts")
+	repo.Commit("2024-01-02T10:00:00Z", "drop the old router")
 
 	c := startBinary(t, root)
 	c.Initialize(lsptest.InitializeParams(root, nil))
@@ -168,8 +147,8 @@ func TestE2EReferences(t *testing.T) {
 
 	// git mv of the cited file: the entry goes stale, naming the new path.
 	from := c.Mark()
-	gitAt(t, root, "2024-02-01T10:00:00Z", "mv", "src/auth/session.ts", "src/auth/sessions.ts")
-	gitAt(t, root, "2024-02-01T10:00:00Z", "commit", "-q", "-m", "rename the session")
+	repo.Git("mv", "src/auth/session.ts", "src/auth/sessions.ts")
+	repo.Commit("2024-02-01T10:00:00Z", "rename the session")
 	d = c.AwaitDiagnosticsWhere(from, uri, wait, func(d *lsptest.Diagnostics) bool {
 		x := staleAt(d, sessionRange)
 		return x != nil && strings.Contains(x.Message, "src/auth/sessions.ts")
@@ -183,8 +162,8 @@ func TestE2EReferences(t *testing.T) {
 
 	// Restored: the diagnostic goes, the link is back.
 	from = c.Mark()
-	gitAt(t, root, "2024-02-02T10:00:00Z", "mv", "src/auth/sessions.ts", "src/auth/session.ts")
-	gitAt(t, root, "2024-02-02T10:00:00Z", "commit", "-q", "-m", "the session's name was right")
+	repo.Git("mv", "src/auth/sessions.ts", "src/auth/session.ts")
+	repo.Commit("2024-02-02T10:00:00Z", "the session's name was right")
 	c.AwaitDiagnosticsWhere(from, uri, wait, func(d *lsptest.Diagnostics) bool {
 		return staleAt(d, sessionRange) == nil && staleAt(d, routerRange) != nil
 	})

@@ -2,20 +2,18 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/memory-lsp/memory-lsp/internal/gittest"
 )
 
 // gitProject is a git repository with a subfolder, as users work; with
 // memory it holds .memory/decisions.md with one entry and a secret.
 func gitProject(t *testing.T, memory bool) string {
 	t.Helper()
-	root := t.TempDir()
-	if out, err := exec.Command("git", "init", "-q", root).CombinedOutput(); err != nil {
-		t.Skipf("git init: %v %s", err, out)
-	}
+	root := gittest.New(t).Dir
 	if err := os.MkdirAll(filepath.Join(root, "cmd", "app"), 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/memory-lsp/memory-lsp/core/merge"
+	"github.com/memory-lsp/memory-lsp/internal/gittest"
 )
 
 // TestMergeDriverCommand runs merge-driver in process on files, as git
@@ -93,48 +94,26 @@ func TestMergeDriverCommand(t *testing.T) {
 	})
 }
 
-// testRepo is a repository made for one test, with git isolated from the
-// machine's configuration and memory-lsp (the built binary) on its PATH, as
-// the driver command needs.
+// testRepo is a repository made for one test (git isolated from the
+// machine's configuration, by gittest) with memory-lsp (the built binary)
+// on its PATH, as the driver command needs, and main as its branch.
 type testRepo struct {
-	t   *testing.T
-	dir string
-	env []string
+	*gittest.Repo
+	t *testing.T
 }
 
 func newTestRepo(t *testing.T) *testRepo {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed; the merge driver tests need a real git")
-	}
-	home := t.TempDir()
-	env := []string{
-		"HOME=" + home,
-		"GIT_CONFIG_NOSYSTEM=1",
-		"GIT_CONFIG_GLOBAL=" + filepath.Join(home, ".gitconfig"),
-		"PATH=" + filepath.Dir(binary) + string(os.PathListSeparator) + os.Getenv("PATH"),
-		"LC_ALL=C",
-	}
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		// a test run from a git hook inherits GIT_DIR and friends
-		if !strings.HasPrefix(k, "GIT_") && k != "HOME" && k != "PATH" && k != "LC_ALL" {
-			env = append(env, kv)
-		}
-	}
-	r := &testRepo{t: t, dir: t.TempDir(), env: env}
-	r.git("init", "-q")
-	r.git("symbolic-ref", "HEAD", "refs/heads/main")
-	r.git("config", "user.name", "Memory Test")
-	r.git("config", "user.email", "memory@example.com")
-	r.git("config", "commit.gpgsign", "false")
-	return r
+	g := gittest.New(t)
+	g.Env = append(g.Env, "PATH="+filepath.Dir(binary)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	g.Git("symbolic-ref", "HEAD", "refs/heads/main")
+	return &testRepo{Repo: g, t: t}
 }
 
 func (r *testRepo) exec(name string, args ...string) (string, int) {
 	r.t.Helper()
 	cmd := exec.Command(name, args...)
-	cmd.Dir, cmd.Env = r.dir, r.env
+	cmd.Dir, cmd.Env = r.Dir, r.Env
 	out, err := cmd.CombinedOutput()
 	if ee, ok := err.(*exec.ExitError); ok {
 		return string(out), ee.ExitCode()
@@ -144,15 +123,6 @@ func (r *testRepo) exec(name string, args ...string) (string, int) {
 	return string(out), 0
 }
 
-func (r *testRepo) git(args ...string) string {
-	r.t.Helper()
-	out, code := r.exec("git", args...)
-	if code != 0 {
-		r.t.Fatalf("git %s: exit %d\n%s", strings.Join(args, " "), code, out)
-	}
-	return out
-}
-
 func (r *testRepo) memory(args ...string) (string, int) {
 	r.t.Helper()
 	return r.exec(binary, args...)
@@ -160,7 +130,7 @@ func (r *testRepo) memory(args ...string) (string, int) {
 
 func (r *testRepo) write(name, data string) {
 	r.t.Helper()
-	writeTestFile(r.t, filepath.Join(r.dir, filepath.FromSlash(name)), []byte(data))
+	writeTestFile(r.t, filepath.Join(r.Dir, filepath.FromSlash(name)), []byte(data))
 }
 
 // wantMerged checks .memory/decisions.md after a merge.
@@ -173,17 +143,11 @@ func (r *testRepo) wantMerged(want string) {
 
 func (r *testRepo) read(name string) string {
 	r.t.Helper()
-	b, err := os.ReadFile(filepath.Join(r.dir, filepath.FromSlash(name)))
+	b, err := os.ReadFile(filepath.Join(r.Dir, filepath.FromSlash(name)))
 	if err != nil {
 		r.t.Fatal(err)
 	}
 	return string(b)
-}
-
-func (r *testRepo) commit(msg string) {
-	r.t.Helper()
-	r.git("add", "-A")
-	r.git("commit", "-q", "-m", msg)
 }
 
 // setup registers the driver with the built binary's `init --git` and
@@ -194,19 +158,19 @@ func (r *testRepo) setup(base string) {
 		r.t.Fatalf("init --git: exit %d\n%s", code, out)
 	}
 	r.write(".memory/decisions.md", base)
-	r.commit("base")
+	r.Commit("", "base")
 }
 
 // branches commits feature's decisions.md on branch feature and main's on
 // main, then merges feature into main and returns git's output.
 func (r *testRepo) branches(main, feature string) string {
 	r.t.Helper()
-	r.git("checkout", "-q", "-b", "feature")
+	r.Git("checkout", "-q", "-b", "feature")
 	r.write(".memory/decisions.md", feature)
-	r.commit("feature")
-	r.git("checkout", "-q", "main")
+	r.Commit("", "feature")
+	r.Git("checkout", "-q", "main")
 	r.write(".memory/decisions.md", main)
-	r.commit("main")
+	r.Commit("", "main")
 	return r.mergeFeature()
 }
 
@@ -216,7 +180,7 @@ func (r *testRepo) mergeFeature() string {
 	if code != 0 {
 		r.t.Fatalf("git merge: exit %d\n%s", code, out)
 	}
-	if st := r.git("status", "--porcelain"); st != "" {
+	if st := r.Git("status", "--porcelain"); st != "" {
 		r.t.Errorf("work tree not clean after the merge:\n%s", st)
 	}
 	r.noMarkers()
@@ -226,7 +190,7 @@ func (r *testRepo) mergeFeature() string {
 // noMarkers fails if any file of the work tree holds a conflict marker.
 func (r *testRepo) noMarkers() {
 	r.t.Helper()
-	err := filepath.WalkDir(r.dir, func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(r.Dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -254,16 +218,16 @@ func TestMergeDriverGit(t *testing.T) {
 	t.Run("both append: no conflict, both entries", func(t *testing.T) {
 		r := newTestRepo(t)
 		r.setup(head + "- [db] Use PostgreSQL 16 for the primary store.\n")
-		r.git("checkout", "-q", "-b", "feature")
+		r.Git("checkout", "-q", "-b", "feature")
 		if out, code := r.memory("store", "--category", "Decision", "--slug", "tags", "Tag every release with semver."); code != 0 {
 			t.Fatalf("store: %s", out)
 		}
-		r.commit("feature")
-		r.git("checkout", "-q", "main")
+		r.Commit("", "feature")
+		r.Git("checkout", "-q", "main")
 		if out, code := r.memory("store", "--category", "Decision", "--slug", "ci", "Run CI on every push to main."); code != 0 {
 			t.Fatalf("store: %s", out)
 		}
-		r.commit("main")
+		r.Commit("", "main")
 		r.mergeFeature()
 		got := r.read(".memory/decisions.md")
 		for _, want := range []string{"- [db] Use PostgreSQL 16 for the primary store.", "- [ci] Run CI on every push to main.", "- [tags] Tag every release with semver."} {
@@ -335,13 +299,13 @@ func TestInitGit(t *testing.T) {
 		if got := r.read(".gitattributes"); got != "*.png binary\n"+merge.AttributesLine+"\n" {
 			t.Errorf(".gitattributes: %q", got)
 		}
-		if got := r.git("config", "--local", "merge.memory-lsp.name"); got != merge.DriverName+"\n" {
+		if got := r.Git("config", "--local", "merge.memory-lsp.name"); got != merge.DriverName+"\n" {
 			t.Errorf("merge.memory-lsp.name = %q", got)
 		}
-		if got := r.git("config", "--local", "merge.memory-lsp.driver"); got != merge.DriverCommand+"\n" {
+		if got := r.Git("config", "--local", "merge.memory-lsp.driver"); got != merge.DriverCommand+"\n" {
 			t.Errorf("merge.memory-lsp.driver = %q", got)
 		}
-		if got := r.git("check-attr", "merge", "--", ".memory/decisions.md"); got != ".memory/decisions.md: merge: memory-lsp\n" {
+		if got := r.Git("check-attr", "merge", "--", ".memory/decisions.md"); got != ".memory/decisions.md: merge: memory-lsp\n" {
 			t.Errorf("git check-attr: %q", got)
 		}
 		out, code = r.memory("init", "--git")
@@ -358,23 +322,23 @@ func TestInitGit(t *testing.T) {
 			t.Skipf("memory-lsp is on this machine's PATH (%s): cannot test its absence", p)
 		}
 		r := newTestRepo(t)
-		for i, kv := range r.env {
+		for i, kv := range r.Env {
 			if strings.HasPrefix(kv, "PATH=") {
-				r.env[i] = "PATH=" + os.Getenv("PATH") // without the test binary's folder
+				r.Env[i] = "PATH=" + os.Getenv("PATH") // without the test binary's folder
 			}
 		}
 		// A second registration (memory-lsp was on PATH once) is mended.
-		r.git("config", "merge.memory-lsp.driver", merge.DriverCommand)
+		r.Git("config", "merge.memory-lsp.driver", merge.DriverCommand)
 		out, code := r.memory("init", "--git")
 		if code != 0 || !strings.Contains(out, "note: memory-lsp is not on PATH, so git will run "+binary) {
 			t.Fatalf("init --git: exit %d\n%s", code, out)
 		}
-		if got := r.git("config", "--local", "merge.memory-lsp.driver"); got != shellQuote(binary)+merge.DriverArgs+"\n" {
+		if got := r.Git("config", "--local", "merge.memory-lsp.driver"); got != shellQuote(binary)+merge.DriverArgs+"\n" {
 			t.Errorf("merge.memory-lsp.driver = %q, want the absolute path", got)
 		}
 		const head = "# Decisions\n\n- [db] Use PostgreSQL 16 for the primary store.\n"
 		r.write(".memory/decisions.md", head)
-		r.commit("base")
+		r.Commit("", "base")
 		r.branches(head+"- [ci] Run CI on every push to main.\n", head+"- [tags] Tag every release with semver.\n")
 		r.wantMerged(head + "- [ci] Run CI on every push to main.\n- [tags] Tag every release with semver.\n")
 	})
@@ -385,7 +349,7 @@ func TestInitGit(t *testing.T) {
 		if err := os.WriteFile(outside, []byte("export PATH=$HOME/bin:$PATH\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.Symlink(outside, filepath.Join(r.dir, ".gitattributes")); err != nil {
+		if err := os.Symlink(outside, filepath.Join(r.Dir, ".gitattributes")); err != nil {
 			t.Fatal(err)
 		}
 		out, code := r.memory("init", "--git")
@@ -399,7 +363,7 @@ func TestInitGit(t *testing.T) {
 
 	t.Run("a driver someone configured is kept", func(t *testing.T) {
 		r := newTestRepo(t)
-		r.git("config", "merge.memory-lsp.driver", "/opt/bin/memory-lsp merge-driver %O %A %B %P")
+		r.Git("config", "merge.memory-lsp.driver", "/opt/bin/memory-lsp merge-driver %O %A %B %P")
 		out, code := r.memory("init", "--git", "--json")
 		var res struct {
 			Git struct {
@@ -412,7 +376,7 @@ func TestInitGit(t *testing.T) {
 		if code != 0 || json.Unmarshal([]byte(out), &res) != nil || len(res.Git.Config) != 2 || !res.Git.Config[0].Set || !res.Git.Config[1].Kept {
 			t.Fatalf("exit %d\n%s", code, out)
 		}
-		if got := r.git("config", "merge.memory-lsp.driver"); got != "/opt/bin/memory-lsp merge-driver %O %A %B %P\n" {
+		if got := r.Git("config", "merge.memory-lsp.driver"); got != "/opt/bin/memory-lsp merge-driver %O %A %B %P\n" {
 			t.Errorf("driver changed to %q", got)
 		}
 	})
@@ -422,7 +386,7 @@ func TestInitGit(t *testing.T) {
 		dir := t.TempDir()
 		cmd := exec.Command(binary, "init", "--git")
 		// git must not find a repository above the temporary folder
-		cmd.Dir, cmd.Env = dir, append(r.env, "GIT_CEILING_DIRECTORIES="+filepath.Dir(dir))
+		cmd.Dir, cmd.Env = dir, append(r.Env, "GIT_CEILING_DIRECTORIES="+filepath.Dir(dir))
 		out, err := cmd.CombinedOutput()
 		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitError || !strings.Contains(string(out), "is not inside a git work tree") {
 			t.Errorf("%v\n%s", err, out)

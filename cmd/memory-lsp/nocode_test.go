@@ -1,10 +1,11 @@
 package main
 
 import (
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/memory-lsp/memory-lsp/internal/gittest"
 )
 
 const noCodeNote = "memory: references to code (paths, commands, versions) were not checked: "
@@ -64,15 +65,10 @@ func TestNoCodeNote(t *testing.T) {
 // TestCheckFixBesideGit: check --fix in a git repository with code opens
 // the project, fixes, and checks again without complaint.
 func TestCheckFixBesideGit(t *testing.T) {
-	root := gitProject(t, false)
-	writeTestFile(t, filepath.Join(root, "src", "app.ts"), []byte("x\n"))
-	writeTestFile(t, filepath.Join(root, ".memory", "decisions.md"), []byte("# Decisions\n\n-   \n- App is `src/app.ts`.\n"))
-	for _, args := range [][]string{{"add", "-A"}, {"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false", "commit", "-qm", "start"}} {
-		if out, err := exec.Command("git", append([]string{"-C", root}, args...)...).CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v %s", args, err, out)
-		}
-	}
-	_, stderr, code := runBinary(t, root, "", "check", "--fix")
+	repo := gittest.New(t)
+	repo.Write(map[string]string{"src/app.ts": "x\n", ".memory/decisions.md": "# Decisions\n\n-   \n- App is `src/app.ts`.\n"})
+	repo.Commit("", "start")
+	_, stderr, code := runBinary(t, repo.Dir, "", "check", "--fix")
 	if code != 0 || !strings.Contains(stderr, "fixed ") || strings.Contains(stderr, "not checked") {
 		t.Errorf("check --fix: exit %d:\n%s", code, stderr)
 	}

@@ -3,33 +3,12 @@ package store
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/memory-lsp/memory-lsp/internal/gittest"
 )
-
-// writeTree writes files (slash paths relative to root) with their text.
-func writeTree(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	for name, text := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-func runGit(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-}
 
 var projectTree = map[string]string{
 	".gitignore":              "dist/\n*.log\n!keep.log\n",
@@ -45,15 +24,11 @@ var projectTree = map[string]string{
 }
 
 func TestProjectInGit(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
-	top := t.TempDir()
-	writeTree(t, top, projectTree)
-	runGit(t, top, "init", "-q")
-	runGit(t, top, "add", "-A")
-	runGit(t, top, "commit", "-qm", "start")
-	writeTree(t, top, map[string]string{"src/new.ts": "untracked but not ignored"})
+	g := gittest.New(t)
+	top := g.Dir
+	g.Write(projectTree)
+	g.Commit("", "start")
+	g.Write(map[string]string{"src/new.ts": "untracked but not ignored"})
 	if err := os.Remove(filepath.Join(top, "src", "app.ts")); err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +37,7 @@ func TestProjectInGit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !p.Git || p.Top != canonical(t, top) {
+	if !p.Git || p.Top != g.Top() {
 		t.Errorf("Git=%v Top=%s, want git at %s", p.Git, p.Top, top)
 	}
 	// src/app.ts, deleted from the work tree but not from the index, is
@@ -79,7 +54,7 @@ func TestProjectInGit(t *testing.T) {
 
 func TestProjectWithoutGit(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, projectTree)
+	gittest.WriteFiles(t, root, projectTree)
 	p, err := OpenProject(context.Background(), root)
 	if err != nil {
 		t.Fatal(err)
@@ -134,12 +109,9 @@ func checkStatAndIgnore(t *testing.T, p *Project) {
 // A workspace below the git top level: files are relative to the top, and
 // RootRel says where the workspace sits.
 func TestProjectWorkspaceBelowTop(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
-	top := t.TempDir()
-	writeTree(t, top, map[string]string{"go.mod": "module x\n", "svc/api/main.go": "package main\n", "svc/api/.memory/quirks.md": "- Slow.\n"})
-	runGit(t, top, "init", "-q")
+	g := gittest.New(t)
+	top := g.Dir
+	g.Write(map[string]string{"go.mod": "module x\n", "svc/api/main.go": "package main\n", "svc/api/.memory/quirks.md": "- Slow.\n"})
 	p, err := OpenProject(context.Background(), filepath.Join(top, "svc", "api"))
 	if err != nil {
 		t.Fatal(err)
@@ -158,36 +130,23 @@ func TestProjectWorkspaceBelowTop(t *testing.T) {
 	}
 }
 
-func canonical(t *testing.T, p string) string {
-	t.Helper()
-	r, err := filepath.EvalSymlinks(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
-
 // A rename, a rename of the renamed file, and a deletion, read from git's
 // history: each old path says where it went, or that it is gone, and in
 // which commit.
 func TestProjectMoves(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
-	top := t.TempDir()
-	writeTree(t, top, map[string]string{"src/auth/session.ts": "export const session = 1;\n", "old/util.go": "package util\n", ".memory/decisions.md": "- x\n"})
-	runGit(t, top, "init", "-q")
-	runGit(t, top, "add", "-A")
-	runGit(t, top, "commit", "-qm", "start")
-	runGit(t, top, "mv", "src/auth/session.ts", "src/auth/sessions.ts")
-	runGit(t, top, "commit", "-qm", "rename")
+	g := gittest.New(t)
+	top := g.Dir
+	g.Write(map[string]string{"src/auth/session.ts": "export const session = 1;\n", "old/util.go": "package util\n", ".memory/decisions.md": "- x\n"})
+	g.Commit("", "start")
+	g.Git("mv", "src/auth/session.ts", "src/auth/sessions.ts")
+	g.Commit("", "rename")
 	if err := os.MkdirAll(filepath.Join(top, "lib", "auth"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	runGit(t, top, "mv", "src/auth/sessions.ts", "lib/auth/sessions.ts")
-	runGit(t, top, "commit", "-qm", "move")
-	runGit(t, top, "rm", "-q", "old/util.go")
-	runGit(t, top, "commit", "-qm", "delete")
+	g.Git("mv", "src/auth/sessions.ts", "lib/auth/sessions.ts")
+	g.Commit("", "move")
+	g.Git("rm", "-q", "old/util.go")
+	g.Commit("", "delete")
 
 	p, err := OpenProject(context.Background(), top)
 	if err != nil {
