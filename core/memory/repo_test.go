@@ -2,8 +2,6 @@ package memory
 
 import (
 	"context"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -14,61 +12,8 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/refs"
 	"github.com/memory-lsp/memory-lsp/core/rules"
+	"github.com/memory-lsp/memory-lsp/internal/gittest"
 )
-
-// gitRepo is a test repository: files written and committed at fixed dates.
-type gitRepo struct {
-	t   *testing.T
-	top string
-}
-
-func newGitRepo(t *testing.T) *gitRepo {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
-	g := &gitRepo{t: t, top: t.TempDir()}
-	g.git("init", "-q")
-	return g
-}
-
-func (g *gitRepo) write(files map[string]string) {
-	g.t.Helper()
-	for name, text := range files {
-		p := filepath.Join(g.top, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			g.t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			g.t.Fatal(err)
-		}
-	}
-}
-
-func (g *gitRepo) git(args ...string) {
-	g.t.Helper()
-	cmd := exec.Command("git", append([]string{"-C", g.top, "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		g.t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-}
-
-// commit commits everything at date (YYYY-MM-DD, UTC midnight).
-func (g *gitRepo) commit(date, msg string) {
-	g.t.Helper()
-	g.t.Setenv("GIT_AUTHOR_DATE", date+"T00:00:00Z")
-	g.t.Setenv("GIT_COMMITTER_DATE", date+"T00:00:00Z")
-	g.git("add", "-A")
-	g.git("commit", "-qm", msg)
-}
-
-func day(s string) time.Time {
-	d, err := time.Parse(time.DateOnly, s)
-	if err != nil {
-		panic(err)
-	}
-	return d
-}
 
 func openRepo(t *testing.T, root string) rules.Repo {
 	t.Helper()
@@ -82,9 +27,9 @@ func openRepo(t *testing.T, root string) rules.Repo {
 // historyRepo builds the repository most tests read: a rename, a deletion, a
 // folder moved as a whole, and a memory file written over three dates (its
 // last line not committed).
-func historyRepo(t *testing.T) *gitRepo {
-	g := newGitRepo(t)
-	g.write(map[string]string{
+func historyRepo(t *testing.T) *gittest.Repo {
+	g := gittest.New(t)
+	g.Write(map[string]string{
 		".gitignore":           "dist/\n*.log\n",
 		"Makefile":             ".PHONY: build test\nbuild:\n\tgo build\ntest:\n\tgo test\n",
 		"package.json":         "{\n  \"engines\": {\"node\": \">=18\"},\n  \"scripts\": {\n    \"dev\": \"vite\"\n  }\n}\n",
@@ -98,22 +43,22 @@ func historyRepo(t *testing.T) *gitRepo {
 		"docs/adr/0001.md":     "# ADR\n",
 		".memory/decisions.md": "# Decisions\n",
 	})
-	g.commit("2024-01-01", "start")
-	g.git("mv", "src/auth/session.ts", "src/auth/login.ts")
-	g.commit("2024-02-01", "rename")
-	g.git("rm", "-q", "scripts/old.sh")
-	g.commit("2024-03-01", "delete")
-	g.git("mv", "lib/crypto", "src/crypto")
-	g.commit("2024-04-01", "move the folder")
-	g.write(map[string]string{".memory/decisions.md": "# Decisions\n- Auth lives in `src/auth/session.ts`.\n"})
-	g.commit("2024-05-01", "memory")
-	g.write(map[string]string{".memory/decisions.md": "# Decisions\n- Auth lives in `src/auth/session.ts`.\n- Not committed.\n", "debug.log": "x"})
+	g.Commit("2024-01-01", "start")
+	g.Git("mv", "src/auth/session.ts", "src/auth/login.ts")
+	g.Commit("2024-02-01", "rename")
+	g.Git("rm", "-q", "scripts/old.sh")
+	g.Commit("2024-03-01", "delete")
+	g.Git("mv", "lib/crypto", "src/crypto")
+	g.Commit("2024-04-01", "move the folder")
+	g.Write(map[string]string{".memory/decisions.md": "# Decisions\n- Auth lives in `src/auth/session.ts`.\n"})
+	g.Commit("2024-05-01", "memory")
+	g.Write(map[string]string{".memory/decisions.md": "# Decisions\n- Auth lives in `src/auth/session.ts`.\n- Not committed.\n", "debug.log": "x"})
 	return g
 }
 
 func TestRepoPaths(t *testing.T) {
 	g := historyRepo(t)
-	r := openRepo(t, g.top)
+	r := openRepo(t, g.Dir)
 	if !r.HasCode() {
 		t.Fatal("HasCode = false beside code")
 	}
@@ -145,7 +90,7 @@ func TestRepoPaths(t *testing.T) {
 			t.Errorf("Ignored(%q) = %v, want %v", p, got, want)
 		}
 	}
-	top := canonical(t, g.top)
+	top := g.Top()
 	for p, want := range map[string]string{
 		"src/auth/login.ts": filepath.Join(top, "src", "auth", "login.ts"),
 		"docs/adr/":         filepath.Join(top, "docs", "adr"),
@@ -162,7 +107,7 @@ func TestRepoPaths(t *testing.T) {
 
 func TestRepoManifestsAndPins(t *testing.T) {
 	g := historyRepo(t)
-	r := openRepo(t, g.top)
+	r := openRepo(t, g.Dir)
 	m, ok := r.Manifest(refs.Make, "")
 	if want := (refs.Manifest{File: "Makefile", Names: []string{"build", "test"}, Lines: []int{2, 4}}); !ok || !reflect.DeepEqual(m, want) {
 		t.Errorf("Manifest(make) = %+v, %v; want %+v", m, ok, want)
@@ -191,7 +136,7 @@ func TestRepoManifestsAndPins(t *testing.T) {
 
 func TestRepoHistory(t *testing.T) {
 	g := historyRepo(t)
-	r := openRepo(t, g.top)
+	r := openRepo(t, g.Dir)
 	for _, c := range []struct {
 		path string
 		to   string
@@ -207,7 +152,7 @@ func TestRepoHistory(t *testing.T) {
 		{"session.ts", "src/auth/login.ts", "2024-02-01"},
 	} {
 		m, ok := r.Moved(c.path)
-		if !ok || m.To != c.to || !m.When.Equal(day(c.when)) || len(m.Commit) < 4 || m.Before {
+		if !ok || m.To != c.to || !m.When.Equal(gittest.Day(c.when)) || len(m.Commit) < 4 || m.Before {
 			t.Errorf("Moved(%q) = %+v, %v; want To %q on %s", c.path, m, ok, c.to, c.when)
 		}
 	}
@@ -217,8 +162,8 @@ func TestRepoHistory(t *testing.T) {
 		}
 	}
 
-	file := filepath.Join(g.top, ".memory", "decisions.md")
-	for line, want := range map[int]time.Time{1: day("2024-01-01"), 2: day("2024-05-01"), 3: {}, 4: {}, 0: {}} {
+	file := filepath.Join(g.Dir, ".memory", "decisions.md")
+	for line, want := range map[int]time.Time{1: gittest.Day("2024-01-01"), 2: gittest.Day("2024-05-01"), 3: {}, 4: {}, 0: {}} {
 		if got := r.Written(file, line); !got.Equal(want) {
 			t.Errorf("Written(line %d) = %v, want %v", line, got, want)
 		}
@@ -228,7 +173,7 @@ func TestRepoHistory(t *testing.T) {
 	}
 
 	commit, when, ok := r.LastChange("src/auth/login.ts")
-	if !ok || len(commit) < 4 || !when.Equal(day("2024-02-01")) {
+	if !ok || len(commit) < 4 || !when.Equal(gittest.Day("2024-02-01")) {
 		t.Errorf("LastChange(login.ts) = %q, %v, %v", commit, when, ok)
 	}
 	if _, _, ok := r.LastChange("src/gone.ts"); ok {
@@ -244,7 +189,7 @@ func TestRepoHistoryDepth(t *testing.T) {
 	cfg := config.Default()
 	for _, depth := range []int{0, 1, 2, 3, 4} {
 		cfg.HistoryDepth = depth
-		r, err := OpenRepo(context.Background(), g.top, cfg)
+		r, err := OpenRepo(context.Background(), g.Dir, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -260,8 +205,8 @@ func TestRepoHistoryDepth(t *testing.T) {
 // the top; manifests and pins come from the root, then the top; what is
 // shown is from the root when it lies below it.
 func TestRepoRootBelowTop(t *testing.T) {
-	g := newGitRepo(t)
-	g.write(map[string]string{
+	g := gittest.New(t)
+	g.Write(map[string]string{
 		"go.mod":                    "module x\n\ngo 1.22\n",
 		"Makefile":                  "lint:\n",
 		"svc/api/package.json":      "{\"scripts\": {\"serve\": \"node .\"}, \"engines\": {\"node\": \"20\"}}",
@@ -269,10 +214,10 @@ func TestRepoRootBelowTop(t *testing.T) {
 		"svc/api/.memory/quirks.md": "# Quirks\n- Slow.\n",
 		"svc/web/app.ts":            "x",
 	})
-	g.commit("2024-01-01", "start")
-	g.git("mv", "svc/api/main.go", "svc/api/cmd.go")
-	g.commit("2024-02-01", "rename")
-	root := filepath.Join(g.top, "svc", "api")
+	g.Commit("2024-01-01", "start")
+	g.Git("mv", "svc/api/main.go", "svc/api/cmd.go")
+	g.Commit("2024-02-01", "rename")
+	root := filepath.Join(g.Dir, "svc", "api")
 	r := openRepo(t, root)
 	for _, p := range []string{"cmd.go", "package.json", "go.mod", "svc/web/app.ts", "../web/app.ts"} {
 		if _, ok := r.Stat(p); !ok {
@@ -294,7 +239,7 @@ func TestRepoRootBelowTop(t *testing.T) {
 	if m, ok := r.Moved("main.go"); !ok || m.To != "cmd.go" {
 		t.Errorf("Moved(main.go) = %+v, %v; want To cmd.go, shown from the root", m, ok)
 	}
-	if got := r.Written(filepath.Join(root, ".memory", "quirks.md"), 2); !got.Equal(day("2024-01-01")) {
+	if got := r.Written(filepath.Join(root, ".memory", "quirks.md"), 2); !got.Equal(gittest.Day("2024-01-01")) {
 		t.Errorf("Written = %v, want 2024-01-01", got)
 	}
 	if !r.Ignored(".memory/quirks.md") {
@@ -305,18 +250,18 @@ func TestRepoRootBelowTop(t *testing.T) {
 // A root holding nothing but .memory/ has no code, in git or not.
 func TestRepoNoCode(t *testing.T) {
 	root := t.TempDir()
-	write(t, filepath.Join(root, ".memory", "decisions.md"), "# Decisions\n- Use `src/x.ts`.\n")
+	gittest.WriteFiles(t, root, map[string]string{".memory/decisions.md": "# Decisions\n- Use `src/x.ts`.\n"})
 	if openRepo(t, root).HasCode() {
 		t.Error("HasCode = true without git and without code")
 	}
-	g := newGitRepo(t)
-	g.write(map[string]string{".memory/decisions.md": "# Decisions\n"})
-	g.commit("2024-01-01", "memory only")
-	if openRepo(t, g.top).HasCode() {
+	g := gittest.New(t)
+	g.Write(map[string]string{".memory/decisions.md": "# Decisions\n"})
+	g.Commit("2024-01-01", "memory only")
+	if openRepo(t, g.Dir).HasCode() {
 		t.Error("HasCode = true in a git repository holding only .memory")
 	}
-	g.write(map[string]string{"README.md": "x"})
-	if !openRepo(t, g.top).HasCode() {
+	g.Write(map[string]string{"README.md": "x"})
+	if !openRepo(t, g.Dir).HasCode() {
 		t.Error("HasCode = false with an untracked README")
 	}
 }
@@ -324,10 +269,12 @@ func TestRepoNoCode(t *testing.T) {
 // Outside git: the walk's files, no history, no blame, no last change.
 func TestRepoWithoutGit(t *testing.T) {
 	root := t.TempDir()
-	write(t, filepath.Join(root, ".gitignore"), "build/\n")
-	write(t, filepath.Join(root, "src", "app.ts"), "x")
-	write(t, filepath.Join(root, "build", "out.js"), "x")
-	write(t, filepath.Join(root, ".memory", "decisions.md"), "# Decisions\n- x\n")
+	gittest.WriteFiles(t, root, map[string]string{
+		".gitignore":           "build/\n",
+		"src/app.ts":           "x",
+		"build/out.js":         "x",
+		".memory/decisions.md": "# Decisions\n- x\n",
+	})
 	r := openRepo(t, root)
 	if _, ok := r.Stat("src/app.ts"); !ok || !r.HasCode() {
 		t.Error("the walk missed src/app.ts")
@@ -350,8 +297,8 @@ func TestRepoWithoutGit(t *testing.T) {
 // and the answers agree (run with -race to see the locking hold).
 func TestRepoConcurrent(t *testing.T) {
 	g := historyRepo(t)
-	r := openRepo(t, g.top)
-	file := filepath.Join(g.top, ".memory", "decisions.md")
+	r := openRepo(t, g.Dir)
+	file := filepath.Join(g.Dir, ".memory", "decisions.md")
 	type answers struct {
 		ends  bool
 		moved refs.Move
@@ -388,30 +335,11 @@ func TestRepoConcurrent(t *testing.T) {
 	}
 }
 
-func canonical(t *testing.T, p string) string {
-	t.Helper()
-	r, err := filepath.EvalSymlinks(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
-
-func write(t *testing.T, p, text string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestRepoJudge: the verdicts Judge gives on a real repository through the
 // adapter, one per kind of reference and outcome.
 func TestRepoJudge(t *testing.T) {
 	g := historyRepo(t)
-	r := openRepo(t, g.top)
+	r := openRepo(t, g.Dir)
 	for _, c := range []struct {
 		text string
 		want refs.Status
