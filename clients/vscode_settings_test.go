@@ -5,9 +5,13 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
+	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 )
 
@@ -17,23 +21,13 @@ import (
 // property, so a rule missing from it is one a user cannot switch off in
 // the settings editor without a warning.
 func TestVSCodeRuleSettings(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("vscode", "package.json"))
-	if err != nil {
+	var props map[string]struct {
+		Properties json.RawMessage `json:"properties"`
+	}
+	if err := json.Unmarshal(vscodeSettings(t), &props); err != nil {
 		t.Fatal(err)
 	}
-	var pkg struct {
-		Contributes struct {
-			Configuration struct {
-				Properties map[string]struct {
-					Properties json.RawMessage `json:"properties"`
-				} `json:"properties"`
-			} `json:"configuration"`
-		} `json:"contributes"`
-	}
-	if err := json.Unmarshal(data, &pkg); err != nil {
-		t.Fatal(err)
-	}
-	got, err := objectKeys(pkg.Contributes.Configuration.Properties["memory.rules"].Properties)
+	got, err := objectKeys(props["memory.rules"].Properties)
 	if err != nil {
 		t.Fatalf("memory.rules: %v", err)
 	}
@@ -45,6 +39,110 @@ func TestVSCodeRuleSettings(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("clients/vscode/package.json memory.rules lists\n%q\nwant the registry's\n%q", got, want)
+	}
+}
+
+// vscodeSettings is the settings schema the extension contributes:
+// contributes.configuration.properties of its package.json, as written.
+func vscodeSettings(t *testing.T) json.RawMessage {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("vscode", "package.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pkg struct {
+		Contributes struct {
+			Configuration struct {
+				Properties json.RawMessage `json:"properties"`
+			} `json:"configuration"`
+		} `json:"contributes"`
+	}
+	if err := json.Unmarshal(data, &pkg); err != nil {
+		t.Fatal(err)
+	}
+	return pkg.Contributes.Configuration.Properties
+}
+
+// serverSettings are the keys of the server's settings object, sorted: the
+// JSON names of config.Settings, which the one decoder of settings reads.
+func serverSettings() []string {
+	var keys []string
+	st := reflect.TypeFor[config.Settings]()
+	for i := range st.NumField() {
+		if name, _, _ := strings.Cut(st.Field(i).Tag.Get("json"), ","); name != "" && name != "-" {
+			keys = append(keys, name)
+		}
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// settingsKeysTS matches the SETTINGS_KEYS array of src/settings.ts, the
+// keys the extension reads and sends.
+var settingsKeysTS = regexp.MustCompile(`SETTINGS_KEYS = \[([^\]]*)\]`)
+
+// TestVSCodeSettingsKeys keeps the extension's settings equal to the
+// server's: one memory.* setting contributed in package.json per key of the
+// server's settings, and SETTINGS_KEYS (what the extension reads and sends)
+// listing the same keys in the same order. A key missing from package.json
+// is one a user cannot set without a warning; one missing from
+// SETTINGS_KEYS is set and never sent.
+func TestVSCodeSettingsKeys(t *testing.T) {
+	props, err := objectKeys(vscodeSettings(t))
+	if err != nil {
+		t.Fatalf("contributes.configuration.properties: %v", err)
+	}
+	var contributed []string
+	for _, p := range props {
+		if k, ok := strings.CutPrefix(p, config.Section+"."); ok {
+			contributed = append(contributed, k)
+		}
+	}
+	want := serverSettings()
+	if got := slices.Sorted(slices.Values(contributed)); !slices.Equal(got, want) {
+		t.Errorf("clients/vscode/package.json contributes the settings\n%q\nwant the server's\n%q", got, want)
+	}
+
+	ts, err := os.ReadFile(filepath.Join("vscode", "src", "settings.ts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := settingsKeysTS.FindSubmatch(ts)
+	if m == nil {
+		t.Fatal("clients/vscode/src/settings.ts: no SETTINGS_KEYS = [...]")
+	}
+	var sent []string
+	for _, q := range regexp.MustCompile(`'([^']*)'`).FindAllSubmatch(m[1], -1) {
+		sent = append(sent, string(q[1]))
+	}
+	if !slices.Equal(sent, contributed) {
+		t.Errorf("clients/vscode/src/settings.ts SETTINGS_KEYS lists\n%q\nwant package.json's memory.* settings in their order\n%q", sent, contributed)
+	}
+}
+
+// TestClientSettingsLists: every client file that lists the server's
+// settings (a sentence, a comment or an example of them all) names each one,
+// so that a new setting is not missing from one editor's documentation.
+func TestClientSettingsLists(t *testing.T) {
+	for _, f := range []string{
+		"emacs/README.md",
+		"helix/README.md",
+		"helix/languages.toml",
+		"nvim/README.md",
+		"nvim/lsp/memory_lsp.lua",
+		"vscode/README.md",
+		"vscode/test/e2e.test.js",
+		"zed/README.md",
+	} {
+		data, err := os.ReadFile(filepath.FromSlash(f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range serverSettings() {
+			if !bytes.Contains(data, []byte(k)) {
+				t.Errorf("clients/%s lists the server's settings without %s", f, k)
+			}
+		}
 	}
 }
 

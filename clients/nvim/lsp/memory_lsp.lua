@@ -87,7 +87,8 @@ return {
 
   -- The answer to the server's workspace/configuration pull for section
   -- "memory" (keys: categoryLimit, skipThreshold, updateThreshold,
-  -- mergeThreshold, longEntry, maxContent, rules; see the server README).
+  -- mergeThreshold, longEntry, maxContent, rules, historyDepth; see the
+  -- server README).
   -- Example: settings = { memory = { longEntry = 300, rules = { ['missing-slug'] = true } } }
   settings = { memory = vim.empty_dict() },
 

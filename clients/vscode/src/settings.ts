@@ -11,6 +11,7 @@ export const SETTINGS_KEYS = [
   'longEntry',
   'maxContent',
   'rules',
+  'historyDepth',
 ] as const;
 
 export type SettingsKey = (typeof SETTINGS_KEYS)[number];
@@ -40,6 +41,7 @@ export interface MemorySettings {
   longEntry?: number;
   maxContent?: number;
   rules?: Record<string, boolean>;
+  historyDepth?: number;
 }
 
 /** The part of vscode.WorkspaceConfiguration used here. */

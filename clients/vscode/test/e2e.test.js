@@ -33,6 +33,7 @@ const userSettings = {
   longEntry: 200,
   maxContent: null,
   rules: { 'missing-slug': false, secret: null },
+  historyDepth: 50,
 };
 
 const decisions =
@@ -182,6 +183,7 @@ test('memory-lsp through vscode-languageserver-protocol', { timeout: 30000, skip
       mergeThreshold: 0.3,
       longEntry: 200,
       rules: { 'missing-slug': false },
+      historyDepth: 50,
     },
   });
 
