@@ -317,11 +317,12 @@ func runCheck(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 }
 
 // openRepo opens the code beside the workspace, which the reference rules
-// judge entries against. Without a .memory folder there is nothing to
-// judge; a project that cannot be listed leaves those rules silent, and
-// check goes on and says why.
+// judge entries against. With those rules switched off, or without a
+// .memory folder, there is nothing to judge, and nothing to say about the
+// code (nil: no note follows); a project that cannot be listed leaves those
+// rules silent, and check goes on and says why.
 func openRepo(ctx context.Context, e *env, svc *memory.Service) rules.Repo {
-	if !store.IsDir(svc.WS.Dir) {
+	if !rules.ReadsRepo(svc.Cfg) || !store.IsDir(svc.WS.Dir) {
 		return nil
 	}
 	repo, err := svc.Repo(ctx)

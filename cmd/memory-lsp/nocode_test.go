@@ -62,6 +62,43 @@ func TestNoCodeNote(t *testing.T) {
 	}
 }
 
+// TestNoCodeNoteFollowsTheRules: the note speaks for the reference rules,
+// so a workspace that switches all three off gets none, in text and summary
+// alike; one of them on is enough for it.
+func TestNoCodeNoteFollowsTheRules(t *testing.T) {
+	memoryOnly := gitProject(t, true)
+	settings := t.TempDir() // not in the workspace: a file there would be code
+	for _, c := range []struct {
+		name     string
+		settings string // "": no --config
+		note     bool
+	}{
+		{"by default", "", true},
+		{"stale-path off", `{"rules": {"stale-path": false}}`, true},
+		{"all three off", `{"rules": {"stale-path": false, "stale-command": false, "version-drift": false}}`, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var args []string
+			if c.settings != "" {
+				file := filepath.Join(settings, strings.ReplaceAll(c.name, " ", "-")+".json")
+				writeTestFile(t, file, []byte(c.settings))
+				args = []string{"--config", file}
+			}
+			_, stderr, code := runBinary(t, memoryOnly, "", append([]string{"check"}, args...)...)
+			if code != 0 {
+				t.Fatalf("check: exit %d: %s", code, stderr)
+			}
+			if got := strings.Count(stderr, noCodeNote); got != b2i(c.note) {
+				t.Errorf("check: %d notes, want %d:\n%s", got, b2i(c.note), stderr)
+			}
+			stdout, _, _ := runBinary(t, memoryOnly, "", append([]string{"check", "--format", "summary"}, args...)...)
+			if got := strings.Count(stdout, noCodeNote); got != b2i(c.note) {
+				t.Errorf("check --format summary: %d notes, want %d:\n%s", got, b2i(c.note), stdout)
+			}
+		})
+	}
+}
+
 // TestCheckFixBesideGit: check --fix in a git repository with code opens
 // the project, fixes, and checks again without complaint.
 func TestCheckFixBesideGit(t *testing.T) {
