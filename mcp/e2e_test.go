@@ -20,6 +20,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/memory-lsp/memory-lsp/internal/gittest"
 	"github.com/memory-lsp/memory-lsp/internal/lsptest"
 )
 
@@ -577,22 +578,12 @@ func TestBinaryLogLevel(t *testing.T) {
 // whose cited path is gone, in the text an agent reads and in the
 // structured result, and memoryStats counts and names it.
 func TestBinaryStaleReferences(t *testing.T) {
-	proj := t.TempDir()
-	if out, err := exec.Command("git", "init", "-q", proj).CombinedOutput(); err != nil {
-		t.Skipf("git init: %v %s", err, out)
-	}
-	for name, text := range map[string]string{
+	repo := gittest.New(t)
+	repo.Write(map[string]string{
 		"src/auth/jwt.ts":      "export const sign = 1;\n",
 		".memory/decisions.md": "# Decisions\n\n- Auth sessions live in `src/auth/session.ts`.\n- Auth tokens are signed in `src/auth/jwt.ts`.\n",
-	} {
-		p := filepath.Join(proj, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
+	proj := repo.Dir
 	p := startServer(t, proj, nil, "")
 	r := call(t, p.cs, ToolQuery, map[string]any{"query": "auth"})
 	stale := "[Decision] Auth sessions live in `src/auth/session.ts`. (decisions.md:3) (stale: src/auth/session.ts does not exist)"
