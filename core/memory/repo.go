@@ -50,9 +50,10 @@ type repo struct {
 	pinsOnce sync.Once
 	pins     map[string][]refs.Pin
 
-	manifests lazyMap[manifestRead]
-	blames    lazyMap[[]time.Time]
-	changes   lazyMap[lastChange]
+	manifests      lazyMap[manifestRead]
+	manifestsBelow lazyMap[[]string] // by tool: its manifests below the root
+	blames         lazyMap[[]time.Time]
+	changes        lazyMap[lastChange]
 }
 
 func newRepo(ctx context.Context, p *store.Project, depth int) *repo {

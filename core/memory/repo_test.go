@@ -177,6 +177,11 @@ func TestRepoManifestsAndPins(t *testing.T) {
 	if m, ok := r.Manifest(refs.Npm, "docs"); ok {
 		t.Errorf("Manifest(npm, docs) = %+v without a package.json there", m)
 	}
+	for name, want := range map[string]bool{"storybook": true, "dev": false, "e2e": false} {
+		if got := r.ListedBelow(refs.Npm, name); got != want {
+			t.Errorf("ListedBelow(npm, %s) = %v, want %v (web/package.json lists storybook; the root's own dev is not below it)", name, got, want)
+		}
+	}
 	want := []refs.Pin{{Value: "22", File: ".nvmrc", Line: 1}, {Value: ">=18", File: "package.json", Line: 2}}
 	if got := r.Pins("node"); !reflect.DeepEqual(got, want) {
 		t.Errorf("Pins(node) = %+v, want %+v", got, want)
@@ -284,6 +289,9 @@ func TestRepoRootBelowTop(t *testing.T) {
 	}
 	if m, ok := r.Manifest(refs.Make, ""); !ok || m.File != "Makefile" || !slices.Equal(m.Names, []string{"lint"}) {
 		t.Errorf("Manifest(make) = %+v, %v; want the top's Makefile", m, ok)
+	}
+	if r.ListedBelow(refs.Make, "lint") || r.ListedBelow(refs.Npm, "serve") {
+		t.Error("ListedBelow counts the top's or the root's own manifest")
 	}
 	if p := r.Pins("node"); len(p) != 1 || p[0].File != "package.json" {
 		t.Errorf("Pins(node) = %+v, want the root's package.json", p)

@@ -106,7 +106,9 @@ func judgePath(ref Ref, repo Repo) Verdict {
 
 // judgeCommand looks the target up in the manifest of the folder the
 // command runs in. No manifest there is no proof: the entry may mean a
-// folder it does not name.
+// folder it does not name; nor is a root manifest that lacks a name a
+// subproject's manifest lists (a thin root package.json that runs
+// `cd web && npm run dev`, and an entry that says `npm run lint`).
 func judgeCommand(ref Ref, repo Repo) Verdict {
 	if ref.In != "" {
 		if repo.Ignored(ref.In) {
@@ -130,6 +132,8 @@ func judgeCommand(ref Ref, repo Repo) Verdict {
 	switch {
 	case m.Open:
 		return v
+	case ref.In == "" && repo.ListedBelow(ref.Tool, ref.Target):
+		return v // a subproject's name, run in a folder the entry does not name
 	case ref.Tool == Npm && ref.Target == "start":
 		// npm start without a start script runs `node server.js`.
 		if _, ok := repo.Stat(join(ref.In, "server.js")); ok {

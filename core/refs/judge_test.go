@@ -85,6 +85,7 @@ func TestJudge(t *testing.T) {
 		{"npm start without a script or server.js", "`npm start` runs it.", refs.Verdict{Status: refs.Stale, File: "package.json"}},
 		{"npm start falls back to server.js", "`npm --prefix src start` runs it.", refs.Verdict{Status: refs.Holds, File: "src/package.json"}},
 		{"in folder", "`cd web && npm run storybook`", refs.Verdict{Status: refs.Holds, File: "web/package.json"}},
+		{"a subproject's script, folder not named", "Run `npm run storybook` for the UI.", refs.Verdict{File: "package.json"}},
 		{"in folder missing script", "Run `npm run build` in `web/`.", refs.Verdict{Status: refs.Stale, File: "web/package.json", Near: []string{}}},
 		{"folder missing", "`cd mobile && npm run build`", refs.Verdict{Status: refs.Stale, NoDir: true}},
 		{"no manifest in folder", "`make -C docs html`", refs.Verdict{}},

@@ -27,6 +27,12 @@ type Repo interface {
 	// recipes, Taskfile tasks. ok is false when there is none or it cannot
 	// be read.
 	Manifest(tool Tool, dir string) (m Manifest, ok bool)
+	// ListedBelow reports whether the manifest of tool in some folder
+	// below the root (not the root's own) lists name: an entry that runs,
+	// without naming a folder, a name the root's manifest lacks may mean
+	// a subproject's (`npm run lint` for web/package.json's lint), as an
+	// entry may name a file by its last folders.
+	ListedBelow(tool Tool, name string) bool
 	// Moved returns what the repository's history says of a path that no
 	// longer exists: the path it was renamed to ("" when it was deleted)
 	// and the commit. For a path without a slash, the latest removal of
