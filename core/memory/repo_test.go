@@ -95,6 +95,7 @@ func historyRepo(t *testing.T) *gitRepo {
 		"lib/crypto/duress.rs": "fn duress() { /* long enough for git to see a rename */ }\n",
 		"lib/crypto/keys.rs":   "fn keys() { /* long enough for git to see a rename too */ }\n",
 		"web/package.json":     "{\"scripts\": {\"storybook\": \"sb\"}}",
+		"web/.gitignore":       "build/\n*.tmp\n",
 		"docs/adr/0001.md":     "# ADR\n",
 		".memory/decisions.md": "# Decisions\n",
 	})
@@ -140,6 +141,8 @@ func TestRepoPaths(t *testing.T) {
 	for p, want := range map[string]bool{
 		"dist/app.js": true, "dist": true, "debug.log": true, "logs/x.log": true,
 		".memory/decisions.md": true, ".memory": true, "src/auth/login.ts": false, "src/gone.ts": false,
+		"build/app.js": true, "web/build/app.js": true, // web's build, cited without its folder
+		"lib/app.js": false, "../build/app.js": false, "src/x.tmp": false, "build": false,
 	} {
 		if got := r.Ignored(p); got != want {
 			t.Errorf("Ignored(%q) = %v, want %v", p, got, want)

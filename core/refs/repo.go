@@ -20,7 +20,9 @@ type Repo interface {
 	EndsWith(path string) bool
 	// Ignored reports whether the repository ignores path (.gitignore):
 	// such paths are built or local (dist/, node_modules/, .env), so their
-	// absence says nothing.
+	// absence says nothing. A path whose first folder a subproject ignores
+	// (`dist/x.js` with web/.gitignore's dist/) counts: it may be that
+	// subproject's build.
 	Ignored(path string) bool
 	// Manifest returns the file in dir ("" for the root) that lists the
 	// names tool runs: Makefile targets, package.json scripts, justfile
