@@ -40,8 +40,8 @@
 // Never a path: URLs and hosts (`github.com/…`, `golang.org/x/…`, `docs.rs`),
 // absolute, `~`, `$VAR` and Windows paths, anything leaving the root (`..`),
 // globs (`*.tmp`, `src/**`, `v*.*.*`), placeholders (`<name>`, `{id}`, `...`,
-// `…`, a lone capital `projects/X/`, `path/to/x.ts`), bare extensions (`.md`, `.ps1/.psm1`),
-// branch names and prefixes (`feature/x`; in an entry that lists `feat/` or
+// `…`, a lone capital `projects/X/`, `path/to/x.ts`), bare extensions
+// (`.md`, `.ps1/.psm1`), branch names and prefixes (`feature/x`; in an entry that lists `feat/` or
 // `fix/`, every single folder is taken for a prefix), remotes and refs
 // (`origin/main`), media types (`application/json`), platforms
 // (`linux/amd64`), scoped packages (`@ai-sdk/openai`), git's own files
