@@ -82,7 +82,10 @@
 //
 // Judge is Silent whenever the root holds nothing but .memory/. A path
 // holds when it exists from the root or ends an existing path (`irrep.ts`,
-// `math/irrep.ts`); an ignored path is Silent. A missing path with a slash is
+// `math/irrep.ts`) — but a path with a slash that the history shows moved
+// away after the entry was written is Stale even when it ends the path it
+// went to (`src/server/mcp.ts`, now packages/server/src/server/mcp.ts); an
+// ignored path is Silent. A missing path with a slash is
 // Stale, even when its last element exists elsewhere (the file moved and the
 // entry points to where it was); the history, when known, says where it
 // went. A missing bare name is Stale only when the history shows the
