@@ -5,6 +5,7 @@ import (
 	"iter"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -44,15 +45,19 @@ type repo struct {
 	namesOnce sync.Once
 	names     nameIndex
 
+	ignoringOnce sync.Once
+	ignoring     []string // folders below the root that hold a .gitignore
+
 	historyOnce sync.Once
 	history     history
 
 	pinsOnce sync.Once
 	pins     map[string][]refs.Pin
 
-	manifests lazyMap[manifestRead]
-	blames    lazyMap[[]time.Time]
-	changes   lazyMap[lastChange]
+	manifests      lazyMap[manifestRead]
+	manifestsBelow lazyMap[[]string] // by tool: its manifests below the root
+	blames         lazyMap[[]time.Time]
+	changes        lazyMap[lastChange]
 }
 
 func newRepo(ctx context.Context, p *store.Project, depth int) *repo {
@@ -124,7 +129,11 @@ func (r *repo) Stat(cited string) (isDir, ok bool) {
 	return isDir, ok
 }
 
-// Ignored: what .gitignore matches from the root or from the top. The
+// Ignored: what .gitignore matches from the root or from the top; and a
+// path whose first folder a subproject's own .gitignore keeps out: an
+// entry that cites `dist/index.js` where web/.gitignore ignores dist/ names
+// web's build, as a bare path may name a deeper file (only a folder counts:
+// a subproject's `.env*` says nothing of a `backend/.env.example`). The
 // workspace's own .memory is never judged (its files are not the code),
 // and when the walk outside git stopped at its bound, a path it did not
 // list proves nothing either: both read as ignored, which keeps them silent.
@@ -138,11 +147,37 @@ func (r *repo) Ignored(cited string) bool {
 			return true
 		}
 	}
+	if first, _, ok := strings.Cut(path.Clean(cited), "/"); ok && len(cs) > 0 {
+		for _, d := range r.ignoringFolders() {
+			if r.p.Ignored(d+"/"+first, true) {
+				return true
+			}
+		}
+	}
 	if r.p.Truncated {
 		_, _, ok := r.existing(cited)
 		return !ok
 	}
 	return false
+}
+
+// ignoringFolders are the folders below the root (from the top) that hold
+// a .gitignore, found in the project's file list once.
+func (r *repo) ignoringFolders() []string {
+	r.ignoringOnce.Do(func() {
+		prefix := ""
+		if r.rootRel != "" {
+			prefix = r.rootRel + "/"
+		}
+		i, _ := slices.BinarySearch(r.p.Files, prefix)
+		for ; i < len(r.p.Files) && strings.HasPrefix(r.p.Files[i], prefix); i++ {
+			f := r.p.Files[i]
+			if d := path.Dir(f); path.Base(f) == ".gitignore" && d != "." && d != r.rootRel {
+				r.ignoring = append(r.ignoring, d)
+			}
+		}
+	})
+	return r.ignoring
 }
 
 func (r *repo) EndsWith(cited string) bool {

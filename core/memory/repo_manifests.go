@@ -31,19 +31,59 @@ func (r *repo) Manifest(tool refs.Tool, dir string) (refs.Manifest, bool) {
 			if isDir, ok := r.p.Stat(f); !ok || isDir {
 				continue
 			}
-			read := r.manifests.get(f, func() manifestRead {
-				src, err := r.p.ReadFile(f)
-				if err != nil {
-					return manifestRead{}
-				}
-				m, ok := refs.ParseManifest(tool, src)
-				m.File = r.shown(f)
-				return manifestRead{m, ok}
-			})
+			read := r.manifestAt(tool, f)
 			return read.m, read.ok
 		}
 	}
 	return refs.Manifest{}, false
+}
+
+// manifestAt is the manifest file f (from the top) of tool, read once.
+func (r *repo) manifestAt(tool refs.Tool, f string) manifestRead {
+	return r.manifests.get(f, func() manifestRead {
+		src, err := r.p.ReadFile(f)
+		if err != nil {
+			return manifestRead{}
+		}
+		m, ok := refs.ParseManifest(tool, src)
+		m.File = r.shown(f)
+		return manifestRead{m, ok}
+	})
+}
+
+// maxManifestsBelow bounds the manifests ListedBelow reads: in a
+// repository of more subprojects than that, a name the root's manifest
+// lacks is taken for some subproject's without reading them all.
+const maxManifestsBelow = 200
+
+// ListedBelow: the manifests of tool in the folders below the workspace
+// root, found in the project's file list once per tool and each read once.
+func (r *repo) ListedBelow(tool refs.Tool, name string) bool {
+	files := r.manifestsBelow.get(tool.String(), func() []string {
+		var out []string
+		prefix := ""
+		if r.rootRel != "" {
+			prefix = r.rootRel + "/"
+		}
+		names := refs.ManifestNames(tool)
+		i, _ := slices.BinarySearch(r.p.Files, prefix)
+		for ; i < len(r.p.Files) && strings.HasPrefix(r.p.Files[i], prefix); i++ {
+			f := r.p.Files[i]
+			if rest := f[len(prefix):]; strings.Contains(rest, "/") && slices.Contains(names, path.Base(f)) {
+				out = append(out, f)
+			}
+		}
+		return out
+	})
+	if len(files) > maxManifestsBelow {
+		return true
+	}
+	for _, f := range files {
+		if read := r.manifestAt(tool, f); read.ok && slices.Contains(read.m.Names, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // Pins are what the pin files directly in the root, then directly in the

@@ -40,6 +40,7 @@ func historyRepo(t *testing.T) *gittest.Repo {
 		"lib/crypto/duress.rs": "fn duress() { /* long enough for git to see a rename */ }\n",
 		"lib/crypto/keys.rs":   "fn keys() { /* long enough for git to see a rename too */ }\n",
 		"web/package.json":     "{\"scripts\": {\"storybook\": \"sb\"}}",
+		"web/.gitignore":       "build/\n*.tmp\n",
 		"docs/adr/0001.md":     "# ADR\n",
 		".memory/decisions.md": "# Decisions\n",
 	})
@@ -85,6 +86,8 @@ func TestRepoPaths(t *testing.T) {
 	for p, want := range map[string]bool{
 		"dist/app.js": true, "dist": true, "debug.log": true, "logs/x.log": true,
 		".memory/decisions.md": true, ".memory": true, "src/auth/login.ts": false, "src/gone.ts": false,
+		"build/app.js": true, "web/build/app.js": true, // web's build, cited without its folder
+		"lib/app.js": false, "../build/app.js": false, "src/x.tmp": false, "build": false,
 	} {
 		if got := r.Ignored(p); got != want {
 			t.Errorf("Ignored(%q) = %v, want %v", p, got, want)
@@ -121,6 +124,11 @@ func TestRepoManifestsAndPins(t *testing.T) {
 	}
 	if m, ok := r.Manifest(refs.Npm, "docs"); ok {
 		t.Errorf("Manifest(npm, docs) = %+v without a package.json there", m)
+	}
+	for name, want := range map[string]bool{"storybook": true, "dev": false, "e2e": false} {
+		if got := r.ListedBelow(refs.Npm, name); got != want {
+			t.Errorf("ListedBelow(npm, %s) = %v, want %v (web/package.json lists storybook; the root's own dev is not below it)", name, got, want)
+		}
 	}
 	want := []refs.Pin{{Value: "22", File: ".nvmrc", Line: 1}, {Value: ">=18", File: "package.json", Line: 2}}
 	if got := r.Pins("node"); !reflect.DeepEqual(got, want) {
@@ -229,6 +237,9 @@ func TestRepoRootBelowTop(t *testing.T) {
 	}
 	if m, ok := r.Manifest(refs.Make, ""); !ok || m.File != "Makefile" || !slices.Equal(m.Names, []string{"lint"}) {
 		t.Errorf("Manifest(make) = %+v, %v; want the top's Makefile", m, ok)
+	}
+	if r.ListedBelow(refs.Make, "lint") || r.ListedBelow(refs.Npm, "serve") {
+		t.Error("ListedBelow counts the top's or the root's own manifest")
 	}
 	if p := r.Pins("node"); len(p) != 1 || p[0].File != "package.json" {
 		t.Errorf("Pins(node) = %+v, want the root's package.json", p)

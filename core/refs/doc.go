@@ -40,8 +40,8 @@
 // Never a path: URLs and hosts (`github.com/…`, `golang.org/x/…`, `docs.rs`),
 // absolute, `~`, `$VAR` and Windows paths, anything leaving the root (`..`),
 // globs (`*.tmp`, `src/**`, `v*.*.*`), placeholders (`<name>`, `{id}`, `...`,
-// `…`, a lone capital `projects/X/`), bare extensions (`.md`, `.ps1/.psm1`),
-// branch names and prefixes (`feature/x`; in an entry that lists `feat/` or
+// `…`, a lone capital `projects/X/`, `path/to/x.ts`), bare extensions
+// (`.md`, `.ps1/.psm1`), branch names and prefixes (`feature/x`; in an entry that lists `feat/` or
 // `fix/`, every single folder is taken for a prefix), remotes and refs
 // (`origin/main`), media types (`application/json`), platforms
 // (`linux/amd64`), scoped packages (`@ai-sdk/openai`), git's own files
@@ -82,7 +82,10 @@
 //
 // Judge is Silent whenever the root holds nothing but .memory/. A path
 // holds when it exists from the root or ends an existing path (`irrep.ts`,
-// `math/irrep.ts`); an ignored path is Silent. A missing path with a slash is
+// `math/irrep.ts`) — but a path with a slash that the history shows moved
+// away after the entry was written is Stale even when it ends the path it
+// went to (`src/server/mcp.ts`, now packages/server/src/server/mcp.ts); an
+// ignored path is Silent. A missing path with a slash is
 // Stale, even when its last element exists elsewhere (the file moved and the
 // entry points to where it was); the history, when known, says where it
 // went. A missing bare name is Stale only when the history shows the
@@ -95,7 +98,8 @@
 // names it does not list (pattern rules, includes), `npm start` falls back to
 // server.js, or `yarn x`/`pnpm x`/`bun run x` may run an installed binary.
 // No manifest in the folder is Silent (the entry may mean a folder it does
-// not name); a folder that does not exist is Stale.
+// not name), and so is a name a subproject's manifest lists when the entry
+// names no folder; a folder that does not exist is Stale.
 //
 // A version is compared with what the manifests pin for its subject. Exact
 // pins (.nvmrc 22, a Docker tag) say what the project runs, so when there are

@@ -91,6 +91,7 @@ func TestExtract(t *testing.T) {
 		{"placeholder dots", "Paths use /memories/... form.", nil},
 		{"placeholder ellipsis", "Write to `src/…/index.ts`.", nil},
 		{"placeholder letter", "Analyse le fichier X dans le dossier projects/Y/ ici.", nil},
+		{"placeholder path/to", "Run one file: `npx vitest path/to/file.test.ts`.", nil},
 		{"bare extension", "Test-ETScripts.ps1 does not check .md files.", []string{"Test-ETScripts.ps1=path:Test-ETScripts.ps1"}},
 		{"bare extension in code", "The `.esk` corpus harvest is local.", nil},
 		{"extension list", "Never touched .ps1/.psm1/.xaml files.", nil},

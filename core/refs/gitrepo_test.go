@@ -10,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -203,6 +204,19 @@ func (r *gitRepo) Manifest(tool Tool, dir string) (Manifest, bool) {
 		}
 	}
 	return Manifest{}, false
+}
+
+func (r *gitRepo) ListedBelow(tool Tool, name string) bool {
+	for f := range r.files {
+		dir := path.Dir(f)
+		if dir == "." || !slices.Contains(ManifestNames(tool), path.Base(f)) {
+			continue
+		}
+		if m, ok := r.Manifest(tool, dir); ok && slices.Contains(m.Names, name) {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *gitRepo) Pins(subject string) []Pin {

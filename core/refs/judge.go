@@ -72,7 +72,7 @@ func Judge(ref Ref, repo Repo) Verdict {
 
 // judgePath: a path holds when it exists from the root, or when it ends an
 // existing path (an entry may name a file by its name or by its last
-// folders). An ignored path is built or local, so its absence proves
+// folders) that is not where the history shows the cited path itself went. An ignored path is built or local, so its absence proves
 // nothing. A missing path with a slash is stale, even when its last element
 // exists elsewhere: the file moved, and the entry points to where it was. A
 // missing bare name (`home.js`, `docs/`) is stale only when the history shows
@@ -91,6 +91,15 @@ func judgePath(ref Ref, repo Repo) Verdict {
 		return Verdict{}
 	}
 	if repo.EndsWith(ref.Path) {
+		// Unless the history shows this very path moving away after the
+		// entry was written: the entry cited it from the root, and the
+		// file now deeper is where it went (src/server/mcp.ts →
+		// packages/server/src/server/mcp.ts). A bare name stays ambiguous.
+		if strings.Contains(ref.Path, "/") {
+			if m, known := repo.Moved(ref.Path); known && !m.Before {
+				return Verdict{Status: Stale, Moved: &m}
+			}
+		}
 		return Verdict{Status: Holds, Elsewhere: true}
 	}
 	m, known := repo.Moved(ref.Path)
@@ -106,7 +115,9 @@ func judgePath(ref Ref, repo Repo) Verdict {
 
 // judgeCommand looks the target up in the manifest of the folder the
 // command runs in. No manifest there is no proof: the entry may mean a
-// folder it does not name.
+// folder it does not name; nor is a root manifest that lacks a name a
+// subproject's manifest lists (a thin root package.json that runs
+// `cd web && npm run dev`, and an entry that says `npm run lint`).
 func judgeCommand(ref Ref, repo Repo) Verdict {
 	if ref.In != "" {
 		if repo.Ignored(ref.In) {
@@ -130,6 +141,8 @@ func judgeCommand(ref Ref, repo Repo) Verdict {
 	switch {
 	case m.Open:
 		return v
+	case ref.In == "" && repo.ListedBelow(ref.Tool, ref.Target):
+		return v // a subproject's name, run in a folder the entry does not name
 	case ref.Tool == Npm && ref.Target == "start":
 		// npm start without a start script runs `node server.js`.
 		if _, ok := repo.Stat(join(ref.In, "server.js")); ok {

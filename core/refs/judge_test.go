@@ -16,6 +16,7 @@ func sampleRepo() *refstest.Repo {
 			"docs/adr/0001-bun.md", "cmd/memory-lsp/main.go",
 			"web/package.json", "web/src/app.tsx", "api/Makefile",
 			".github/workflows/ci.yml",
+			"packages/server/src/server/mcp.ts", "pkg/lib/util.ts",
 		},
 		Ignore: []string{"dist/", "node_modules/", ".env", "*.log"},
 		Gone: map[string]refs.Move{
@@ -23,6 +24,8 @@ func sampleRepo() *refstest.Repo {
 			"scripts/old.sh":       {Commit: "def5678"},
 			"lib/crypto/duress.rs": {To: "src/crypto/duress.rs", Commit: "0a1b2c3"},
 			"index.html":           {Commit: "42cd736", Before: true},
+			"src/server/mcp.ts":    {To: "packages/server/src/server/mcp.ts", Commit: "71ae3ac"},
+			"lib/util.ts":          {To: "pkg/lib/util.ts", Commit: "9e37fa6", Before: true},
 		},
 		Manifests: map[refstest.At]refs.Manifest{
 			{Tool: refs.Make}:             {File: "Makefile", Names: []string{"build", "test", "test-e2e", "lint", "release"}},
@@ -60,6 +63,8 @@ func TestJudge(t *testing.T) {
 		{"file with line", "See cmd/memory-lsp/main.go:42.", refs.Verdict{Status: refs.Holds}},
 		{"dot folder", "CI in `.github/workflows/ci.yml`.", refs.Verdict{Status: refs.Holds}},
 		{"renamed file", "Auth lives in `src/auth/session.ts`.", refs.Verdict{Status: refs.Stale, Moved: &refs.Move{To: "src/auth/login.ts", Commit: "abc1234"}}},
+		{"moved deeper", "The server is `src/server/mcp.ts`.", refs.Verdict{Status: refs.Stale, Moved: &refs.Move{To: "packages/server/src/server/mcp.ts", Commit: "71ae3ac"}}},
+		{"moved deeper before the entry", "Helpers in `lib/util.ts`.", refs.Verdict{Status: refs.Holds, Elsewhere: true}},
 		{"deleted file", "Run `scripts/old.sh` first.", refs.Verdict{Status: refs.Stale, Moved: &refs.Move{Commit: "def5678"}}},
 		{"missing file the history never had", "Auth lives in `src/auth/token.ts`.", refs.Verdict{Status: refs.Stale}},
 		{"moved file is stale though its name exists elsewhere", "Entry is `lib/server.ts`.", refs.Verdict{Status: refs.Stale}},
@@ -85,6 +90,7 @@ func TestJudge(t *testing.T) {
 		{"npm start without a script or server.js", "`npm start` runs it.", refs.Verdict{Status: refs.Stale, File: "package.json"}},
 		{"npm start falls back to server.js", "`npm --prefix src start` runs it.", refs.Verdict{Status: refs.Holds, File: "src/package.json"}},
 		{"in folder", "`cd web && npm run storybook`", refs.Verdict{Status: refs.Holds, File: "web/package.json"}},
+		{"a subproject's script, folder not named", "Run `npm run storybook` for the UI.", refs.Verdict{File: "package.json"}},
 		{"in folder missing script", "Run `npm run build` in `web/`.", refs.Verdict{Status: refs.Stale, File: "web/package.json", Near: []string{}}},
 		{"folder missing", "`cd mobile && npm run build`", refs.Verdict{Status: refs.Stale, NoDir: true}},
 		{"no manifest in folder", "`make -C docs html`", refs.Verdict{}},

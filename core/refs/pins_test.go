@@ -119,5 +119,6 @@ func (pinRepo) Stat(string) (bool, bool)               { return false, false }
 func (pinRepo) EndsWith(string) bool                   { return false }
 func (pinRepo) Ignored(string) bool                    { return false }
 func (pinRepo) Manifest(Tool, string) (Manifest, bool) { return Manifest{}, false }
+func (pinRepo) ListedBelow(Tool, string) bool          { return false }
 func (pinRepo) Moved(string) (Move, bool)              { return Move{}, false }
 func (r pinRepo) Pins(subject string) []Pin            { return r[subject] }

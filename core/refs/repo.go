@@ -20,13 +20,21 @@ type Repo interface {
 	EndsWith(path string) bool
 	// Ignored reports whether the repository ignores path (.gitignore):
 	// such paths are built or local (dist/, node_modules/, .env), so their
-	// absence says nothing.
+	// absence says nothing. A path whose first folder a subproject ignores
+	// (`dist/x.js` with web/.gitignore's dist/) counts: it may be that
+	// subproject's build.
 	Ignored(path string) bool
 	// Manifest returns the file in dir ("" for the root) that lists the
 	// names tool runs: Makefile targets, package.json scripts, justfile
 	// recipes, Taskfile tasks. ok is false when there is none or it cannot
 	// be read.
 	Manifest(tool Tool, dir string) (m Manifest, ok bool)
+	// ListedBelow reports whether the manifest of tool in some folder
+	// below the root (not the root's own) lists name: an entry that runs,
+	// without naming a folder, a name the root's manifest lacks may mean
+	// a subproject's (`npm run lint` for web/package.json's lint), as an
+	// entry may name a file by its last folders.
+	ListedBelow(tool Tool, name string) bool
 	// Moved returns what the repository's history says of a path that no
 	// longer exists: the path it was renamed to ("" when it was deleted)
 	// and the commit. For a path without a slash, the latest removal of

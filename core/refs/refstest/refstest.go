@@ -3,6 +3,7 @@ package refstest
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/memory-lsp/memory-lsp/core/refs"
@@ -90,6 +91,15 @@ func (r *Repo) Ignored(p string) bool {
 func (r *Repo) Manifest(t refs.Tool, dir string) (refs.Manifest, bool) {
 	m, ok := r.Manifests[At{t, dir}]
 	return m, ok
+}
+
+func (r *Repo) ListedBelow(t refs.Tool, name string) bool {
+	for at, m := range r.Manifests {
+		if at.Tool == t && at.Dir != "" && slices.Contains(m.Names, name) {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *Repo) Moved(p string) (refs.Move, bool) {
