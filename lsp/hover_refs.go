@@ -94,7 +94,7 @@ func pathHover(repo rules.Repo, root, cited string, ref refs.Ref, v refs.Verdict
 // commandHover: "`make e2e`: target `e2e` in `Makefile` line 12"; "`make
 // e2e`: no target `e2e` in `Makefile`; closest: `test`".
 func commandHover(repo rules.Repo, cited string, ref refs.Ref, v refs.Verdict) string {
-	noun := targetNoun(ref.Tool)
+	noun := ref.Tool.NameKind()
 	switch {
 	case v.Status == refs.Holds:
 		b := fmt.Sprintf("%s: %s `%s` in `%s`", cited, noun, ref.Target, v.File)

@@ -66,22 +66,9 @@ func linkTooltip(ref refs.Ref, d destination) string {
 	name := filepath.Base(d.path)
 	switch {
 	case ref.Kind == refs.Command && d.line > 0:
-		return fmt.Sprintf("Open %s at %s %s", name, targetNoun(ref.Tool), ref.Target)
+		return fmt.Sprintf("Open %s at %s %s", name, ref.Tool.NameKind(), ref.Target)
 	case d.line > 0:
 		return fmt.Sprintf("Open %s at line %d", name, d.line)
 	}
 	return "Open " + name
-}
-
-// targetNoun is what tool calls the names its manifest lists.
-func targetNoun(t refs.Tool) string {
-	switch t {
-	case refs.Make:
-		return "target"
-	case refs.Just:
-		return "recipe"
-	case refs.Task:
-		return "task"
-	}
-	return "script"
 }

@@ -44,6 +44,20 @@ func (t Tool) String() string {
 	return "unknown"
 }
 
+// NameKind is what the tool calls the names its manifest lists, as
+// messages, links and hovers say it: "no target \"e2e\" in Makefile".
+func (t Tool) NameKind() string {
+	switch t {
+	case Make:
+		return "target"
+	case Just:
+		return "recipe"
+	case Task:
+		return "task"
+	}
+	return "script"
+}
+
 // Op is how a stated version or a pin bounds the versions it admits.
 type Op uint8
 

@@ -21,7 +21,7 @@ func checkStaleCommand(w *workspace) {
 				Message: cited + ": there is no folder " + ref.In + "/"})
 			return
 		}
-		msg := cited + ": no " + nameOf(ref.Tool) + ` "` + ref.Target + `" in ` + v.File
+		msg := cited + ": no " + ref.Tool.NameKind() + ` "` + ref.Target + `" in ` + v.File
 		var fixes []Fix
 		if len(v.Near) > 0 {
 			msg += "; closest: " + strings.Join(v.Near, ", ")
@@ -31,17 +31,4 @@ func checkStaleCommand(w *workspace) {
 		}
 		w.report(Finding{File: fi, Span: refSpan(e, ref.Start, ref.End), Message: msg, Fixes: fixes})
 	})
-}
-
-// nameOf is what a tool calls the names its manifest lists.
-func nameOf(t refs.Tool) string {
-	switch t {
-	case refs.Make:
-		return "target"
-	case refs.Just:
-		return "recipe"
-	case refs.Task:
-		return "task"
-	}
-	return "script"
 }
