@@ -1,12 +1,10 @@
 package refs
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -221,37 +219,13 @@ func TestCorpusJudgement(t *testing.T) {
 // right, wrong or missed.
 func readJudgeLabels(t *testing.T) map[judgedRef]string {
 	t.Helper()
-	f, err := os.Open(judgeLabels)
-	if err != nil {
-		t.Fatalf("labels: %v", err)
-	}
-	defer f.Close()
-	kinds := map[string]Kind{"path": Path, "command": Command, "version": Version}
 	out := map[judgedRef]string{}
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
+	readLabelLines(t, judgeLabels, 7, func(where string, ref corpusRef, rest []string) {
+		mode, label := rest[0], rest[1]
+		if (mode != "saved" && mode != "head") || (label != "right" && label != "wrong" && label != "missed") {
+			t.Fatalf("%s: bad mode or label", where)
 		}
-		fs := strings.Fields(line)
-		if len(fs) != 7 {
-			t.Fatalf("%s:%d: want 7 fields, got %d", judgeLabels, n, len(fs))
-		}
-		var nums [3]int
-		for i := range nums {
-			if nums[i], err = strconv.Atoi(fs[1+i]); err != nil {
-				t.Fatalf("%s:%d: %v", judgeLabels, n, err)
-			}
-		}
-		kind, ok := kinds[fs[4]]
-		if !ok || (fs[5] != "saved" && fs[5] != "head") || (fs[6] != "right" && fs[6] != "wrong" && fs[6] != "missed") {
-			t.Fatalf("%s:%d: bad kind, mode or label", judgeLabels, n)
-		}
-		out[judgedRef{corpusRef{fs[0], nums[0], nums[1], nums[2], kind}, fs[5]}] = fs[6]
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatalf("labels: %v", err)
-	}
+		out[judgedRef{ref, mode}] = label
+	})
 	return out
 }

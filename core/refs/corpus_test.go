@@ -93,46 +93,57 @@ func corpusProposals(t *testing.T) (map[corpusRef]string, int) {
 // kind label" per line, label true, false or missed; "#" starts a comment.
 func readLabels(t *testing.T) map[corpusRef]string {
 	t.Helper()
-	f, err := os.Open(corpusLabels)
+	out := map[corpusRef]string{}
+	readLabelLines(t, corpusLabels, 6, func(where string, ref corpusRef, rest []string) {
+		if rest[0] != "true" && rest[0] != "false" && rest[0] != "missed" {
+			t.Fatalf("%s: label %q, want true, false or missed", where, rest[0])
+		}
+		if _, dup := out[ref]; dup {
+			t.Fatalf("%s: %v labelled twice", where, ref)
+		}
+		out[ref] = rest[0]
+	})
+	return out
+}
+
+// readLabelLines reads a label file whose lines are "file line start end
+// kind" and then the fields rest holds, fields in all; blank lines and "#"
+// comments are skipped. Each line is handed to fn with its place for
+// messages.
+func readLabelLines(t *testing.T, file string, fields int, fn func(where string, ref corpusRef, rest []string)) {
+	t.Helper()
+	f, err := os.Open(file)
 	if err != nil {
 		t.Fatalf("labels: %v", err)
 	}
 	defer f.Close()
 	kinds := map[string]Kind{"path": Path, "command": Command, "version": Version}
-	out := map[corpusRef]string{}
 	sc := bufio.NewScanner(f)
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
+		where := fmt.Sprintf("%s:%d", file, n)
 		fs := strings.Fields(line)
-		if len(fs) != 6 {
-			t.Fatalf("%s:%d: want 6 fields, got %d", corpusLabels, n, len(fs))
+		if len(fs) != fields {
+			t.Fatalf("%s: want %d fields, got %d", where, fields, len(fs))
 		}
 		var nums [3]int
 		for i := range nums {
 			if nums[i], err = strconv.Atoi(fs[1+i]); err != nil {
-				t.Fatalf("%s:%d: %v", corpusLabels, n, err)
+				t.Fatalf("%s: %v", where, err)
 			}
 		}
 		kind, ok := kinds[fs[4]]
 		if !ok {
-			t.Fatalf("%s:%d: unknown kind %q", corpusLabels, n, fs[4])
+			t.Fatalf("%s: unknown kind %q", where, fs[4])
 		}
-		if fs[5] != "true" && fs[5] != "false" && fs[5] != "missed" {
-			t.Fatalf("%s:%d: label %q, want true, false or missed", corpusLabels, n, fs[5])
-		}
-		k := corpusRef{fs[0], nums[0], nums[1], nums[2], kind}
-		if _, dup := out[k]; dup {
-			t.Fatalf("%s:%d: %v labelled twice", corpusLabels, n, k)
-		}
-		out[k] = fs[5]
+		fn(where, corpusRef{fs[0], nums[0], nums[1], nums[2], kind}, fs[5:])
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatalf("labels: %v", err)
 	}
-	return out
 }
 
 // TestCorpusPrecision measures extraction on real memory files against
