@@ -34,7 +34,7 @@ func (s *Server) referenceHover(f *folder, v *view, fi int, cfg config.Config, o
 		return nil
 	}
 	e := &file.Doc.Entries[c.entry]
-	verdict := judge(repo, file.Path, e.Line, c.ref)
+	verdict := rules.JudgeEntry(repo, file.Path, e.Line, c.ref)
 	if verdict.Status == refs.Silent {
 		return nil
 	}

@@ -4,7 +4,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
-	"time"
 
 	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/refs"
@@ -164,34 +163,6 @@ func targetLine(m refs.Manifest, name string) int {
 		return m.Lines[k]
 	}
 	return 0
-}
-
-// written is the repository as Judge sees it for one entry: the history
-// knows when the entry's line was last written, so a path already gone by
-// then is one the entry speaks of as gone (refs.Move.Before).
-type written struct {
-	rules.Repo
-	at time.Time
-}
-
-func (w written) Moved(path string) (refs.Move, bool) {
-	m, ok := w.Repo.Moved(path)
-	if ok && !w.at.IsZero() && !m.When.IsZero() && !m.When.After(w.at) {
-		m.Before = true
-	}
-	return m, ok
-}
-
-// judge is Judge's verdict on a citation of entry line (1-based, as HackLM
-// counts lines) of the memory file at path.
-func judge(repo rules.Repo, path string, line int, ref refs.Ref) refs.Verdict {
-	if repo == nil {
-		return refs.Verdict{}
-	}
-	if ref.Kind == refs.Path {
-		return refs.Judge(ref, written{Repo: repo, at: repo.Written(path, line)})
-	}
-	return refs.Judge(ref, repo)
 }
 
 // rootRelative is abs relative to the workspace root, slash-separated, as

@@ -79,8 +79,14 @@ func inside(t *testing.T, s, cited string) protocol.Position {
 // repository.
 func citingSession(t *testing.T, make func(root string) (rules.Repo, error), caps map[string]any) (c *testClient, root, path string, rf *repoFactory) {
 	t.Helper()
+	return citingSessionOf(t, citing, make, caps)
+}
+
+// citingSessionOf is citingSession with text as decisions.md.
+func citingSessionOf(t *testing.T, text string, make func(root string) (rules.Repo, error), caps map[string]any) (c *testClient, root, path string, rf *repoFactory) {
+	t.Helper()
 	root = t.TempDir()
-	path = writeMemory(t, root, "decisions.md", citing)
+	path = writeMemory(t, root, "decisions.md", text)
 	// Old enough for the folder's disk cache to trust its stat: a check
 	// runs again only when something else changed.
 	old := time.Now().Add(-time.Hour)
@@ -228,30 +234,26 @@ func TestReferenceHover(t *testing.T) {
 	c.shutdown()
 }
 
-// TestReferenceHoverKeepsEntryHover: a reference with no evidence either
-// way (a path the entry speaks of as already gone when it was written) gets
-// the entry's hover, byte for byte as without a repository.
+// TestReferenceHoverKeepsEntryHover: a reference with no evidence against
+// the entry (a path the entry itself says moved away) gets the entry's
+// hover, byte for byte as without a repository.
 func TestReferenceHoverKeepsEntryHover(t *testing.T) {
 	now := time.Now()
+	text := strings.Replace(citing, "Routing was in `src/old.ts`", "Routing moved out of `src/old.ts`", 1)
 	hoverWith := func(make func(root string) (rules.Repo, error)) string {
 		t.Helper()
-		c, _, path, _ := citingSession(t, make, nil)
+		c, _, path, _ := citingSessionOf(t, text, make, nil)
 		defer c.shutdown()
 		var raw json.RawMessage
-		if err := c.request("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": uriOf(path)}, "position": inside(t, citing, "src/old.ts")}, &raw); err != nil {
+		if err := c.request("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": uriOf(path)}, "position": inside(t, text, "src/old.ts")}, &raw); err != nil {
 			t.Fatal(err)
 		}
 		return string(raw)
 	}
-	// Line 4 was written a day ago, after src/old.ts moved (two days ago).
-	got := hoverWith(func(root string) (rules.Repo, error) {
-		r := citingRepo(root, now)
-		r.written = map[string]time.Time{"decisions.md:4": now.Add(-24 * time.Hour)}
-		return r, nil
-	})
+	got := hoverWith(func(root string) (rules.Repo, error) { return citingRepo(root, now), nil })
 	want := hoverWith(func(string) (rules.Repo, error) { return nil, errors.New("none") })
 	if got != want || !strings.Contains(got, "Pruning score") {
-		t.Errorf("hover on a reference written after its move:\n got %s\nwant %s", got, want)
+		t.Errorf("hover on a reference the entry says moved away:\n got %s\nwant %s", got, want)
 	}
 }
 

@@ -90,8 +90,13 @@
 // entry points to where it was); the history, when known, says where it
 // went. A missing bare name is Stale only when the history shows the
 // repository had it: otherwise it may be a file of a user's upload or of
-// another machine. A path that was already gone when the entry was written
-// is one the entry speaks of as gone ("no more `index.html`"): Silent.
+// another machine, or when it was already gone when the entry was written
+// (it then names something else). A path with a slash that was already gone
+// when the entry was written is Stale too: the entry was wrong from the start.
+// A missing path the entry itself speaks of as removed, renamed or replaced
+// ("no more `index.html`", "`old.js` was replaced by `new.js`") agrees with
+// it: Silent (a path right after "to", "by", "with" is where it went, and is
+// judged).
 //
 // A command holds when the manifest of its folder lists the name; Stale,
 // with the closest listed names, when not — unless the manifest may run

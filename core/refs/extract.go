@@ -19,7 +19,9 @@ func Extract(text string) []Ref {
 		prev = c.outer.end
 	}
 	x.prose(prev, len(text))
-	return x.result()
+	out := x.result()
+	markGone(text, codes, out)
+	return out
 }
 
 // extraction collects candidates; result keeps the ones that do not overlap

@@ -72,14 +72,17 @@ func Judge(ref Ref, repo Repo) Verdict {
 
 // judgePath: a path holds when it exists from the root, or when it ends an
 // existing path (an entry may name a file by its name or by its last
-// folders) that is not where the history shows the cited path itself went. An ignored path is built or local, so its absence proves
-// nothing. A missing path with a slash is stale, even when its last element
-// exists elsewhere: the file moved, and the entry points to where it was. A
-// missing bare name (`home.js`, `docs/`) is stale only when the history shows
-// the repository had it: otherwise it may name a file of a user's upload, of
-// another machine or of a generated artifact, and a warning would be wrong
-// more often than right. A path that was already gone when the entry was
-// written is one the entry speaks of as gone.
+// folders) that is not where the history shows the cited path itself went.
+// An ignored path is built or local, so its absence proves nothing; nor does
+// the absence of a path the entry itself speaks of as removed or replaced
+// (Ref.Gone). A missing path with a slash is stale, even when its last
+// element exists elsewhere: the file moved, and the entry points to where it
+// was — and so is one that was already gone when the entry was written: the
+// entry was wrong from the start, and an agent reading it acts on it all the
+// same. A missing bare name (`home.js`, `docs/`) is stale only when the
+// history shows the repository lost it after the entry was written:
+// otherwise it may name a file of a user's upload, of another machine or of
+// a generated artifact, and a warning would be wrong more often than right.
 func judgePath(ref Ref, repo Repo) Verdict {
 	if ref.Path == "" {
 		return Verdict{}
@@ -87,15 +90,16 @@ func judgePath(ref Ref, repo Repo) Verdict {
 	if _, ok := repo.Stat(ref.Path); ok {
 		return Verdict{Status: Holds}
 	}
-	if repo.Ignored(ref.Path) {
+	if ref.Gone || repo.Ignored(ref.Path) {
 		return Verdict{}
 	}
+	bare := !strings.Contains(ref.Path, "/")
 	if repo.EndsWith(ref.Path) {
 		// Unless the history shows this very path moving away after the
 		// entry was written: the entry cited it from the root, and the
 		// file now deeper is where it went (src/server/mcp.ts →
 		// packages/server/src/server/mcp.ts). A bare name stays ambiguous.
-		if strings.Contains(ref.Path, "/") {
+		if !bare {
 			if m, known := repo.Moved(ref.Path); known && !m.Before {
 				return Verdict{Status: Stale, Moved: &m}
 			}
@@ -103,7 +107,7 @@ func judgePath(ref Ref, repo Repo) Verdict {
 		return Verdict{Status: Holds, Elsewhere: true}
 	}
 	m, known := repo.Moved(ref.Path)
-	if known && m.Before || !known && !strings.Contains(ref.Path, "/") {
+	if bare && (!known || m.Before) {
 		return Verdict{}
 	}
 	v := Verdict{Status: Stale}

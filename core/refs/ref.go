@@ -100,6 +100,10 @@ type Ref struct {
 	Line int
 	// Dir says the path was written with a trailing slash, naming a folder (Kind Path).
 	Dir bool
+	// Gone says the entry speaks of what it cites as removed, replaced or
+	// moved away ("no more `index.html`", "`old.js` was replaced by …",
+	// "formerly `lib/`"): a missing path then agrees with it (Kind Path).
+	Gone bool
 
 	// Tool runs Target (Kind Command).
 	Tool   Tool

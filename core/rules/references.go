@@ -78,6 +78,17 @@ func (w *workspace) judged(kind refs.Kind, fn func(fi int, e *memfile.Entry, ref
 	}
 }
 
+// JudgeEntry is refs.Judge's verdict on ref, cited by the entry on line
+// (1-based, as HackLM counts lines) of the memory file at path, as the
+// reference rules judge it: for a reader of one citation (a hover) who must
+// see what a check says.
+func JudgeEntry(repo Repo, path string, line int, ref refs.Ref) refs.Verdict {
+	if repo == nil {
+		return refs.Verdict{}
+	}
+	return refs.Judge(ref, &entryRepo{Repo: repo, path: path, line: line})
+}
+
 // entryRepo is the repository as one entry's judge sees it: a move carries
 // whether it happened before the entry's line was last written.
 type entryRepo struct {

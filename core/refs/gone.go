@@ -1,0 +1,79 @@
+package refs
+
+import "strings"
+
+// An entry that says a path was removed, renamed or replaced agrees with
+// the repository when the path is missing: "No more `index.html`: the site
+// is built by Vite", "`lib/old.ts` was replaced by `lib/new.ts`". The
+// words are read for the whole entry, which is one sentence, except that a
+// path written right after "to", "into", "by" or "with" is where something
+// went (`lib/new.ts` above), which must exist. A stale path of an entry
+// that speaks of another's removal may so stay silent: the cheaper mistake,
+// since a warning on a true entry teaches users to switch the rule off.
+//
+// Only words of removal count, not adjectives of age: "the legacy SSE
+// transport (`src/server/sse.ts`)" and "deprecated helpers in `lib/`" speak
+// of code that is still meant to be there.
+
+// removalWords are the words and two-word phrases, lower-case, that speak
+// of something as gone.
+var removalWords = set(
+	"removed", "deleted", "dropped", "gone", "replaced", "renamed", "moved", "migrated",
+	"formerly", "previously", "retired", "superseded", "abandoned", "eliminated", "scrapped",
+	"no longer", "no more", "used to", "instead of", "anymore", "any more",
+)
+
+// destinationWords, right before a path, make it where something went.
+var destinationWords = set("to", "into", "by", "with", "onto", "->", "→")
+
+// markGone sets Gone on the path references of text when its prose (outside
+// its code spans and the references found: `src/legacy/x.ts` names a
+// folder, it says nothing of it) holds one of removalWords.
+func markGone(text string, codes []codeSpan, found []Ref) {
+	b := []byte(strings.ToLower(text))
+	blank := func(start, end int) {
+		for i := max(start, 0); i < end && i < len(b); i++ {
+			b[i] = ' '
+		}
+	}
+	for _, c := range codes {
+		blank(c.outer.start, c.outer.end)
+	}
+	for _, r := range found {
+		blank(r.Start, r.End)
+	}
+	if !holdsPhrase(strings.FieldsFunc(string(b), notWordRune), removalWords) {
+		return
+	}
+	for i := range found {
+		if r := &found[i]; r.Kind == Path && !destinationWords[lastWordBefore(text, r.Start)] {
+			r.Gone = true
+		}
+	}
+}
+
+func notWordRune(r rune) bool { return !('a' <= r && r <= 'z' || r == '\'') }
+
+// holdsPhrase reports whether words hold one of phrases, of one or two words.
+func holdsPhrase(words []string, phrases map[string]bool) bool {
+	for i, w := range words {
+		if phrases[w] || i+1 < len(words) && phrases[w+" "+words[i+1]] {
+			return true
+		}
+	}
+	return false
+}
+
+// lastWordBefore is the word (or arrow) that ends before s[i], past the
+// spaces, backticks and quotes that open a citation, lower-case.
+func lastWordBefore(s string, i int) string {
+	j := i
+	for j > 0 && strings.IndexByte(" \t`'\"(", s[j-1]) >= 0 {
+		j--
+	}
+	k := j
+	for k > 0 && strings.IndexByte(" \t`'\"(", s[k-1]) < 0 {
+		k--
+	}
+	return strings.ToLower(s[k:j])
+}
