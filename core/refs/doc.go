@@ -112,6 +112,10 @@
 // requires-python, go.mod's go line as a minimum, Cargo's caret default).
 // "Node 18", "^18" or "18.x" drift when no counted pin admits any of their
 // versions; "18 or newer", ">=18" or "18+" only when a pin lies wholly below
-// 18 ("Node 18 or newer" with .nvmrc 22 is true); "or older" mirrors it. A
+// 18 ("Node 18 or newer" with .nvmrc 22 is true), or, where only ranges
+// count, when the ranges' least version is above it: "Node >= 18" with
+// engines ">=20" claims support the project dropped ("React 18+" with
+// "^18.3.1" agrees: the parts the entry wrote are compared); "or older"
+// mirrors the first. A
 // pin that cannot be read ("lts/iron", "stable", "latest") is no evidence.
 package refs

@@ -167,6 +167,7 @@ func TestExtract(t *testing.T) {
 		// Versions.
 		{"node", "We are on Node 18.", []string{"Node 18=version:node =18"}},
 		{"node or newer", "Node 18 or newer is required.", []string{"Node 18 or newer=version:node >=18"}},
+		{"node versions", "Tests on Node.js versions 18 and 20.", []string{"Node.js versions 18=version:node =18"}},
 		{"node plus", "Requires Node.js 20+.", []string{"Node.js 20+=version:node >=20"}},
 		{"node comparison", "Needs Node >= 18.17.", []string{"Node >= 18.17=version:node >=18.17"}},
 		{"node caret", "Engines say node ^18.", []string{"node ^18=version:node ^18"}},

@@ -216,7 +216,7 @@ func judgeVersion(ref Ref, repo Repo) Verdict {
 		return Verdict{}
 	}
 	for _, r := range counted {
-		if !contradicts(ref.Op, statedIv, r.c) {
+		if !contradicts(ref.Op, statedIv, r.c) && !(len(exact) == 0 && lowersMinimum(ref.Op, stated, r.c)) {
 			return Verdict{Status: Holds}
 		}
 	}
@@ -238,6 +238,30 @@ func judgeVersion(ref Ref, repo Repo) Verdict {
 		}
 	}
 	return v
+}
+
+// lowersMinimum reports whether a stated lower bound admits versions below
+// the least a range pin admits, compared with as many parts as the entry
+// wrote: where the manifests state no exact version, their ranges say what
+// the project supports, and "Node.js >= 18" with engines ">=20" claims
+// support the project dropped, while "React 18+" with "^18.2.0" agrees.
+func lowersMinimum(op Op, stated semver, pin constraint) bool {
+	if op != AtLeast && op != Above {
+		return false
+	}
+	for _, iv := range pin {
+		if !iv.hasLo {
+			return false
+		}
+		lo := iv.lo
+		for i := stated.n; i < len(lo.v); i++ {
+			lo.v[i] = 0
+		}
+		if !stated.less(lo) {
+			return false
+		}
+	}
+	return len(pin) > 0
 }
 
 // contradicts decides whether a statement and a pin disagree. An exact,

@@ -12,7 +12,7 @@ import (
 // run over the whole text would cost about its size per byte.
 var (
 	// reTail reads what follows a subject: [version|v] [op] 18[.2][.x][+] [or newer].
-	reTail = regexp.MustCompile(`^(?i:\s+version)?(?:\s*(>=|=>|≥|<=|=<|≤|~=|==|>|<|\^|~|=|@)\s*|\s+[vV]|\s+)` +
+	reTail = regexp.MustCompile(`^(?i:\s+versions?)?(?:\s*(>=|=>|≥|<=|=<|≤|~=|==|>|<|\^|~|=|@)\s*|\s+[vV]|\s+)` +
 		`[vV]?(\d+(?:\.\d+){0,3})((?:\.[xX*])*)(\+)?` +
 		`(?i:(\s+(?:or|and)\s+(?:newer|later|higher|above|up|greater|more|over|older|earlier|lower|below|under)))?`)
 	// reAtLeast is what may precede a subject to make it a lower bound.
