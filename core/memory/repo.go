@@ -51,8 +51,9 @@ type repo struct {
 	historyOnce sync.Once
 	history     history
 
-	pinsOnce sync.Once
-	pins     map[string][]refs.Pin
+	pinsOnce  sync.Once
+	pins      map[string][]refs.Pin // the root's and the top's
+	pinsBelow map[string][]refs.Pin // the subprojects'
 
 	manifests      lazyMap[manifestRead]
 	manifestsBelow lazyMap[[]string] // by tool: its manifests below the root

@@ -87,32 +87,87 @@ func (r *repo) ListedBelow(tool refs.Tool, name string) bool {
 }
 
 // Pins are what the pin files directly in the root, then directly in the
-// top, state for subject; they are read once, on the first call.
+// top, state for subject; where they state nothing of it, what the pin files
+// of the subprojects below the root state (a monorepo pins Vite in
+// web/package.json, not at its root), which Judge weighs the same way: a
+// version drifts only when it contradicts every one. The files are read
+// once, on the first call.
 func (r *repo) Pins(subject string) []refs.Pin {
 	r.pinsOnce.Do(r.readPins)
-	return r.pins[subject]
+	if ps := r.pins[subject]; len(ps) > 0 {
+		return ps
+	}
+	return r.pinsBelow[subject]
 }
+
+// maxPinFilesBelow bounds the subprojects' pin files Pins reads: past it,
+// the subprojects are taken to say nothing (silence, not a guess).
+const maxPinFilesBelow = 200
 
 func (r *repo) readPins() {
 	r.pins = map[string][]refs.Pin{}
+	r.pinsBelow = map[string][]refs.Pin{}
 	folders := []string{r.rootRel}
 	if r.rootRel != "" {
 		folders = append(folders, "")
 	}
 	for _, folder := range folders {
 		for _, f := range r.filesIn(folder) {
-			if !refs.PinFile(path.Base(f)) {
-				continue
-			}
-			src, err := r.p.ReadFile(f)
-			if err != nil {
-				continue
-			}
-			for _, p := range refs.ParsePins(r.shown(f), src) {
-				r.pins[p.Subject] = append(r.pins[p.Subject], p.Pin)
+			if refs.PinFile(path.Base(f)) {
+				r.readPinFile(f, r.pins)
 			}
 		}
 	}
+	below := r.pinFilesBelow()
+	if len(below) > maxPinFilesBelow {
+		return
+	}
+	for _, f := range below {
+		r.readPinFile(f, r.pinsBelow)
+	}
+}
+
+// readPinFile adds what the pin file f (from the top) states to into.
+func (r *repo) readPinFile(f string, into map[string][]refs.Pin) {
+	src, err := r.p.ReadFile(f)
+	if err != nil {
+		return
+	}
+	for _, p := range refs.ParsePins(r.shown(f), src) {
+		into[p.Subject] = append(into[p.Subject], p.Pin)
+	}
+}
+
+// pinFilesBelow are the pin files in the folders below the root (from the
+// top), leaving out test data and vendored code: a fixture's package.json
+// pins what a test needs, not what the project runs.
+func (r *repo) pinFilesBelow() []string {
+	prefix := ""
+	if r.rootRel != "" {
+		prefix = r.rootRel + "/"
+	}
+	var out []string
+	i, _ := slices.BinarySearch(r.p.Files, prefix)
+	for ; i < len(r.p.Files) && strings.HasPrefix(r.p.Files[i], prefix); i++ {
+		f := r.p.Files[i]
+		rest := f[len(prefix):]
+		if strings.Contains(rest, "/") && refs.PinFile(path.Base(f)) && !notTheProject(rest) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// notTheProject reports whether a path lies in a folder of test data,
+// fixtures or vendored code.
+func notTheProject(rel string) bool {
+	for _, d := range strings.Split(path.Dir(rel), "/") {
+		switch strings.ToLower(d) {
+		case "testdata", "fixtures", "__fixtures__", "fixture", "vendor", "third_party", "third-party", "node_modules":
+			return true
+		}
+	}
+	return false
 }
 
 // filesIn lists the files directly in folder (top-relative, "" for the

@@ -381,3 +381,55 @@ func TestRepoJudge(t *testing.T) {
 		}
 	}
 }
+
+// TestRepoPinsBelow: a subject the root pins nothing of is judged by the
+// subprojects' pins (a monorepo's web/package.json); the root's pins win
+// where there are any, and test fixtures and vendored code pin nothing.
+func TestRepoPinsBelow(t *testing.T) {
+	g := gittest.New(t)
+	g.Write(map[string]string{
+		"package.json":                      "{\n  \"devDependencies\": {\"typescript\": \"^5.4.0\"}\n}\n",
+		"web/package.json":                  "{\n  \"devDependencies\": {\n    \"vite\": \"^8.0.0\",\n    \"typescript\": \"^4.9.0\"\n  }\n}\n",
+		"api/pyproject.toml":                "[project]\nrequires-python = \">=3.11\"\n",
+		"test/fixtures/old/package.json":    "{\"dependencies\": {\"vite\": \"^2.0.0\"}}\n",
+		"vendor/lib/package.json":           "{\"dependencies\": {\"vite\": \"^3.0.0\"}}\n",
+		"web/testdata/app/package.json":     "{\"dependencies\": {\"lodash\": \"^3.0.0\"}}\n",
+		".memory/decisions.md":              "# Decisions\n",
+		"web/src/main.ts":                   "export {}\n",
+		"api/src/app.py":                    "x = 1\n",
+		"test/fixtures/old/node_modules.md": "x\n",
+	})
+	g.Commit("2024-01-01", "start")
+	r := openRepo(t, g.Dir)
+	files := func(ps []refs.Pin) []string {
+		var out []string
+		for _, p := range ps {
+			out = append(out, p.File+" "+p.Value)
+		}
+		return out
+	}
+	for subject, want := range map[string][]string{
+		"vite":       {"web/package.json ^8.0.0"},
+		"typescript": {"package.json ^5.4.0"},
+		"python":     {"api/pyproject.toml >=3.11"},
+		"lodash":     nil,
+	} {
+		if got := files(r.Pins(subject)); !slices.Equal(got, want) {
+			t.Errorf("Pins(%s) = %q, want %q", subject, got, want)
+		}
+	}
+	for text, want := range map[string]refs.Status{
+		"We build with Vite 6.":       refs.Drift,
+		"We build with Vite 8.":       refs.Holds,
+		"TypeScript 5 everywhere.":    refs.Holds,
+		"Python 3.10 is the minimum.": refs.Drift,
+	} {
+		rs := refs.Extract(text)
+		if len(rs) != 1 {
+			t.Fatalf("Extract(%q) = %+v", text, rs)
+		}
+		if got := refs.Judge(rs[0], r).Status; got != want {
+			t.Errorf("Judge(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
