@@ -56,7 +56,8 @@ type repo struct {
 	pinsBelow map[string][]refs.Pin // the subprojects'
 
 	manifests      lazyMap[manifestRead]
-	manifestsBelow lazyMap[[]string] // by tool: its manifests below the root
+	manifestsThen  lazyMap[manifestRead] // by tool, file and time
+	manifestsBelow lazyMap[[]string]     // by tool: its manifests below the root
 	blames         lazyMap[[]time.Time]
 	changes        lazyMap[lastChange]
 }

@@ -3,7 +3,9 @@ package memory
 import (
 	"path"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/memory-lsp/memory-lsp/core/refs"
 )
@@ -49,6 +51,48 @@ func (r *repo) manifestAt(tool refs.Tool, f string) manifestRead {
 		m.File = r.shown(f)
 		return manifestRead{m, ok}
 	})
+}
+
+// ManifestThen: the repository as a whole is not one entry's, and does not
+// know when it was written (rules.JudgeEntry's view does, through
+// ManifestAt).
+func (r *repo) ManifestThen(refs.Tool, string) (refs.Manifest, bool) {
+	return refs.Manifest{}, false
+}
+
+// ManifestAt is tool's manifest in dir as the newest commit made before at
+// held it, looked for from the root then from the top as
+// Manifest does; each (file, time) is read from the history once.
+func (r *repo) ManifestAt(tool refs.Tool, dir string, at time.Time) (refs.Manifest, bool) {
+	if at.IsZero() {
+		return refs.Manifest{}, false
+	}
+	folders := r.candidates(dir)
+	if dir == "" {
+		folders = []string{r.rootRel}
+		if r.rootRel != "" {
+			folders = append(folders, "")
+		}
+	}
+	for _, folder := range folders {
+		for _, name := range refs.ManifestNames(tool) {
+			f := join(folder, name)
+			key := tool.String() + "\x00" + f + "\x00" + strconv.FormatInt(at.Unix(), 10)
+			read := r.manifestsThen.get(key, func() manifestRead {
+				src, ok := r.p.FileAt(r.ctx, f, at)
+				if !ok {
+					return manifestRead{}
+				}
+				m, ok := refs.ParseManifest(tool, src)
+				m.File = r.shown(f)
+				return manifestRead{m, ok}
+			})
+			if read.ok {
+				return read.m, true
+			}
+		}
+	}
+	return refs.Manifest{}, false
 }
 
 // maxManifestsBelow bounds the manifests ListedBelow reads: in a

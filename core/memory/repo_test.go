@@ -433,3 +433,52 @@ func TestRepoPinsBelow(t *testing.T) {
 		}
 	}
 }
+
+// TestRepoScriptTakenOverBelow: a root script that the root's package.json
+// listed when the entry was written, and that only a subproject lists now,
+// is stale (the entry meant the root's); an entry written after the change,
+// or not committed yet, may mean the subproject's, and stays silent.
+func TestRepoScriptTakenOverBelow(t *testing.T) {
+	g := gittest.New(t)
+	g.Write(map[string]string{
+		"package.json":         "{\"scripts\": {\"build\": \"tsc\", \"lint\": \"eslint .\"}}\n",
+		"src/index.ts":         "export {}\n",
+		".memory/decisions.md": "# Decisions\n",
+	})
+	g.Commit("2024-01-01", "start")
+	g.Write(map[string]string{".memory/decisions.md": "# Decisions\n- Run `npm run build` before pushing.\n"})
+	g.Commit("2024-02-01", "memory")
+	g.Write(map[string]string{
+		"package.json":            "{\"scripts\": {\"build:all\": \"npm run build -ws\", \"lint\": \"eslint .\"}}\n",
+		"packages/a/package.json": "{\"scripts\": {\"build\": \"tsc\"}}\n",
+	})
+	g.Commit("2024-03-01", "workspaces")
+	g.Write(map[string]string{".memory/decisions.md": "# Decisions\n- Run `npm run build` before pushing.\n- Run `npm run build` in CI.\n"})
+	g.Commit("2024-04-01", "more memory")
+	g.Write(map[string]string{".memory/decisions.md": "# Decisions\n- Run `npm run build` before pushing.\n- Run `npm run build` in CI.\n- Run `npm run build` locally.\n"})
+	r := openRepo(t, g.Dir)
+
+	m, ok := r.ManifestAt(refs.Npm, "", time.Date(2024, 2, 1, 0, 0, 0, 0, time.UTC))
+	if !ok || !slices.Contains(m.Names, "build") || m.File != "package.json" {
+		t.Errorf("ManifestAt(npm, the memory commit) = %+v, %v; want the root's package.json with build", m, ok)
+	}
+	m, ok = r.ManifestAt(refs.Npm, "", time.Date(2024, 3, 2, 0, 0, 0, 0, time.UTC))
+	if !ok || slices.Contains(m.Names, "build") || !slices.Contains(m.Names, "build:all") {
+		t.Errorf("ManifestAt(npm, after the change) = %+v, %v; want build:all only", m, ok)
+	}
+	if m, ok := r.ManifestAt(refs.Npm, "", time.Date(2023, 1, 1, 0, 0, 0, 0, time.UTC)); ok {
+		t.Errorf("ManifestAt before the first commit = %+v, want none", m)
+	}
+	ref := refs.Extract("Run `npm run build` before pushing.")[0]
+	path := filepath.Join(g.Dir, ".memory", "decisions.md")
+	for line, want := range map[int]refs.Verdict{
+		2: {Status: refs.Stale, File: "package.json", Dropped: true, Near: []string{"build:all"}},
+		3: {File: "package.json"}, // written after the change: may mean packages/a's
+		4: {File: "package.json"}, // not committed: written now
+	} {
+		got := rules.JudgeEntry(r, path, line, ref)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("line %d: %+v, want %+v", line, got, want)
+		}
+	}
+}

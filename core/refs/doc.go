@@ -104,7 +104,9 @@
 // server.js, or `yarn x`/`pnpm x`/`bun run x` may run an installed binary.
 // No manifest in the folder is Silent (the entry may mean a folder it does
 // not name), and so is a name a subproject's manifest lists when the entry
-// names no folder; a folder that does not exist is Stale.
+// names no folder — unless the root's manifest listed it when the entry was
+// written (Repo.ManifestThen): it was renamed or removed there; a folder
+// that does not exist is Stale.
 //
 // A version is compared with what the manifests pin for its subject. Exact
 // pins (.nvmrc 22, a Docker tag) say what the project runs, so when there are

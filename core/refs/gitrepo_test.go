@@ -292,6 +292,11 @@ func (e entryRepo) Moved(p string) (Move, bool) {
 	return m, ok
 }
 
+// ManifestThen: this approximation does not read the manifests of older
+// commits (the corpus it judges has no root script that a subproject took
+// over); the end-to-end evaluation, scripts/eval-references, covers it.
+func (r *gitRepo) ManifestThen(Tool, string) (Manifest, bool) { return Manifest{}, false }
+
 var ancestry = map[[3]string]bool{}
 
 func (r *gitRepo) isAncestor(a, b string) bool {

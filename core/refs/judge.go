@@ -1,6 +1,9 @@
 package refs
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Status is what Judge concludes about a reference.
 type Status uint8
@@ -46,6 +49,10 @@ type Verdict struct {
 	Near []string
 	// NoDir says the folder the command runs in does not exist (Stale, Kind Command).
 	NoDir bool
+	// Dropped says the manifest listed the name when the entry was
+	// written, and a subproject that lists it now does not excuse its
+	// absence (Stale, Kind Command).
+	Dropped bool
 	// Pin is the pin the stated version contradicts (Drift).
 	Pin Pin
 	// Replace is the stated version rewritten to what the pin admits,
@@ -121,7 +128,10 @@ func judgePath(ref Ref, repo Repo) Verdict {
 // command runs in. No manifest there is no proof: the entry may mean a
 // folder it does not name; nor is a root manifest that lacks a name a
 // subproject's manifest lists (a thin root package.json that runs
-// `cd web && npm run dev`, and an entry that says `npm run lint`).
+// `cd web && npm run dev`, and an entry that says `npm run lint`) — unless
+// the root's manifest listed it when the entry was written: the entry meant
+// the root's, which has lost it since (`build` renamed to `build:all` when
+// the repository became a monorepo of packages that each have a build).
 func judgeCommand(ref Ref, repo Repo) Verdict {
 	if ref.In != "" {
 		if repo.Ignored(ref.In) {
@@ -146,7 +156,10 @@ func judgeCommand(ref Ref, repo Repo) Verdict {
 	case m.Open:
 		return v
 	case ref.In == "" && repo.ListedBelow(ref.Tool, ref.Target):
-		return v // a subproject's name, run in a folder the entry does not name
+		if !listedThen(repo, ref) {
+			return v // a subproject's name, run in a folder the entry does not name
+		}
+		v.Dropped = true
 	case ref.Tool == Npm && ref.Target == "start":
 		// npm start without a start script runs `node server.js`.
 		if _, ok := repo.Stat(join(ref.In, "server.js")); ok {
@@ -159,6 +172,13 @@ func judgeCommand(ref Ref, repo Repo) Verdict {
 	v.Status = Stale
 	v.Near = nearest(ref.Target, m.Names, 3)
 	return v
+}
+
+// listedThen reports whether the root's manifest listed ref's target when
+// the entry was written.
+func listedThen(repo Repo, ref Ref) bool {
+	m, ok := repo.ManifestThen(ref.Tool, ref.In)
+	return ok && slices.Contains(m.Names, ref.Target)
 }
 
 func join(dir, name string) string {

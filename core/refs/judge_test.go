@@ -36,6 +36,11 @@ func sampleRepo() *refstest.Repo {
 			{Tool: refs.Npm, Dir: "web"}:  {File: "web/package.json", Names: []string{"storybook", "preview"}},
 			{Tool: refs.Npm, Dir: "src"}:  {File: "src/package.json", Names: []string{"build"}},
 		},
+		// The root's scripts when the entries were written: preview has
+		// moved to web/ since.
+		Then: map[refstest.At]refs.Manifest{
+			{Tool: refs.Npm}: {File: "package.json", Names: []string{"dev", "build", "preview"}},
+		},
 		PinsOf: map[string][]refs.Pin{
 			"node":       {{Value: "22", File: ".nvmrc", Line: 1}, {Value: ">=18", File: "package.json", Line: 5}},
 			"go":         {{Value: "1.22", File: "go.mod", Line: 3, Bare: refs.AtLeast}},
@@ -100,6 +105,8 @@ func TestJudge(t *testing.T) {
 		{"implicit missing", "`pnpm deploy-preview`", refs.Verdict{Status: refs.Stale, File: "package.json"}},
 		{"implicit missing near", "`pnpm buld`", refs.Verdict{Status: refs.Stale, File: "package.json", Near: []string{"build"}}},
 		{"no justfile", "`just release`", refs.Verdict{}},
+		{"subproject's script", "`npm run storybook`", refs.Verdict{File: "package.json"}},
+		{"root script a subproject took over", "`npm run preview`", refs.Verdict{Status: refs.Stale, File: "package.json", Dropped: true}},
 
 		// Versions.
 		{"node drift", "We are on Node 18.", refs.Verdict{Status: refs.Drift, File: ".nvmrc", Pin: refs.Pin{Value: "22", File: ".nvmrc", Line: 1}, Replace: "22"}},

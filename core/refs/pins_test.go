@@ -114,11 +114,12 @@ func TestPinsJudged(t *testing.T) {
 // pinRepo is a Repo with pins alone.
 type pinRepo map[string][]Pin
 
-func (pinRepo) HasCode() bool                          { return true }
-func (pinRepo) Stat(string) (bool, bool)               { return false, false }
-func (pinRepo) EndsWith(string) bool                   { return false }
-func (pinRepo) Ignored(string) bool                    { return false }
-func (pinRepo) Manifest(Tool, string) (Manifest, bool) { return Manifest{}, false }
-func (pinRepo) ListedBelow(Tool, string) bool          { return false }
-func (pinRepo) Moved(string) (Move, bool)              { return Move{}, false }
-func (r pinRepo) Pins(subject string) []Pin            { return r[subject] }
+func (pinRepo) HasCode() bool                              { return true }
+func (pinRepo) Stat(string) (bool, bool)                   { return false, false }
+func (pinRepo) EndsWith(string) bool                       { return false }
+func (pinRepo) Ignored(string) bool                        { return false }
+func (pinRepo) Manifest(Tool, string) (Manifest, bool)     { return Manifest{}, false }
+func (pinRepo) ListedBelow(Tool, string) bool              { return false }
+func (pinRepo) Moved(string) (Move, bool)                  { return Move{}, false }
+func (pinRepo) ManifestThen(Tool, string) (Manifest, bool) { return Manifest{}, false }
+func (r pinRepo) Pins(subject string) []Pin                { return r[subject] }

@@ -35,6 +35,13 @@ type Repo interface {
 	// a subproject's (`npm run lint` for web/package.json's lint), as an
 	// entry may name a file by its last folders.
 	ListedBelow(tool Tool, name string) bool
+	// ManifestThen is tool's manifest in dir ("" for the root) as it was
+	// when the entry being judged was last written (committed): a name the
+	// root's manifest listed then and lacks now was renamed or removed
+	// there, even when a subproject lists it. ok is false when that is not
+	// known: outside git, a line not committed, no manifest then, or a Repo
+	// not given for one entry.
+	ManifestThen(tool Tool, dir string) (m Manifest, ok bool)
 	// Moved returns what the repository's history says of a path that no
 	// longer exists: the path it was renamed to ("" when it was deleted)
 	// and the commit. For a path without a slash, the latest removal of

@@ -104,13 +104,26 @@ type entryRepo struct {
 func (r *entryRepo) Moved(p string) (refs.Move, bool) {
 	m, ok := r.Repo.Moved(p)
 	if ok {
-		if r.written == nil {
-			t := r.Repo.Written(r.path, r.line)
-			r.written = &t
-		}
-		m.Before = goneWhenWritten(m.When, *r.written)
+		m.Before = goneWhenWritten(m.When, r.writtenAt())
 	}
 	return m, ok
+}
+
+func (r *entryRepo) ManifestThen(tool refs.Tool, dir string) (refs.Manifest, bool) {
+	at := r.writtenAt()
+	if at.IsZero() {
+		return refs.Manifest{}, false // being written now: the manifest now is the one
+	}
+	return r.Repo.ManifestAt(tool, dir, at)
+}
+
+// writtenAt is Repo.Written for the entry's line, asked once.
+func (r *entryRepo) writtenAt() time.Time {
+	if r.written == nil {
+		t := r.Repo.Written(r.path, r.line)
+		r.written = &t
+	}
+	return *r.written
 }
 
 // goneWhenWritten reports whether a path moved or deleted at when was

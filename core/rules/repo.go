@@ -19,6 +19,11 @@ type Repo interface {
 	// not track). A path the history shows gone already before the entry
 	// was written is one the entry speaks of as gone (refs.Move.Before).
 	Written(path string, line int) time.Time
+	// ManifestAt is tool's manifest in dir ("" for the root) as it was in
+	// the newest commit made before at: asked with the time a line was
+	// written, what its author read. ok is false outside git, or when there
+	// was none then.
+	ManifestAt(tool refs.Tool, dir string, at time.Time) (m refs.Manifest, ok bool)
 	// Locate is the absolute path of a cited path that exists (from the
 	// workspace root, else from the git top level, else the one existing
 	// path it ends), for a link or a go-to-definition; ok is false when

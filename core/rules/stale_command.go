@@ -22,6 +22,9 @@ func checkStaleCommand(w *workspace) {
 			return
 		}
 		msg := cited + ": no " + ref.Tool.NameKind() + ` "` + ref.Target + `" in ` + v.File
+		if v.Dropped {
+			msg += " any more (it had one when this entry was written)"
+		}
 		var fixes []Fix
 		if len(v.Near) > 0 {
 			msg += "; closest: " + strings.Join(v.Near, ", ")

@@ -153,3 +153,32 @@ func unixTime(s string) time.Time {
 	}
 	return time.Unix(n, 0)
 }
+
+// maxFileAtBytes bounds a file read from the history: a manifest is small,
+// and a large blob is not one.
+const maxFileAtBytes = 1 << 20
+
+// FileAt is the content of rel (a file, relative to Top) in the newest
+// commit of HEAD's history made before at (by committer time, to the
+// second); ok is false outside git, when no commit is that old, when rel
+// did not exist in it, or when it is larger than maxFileAtBytes.
+func (p *Project) FileAt(ctx context.Context, rel string, at time.Time) ([]byte, bool) {
+	if !p.Git || at.IsZero() || rel == "" {
+		return nil, false
+	}
+	out, err := git(ctx, p.Top, "rev-list", "-1", "--before=@"+strconv.FormatInt(at.Unix()-1, 10), "HEAD")
+	commit := strings.TrimSpace(string(out))
+	if err != nil || commit == "" {
+		return nil, false
+	}
+	spec := commit + ":" + rel
+	size, err := git(ctx, p.Top, "cat-file", "-s", spec)
+	if n, perr := strconv.ParseInt(strings.TrimSpace(string(size)), 10, 64); err != nil || perr != nil || n > maxFileAtBytes {
+		return nil, false
+	}
+	blob, err := git(ctx, p.Top, "cat-file", "blob", spec)
+	if err != nil {
+		return nil, false
+	}
+	return blob, true
+}

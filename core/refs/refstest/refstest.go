@@ -5,6 +5,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/memory-lsp/memory-lsp/core/refs"
 )
@@ -27,6 +28,9 @@ type Repo struct {
 	// "/build" (a root entry).
 	Ignore    []string
 	Manifests map[At]refs.Manifest
+	// Then are the manifests as they were when the entry judged was
+	// written (ManifestThen), and at any time asked (ManifestAt).
+	Then map[At]refs.Manifest
 	// Gone maps a path that no longer exists to what the history says
 	// of it; a name without a slash is looked up by its last element too.
 	Gone map[string]refs.Move
@@ -100,6 +104,16 @@ func (r *Repo) ListedBelow(t refs.Tool, name string) bool {
 		}
 	}
 	return false
+}
+
+func (r *Repo) ManifestThen(t refs.Tool, dir string) (refs.Manifest, bool) {
+	m, ok := r.Then[At{t, dir}]
+	return m, ok
+}
+
+// ManifestAt is ManifestThen at any time: the rules.Repo form of it.
+func (r *Repo) ManifestAt(t refs.Tool, dir string, _ time.Time) (refs.Manifest, bool) {
+	return r.ManifestThen(t, dir)
 }
 
 func (r *Repo) Moved(p string) (refs.Move, bool) {
