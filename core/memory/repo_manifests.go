@@ -20,14 +20,7 @@ type manifestRead struct {
 // the top; each file is read once. File is shown from the root when it lies
 // below it.
 func (r *repo) Manifest(tool refs.Tool, dir string) (refs.Manifest, bool) {
-	folders := r.candidates(dir)
-	if dir == "" {
-		folders = []string{r.rootRel}
-		if r.rootRel != "" {
-			folders = append(folders, "")
-		}
-	}
-	for _, folder := range folders {
+	for _, folder := range r.manifestFolders(dir) {
 		for _, name := range refs.ManifestNames(tool) {
 			f := join(folder, name)
 			if isDir, ok := r.p.Stat(f); !ok || isDir {
@@ -38,6 +31,18 @@ func (r *repo) Manifest(tool refs.Tool, dir string) (refs.Manifest, bool) {
 		}
 	}
 	return refs.Manifest{}, false
+}
+
+// manifestFolders are the folders (from the top) a tool's manifest for dir
+// is looked for in: dir from the root, then from the top.
+func (r *repo) manifestFolders(dir string) []string {
+	if dir != "" {
+		return r.candidates(dir)
+	}
+	if r.rootRel == "" {
+		return []string{""}
+	}
+	return []string{r.rootRel, ""}
 }
 
 // manifestAt is the manifest file f (from the top) of tool, read once.
@@ -67,14 +72,7 @@ func (r *repo) ManifestAt(tool refs.Tool, dir string, at time.Time) (refs.Manife
 	if at.IsZero() {
 		return refs.Manifest{}, false
 	}
-	folders := r.candidates(dir)
-	if dir == "" {
-		folders = []string{r.rootRel}
-		if r.rootRel != "" {
-			folders = append(folders, "")
-		}
-	}
-	for _, folder := range folders {
+	for _, folder := range r.manifestFolders(dir) {
 		for _, name := range refs.ManifestNames(tool) {
 			f := join(folder, name)
 			key := tool.String() + "\x00" + f + "\x00" + strconv.FormatInt(at.Unix(), 10)
