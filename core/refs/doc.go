@@ -96,7 +96,9 @@
 // A missing path the entry itself speaks of as removed, renamed or replaced
 // ("no more `index.html`", "`old.js` was replaced by `new.js`") agrees with
 // it: Silent (a path right after "to", "by", "with" is where it went, and is
-// judged).
+// judged). So is a missing path without an extension in an entry that
+// speaks of routes, redirects, URLs or endpoints, unless the history had it:
+// "the browser redirects to `backend/auth/google`" names a URL route.
 //
 // A command holds when the manifest of its folder lists the name; Stale,
 // with the closest listed names, when not — unless the manifest may run

@@ -20,7 +20,11 @@ func Extract(text string) []Ref {
 	}
 	x.prose(prev, len(text))
 	out := x.result()
-	markGone(text, codes, out)
+	if hasPath(out) {
+		words := proseWords(text, codes, out)
+		markGone(text, words, out)
+		markRoutes(words, out)
+	}
 	return out
 }
 

@@ -26,11 +26,25 @@ var removalWords = set(
 // destinationWords, right before a path, make it where something went.
 var destinationWords = set("to", "into", "by", "with", "onto", "->", "→")
 
-// markGone sets Gone on the path references of text when its prose (outside
-// its code spans and the references found: `src/legacy/x.ts` names a
-// folder, it says nothing of it) holds one of removalWords.
-func markGone(text string, codes []codeSpan, found []Ref) {
-	b := []byte(strings.ToLower(text))
+// markGone sets Gone on the path references of an entry whose prose words
+// (proseWords) hold one of removalWords.
+func markGone(text string, words []string, found []Ref) {
+	if !holdsPhrase(words, removalWords) {
+		return
+	}
+	for i := range found {
+		if r := &found[i]; r.Kind == Path && !destinationWords[lastWordBefore(text, r.Start)] {
+			r.Gone = true
+		}
+	}
+}
+
+// proseWords are the words of text outside its code spans and the
+// references found in it (`src/legacy/x.ts` names a folder, it says nothing
+// of it), lower-case, except the words written in capitals, which are kept
+// as written (an HTTP method is GET, not "get").
+func proseWords(text string, codes []codeSpan, found []Ref) []string {
+	b := []byte(text)
 	blank := func(start, end int) {
 		for i := max(start, 0); i < end && i < len(b); i++ {
 			b[i] = ' '
@@ -42,22 +56,23 @@ func markGone(text string, codes []codeSpan, found []Ref) {
 	for _, r := range found {
 		blank(r.Start, r.End)
 	}
-	if !holdsPhrase(strings.FieldsFunc(string(b), notWordRune), removalWords) {
-		return
-	}
-	for i := range found {
-		if r := &found[i]; r.Kind == Path && !destinationWords[lastWordBefore(text, r.Start)] {
-			r.Gone = true
+	ws := strings.FieldsFunc(string(b), func(r rune) bool {
+		return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || r == '\'')
+	})
+	for i, w := range ws {
+		if strings.ToUpper(w) != w || len(w) == 1 {
+			ws[i] = strings.ToLower(w)
 		}
 	}
+	return ws
 }
 
-func notWordRune(r rune) bool { return !('a' <= r && r <= 'z' || r == '\'') }
-
-// holdsPhrase reports whether words hold one of phrases, of one or two words.
+// holdsPhrase reports whether words hold one of phrases, of one or two
+// words, matched without regard to case.
 func holdsPhrase(words []string, phrases map[string]bool) bool {
 	for i, w := range words {
-		if phrases[w] || i+1 < len(words) && phrases[w+" "+words[i+1]] {
+		w = strings.ToLower(w)
+		if phrases[w] || i+1 < len(words) && phrases[w+" "+strings.ToLower(words[i+1])] {
 			return true
 		}
 	}

@@ -114,7 +114,7 @@ func judgePath(ref Ref, repo Repo) Verdict {
 		return Verdict{Status: Holds, Elsewhere: true}
 	}
 	m, known := repo.Moved(ref.Path)
-	if bare && (!known || m.Before) {
+	if (bare || ref.Route) && (!known || m.Before) {
 		return Verdict{}
 	}
 	v := Verdict{Status: Stale}

@@ -26,6 +26,7 @@ func sampleRepo() *refstest.Repo {
 			"index.html":           {Commit: "42cd736", Before: true},
 			"src/server/mcp.ts":    {To: "packages/server/src/server/mcp.ts", Commit: "71ae3ac"},
 			"lib/util.ts":          {To: "pkg/lib/util.ts", Commit: "9e37fa6", Before: true},
+			"src/api/users":        {Commit: "5e5e5e5"},
 		},
 		Manifests: map[refstest.At]refs.Manifest{
 			{Tool: refs.Make}:             {File: "Makefile", Names: []string{"build", "test", "test-e2e", "lint", "release"}},
@@ -105,6 +106,15 @@ func TestJudge(t *testing.T) {
 		{"implicit missing", "`pnpm deploy-preview`", refs.Verdict{Status: refs.Stale, File: "package.json"}},
 		{"implicit missing near", "`pnpm buld`", refs.Verdict{Status: refs.Stale, File: "package.json", Near: []string{"build"}}},
 		{"no justfile", "`just release`", refs.Verdict{}},
+
+		// URL routes written as paths.
+		{"route of a redirect", "The browser redirects to `src/auth/google`.", refs.Verdict{}},
+		{"route of a GET", "GET src/auth/google/callback returns the token.", refs.Verdict{}},
+		{"route word, file with extension", "The redirect is built in `src/auth/google.ts`.", refs.Verdict{Status: refs.Stale}},
+		{"route word, folder", "Routes live in `src/routes/`.", refs.Verdict{Status: refs.Stale}},
+		{"no route word", "Google sign-in is in `src/auth/google`.", refs.Verdict{Status: refs.Stale}},
+		{"get in lower case is English", "We get tokens from `src/auth/google`.", refs.Verdict{Status: refs.Stale}},
+		{"route the history knows", "The users route is served by `src/api/users`.", refs.Verdict{Status: refs.Stale, Moved: &refs.Move{Commit: "5e5e5e5"}}},
 		{"subproject's script", "`npm run storybook`", refs.Verdict{File: "package.json"}},
 		{"root script a subproject took over", "`npm run preview`", refs.Verdict{Status: refs.Stale, File: "package.json", Dropped: true}},
 

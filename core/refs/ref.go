@@ -104,6 +104,10 @@ type Ref struct {
 	// moved away ("no more `index.html`", "`old.js` was replaced by …",
 	// "formerly `lib/`"): a missing path then agrees with it (Kind Path).
 	Gone bool
+	// Route says the entry speaks of URLs, routes or requests and the path
+	// has no extension: it may be a URL route (`backend/auth/google`), whose
+	// absence from the repository proves nothing (Kind Path).
+	Route bool
 
 	// Tool runs Target (Kind Command).
 	Tool   Tool
