@@ -166,6 +166,12 @@ running; `flymake-start' is what Flymake does on its own timers."
     (memory-lsp-test--write decisions memory-lsp-test--decisions)
     (memory-lsp-test--write quirks memory-lsp-test--quirks)
     (memory-lsp-test--write readme memory-lsp-test--readme)
+    ;; Code the memory cites: instructions.md cites src/auth/session.ts at
+    ;; line 2 (a definition to jump to) and a path that does not exist.
+    (memory-lsp-test--write (expand-file-name "src/auth/session.ts" root)
+                            "export const a = 1;\nexport function session() {}\n")
+    (memory-lsp-test--write (expand-file-name ".memory/instructions.md" root)
+                            memory-lsp-test--instructions)
 
     (memory-lsp-test--step "eglot-server-programs and auto-mode-alist"
       (unless (eq (cdr (car eglot-server-programs)) 'memory-lsp--contact)
@@ -212,6 +218,27 @@ running; `flymake-start' is what Flymake does on its own timers."
       (memory-lsp-test--await-diagnostics
        "the diagnostics of decisions.md"
        '(("bullet-marker" 3) ("slug-format" 4) ("conflict" 6) ("duplicate-slug" 6))))
+
+    (memory-lsp-test--step "references: stale-path, and go-to-definition on a cited path"
+      (let ((instructions (find-file-noselect
+                           (expand-file-name ".memory/instructions.md" root))))
+        (set-buffer instructions)
+        (run-hooks 'post-command-hook)
+        (memory-lsp-test--check-managed instructions root)
+        (memory-lsp-test--await-diagnostics
+         "the stale-path diagnostic of instructions.md"
+         '(("stale-path" 4)))
+        (goto-char (point-min))
+        (search-forward "src/auth/session.ts")
+        (goto-char (- (point) 4))
+        (xref-find-definitions (xref-backend-identifier-at-point (xref-find-backend)))
+        (let ((file (buffer-file-name)))
+          (unless (and file (string-suffix-p "/src/auth/session.ts" file)
+                       (= (line-number-at-pos) 2))
+            (memory-lsp-test--fail "go-to-definition went to %s line %d, want src/auth/session.ts line 2"
+                                   file (line-number-at-pos))))
+        (kill-buffer (current-buffer))
+        (set-buffer decisions-buffer)))
 
     (memory-lsp-test--step "quick fix \"Rename slug to my-slug\""
       (goto-char (point-min))
@@ -519,6 +546,13 @@ would hide the server's exit status)."
           "- [deploy-order] " memory-lsp-test--long "\n"
           "- [schema] Keep the schema in SQL files.\n")
   "decisions.md of the short sessions: bullet-marker on 3, long-entry on 4.")
+
+(defconst memory-lsp-test--instructions
+  (concat "# Instructions\n"
+          "\n"
+          "- [auth-file] Sessions are created in `src/auth/session.ts:2`.\n"
+          "- [handler] Requests go through `src/legacy/handler.ts`.\n")
+  "instructions.md: a cited path that exists (line 3), one that does not (line 4).")
 
 (defun memory-lsp-test--await-codes (what present absent)
   "Wait until the diagnostics include PRESENT and none of ABSENT.

@@ -2,7 +2,8 @@
 # Headless end-to-end test of the Neovim client (runs on Debian's Neovim 0.7.2
 # and later): the legacy setup (lua/memory_lsp) starts the real server for a
 # .memory/ file, and test_spec.lua checks diagnostics, a quick fix, fix-all,
-# :MemoryStore (closed and open file), :MemoryQuery and that README.md gets
+# :MemoryStore (closed and open file), :MemoryQuery, a stale-path warning and
+# go-to-definition on a cited path, and that README.md gets
 # no client.
 #
 #   go build -o /tmp/memory-lsp ./cmd/memory-lsp
@@ -66,6 +67,19 @@ prefs='# Preferences
 - [review-order] Review the migration files first, then the API handlers, then the web app, because a wrong migration is the costliest mistake to undo and the web app changes are usually the easiest ones to check by running the app locally.
 '
 printf '%s' "$prefs" >"$ws/.memory/preferences.md"
+# Code the memory cites (committed, as in a user's repository): an entry
+# citing src/auth/session.ts at line 2 (a go-to-definition target) and one
+# citing a path that does not exist (stale-path).
+mkdir -p "$ws/src/auth"
+printf 'export const a = 1;\nexport function session() {}\n' >"$ws/src/auth/session.ts"
+git -C "$ws" add src
+git -C "$ws" -c user.name=test -c user.email=test@example.com -c commit.gpgsign=false commit -q -m code
+cat >"$ws/.memory/instructions.md" <<'MD'
+# Instructions
+
+- [auth-file] Sessions are created in `src/auth/session.ts:2`.
+- [handler] Requests go through `src/legacy/handler.ts`.
+MD
 # A second workspace that is not a git repository.
 plain="$tmp/plain"
 mkdir -p "$plain/.memory"

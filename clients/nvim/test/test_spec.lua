@@ -227,6 +227,24 @@ local function main()
   check(not has_code(prefs, 'long-entry', 4), 'long-entry came back in preferences.md: ' .. vim.inspect(codes(prefs)))
   api.nvim_set_current_buf(buf)
 
+  -- 2c. References to the code: a cited path that is missing is a
+  --     stale-path warning, and go-to-definition on one that exists opens
+  --     it at the cited line.
+  local instr = edit(root .. '/.memory/instructions.md')
+  wait_for('stale-path@4 and none @3 in instructions.md', function()
+    return has_code(instr, 'stale-path', 4) and not has_code(instr, 'stale-path', 3), vim.inspect(codes(instr))
+  end)
+  local cited = api.nvim_buf_get_lines(instr, 2, 3, false)[1]
+  local at = assert(cited:find('src/auth/session.ts', 1, true), 'the cited path is not on line 3')
+  api.nvim_win_set_cursor(0, { 3, at + 3 })
+  vim.lsp.buf.definition()
+  wait_for('go-to-definition to open src/auth/session.ts at line 2', function()
+    local name = api.nvim_buf_get_name(0)
+    return name:sub(-#'src/auth/session.ts') == 'src/auth/session.ts' and api.nvim_win_get_cursor(0)[1] == 2,
+      name .. ':' .. api.nvim_win_get_cursor(0)[1]
+  end)
+  api.nvim_set_current_buf(buf)
+
   -- 3. The quick fix for [My Slug], requested and applied as an editor does.
   local diag
   for _, d in ipairs(vim.diagnostic.get(buf)) do
