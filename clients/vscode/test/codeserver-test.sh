@@ -4,7 +4,8 @@
 # codeserver/drive.js (puppeteer-core). It opens .memory/decisions.md in a git
 # repository, reads the diagnostics and their codes from the editor and the
 # Problems panel, applies a quick fix, and runs Memory: Store from the command
-# palette; the files on disk must change accordingly.
+# palette; the files on disk must change accordingly. Then F12 on a path an
+# entry cites opens that file at the cited line.
 #
 #   clients/vscode/test/install-code-server.sh     # once; .ci/run does it
 #   go build -o /tmp/memory-lsp ./cmd/memory-lsp
@@ -127,6 +128,10 @@ cat >"$ws/.memory/decisions.md" <<'MD'
 - [Bad_Slug] Deploy with blue-green releases.
 MD
 
+# Code that memory will cite: drive.js writes instructions.md, citing
+# src/auth/session.ts at line 2 (F12 goes there) and a missing path, last.
+mkdir -p "$ws/src/auth"
+printf 'export const a = 1;\nexport function session() {}\n' >"$ws/src/auth/session.ts"
 # code-server on a port the kernel picks, 127.0.0.1 only, in its own process group.
 setsid "${cs[@]}" --bind-addr 127.0.0.1:0 --disable-telemetry --disable-update-check \
   --disable-workspace-trust --disable-getting-started-override --log trace "$ws" >"$tmp/code-server.log" 2>&1 &

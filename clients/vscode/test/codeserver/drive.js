@@ -382,6 +382,47 @@ async function scenario() {
   });
   log(`Memory: Store wrote "${entry}" to security.md and said: ${msg}`);
   await shot('stored');
+
+  // References: instructions.md, written now by another program, cites a
+  // missing path (a stale-path warning on line 4) and src/auth/session.ts:2,
+  // which F12 opens at line 2.
+  fs.writeFileSync(path.join(memoryDir, 'instructions.md'), [
+    '# Instructions',
+    '',
+    '- [auth-file] Sessions are created in `src/auth/session.ts:2`.',
+    '- [handler] Requests go through `src/legacy/handler.ts`.',
+    '',
+  ].join('\n'));
+  await waitFor('quick open', async () => {
+    await press('Control', 'p');
+    return waitFor('the quick open box', async () => (await quickInput()).visible, 2_000).catch(() => false);
+  });
+  await page.keyboard.type('instructions.md');
+  await waitFor('instructions.md in quick open', async () => {
+    const q = await quickInput();
+    return q.rows.some((r) => r.label === 'instructions.md') || { ok: false, seen: q };
+  });
+  await press('Enter');
+  await waitFor('instructions.md in the editor', async () => (await editorLines()).some((l) => l.includes('Sessions are created')));
+  await waitFor('one warning squiggled in instructions.md (stale-path)', async () => {
+    const s = await squiggles();
+    return (s.error === 0 && s.warning === 1) || { ok: false, seen: s };
+  });
+  await press('Control', 'g');
+  await answer('', '3:45');
+  await press('Enter');
+  await waitFor('the cursor on line 3, column 45', async () =>
+    (await page.evaluate(() => document.getElementById('status.editor.selection')?.textContent?.trim() ?? '')).startsWith('Ln 3, Col 45'));
+  await press('F12');
+  const landed = await waitFor('F12 to open session.ts at line 2', async () => {
+    const at = await page.evaluate(() => ({
+      tab: document.querySelector('.tabs-container .tab.active .label-name')?.textContent?.trim() ?? '',
+      pos: document.getElementById('status.editor.selection')?.textContent?.trim() ?? '',
+    }));
+    return (at.tab === 'session.ts' && at.pos.startsWith('Ln 2,')) ? at : { ok: false, seen: at };
+  });
+  log(`F12 on a cited path opened ${landed.tab} at ${landed.pos}`);
+  await shot('definition');
 }
 
 // --- on failure -----------------------------------------------------------------
