@@ -20,6 +20,14 @@ var tools = map[string]Tool{
 func commandLine(s string, a, b int) []Ref {
 	var out []Ref
 	ws := words(s, a, b)
+	// A word that starts with # starts a comment: `make snapshots-fix  #
+	// update existing snapshots` runs one target, not four.
+	for k, w := range ws {
+		if s[w.start] == '#' {
+			ws = ws[:k]
+			break
+		}
+	}
 	dir, dirOK, cdStart := "", true, -1
 	for len(ws) > 0 {
 		n := 0

@@ -167,6 +167,8 @@ func TestExtract(t *testing.T) {
 		// Versions.
 		{"node", "We are on Node 18.", []string{"Node 18=version:node =18"}},
 		{"node or newer", "Node 18 or newer is required.", []string{"Node 18 or newer=version:node >=18"}},
+		{"make with a comment", "`make snapshots-fix      # update existing snapshots`", []string{"make snapshots-fix=cmd:make snapshots-fix"}},
+		{"npm with a comment", "`npm run lint # then fix what it says`", []string{"npm run lint=cmd:npm lint"}},
 		{"node versions", "Tests on Node.js versions 18 and 20.", []string{"Node.js versions 18=version:node =18"}},
 		{"node plus", "Requires Node.js 20+.", []string{"Node.js 20+=version:node >=20"}},
 		{"node comparison", "Needs Node >= 18.17.", []string{"Node >= 18.17=version:node >=18.17"}},
