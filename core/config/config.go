@@ -49,7 +49,7 @@ func Default() Config {
 		LongEntry:       200,
 		MaxContent:      1000,
 		Disabled:        map[string]bool{},
-		HistoryDepth:    1000,
+		HistoryDepth:    5000,
 	}
 	for _, code := range offByDefault {
 		c.Disabled[code] = true

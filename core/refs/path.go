@@ -316,7 +316,8 @@ var topFolders = set(
 	"example", "testdata", "fixtures", "core", "server", "client", "web", "api",
 	"crates", "deploy", "infra", "components", "pages", "styles", "utils",
 	"hooks", "services", "modules", "plugins", "vendor", "build", "dist",
-	"migrations", "templates", "backend", "frontend", "projects",
+	"migrations", "templates", "backend", "frontend", "projects", "testing", "e2e",
+	"bench", "benches", "benchmarks", "website",
 )
 
 // proseFolders are top-level folders distinctive enough to make a bare
