@@ -11,8 +11,9 @@ import (
 // and a small anchored expression reads what follows. One large expression
 // run over the whole text would cost about its size per byte.
 var (
-	// reTail reads what follows a subject: [version|v] [op] 18[.2][.x][+] [or newer].
-	reTail = regexp.MustCompile(`^(?i:\s+versions?)?(?:\s*(>=|=>|≥|<=|=<|≤|~=|==|>|<|\^|~|=|@)\s*|\s+[vV]|\s+)` +
+	// reTail reads what follows a subject: [**][:] [version|v] [op] 18[.2][.x][+]
+	// [or newer] ("**Node.js**: Version 20", "Node: v22").
+	reTail = regexp.MustCompile(`^(?:\*{1,2}|_{1,2})?:?(?i:\s+versions?)?(?:\s*(>=|=>|≥|<=|=<|≤|~=|==|>|<|\^|~|=|@)\s*|\s+[vV]|\s+)` +
 		`[vV]?(\d+(?:\.\d+){0,3})((?:\.[xX*])*)(\+)?` +
 		`(?i:(\s+(?:or|and)\s+(?:newer|later|higher|above|up|greater|more|over|older|earlier|lower|below|under)))?`)
 	// reAtLeast is what may precede a subject to make it a lower bound.
@@ -196,9 +197,28 @@ func subjectRef(s string, i, j, b int, sub subject) (Ref, bool) {
 		if major, _ := digits(ver); major < 4 || major > 40 {
 			return Ref{}, false // "node 2" is a node of a graph
 		}
+	case languageWords[strings.ToLower(nextWord(s, j+m[1], b))]:
+		return Ref{}, false // "Python >3.12 typing style" is a style, not the runtime
 	}
 	return Ref{Kind: Version, Start: start, End: j + m[1], ValueStart: j + m[4], ValueEnd: j + m[5],
 		Subject: sub.name, Version: ver, Op: op}, true
+}
+
+// languageWords, right after a version, make it the language's features an
+// entry speaks of ("Python 3.10 syntax", "modern Python >3.12 typing style",
+// "C++20 features") rather than the version the project runs on.
+var languageWords = set("syntax", "typing", "style", "features", "feature", "idioms", "semantics", "grammar")
+
+// nextWord is the word that starts at s[i], past spaces, up to b.
+func nextWord(s string, i, b int) string {
+	for i < b && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	j := i
+	for j < b && ('a' <= s[j] && s[j] <= 'z' || 'A' <= s[j] && s[j] <= 'Z') {
+		j++
+	}
+	return s[i:j]
 }
 
 // atVersion reads name@18 (k at the "@") or an image's name:16 (k at the ":").
