@@ -88,11 +88,14 @@ const categoryHelp = "Instruction, Quirk, Preference, Decision or Security; any 
 
 func commands() []command {
 	return []command{
-		{name: "check", positional: true, args: "[--fix] [--format text|json|sarif|summary] [PATH…]",
-			help:     "report problems in .memory folders or files, each with its fix; --fix applies the safe fixes",
-			notes:    "PATH is a project, a .memory folder or memory files (as pre-commit passes them); none means the current project. Each finding is path:line:column: severity: message [code], the column in UTF-16 units as editors count, followed by the fixes an editor offers for it.",
-			flags:    []flagSpec{{name: "fix", boolean: true, help: "apply the safe fixes first (only files directly inside a .memory folder are written)"}, {name: "format", value: "F", help: "text (default), json (as --json), sarif (SARIF 2.1.0 for code scanning) or summary (counts for CI)"}},
-			examples: []string{"memory-lsp check", "memory-lsp check --fix", "memory-lsp check --format sarif > memory.sarif", "memory-lsp check --root examples/demo"},
+		{name: "check", positional: true, args: "[--fix] [--format text|json|sarif|summary] [--since REF] [PATH…]",
+			help:  "report problems in .memory folders or files, each with its fix; --fix applies the safe fixes",
+			notes: "PATH is a project, a .memory folder or memory files (as pre-commit passes them); none means the current project. Each finding is path:line:column: severity: message [code], the column in UTF-16 units as editors count, followed by the fixes an editor offers for it.",
+			flags: []flagSpec{
+				{name: "fix", boolean: true, help: "apply the safe fixes first (only files directly inside a .memory folder are written)"},
+				{name: "format", value: "F", help: "text (default), json (as --json), sarif (SARIF 2.1.0 for code scanning) or summary (counts for CI; Markdown for a pull request comment with --since)"},
+				{name: "since", value: "REF", help: "also list every memory line added or changed since the git commit REF, with who wrote it (git blame; not committed yet)"}},
+			examples: []string{"memory-lsp check", "memory-lsp check --fix", "memory-lsp check --format sarif > memory.sarif", "memory-lsp check --root examples/demo", "memory-lsp check --since origin/main --format summary"},
 			run:      runCheck},
 		{name: "list", args: "[--category C]", help: "list every entry with its place, category, pruning score, slug and content",
 			flags:    []flagSpec{{name: "category", value: "C", help: "only this category: " + categoryHelp}},
