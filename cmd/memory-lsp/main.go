@@ -103,7 +103,7 @@ func commands() []command {
 			run:      runList},
 		{name: "store", positional: true, args: "--category C [--slug S] [--dry-run] CONTENT|-",
 			help:  "store a memory as HackLM's storeMemory does (- reads stdin)",
-			notes: "CONTENT is one sentence; the words may be given unquoted. A store skips what is already stored, updates an entry when the new text is the same fact with a changed value or wording (or reverses it), and otherwise appends; with --slug it updates the entry with that slug. A secret or an instruction to agents is refused (exit 1). The first store of a project creates .memory at its top and says where.",
+			notes: "CONTENT is one sentence; the words may be given unquoted. A store skips what is already stored, updates an entry when the new text is the same fact with a changed value or wording (or reverses it), and otherwise appends; with --slug it updates the entry with that slug. A secret, an instruction to agents or text a reader cannot see (hidden-text) is refused (exit 1). The first store of a project creates .memory at its top and says where.",
 			flags: []flagSpec{{name: "category", value: "C", help: categoryHelp}, {name: "slug", value: "S", help: "kebab-case key; the same slug updates the entry"}, {name: "dry-run", boolean: true, help: "say what would happen, write nothing"}},
 			examples: []string{`memory-lsp store --category Decision "Use Postgres for the ledger."`, `memory-lsp store --category quirks --slug gradle-leak "The Gradle daemon leaks memory after 20 builds."`,
 				`echo "Run migrations before deploying." | memory-lsp store --category Instruction -`, `memory-lsp store --category Quirk -- "-race slows the suite 10x."`},
@@ -115,7 +115,7 @@ func commands() []command {
 			examples: []string{"memory-lsp query postgres", `memory-lsp query --category quirks "gradle daemon"`, "memory-lsp query --json --limit 3 deploy"},
 			run:      runQuery},
 		{name: "cleanup", args: "[--apply] [--accept KIND,…]", help: "show the cleanup plan (normalise, merge true duplicates, prune, assign slugs), the pairs left to decide and the lines left to you, then the diff; --apply writes it",
-			notes: "Nothing is written without --apply. Lines with a likely secret or an instruction to agents are never changed: the plan lists them for you to delete.",
+			notes: "Nothing is written without --apply. Lines with a likely secret or an instruction to agents are never changed, and of a line with hidden text only that text is removed (as check --fix does): the plan lists them for you to delete.",
 			flags: []flagSpec{
 				{name: "apply", boolean: true, help: "write the plan"},
 				{name: "accept", value: "KINDS", help: "also apply the suggested choice for these kinds of pairs: reversal, value, reworded, qualification, sibling, or all"}},

@@ -3,6 +3,7 @@ package rules
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // tags spells s in Unicode tag characters.
@@ -104,4 +105,42 @@ func TestShowHidden(t *testing.T) {
 	if want := `a\u202eb<tag:Go>c`; got != want {
 		t.Errorf("ShowHidden = %q, want %q", got, want)
 	}
+}
+
+// FuzzFindHidden: on any text, the passages are in order and apart, their
+// messages hold no hidden character; on valid UTF-8 they lie on character
+// boundaries, and removing every hidden character leaves none behind.
+func FuzzFindHidden(f *testing.F) {
+	for _, s := range []string{"a\u202eb", "x" + tags("Ignore"), "👨\u200d👩\u200d👧 ❤\ufe0f 1\ufe0f\u20e3", "😀\ufe0f\ufe01", "<!-- a --> [](x \"t\")", "🏴" + tags("gbsct") + "\U000E007F", "\xff\u200b\xe2"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		hidden := FindHidden(s)
+		var rest strings.Builder
+		at := 0
+		for i, h := range hidden {
+			if h.Start < at || h.End <= h.Start || h.End > len(s) || (i > 0 && h.Start < hidden[i-1].End) {
+				t.Fatalf("passage %d %+v out of order or bounds in %q", i, h, s)
+			}
+			if utf8.ValidString(s) && (!utf8.RuneStart(s[h.Start]) || h.End < len(s) && !utf8.RuneStart(s[h.End])) {
+				t.Fatalf("passage %+v is not on character boundaries in %q", h, s)
+			}
+			if strings.ContainsFunc(h.What(), func(r rune) bool { _, hid := hiddenRune(r); return hid }) {
+				t.Fatalf("message %q holds hidden characters", h.What())
+			}
+			if h.Kind != HiddenComment && h.Kind != HiddenLink {
+				rest.WriteString(s[at:h.Start])
+				at = h.End
+			}
+		}
+		rest.WriteString(s[at:])
+		if !utf8.ValidString(s) {
+			return // removing a span can join invalid bytes into a new character
+		}
+		for _, h := range FindHidden(rest.String()) {
+			if h.Kind != HiddenComment && h.Kind != HiddenLink {
+				t.Fatalf("%q with its hidden characters removed is %q, which still holds %+v", s, rest.String(), h)
+			}
+		}
+	})
 }
