@@ -332,6 +332,25 @@ var emptyLink = regexp.MustCompile(`^\[[ \t]*\]\((?:<[^>\n]*>|[^\s()<>]*)(?:[ \t
 func findHiddenMarkup(s string) []Hidden {
 	var out []Hidden
 	fence := ""
+	// closeAfter is the first "-->" at or after from: the last one found
+	// serves every later opening before it, and once none is left none is
+	// searched for again, so that many unclosed openings cost one scan.
+	found, none := -1, len(s)+1
+	closeAfter := func(from int) int {
+		switch {
+		case from >= none:
+			return -1
+		case found >= from:
+			return found
+		}
+		k := strings.Index(s[from:], "-->")
+		if k < 0 {
+			none = from
+			return -1
+		}
+		found = from + k
+		return found
+	}
 	for i := 0; i < len(s); {
 		end := lineEnd(s, i)
 		atLineStart := i == 0 || s[i-1] == '\n'
@@ -358,11 +377,11 @@ func findHiddenMarkup(s string) []Hidden {
 				continue
 			}
 			if strings.HasPrefix(seg[j:], "<!--") {
-				stop := strings.Index(s[i+j+4:], "-->")
+				stop := closeAfter(i + j + 4)
 				var to int
 				switch {
 				case stop >= 0:
-					to = i + j + 4 + stop + 3
+					to = stop + 3
 				case atLineStart && strings.TrimLeft(seg[:j], " ") == "" && j <= 3:
 					to = len(s)
 				default:
@@ -417,6 +436,7 @@ func fenceOpen(line string) string {
 // backticks opens one, the next run of the same length closes it.
 func codeSpans(line string) [][2]int {
 	var out [][2]int
+	noneAfter := map[int]int{} // run length → no run of it starts after this offset
 	for i := 0; i < len(line); {
 		if line[i] != '`' {
 			i++
@@ -425,6 +445,10 @@ func codeSpans(line string) [][2]int {
 		n := len(line[i:]) - len(strings.TrimLeft(line[i:], "`"))
 		open := i
 		i += n
+		if at, ok := noneAfter[n]; ok && i >= at {
+			continue
+		}
+		noneAfter[n] = i // until a close is found below
 		for k := i; k < len(line); {
 			if line[k] != '`' {
 				k++
@@ -434,6 +458,7 @@ func codeSpans(line string) [][2]int {
 			if m == n {
 				out = append(out, [2]int{open, k + m})
 				i = k + m
+				delete(noneAfter, n)
 				break
 			}
 			k += m

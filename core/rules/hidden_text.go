@@ -21,7 +21,8 @@ func checkHiddenText(w *workspace) {
 				if h.End == 3 {
 					continue
 				}
-				h.Start = 3 // a run that begins with the BOM: the rest is hidden
+				// A run that begins with the BOM: the rest is hidden.
+				h.Start, h.Visible = 3, showRunes(string(d.Src[3:h.End]))
 			}
 			span := text.Span{Start: h.Start, End: h.End}
 			w.report(Finding{File: fi, Span: span,
