@@ -174,6 +174,8 @@ type checked struct {
 	// noCode: the root holds nothing but .memory/, so the reference rules
 	// had nothing to judge entries against.
 	noCode bool
+	// written are the lines written since --since's ref (since.go).
+	written []memory.Written
 }
 
 func (c *checked) reported(f rules.File) bool { return c.only == nil || c.only[f.Path] }
@@ -234,6 +236,7 @@ func runCheck(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 		results []*checked
 		fixed   []string
 		summary checkSummary
+		since   = sinceOf(a)
 	)
 	for _, t := range targets {
 		e.root = t.root
@@ -269,6 +272,11 @@ func runCheck(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 				c.findings = append(c.findings, f)
 			}
 		}
+		if since.ref != "" {
+			if err := since.read(ctx, svc, c); err != nil {
+				return exitError, err
+			}
+		}
 		c.count(&summary)
 		results = append(results, c)
 	}
@@ -287,13 +295,17 @@ func runCheck(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 				out = append(out, toJSON(c, f))
 			}
 		}
-		writeJSON(e.stdout, map[string]any{"findings": nonNil(out), "fixed": nonNil(fixed), "summary": summary})
+		doc := map[string]any{"findings": nonNil(out), "fixed": nonNil(fixed), "summary": summary}
+		if since.ref != "" {
+			doc["since"] = since.json(results)
+		}
+		writeJSON(e.stdout, doc)
 	case "sarif":
-		if err := writeSARIF(e.stdout, results); err != nil {
+		if err := writeSARIF(e.stdout, results, since); err != nil {
 			return exitError, err
 		}
 	case "summary":
-		if err := writeSummary(e.stdout, results, e.cfg); err != nil {
+		if err := writeSummary(e.stdout, results, e.cfg, since); err != nil {
 			return exitError, err
 		}
 	default:
@@ -304,8 +316,12 @@ func runCheck(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 				writeFixes(e.stdout, f)
 			}
 		}
+		since.writeText(e.stdout, results)
 		// The same closing sentence as --format summary.
 		fmt.Fprintln(e.stderr, summarize(results, e.cfg).line())
+		if since.ref != "" {
+			fmt.Fprintln(e.stderr, since.line(results))
+		}
 		for _, n := range noCodeNotes(results) {
 			fmt.Fprintln(e.stderr, n)
 		}

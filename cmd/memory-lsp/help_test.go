@@ -21,7 +21,7 @@ func TestHelp(t *testing.T) {
 	}{
 		{[]string{"help"}, []string{"usage: memory-lsp <command>", "help <command>", "check ", "store ", "exit codes:"}},
 		{[]string{"--help"}, []string{"usage: memory-lsp <command>"}},
-		{[]string{"check", "--help"}, []string{"usage: memory-lsp check [--fix]", "--format F", "examples:", "memory-lsp check --fix", "exit codes: 0 success"}},
+		{[]string{"check", "--help"}, []string{"usage: memory-lsp check [--fix]", "--format F", "--since REF", "examples:", "memory-lsp check --fix", "exit codes: 0 success"}},
 		{[]string{"check", "-h"}, []string{"usage: memory-lsp check"}},
 		{[]string{"help", "store"}, []string{"usage: memory-lsp store --category C", "--slug S", "--root DIR", "-- ends the flags", `-- "-race slows the suite 10x."`, "decisions.md"}},
 		{[]string{"query", "--limit", "3", "--help"}, []string{"usage: memory-lsp query", "four letters"}},

@@ -88,11 +88,14 @@ const categoryHelp = "Instruction, Quirk, Preference, Decision or Security; any 
 
 func commands() []command {
 	return []command{
-		{name: "check", positional: true, args: "[--fix] [--format text|json|sarif|summary] [PATH…]",
-			help:     "report problems in .memory folders or files, each with its fix; --fix applies the safe fixes",
-			notes:    "PATH is a project, a .memory folder or memory files (as pre-commit passes them); none means the current project. Each finding is path:line:column: severity: message [code], the column in UTF-16 units as editors count, followed by the fixes an editor offers for it.",
-			flags:    []flagSpec{{name: "fix", boolean: true, help: "apply the safe fixes first (only files directly inside a .memory folder are written)"}, {name: "format", value: "F", help: "text (default), json (as --json), sarif (SARIF 2.1.0 for code scanning) or summary (counts for CI)"}},
-			examples: []string{"memory-lsp check", "memory-lsp check --fix", "memory-lsp check --format sarif > memory.sarif", "memory-lsp check --root examples/demo"},
+		{name: "check", positional: true, args: "[--fix] [--format text|json|sarif|summary] [--since REF] [PATH…]",
+			help:  "report problems in .memory folders or files, each with its fix; --fix applies the safe fixes",
+			notes: "PATH is a project, a .memory folder or memory files (as pre-commit passes them); none means the current project. Each finding is path:line:column: severity: message [code], the column in UTF-16 units as editors count, followed by the fixes an editor offers for it.",
+			flags: []flagSpec{
+				{name: "fix", boolean: true, help: "apply the safe fixes first (only files directly inside a .memory folder are written)"},
+				{name: "format", value: "F", help: "text (default), json (as --json), sarif (SARIF 2.1.0 for code scanning) or summary (counts for CI; Markdown for a pull request comment with --since)"},
+				{name: "since", value: "REF", help: "also list every memory line added or changed since the git commit REF, with who wrote it (git blame; not committed yet)"}},
+			examples: []string{"memory-lsp check", "memory-lsp check --fix", "memory-lsp check --format sarif > memory.sarif", "memory-lsp check --root examples/demo", "memory-lsp check --since origin/main --format summary"},
 			run:      runCheck},
 		{name: "list", args: "[--category C]", help: "list every entry with its place, category, pruning score, slug and content",
 			flags:    []flagSpec{{name: "category", value: "C", help: "only this category: " + categoryHelp}},
@@ -100,7 +103,7 @@ func commands() []command {
 			run:      runList},
 		{name: "store", positional: true, args: "--category C [--slug S] [--dry-run] CONTENT|-",
 			help:  "store a memory as HackLM's storeMemory does (- reads stdin)",
-			notes: "CONTENT is one sentence; the words may be given unquoted. A store skips what is already stored, updates an entry when the new text is the same fact with a changed value or wording (or reverses it), and otherwise appends; with --slug it updates the entry with that slug. A secret or an instruction to agents is refused (exit 1). The first store of a project creates .memory at its top and says where.",
+			notes: "CONTENT is one sentence; the words may be given unquoted. A store skips what is already stored, updates an entry when the new text is the same fact with a changed value or wording (or reverses it), and otherwise appends; with --slug it updates the entry with that slug. A secret, an instruction to agents or text a reader cannot see (hidden-text) is refused (exit 1). The first store of a project creates .memory at its top and says where.",
 			flags: []flagSpec{{name: "category", value: "C", help: categoryHelp}, {name: "slug", value: "S", help: "kebab-case key; the same slug updates the entry"}, {name: "dry-run", boolean: true, help: "say what would happen, write nothing"}},
 			examples: []string{`memory-lsp store --category Decision "Use Postgres for the ledger."`, `memory-lsp store --category quirks --slug gradle-leak "The Gradle daemon leaks memory after 20 builds."`,
 				`echo "Run migrations before deploying." | memory-lsp store --category Instruction -`, `memory-lsp store --category Quirk -- "-race slows the suite 10x."`},
@@ -112,7 +115,7 @@ func commands() []command {
 			examples: []string{"memory-lsp query postgres", `memory-lsp query --category quirks "gradle daemon"`, "memory-lsp query --json --limit 3 deploy"},
 			run:      runQuery},
 		{name: "cleanup", args: "[--apply] [--accept KIND,…]", help: "show the cleanup plan (normalise, merge true duplicates, prune, assign slugs), the pairs left to decide and the lines left to you, then the diff; --apply writes it",
-			notes: "Nothing is written without --apply. Lines with a likely secret or an instruction to agents are never changed: the plan lists them for you to delete.",
+			notes: "Nothing is written without --apply. Lines with a likely secret or an instruction to agents are never changed, and of a line with hidden text only that text is removed (as check --fix does): the plan lists them for you to delete.",
 			flags: []flagSpec{
 				{name: "apply", boolean: true, help: "write the plan"},
 				{name: "accept", value: "KINDS", help: "also apply the suggested choice for these kinds of pairs: reversal, value, reworded, qualification, sibling, or all"}},

@@ -196,8 +196,12 @@ func shortSummary(s string) string {
 	return strings.TrimSuffix(s[:cut], ".")
 }
 
-func writeSARIF(w io.Writer, results []*checked) error {
+func writeSARIF(w io.Writer, results []*checked, since *sinceReport) error {
 	descriptors, ruleIndex := sarifRules()
+	sinceIndex := len(descriptors)
+	if since.ref != "" {
+		descriptors = append(descriptors, since.sarifDescriptor())
+	}
 	root := sarifRootDir(results)
 	run := sarifRun{
 		Tool: sarifTool{Driver: sarifDriver{Name: "memory-lsp", Version: versionString(), InformationURI: projectURI, Rules: descriptors}},
@@ -213,6 +217,7 @@ func writeSARIF(w io.Writer, results []*checked) error {
 		for _, f := range c.findings {
 			run.Results = append(run.Results, sarifResultOf(c, f, root, ruleIndex, seen))
 		}
+		run.Results = append(run.Results, since.sarifResults(c, root, sinceIndex, seen)...)
 	}
 	writeJSON(w, sarifLog{Schema: sarifSchema, Version: sarifVersion, Runs: []sarifRun{run}})
 	return nil

@@ -109,8 +109,35 @@ func (f summaryFile) entriesCell() string {
 	return fmt.Sprintf("%d/%d", f.entries, f.limit)
 }
 
-func writeSummary(w io.Writer, results []*checked, cfg config.Config) error {
+// writeSummary prints the counts as a table, or with --since as Markdown
+// (the step summary's, then the lines written since the ref) for a pull
+// request comment.
+func writeSummary(w io.Writer, results []*checked, cfg config.Config, since *sinceReport) error {
 	t := summarize(results, cfg)
+	md := ""
+	if since.ref != "" {
+		md = markdownSummary(t) + "\n" + since.markdown(results)
+		if _, err := io.WriteString(w, md); err != nil {
+			return err
+		}
+		for _, n := range noCodeNotes(results) {
+			fmt.Fprintf(w, "\n%s\n", n)
+		}
+	} else if err := writeSummaryTable(w, t, results); err != nil {
+		return err
+	}
+	if p := os.Getenv("GITHUB_STEP_SUMMARY"); p != "" {
+		if md == "" {
+			md = markdownSummary(t) + "\n"
+		}
+		if err := appendFile(p, md); err != nil {
+			return fmt.Errorf("writing the GitHub step summary %s: %w", p, err)
+		}
+	}
+	return nil
+}
+
+func writeSummaryTable(w io.Writer, t checkTotals, results []*checked) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "file\tentries\terrors\twarnings\tinfos\thints")
 	for _, f := range t.files {
@@ -132,17 +159,12 @@ func writeSummary(w io.Writer, results []*checked, cfg config.Config) error {
 	for _, n := range noCodeNotes(results) {
 		fmt.Fprintln(w, n)
 	}
-	if p := os.Getenv("GITHUB_STEP_SUMMARY"); p != "" {
-		if err := appendStepSummary(p, t); err != nil {
-			return fmt.Errorf("writing the GitHub step summary %s: %w", p, err)
-		}
-	}
 	return nil
 }
 
-// appendStepSummary adds a Markdown report to the file GitHub Actions shows
-// on the run's page. Other steps write there too, so it only appends.
-func appendStepSummary(path string, t checkTotals) error {
+// markdownSummary is the counts as Markdown, for the file GitHub Actions
+// shows on the run's page and for a pull request comment.
+func markdownSummary(t checkTotals) string {
 	var b strings.Builder
 	b.WriteString("### memory-lsp check\n\n")
 	b.WriteString("| file | entries | limit | errors | warnings | infos | hints |\n|---|--:|--:|--:|--:|--:|--:|\n")
@@ -162,12 +184,18 @@ func appendStepSummary(path string, t checkTotals) error {
 			fmt.Fprintf(&b, "| %s | %s | %d |\n", markdownCode(c.code), c.severity, c.count)
 		}
 	}
-	fmt.Fprintf(&b, "\n**%s**\n\n", t.line())
+	fmt.Fprintf(&b, "\n**%s**\n", t.line())
+	return b.String()
+}
+
+// appendFile adds text to the step summary file. Other steps write there
+// too, so it only appends.
+func appendFile(path, text string) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return err
 	}
-	if _, err := f.WriteString(b.String()); err != nil {
+	if _, err := f.WriteString(text); err != nil {
 		f.Close()
 		return err
 	}

@@ -107,6 +107,14 @@ func validateContent(raw string, cfg config.Config) (string, error) {
 			return "", bad("content %s; memory is read by agents, so it is not stored — state the project fact instead", d[0].What())
 		}
 	}
+	// Text a reader of the file cannot see (bidi controls, tag characters,
+	// zero-width characters, comments) would reach every agent unreviewed.
+	if cfg.Enabled(rules.HiddenTextCode) {
+		if h := rules.FindHidden(content); len(h) > 0 {
+			return "", bad("content holds hidden text at character %d, %s (made visible: %s); memory is read by agents, so it is not stored — remove it",
+				utf8.RuneCountInString(content[:h[0].Start])+1, h[0].What(), quoteVisible(content, h))
+		}
+	}
 	return content, nil
 }
 
@@ -114,4 +122,47 @@ func validateContent(raw string, cfg config.Config) (string, error) {
 func looksLikeSlug(content string) bool {
 	d := memfile.Parse([]byte("- " + content))
 	return len(d.Entries) == 1 && d.Entries[0].HasSlug
+}
+
+// quoteVisible quotes content with its hidden passages made visible,
+// shortened around the first one when it is long.
+func quoteVisible(content string, hidden []rules.Hidden) string {
+	const around = 40
+	from, to := max(0, hidden[0].Start-around), min(len(content), hidden[0].End+around)
+	if from > 0 { // cut at a space, else at a character
+		if i := strings.IndexByte(content[from:hidden[0].Start], ' '); i >= 0 {
+			from += i + 1
+		}
+		for !utf8.RuneStart(content[from]) {
+			from--
+		}
+	}
+	if to < len(content) {
+		if i := strings.LastIndexByte(content[hidden[0].End:to], ' '); i >= 0 {
+			to = hidden[0].End + i
+		}
+		for to < len(content) && !utf8.RuneStart(content[to]) {
+			to++
+		}
+	}
+	for _, h := range hidden { // a passage across an edge is shown whole
+		if h.Start < to && h.End > to {
+			to = h.End
+		}
+	}
+	var in []rules.Hidden
+	for _, h := range hidden {
+		if h.Start >= from && h.End <= to {
+			h.Start, h.End = h.Start-from, h.End-from
+			in = append(in, h)
+		}
+	}
+	q := rules.ShowHidden(content[from:to], in)
+	if from > 0 {
+		q = "…" + q
+	}
+	if to < len(content) {
+		q += "…"
+	}
+	return `"` + q + `"`
 }

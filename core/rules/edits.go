@@ -28,9 +28,12 @@ func deleteLineFix(title string, safe bool, fi int, d *memfile.Document, li int)
 }
 
 // quote shortens s to at most n characters for a message, with "…".
-func quote(s string, n int) string {
+func quote(s string, n int) string { return `"` + clip(s, n) + `"` }
+
+// clip shortens s to at most n characters, ending it with "…" when cut.
+func clip(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
-		return `"` + s + `"`
+		return s
 	}
 	i, c := 0, 0
 	for i = range s {
@@ -39,7 +42,7 @@ func quote(s string, n int) string {
 		}
 		c++
 	}
-	return `"` + strings.TrimRight(s[:i], " ") + `…"`
+	return strings.TrimRight(s[:i], " ") + "…"
 }
 
 // entrySpan is the span a finding about an entry points at: its content, or

@@ -8,12 +8,14 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
-// A hazard is text that must not spread: a likely secret, or an instruction
-// to the agents that read memory. Normalising such a line (a "* " bullet
-// made "- ") would make HackLM read it, a slug would make it addressable,
-// and a merge would copy it: so no tool rewrites a line that holds one. The
-// fixes offered for it are to delete the line or, for a secret, to replace
-// the secret with a placeholder; both are for a person to choose.
+// A hazard is text that must not spread: a likely secret, an instruction
+// to the agents that read memory, or text a reader cannot see. Normalising
+// such a line (a "* " bullet made "- ") would make HackLM read it, a slug
+// would make it addressable, and a merge would copy it: so no tool rewrites
+// a line that holds one. The fixes offered for it are its own: delete the
+// line or, for a secret, replace the secret with a placeholder, both for a
+// person to choose; hidden text's removal is safe, since what a reader saw
+// stays.
 // Hazard reports whether f is about a hazard: its fixes come first.
 func (f Finding) Hazard() bool { return f.Traits().Hazard }
 
@@ -44,8 +46,11 @@ func FindHazards(files []File, findings []Finding) Hazards {
 			}
 			if _, ok := h[f.File][li]; !ok {
 				advice := "delete the line, or write the project fact it meant in plain words"
-				if f.Code == "secret" {
+				switch f.Code {
+				case "secret":
 					advice = "delete the line or replace the secret with a placeholder, then rotate the secret"
+				case HiddenTextCode:
+					advice = "remove the hidden text (check --fix does) or delete the line"
 				}
 				h[f.File][li] = Hazard{Message: f.Message, Advice: advice}
 			}

@@ -214,10 +214,10 @@ func (f Finding) Traits() Traits { return traitsOf(f.Code) }
 func (r rule) on(cfg config.Config) bool { return r.AlwaysOn || cfg.Enabled(r.Code) }
 
 // registry lists every rule in the order of the README's table of codes,
-// which a test keeps equal to it: agent-directive sits beside secret (both
-// are about what text may be stored), the rules that judge entries against
-// the repository follow the rules of the text, and file-too-large comes
-// last.
+// which a test keeps equal to it: agent-directive and hidden-text sit
+// beside secret (all three are about what text may be stored), the rules
+// that judge entries against the repository follow the rules of the text,
+// and file-too-large comes last.
 var registry = []rule{
 	{Info{"bullet-marker", Warning, "A list marker other than \"- \" (`* x`, `-x`, `1. x`): HackLM ignores the line."}, checkBulletMarker, Traits{CleanupNormalizes: true}},
 	{Info{"indented-entry", Warning, "An indented list item: HackLM never reads it, and a store may delete it."}, checkIndentedEntry, Traits{}},
@@ -237,6 +237,7 @@ var registry = []rule{
 	{Info{"unknown-file", Warning, "A `.md` file in `.memory/` that is no category file: HackLM never reads it."}, checkUnknownFile, Traits{}},
 	{Info{"secret", Error, "A likely credential (API key, token, private key, password)."}, checkSecret, Traits{Hazard: true}},
 	{Info{AgentDirectiveCode, Warning, "Text that instructs the agents reading memory (\"ignore previous instructions\", \"you are now …\") or pipes downloaded code into a shell (`curl … | sh`): memory poisoning. Store refuses it unless the rule is switched off."}, checkAgentDirective, Traits{Hazard: true}},
+	{Info{HiddenTextCode, Error, "Text a reader cannot see but agents read: bidirectional controls (U+202A–202E, U+2066–2069), Unicode tag characters, zero-width and invisible characters outside the emoji and scripts that need them, an HTML comment holding words, a link with no text (`[](url \"title\")`). The message shows it made visible (`\\u202e`, `<tag:Ignore>`); the safe fix removes it. Store refuses it unless the rule is switched off."}, checkHiddenText, Traits{Hazard: true}},
 	{Info{"stray-line", Information, "A line HackLM ignores but its cleanup would turn into an entry."}, checkStrayLine, Traits{}},
 	{Info{"stale-path", Warning, "A path an entry cites (`src/auth/session.ts`, `docs/adr/`) that does not exist in the repository; when git history shows where it went, the message names the new path and the commit, and a safe fix updates the entry."}, checkStalePath, Traits{NeedsRepo: true}},
 	{Info{"stale-command", Warning, "A command an entry cites (`make e2e`, `npm run lint`, `just deploy`) whose target, script, recipe or task its Makefile, package.json, justfile or Taskfile does not define; the message lists the closest names."}, checkStaleCommand, Traits{NeedsRepo: true}},
@@ -317,6 +318,16 @@ func (w *workspace) reportAs(sev Severity, f Finding) {
 func (w *workspace) categoryFiles(fn func(fi int, f *File)) {
 	for i := range w.files {
 		if f := &w.files[i]; f.IsCategory && f.parsed() {
+			fn(i, f)
+		}
+	}
+}
+
+// parsedFiles calls fn for every parsed file, category file or not: the
+// hazard rules look at everything agents may be pointed at.
+func (w *workspace) parsedFiles(fn func(fi int, f *File)) {
+	for i := range w.files {
+		if f := &w.files[i]; f.parsed() {
 			fn(i, f)
 		}
 	}

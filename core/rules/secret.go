@@ -11,17 +11,14 @@ import (
 // not: memory files are read by every agent and usually committed. The
 // message names the kind and never repeats the secret.
 func checkSecret(w *workspace) {
-	for fi, f := range w.files {
-		if !f.parsed() {
-			continue
-		}
+	w.parsedFiles(func(fi int, f *File) {
 		for _, m := range secret.Find(string(f.Doc.Src)) {
 			span := text.Span{Start: m.Start, End: m.End}
 			w.report(Finding{File: fi, Span: span,
 				Message: "likely credential (" + m.Kind + "): memory files are shared with every agent and usually committed; remove it and rotate it",
 				Fixes:   hazardFixes(fi, f.Doc, pemBlock(f.Doc.Src, span), true)})
 		}
-	}
+	})
 }
 
 // pemBlock widens the span of a private key's BEGIN line to its END line,

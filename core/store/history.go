@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -97,30 +98,123 @@ func (p *Project) Blame(ctx context.Context, rel string) ([]time.Time, error) {
 	if err != nil {
 		return nil, fmt.Errorf("blaming %s: %w", rel, err)
 	}
-	var times []time.Time
-	var when time.Time
-	committed := true
+	lines, err := parseBlame(out)
+	if err != nil {
+		return nil, fmt.Errorf("blaming %s: %w", rel, err)
+	}
+	times := make([]time.Time, len(lines))
+	for i, l := range lines {
+		if l.Committed {
+			times[i] = l.committed
+		}
+	}
+	return times, nil
+}
+
+// LineOrigin is who last changed one line of a file, and whether that was
+// after a given commit.
+type LineOrigin struct {
+	// Since: changed after the commit; false when the line is as it was
+	// there.
+	Since bool
+	// Committed is false for a line changed in the work tree only (git's
+	// "Not Committed Yet"); Commit, Author, Email and When are then empty.
+	Committed     bool
+	Commit        string // abbreviated hash
+	Author, Email string
+	When          time.Time // the author's date
+	committed     time.Time // the committer's date, for Blame
+}
+
+// parseBlame reads `git blame --line-porcelain`: one LineOrigin per line
+// of the file, in order. Since is set for every line not marked as a
+// boundary.
+func parseBlame(out []byte) ([]LineOrigin, error) {
+	var lines []LineOrigin
+	var cur LineOrigin
+	header := true
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(make([]byte, 64*1024), 16<<20)
 	for sc.Scan() {
 		line := sc.Text()
+		if header { // "<hash> <orig line> <final line> [<group size>]"
+			hash, _, _ := strings.Cut(line, " ")
+			cur = LineOrigin{Since: true, Committed: strings.Trim(hash, "0") != ""}
+			if cur.Committed {
+				cur.Commit = hash[:min(len(hash), 7)]
+			}
+			header = false
+			continue
+		}
+		key, val, _ := strings.Cut(line, " ")
 		switch {
 		case strings.HasPrefix(line, "\t"): // the line itself ends its block
-			if !committed {
-				when = time.Time{}
+			if !cur.Committed {
+				cur = LineOrigin{Since: cur.Since}
 			}
-			times = append(times, when)
-			when, committed = time.Time{}, true
-		case strings.HasPrefix(line, "committer-time "):
-			when = unixTime(strings.TrimPrefix(line, "committer-time "))
-		case len(line) >= 40 && strings.Count(line[:40], "0") == 40 && (len(line) == 40 || line[40] == ' '):
-			committed = false // git's name for "not committed yet"
+			lines = append(lines, cur)
+			header = true
+		case key == "author":
+			cur.Author = val
+		case key == "author-mail":
+			cur.Email = strings.TrimSuffix(strings.TrimPrefix(val, "<"), ">")
+		case key == "author-time":
+			cur.When = unixTime(val)
+		case key == "committer-time":
+			cur.committed = unixTime(val)
+		case key == "boundary":
+			cur.Since = false
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("blaming %s: %w", rel, err)
+	return lines, sc.Err()
+}
+
+// ErrNoGit: the folder is not in a git work tree.
+var ErrNoGit = errors.New("not in a git work tree")
+
+// GitCommit resolves ref to a commit hash in the work tree holding dir:
+// ErrNoGit outside git, an error naming ref when git cannot resolve it.
+func GitCommit(ctx context.Context, dir, ref string) (string, error) {
+	out, err := git(ctx, dir, "rev-parse", "--verify", "--quiet", "--end-of-options", ref+"^{commit}")
+	if err == nil {
+		return strings.TrimSpace(string(out)), nil
 	}
-	return times, nil
+	if _, e := git(ctx, dir, "rev-parse", "--git-dir"); e != nil {
+		return "", ErrNoGit
+	}
+	return "", fmt.Errorf("git knows no commit %q", ref)
+}
+
+// BlameSince is the origin of each line of the memory file name in the
+// folder dir as the work tree holds it (index 0 is line 1), relative to
+// commit: one git blame that stops at commit. A file git does not track
+// has no history: nil, every line new and not committed.
+func BlameSince(ctx context.Context, dir, name, commit string) ([]LineOrigin, error) {
+	out, err := git(ctx, dir, "blame", "--root", "--line-porcelain", "^"+commit, "--", name)
+	if err != nil {
+		if strings.Contains(err.Error(), "no such path") {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("blaming %s: %w", name, err)
+	}
+	lines, err := parseBlame(out)
+	if err != nil {
+		return nil, fmt.Errorf("blaming %s: %w", name, err)
+	}
+	return lines, nil
+}
+
+// FileAt is the memory file name of the folder dir as commit holds it; ok
+// is false when it held no such file.
+func FileAt(ctx context.Context, dir, name, commit string) (data []byte, ok bool, err error) {
+	out, err := git(ctx, dir, "cat-file", "blob", commit+":./"+name)
+	if err != nil {
+		if msg := err.Error(); strings.Contains(msg, "does not exist") || strings.Contains(msg, "but not in") {
+			return nil, false, nil
+		}
+		return nil, false, fmt.Errorf("reading %s at %s: %w", name, commit, err)
+	}
+	return out, true, nil
 }
 
 // LastChange is the last commit that changed rel (a file or folder,

@@ -104,6 +104,17 @@ func (r *Repo) Git(args ...string) string {
 // is (2006-01-02T15:04:05Z), and "" is now.
 func (r *Repo) Commit(date, msg string) {
 	r.t.Helper()
+	r.commit(date, msg)
+}
+
+// CommitBy is Commit with another author than the Repo's: "Name <email>".
+func (r *Repo) CommitBy(date, msg, author string) {
+	r.t.Helper()
+	r.commit(date, msg, "--author", author)
+}
+
+func (r *Repo) commit(date, msg string, args ...string) {
+	r.t.Helper()
 	r.Git("add", "-A")
 	var env []string
 	if date != "" {
@@ -112,7 +123,7 @@ func (r *Repo) Commit(date, msg string) {
 		}
 		env = []string{"GIT_AUTHOR_DATE=" + date, "GIT_COMMITTER_DATE=" + date}
 	}
-	r.run(env, "commit", "-q", "-m", msg)
+	r.run(env, append([]string{"commit", "-q", "-m", msg}, args...)...)
 }
 
 func (r *Repo) run(extra []string, args ...string) string {

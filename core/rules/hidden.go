@@ -1,0 +1,510 @@
+package rules
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// HiddenTextCode is the code of the hidden-text rule, which store
+// validation also honours: switching the rule off lets such text be stored.
+const HiddenTextCode = "hidden-text"
+
+// HiddenKind says what makes a passage invisible.
+type HiddenKind int
+
+const (
+	// HiddenBidi: a bidirectional embedding, override or isolate control,
+	// which makes text show in another order than it is read (Trojan
+	// Source).
+	HiddenBidi HiddenKind = iota
+	// HiddenTag: Unicode tag characters (U+E0000–E007F), an invisible copy
+	// of ASCII.
+	HiddenTag
+	// HiddenInvisible: a zero-width or otherwise invisible formatting
+	// character outside the sequences that need it (an emoji, a joining
+	// script).
+	HiddenInvisible
+	// HiddenComment: an HTML comment that holds words; Markdown renders it
+	// to nothing.
+	HiddenComment
+	// HiddenLink: a link with no text (`[](url "title")`), which renders to
+	// nothing while its destination and title hold text.
+	HiddenLink
+)
+
+// Hidden is one passage a reader of the rendered or displayed file cannot
+// see but an agent reads: its byte span in the scanned text, its kind and
+// the passage made visible (`\u202e`, `<tag:Ignore>`, the comment).
+type Hidden struct {
+	Start, End int
+	Kind       HiddenKind
+	Visible    string
+}
+
+// What says in words what the passage is, showing it, for a finding or a
+// refused store.
+func (h Hidden) What() string {
+	switch h.Kind {
+	case HiddenBidi:
+		return "bidirectional control " + h.Visible + ": the text shows in another order than agents read it"
+	case HiddenTag:
+		return "invisible Unicode tag characters " + h.Visible + ": a reader sees nothing, agents read them as text"
+	case HiddenComment:
+		return "HTML comment " + clip(h.Visible, maxShown) + ": it renders to nothing, but agents read it"
+	case HiddenLink:
+		return "link with no text " + clip(h.Visible, maxShown) + ": it renders to nothing, but agents read it"
+	}
+	return "invisible character " + h.Visible + ": a reader sees nothing, but agents read it"
+}
+
+// FindHidden returns the hidden passages of s sorted by position. Every
+// U+FEFF is one, even at offset 0: the caller that scans a whole file
+// leaves the byte order mark at its start to the bom rule.
+//
+// Characters legitimate text needs pass: a zero-width joiner between two
+// emoji (👨‍👩‍👧), one variation selector after an emoji, a keycap base or a
+// character with standardised variants (❤️, 1️⃣, 葛󠄀), a joiner or
+// non-joiner inside a word of a script that uses them (Persian, Hindi), the
+// tag characters of a flag (🏴󠁧󠁢󠁳󠁣󠁴󠁿), and everything of Arabic, Hebrew, CJK and
+// combining marks, which are visible. Comments and links are looked for
+// outside code spans and fenced code, where they show as written.
+func FindHidden(s string) []Hidden {
+	out := findHiddenChars(s)
+	if strings.Contains(s, "<!--") || strings.Contains(s, "](") {
+		out = mergeHidden(out, findHiddenMarkup(s))
+	}
+	return out
+}
+
+// charNames names the invisible characters FindHidden reports; a rune not
+// here is a variation selector (hiddenRune).
+var charNames = map[rune]string{
+	0x202A: "left-to-right embedding", 0x202B: "right-to-left embedding", 0x202C: "pop directional formatting",
+	0x202D: "left-to-right override", 0x202E: "right-to-left override",
+	0x2066: "left-to-right isolate", 0x2067: "right-to-left isolate", 0x2068: "first strong isolate", 0x2069: "pop directional isolate",
+	0x200B: "zero width space", 0x200C: "zero width non-joiner", 0x200D: "zero width joiner",
+	0x2060: "word joiner", 0x2061: "function application", 0x2062: "invisible times", 0x2063: "invisible separator", 0x2064: "invisible plus",
+	0xFEFF: "zero width no-break space", 0x180E: "Mongolian vowel separator",
+	0x115F: "Hangul choseong filler", 0x1160: "Hangul jungseong filler", 0x3164: "Hangul filler", 0xFFA0: "halfwidth Hangul filler",
+}
+
+// hiddenRune reports whether r is one of the invisible characters
+// FindHidden looks at, and of which kind.
+func hiddenRune(r rune) (HiddenKind, bool) {
+	switch {
+	case r < 0x115F:
+		return 0, false
+	case 0x202A <= r && r <= 0x202E || 0x2066 <= r && r <= 0x2069:
+		return HiddenBidi, true
+	case isTag(r):
+		return HiddenTag, true
+	case isVariationSelector(r):
+		return HiddenInvisible, true
+	}
+	_, ok := charNames[r]
+	return HiddenInvisible, ok
+}
+
+func isTag(r rune) bool { return 0xE0000 <= r && r <= 0xE007F }
+
+func isVariationSelector(r rune) bool {
+	return 0xFE00 <= r && r <= 0xFE0F || 0xE0100 <= r && r <= 0xE01EF
+}
+
+func findHiddenChars(s string) []Hidden {
+	var out []Hidden
+	for i := 0; i < len(s); {
+		if s[i] < 0xE1 { // below U+115F's lead byte: ASCII, Latin, Greek, Cyrillic, Hebrew, Arabic …
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		kind, ok := hiddenRune(r)
+		if !ok {
+			i += n
+			continue
+		}
+		if kind == HiddenTag {
+			j := i
+			for j < len(s) {
+				t, m := utf8.DecodeRuneInString(s[j:])
+				if !isTag(t) {
+					break
+				}
+				j += m
+			}
+			if !flagTags(s[:i], s[i:j]) {
+				out = append(out, Hidden{Start: i, End: j, Kind: HiddenTag, Visible: showTags(s[i:j])})
+			}
+			i = j
+			continue
+		}
+		if allowedRune(s, i, r, n) {
+			i += n
+			continue
+		}
+		// A run of hidden characters of one kind is one passage.
+		j := i + n
+		for j < len(s) {
+			t, m := utf8.DecodeRuneInString(s[j:])
+			if k, ok := hiddenRune(t); !ok || k != kind || allowedRune(s, j, t, m) {
+				break
+			}
+			j += m
+		}
+		out = append(out, Hidden{Start: i, End: j, Kind: kind, Visible: showRunes(s[i:j])})
+		i = j
+	}
+	return out
+}
+
+// allowedRune reports whether the invisible character r at s[i:i+n] is one
+// that the text around it needs.
+func allowedRune(s string, i int, r rune, n int) bool {
+	prev, _ := utf8.DecodeLastRuneInString(s[:i])
+	next, _ := utf8.DecodeRuneInString(s[i+n:])
+	switch {
+	case r == 0x200D:
+		base := prev
+		if base == 0xFE0F {
+			base, _ = utf8.DecodeLastRuneInString(s[:i-3])
+		}
+		return pictographic(base) && pictographic(next) || joiningScript(prev) && joiningScript(next)
+	case r == 0x200C:
+		return joiningScript(prev) && joiningScript(next)
+	case r == 0x180E:
+		return unicode.Is(unicode.Mongolian, prev) && unicode.Is(unicode.Mongolian, next)
+	case r == 0xFE0E || r == 0xFE0F:
+		return pictographic(prev) || keycapBase(prev) && next == 0x20E3
+	case 0xFE00 <= r && r <= 0xFE0D:
+		// Standardised variants: CJK compatibility ideographs, maths
+		// symbols, Myanmar, Phags-pa; never after ASCII or another selector.
+		return prev > 0x7F && (unicode.IsLetter(prev) || unicode.IsSymbol(prev))
+	case 0xE0100 <= r && r <= 0xE01EF:
+		return unicode.Is(unicode.Han, prev) // ideographic variation sequences
+	}
+	return false
+}
+
+// pictographic approximates Unicode's Extended_Pictographic, which the
+// standard library does not carry: the emoji blocks, the symbol blocks
+// emoji come from, and the few emoji elsewhere (©, ®, ™, ‼ …).
+func pictographic(r rune) bool {
+	switch {
+	case 0x1F000 <= r && r <= 0x1FAFF, 0x2600 <= r && r <= 0x27BF, 0x2300 <= r && r <= 0x23FF,
+		0x2B00 <= r && r <= 0x2BFF, 0x2190 <= r && r <= 0x21FF, 0x25A0 <= r && r <= 0x25FF,
+		0x2900 <= r && r <= 0x297F:
+		return true
+	}
+	switch r {
+	case 0xA9, 0xAE, 0x203C, 0x2049, 0x2122, 0x2139, 0x24C2, 0x3030, 0x303D, 0x3297, 0x3299:
+		return true
+	}
+	return false
+}
+
+func keycapBase(r rune) bool { return '0' <= r && r <= '9' || r == '#' || r == '*' }
+
+// joiningScripts are the scripts whose words use a zero-width joiner or
+// non-joiner to choose a letter's form (Persian "می‌خواهم", Devanagari
+// half forms).
+var joiningScripts = []*unicode.RangeTable{
+	unicode.Arabic, unicode.Syriac, unicode.Thaana, unicode.Nko, unicode.Mongolian,
+	unicode.Devanagari, unicode.Bengali, unicode.Gurmukhi, unicode.Gujarati, unicode.Oriya,
+	unicode.Tamil, unicode.Telugu, unicode.Kannada, unicode.Malayalam, unicode.Sinhala,
+	unicode.Myanmar, unicode.Khmer, unicode.Tibetan,
+}
+
+func joiningScript(r rune) bool {
+	return r > 0x7F && (unicode.IsLetter(r) || unicode.IsMark(r)) && unicode.IsOneOf(joiningScripts, r)
+}
+
+// flagTags reports whether tags, after before, are the tag sequence of a
+// subdivision flag: 🏴 then a region and subdivision code (3 to 7 lowercase
+// letters and digits) then CANCEL TAG. Anything longer could carry a
+// message, and is reported.
+func flagTags(before, tags string) bool {
+	if last, _ := utf8.DecodeLastRuneInString(before); last != 0x1F3F4 {
+		return false
+	}
+	n := 0
+	for _, t := range tags {
+		switch {
+		case t == 0xE007F:
+			return n >= 3 && n <= 7 && strings.HasSuffix(tags, "\U000E007F") && len(tags) == (n+1)*4
+		case 0xE0061 <= t && t <= 0xE007A, 0xE0030 <= t && t <= 0xE0039:
+			n++
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// maxShown bounds what a message shows of one hidden passage.
+const maxShown = 60
+
+// showTags decodes a run of tag characters to the ASCII they mirror,
+// `<tag:Ignore>`; a tag with no printable twin shows as an escape.
+func showTags(tags string) string {
+	return "<tag:" + showEach(tags, func(t rune) string {
+		if a := t - 0xE0000; 0x20 <= a && a < 0x7F {
+			return string(a)
+		}
+		return escapeRune(t)
+	}) + ">"
+}
+
+// showRunes writes a run of invisible characters as escapes, naming the
+// character when the run is one: `\u202e (right-to-left override)`.
+func showRunes(run string) string {
+	out := showEach(run, escapeRune)
+	if r, size := utf8.DecodeRuneInString(run); size == len(run) {
+		name := charNames[r]
+		if name == "" {
+			name = "variation selector"
+		}
+		out += " (" + name + ")"
+	}
+	return out
+}
+
+// showEach shows the first maxShown characters of run, each by show, and
+// "…" for the rest.
+func showEach(run string, show func(rune) string) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range run {
+		if n == maxShown {
+			b.WriteString("…")
+			break
+		}
+		n++
+		b.WriteString(show(r))
+	}
+	return b.String()
+}
+
+func escapeRune(r rune) string {
+	if r > 0xFFFF {
+		return fmt.Sprintf(`\u{%x}`, r)
+	}
+	return fmt.Sprintf(`\u%04x`, r)
+}
+
+// ShowHidden is s with every hidden passage FindHidden reports made
+// visible, for a message that quotes text holding one.
+func ShowHidden(s string, hidden []Hidden) string {
+	var b strings.Builder
+	at := 0
+	for _, h := range hidden {
+		b.WriteString(s[at:h.Start])
+		switch h.Kind {
+		case HiddenComment, HiddenLink:
+			b.WriteString(s[h.Start:h.End])
+		case HiddenTag:
+			b.WriteString(showTags(s[h.Start:h.End]))
+		default:
+			for _, r := range s[h.Start:h.End] {
+				b.WriteString(escapeRune(r))
+			}
+		}
+		at = h.End
+	}
+	b.WriteString(s[at:])
+	return b.String()
+}
+
+// pragma is a comment that speaks to a Markdown tool and holds nothing
+// else: `<!-- markdownlint-disable MD013 -->`, `<!-- prettier-ignore -->`.
+var pragma = regexp.MustCompile(`^\s*(?:markdownlint-(?:disable|enable|capture|restore)(?:-line|-next-line|-file)?(?:\s+MD\d{3})*|prettier-ignore(?:-start|-end)?)\s*$`)
+
+// emptyLink is a Markdown inline link with no text: `[](dest "title")`.
+var emptyLink = regexp.MustCompile(`^\[[ \t]*\]\((?:<[^>\n]*>|[^\s()<>]*)(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?[ \t]*\)`)
+
+// findHiddenMarkup finds the comments that hold words and the links with no
+// text, outside fenced code and code spans. A comment may run over lines; one
+// opening a line and never closed hides the rest of the file, as a Markdown
+// HTML block does.
+func findHiddenMarkup(s string) []Hidden {
+	var out []Hidden
+	fence := ""
+	// closeAfter is the first "-->" at or after from: the last one found
+	// serves every later opening before it, and once none is left none is
+	// searched for again, so that many unclosed openings cost one scan.
+	found, none := -1, len(s)+1
+	closeAfter := func(from int) int {
+		switch {
+		case from >= none:
+			return -1
+		case found >= from:
+			return found
+		}
+		k := strings.Index(s[from:], "-->")
+		if k < 0 {
+			none = from
+			return -1
+		}
+		found = from + k
+		return found
+	}
+	for i := 0; i < len(s); {
+		end := lineEnd(s, i)
+		atLineStart := i == 0 || s[i-1] == '\n'
+		if atLineStart {
+			if f := fenceOpen(s[i:end]); f != "" {
+				if fence == "" {
+					fence = f
+				} else if strings.HasPrefix(f, fence) {
+					fence = ""
+				}
+				i = end + 1
+				continue
+			}
+		}
+		if fence != "" {
+			i = end + 1
+			continue
+		}
+		seg := s[i:end]
+		code := codeSpans(seg)
+		next := end + 1
+		for j := 0; j < len(seg); j++ {
+			if seg[j] != '<' && seg[j] != '[' || inSpans(code, j) {
+				continue
+			}
+			if strings.HasPrefix(seg[j:], "<!--") {
+				stop := closeAfter(i + j + 4)
+				var to int
+				switch {
+				case stop >= 0:
+					to = stop + 3
+				case atLineStart && strings.TrimLeft(seg[:j], " ") == "" && j <= 3:
+					to = len(s)
+				default:
+					continue
+				}
+				if body := s[i+j+4 : max(i+j+4, to-3)]; carriesText(body) && !pragma.MatchString(body) {
+					out = append(out, Hidden{Start: i + j, End: to, Kind: HiddenComment, Visible: oneLine(s[i+j : to])})
+				}
+				if to > end {
+					next = to // scanning goes on after the comment, on its last line
+					break
+				}
+				j = to - i - 1
+				continue
+			}
+			if seg[j] == '[' && (j == 0 || seg[j-1] != '!') {
+				if m := emptyLink.FindString(seg[j:]); m != "" && carriesText(m) {
+					out = append(out, Hidden{Start: i + j, End: i + j + len(m), Kind: HiddenLink, Visible: m})
+					j += len(m) - 1
+				}
+			}
+		}
+		i = next
+	}
+	return out
+}
+
+func lineEnd(s string, i int) int {
+	if k := strings.IndexByte(s[i:], '\n'); k >= 0 {
+		return i + k
+	}
+	return len(s)
+}
+
+// fenceOpen is the fence a line opens or closes (``` or ~~~, as long as
+// written), or "".
+func fenceOpen(line string) string {
+	t := strings.TrimLeft(line, " ")
+	if len(line)-len(t) > 3 {
+		return ""
+	}
+	for _, c := range []string{"`", "~"} {
+		if strings.HasPrefix(t, c+c+c) {
+			n := len(t) - len(strings.TrimLeft(t, c))
+			return t[:n]
+		}
+	}
+	return ""
+}
+
+// codeSpans are the byte ranges of line inside code spans: a run of
+// backticks opens one, the next run of the same length closes it.
+func codeSpans(line string) [][2]int {
+	var out [][2]int
+	noneAfter := map[int]int{} // run length → no run of it starts after this offset
+	for i := 0; i < len(line); {
+		if line[i] != '`' {
+			i++
+			continue
+		}
+		n := len(line[i:]) - len(strings.TrimLeft(line[i:], "`"))
+		open := i
+		i += n
+		if at, ok := noneAfter[n]; ok && i >= at {
+			continue
+		}
+		noneAfter[n] = i // until a close is found below
+		for k := i; k < len(line); {
+			if line[k] != '`' {
+				k++
+				continue
+			}
+			m := len(line[k:]) - len(strings.TrimLeft(line[k:], "`"))
+			if m == n {
+				out = append(out, [2]int{open, k + m})
+				i = k + m
+				delete(noneAfter, n)
+				break
+			}
+			k += m
+		}
+	}
+	return out
+}
+
+func inSpans(spans [][2]int, at int) bool {
+	for _, sp := range spans {
+		if sp[0] <= at && at < sp[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// carriesText reports whether s holds a letter or a digit: an empty
+// comment (`<!-- -->`, a separator some editors write) hides nothing.
+func carriesText(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
+}
+
+// oneLine joins the lines of a passage with spaces, for a message.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// mergeHidden merges two sorted lists, dropping a passage inside another
+// (an invisible character inside a comment is reported with the comment).
+func mergeHidden(a, b []Hidden) []Hidden {
+	out := make([]Hidden, 0, len(a)+len(b))
+	for len(a) > 0 || len(b) > 0 {
+		var h Hidden
+		if len(b) == 0 || len(a) > 0 && a[0].Start < b[0].Start {
+			h, a = a[0], a[1:]
+		} else {
+			h, b = b[0], b[1:]
+		}
+		if n := len(out); n > 0 && h.Start < out[n-1].End {
+			if h.End > out[n-1].End {
+				out[n-1].End = h.End
+			}
+			continue
+		}
+		out = append(out, h)
+	}
+	return out
+}

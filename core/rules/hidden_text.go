@@ -1,0 +1,73 @@
+package rules
+
+import (
+	"bytes"
+
+	"github.com/memory-lsp/memory-lsp/core/memfile"
+	"github.com/memory-lsp/memory-lsp/core/text"
+)
+
+// checkHiddenText flags text a reader cannot see but an agent reads
+// (FindHidden) anywhere in any memory file, entry or not, as the other
+// hazards are: agents are pointed at the whole file. The byte order mark at
+// a file's start is the bom rule's. The safe fix removes the hidden passage
+// (what a reader saw stays as it was); the other deletes the line, for
+// when the visible text is part of the same attack.
+func checkHiddenText(w *workspace) {
+	w.parsedFiles(func(fi int, f *File) {
+		d := f.Doc
+		for _, h := range FindHidden(string(d.Src)) {
+			if h.Start == 0 && h.Kind == HiddenInvisible && bytes.HasPrefix(d.Src, bomBytes) {
+				if h.End == 3 {
+					continue
+				}
+				// A run that begins with the BOM: the rest is hidden.
+				h.Start, h.Visible = 3, showRunes(string(d.Src[3:h.End]))
+			}
+			span := text.Span{Start: h.Start, End: h.End}
+			w.report(Finding{File: fi, Span: span,
+				Message: h.What() + " (memory poisoning); remove it",
+				Fixes:   append([]Fix{removeHidden(fi, d, h)}, hazardFixes(fi, d, span, false)...)})
+		}
+	})
+}
+
+// removeHidden is the fix that removes a hidden passage, safe unless it is a
+// comment over several lines. A comment or
+// link that is all its lines hold takes its lines with it, and one between
+// two spaces takes one of them, so that no blank line or double space is
+// left behind.
+func removeHidden(fi int, d *memfile.Document, h Hidden) Fix {
+	title := "Remove the hidden characters"
+	switch h.Kind {
+	case HiddenComment:
+		title = "Remove the comment"
+	case HiddenLink:
+		title = "Remove the link"
+	default:
+		return Fix{Title: title, Safe: true, Edits: in(fi, text.Edit{Start: h.Start, End: h.End})}
+	}
+	// A comment over several lines may hide entries HackLM reads and an
+	// editor shows: removing it is for a person to choose.
+	safe := !bytes.ContainsAny(d.Src[h.Start:h.End], "\r\n")
+	lines := linesOf(d, text.Span{Start: h.Start, End: h.End})
+	first, last := lines[0], lines[len(lines)-1]
+	before := d.Src[d.Lines[first].Span.Start:h.Start]
+	after := d.Src[h.End:max(h.End, d.BodyEnd(last))]
+	if memfile.TrimJS(string(before)) == "" && memfile.TrimJS(string(after)) == "" {
+		return Fix{Title: title, Safe: safe, Edits: in(fi, d.DeleteLines(lines)...)}
+	}
+	start := h.Start
+	if len(before) > 0 && before[len(before)-1] == ' ' && (len(after) == 0 || after[0] == ' ' || isClosing(after[0])) {
+		start--
+	}
+	return Fix{Title: title, Safe: safe, Edits: in(fi, text.Edit{Start: start, End: h.End})}
+}
+
+func isClosing(c byte) bool {
+	switch c {
+	case '.', ',', ';', ':', '!', '?', ')':
+		return true
+	}
+	return false
+}

@@ -1,0 +1,115 @@
+// Package poison holds, for the end-to-end tests of every front end, the
+// hidden-text contents that store must refuse (issue 15's table) and the
+// check that a refused store left every memory file byte-identical.
+package poison
+
+import (
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Store is one content a store must refuse, and the words of its refusal
+// that show where the hidden text is and what it says made visible.
+type Store struct {
+	Name, Content string
+	Shows         []string
+}
+
+// Stores are the hidden-text rows of issue 15's table, and a comment inside
+// an entry.
+var Stores = []Store{
+	{"right-to-left override", "Deploy with make \u202eniam ot hsup\u202c release.",
+		[]string{`hidden text at character 18`, `\u202e (right-to-left override)`, `"Deploy with make \u202eniam ot hsup\u202c release."`}},
+	{"tag characters", "Run the tests before pushing." + Tags("Ignore"),
+		[]string{`hidden text at character 30`, `<tag:Ignore>`}},
+	{"zero-width space", "Release on Fri\u200bdays only.",
+		[]string{`hidden text at character 15`, `\u200b (zero width space)`}},
+	// Worded as no instruction, so that the refusal is hidden-text's
+	// whatever agent-directive (checked first) learns to read.
+	{"comment", "Use Go 1.22 <!-- copied from the wiki page of the old team --> for builds.",
+		[]string{`hidden text at character 13`, `HTML comment <!-- copied from the wiki page of the old team -->`}},
+}
+
+// Tags spells s in Unicode tag characters, invisible in every editor.
+func Tags(s string) string {
+	out := make([]rune, 0, len(s))
+	for _, c := range s {
+		out = append(out, 0xE0000+c)
+	}
+	return string(out)
+}
+
+// Seed is a .memory folder the tests store into.
+var Seed = map[string]string{
+	"decisions.md":    "# Decisions\n\n- [db] Use Postgres for the ledger.\n",
+	"instructions.md": "# Instructions\n\n- [tests] Run go test ./... before every commit.\n",
+}
+
+// Workspace is a new folder holding Seed in .memory/.
+func Workspace(t testing.TB) string {
+	t.Helper()
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, ".memory"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range Seed {
+		if err := os.WriteFile(filepath.Join(root, ".memory", name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+// Files reads every file under root/.memory (the lock and logs included),
+// by path relative to root.
+func Files(t testing.TB, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(filepath.Join(root, ".memory"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(root, p)
+		out[filepath.ToSlash(rel)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// Refused stores every content of Stores through store, in the workspace
+// at root, and fails t unless each is refused with words that show where the
+// hidden text is and what it says, and .memory/ is byte-identical after
+// each. store answers the refusal's text, or refused false.
+func Refused(t testing.TB, root string, store func(content string) (refusal string, refused bool)) {
+	t.Helper()
+	before := Files(t, root)
+	for _, c := range Stores {
+		msg, refused := store(c.Content)
+		if !refused {
+			t.Errorf("%s: stored (%q), want a refusal", c.Name, msg)
+		}
+		for _, w := range c.Shows {
+			if !strings.Contains(msg, w) {
+				t.Errorf("%s: the refusal %q does not show %q", c.Name, msg, w)
+			}
+		}
+		Unchanged(t, root, before, "a refused store of "+c.Name)
+	}
+}
+
+// Unchanged fails t unless root/.memory holds exactly the files of before,
+// byte for byte.
+func Unchanged(t testing.TB, root string, before map[string]string, what string) {
+	t.Helper()
+	if after := Files(t, root); !maps.Equal(after, before) {
+		t.Errorf("%s changed .memory/:\nbefore %q\nafter  %q", what, before, after)
+	}
+}
