@@ -34,7 +34,7 @@ func TestMerge(t *testing.T) {
 		{"bad thresholds", `{"skipThreshold":0.5}`, "thresholds", nil},
 		{"history depth", `{"historyDepth":50}`, "", func(c Config) bool { return c.HistoryDepth == 50 }},
 		{"history off", `{"historyDepth":0}`, "", func(c Config) bool { return c.HistoryDepth == 0 }},
-		{"default history depth", `{}`, "", func(c Config) bool { return c.HistoryDepth == 1000 }},
+		{"default history depth", `{}`, "", func(c Config) bool { return c.HistoryDepth == 5000 }},
 		{"negative history depth", `{"historyDepth":-1}`, "historyDepth = -1: must be between 0 and 100000", nil},
 		{"typo", `{"categoryLimits":{}}`, `categoryLimits: no setting has the key "categoryLimits"; did you mean "categoryLimit"?`, nil},
 	}
