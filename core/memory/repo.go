@@ -54,6 +54,7 @@ type repo struct {
 	pinsOnce  sync.Once
 	pins      map[string][]refs.Pin // the root's and the top's
 	pinsBelow map[string][]refs.Pin // the subprojects'
+	pinsCI    map[string][]refs.Pin // the top's CI workflows'
 
 	manifests      lazyMap[manifestRead]
 	manifestsThen  lazyMap[manifestRead] // by tool, file and time

@@ -131,15 +131,18 @@ func (r *repo) ListedBelow(tool refs.Tool, name string) bool {
 // Pins are what the pin files directly in the root, then directly in the
 // top, state for subject; where they state nothing of it, what the pin files
 // of the subprojects below the root state (a monorepo pins Vite in
-// web/package.json, not at its root), which Judge weighs the same way: a
-// version drifts only when it contradicts every one. The files are read
-// once, on the first call.
+// web/package.json, not at its root), and where those are silent too, what
+// the CI workflows pin (golangci-lint's version, a test matrix's runtimes).
+// Judge weighs each set the same way: a version drifts only when it
+// contradicts every pin. The files are read once, on the first call.
 func (r *repo) Pins(subject string) []refs.Pin {
 	r.pinsOnce.Do(r.readPins)
-	if ps := r.pins[subject]; len(ps) > 0 {
-		return ps
+	for _, ps := range []map[string][]refs.Pin{r.pins, r.pinsBelow, r.pinsCI} {
+		if len(ps[subject]) > 0 {
+			return ps[subject]
+		}
 	}
-	return r.pinsBelow[subject]
+	return nil
 }
 
 // maxPinFilesBelow bounds the subprojects' pin files Pins reads: past it,
@@ -149,6 +152,12 @@ const maxPinFilesBelow = 200
 func (r *repo) readPins() {
 	r.pins = map[string][]refs.Pin{}
 	r.pinsBelow = map[string][]refs.Pin{}
+	r.pinsCI = map[string][]refs.Pin{}
+	for _, f := range r.filesIn(".github/workflows") {
+		if refs.WorkflowFile(f) {
+			r.readPinsWith(f, r.pinsCI, refs.ParseWorkflowPins)
+		}
+	}
 	folders := []string{r.rootRel}
 	if r.rootRel != "" {
 		folders = append(folders, "")
@@ -171,11 +180,16 @@ func (r *repo) readPins() {
 
 // readPinFile adds what the pin file f (from the top) states to into.
 func (r *repo) readPinFile(f string, into map[string][]refs.Pin) {
+	r.readPinsWith(f, into, refs.ParsePins)
+}
+
+// readPinsWith adds what parse reads in the file f (from the top) to into.
+func (r *repo) readPinsWith(f string, into map[string][]refs.Pin, parse func(string, []byte) []refs.Pinned) {
 	src, err := r.p.ReadFile(f)
 	if err != nil {
 		return
 	}
-	for _, p := range refs.ParsePins(r.shown(f), src) {
+	for _, p := range parse(r.shown(f), src) {
 		into[p.Subject] = append(into[p.Subject], p.Pin)
 	}
 }

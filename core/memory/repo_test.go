@@ -398,6 +398,7 @@ func TestRepoPinsBelow(t *testing.T) {
 		"web/src/main.ts":                   "export {}\n",
 		"api/src/app.py":                    "x = 1\n",
 		"test/fixtures/old/node_modules.md": "x\n",
+		".github/workflows/lint.yml":        "jobs:\n  lint:\n    steps:\n      - uses: golangci/golangci-lint-action@v8\n        with:\n          version: v2.9\n      - uses: actions/setup-node@v4\n        with:\n          node-version: 18\n",
 	})
 	g.Commit("2024-01-01", "start")
 	r := openRepo(t, g.Dir)
@@ -413,16 +414,21 @@ func TestRepoPinsBelow(t *testing.T) {
 		"typescript": {"package.json ^5.4.0"},
 		"python":     {"api/pyproject.toml >=3.11"},
 		"lodash":     nil,
+		// Only CI pins the linter; vite's subproject pin wins over nothing.
+		"golangci-lint": {".github/workflows/lint.yml v2.9"},
+		"node":          {".github/workflows/lint.yml 18"},
 	} {
 		if got := files(r.Pins(subject)); !slices.Equal(got, want) {
 			t.Errorf("Pins(%s) = %q, want %q", subject, got, want)
 		}
 	}
 	for text, want := range map[string]refs.Status{
-		"We build with Vite 6.":       refs.Drift,
-		"We build with Vite 8.":       refs.Holds,
-		"TypeScript 5 everywhere.":    refs.Holds,
-		"Python 3.10 is the minimum.": refs.Drift,
+		"We build with Vite 6.":         refs.Drift,
+		"We build with Vite 8.":         refs.Holds,
+		"TypeScript 5 everywhere.":      refs.Holds,
+		"Python 3.10 is the minimum.":   refs.Drift,
+		"Lint with golangci-lint v2.5.": refs.Drift,
+		"golangci-lint v2.9 in CI.":     refs.Holds,
 	} {
 		rs := refs.Extract(text)
 		if len(rs) != 1 {

@@ -110,7 +110,8 @@
 // written (Repo.ManifestThen): it was renamed or removed there; a folder
 // that does not exist is Stale.
 //
-// A version is compared with what the manifests pin for its subject. Exact
+// A version is compared with what the manifests pin for its subject: the
+// root's, else the subprojects', else the CI workflows' (ParseWorkflowPins). Exact
 // pins (.nvmrc 22, a Docker tag) say what the project runs, so when there are
 // any only they count; otherwise ranges do (engines ">=18", "^18.3.1",
 // requires-python, go.mod's go line as a minimum, Cargo's caret default).

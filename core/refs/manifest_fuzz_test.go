@@ -102,6 +102,7 @@ func FuzzReaders(f *testing.F) {
 		"alias b := build\n@build x=\"1:2\":\n",
 		"[dependencies]\nserde = { version = \"1\" }\n[project]\ndependencies = [\n\"a>=1\",\n",
 		"FROM node:22 AS b\nservices:\n  image: 'x:1'\ngo 1.22\nrequire (\na v1\n",
+		"steps:\n  - uses: golangci/golangci-lint-action@v8\n    with:\n      version: v2.9\n  node-version:\n    - 22\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -118,6 +119,12 @@ func FuzzReaders(f *testing.F) {
 				if p.Subject == "" || p.Pin.Value == "" || p.Pin.File != file || p.Pin.Line < 1 || p.Pin.Line > n {
 					t.Fatalf("%s: pin %+v", file, p)
 				}
+			}
+		}
+		const workflow = ".github/workflows/ci.yml"
+		for _, p := range ParseWorkflowPins(workflow, src) {
+			if p.Subject == "" || p.Pin.Value == "" || p.Pin.File != workflow || p.Pin.Line < 1 || p.Pin.Line > n {
+				t.Fatalf("%s: pin %+v", workflow, p)
 			}
 		}
 	})

@@ -52,6 +52,7 @@ var subjects = map[string]subject{
 	"ubuntu": {"ubuntu", false}, "debian": {"debian", true},
 	"pnpm": {"pnpm", true}, "yarn": {"yarn", true}, "npm": {"npm", true},
 	"gradle": {"gradle", true}, "terraform": {"terraform", false},
+	"golangci-lint": {"golangci-lint", false},
 }
 
 // images are official image names that, as `name:tag`, are an image.
