@@ -183,8 +183,8 @@ func (r *repo) ignoringFolders() []string {
 	return r.ignoring
 }
 
-func (r *repo) EndsWith(cited string) bool {
-	return len(r.ending(cited, 1)) > 0
+func (r *repo) Endings(cited string) int {
+	return len(r.ending(cited, 2))
 }
 
 // ending returns up to limit files or folders whose path is cited or ends

@@ -40,7 +40,9 @@ func (r *repo) Moved(cited string) (refs.Move, bool) {
 	}
 	if name := strings.Trim(cited, "/"); name != "" && !strings.Contains(name, "/") {
 		if g, ok := r.history.byName[name]; ok {
-			return r.shownMove(g.move), true
+			m := r.shownMove(g.move)
+			m.ByName = true
+			return m, true
 		}
 	}
 	return refs.Move{}, false

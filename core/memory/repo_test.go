@@ -79,8 +79,8 @@ func TestRepoPaths(t *testing.T) {
 		"login.ts": true, "auth/login.ts": true, "crypto": true, "src/crypto/keys.rs": true,
 		"uth/login.ts": false, "session.ts": false, "nowhere/login.ts": false,
 	} {
-		if got := r.EndsWith(p); got != want {
-			t.Errorf("EndsWith(%q) = %v, want %v", p, got, want)
+		if got := r.Endings(p) > 0; got != want {
+			t.Errorf("Endings(%q) > 0 = %v, want %v", p, got, want)
 		}
 	}
 	for p, want := range map[string]bool{
@@ -321,7 +321,7 @@ func TestRepoConcurrent(t *testing.T) {
 	}
 	ask := func() answers {
 		var a answers
-		a.ends = r.EndsWith("login.ts")
+		a.ends = r.Endings("login.ts") > 0
 		a.moved, _ = r.Moved("src/auth/session.ts")
 		a.man, _ = r.Manifest(refs.Make, "")
 		a.pins = r.Pins("node")

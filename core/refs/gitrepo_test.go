@@ -134,13 +134,14 @@ func (r *gitRepo) Stat(p string) (bool, bool) {
 	return r.dirs[p], r.dirs[p]
 }
 
-func (r *gitRepo) EndsWith(p string) bool {
+func (r *gitRepo) Endings(p string) int {
+	n := 0
 	for _, f := range r.byName[path.Base(p)] {
 		if f == p || strings.HasSuffix(f, "/"+p) {
-			return true
+			n++
 		}
 	}
-	return false
+	return min(n, 2)
 }
 
 func (r *gitRepo) Ignored(p string) bool {

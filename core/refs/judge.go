@@ -101,15 +101,18 @@ func judgePath(ref Ref, repo Repo) Verdict {
 		return Verdict{}
 	}
 	bare := !strings.Contains(ref.Path, "/")
-	if repo.EndsWith(ref.Path) {
+	if n := repo.Endings(ref.Path); n > 0 {
 		// Unless the history shows this very path moving away after the
-		// entry was written: the entry cited it from the root, and the
-		// file now deeper is where it went (src/server/mcp.ts →
-		// packages/server/src/server/mcp.ts). A bare name stays ambiguous.
-		if !bare {
-			if m, known := repo.Moved(ref.Path); known && !m.Before {
-				return Verdict{Status: Stale, Moved: &m}
-			}
+		// entry was written: the entry cited it from the root, where it was
+		// then, and the file now deeper is where it went
+		// (src/server/mcp.ts → packages/server/src/server/mcp.ts). A bare
+		// name is read so only when one other file or folder has it (a root
+		// `references/` deleted while ai/references/ stays): a name found in
+		// many places (a library's `pyproject.toml`, a package's `src/`) may
+		// be meant of any of them. One the history knows only as some other
+		// file's stays ambiguous.
+		if m, known := repo.Moved(ref.Path); known && !m.Before && !m.ByName && (!bare || n == 1) {
+			return Verdict{Status: Stale, Moved: &m}
 		}
 		return Verdict{Status: Holds, Elsewhere: true}
 	}

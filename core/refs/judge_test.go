@@ -17,6 +17,7 @@ func sampleRepo() *refstest.Repo {
 			"web/package.json", "web/src/app.tsx", "api/Makefile",
 			".github/workflows/ci.yml",
 			"packages/server/src/server/mcp.ts", "pkg/lib/util.ts",
+			"docs/examples/basic.md", "scripts/old.py",
 		},
 		Ignore: []string{"dist/", "node_modules/", ".env", "*.log"},
 		Gone: map[string]refs.Move{
@@ -27,6 +28,8 @@ func sampleRepo() *refstest.Repo {
 			"src/server/mcp.ts":    {To: "packages/server/src/server/mcp.ts", Commit: "71ae3ac"},
 			"lib/util.ts":          {To: "pkg/lib/util.ts", Commit: "9e37fa6", Before: true},
 			"src/api/users":        {Commit: "5e5e5e5"},
+			"examples":             {Commit: "e1e1e1e"},
+			"tools/gen/old.py":     {Commit: "f2f2f2f"},
 		},
 		Manifests: map[refstest.At]refs.Manifest{
 			{Tool: refs.Make}:             {File: "Makefile", Names: []string{"build", "test", "test-e2e", "lint", "release"}},
@@ -77,7 +80,7 @@ func TestJudge(t *testing.T) {
 		{"missing folder", "Specs in `docs/specs/`.", refs.Verdict{Status: refs.Stale}},
 		{"bare name found deeper", "Use the singleton in irrep.ts.", refs.Verdict{Status: refs.Holds, Elsewhere: true}},
 		{"abbreviated path found deeper", "Use `math/irrep.ts` for symmetry.", refs.Verdict{Status: refs.Holds, Elsewhere: true}},
-		{"bare name the history had", "Logic is in `duress.rs`.", refs.Verdict{Status: refs.Stale, Moved: &refs.Move{To: "src/crypto/duress.rs", Commit: "0a1b2c3"}}},
+		{"bare name the history had", "Logic is in `duress.rs`.", refs.Verdict{Status: refs.Stale, Moved: &refs.Move{To: "src/crypto/duress.rs", Commit: "0a1b2c3", ByName: true}}},
 		{"removed before the entry was written", "No more `index.html`: the entry is `index.php`.", refs.Verdict{}},
 		{"bare name the repository never had", "Assets linked from `home.js` are not visible.", refs.Verdict{}},
 		{"single folder the repository never had", "Keep it under `Technology/`.", refs.Verdict{}},
@@ -106,6 +109,10 @@ func TestJudge(t *testing.T) {
 		{"implicit missing", "`pnpm deploy-preview`", refs.Verdict{Status: refs.Stale, File: "package.json"}},
 		{"implicit missing near", "`pnpm buld`", refs.Verdict{Status: refs.Stale, File: "package.json", Near: []string{"build"}}},
 		{"no justfile", "`just release`", refs.Verdict{}},
+
+		// A bare name that ends an existing path.
+		{"root folder gone, another of its name stays", "Try things in `examples/`.", refs.Verdict{Status: refs.Stale, Moved: &refs.Move{Commit: "e1e1e1e"}}},
+		{"a deeper file of that name gone", "See `old.py`.", refs.Verdict{Status: refs.Holds, Elsewhere: true}},
 
 		// URL routes written as paths.
 		{"route of a redirect", "The browser redirects to `src/auth/google`.", refs.Verdict{}},

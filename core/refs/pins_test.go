@@ -116,7 +116,7 @@ type pinRepo map[string][]Pin
 
 func (pinRepo) HasCode() bool                              { return true }
 func (pinRepo) Stat(string) (bool, bool)                   { return false, false }
-func (pinRepo) EndsWith(string) bool                       { return false }
+func (pinRepo) Endings(string) int                         { return 0 }
 func (pinRepo) Ignored(string) bool                        { return false }
 func (pinRepo) Manifest(Tool, string) (Manifest, bool)     { return Manifest{}, false }
 func (pinRepo) ListedBelow(Tool, string) bool              { return false }

@@ -14,10 +14,11 @@ type Repo interface {
 	// Stat reports whether path exists (tracked, or present and not
 	// ignored) and whether it is a folder.
 	Stat(path string) (isDir, ok bool)
-	// EndsWith reports whether some file or folder's path is path or ends
-	// with "/" + path: a bare `session.ts` or an abbreviated
-	// `math/irrep.ts` names a file that lives deeper.
-	EndsWith(path string) bool
+	// Endings counts the files and folders whose path is path or ends
+	// with "/" + path, up to 2 (two or more): a bare `session.ts` or an
+	// abbreviated `math/irrep.ts` names a file that lives deeper, and one
+	// such file is a more specific reading than several.
+	Endings(path string) int
 	// Ignored reports whether the repository ignores path (.gitignore):
 	// such paths are built or local (dist/, node_modules/, .env), so their
 	// absence says nothing. A path whose first folder a subproject ignores
@@ -67,9 +68,12 @@ type Move struct {
 	// Commit is the commit that renamed or deleted it.
 	Commit string
 	// Before says the path was already gone when the entry citing it was
-	// last written: the entry speaks of the removal ("no more
-	// `index.html`", "`old.js` was replaced"), so it is not stale.
+	// last written.
 	Before bool
+	// ByName says the history does not know the cited path itself: this is
+	// the latest removal of a file or folder of its name somewhere (a bare
+	// name, Repo.Moved).
+	ByName bool
 }
 
 // Manifest is the file that lists a tool's names.

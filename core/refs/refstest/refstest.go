@@ -52,18 +52,19 @@ func (r *Repo) Stat(p string) (isDir, ok bool) {
 	return isDir, ok
 }
 
-func (r *Repo) EndsWith(p string) bool {
+func (r *Repo) Endings(p string) int {
+	seen := map[string]bool{}
 	for _, f := range r.Files {
 		for full := f; full != "." && full != ""; full = path.Dir(full) {
-			if full == p || strings.HasSuffix(full, "/"+p) {
-				return true
+			if !seen[full] && (full == p || strings.HasSuffix(full, "/"+p)) {
+				seen[full] = true
 			}
 			if !strings.Contains(full, "/") {
 				break
 			}
 		}
 	}
-	return false
+	return min(len(seen), 2)
 }
 
 func (r *Repo) Ignored(p string) bool {
@@ -125,6 +126,7 @@ func (r *Repo) Moved(p string) (refs.Move, bool) {
 	}
 	for old, m := range r.Gone {
 		if path.Base(old) == p {
+			m.ByName = true
 			return m, true
 		}
 	}
