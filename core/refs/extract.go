@@ -79,9 +79,12 @@ func (x *extraction) code(a, b int, later []codeSpan) {
 		}
 	}
 	x.cands = append(x.cands, cmds...)
-	outputs := outputWords(s, ws)
+	outputs, cds := outputWords(s, ws), cdWords(s, ws)
 	for _, t := range tokens(s, a, b) {
-		if !outputs[t.start] {
+		switch {
+		case cds[t.start]:
+			x.cdFolder(t)
+		case !outputs[t.start]:
 			x.path(trimToken(s, t), mode)
 		}
 	}
@@ -101,6 +104,31 @@ func outputWords(s string, ws []span) map[int]bool {
 		}
 	}
 	return out
+}
+
+// cdWords returns the starts of the words a `cd` changes into.
+func cdWords(s string, ws []span) map[int]bool {
+	out := map[int]bool{}
+	for k := 1; k < len(ws); k++ {
+		if s[ws[k-1].start:ws[k-1].end] == "cd" && (k == 1 || isSeparator(s[ws[k-2].start:ws[k-2].end])) {
+			out[ws[k].start] = true
+		}
+	}
+	return out
+}
+
+// cdFolder reads the folder a `cd` in a code span changes into: whatever
+// its name, it is a folder of the repository the command expects. Where a
+// command after it is judged in that folder, the command's reference covers
+// it and this one is dropped.
+func (x *extraction) cdFolder(t span) {
+	w := x.text[t.start:t.end]
+	d, ok := folder(w)
+	if !ok || d == "" || !hasLetter(d) {
+		return
+	}
+	x.cands = append(x.cands, Ref{Kind: Path, Start: t.start, End: t.end,
+		ValueStart: t.start, ValueEnd: t.start + len(strings.TrimSuffix(w, "/")), Path: d, Dir: true})
 }
 
 // reFolderAfter is what joins a command to the folder it runs in.

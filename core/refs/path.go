@@ -80,8 +80,10 @@ func readPath(tok string, mode pathMode, shortcut bool) (pathToken, bool) {
 	if first == ".git" {
 		return p, false // git's own files, never tracked
 	}
-	if len(segs) > 2 && strings.EqualFold(first, "path") && strings.EqualFold(segs[1], "to") {
-		return p, false // the placeholder of usage lines: path/to/file.test.ts
+	for i := 0; i+2 < len(segs); i++ {
+		if strings.EqualFold(segs[i], "path") && strings.EqualFold(segs[i+1], "to") {
+			return p, false // the placeholder of usage lines: path/to/file.test.ts, src/path/to/x.ts
+		}
 	}
 	if first[0] == '.' && isExtension(first[1:]) {
 		return p, false // a bare extension, or a list of them (`.ps1/.psm1`)
