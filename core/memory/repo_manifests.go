@@ -89,12 +89,11 @@ func (r *repo) ListedBelow(tool refs.Tool, name string) bool {
 // Pins are what the pin files directly in the root, then directly in the
 // top, state for subject; they are read once, on the first call.
 func (r *repo) Pins(subject string) []refs.Pin {
-	r.pinsOnce.Do(r.readPins)
-	return r.pins[subject]
+	return r.pins.get(r.readPins)[subject]
 }
 
-func (r *repo) readPins() {
-	r.pins = map[string][]refs.Pin{}
+func (r *repo) readPins() map[string][]refs.Pin {
+	pins := map[string][]refs.Pin{}
 	folders := []string{r.rootRel}
 	if r.rootRel != "" {
 		folders = append(folders, "")
@@ -109,10 +108,11 @@ func (r *repo) readPins() {
 				continue
 			}
 			for _, p := range refs.ParsePins(r.shown(f), src) {
-				r.pins[p.Subject] = append(r.pins[p.Subject], p.Pin)
+				pins[p.Subject] = append(pins[p.Subject], p.Pin)
 			}
 		}
 	}
+	return pins
 }
 
 // filesIn lists the files directly in folder (top-relative, "" for the
