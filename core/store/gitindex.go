@@ -5,9 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
-	"os"
-	"sync"
 )
 
 // The paths of git's index, read from the file itself: a project updated
@@ -30,18 +27,18 @@ const indexEntryFixed = 40
 
 // indexDiff reads the index file at name and compares the paths it lists,
 // each once (an unmerged path has an entry per stage) and without those
-// skip names, with prev (sorted; the paths of an earlier reading): left are
-// those of prev it no longer lists, joined those it lists anew, both
-// sorted. hashSize is the object format's (20 for SHA-1, 32 for SHA-256).
-// Nothing is allocated for a path both hold, so rereading an index of
-// 100,000 paths after a `git mv` costs the read and a comparison per path.
-func indexDiff(name string, hashSize int, prev []string, skip func(string) bool) (left, joined []string, err error) {
-	buf := indexBuffers.Get().(*[]byte)
-	defer indexBuffers.Put(buf)
-	b, err := readInto(name, buf)
+// skip names, with the tracked ones of files: those not in untracked (both
+// sorted, from an earlier reading). left are the tracked paths it no
+// longer lists, joined those it lists anew (an untracked one among them),
+// both sorted. hashSize is the object format's (20 for SHA-1, 32 for
+// SHA-256). Nothing is allocated for a path both hold, so rereading an
+// index of 100,000 paths after a `git mv` costs a comparison per path.
+func indexDiff(name string, hashSize int, files, untracked []string, skip func(string) bool) (left, joined []string, err error) {
+	b, unmap, err := mapFile(name)
 	if err != nil {
 		return nil, nil, err
 	}
+	defer unmap()
 	bad := func(what string) error { return fmt.Errorf("reading git's index %s: %s", name, what) }
 	if len(b) < 12+hashSize || string(b[:4]) != "DIRC" {
 		return nil, nil, bad("not an index")
@@ -54,7 +51,15 @@ func indexDiff(name string, hashSize int, prev []string, skip func(string) bool)
 	end := len(b) - hashSize // the trailing hash
 	var last []byte          // the previous name (version 4 names are its prefix plus a suffix)
 	var name4 []byte         // version 4's name buffer
-	j := 0                   // the next of prev not compared yet
+	j := 0                   // the next of files not compared yet
+	u := 0                   // the next of untracked not passed yet
+	// isUntracked is asked of files in order.
+	isUntracked := func(f string) bool {
+		for u < len(untracked) && untracked[u] < f {
+			u++
+		}
+		return u < len(untracked) && untracked[u] == f
+	}
 	at := 12
 	for i := range n {
 		start := at
@@ -110,21 +115,34 @@ func indexDiff(name string, hashSize int, prev []string, skip func(string) bool)
 		if dup {
 			continue
 		}
-		if j < len(prev) && prev[j] == string(p) {
-			j++ // the common case: a path both hold
+		if j < len(files) && files[j] == string(p) {
+			// The common case: a path both hold.
+			if isUntracked(files[j]) {
+				joined = append(joined, files[j])
+			}
+			j++
 			continue
 		}
-		for j < len(prev) && prev[j] < string(p) {
-			left = append(left, prev[j])
+		for j < len(files) && files[j] < string(p) {
+			if !isUntracked(files[j]) {
+				left = append(left, files[j])
+			}
 			j++
 		}
-		if j < len(prev) && prev[j] == string(p) {
+		if j < len(files) && files[j] == string(p) {
+			if isUntracked(files[j]) {
+				joined = append(joined, files[j])
+			}
 			j++
 		} else if s := string(p); !skip(s) {
 			joined = append(joined, s)
 		}
 	}
-	left = append(left, prev[j:]...)
+	for ; j < len(files); j++ {
+		if !isUntracked(files[j]) {
+			left = append(left, files[j])
+		}
+	}
 	if at > end {
 		return nil, nil, bad("truncated")
 	}
@@ -139,41 +157,6 @@ func indexDiff(name string, hashSize int, prev []string, skip func(string) bool)
 		at += 8 + size
 	}
 	return left, joined, nil
-}
-
-// indexBuffers keeps the buffer an index is read into between readings:
-// at 100,000 files the index is 9 MB, which the collector would otherwise
-// be asked to find room for on every change.
-var indexBuffers = sync.Pool{New: func() any { return new([]byte) }}
-
-// readInto reads the file at name into *buf, grown as needed.
-func readInto(name string, buf *[]byte) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if size := int(fi.Size()) + 1; cap(*buf) < size {
-		*buf = make([]byte, 0, size)
-	}
-	b := (*buf)[:0]
-	for {
-		n, err := f.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if errors.Is(err, io.EOF) {
-			return b, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
-	}
 }
 
 // indexVarint decodes git's offset varint (each continuation adds one

@@ -51,7 +51,7 @@ func TestIndexDiff(t *testing.T) {
 			}
 		}
 		want = sortedSet(want)
-		left, joined, err := indexDiff(index, 20, prev, skip)
+		left, joined, err := indexDiff(index, 20, prev, nil, skip)
 		if err != nil {
 			t.Fatalf("version %s: %v", version, err)
 		}

@@ -46,13 +46,12 @@ type Project struct {
 	ignore gitignore.Matcher
 
 	// In git, what Update needs to follow changes without listing again
-	// (project_update.go): git's folder and object format, Files split into
-	// the index's paths and the others (both sorted, sharing Files'
-	// strings), and the state of the index and of the history as read.
+	// (project_update.go): git's folder and object format, which of Files
+	// are not in the index (sorted, sharing Files' strings; the others
+	// are), and the state of the index and of the history as read.
 	gitDir    string
 	hashSize  int
 	mem       string // the .memory folder from Top and a slash, "" when not below it
-	tracked   []string
 	untracked []string
 	index     fileMark
 	history   historyMark
@@ -149,11 +148,8 @@ func (p *Project) listGit(ctx context.Context) error {
 		p.Files[i], start = f, end
 		if other[i] {
 			p.untracked = append(p.untracked, f)
-		} else {
-			p.tracked = append(p.tracked, f)
 		}
 	}
-	p.tracked = sortedSet(slices.DeleteFunc(p.tracked, p.inMemory))
 	p.untracked = sortedSet(slices.DeleteFunc(p.untracked, p.inMemory))
 	return nil
 }

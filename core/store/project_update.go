@@ -165,14 +165,26 @@ func (p *Project) updateGit(ctx context.Context, rels []string) (*Project, Delta
 	var left, joined []string
 	if mark := markFile(filepath.Join(p.gitDir, "index")); !mark.same(p.index) {
 		var err error
-		left, joined, err = indexDiff(filepath.Join(p.gitDir, "index"), p.hashSize, p.tracked, p.inMemory)
+		left, joined, err = indexDiff(filepath.Join(p.gitDir, "index"), p.hashSize, p.Files, p.untracked, p.inMemory)
 		if err != nil {
 			return p.relist(ctx)
 		}
-		np.tracked, np.index = applyDelta(p.tracked, joined, left), mark
 		// A path that left the index may stay as a file git does not
 		// ignore; one that joined it is no longer among the others.
 		cands = sortedSet(slices.Concat(cands, left, joined))
+		np.index = mark
+	}
+	// tracked says whether the index lists x now.
+	tracked := func(x string) bool {
+		if _, ok := slices.BinarySearch(joined, x); ok {
+			return true
+		}
+		if _, ok := slices.BinarySearch(left, x); ok {
+			return false
+		}
+		_, listed := slices.BinarySearch(p.Files, x)
+		_, other := slices.BinarySearch(p.untracked, x)
+		return listed && !other
 	}
 	// A changed .gitignore changes which files below its folder git lists
 	// as others: they are listed again there.
@@ -191,7 +203,7 @@ func (p *Project) updateGit(ctx context.Context, rels []string) (*Project, Delta
 		case fi.IsDir():
 			dirs = append(dirs, c)
 		default:
-			if _, found := slices.BinarySearch(np.tracked, c); !found && !p.inNestedRepo(c) {
+			if !tracked(c) && !p.inNestedRepo(c) {
 				files = append(files, c)
 			}
 		}
@@ -211,9 +223,8 @@ func (p *Project) updateGit(ctx context.Context, rels []string) (*Project, Delta
 	ul, uj := diffSorted(p.untracked, np.untracked)
 	for _, x := range sortedSet(slices.Concat(left, joined, ul, uj)) {
 		_, was := slices.BinarySearch(p.Files, x)
-		_, inT := slices.BinarySearch(np.tracked, x)
-		_, inU := slices.BinarySearch(np.untracked, x)
-		switch now := inT || inU; {
+		_, other := slices.BinarySearch(np.untracked, x)
+		switch now := other || tracked(x); {
 		case now && !was:
 			d.Added = append(d.Added, x)
 		case was && !now:
