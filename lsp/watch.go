@@ -198,6 +198,9 @@ func (w *watcher) loop() {
 					}
 				}
 				w.mu.Unlock()
+				for _, f := range w.s.served() {
+					w.s.reopenRepo(f)
+				}
 			}
 		}
 	}
