@@ -166,7 +166,12 @@ func (s *Server) followReferences(f *folder) {
 			kept = append(kept, d)
 		}
 	}
-	w.followDirs(f, kept)
+	if w.followDirs(f, kept) {
+		// A commit, a checkout or a git mv made before git's folder was
+		// watched would go unseen: the repository looks at git's index and
+		// history now (nothing to do, and no check, if they did not move).
+		s.repoChanged(f, nil, true, true, 0)
+	}
 	f.followed = last
 }
 
@@ -227,12 +232,14 @@ func nearestDir(root, dir string) string {
 	return root
 }
 
-// followDirs makes dirs the folders watched for f's references.
-func (w *watcher) followDirs(f *folder, dirs []string) {
+// followDirs makes dirs the folders watched for f's references, and
+// reports whether it started watching one.
+func (w *watcher) followDirs(f *folder, dirs []string) (added bool) {
+	defer w.reportLost()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {
-		return
+		return false
 	}
 	want := make(map[string]bool, len(dirs))
 	for _, d := range dirs {
@@ -258,9 +265,11 @@ func (w *watcher) followDirs(f *folder, dirs []string) {
 			}
 			owners = map[*folder]bool{}
 			w.refDirs[d] = owners
+			added = true
 		}
 		owners[f] = true
 	}
+	return added
 }
 
 // unfollow ends f's interest in d. w.mu is held.
