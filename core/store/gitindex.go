@@ -92,8 +92,12 @@ func indexDiff(name string, hashSize int, files, untracked []string, skip func(s
 			p = name4
 			at += nul + 1
 		} else {
-			nul := bytes.IndexByte(b[at:end], 0)
-			if nul < 0 {
+			// The flags hold the name's length when it is under 0xfff.
+			nul := int(flags & 0xfff)
+			if nul == 0xfff {
+				nul = bytes.IndexByte(b[at:end], 0)
+			}
+			if nul < 0 || at+nul >= end || b[at+nul] != 0 {
 				return nil, nil, bad("unterminated name")
 			}
 			p = b[at : at+nul]
