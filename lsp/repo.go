@@ -231,11 +231,19 @@ func (s *Server) runRepo(f *folder) {
 }
 
 // followRepo is cur after paths changed, or nil when it cannot follow them
-// (a repository that is not a memory.UpdatableRepo, as tests give, or a
-// project that can no longer be listed): then it is opened afresh.
+// (a repository that is not a memory.UpdatableRepo, as tests give, after a
+// change to the work tree, or a project that can no longer be listed): then
+// it is opened afresh.
 func (s *Server) followRepo(f *folder, cur *repoState, paths []string) *repoState {
 	u, ok := cur.repo.(memory.UpdatableRepo)
-	if !ok {
+	switch {
+	case !ok && len(paths) == 0:
+		// Only git's files changed: a repository that does not follow
+		// changes (tests' fakes; memory.OpenRepo's always does) is opened
+		// again for changes to the work tree only, not for every look at
+		// git's index.
+		return cur
+	case !ok:
 		return nil
 	}
 	start := time.Now()

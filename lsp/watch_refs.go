@@ -166,10 +166,12 @@ func (s *Server) followReferences(f *folder) {
 			kept = append(kept, d)
 		}
 	}
-	if w.followDirs(f, kept) {
+	if w.followDirs(f, kept) && repo != nil {
 		// A commit, a checkout or a git mv made before git's folder was
 		// watched would go unseen: the repository looks at git's index and
 		// history now (nothing to do, and no check, if they did not move).
+		// One that could not be opened is tried again after a real change
+		// only.
 		s.repoChanged(f, nil, true, true, 0)
 	}
 	f.followed = last
