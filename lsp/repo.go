@@ -128,7 +128,10 @@ func (s *Server) repoOf(f *folder, cfg config.Config) *repoState {
 		f.repoMu.Lock()
 		done := f.work.done
 		f.repoMu.Unlock()
-		if done == nil {
+		switch {
+		case s.life.Err() != nil:
+			return nil // stopping: no worker starts
+		case done == nil:
 			continue // ended just now: its build is stored
 		}
 		select {
@@ -207,7 +210,7 @@ func (s *Server) runRepo(f *folder) {
 			close(w.done)
 			w.done = nil
 			f.repoMu.Unlock()
-			if again && s.isServed(f) {
+			if again && s.life.Err() == nil && s.isServed(f) {
 				s.schedule(f, 0)
 			}
 			return
