@@ -41,15 +41,7 @@ func TestDebugLogRecordsEachMessage(t *testing.T) {
 		}); err != nil {
 			t.Fatal(err)
 		}
-		c.Shutdown()
-		if code := c.ExitCode(); code != 0 { // the log is complete once the process is gone
-			t.Errorf("exit code %d", code)
-		}
-		b, err := os.ReadFile(logFile)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
+		return shutdownAndReadLog(t, c, logFile)
 	}
 
 	log := session(t, "debug")
@@ -68,4 +60,19 @@ func TestDebugLogRecordsEachMessage(t *testing.T) {
 	if quiet := session(t, ""); strings.Contains(quiet, "<- initialize") || strings.Contains(quiet, "-> textDocument/publishDiagnostics") {
 		t.Errorf("the default level logs each message:\n%s", quiet)
 	}
+}
+
+// shutdownAndReadLog ends the session and returns the log file the server
+// wrote, complete once the process is gone.
+func shutdownAndReadLog(t *testing.T, c *lsptest.Client, logFile string) string {
+	t.Helper()
+	c.Shutdown()
+	if code := c.ExitCode(); code != 0 {
+		t.Errorf("exit code %d", code)
+	}
+	b, err := os.ReadFile(logFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

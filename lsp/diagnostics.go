@@ -166,18 +166,20 @@ type checked struct {
 // checkLocked checks f's current view with the folder's checker, or returns
 // the last check when nothing it depends on has changed: the same disk
 // snapshot (the folder's cache still holds), the same buffer versions, the
-// same configuration and the same build of the repository (a change to the
-// code voids it, repo.go). f.pub is held.
+// same configuration and the same build of the repository (each change to
+// the code it follows makes a new one, repo.go). Before the first build the
+// references are not judged (a code action asked for then; publish waits
+// for the build). f.pub is held.
 func (s *Server) checkLocked(f *folder) (*view, config.Config, []rules.Finding) {
 	v, cfg := s.snapshot(f)
-	st := s.repoOf(f, cfg)
+	st := s.repoNow(f, cfg)
 	if last := f.last; last != nil && last.repo == st && last.v.sameFiles(v) && sameConfig(last.cfg, cfg) {
 		return last.v, last.cfg, last.findings
 	}
 	if f.checker == nil {
 		f.checker = new(rules.Checker)
 	}
-	f.checker.Repo, v.repo = st.repo, st.repo
+	f.checker.Repo, v.repo = st.get(), st.get()
 	findings := f.checker.Check(v.files, cfg)
 	f.last = &checked{v: v, cfg: cfg, repo: st, findings: findings}
 	f.checks++
@@ -260,7 +262,14 @@ func (s *Server) armLocked(slot **time.Timer, delay time.Duration, fn func()) {
 // changed while the check ran is skipped: its own pending check will publish
 // for the newer text. Checks of one folder run one at a time; a folder the
 // server no longer serves is left to retire, which cleared it.
+//
+// Before the folder's repository is first built nothing is published: the
+// repository's worker publishes when the build is done (repo.go says why),
+// so a caller on the read loop never waits for it.
 func (s *Server) publish(f *folder) {
+	if !s.isServed(f) || s.awaitsRepo(f) {
+		return
+	}
 	f.pub.Lock()
 	defer f.pub.Unlock()
 	if !s.isServed(f) {
@@ -316,6 +325,21 @@ func (s *Server) publish(f *folder) {
 		}
 		s.conn.Notify("textDocument/publishDiagnostics", protocol.PublishDiagnosticsParams{URI: uriOf(p), Diagnostics: []protocol.Diagnostic{}})
 	}
+}
+
+// awaitsRepo reports whether f's repository is being built for the first
+// time, and has its worker publish once it is.
+func (s *Server) awaitsRepo(f *folder) bool {
+	if s.repoNow(f, s.config()) != nil {
+		return false
+	}
+	f.repoMu.Lock()
+	defer f.repoMu.Unlock()
+	if f.repo.Load() != nil || !f.work.running {
+		return false // built since
+	}
+	f.work.publish = true
+	return true
 }
 
 // dropChecker forgets f's checker and the analyses it keeps, and the last

@@ -53,16 +53,13 @@ type folder struct {
 	// left, in the buffers and on disk alike.
 	queue sync.Mutex
 
-	// The repository beside the folder (repo.go): repoMu serialises its
-	// builds; checks, requests and watchers read the current build and the
-	// scope without it. voids counts the changes that voided a build.
-	repoMu sync.Mutex
+	// The repository beside the folder (repo.go): repo is the current
+	// build and scope where it lies, read without a lock; repoMu guards
+	// work, what its worker has to do.
 	repo   atomic.Pointer[repoState]
 	scope  atomic.Pointer[repoScope]
-	voids  atomic.Uint64
-	// repoFailing (guarded by repoMu): the last build failed and said so
-	// in the log.
-	repoFailing bool
+	repoMu sync.Mutex
+	work   repoWork
 	// cites is the references of each entry, by content (references.go).
 	cites citeCache
 	// interest is what the last check's entries cite, and followed that

@@ -93,8 +93,10 @@ func (s *Server) initialized(ctx context.Context, _ *json.RawMessage) error {
 	if caps.configuration {
 		go s.refreshConfiguration(bg)
 	}
+	// Each folder's repository starts building now, off the read loop; the
+	// folder publishes once it is built (publish).
 	for _, f := range s.served() {
-		s.schedule(f, 0)
+		s.publish(f)
 	}
 	return nil
 }

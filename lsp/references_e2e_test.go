@@ -172,3 +172,66 @@ func TestE2EReferences(t *testing.T) {
 	}
 	c.Shutdown()
 }
+
+// TestE2EReferencesFollowChanges: after `git mv` of a cited file the
+// stale-path is published, and after the move back it goes, with the
+// repository following each change in place: the debug log shows one
+// listing of the project (the first build) and the changes followed, none
+// listed again. Once with the client reporting the changes
+// (didChangeWatchedFiles, as VS Code and Emacs do), once with the server's
+// own watcher (Neovim on Linux); through the binary, in a real git
+// repository, nothing committed after the start.
+func TestE2EReferencesFollowChanges(t *testing.T) {
+	if !slices.ContainsFunc(rules.Rules(), func(i rules.Info) bool { return i.Code == "stale-path" }) {
+		t.Skip("the stale-path rule is not registered in this build")
+	}
+	for _, byClient := range []bool{true, false} {
+		name := "server-watcher"
+		if byClient {
+			name = "client-events"
+		}
+		t.Run(name, func(t *testing.T) {
+			repo := gittest.New(t)
+			root := repo.Top()
+			memory := filepath.Join(root, ".memory", "decisions.md")
+			writeFile(t, filepath.Join(root, "src", "auth", "session.ts"), "export const ttl = 3600;\n")
+			writeFile(t, filepath.Join(root, "src", "app.ts"), "export {};\n")
+			writeFile(t, filepath.Join(root, "Makefile"), referencesMakefile)
+			writeFile(t, memory, referencesDecisions)
+			repo.Commit("2024-01-01T10:00:00Z", "the code and its memory")
+			logFile := filepath.Join(t.TempDir(), "memory-lsp.log")
+			c := startBinary(t, root, "--log-level", "debug", "--log-file", logFile)
+			params := lsptest.InitializeParams(root, nil)
+			params["capabilities"].(map[string]any)["workspace"].(map[string]any)["didChangeWatchedFiles"] = map[string]any{"dynamicRegistration": byClient}
+			c.Initialize(params)
+			uri := c.OpenFile(memory)
+			i := strings.Index(referencesDecisions, "src/auth/session.ts")
+			session := lsptest.Range{Start: lsptest.PositionAt(referencesDecisions, i), End: lsptest.PositionAt(referencesDecisions, i+len("src/auth/session.ts"))}
+			if x := staleAt(c.AwaitDiagnostics(uri, 1, wait), session); x != nil {
+				t.Fatalf("stale-path on src/auth/session.ts, which exists: %s", x.Message)
+			}
+			move := func(from, to string) {
+				t.Helper()
+				repo.Git("mv", from, to)
+				if byClient {
+					event := func(rel string, typ int) map[string]any {
+						return map[string]any{"uri": lsptest.URI(filepath.Join(root, filepath.FromSlash(rel))), "type": typ}
+					}
+					c.Notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{
+						event(from, 3), event(to, 1), event(".git/index", 2)}})
+				}
+			}
+			from := c.Mark()
+			move("src/auth/session.ts", "src/auth/sessions.ts")
+			c.AwaitDiagnosticsWhere(from, uri, wait, func(d *lsptest.Diagnostics) bool { return staleAt(d, session) != nil })
+			from = c.Mark()
+			move("src/auth/sessions.ts", "src/auth/session.ts")
+			c.AwaitDiagnosticsWhere(from, uri, wait, func(d *lsptest.Diagnostics) bool { return staleAt(d, session) == nil })
+			log := shutdownAndReadLog(t, c, logFile)
+			opens, follows := strings.Count(log, "opened (every file listed)"), strings.Count(log, ": followed ")
+			if opens != 1 || follows == 0 || strings.Contains(log, "listed again: true") {
+				t.Errorf("the repository was opened %d times and followed %d changes, want opened once and every change followed in place; the log:\n%s", opens, follows, log)
+			}
+		})
+	}
+}

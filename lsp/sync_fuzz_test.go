@@ -400,6 +400,9 @@ func newServerTarget(t *testing.T, root string) *serverTarget {
 	if _, err := s.Request(context.Background(), "initialize", json.RawMessage(`{"rootUri":`+strconv.Quote(string(uriOf(root)))+`,"capabilities":{}}`)); err != nil {
 		t.Fatalf("initialize: %v", err)
 	}
+	// The folder publishes at once only after its repository's first build
+	// (repo.go): build it now.
+	s.repoOf(s.folderFor(memoryDir(root)), s.config())
 	t.Cleanup(s.stop)
 	return st
 }

@@ -65,6 +65,14 @@ func isManifestName(base string) bool {
 	return false
 }
 
+// isWorkflow reports whether name is a CI workflow, whose content pins
+// versions (refs.ParseWorkflowPins).
+func isWorkflow(name string) bool {
+	dir := filepath.Dir(name)
+	return filepath.Base(dir) == "workflows" && filepath.Base(filepath.Dir(dir)) == ".github" &&
+		(strings.HasSuffix(name, ".yml") || strings.HasSuffix(name, ".yaml"))
+}
+
 // referenceWatchers are the client's watchers for code events.
 func referenceWatchers() []protocol.FileSystemWatcher {
 	createDelete := protocol.WatchKindCreate | protocol.WatchKindDelete
@@ -72,7 +80,8 @@ func referenceWatchers() []protocol.FileSystemWatcher {
 	for _, n := range manifestNames {
 		ws = append(ws, protocol.FileSystemWatcher{GlobPattern: "**/" + n})
 	}
-	for _, g := range []string{"**/rust-toolchain*", "**/Dockerfile*", "**/*compose*.yml", "**/*compose*.yaml"} {
+	for _, g := range []string{"**/rust-toolchain*", "**/Dockerfile*", "**/*compose*.yml", "**/*compose*.yaml",
+		"**/.github/workflows/*.yml", "**/.github/workflows/*.yaml"} {
 		ws = append(ws, protocol.FileSystemWatcher{GlobPattern: g})
 	}
 	for _, n := range gitFiles {
@@ -132,7 +141,7 @@ func (s *Server) followReferences(f *folder) {
 	if last == nil || f.followed == last || sc == nil {
 		return
 	}
-	repo := last.repo.repo
+	repo := last.repo.get()
 	in := &interest{paths: map[string]bool{}, names: map[string]bool{}}
 	dirs := []string{sc.root}
 	if sc.gitDir != "" {
@@ -166,7 +175,14 @@ func (s *Server) followReferences(f *folder) {
 			kept = append(kept, d)
 		}
 	}
-	w.followDirs(f, kept)
+	if w.followDirs(f, kept) && repo != nil {
+		// A commit, a checkout or a git mv made before git's folder was
+		// watched would go unseen: the repository looks at git's index and
+		// history now (nothing to do, and no check, if they did not move).
+		// One that could not be opened is tried again after a real change
+		// only.
+		s.repoChanged(f, nil, true, true, 0)
+	}
 	f.followed = last
 }
 
@@ -227,12 +243,14 @@ func nearestDir(root, dir string) string {
 	return root
 }
 
-// followDirs makes dirs the folders watched for f's references.
-func (w *watcher) followDirs(f *folder, dirs []string) {
+// followDirs makes dirs the folders watched for f's references, and
+// reports whether it started watching one.
+func (w *watcher) followDirs(f *folder, dirs []string) (added bool) {
+	defer w.reportLost()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {
-		return
+		return false
 	}
 	want := make(map[string]bool, len(dirs))
 	for _, d := range dirs {
@@ -258,9 +276,11 @@ func (w *watcher) followDirs(f *folder, dirs []string) {
 			}
 			owners = map[*folder]bool{}
 			w.refDirs[d] = owners
+			added = true
 		}
 		owners[f] = true
 	}
+	return added
 }
 
 // unfollow ends f's interest in d. w.mu is held.
@@ -326,12 +346,18 @@ func changeOf(ev fsnotify.Event) fileChange {
 	return 0
 }
 
-// voidsRepo reports whether a change to the file at name can change a
-// verdict of f's references (see the top of this file).
-func voidsRepo(f *folder, name string, ch fileChange) bool {
+// concerns reports what a change to the file at name means for f's
+// repository: follow, whether the repository must follow it (every file
+// created or deleted, a manifest's or a .gitignore's content, git's own
+// files; not a change of content the rules never read, nor anything in
+// .memory or outside the repository); republish, whether a verdict of f's
+// references may change with it (see the top of this file), so that the
+// folder is checked again once it is followed. at is name as the
+// repository spells it.
+func concerns(f *folder, name string, ch fileChange) (at string, follow, republish bool) {
 	sc := f.scope.Load()
 	if sc == nil || ch == 0 {
-		return false // never built: nothing to void
+		return "", false, false // never built: nothing to follow
 	}
 	if real := filepath.Dir(f.key); !sc.within(name) && real != sc.root {
 		// Named through the root's resolved path (the root or a folder
@@ -341,54 +367,63 @@ func voidsRepo(f *folder, name string, ch fileChange) bool {
 		}
 	}
 	if sc.gitDir != "" && store.Within(sc.gitDir, name) {
-		if !isGitFile(sc.gitDir, name) {
-			return false
-		}
-		st := f.repo.Load()
-		return st == nil || statGit(sc.gitDir) != st.git
+		// The index and the history are looked at by every follow: no
+		// path to hand over.
+		git := isGitFile(sc.gitDir, name)
+		return "", git, git
 	}
 	if !sc.within(name) || filepath.Base(filepath.Dir(name)) == store.DirName || filepath.Base(name) == store.DirName {
-		return false
+		return "", false, false
 	}
 	base := filepath.Base(name)
-	manifest := isManifestName(base)
+	manifest := isManifestName(base) || isWorkflow(name)
 	if ch == fileChanged && !manifest {
-		return false
+		return "", false, false
 	}
 	rel, inRoot := rootRelative(sc.root, name)
 	if st := f.repo.Load(); inRoot && st != nil && st.repo != nil && st.repo.Ignored(rel) {
-		return false
+		// Followed all the same: what the rules take for ignored (a
+		// subproject's build folder) may be a file git lists.
+		return name, true, false
 	}
 	in := f.interest.Load()
 	switch {
 	case manifest, in == nil:
-		return true
+		return name, true, true
 	case !inRoot:
 		// Beside the root in the work tree: a path cited from the top.
 		if top, ok := rootRelative(sc.top, name); ok {
-			return in.paths[top] || in.names[base]
+			return name, true, in.paths[top] || in.names[base]
 		}
-		return false
+		return name, true, false
 	}
-	return !strings.Contains(rel, "/") || in.paths[rel] || in.names[base]
+	return name, true, !strings.Contains(rel, "/") || in.paths[rel] || in.names[base]
 }
 
-// codeChanged voids the repository of each folder in owners that the
-// change of name concerns.
+// codeChanged hands the change of name to the repository of each folder in
+// owners it concerns, after the watcher's debounce.
 func (s *Server) codeChanged(owners []*folder, name string, ch fileChange) {
 	for _, f := range owners {
-		if voidsRepo(f, name, ch) && s.isServed(f) {
-			s.voidRepo(f)
+		if at, follow, republish := concerns(f, name, ch); follow && s.isServed(f) {
+			var paths []string
+			if at != "" {
+				paths = []string{at}
+			}
+			s.repoChanged(f, paths, at == "", republish, codeDebounce)
 		}
 	}
 }
 
-// clientCodeChanges handles the client's events for files that are not
-// memory files: each served folder whose repository a change concerns is
-// voided once.
+// clientCodeChanges hands the client's events for files that are not
+// memory files to the repository of each served folder they concern, at
+// once: the client gathered them already.
 func (s *Server) clientCodeChanges(changes []protocol.FileEvent) {
+	type work struct {
+		paths          []string
+		git, republish bool
+	}
 	folders := s.served()
-	void := map[*folder]bool{}
+	todo := map[*folder]*work{}
 	for _, ch := range changes {
 		p, err := pathOf(ch.URI)
 		if err != nil || isMemoryFile(p) {
@@ -404,14 +439,26 @@ func (s *Server) clientCodeChanges(changes []protocol.FileEvent) {
 			c = fileDeleted
 		}
 		for _, f := range folders {
-			if !void[f] && voidsRepo(f, p, c) {
-				void[f] = true
+			at, follow, republish := concerns(f, p, c)
+			if !follow {
+				continue
 			}
+			w := todo[f]
+			if w == nil {
+				w = &work{}
+				todo[f] = w
+			}
+			if at != "" {
+				w.paths = append(w.paths, at)
+			} else {
+				w.git = true
+			}
+			w.republish = w.republish || republish
 		}
 	}
 	for _, f := range folders {
-		if void[f] {
-			s.voidRepo(f)
+		if w := todo[f]; w != nil {
+			s.repoChanged(f, w.paths, w.git, w.republish, 0)
 		}
 	}
 }

@@ -8,63 +8,54 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/refs/refstest"
 )
 
-// TestVoidsRepo: which changes to the code void a folder's repository.
-func TestVoidsRepo(t *testing.T) {
+// TestConcerns: which changes to the code a folder's repository follows,
+// and which of them check the folder again.
+func TestConcerns(t *testing.T) {
 	root := t.TempDir()
 	gitDir := filepath.Join(root, ".git")
-	index := filepath.Join(gitDir, "index")
 	if err := os.MkdirAll(gitDir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(index, []byte("one"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	f := newFolder(filepath.Join(root, ".memory"), filepath.Join(root, ".memory"))
 	at := func(p string) string { return filepath.Join(root, filepath.FromSlash(p)) }
-	if voidsRepo(f, at("src/auth/session.ts"), fileDeleted) {
-		t.Error("a folder whose repository was never built voids it")
+	if _, follow, _ := concerns(f, at("src/auth/session.ts"), fileDeleted); follow {
+		t.Error("a folder whose repository was never built follows a change")
 	}
 	f.scope.Store(findScope(root))
-	f.repo.Store(&repoState{repo: &fakeRepo{root: root, Repo: refstest.Repo{Ignore: []string{"node_modules/", "dist/"}}}, git: statGit(gitDir)})
+	f.repo.Store(&repoState{repo: &fakeRepo{root: root, Repo: refstest.Repo{Ignore: []string{"node_modules/", "dist/"}}}})
 	in := &interest{paths: map[string]bool{}, names: map[string]bool{"session.ts": true}}
 	in.addPath("src/auth/session.ts")
 	f.interest.Store(in)
 	for _, tc := range []struct {
-		path string
-		ch   fileChange
-		want bool
+		path              string
+		ch                fileChange
+		follow, republish bool
 	}{
-		{"src/auth/session.ts", fileDeleted, true},  // the cited file
-		{"src/auth/session.ts", fileCreated, true},  // back
-		{"src/auth/session.ts", fileChanged, false}, // its content is never judged
-		{"src", fileDeleted, true},                  // a folder of it
-		{"lib/session.ts", fileCreated, true},       // a bare name's file
-		{"README.md", fileCreated, true},            // in the root: is there code?
-		{"other/x.go", fileCreated, false},          // nothing cited there
-		{"web/package.json", fileChanged, true},     // a manifest
-		{"web/Dockerfile.dev", fileChanged, true},
-		{"deploy/compose.prod.yaml", fileCreated, true},
-		{".gitignore", fileChanged, true},
-		{"node_modules/left-pad/package.json", fileCreated, false}, // ignored
-		{"dist/session.ts", fileCreated, false},
-		{".memory/decisions.md", fileChanged, false}, // the memory watcher's
-		{".memory", fileCreated, false},
-		{".git/objects/ab", fileCreated, false},
-		{".git/index", fileChanged, false}, // the same as when built
-		{"src/auth/session.ts", 0, false},  // a chmod
+		{"src/auth/session.ts", fileDeleted, true, true},   // the cited file
+		{"src/auth/session.ts", fileCreated, true, true},   // back
+		{"src/auth/session.ts", fileChanged, false, false}, // its content is never judged
+		{"src", fileDeleted, true, true},                   // a folder of it
+		{"lib/session.ts", fileCreated, true, true},        // a bare name's file
+		{"README.md", fileCreated, true, true},             // in the root: is there code?
+		{"other/x.go", fileCreated, true, false},           // nothing cited there, but a file all the same
+		{"web/package.json", fileChanged, true, true},      // a manifest
+		{"web/Dockerfile.dev", fileChanged, true, true},
+		{"deploy/compose.prod.yaml", fileCreated, true, true},
+		{".gitignore", fileChanged, true, true},
+		{"node_modules/left-pad/package.json", fileCreated, true, false}, // ignored
+		{"dist/session.ts", fileCreated, true, false},
+		{".memory/decisions.md", fileChanged, false, false}, // the memory watcher's
+		{".memory", fileCreated, false, false},
+		{".git/objects/ab", fileCreated, false, false},
+		{".git/index", fileChanged, true, true},  // the repository looks whether it changed
+		{"src/auth/session.ts", 0, false, false}, // a chmod
 	} {
-		if got := voidsRepo(f, at(tc.path), tc.ch); got != tc.want {
-			t.Errorf("%s (change %d) voids = %v, want %v", tc.path, tc.ch, got, tc.want)
+		if _, follow, republish := concerns(f, at(tc.path), tc.ch); follow != tc.follow || republish != tc.republish {
+			t.Errorf("%s (change %d): follow %v, republish %v; want %v, %v", tc.path, tc.ch, follow, republish, tc.follow, tc.republish)
 		}
 	}
-	if voidsRepo(f, filepath.Join(t.TempDir(), "Makefile"), fileChanged) {
-		t.Error("a manifest of another repository voids this one")
-	}
-	if err := os.WriteFile(index, []byte("two, after git mv"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if !voidsRepo(f, index, fileChanged) {
-		t.Error("a changed git index does not void the repository")
+	if _, follow, _ := concerns(f, filepath.Join(t.TempDir(), "Makefile"), fileChanged); follow {
+		t.Error("a manifest of another repository is followed by this one")
 	}
 }
 

@@ -8,10 +8,10 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/memory-lsp/memory-lsp/core/config"
-	"github.com/memory-lsp/memory-lsp/core/refs"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/store"
 )
@@ -42,29 +42,28 @@ type repo struct {
 	memRel  string // the .memory folder from the top
 	depth   int
 
-	namesOnce sync.Once
-	names     nameIndex
+	// What is read on first need. Each is a pointer so that an Update
+	// (repo_update.go) shares with the repository it came from what a
+	// change did not touch.
+	names    *lazy[nameIndex]
+	ignoring *lazy[[]string] // folders below the root that hold a .gitignore
+	moves    *lazy[map[string]store.Move]
+	history  *lazy[history]
+	pins     *lazy[pinSets]
 
-	ignoringOnce sync.Once
-	ignoring     []string // folders below the root that hold a .gitignore
-
-	historyOnce sync.Once
-	history     history
-
-	pinsOnce  sync.Once
-	pins      map[string][]refs.Pin // the root's and the top's
-	pinsBelow map[string][]refs.Pin // the subprojects'
-	pinsCI    map[string][]refs.Pin // the top's CI workflows'
-
-	manifests      lazyMap[manifestRead]
-	manifestsThen  lazyMap[manifestRead] // by tool, file and time
-	manifestsBelow lazyMap[[]string]     // by tool: its manifests below the root
-	blames         lazyMap[[]time.Time]
-	changes        lazyMap[lastChange]
+	manifests      *lazyMap[manifestRead]
+	manifestsThen  *lazyMap[manifestRead] // by tool, file and time
+	manifestsBelow *lazyMap[[]string]     // by tool: its manifests below the root
+	blames         *lazyMap[[]time.Time]
+	changes        *lazyMap[lastChange]
 }
 
 func newRepo(ctx context.Context, p *store.Project, depth int) *repo {
-	r := &repo{ctx: ctx, p: p, rootRel: p.RootRel(), depth: depth}
+	r := &repo{ctx: ctx, p: p, rootRel: p.RootRel(), depth: depth,
+		names: new(lazy[nameIndex]), ignoring: new(lazy[[]string]), moves: new(lazy[map[string]store.Move]),
+		history: new(lazy[history]), pins: new(lazy[pinSets]),
+		manifests: new(lazyMap[manifestRead]), manifestsThen: new(lazyMap[manifestRead]), manifestsBelow: new(lazyMap[[]string]),
+		blames: new(lazyMap[[]time.Time]), changes: new(lazyMap[lastChange])}
 	r.memRel = r.fromRoot(store.DirName)
 	return r
 }
@@ -167,7 +166,8 @@ func (r *repo) Ignored(cited string) bool {
 // ignoringFolders are the folders below the root (from the top) that hold
 // a .gitignore, found in the project's file list once.
 func (r *repo) ignoringFolders() []string {
-	r.ignoringOnce.Do(func() {
+	return r.ignoring.get(func() []string {
+		var out []string
 		prefix := ""
 		if r.rootRel != "" {
 			prefix = r.rootRel + "/"
@@ -176,11 +176,11 @@ func (r *repo) ignoringFolders() []string {
 		for ; i < len(r.p.Files) && strings.HasPrefix(r.p.Files[i], prefix); i++ {
 			f := r.p.Files[i]
 			if d := path.Dir(f); path.Base(f) == ".gitignore" && d != "." && d != r.rootRel {
-				r.ignoring = append(r.ignoring, d)
+				out = append(out, d)
 			}
 		}
+		return out
 	})
-	return r.ignoring
 }
 
 func (r *repo) Endings(cited string) int {
@@ -194,9 +194,9 @@ func (r *repo) ending(cited string, limit int) []string {
 	if cited == "" {
 		return nil
 	}
-	r.namesOnce.Do(func() { r.names = newNameIndex(r.p.Files) })
+	names := r.names.get(func() nameIndex { return newNameIndex(r.p.Files) })
 	var out []string
-	for f := range r.names.ending(path.Base(cited)) {
+	for f := range names.ending(path.Base(cited)) {
 		if f == cited || strings.HasSuffix(f, "/"+cited) {
 			out = append(out, f)
 			if len(out) == limit {
@@ -211,10 +211,17 @@ func (r *repo) ending(cited string, limit int) []string {
 // entry per file and folder (an index of every suffix would hold one per
 // path element), chained by name so that 100,000 files cost one map entry
 // per distinct name and no list per name.
+//
+// An Update derives the index of the changed repository from this one
+// (repo_update.go): the paths gone since it was built are hidden, the new
+// ones listed apart by name; the built part is shared, never changed.
 type nameIndex struct {
 	last  map[string]int32 // name → 1 + the index in paths of the last path with it
 	prev  []int32          // for each path, 1 + the index of the previous one with its name
 	paths []string
+
+	hidden map[string]bool     // paths of the built part that are gone
+	extra  map[string][]string // by name, the paths added since it was built
 }
 
 func newNameIndex(files []string) nameIndex {
@@ -239,8 +246,13 @@ func newNameIndex(files []string) nameIndex {
 // ending yields the paths whose last element is name.
 func (x *nameIndex) ending(name string) iter.Seq[string] {
 	return func(yield func(string) bool) {
+		for _, p := range x.extra[name] {
+			if !yield(p) {
+				return
+			}
+		}
 		for i := x.last[name]; i > 0; i = x.prev[i-1] {
-			if !yield(x.paths[i-1]) {
+			if p := x.paths[i-1]; !x.hidden[p] && !yield(p) {
 				return
 			}
 		}
@@ -269,6 +281,31 @@ func (r *repo) resolve(cited string) (string, bool) {
 	return "", false
 }
 
+// lazy is a value computed once, on first need.
+type lazy[T any] struct {
+	once sync.Once
+	v    T
+	done atomic.Bool // v is computed
+}
+
+func (l *lazy[T]) get(compute func() T) T {
+	l.once.Do(func() {
+		l.v = compute()
+		l.done.Store(true)
+	})
+	return l.v
+}
+
+// ready is a computed value without waiting, ok false when it is not
+// computed yet.
+func (l *lazy[T]) ready() (T, bool) {
+	if l.done.Load() {
+		return l.v, true
+	}
+	var zero T
+	return zero, false
+}
+
 // lazyMap computes each key's value once, on first need, without holding
 // its lock while computing (a git run may take a while, and other keys
 // should not wait for it).
@@ -295,4 +332,17 @@ func (l *lazyMap[T]) get(key string, compute func() T) T {
 	l.mu.Unlock()
 	e.once.Do(func() { e.v = compute() })
 	return e.v
+}
+
+// without is a map sharing l's values but for the keys drop names.
+func (l *lazyMap[T]) without(drop func(key string) bool) *lazyMap[T] {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := &lazyMap[T]{m: make(map[string]*lazyValue[T], len(l.m))}
+	for k, e := range l.m {
+		if !drop(k) {
+			n.m[k] = e
+		}
+	}
+	return n
 }

@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -65,4 +66,48 @@ func BenchmarkRepoJudge(b *testing.B) {
 		b.ReportMetric(float64(counts[refs.Stale]), "stale")
 		b.ReportMetric(float64(counts[refs.Drift]), "drift")
 	})
+}
+
+// BenchmarkRepoUpdate is the repository view following one `git mv` of a
+// file and its move back (two Updates per op, each after its git command),
+// in process, on the repository of BenchmarkRepoJudge, with the name index
+// warm as a server keeps it. The git commands are not timed.
+func BenchmarkRepoUpdate(b *testing.B) {
+	root := os.Getenv("MEMORY_LSP_BENCH_REPO")
+	if root == "" {
+		b.Skip("MEMORY_LSP_BENCH_REPO is not set: generate a repository with scripts/gen-reference-repo")
+	}
+	r, err := OpenRepo(context.Background(), root, config.Default())
+	if err != nil {
+		b.Fatal(err)
+	}
+	r.Endings("f000100.go")
+	from, to := "pkg/m0001/sub/f000100.go", "pkg/m0001/sub/f000100-moved.go"
+	git := func(args ...string) {
+		b.Helper()
+		b.StopTimer()
+		cmd := exec.Command("git", append([]string{"-C", root}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("git %v: %v %s", args, err, out)
+		}
+		b.StartTimer()
+	}
+	update := func(paths ...string) {
+		b.Helper()
+		var abs []string
+		for _, p := range paths {
+			abs = append(abs, filepath.Join(root, p))
+		}
+		next, d, err := r.(UpdatableRepo).Update(context.Background(), abs)
+		if err != nil || d.Relisted || len(d.Added) != 1 {
+			b.Fatalf("Update: %+v %v", d, err)
+		}
+		r = next
+	}
+	for b.Loop() {
+		git("mv", from, to)
+		update(from, to)
+		git("mv", to, from)
+		update(to, from)
+	}
 }

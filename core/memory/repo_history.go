@@ -32,14 +32,14 @@ type gonePath struct {
 // or folder of that name. To is shown as an entry would cite it. Before is
 // left to the caller, who knows when the entry was written.
 func (r *repo) Moved(cited string) (refs.Move, bool) {
-	r.historyOnce.Do(r.readHistory)
+	h := r.history.get(r.readHistory)
 	for _, c := range r.candidates(cited) {
-		if g, ok := r.history.gone[c]; ok {
+		if g, ok := h.gone[c]; ok {
 			return r.shownMove(g.move), true
 		}
 	}
 	if name := strings.Trim(cited, "/"); name != "" && !strings.Contains(name, "/") {
-		if g, ok := r.history.byName[name]; ok {
+		if g, ok := h.byName[name]; ok {
 			m := r.shownMove(g.move)
 			m.ByName = true
 			return m, true
@@ -60,9 +60,12 @@ func (r *repo) shownMove(m refs.Move) refs.Move {
 // when a rename kept the part of a file's path below it (src/auth/x.ts →
 // lib/auth/x.ts: src/auth went to lib/auth), else it was deleted. The newest
 // such move wins, and a whole-folder move over a deletion.
-func (r *repo) readHistory() {
+// The moves themselves, read from git, are kept apart: they change only
+// with the history, and the folders they leave gone change with the work
+// tree.
+func (r *repo) readHistory() history {
 	h := history{gone: map[string]gonePath{}, byName: map[string]gonePath{}}
-	moves := r.p.Moves(r.ctx, r.depth)
+	moves := r.moves.get(func() map[string]store.Move { return r.p.Moves(r.ctx, r.depth) })
 	for old, m := range moves {
 		if _, ok := r.p.Stat(old); ok {
 			continue // back again (restored, or a new file of that name)
@@ -76,7 +79,7 @@ func (r *repo) readHistory() {
 			h.record(d, folderMove(d, old, m))
 		}
 	}
-	r.history = h
+	return h
 }
 
 // folderMove is what a file's move says of its folder d.

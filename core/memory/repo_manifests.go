@@ -136,8 +136,8 @@ func (r *repo) ListedBelow(tool refs.Tool, name string) bool {
 // Judge weighs each set the same way: a version drifts only when it
 // contradicts every pin. The files are read once, on the first call.
 func (r *repo) Pins(subject string) []refs.Pin {
-	r.pinsOnce.Do(r.readPins)
-	for _, ps := range []map[string][]refs.Pin{r.pins, r.pinsBelow, r.pinsCI} {
+	sets := r.pins.get(r.readPins)
+	for _, ps := range []map[string][]refs.Pin{sets.root, sets.below, sets.ci} {
 		if len(ps[subject]) > 0 {
 			return ps[subject]
 		}
@@ -145,17 +145,19 @@ func (r *repo) Pins(subject string) []refs.Pin {
 	return nil
 }
 
+// pinSets are the pins Pins chooses from, by subject: the root's and the
+// top's, the subprojects', the CI workflows'.
+type pinSets struct{ root, below, ci map[string][]refs.Pin }
+
 // maxPinFilesBelow bounds the subprojects' pin files Pins reads: past it,
 // the subprojects are taken to say nothing (silence, not a guess).
 const maxPinFilesBelow = 200
 
-func (r *repo) readPins() {
-	r.pins = map[string][]refs.Pin{}
-	r.pinsBelow = map[string][]refs.Pin{}
-	r.pinsCI = map[string][]refs.Pin{}
+func (r *repo) readPins() pinSets {
+	sets := pinSets{root: map[string][]refs.Pin{}, below: map[string][]refs.Pin{}, ci: map[string][]refs.Pin{}}
 	for _, f := range r.filesIn(".github/workflows") {
 		if refs.WorkflowFile(f) {
-			r.readPinsWith(f, r.pinsCI, refs.ParseWorkflowPins)
+			r.readPinsWith(f, sets.ci, refs.ParseWorkflowPins)
 		}
 	}
 	folders := []string{r.rootRel}
@@ -165,17 +167,17 @@ func (r *repo) readPins() {
 	for _, folder := range folders {
 		for _, f := range r.filesIn(folder) {
 			if refs.PinFile(path.Base(f)) {
-				r.readPinFile(f, r.pins)
+				r.readPinFile(f, sets.root)
 			}
 		}
 	}
 	below := r.pinFilesBelow()
-	if len(below) > maxPinFilesBelow {
-		return
+	if len(below) <= maxPinFilesBelow {
+		for _, f := range below {
+			r.readPinFile(f, sets.below)
+		}
 	}
-	for _, f := range below {
-		r.readPinFile(f, r.pinsBelow)
-	}
+	return sets
 }
 
 // readPinFile adds what the pin file f (from the top) states to into.

@@ -44,6 +44,17 @@ type Project struct {
 	Truncated bool
 
 	ignore gitignore.Matcher
+
+	// In git, what Update needs to follow changes without listing again
+	// (project_update.go): git's folder and object format, which of Files
+	// are not in the index (sorted, sharing Files' strings; the others
+	// are), and the state of the index and of the history as read.
+	gitDir    string
+	hashSize  int
+	mem       string // the .memory folder from Top and a slash, "" when not below it
+	untracked []string
+	index     fileMark
+	history   historyMark
 }
 
 // MaxProjectFiles bounds a walk outside git, so that a memory folder in a
@@ -60,68 +71,87 @@ func OpenProject(ctx context.Context, root string) (*Project, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening the project at %s: %w", root, err)
 	}
-	p := &Project{Root: abs, Top: abs}
-	if top, files, err := gitFiles(ctx, abs); err == nil {
-		p.Top, p.Files, p.Git = top, files, true
+	p := &Project{Root: abs}
+	p.setTop(abs)
+	if err := p.listGit(ctx); err == nil {
+		p.Git = true
 	} else if err := p.walk(ctx); err != nil {
 		return nil, err
 	}
-	if mem, ok := p.memoryRel(); ok {
-		p.Files = slices.DeleteFunc(p.Files, func(f string) bool { return f == mem || strings.HasPrefix(f, mem+"/") })
-	}
-	slices.Sort(p.Files)
-	p.Files = slices.Compact(p.Files)
+	p.Files = sortedSet(slices.DeleteFunc(p.Files, p.inMemory))
 	p.ignore = gitignore.NewMatcher(p.ignorePatterns())
 	return p, nil
 }
 
-// memoryRel is the workspace's .memory folder relative to Top.
-func (p *Project) memoryRel() (string, bool) {
-	mem, err := filepath.Rel(p.Top, filepath.Join(p.Root, DirName))
-	if err != nil {
-		return "", false
+// sortedSet sorts names and drops repeats, in place.
+func sortedSet(names []string) []string {
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// setTop fixes Top, and the workspace's .memory folder relative to it.
+func (p *Project) setTop(top string) {
+	p.Top, p.mem = top, ""
+	if mem, err := filepath.Rel(top, filepath.Join(p.Root, DirName)); err == nil && filepath.IsLocal(mem) {
+		p.mem = filepath.ToSlash(mem) + "/"
 	}
-	return filepath.ToSlash(mem), true
 }
 
 // inMemory reports whether a listed file lies in the workspace's .memory.
 func (p *Project) inMemory(rel string) bool {
-	mem, ok := p.memoryRel()
-	return ok && (rel == mem || strings.HasPrefix(rel, mem+"/"))
+	return p.mem != "" && (strings.HasPrefix(rel, p.mem) || rel == p.mem[:len(p.mem)-1])
 }
 
-// gitFiles asks git for the work tree holding dir and its files: those in
-// the index and the new ones git does not ignore.
-func gitFiles(ctx context.Context, dir string) (top string, files []string, err error) {
-	out, err := git(ctx, dir, "rev-parse", "--show-toplevel")
+// listGit asks git for the work tree holding the root and its files: those
+// in the index and the new ones git does not ignore, told apart (ls-files'
+// tags: "?" for the others), which Update needs. The history and the index
+// are marked before the listing, so that a change made while git lists is
+// seen as one by the next Update.
+func (p *Project) listGit(ctx context.Context) error {
+	out, err := git(ctx, p.Root, "rev-parse", "--show-toplevel", "--absolute-git-dir", "--show-object-format")
 	if err != nil {
-		return "", nil, err
+		return err
 	}
-	top = strings.TrimRight(string(out), "\r\n")
-	if top == "" {
-		return "", nil, errors.New("git named no top level")
+	lines := strings.Split(strings.TrimRight(string(out), "\r\n"), "\n")
+	if len(lines) != 3 || lines[0] == "" {
+		return errors.New("git named no top level")
 	}
+	top, gitDir := filepath.Clean(lines[0]), filepath.Clean(lines[1])
+	hashSize := 20
+	if strings.TrimSpace(lines[2]) == "sha256" {
+		hashSize = 32
+	}
+	history, index := markHistory(gitDir), markFile(filepath.Join(gitDir, "index"))
 	// The names are gathered in one buffer and cut from one string: 100,000
 	// strings allocated one by one cost the collector more than the rest of
 	// the listing.
 	var names []byte
 	var ends []int
+	var other []bool
 	err = gitRecords(ctx, top, 0, func(f []byte) {
-		if len(f) > 0 {
-			names = append(names, f...)
+		if len(f) > 2 && f[1] == ' ' {
+			names = append(names, f[2:]...)
 			ends = append(ends, len(names))
+			other = append(other, f[0] == '?')
 		}
-	}, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	}, "ls-files", "-z", "-t", "--cached", "--others", "--exclude-standard")
 	if err != nil {
-		return "", nil, err
+		return err
 	}
+	p.setTop(top)
+	p.gitDir, p.hashSize, p.history, p.index = gitDir, hashSize, history, index
 	all := string(names)
-	files = make([]string, len(ends))
+	p.Files = make([]string, len(ends))
 	start := 0
 	for i, end := range ends {
-		files[i], start = all[start:end], end
+		f := all[start:end]
+		p.Files[i], start = f, end
+		if other[i] {
+			p.untracked = append(p.untracked, f)
+		}
 	}
-	return filepath.Clean(top), files, nil
+	p.untracked = sortedSet(slices.DeleteFunc(p.untracked, p.inMemory))
+	return nil
 }
 
 // git runs git in dir and returns its standard output.
