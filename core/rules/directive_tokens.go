@@ -1,0 +1,551 @@
+package rules
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// mtoken is one word of a line as the directive model reads it.
+type mtoken struct {
+	start, end int // bytes of the line
+	// w is the word lower-cased, with look-alike letters folded to the
+	// script the word is mostly written in
+	w     string
+	c     wordClass
+	kind  tokenKind
+	brk   breakKind // what stands between this token and the one before
+	colon bool      // a colon follows
+	cyr   bool      // written in Cyrillic (a head-initial language)
+	// quoted: an opening quotation mark stands right before the token
+	quoted bool
+	// ra, rb are the token's characters in the folded line, for letter
+	// spacing: single letters one character apart are one word
+	ra, rb int
+}
+
+type tokenKind uint8
+
+const (
+	tWord tokenKind = iota
+	tHan
+	tPath // a path, file name, ENV=value or shell word such as ~/.ssh
+	tURL  // an address: scheme://, www., or user@host
+	tFlag // a command-line option: -rf, --no-verify
+)
+
+type breakKind uint8
+
+const (
+	bNone     breakKind = iota
+	bClause             // , : ( ) — |
+	bSentence           // . ! ? ; 。
+)
+
+// foldedRunes is a line after foldBase: its characters, each with its
+// byte span in the line; invisible characters are gone.
+type foldedRunes struct {
+	r        []rune
+	at, stop []int
+}
+
+func foldRunes(line string) foldedRunes {
+	var f foldedRunes
+	for i := 0; i < len(line); {
+		r, size := utf8.DecodeRuneInString(line[i:])
+		if r = foldBase(r, size); r >= 0 {
+			f.r = append(f.r, r)
+			f.at = append(f.at, i)
+			f.stop = append(f.stop, i+size)
+		}
+		i += size
+	}
+	return f
+}
+
+// tokenize reads a line into tokens: chunks between spaces; a chunk that
+// is a path, address or option is one token, any other is split into
+// words (a run of Han characters into the lexicon's words); a run of
+// single letters one character apart ("i g n o r e", "i.g.n.o.r.e") is
+// joined and split again into the lexicon's words.
+func tokenize(line string) []mtoken {
+	f := foldRunes(line)
+	var toks []mtoken
+	pend := bNone
+	mark := func(r rune) {
+		switch r {
+		case '.', '!', '?', ';', '。', '…':
+			pend = bSentence
+		case ',', ':', '(', ')', '"', '—', '–', '|', '、', '«', '»', '“', '”', '[', ']':
+			pend = max(pend, bClause)
+		}
+		if r == ':' && len(toks) > 0 {
+			toks[len(toks)-1].colon = true
+		}
+	}
+	quoted := false
+	emit := func(a, b int, kind tokenKind) {
+		toks = append(toks, mtoken{start: f.at[a], end: f.stop[b-1], w: string(f.r[a:b]), kind: kind, brk: pend, quoted: quoted, ra: a, rb: b})
+		pend, quoted = bNone, false
+	}
+	first := true
+	for i := 0; i < len(f.r); {
+		if f.r[i] == ' ' {
+			i++
+			continue
+		}
+		a := i
+		for i < len(f.r) && f.r[i] != ' ' {
+			i++
+		}
+		b := i
+		if isSlugChunk(f.r[a:b]) {
+			first = false
+			continue // "[slug]" or a checkbox: not words
+		}
+		for a < b && strings.ContainsRune("*_\"'`([{<«“„#>", f.r[a]) {
+			mark(f.r[a])
+			quoted = quoted || strings.ContainsRune("\"'«“„", f.r[a])
+			a++
+		}
+		e := b
+		for e > a && strings.ContainsRune("*_\"'`)]}>»”.,;:!?。、…", f.r[e-1]) {
+			e--
+		}
+		switch kind := chunkKind(f.r[a:e], first); {
+		case a == e:
+		case kind != tWord:
+			emit(a, e, kind)
+		default:
+			splitWords(f, a, e, mark, emit)
+		}
+		quoted = false
+		for k := e; k < b; k++ {
+			mark(f.r[k])
+		}
+		first = false
+	}
+	toks = joinSpacedLetters(toks, f)
+	for k := range toks {
+		t := &toks[k]
+		var alt string
+		t.w, alt, t.cyr = readings(t.w)
+		if t.kind == tWord || t.kind == tHan {
+			t.c = lexi.class(t.w)
+			if alt != "" {
+				t.c |= lexi.class(alt)
+			}
+		} else {
+			t.c = lexi.exact[t.w] | pathClass(t.w)
+		}
+	}
+	return toks
+}
+
+// isSlugChunk reports whether a chunk is a memory entry's "[slug]" or a
+// checkbox.
+func isSlugChunk(r []rune) bool {
+	if len(r) < 2 || r[0] != '[' || r[len(r)-1] != ']' {
+		return false
+	}
+	for _, c := range r[1 : len(r)-1] {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == 'x' || c == ' ') {
+			return false
+		}
+	}
+	return true
+}
+
+// chunkKind decides what a chunk between spaces is. A lone "/", "~" or "*"
+// is a path (the target of rm), except as a line's bullet.
+func chunkKind(r []rune, first bool) tokenKind {
+	if len(r) == 0 {
+		return tWord
+	}
+	s := string(r)
+	switch {
+	case strings.Contains(s, "://") || strings.HasPrefix(s, "www."):
+		return tURL
+	case strings.IndexByte(s, '@') > 0 && strings.Contains(s[strings.IndexByte(s, '@'):], "."):
+		return tURL
+	case len(r) > 1 && r[0] == '-' && (r[1] == '-' || unicode.IsLetter(r[1])):
+		return tFlag
+	case strings.ContainsAny(s, "/=$~") || len(r) > 1 && r[0] == '.' && r[1] != '.':
+		return tPath
+	case !first && (s == "*" || s == "/"):
+		return tPath
+	}
+	// a file name: name.ext with a name of two or more characters
+	if i := strings.LastIndexByte(s, '.'); i >= 2 && len(s)-i-1 >= 1 && len(s)-i-1 <= 5 && !strings.ContainsAny(s[:i], ".") {
+		return tPath
+	}
+	return tWord
+}
+
+// splitWords splits the chunk f.r[a:e] into words: letters and digits,
+// joined by inner hyphens and underscores; other characters separate
+// words and may end a clause.
+func splitWords(f foldedRunes, a, e int, mark func(rune), emit func(int, int, tokenKind)) {
+	for k := a; k < e; {
+		r := f.r[k]
+		switch {
+		case isHan(r):
+			s := k
+			for k < e && isHan(f.r[k]) {
+				k++
+			}
+			segmentHan(f, s, k, emit)
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			s := k
+			for k < e && (isWordRune(f.r[k]) || (f.r[k] == '-' || f.r[k] == '_' || f.r[k] == '.' && unicode.IsDigit(f.r[k-1])) && k+1 < e && isWordRune(f.r[k+1]) && k > s) {
+				k++
+			}
+			emit(s, k, tWord)
+		default:
+			mark(r)
+			k++
+		}
+	}
+}
+
+func isWordRune(r rune) bool { return (unicode.IsLetter(r) || unicode.IsDigit(r)) && !isHan(r) }
+
+func isHan(r rune) bool { return r >= 0x2E80 && unicode.Is(unicode.Han, r) }
+
+// segmentHan splits a run of Han characters into the lexicon's words.
+func segmentHan(f foldedRunes, s, e int, emit func(int, int, tokenKind)) {
+	for _, p := range hanWords(f.r[s:e]) {
+		emit(s+p[0], s+p[1], tHan)
+	}
+}
+
+// hanWords splits Han characters into the lexicon's words, longest first;
+// characters between words are one piece.
+func hanWords(r []rune) [][2]int {
+	var out [][2]int
+	other := -1
+	for k := 0; k < len(r); {
+		n := 0
+		for l := min(lexi.hanMax, len(r)-k); l >= 1; l-- {
+			if _, ok := lexi.exact[string(r[k:k+l])]; ok {
+				n = l
+				break
+			}
+		}
+		if n == 0 {
+			if other < 0 {
+				other = k
+			}
+			k++
+			continue
+		}
+		if other >= 0 {
+			out = append(out, [2]int{other, k})
+			other = -1
+		}
+		out = append(out, [2]int{k, k + n})
+		k += n
+	}
+	if other >= 0 {
+		out = append(out, [2]int{other, len(r)})
+	}
+	return out
+}
+
+// joinSpacedLetters joins runs of three or more one-letter words, each one
+// character after the last ("i g n o r e", "i.g.n.o.r.e", "忽 略"), and
+// splits the run again into the lexicon's words.
+func joinSpacedLetters(toks []mtoken, f foldedRunes) []mtoken {
+	// once a line spaces out its letters, a run of two is a word too
+	// ("d e" in "c o n s i g n e s  d e  s é c u r i t é")
+	least := 3
+	for k := 0; k+2 < len(toks); k++ {
+		if single(toks[k]) && single(toks[k+1]) && single(toks[k+2]) && toks[k+1].ra-toks[k].rb == 1 && toks[k+2].ra-toks[k+1].rb == 1 {
+			least = 2
+			break
+		}
+	}
+	var out []mtoken
+	for k := 0; k < len(toks); {
+		kind := toks[k].kind
+		m := k + 1
+		for m < len(toks) && toks[m].kind == kind && toks[m].rb-toks[m].ra == 1 && toks[m].ra-toks[m-1].rb == 1 {
+			m++
+		}
+		if kind != tWord && kind != tHan || toks[k].rb-toks[k].ra != 1 || m-k < least {
+			out = append(out, toks[k])
+			k++
+			continue
+		}
+		letters := make([]rune, 0, m-k)
+		for _, t := range toks[k:m] {
+			letters = append(letters, f.r[t.ra])
+		}
+		pieces := hanWords(letters)
+		if kind == tWord {
+			pieces = segmentLetters(letters)
+		}
+		for _, p := range pieces {
+			t := toks[k+p[0]]
+			t.end, t.rb = toks[k+p[1]-1].end, toks[k+p[1]-1].rb
+			t.w = string(letters[p[0]:p[1]])
+			t.colon = toks[k+p[1]-1].colon
+			out = append(out, t)
+		}
+		k = m
+	}
+	return out
+}
+
+func single(t mtoken) bool { return (t.kind == tWord || t.kind == tHan) && t.rb-t.ra == 1 }
+
+// segmentLetters splits letters into the lexicon's words, with as few
+// letters outside a word as it can and then as few pieces; a stem may take
+// up to four more letters (ignor+e, instruction+s). Letters outside words
+// are joined into pieces of their own.
+func segmentLetters(letters []rune) [][2]int {
+	n := len(letters)
+	type cell struct{ unknown, pieces, from int }
+	best := make([]cell, n+1)
+	for i := 1; i <= n; i++ {
+		best[i] = cell{unknown: 1 << 30}
+	}
+	try := func(i, j, unknown int) {
+		c := cell{best[i].unknown + unknown, best[i].pieces + 1, i}
+		if c.unknown < best[j].unknown || c.unknown == best[j].unknown && c.pieces < best[j].pieces {
+			best[j] = c
+		}
+	}
+	for i := 0; i < n; i++ {
+		try(i, i+1, 1)
+		for j := i + 1; j <= n && j-i <= 24; j++ {
+			exact, stem := lexi.known(translit(letters[i:j]))
+			if exact {
+				try(i, j, 0)
+			}
+			if stem {
+				for x := j; x <= n && x <= j+4; x++ {
+					try(i, x, 0)
+				}
+			}
+		}
+	}
+	var cuts [][2]int
+	for j := n; j > 0; j = best[j].from {
+		cuts = append(cuts, [2]int{best[j].from, j})
+	}
+	// reverse, and join runs of letters no word took
+	var out [][2]int
+	for k := len(cuts) - 1; k >= 0; k-- {
+		c := cuts[k]
+		if l := len(out); l > 0 && c[1]-c[0] == 1 && out[l-1][1]-out[l-1][0] >= 1 && isLoose(letters, out[l-1]) {
+			out[l-1][1] = c[1]
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// isLoose reports whether the piece p of letters is no lexicon word.
+func isLoose(letters []rune, p [2]int) bool {
+	exact, stem := lexi.known(translit(letters[p[0]:p[1]]))
+	return !exact && !stem
+}
+
+// translit is the word of letters as readings spells it.
+func translit(letters []rune) string {
+	w, _, _ := readings(string(letters))
+	return w
+}
+
+// readings returns the forms of a word the lexicon is asked about. A word
+// mixing Latin with Cyrillic or Greek letters is a disguise: it is read as
+// Latin (w) and, when it holds Cyrillic, also as Cyrillic (alt). A word all
+// in Cyrillic is Russian (w), or an English word spelt in look-alikes
+// (alt). Digits among letters are read as the letters they imitate (alt).
+func readings(raw string) (w, alt string, cyr bool) {
+	var latin, cyril, greek, digits, other int
+	for _, r := range raw {
+		switch {
+		case r < utf8.RuneSelf && unicode.IsLetter(r):
+			latin++
+		case unicode.IsDigit(r):
+			digits++
+		case unicode.Is(unicode.Cyrillic, r):
+			cyril++
+		case unicode.Is(unicode.Greek, r):
+			greek++
+		case r >= utf8.RuneSelf:
+			other++
+		}
+	}
+	switch {
+	case cyril > 0 && latin == 0 && greek == 0:
+		return raw, skeleton(raw, lookalikes, true), true
+	case cyril+greek+other > 0:
+		w = skeleton(raw, lookalikes, false)
+		if cyril > 0 {
+			alt = skeleton(raw, toCyrillic, false)
+		}
+		return w, alt, cyril > latin
+	case digits > 0 && latin > 0:
+		return raw, skeleton(raw, leet, false), false
+	}
+	return raw, "", false
+}
+
+// skeleton maps each character of s through m; with whole, it returns ""
+// unless every letter mapped (an English word spelt in Cyrillic).
+func skeleton(s string, m map[rune]rune, whole bool) string {
+	b := make([]rune, 0, len(s))
+	for _, r := range s {
+		if c, ok := m[r]; ok {
+			r = c
+		} else if whole && unicode.IsLetter(r) {
+			return ""
+		}
+		b = append(b, r)
+	}
+	return string(b)
+}
+
+// toCyrillic reads a Latin look-alike inside a Cyrillic word as the letter
+// it imitates ("yдaли" with Latin y and a).
+var toCyrillic = map[rune]rune{
+	'a': 'а', 'c': 'с', 'e': 'е', 'o': 'о', 'p': 'р', 'x': 'х', 'y': 'у', 'k': 'к', 'm': 'м', 't': 'т', 'h': 'н', 'b': 'в',
+}
+
+// leet reads digits among letters as the letters they are drawn for.
+var leet = map[rune]rune{'0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a'}
+
+// pathClass is what a path-like token is worth protecting or keeping
+// secret: the file-system root, the home folder, git's own folder, files
+// that hold credentials.
+func pathClass(p string) wordClass {
+	switch strings.TrimRight(p, "/*") {
+	case "", "~", "$home", "${home}", ".git", ".", "..":
+		return wValuable
+	}
+	if strings.Contains(p, ".env") || strings.Contains(p, ".ssh") || strings.Contains(p, "id_rsa") || strings.Contains(p, "credentials") || strings.Contains(p, ".aws") || strings.Contains(p, ".npmrc") || strings.Contains(p, ".netrc") {
+		return wSecret
+	}
+	if strings.HasPrefix(p, ".git/") || strings.HasPrefix(p, "$") && strings.Contains(p, "token") {
+		return wValuable | wSecret
+	}
+	return 0
+}
+
+// triggers holds the ASCII verbs and turn labels of the lexicon, whole
+// words and stems: an ASCII line none of whose words is one or begins with
+// one (and with no letter spacing) gives the model nothing to read. It is
+// a Bloom filter (two bits of one 64-bit FNV-1a hash, 2^18 bits) over
+// digits read as letters, built once and only read; a word costs one pass
+// over its bytes.
+var triggers = buildTriggers()
+
+type triggerSet struct {
+	exact, stem [1 << 18 / 64]uint64
+	// stemLens has bit n set when some stem is n bytes long
+	stemLens uint64
+}
+
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+func fnvStep(h uint64, c byte) uint64 { return (h ^ uint64(leetByte(c))) * fnvPrime }
+
+func leetByte(c byte) byte { return leetBytes[c] }
+
+// leetBytes is leet as a table over bytes, for the trigger scan.
+var leetBytes = func() (t [256]byte) {
+	for i := range t {
+		t[i] = byte(i)
+		if r, ok := leet[rune(i)]; ok {
+			t[i] = byte(r)
+		}
+	}
+	return t
+}()
+
+func (t *triggerSet) set(bits *[1 << 18 / 64]uint64, h uint64) {
+	for _, k := range [2]uint64{h & (1<<18 - 1), h >> 46} {
+		bits[k/64] |= 1 << (k % 64)
+	}
+}
+
+func (t *triggerSet) has(bits *[1 << 18 / 64]uint64, h uint64) bool {
+	a, b := h&(1<<18-1), h>>46
+	return bits[a/64]&(1<<(a%64)) != 0 && bits[b/64]&(1<<(b%64)) != 0
+}
+
+func buildTriggers() *triggerSet {
+	t := &triggerSet{}
+	for _, e := range lexicon {
+		if e.c&(wVerb|wRole) == 0 {
+			continue
+		}
+		for _, w := range strings.Fields(e.words) {
+			stem := strings.HasSuffix(w, "*")
+			w = strings.TrimSuffix(w, "*")
+			ascii := true
+			h := uint64(fnvOffset)
+			for i := 0; i < len(w); i++ {
+				ascii = ascii && w[i] < utf8.RuneSelf
+				h = fnvStep(h, w[i])
+			}
+			switch {
+			case !ascii: // never in an ASCII line
+			case stem && len(w) < 64:
+				t.set(&t.stem, h)
+				t.stemLens |= 1 << len(w)
+			default:
+				t.set(&t.exact, h)
+			}
+		}
+	}
+	return t
+}
+
+// any reports whether a folded ASCII line may hold something for the
+// model: a trigger word, or three one-letter words in a row one character
+// apart.
+func (t *triggerSet) any(b []byte) bool {
+	singles := 0
+	for i := 0; i < len(b); {
+		if !isWordByte(b[i]) {
+			i++
+			continue
+		}
+		s := i
+		h := uint64(fnvOffset)
+		for ; i < len(b) && isWordByte(b[i]); i++ {
+			h = fnvStep(h, b[i])
+			if n := i + 1 - s; n < 64 && t.stemLens&(1<<n) != 0 && t.has(&t.stem, h) {
+				return true
+			}
+		}
+		if t.has(&t.exact, h) {
+			return true
+		}
+		switch {
+		case i-s == 1 && b[s] != '-':
+			if singles++; singles >= 3 {
+				return true
+			}
+			if i+1 < len(b) && isWordByte(b[i+1]) {
+				continue // one separator: the run of single letters goes on
+			}
+			singles = 0
+		default:
+			singles = 0
+		}
+	}
+	return false
+}
+
+func isWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '_'
+}
