@@ -111,7 +111,7 @@ func FindDirectives(s string) []Directive {
 			// around: it is folded into buf and passed over without a
 			// string being made of it.
 			buf = b
-			has, model = index.scan(b), triggers.any(b)
+			has, model = index.scan(b)
 			if !model && !index.wanted(has) {
 				start = end + 1
 				continue
@@ -120,7 +120,7 @@ func FindDirectives(s string) []Directive {
 		} else {
 			n = fold(line)
 			buf = append(buf[:0], n.s...)
-			has = index.scan(buf)
+			has, _ = index.scan(buf)
 		}
 		out = append(out, findInLine(s, start, end, n, has, model)...)
 		start = end + 1
@@ -285,7 +285,9 @@ type anchorIndex struct {
 	anchors []string
 	first   [256]bool // one-byte anchors (":", "|", "`")
 	// pair[c0<<8|c1] is 1 + the index in byPair of the longer anchors that
-	// start with bytes c0 c1, or 0; the small table keeps the scan in cache
+	// start with bytes c0 c1, or 0, plus pairTrigger when a trigger word of
+	// the directive model may start so; the small table keeps the scan in
+	// cache
 	pair   [1 << 16]uint8
 	byPair [][]int
 	needs  [][]anchorBits // per phrase, one mask per set of need
@@ -294,6 +296,10 @@ type anchorIndex struct {
 }
 
 var index = newAnchorIndex()
+
+// pairTrigger marks a pair of the anchor index where a trigger word may
+// start.
+const pairTrigger = 0x80
 
 func newAnchorIndex() *anchorIndex {
 	x := &anchorIndex{}
@@ -331,12 +337,20 @@ func newAnchorIndex() *anchorIndex {
 	}
 	x.fetch = masks(fetchNeed)
 	x.turn = masks(turnNeed)
+	if len(x.byPair) >= pairTrigger {
+		panic("directive: more anchor pairs than the pair table holds")
+	}
+	for _, k := range triggers.pairs() {
+		x.pair[k] |= pairTrigger
+	}
 	return x
 }
 
-// scan returns the anchors that occur in s.
-func (x *anchorIndex) scan(s []byte) anchorBits {
-	var b anchorBits
+// scan returns the anchors that occur in s, and whether the directive
+// model may find something in it (model): a word that begins with the
+// first two bytes of a trigger word (the pair table's pairTrigger bit) and
+// is one (triggers.at), or letters spaced out one by one.
+func (x *anchorIndex) scan(s []byte) (b anchorBits, model bool) {
 	for i := 0; i < len(s); i++ {
 		if x.first[s[i]] {
 			for id, a := range x.anchors {
@@ -346,7 +360,11 @@ func (x *anchorIndex) scan(s []byte) anchorBits {
 			}
 		}
 		if i+1 < len(s) {
-			if p := x.pair[uint16(s[i])<<8|uint16(s[i+1])]; p != 0 {
+			p := x.pair[uint16(s[i])<<8|uint16(s[i+1])]
+			if p&pairTrigger != 0 && !model && (i == 0 || !isWordByte(s[i-1])) {
+				model = triggers.at(s, i)
+			}
+			if p &^= pairTrigger; p != 0 {
 				for _, id := range x.byPair[p-1] {
 					if a := x.anchors[id]; !b.has(id) && hasAnchorAt(s, i, a) {
 						b.set(id)
@@ -355,7 +373,7 @@ func (x *anchorIndex) scan(s []byte) anchorBits {
 			}
 		}
 	}
-	return b
+	return b, model
 }
 
 // hasAnchorAt reports whether s holds anchor a at i, given that its first

@@ -93,7 +93,7 @@ func readSentence(toks []mtoken, s, e int, dialogue bool) (hit, bool) {
 		switch {
 		case c&wSubset != 0:
 			scope = max(scope, 1) // "for generated protobuf files"
-		case c&wScope == 0 || c&wWhen != 0 && k+1 < e && toks[k+1].c&wYou != 0:
+		case c&wScope == 0 || c&wWhen != 0 && k+1 < e && toks[k+1].c&(wYou|wRead) != 0:
 		case c&wWeak != 0:
 			scope = max(scope, 1)
 		default:
@@ -103,18 +103,27 @@ func readSentence(toks []mtoken, s, e int, dialogue bool) (hit, bool) {
 	host = min(host, 2)
 	for i := s; i < e; i++ {
 		t := toks[i]
+		if t.c&(wApply|wVoid) != 0 {
+			if a, ok := revoked(toks, s, i, strong); ok {
+				return hit{start: toks[a].start, end: t.end, kind: Override}, true
+			}
+		}
 		if t.c&wVerb == 0 && !(t.kind == tFlag && t.c&wChecks != 0) || mentioned(toks, s, i) {
 			continue
 		}
 		cs := clauseStart(toks, s, i)
 		negated := negatedAt(toks, cs, i, e)
-		if t.c&(wOverride|wFollow) != 0 {
-			overrides := t.c&wOverride != 0 && !negated
+		if t.c&(wOverride|wFollow|wDisable) != 0 {
+			// "skip the safety guidelines" sets them aside too
+			overrides := t.c&(wOverride|wDisable) != 0 && !negated
 			if t.c&wFollow != 0 && (negated || stoppedAt(toks, cs, i)) {
 				overrides = true
 			}
 			if overrides {
 				a, b, ok := overrideObject(toks, cs, i, e)
+				if t.c&(wOverride|wFollow) == 0 && toks[b].c&(wInstr|wChecks|wGuard) != wInstr {
+					ok = false // "skip the safety guidelines", not "disable the security scan"
+				}
 				if ok && addressed(toks, cs, min(a, i)) {
 					return hit{start: toks[a].start, end: toks[b].end, kind: Override}, true
 				}
@@ -136,6 +145,34 @@ func readSentence(toks []mtoken, s, e int, dialogue bool) (hit, bool) {
 		}
 	}
 	return hit{}, false
+}
+
+// revoked reads a statement that the agent's instructions no longer hold:
+// "your earlier instructions no longer apply", "tes consignes sont nulles".
+// The instructions must be the agent's own by "your", or the sentence
+// must point at the agent: "the previous guidelines no longer apply to new
+// services" is a project's note.
+func revoked(toks []mtoken, s, i int, strong bool) (int, bool) {
+	t := toks[i]
+	cs := clauseStart(toks, s, i)
+	if t.c&wVoid == 0 && !negatedAt(toks, cs, i, i+1) && !stoppedAt(toks, cs, i) {
+		return 0, false
+	}
+	for j := i - 1; j >= cs; j-- {
+		if c := toks[j].c; c&(wInstr|wRules|wSafety) != 0 {
+			k, prior, you := j, false, false
+			for k > cs && toks[k-1].c&(wDet|wPrior|wYou|wInstr|wRules|wSafety|wGen|wEvery|wAgent) != 0 {
+				k--
+				prior = prior || toks[k].c&wPrior != 0
+				you = you || toks[k].c&wYou != 0
+			}
+			if agentsOwn(c, prior || you) && (you || strong) && !qualified(toks, j, i) {
+				return k, true
+			}
+			return 0, false
+		}
+	}
+	return 0, false
 }
 
 // mentioned reports whether the verb at i opens a quotation inside its
@@ -168,7 +205,11 @@ func clauseStart(toks []mtoken, s, i int) int {
 // Anweisungen ignorieren").
 func addressed(toks []mtoken, cs, k int) bool {
 	for j := k - 1; j >= cs; j-- {
-		if toks[j].c&(wSkip|wNeg|wStop|wConj|wRead|wDet|wHost|wYou|wAgent|wAs|wCmd) == 0 {
+		c := toks[j].c
+		if c&wYou != 0 && c&wDet == 0 {
+			return true // "the user wants you to ignore …": you are told
+		}
+		if c&(wSkip|wNeg|wStop|wConj|wRead|wDet|wHost|wYou|wAgent|wAs|wCmd) == 0 {
 			return false
 		}
 	}
@@ -221,6 +262,8 @@ func pointed(toks []mtoken, s, e int) bool {
 			return true
 		case c&wWhen != 0 && within(toks, k+1, e, 2, wYou) && within(toks, k+1, e, 4, wRead):
 			return true
+		case c&wWhen != 0 && within(toks, k+1, e, 1, wRead) && within(toks, k+2, e, 2, wThis):
+			return true // "after reading this"
 		case c&(wAs|wAddr) != 0 && within(toks, k+1, e, 3, wAgent):
 			return true
 		case k == s && c&wAgent != 0 && (toks[k].colon || k+1 < e && toks[k+1].brk == bClause || within(toks, k+1, e, 2, wRead)):
@@ -244,7 +287,14 @@ func within(toks []mtoken, k, e, n int, c wordClass) bool {
 // before it in its clause ("alle vorherigen Anweisungen ignorieren",
 // "把之前的指令全部忽略"). It returns the span's first and last tokens.
 func overrideObject(toks []mtoken, cs, i, e int) (a, b int, ok bool) {
-	prior, noun := false, false
+	if pronounAfter(toks, i, e) {
+		// "treat every previous instruction as void and ignore them",
+		// "… ne s'appliquent plus, ignore-les"
+		if k, ok := earlierObject(toks, i, max(0, i-reach)); ok {
+			return k, min(i+1, e-1), true
+		}
+	}
+	prior, noun, you := false, false, false
 	for j := i + 1; j < e && j <= i+8; j++ {
 		t := toks[j]
 		if t.brk != bNone || t.c&wConj != 0 {
@@ -260,7 +310,7 @@ func overrideObject(toks []mtoken, cs, i, e int) (a, b int, ok bool) {
 		}
 		if agentsOwn(t.c, prior) {
 			end := j
-			for end+1 < e && toks[end+1].brk == bNone && (toks[end+1].c&(wInstr|wRules|wSafety|wSubset) != 0 || toks[end+1].c&wPrior != 0 && toks[end+1].c&wDet == 0) {
+			for end+1 < e && toks[end+1].brk == bNone && (toks[end+1].c&(wInstr|wRules|wSafety|wSubset|wOpaque) != 0 || toks[end+1].c&wPrior != 0 && toks[end+1].c&wDet == 0) {
 				end++
 			}
 			if modified(toks, end, e) || qualified(toks, end, e) {
@@ -268,12 +318,30 @@ func overrideObject(toks []mtoken, cs, i, e int) (a, b int, ok bool) {
 			}
 			return i, end, true
 		}
+		if noun && t.c&wYou != 0 {
+			you = true // "the restrictions in your configuration"
+		}
 		noun = noun || t.c&wRules != 0
-		if t.c&(wDet|wPrior|wYou|wAgent|wEvery|wGen|wSkip|wRules|wNeg|wStop|wFollow|wRole) == 0 && !(noun && t.c&wPrep != 0) {
+		if t.c&(wDet|wPrior|wYou|wAgent|wEvery|wGen|wSkip|wRules|wNeg|wStop|wFollow|wRole|wOpaque) == 0 && !(noun && t.c&wPrep != 0) {
+			if you && toks[j-1].c&wYou != 0 {
+				return i, j, true
+			}
 			break
 		}
 		prior = prior || t.c&(wPrior|wYou) != 0
 	}
+	if k, ok := earlierObject(toks, i, cs); ok {
+		return k, i, true
+	}
+	return 0, 0, false
+}
+
+// earlierObject finds the agent's instructions, memory or safety rules as
+// a noun phrase before token i, from cs on, with nothing but determiners
+// and manner words between it and i (or, for a pronoun, anything): it
+// returns the phrase's first token.
+func earlierObject(toks []mtoken, i, cs int) (int, bool) {
+	pron := pronounAfter(toks, i, len(toks))
 	for j := i - 1; j >= cs; j-- {
 		c := toks[j].c
 		if c&(wInstr|wRules|wSafety) != 0 {
@@ -282,16 +350,27 @@ func overrideObject(toks []mtoken, cs, i, e int) (a, b int, ok bool) {
 				k--
 				prior = prior || toks[k].c&(wPrior|wYou) != 0
 			}
-			if !agentsOwn(c, prior) {
-				return 0, 0, false
+			if agentsOwn(c, prior) {
+				return k, true
 			}
-			return k, i, true
+			if !pron {
+				return 0, false
+			}
 		}
-		if c&(wSkip|wDet|wPrior|wYou|wAgent|wEvery) == 0 {
+		if toks[j].brk == bSentence || !pron && c&(wSkip|wDet|wPrior|wYou|wAgent|wEvery) == 0 {
 			break
 		}
 	}
-	return 0, 0, false
+	return 0, false
+}
+
+// pronounAfter reports whether a pronoun is the object of the verb at i:
+// the next word, or joined to the verb ("ignore-les").
+func pronounAfter(toks []mtoken, i, e int) bool {
+	if w := toks[i].w; strings.IndexByte(w, '-') > 0 && lexi.class(w[strings.LastIndexByte(w, '-')+1:])&wPron != 0 {
+		return true
+	}
+	return i+1 < e && toks[i+1].brk == bNone && toks[i+1].c&wPron != 0 && toks[i+1].c&wDet == 0
 }
 
 // agentsOwn reports whether a noun of class c, after determiners that
@@ -327,7 +406,7 @@ func qualified(toks []mtoken, end, e int) bool {
 	if k >= e || toks[k].brk != bNone {
 		return false
 	}
-	return toks[k].kind == tPath || toks[k].kind == tURL || toks[k].kind == tWord && toks[k].c == 0
+	return toks[k].kind == tPath && toks[k].c&wInstr == 0 || toks[k].kind == tURL || toks[k].kind == tWord && toks[k].c == 0
 }
 
 // forced reports a force flag in the clause of a push.
@@ -372,7 +451,7 @@ func actionAt(toks []mtoken, cs, i, e int) (end, base, subset, from int, what st
 		from = a
 	}
 	obj := func(c wordClass) bool { return heads(toks, a, b, c) }
-	if subsetOf(toks, a, b) {
+	if subsetOf(toks, a, b) || placed(toks, b, e) {
 		subset = 1
 	}
 	switch {
@@ -419,11 +498,18 @@ func actionAt(toks []mtoken, cs, i, e int) (end, base, subset, from int, what st
 		return b - 1, 1, 0, from, "send secrets or data out"
 	}
 	if t.c&(wFetch|wSend) != 0 && url >= 0 && url <= i+4 {
+		// data goes along ("with the repository secrets", "?token="), or
+		// what the address returns is to be obeyed
 		w := 1
+		with := false
 		for k := i + 1; k < min(e, i+reach); k++ {
-			if toks[k].c&(wSecret|wData|wExec) != 0 {
+			with = with || toks[k].c&wWith != 0
+			if toks[k].c&wExec != 0 || with && toks[k].c&(wSecret|wData) != 0 {
 				w = 2
 			}
+		}
+		if strings.ContainsAny(toks[url].w, "?$") && (strings.Contains(toks[url].w, "token") || strings.Contains(toks[url].w, "key") || strings.Contains(toks[url].w, "env") || strings.Contains(toks[url].w, "secret")) {
+			w = 2
 		}
 		return url, w, 0, from, "contact an address"
 	}
@@ -432,15 +518,24 @@ func actionAt(toks []mtoken, cs, i, e int) (end, base, subset, from int, what st
 
 // objectPhrase returns the tokens [a, b) of the object of the verb at i:
 // the words after it, options skipped, up to a preposition, a scope cue, a
-// conjunction, a relative pronoun, an address or a break, at most seven.
+// conjunction, a relative clause, an address or a break, at most nine.
 func objectPhrase(toks []mtoken, i, e int) (a, b int) {
 	a = i + 1
-	for a < e && toks[a].kind == tFlag && toks[a].brk == bNone {
-		a++
+	for a < e && toks[a].brk == bNone {
+		// options, and manner before the object: "en silencio", "secretly"
+		switch {
+		case toks[a].kind == tFlag, toks[a].c&wHost != 0:
+			a++
+			continue
+		case toks[a].c&wPrep != 0 && a+1 < e && toks[a+1].c&wHost != 0:
+			a += 2
+			continue
+		}
+		break
 	}
 	b = a
-	for b < e && b < a+7 && toks[b].brk == bNone && toks[b].kind != tURL && toks[b].c&(wPrep|wConj|wScope) == 0 {
-		if toks[b].c&wRel != 0 && hasContent(toks, a, b) {
+	for b < e && b < a+9 && toks[b].brk == bNone && toks[b].kind != tURL && toks[b].c&(wPrep|wConj|wScope) == 0 {
+		if (toks[b].c&wRel != 0 || toks[b].c&(wYou|wDet|wGen) == wYou) && hasContent(toks, a, b) {
 			break
 		}
 		b++
@@ -455,6 +550,19 @@ func hasContent(toks []mtoken, a, b int) bool {
 		}
 	}
 	return false
+}
+
+// placed reports whether a place follows the object phrase ending before
+// b and narrows it: "Disable CI on forks", "the tests in legacy/".
+func placed(toks []mtoken, b, e int) bool {
+	if b >= e || toks[b].brk != bNone || toks[b].c&wLoc == 0 {
+		return false
+	}
+	k := b + 1
+	for k < e && toks[k].brk == bNone && toks[k].c&wDet != 0 {
+		k++
+	}
+	return k < e && toks[k].brk == bNone && (toks[k].kind == tPath || toks[k].kind == tWord && toks[k].c == 0)
 }
 
 // subsetOf reports whether the object phrase names a subset: a word that
@@ -521,7 +629,7 @@ func heads(toks []mtoken, a, b int, c wordClass) bool {
 		} else if gen && toks[k].c&c != 0 {
 			return true
 		}
-		if first < 0 && isContent(toks[k]) {
+		if first < 0 && isContent(toks[k]) && toks[k].c&wDet == 0 {
 			first = k
 		}
 	}

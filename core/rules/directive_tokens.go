@@ -433,21 +433,48 @@ func pathClass(p string) wordClass {
 	if strings.HasPrefix(p, ".git/") || strings.HasPrefix(p, "$") && strings.Contains(p, "token") {
 		return wValuable | wSecret
 	}
+	// the memory's own files: HackLM's categories, or anything in .memory/
+	switch base := p[strings.LastIndexByte(p, '/')+1:]; {
+	case strings.Contains(p, ".memory/"), base == "instructions.md", base == "decisions.md", base == "preferences.md", base == "quirks.md", base == "security.md", base == "memory.md":
+		return wInstr
+	}
 	return 0
 }
 
 // triggers holds the ASCII verbs and turn labels of the lexicon, whole
 // words and stems: an ASCII line none of whose words is one or begins with
-// one (and with no letter spacing) gives the model nothing to read. It is
-// a Bloom filter (two bits of one 64-bit FNV-1a hash, 2^18 bits) over
-// digits read as letters, built once and only read; a word costs one pass
-// over its bytes.
+// one (and with no letter spacing) gives the model nothing to read
+// (appendFoldASCII). A word's first three letters are looked up first; the
+// few words that pass go through a Bloom filter (two bits of one 64-bit
+// FNV-1a hash, 2^18 bits). Digits are read as the letters they imitate.
+// It is built once and only read.
 var triggers = buildTriggers()
 
 type triggerSet struct {
 	exact, stem [1 << 18 / 64]uint64
 	// stemLens has bit n set when some stem is n bytes long
 	stemLens uint64
+	// start says which first three letters (trigram) a trigger word or
+	// stem may begin with: most words of a line fail here, before any hash
+	start [1 << 15 / 64]uint64
+	// words are the ASCII trigger words and stems
+	words []string
+}
+
+// begins reports whether a trigger word or stem begins like w.
+func (t *triggerSet) begins(w []byte) bool {
+	k := trigram(w)
+	return t.start[k/64]&(1<<(k%64)) != 0
+}
+
+// trigram packs the first three bytes of a word (0 past its end), read as
+// trigger words are, into 15 bits.
+func trigram(w []byte) int {
+	var c byte
+	if len(w) > 2 {
+		c = leetBytes[w[2]]
+	}
+	return int(leetBytes[w[0]]&31)<<10 | int(leetBytes[w[1]]&31)<<5 | int(c&31)
 }
 
 const (
@@ -496,6 +523,11 @@ func buildTriggers() *triggerSet {
 				ascii = ascii && w[i] < utf8.RuneSelf
 				h = fnvStep(h, w[i])
 			}
+			if ascii {
+				k := trigram([]byte(w))
+				t.start[k/64] |= 1 << (k % 64)
+				t.words = append(t.words, w)
+			}
 			switch {
 			case !ascii: // never in an ASCII line
 			case stem && len(w) < 64:
@@ -509,43 +541,74 @@ func buildTriggers() *triggerSet {
 	return t
 }
 
-// any reports whether a folded ASCII line may hold something for the
-// model: a trigger word, or three one-letter words in a row one character
-// apart.
-func (t *triggerSet) any(b []byte) bool {
-	singles := 0
-	for i := 0; i < len(b); {
-		if !isWordByte(b[i]) {
-			i++
-			continue
-		}
-		s := i
-		h := uint64(fnvOffset)
-		for ; i < len(b) && isWordByte(b[i]); i++ {
-			h = fnvStep(h, b[i])
-			if n := i + 1 - s; n < 64 && t.stemLens&(1<<n) != 0 && t.has(&t.stem, h) {
-				return true
+// pairs returns the first two bytes (c0<<8|c1) a word the model reads
+// around may begin with in a folded ASCII line: those of the trigger words
+// and stems, with digits for the letters they imitate, and a letter or
+// digit before any byte that ends a word (a one-letter word, which may
+// begin a run of spaced-out letters).
+func (t *triggerSet) pairs() []uint16 {
+	var out []uint16
+	digits := map[byte][]byte{}
+	for d, l := range leet {
+		digits[byte(l)] = append(digits[byte(l)], byte(d))
+	}
+	for _, w := range t.words {
+		for _, a := range append([]byte{w[0]}, digits[w[0]]...) {
+			for _, b := range append([]byte{w[1]}, digits[w[1]]...) {
+				out = append(out, uint16(a)<<8|uint16(b))
 			}
-		}
-		if t.has(&t.exact, h) {
-			return true
-		}
-		switch {
-		case i-s == 1 && b[s] != '-':
-			if singles++; singles >= 3 {
-				return true
-			}
-			if i+1 < len(b) && isWordByte(b[i+1]) {
-				continue // one separator: the run of single letters goes on
-			}
-			singles = 0
-		default:
-			singles = 0
 		}
 	}
-	return false
+	for c := 0; c < 256; c++ {
+		if !isWordByte(byte(c)) || c == '-' {
+			continue
+		}
+		for e := 0; e < 256; e++ {
+			if !isWordByte(byte(e)) {
+				out = append(out, uint16(c)<<8|uint16(e))
+			}
+		}
+	}
+	return out
 }
 
-func isWordByte(c byte) bool {
-	return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '_'
+// at reports whether the word of the folded ASCII line s that starts at i
+// is a trigger word, or the first of three one-letter words one byte apart.
+func (t *triggerSet) at(s []byte, i int) bool {
+	j := i
+	for j < len(s) && isWordByte(s[j]) {
+		j++
+	}
+	switch j - i {
+	case 0:
+		return false
+	case 1:
+		single := func(k int) bool {
+			return k < len(s) && isWordByte(s[k]) && s[k] != '-' && (k+1 == len(s) || !isWordByte(s[k+1]))
+		}
+		return single(i+2) && single(i+4)
+	}
+	return t.begins(s[i:j]) && t.word(s[i:j])
 }
+
+// word reports whether w is a trigger word or begins with a trigger stem.
+func (t *triggerSet) word(w []byte) bool {
+	h := uint64(fnvOffset)
+	for n, c := range w {
+		h = fnvStep(h, c)
+		if n+1 < 64 && t.stemLens&(1<<(n+1)) != 0 && t.has(&t.stem, h) {
+			return true
+		}
+	}
+	return t.has(&t.exact, h)
+}
+
+func isWordByte(c byte) bool { return wordBytes[c] }
+
+// wordBytes are the bytes of a word in a folded ASCII line.
+var wordBytes = func() (t [256]bool) {
+	for c := range t {
+		t[c] = 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '_'
+	}
+	return t
+}()
