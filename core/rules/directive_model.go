@@ -460,10 +460,13 @@ func actionAt(toks []mtoken, cs, i, e int) (end, base, subset, from int, what st
 	case t.c&wPush != 0:
 		for k := i + 1; k < e && k <= i+7 && toks[k].c&wConj == 0; k++ {
 			if toks[k].c&wBranch != 0 {
-				if forced(toks, cs, e) {
-					return k, 3, 0, from, "force-push to a protected branch"
+				if placed(toks, k+1, e) {
+					subset = 1 // "push directly to main for hotfixes"
 				}
-				return k, 1, 0, from, "push to a protected branch"
+				if forced(toks, cs, e) {
+					return k, 3, subset, from, "force-push to a protected branch"
+				}
+				return k, 1, subset, from, "push to a protected branch"
 			}
 		}
 	}
@@ -552,8 +555,9 @@ func hasContent(toks []mtoken, a, b int) bool {
 	return false
 }
 
-// placed reports whether a place follows the object phrase ending before
-// b and narrows it: "Disable CI on forks", "the tests in legacy/".
+// placed reports whether a place or purpose follows the object phrase
+// ending before b and narrows it: "Disable CI on forks", "the tests in
+// legacy/", "to main for hotfixes".
 func placed(toks []mtoken, b, e int) bool {
 	if b >= e || toks[b].brk != bNone || toks[b].c&wLoc == 0 {
 		return false
