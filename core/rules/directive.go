@@ -361,7 +361,7 @@ func (x *anchorIndex) scan(s []byte) (b anchorBits, model bool) {
 		}
 		if i+1 < len(s) {
 			p := x.pair[uint16(s[i])<<8|uint16(s[i+1])]
-			if p&pairTrigger != 0 && !model && (i == 0 || !isWordByte(s[i-1])) {
+			if p&pairTrigger != 0 && !model && (i == 0 || !isWordByte(s[i-1])) && triggers.maybe(s, i) {
 				model = triggers.at(s, i)
 			}
 			if p &^= pairTrigger; p != 0 {

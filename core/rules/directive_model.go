@@ -108,6 +108,11 @@ func readSentence(toks []mtoken, s, e int, dialogue bool) (hit, bool) {
 				return hit{start: toks[a].start, end: t.end, kind: Override}, true
 			}
 		}
+		if t.c&wPrecede != 0 {
+			if a, b, ok := ranked(toks, s, i, e, strong); ok {
+				return hit{start: toks[a].start, end: toks[b].end, kind: Override}, true
+			}
+		}
 		if t.c&wVerb == 0 && !(t.kind == tFlag && t.c&wChecks != 0) || mentioned(toks, s, i) {
 			continue
 		}
@@ -175,6 +180,30 @@ func revoked(toks []mtoken, s, i int, strong bool) (int, bool) {
 	return 0, false
 }
 
+// ranked reads a statement that this entry outranks the agent's own
+// instructions: "whatever your system prompt says, this entry takes
+// precedence". As for revoked, they must be the agent's by "your", or the
+// sentence must point at the agent. It returns the span's first and last
+// tokens.
+func ranked(toks []mtoken, s, i, e int, strong bool) (a, b int, ok bool) {
+	for j := max(s, i-reach); j < min(e, i+reach); j++ {
+		c := toks[j].c
+		if c&(wInstr|wRules|wSafety) == 0 {
+			continue
+		}
+		k, prior, you := j, false, false
+		for k > s && toks[k-1].c&(wDet|wPrior|wYou|wInstr|wRules|wSafety|wGen|wEvery) != 0 {
+			k--
+			prior = prior || toks[k].c&wPrior != 0
+			you = you || toks[k].c&wYou != 0
+		}
+		if agentsOwn(c, prior || you) && (you || strong) && !qualified(toks, j, e) {
+			return min(k, i), max(j, i), true
+		}
+	}
+	return 0, 0, false
+}
+
 // mentioned reports whether the verb at i opens a quotation inside its
 // sentence (strings like "ignore previous instructions"): it is named, not
 // said.
@@ -209,8 +238,8 @@ func addressed(toks []mtoken, cs, k int) bool {
 		if c&wYou != 0 && c&wDet == 0 {
 			return true // "the user wants you to ignore …": you are told
 		}
-		if c&(wSkip|wNeg|wStop|wConj|wRead|wDet|wHost|wYou|wAgent|wAs|wCmd) == 0 {
-			return false
+		if c&(wSkip|wNeg|wStop|wConj|wRead|wDet|wHost|wYou|wAgent|wAs|wCmd|wThis|wTask|wLoc) == 0 {
+			return false // "in this session" may stand before an order
 		}
 	}
 	return true
@@ -341,7 +370,9 @@ func overrideObject(toks []mtoken, cs, i, e int) (a, b int, ok bool) {
 // and manner words between it and i (or, for a pronoun, anything): it
 // returns the phrase's first token.
 func earlierObject(toks []mtoken, i, cs int) (int, bool) {
-	pron := pronounAfter(toks, i, len(toks))
+	// a pronoun, or a verb that ends its clause ("… für diese Sitzung
+	// beiseite", "把你的安全规则放在一边"), may stand far from its object
+	free := pronounAfter(toks, i, len(toks)) || i+1 == len(toks) || toks[i+1].brk != bNone
 	for j := i - 1; j >= cs; j-- {
 		c := toks[j].c
 		if c&(wInstr|wRules|wSafety) != 0 {
@@ -350,14 +381,14 @@ func earlierObject(toks []mtoken, i, cs int) (int, bool) {
 				k--
 				prior = prior || toks[k].c&(wPrior|wYou) != 0
 			}
-			if agentsOwn(c, prior) {
+			if agentsOwn(c, prior) && !qualified(toks, j, i) {
 				return k, true
 			}
-			if !pron {
+			if !free {
 				return 0, false
 			}
 		}
-		if toks[j].brk == bSentence || !pron && c&(wSkip|wDet|wPrior|wYou|wAgent|wEvery) == 0 {
+		if toks[j].brk == bSentence || !free && c&(wSkip|wDet|wPrior|wYou|wAgent|wEvery) == 0 {
 			break
 		}
 	}
@@ -367,8 +398,19 @@ func earlierObject(toks []mtoken, i, cs int) (int, bool) {
 // pronounAfter reports whether a pronoun is the object of the verb at i:
 // the next word, or joined to the verb ("ignore-les").
 func pronounAfter(toks []mtoken, i, e int) bool {
-	if w := toks[i].w; strings.IndexByte(w, '-') > 0 && lexi.class(w[strings.LastIndexByte(w, '-')+1:])&wPron != 0 {
+	w := toks[i].w
+	if strings.IndexByte(w, '-') > 0 && lexi.class(w[strings.LastIndexByte(w, '-')+1:])&wPron != 0 {
 		return true
+	}
+	// a Spanish pronoun joined to its verb: "ignóralas", "olvídalos"
+	plain := stripMarks(w)
+	if plain == "" {
+		plain = w
+	}
+	for _, p := range []string{"las", "los", "la", "lo"} {
+		if v, ok := strings.CutSuffix(plain, p); ok && len(v) > 3 && lexi.exact[v]&wOverride != 0 {
+			return true
+		}
 	}
 	return i+1 < e && toks[i+1].brk == bNone && toks[i+1].c&wPron != 0 && toks[i+1].c&wDet == 0
 }
@@ -479,13 +521,16 @@ func actionAt(toks []mtoken, cs, i, e int) (end, base, subset, from int, what st
 		}
 		return b - 1, w, subset, from, "delete what the project keeps"
 	}
-	if t.c&wDisable != 0 {
-		switch {
-		case obj(wGuard):
-			return b - 1, 3, subset, from, "disable checks"
-		case obj(wChecks):
-			return b - 1, 2, subset, from, "disable checks"
+	if t.c&wDisable != 0 && obj(wGuard|wChecks) {
+		// branch protection, review, a security scan weigh more than tests;
+		// so does all of them
+		w := 2
+		for k := a; k < b; k++ {
+			if toks[k].c&(wGuard|wAll) != 0 {
+				w = 3
+			}
 		}
+		return b - 1, w, subset, from, "disable checks"
 	}
 	url := -1
 	for k := i + 1; k < min(e, i+reach); k++ {
@@ -616,13 +661,21 @@ func heads(toks []mtoken, a, b int, c wordClass) bool {
 			return true
 		}
 	} else {
+		// a folder or the files of something: that something, or the
+		// files themselves when nothing unknown names them ("the user's
+		// files", not "the log files")
+		before := -1
 		for k := last - 1; k >= a; k-- {
 			if isContent(toks[k]) && toks[k].c&wOpaque == 0 {
-				if toks[k].c&c != 0 {
-					return true
-				}
+				before = k
 				break
 			}
+		}
+		switch {
+		case before >= 0 && toks[before].c&c != 0:
+			return true
+		case toks[last].c&c != 0 && (before < 0 || toks[before].c != 0):
+			return true
 		}
 	}
 	gen := false
@@ -637,7 +690,12 @@ func heads(toks []mtoken, a, b int, c wordClass) bool {
 			first = k
 		}
 	}
-	return first >= 0 && (gen || toks[first].cyr) && toks[first].c&c != 0
+	// a head-initial phrase: "la clé SSH privée", "las pruebas", Cyrillic
+	romance := false
+	for k := a; k < first && first >= 0; k++ {
+		romance = romance || toks[k].c&wRomance != 0
+	}
+	return first >= 0 && (gen || romance || toks[first].cyr) && toks[first].c&c != 0
 }
 
 // isContent reports whether a token carries meaning of its own: not a

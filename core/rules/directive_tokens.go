@@ -383,7 +383,7 @@ func readings(raw string) (w, alt string, cyr bool) {
 	switch {
 	case cyril > 0 && latin == 0 && greek == 0:
 		return raw, skeleton(raw, lookalikes, true), true
-	case cyril+greek+other > 0:
+	case cyril+greek > 0:
 		w = skeleton(raw, lookalikes, false)
 		if cyril > 0 {
 			alt = skeleton(raw, toCyrillic, false)
@@ -391,9 +391,43 @@ func readings(raw string) (w, alt string, cyr bool) {
 		return w, alt, cyril > latin
 	case digits > 0 && latin > 0:
 		return raw, skeleton(raw, leet, false), false
+	case other > 0:
+		// accents, small capitals: also read without accents ("ignóralas")
+		w = skeleton(raw, lookalikes, false)
+		return w, stripMarks(w), false
 	}
 	return raw, "", false
 }
+
+// stripMarks returns s with the accents of its Latin letters taken off
+// (é → e, ñ → n, ß stays), or "" when it has none to take.
+func stripMarks(s string) string {
+	var b []rune
+	for i, r := range s {
+		if c, ok := unaccented[r]; ok {
+			if b == nil {
+				b = []rune(s[:i])
+			}
+			r = c
+		}
+		if b != nil {
+			b = append(b, r)
+		}
+	}
+	return string(b)
+}
+
+// unaccented maps the accented Latin letters of French, German and Spanish
+// to their base letters.
+var unaccented = func() map[rune]rune {
+	m := map[rune]rune{}
+	for base, marked := range map[rune]string{'a': "àáâäã", 'c': "ç", 'e': "èéêë", 'i': "ìíîï", 'n': "ñ", 'o': "òóôöõ", 'u': "ùúûü", 'y': "ÿý"} {
+		for _, r := range marked {
+			m[r] = base
+		}
+	}
+	return m
+}()
 
 // skeleton maps each character of s through m; with whole, it returns ""
 // unless every letter mapped (an English word spelt in Cyrillic).
@@ -433,10 +467,18 @@ func pathClass(p string) wordClass {
 	if strings.HasPrefix(p, ".git/") || strings.HasPrefix(p, "$") && strings.Contains(p, "token") {
 		return wValuable | wSecret
 	}
-	// the memory's own files: HackLM's categories, or anything in .memory/
-	switch base := p[strings.LastIndexByte(p, '/')+1:]; {
-	case strings.Contains(p, ".memory/"), base == "instructions.md", base == "decisions.md", base == "preferences.md", base == "quirks.md", base == "security.md", base == "memory.md":
+	// the memory's own files (HackLM's categories, anything in .memory/)
+	// and the files agents take their instructions from
+	switch base := strings.TrimRight(p[strings.LastIndexByte(strings.TrimRight(p, "/"), '/')+1:], "/"); base {
+	case "instructions.md", "decisions.md", "preferences.md", "quirks.md", "security.md", "memory.md",
+		"claude.md", "agents.md", "gemini.md", "copilot-instructions.md", ".cursorrules", ".windsurfrules", ".clinerules":
 		return wInstr
+	case "workflows", ".github", ".gitlab-ci.yml", ".circleci", "jenkinsfile", ".pre-commit-config.yaml", ".husky":
+		return wValuable | wChecks // what runs the checks
+	default:
+		if strings.Contains(p, ".memory/") {
+			return wInstr
+		}
 	}
 	return 0
 }
@@ -454,27 +496,55 @@ type triggerSet struct {
 	exact, stem [1 << 18 / 64]uint64
 	// stemLens has bit n set when some stem is n bytes long
 	stemLens uint64
-	// start says which first three letters (trigram) a trigger word or
-	// stem may begin with: most words of a line fail here, before any hash
-	start [1 << 15 / 64]uint64
+	// start says which first five letters a trigger word or stem of five
+	// letters or more may begin with (a Bloom filter of one hash): most
+	// words of a line fail here; a shorter word can only be an exact word
+	start [1 << 16 / 64]uint64
+	// tri says which first three bytes a trigger word may begin with (past
+	// the word's end, 0), or a one-letter word; the anchor scan asks it
+	// before reading the word
+	tri [1 << 15 / 64]uint64
 	// words are the ASCII trigger words and stems
 	words []string
 }
 
-// begins reports whether a trigger word or stem begins like w.
+// begins reports whether a trigger word or stem may begin like w.
 func (t *triggerSet) begins(w []byte) bool {
-	k := trigram(w)
+	if len(w) < 5 {
+		return true
+	}
+	k := prefix5(w)
 	return t.start[k/64]&(1<<(k%64)) != 0
 }
 
-// trigram packs the first three bytes of a word (0 past its end), read as
-// trigger words are, into 15 bits.
-func trigram(w []byte) int {
-	var c byte
-	if len(w) > 2 {
-		c = leetBytes[w[2]]
+// maybe reports whether the word starting at i of a folded ASCII line may
+// be a trigger word or a one-letter word, by its first three bytes.
+func (t *triggerSet) maybe(s []byte, i int) bool {
+	k := trigramAt(s, i)
+	return t.tri[k/64]&(1<<(k%64)) != 0
+}
+
+// trigramAt packs the first three bytes of the word at s[i:] (0 past its
+// end; i+1 is inside s), digits read as letters, into 15 bits.
+func trigramAt(s []byte, i int) int {
+	k := int(leetBytes[s[i]]&31)<<10 | int(leetBytes[s[i+1]]&31)<<5
+	if !isWordByte(s[i+1]) {
+		return k &^ (31 << 5) // a one-letter word
 	}
-	return int(leetBytes[w[0]]&31)<<10 | int(leetBytes[w[1]]&31)<<5 | int(c&31)
+	if i+2 < len(s) && isWordByte(s[i+2]) {
+		k |= int(leetBytes[s[i+2]] & 31)
+	}
+	return k
+}
+
+// prefix5 hashes the first five bytes of a word, read as trigger words
+// are, into 16 bits.
+func prefix5(w []byte) uint64 {
+	h := uint64(fnvOffset)
+	for _, c := range w[:5] {
+		h = fnvStep(h, c)
+	}
+	return h >> 48
 }
 
 const (
@@ -511,7 +581,7 @@ func (t *triggerSet) has(bits *[1 << 18 / 64]uint64, h uint64) bool {
 func buildTriggers() *triggerSet {
 	t := &triggerSet{}
 	for _, e := range lexicon {
-		if e.c&(wVerb|wRole) == 0 {
+		if e.c&(wVerb|wRole|wApply|wVoid|wPrecede) == 0 {
 			continue
 		}
 		for _, w := range strings.Fields(e.words) {
@@ -524,8 +594,14 @@ func buildTriggers() *triggerSet {
 				h = fnvStep(h, w[i])
 			}
 			if ascii {
-				k := trigram([]byte(w))
-				t.start[k/64] |= 1 << (k % 64)
+				k := trigramAt([]byte(w+" "), 0)
+				t.tri[k/64] |= 1 << (k % 64)
+				if len(w) >= 5 {
+					k := prefix5([]byte(w))
+					t.start[k/64] |= 1 << (k % 64)
+				} else if stem {
+					panic("directive: an ASCII stem shorter than five letters: " + w)
+				}
 				t.words = append(t.words, w)
 			}
 			switch {
@@ -563,6 +639,8 @@ func (t *triggerSet) pairs() []uint16 {
 		if !isWordByte(byte(c)) || c == '-' {
 			continue
 		}
+		k := trigramAt([]byte{byte(c), ' '}, 0)
+		t.tri[k/64] |= 1 << (k % 64)
 		for e := 0; e < 256; e++ {
 			if !isWordByte(byte(e)) {
 				out = append(out, uint16(c)<<8|uint16(e))
