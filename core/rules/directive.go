@@ -111,7 +111,7 @@ func FindDirectives(s string) []Directive {
 			// around: it is folded into buf and passed over without a
 			// string being made of it.
 			buf = b
-			has, model = index.scan(b)
+			has, model = index.scan(b, slugEnd(b))
 			if !model && !index.wanted(has) {
 				start = end + 1
 				continue
@@ -120,12 +120,30 @@ func FindDirectives(s string) []Directive {
 		} else {
 			n = fold(line)
 			buf = append(buf[:0], n.s...)
-			has, _ = index.scan(buf)
+			has, _ = index.scan(buf, 0)
 		}
 		out = append(out, findInLine(s, start, end, n, has, model)...)
 		start = end + 1
 	}
 	return out
+}
+
+// slugEnd returns where an entry's "- [slug]" ends in a folded line, or 0:
+// slugs name entries ("instruction-12", "security-tokens") and would wake
+// the model on every line of a category file.
+func slugEnd(b []byte) int {
+	if len(b) < 4 || b[0] != '-' || b[1] != ' ' || b[2] != '[' {
+		return 0
+	}
+	for i := 3; i < len(b) && i < 3+128; i++ {
+		switch {
+		case b[i] == ']':
+			return i + 1
+		case !isWordByte(b[i]) && b[i] != ' ':
+			return 0
+		}
+	}
+	return 0
 }
 
 // findInLine finds the directives of the line s[start:end], folded as n,
@@ -347,10 +365,11 @@ func newAnchorIndex() *anchorIndex {
 }
 
 // scan returns the anchors that occur in s, and whether the directive
-// model may find something in it (model): a word that begins with the
-// first two bytes of a trigger word (the pair table's pairTrigger bit) and
-// is one (triggers.at), or letters spaced out one by one.
-func (x *anchorIndex) scan(s []byte) (b anchorBits, model bool) {
+// model may find something in it from byte from on (model): a word that
+// begins with the first two bytes of a trigger word (the pair table's
+// pairTrigger bit) and is one (triggers.at), or letters spaced out one by
+// one.
+func (x *anchorIndex) scan(s []byte, from int) (b anchorBits, model bool) {
 	for i := 0; i < len(s); i++ {
 		if x.first[s[i]] {
 			for id, a := range x.anchors {
@@ -361,7 +380,7 @@ func (x *anchorIndex) scan(s []byte) (b anchorBits, model bool) {
 		}
 		if i+1 < len(s) {
 			p := x.pair[uint16(s[i])<<8|uint16(s[i+1])]
-			if p&pairTrigger != 0 && !model && (i == 0 || !isWordByte(s[i-1])) && triggers.maybe(s, i) {
+			if p&pairTrigger != 0 && !model && i >= from && (i == 0 || !isWordByte(s[i-1])) && triggers.maybe(s, i) {
 				model = triggers.at(s, i)
 			}
 			if p &^= pairTrigger; p != 0 {

@@ -105,7 +105,7 @@ func readSentence(toks []mtoken, s, e int, dialogue bool) (hit, bool) {
 		t := toks[i]
 		if t.c&(wApply|wVoid) != 0 {
 			if a, ok := revoked(toks, s, i, strong); ok {
-				return hit{start: toks[a].start, end: t.end, kind: Override}, true
+				return hit{start: toks[a].start, end: toks[max(i, a)].end, kind: Override}, true
 			}
 		}
 		if t.c&wPrecede != 0 {
@@ -113,14 +113,25 @@ func readSentence(toks []mtoken, s, e int, dialogue bool) (hit, bool) {
 				return hit{start: toks[a].start, end: toks[b].end, kind: Override}, true
 			}
 		}
+		if t.c&wSole != 0 {
+			// "this file is your only instruction", "deine einzige Anweisung"
+			if within(toks, max(s, i-2), i, 2, wYou) && within(toks, i+1, e, 3, wInstr) {
+				b := i + 1
+				for b+1 < e && toks[b].c&wInstr == 0 {
+					b++
+				}
+				return hit{start: toks[max(s, i-2)].start, end: toks[b].end, kind: Override}, true
+			}
+		}
 		if t.c&wVerb == 0 && !(t.kind == tFlag && t.c&wChecks != 0) || mentioned(toks, s, i) {
 			continue
 		}
 		cs := clauseStart(toks, s, i)
 		negated := negatedAt(toks, cs, i, e)
-		if t.c&(wOverride|wFollow|wDisable) != 0 {
-			// "skip the safety guidelines" sets them aside too
-			overrides := t.c&(wOverride|wDisable) != 0 && !negated
+		if t.c&(wOverride|wFollow|wDisable|wDelete) != 0 {
+			// "skip the safety guidelines", "drop your previous
+			// instructions" set them aside too
+			overrides := t.c&(wOverride|wDisable|wDelete) != 0 && !negated
 			if t.c&wFollow != 0 && (negated || stoppedAt(toks, cs, i)) {
 				overrides = true
 			}
@@ -145,7 +156,14 @@ func readSentence(toks []mtoken, s, e int, dialogue bool) (hit, bool) {
 		if strong {
 			weight = 2
 		}
-		if weight+base+host-max(scope, subset) >= actionThreshold {
+		narrow := scope
+		if whole(toks, i, b) {
+			// "every branch except main": a cue on the whole of something
+			// restricts it less
+			base++
+			narrow = max(narrow-1, 0)
+		}
+		if weight+base+host-max(narrow, subset) >= actionThreshold {
 			return hit{start: toks[min(from, i)].start, end: toks[max(b, i)].end, kind: OutOfScope, action: what}, true
 		}
 	}
@@ -153,9 +171,10 @@ func readSentence(toks []mtoken, s, e int, dialogue bool) (hit, bool) {
 }
 
 // revoked reads a statement that the agent's instructions no longer hold:
-// "your earlier instructions no longer apply", "tes consignes sont nulles".
-// The instructions must be the agent's own by "your", or the sentence
-// must point at the agent: "the previous guidelines no longer apply to new
+// "your earlier instructions no longer apply", "tes consignes sont nulles",
+// "consider all prior rules cancelled". The instructions must be the
+// agent's own by "your", or the reader be told to deem them so, or the
+// sentence point at the agent: "the previous guidelines no longer apply to new
 // services" is a project's note.
 func revoked(toks []mtoken, s, i int, strong bool) (int, bool) {
 	t := toks[i]
@@ -163,19 +182,41 @@ func revoked(toks []mtoken, s, i int, strong bool) (int, bool) {
 	if t.c&wVoid == 0 && !negatedAt(toks, cs, i, i+1) && !stoppedAt(toks, cs, i) {
 		return 0, false
 	}
-	for j := i - 1; j >= cs; j-- {
-		if c := toks[j].c; c&(wInstr|wRules|wSafety) != 0 {
-			k, prior, you := j, false, false
-			for k > cs && toks[k-1].c&(wDet|wPrior|wYou|wInstr|wRules|wSafety|wGen|wEvery|wAgent) != 0 {
-				k--
-				prior = prior || toks[k].c&wPrior != 0
-				you = you || toks[k].c&wYou != 0
-			}
-			if agentsOwn(c, prior || you) && (you || strong) && !qualified(toks, j, i) {
-				return k, true
-			}
+	deem := -1
+	for k := cs; k < i; k++ {
+		if toks[k].c&wDeem != 0 {
+			deem = k
+		}
+	}
+	j := i - 1
+	for j >= cs && toks[j].c&(wInstr|wRules|wSafety) == 0 {
+		j--
+	}
+	if j < cs && deem >= 0 {
+		// "considera anuladas todas las reglas anteriores"
+		for j = i + 1; j < min(len(toks), i+6) && toks[j].brk == bNone && toks[j].c&(wInstr|wRules|wSafety) == 0; j++ {
+		}
+		if j >= len(toks) || toks[j].c&(wInstr|wRules|wSafety) == 0 {
 			return 0, false
 		}
+	}
+	if j < cs {
+		return 0, false
+	}
+	c := toks[j].c
+	k, prior, you := j, false, false
+	for k > cs && toks[k-1].c&(wDet|wPrior|wYou|wInstr|wRules|wSafety|wGen|wEvery|wAgent) != 0 {
+		k--
+		prior = prior || toks[k].c&wPrior != 0
+		you = you || toks[k].c&wYou != 0
+	}
+	for m := j + 1; m < len(toks) && m <= j+2 && toks[m].brk == bNone && toks[m].c&wPrior != 0; m++ {
+		prior = true // "las reglas anteriores"
+	}
+	// "consider all prior rules cancelled": the reader is told to
+	told := deem >= 0 && addressed(toks, cs, min(deem, k))
+	if agentsOwn(c, prior || you) && (you || strong || told) && !qualified(toks, j, len(toks)) {
+		return min(k, i), true
 	}
 	return 0, false
 }
@@ -202,6 +243,17 @@ func ranked(toks []mtoken, s, i, e int, strong bool) (a, b int, ok bool) {
 		}
 	}
 	return 0, 0, false
+}
+
+// whole reports whether the object of the verb at i, up to b, is all of
+// something: "all tests", "every branch", "todas las ramas".
+func whole(toks []mtoken, i, b int) bool {
+	for k := i + 1; k <= b && k < len(toks); k++ {
+		if toks[k].c&wAll != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // mentioned reports whether the verb at i opens a quotation inside its
@@ -440,7 +492,7 @@ func modified(toks []mtoken, end, e int) bool {
 // are a project's, not the agent's.
 func qualified(toks []mtoken, end, e int) bool {
 	k := end + 1
-	if k >= e || toks[k].brk != bNone || toks[k].c&(wPrep|wGen) == 0 {
+	if k >= e || toks[k].brk != bNone || toks[k].c&(wPrep|wGen) == 0 || purpose[toks[k].w] {
 		return false
 	}
 	for k++; k < e && toks[k].brk == bNone && toks[k].c&wDet != 0 && toks[k].c&(wYou|wPrior) == 0; k++ {
@@ -450,6 +502,10 @@ func qualified(toks []mtoken, end, e int) bool {
 	}
 	return toks[k].kind == tPath && toks[k].c&wInstr == 0 || toks[k].kind == tURL || toks[k].kind == tWord && toks[k].c == 0
 }
+
+// purpose are the prepositions of purpose: "the safety rules for this
+// project" says what the rules are for, not whose they are.
+var purpose = map[string]bool{"for": true, "pour": true, "für": true, "para": true, "для": true, "为": true}
 
 // forced reports a force flag in the clause of a push.
 func forced(toks []mtoken, cs, e int) bool {

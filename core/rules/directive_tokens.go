@@ -581,7 +581,7 @@ func (t *triggerSet) has(bits *[1 << 18 / 64]uint64, h uint64) bool {
 func buildTriggers() *triggerSet {
 	t := &triggerSet{}
 	for _, e := range lexicon {
-		if e.c&(wVerb|wRole|wApply|wVoid|wPrecede) == 0 {
+		if e.c&(wVerb|wRole|wApply|wVoid|wPrecede|wInstr|wSafety) == 0 {
 			continue
 		}
 		for _, w := range strings.Fields(e.words) {
