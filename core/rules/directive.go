@@ -121,6 +121,11 @@ func FindDirectives(s string) []Directive {
 			n = fold(line)
 			buf = append(buf[:0], n.s...)
 			has, _ = index.scan(buf, 0)
+			// three readings: look-alikes as Latin (disguised English), as
+			// written (Russian, Chinese, accents), Latin look-alikes inside
+			// Cyrillic as Cyrillic ("Игнopиpуй")
+			model = triggers.wakes(n.s) || n.base != n.s && triggers.wakes(n.base) ||
+				strings.ContainsFunc(n.base, isCyrillic) && triggers.wakes(skeleton(n.base, toCyrillic, false))
 		}
 		out = append(out, findInLine(s, start, end, n, has, model)...)
 		start = end + 1
@@ -549,6 +554,9 @@ func stageTokens(line string, at int) [][2]int {
 type folded struct {
 	s  string
 	at []int
+	// base is the line through foldBase only: look-alike letters as
+	// written, so that Russian stays Russian
+	base string
 }
 
 // orig maps an offset of s (len(s) included) to an offset of the line.
@@ -563,13 +571,19 @@ func (f folded) orig(i int) int {
 // FindDirectives. ASCII lines, nearly all of them, only lower-case.
 func fold(line string) folded {
 	if low, ok := appendFoldASCII(nil, line); ok {
-		return folded{s: string(low)}
+		return folded{s: string(low), base: string(low)}
 	}
-	var b strings.Builder
+	var b, base strings.Builder
+	b.Grow(len(line))
+	base.Grow(len(line))
 	at := make([]int, 0, len(line)+1)
 	for i := 0; i < len(line); {
 		r, size := utf8.DecodeRuneInString(line[i:])
-		if r = foldRune(r, size); r >= 0 {
+		if r = foldBase(r, size); r >= 0 {
+			base.WriteRune(r)
+			if c, ok := lookalikes[r]; ok {
+				r = c
+			}
 			n := b.Len()
 			b.WriteRune(r)
 			for range b.Len() - n {
@@ -579,8 +593,10 @@ func fold(line string) folded {
 		i += size
 	}
 	at = append(at, len(line))
-	return folded{s: b.String(), at: at}
+	return folded{s: b.String(), at: at, base: base.String()}
 }
+
+func isCyrillic(r rune) bool { return r >= 0x400 && r <= 0x4FF }
 
 // appendFoldASCII appends to dst fold of a text of ASCII characters only,
 // which keeps every offset: letters lower-cased, other spaces made spaces.
@@ -616,7 +632,8 @@ func foldRune(r rune, size int) rune {
 
 // foldBase maps one character for matching without reading its script:
 // lower case, fullwidth and mathematical letters as ASCII, every space a
-// space, punctuation drawn like ASCII as ASCII; -1 drops it.
+// space, characters drawn like the ASCII punctuation the patterns and the
+// tokenizer read as that punctuation; -1 drops it.
 func foldBase(r rune, size int) rune {
 	switch {
 	case r == utf8.RuneError && size == 1:
@@ -643,9 +660,17 @@ func foldBase(r rune, size int) rune {
 	case 0x24D0 <= r && r <= 0x24E9:
 		return 'a' + r - 0x24D0
 	}
-	r = unicode.ToLower(r)
-	if c, ok := punctLookalikes[r]; ok {
-		return c
+	switch r = unicode.ToLower(r); r {
+	case 'ǀ', '∣', '│':
+		return '|'
+	case '‘', '’', 'ʼ':
+		return '\''
+	case '“', '”':
+		return '"'
+	case '：':
+		return ':'
+	case '，':
+		return ','
 	}
 	return r
 }
@@ -665,10 +690,4 @@ var lookalikes = map[rune]rune{
 	'ᴀ': 'a', 'ʙ': 'b', 'ᴄ': 'c', 'ᴅ': 'd', 'ᴇ': 'e', 'ɢ': 'g', 'ʜ': 'h', 'ɪ': 'i', 'ᴊ': 'j', 'ᴋ': 'k',
 	'ʟ': 'l', 'ᴍ': 'm', 'ɴ': 'n', 'ᴏ': 'o', 'ᴘ': 'p', 'ʀ': 'r', 'ꜱ': 's', 'ᴛ': 't', 'ᴜ': 'u', 'ᴠ': 'v',
 	'ᴡ': 'w', 'ʏ': 'y', 'ᴢ': 'z',
-}
-
-// punctLookalikes are characters drawn like the ASCII punctuation the
-// patterns and the tokenizer read.
-var punctLookalikes = map[rune]rune{
-	'ǀ': '|', '∣': '|', '│': '|', '‘': '\'', '’': '\'', 'ʼ': '\'', '“': '"', '”': '"', '：': ':', '，': ',',
 }

@@ -72,3 +72,33 @@ func TestAgentDirectiveOnRealMemory(t *testing.T) {
 		t.Errorf("read %d memory files; the corpus holds 69 (SOURCES.md)", files)
 	}
 }
+
+// BenchmarkFindDirectivesRealMemory scans the shared corpus's memory files
+// (skipped without it): real entries, long and in four languages, wake the
+// model far more often than the generated workspace of
+// BenchmarkFindDirectives10k does.
+func BenchmarkFindDirectivesRealMemory(b *testing.B) {
+	if _, err := os.Stat(directiveCorpusDir); err != nil {
+		b.Skip("../shared/corpus not found beside the clone")
+	}
+	var srcs []string
+	n := 0
+	err := filepath.WalkDir(directiveCorpusDir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Ext(path) != ".md" || filepath.Base(filepath.Dir(path)) != ".memory" {
+			return err
+		}
+		src, err := os.ReadFile(path)
+		srcs = append(srcs, string(src))
+		n += len(src)
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(n))
+	for b.Loop() {
+		for _, s := range srcs {
+			FindDirectives(s)
+		}
+	}
+}

@@ -430,17 +430,21 @@ type lexTables struct {
 	// hanMax is the longest Han word, in characters; stemMax the longest
 	// stem, in bytes
 	hanMax, stemMax int
+	// stemStart holds the first two bytes of every stem: a word that
+	// begins otherwise has no stem to look up
+	stemStart map[[2]byte]bool
 }
 
 var lexi = buildLex()
 
 func buildLex() *lexTables {
-	t := &lexTables{exact: map[string]wordClass{}, stem: map[string]wordClass{}}
+	t := &lexTables{exact: map[string]wordClass{}, stem: map[string]wordClass{}, stemStart: map[[2]byte]bool{}}
 	for _, e := range lexicon {
 		for _, w := range strings.Fields(e.words) {
 			if s, ok := strings.CutSuffix(w, "*"); ok {
 				t.stem[s] |= e.c
 				t.stemMax = max(t.stemMax, len(s))
+				t.stemStart[[2]byte{s[0], s[1]}] = true
 				continue
 			}
 			t.exact[w] |= e.c
@@ -456,8 +460,10 @@ func buildLex() *lexTables {
 // it begins with (stems are at least two characters long).
 func (t *lexTables) class(w string) wordClass {
 	c := t.exact[w]
-	for n := min(len(w), t.stemMax); n >= 2; n-- {
-		c |= t.stem[w[:n]]
+	if len(w) >= 2 && t.stemStart[[2]byte{w[0], w[1]}] {
+		for n := min(len(w), t.stemMax); n >= 2; n-- {
+			c |= t.stem[w[:n]]
+		}
 	}
 	if c == 0 && strings.IndexByte(w, '-') > 0 && len(w) < 64 {
 		// a hyphenated word the lexicon does not list is its parts

@@ -47,19 +47,30 @@ const (
 type foldedRunes struct {
 	r        []rune
 	at, stop []int
+	// s is r as a string and so[i] the offset in s of r[i] (so[len(r)] =
+	// len(s)), so that a word is a substring, not a new string
+	s  string
+	so []int
 }
 
 func foldRunes(line string) foldedRunes {
-	var f foldedRunes
+	n := utf8.RuneCountInString(line)
+	f := foldedRunes{r: make([]rune, 0, n), at: make([]int, 0, n), stop: make([]int, 0, n), so: make([]int, 0, n+1)}
+	var b strings.Builder
+	b.Grow(len(line))
 	for i := 0; i < len(line); {
 		r, size := utf8.DecodeRuneInString(line[i:])
 		if r = foldBase(r, size); r >= 0 {
 			f.r = append(f.r, r)
 			f.at = append(f.at, i)
 			f.stop = append(f.stop, i+size)
+			f.so = append(f.so, b.Len())
+			b.WriteRune(r)
 		}
 		i += size
 	}
+	f.s = b.String()
+	f.so = append(f.so, len(f.s))
 	return f
 }
 
@@ -70,7 +81,7 @@ func foldRunes(line string) foldedRunes {
 // joined and split again into the lexicon's words.
 func tokenize(line string) []mtoken {
 	f := foldRunes(line)
-	var toks []mtoken
+	toks := make([]mtoken, 0, len(f.r)/4+1)
 	pend := bNone
 	mark := func(r rune) {
 		switch r {
@@ -85,7 +96,7 @@ func tokenize(line string) []mtoken {
 	}
 	quoted := false
 	emit := func(a, b int, kind tokenKind) {
-		toks = append(toks, mtoken{start: f.at[a], end: f.stop[b-1], w: string(f.r[a:b]), kind: kind, brk: pend, quoted: quoted, ra: a, rb: b})
+		toks = append(toks, mtoken{start: f.at[a], end: f.stop[b-1], w: f.s[f.so[a]:f.so[b]], kind: kind, brk: pend, quoted: quoted, ra: a, rb: b})
 		pend, quoted = bNone, false
 	}
 	first := true
@@ -159,8 +170,15 @@ func isSlugChunk(r []rune) bool {
 // chunkKind decides what a chunk between spaces is. A lone "/", "~" or "*"
 // is a path (the target of rm), except as a line's bullet.
 func chunkKind(r []rune, first bool) tokenKind {
-	if len(r) == 0 {
-		return tWord
+	plain := true
+	for _, c := range r {
+		if strings.ContainsRune(":/=$~.@-*", c) {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return tWord // most chunks: letters and nothing a path or address has
 	}
 	s := string(r)
 	switch {
@@ -258,12 +276,15 @@ func hanWords(r []rune) [][2]int {
 func joinSpacedLetters(toks []mtoken, f foldedRunes) []mtoken {
 	// once a line spaces out its letters, a run of two is a word too
 	// ("d e" in "c o n s i g n e s  d e  s é c u r i t é")
-	least := 3
+	least := 0
 	for k := 0; k+2 < len(toks); k++ {
 		if single(toks[k]) && single(toks[k+1]) && single(toks[k+2]) && toks[k+1].ra-toks[k].rb == 1 && toks[k+2].ra-toks[k+1].rb == 1 {
 			least = 2
 			break
 		}
+	}
+	if least == 0 {
+		return toks // no letters spaced out: most lines
 	}
 	var out []mtoken
 	for k := 0; k < len(toks); {
@@ -493,7 +514,7 @@ func pathClass(p string) wordClass {
 var triggers = buildTriggers()
 
 type triggerSet struct {
-	exact, stem [1 << 18 / 64]uint64
+	exact, stem bloom // 2^18 bits each
 	// stemLens has bit n set when some stem is n bytes long
 	stemLens uint64
 	// start says which first five letters a trigger word or stem of five
@@ -506,6 +527,11 @@ type triggerSet struct {
 	tri [1 << 15 / 64]uint64
 	// words are the ASCII trigger words and stems
 	words []string
+	// uexact, ustem and ustemLens are exact, stem and stemLens for the
+	// words with letters beyond ASCII (Cyrillic, accented, Han), which
+	// wakes looks for in lines that are not ASCII
+	uexact, ustem bloom // 2^16 bits each
+	ustemLens     uint64
 }
 
 // begins reports whether a trigger word or stem may begin like w.
@@ -515,6 +541,82 @@ func (t *triggerSet) begins(w []byte) bool {
 	}
 	k := prefix5(w)
 	return t.start[k/64]&(1<<(k%64)) != 0
+}
+
+// wakes reports whether a line that is not ASCII, folded by foldBase
+// (and again through the look-alikes, for disguised English), may hold
+// something for the model: a trigger word or stem of any script at the
+// start of a word, a Han trigger word anywhere in a run of Han characters,
+// or three one-character words in a row one character apart ("И Г Н",
+// "忽 略 之"). Most lines of a Russian, Chinese or French memory file wake
+// nothing and are not tokenized.
+func (t *triggerSet) wakes(s string) bool {
+	run, lastEnd := 0, -2
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			i += size
+			continue
+		}
+		start := i
+		if isHan(r) {
+			if t.hanAt(s, i) {
+				return true
+			}
+			i += size
+		} else {
+			h := uint64(fnvOffset)
+			for i < len(s) {
+				r, size = utf8.DecodeRuneInString(s[i:])
+				if !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_') || isHan(r) {
+					break
+				}
+				for k := i; k < i+size; k++ {
+					h = fnvStep(h, s[k])
+					n := k + 1 - start
+					if n < 64 && (t.ustemLens|t.stemLens)&(1<<n) != 0 && (t.ustem.has(h) || t.stem.has(h)) {
+						return true
+					}
+				}
+				i += size
+			}
+			if t.uexact.has(h) || t.exact.has(h) {
+				return true
+			}
+		}
+		// a one-character word: a run of them spaces a word out
+		if utf8.RuneCountInString(s[start:i]) == 1 && (i == len(s) || s[i] == ' ' || s[i] == '.' || s[i] == '-') {
+			if lastEnd != start-1 {
+				run = 0
+			}
+			if run++; run >= 3 {
+				return true
+			}
+			lastEnd = i
+		} else {
+			run = 0
+		}
+	}
+	return false
+}
+
+// hanAt reports whether a Han trigger word starts at s[i:].
+func (t *triggerSet) hanAt(s string, i int) bool {
+	h := uint64(fnvOffset)
+	for n := 0; n < lexi.hanMax && i < len(s); n++ {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if !isHan(r) {
+			return false
+		}
+		for k := i; k < i+size; k++ {
+			h = fnvStep(h, s[k])
+		}
+		if t.uexact.has(h) {
+			return true
+		}
+		i += size
+	}
+	return false
 }
 
 // maybe reports whether the word starting at i of a folded ASCII line may
@@ -567,19 +669,28 @@ var leetBytes = func() (t [256]byte) {
 	return t
 }()
 
-func (t *triggerSet) set(bits *[1 << 18 / 64]uint64, h uint64) {
-	for _, k := range [2]uint64{h & (1<<18 - 1), h >> 46} {
-		bits[k/64] |= 1 << (k % 64)
-	}
+// bloom is a Bloom filter of a power of two bits, two of them set per
+// 64-bit hash.
+type bloom []uint64
+
+func (b bloom) keys(h uint64) (uint64, uint64) {
+	mask := uint64(len(b))*64 - 1
+	return h & mask, h >> 40 & mask
 }
 
-func (t *triggerSet) has(bits *[1 << 18 / 64]uint64, h uint64) bool {
-	a, b := h&(1<<18-1), h>>46
-	return bits[a/64]&(1<<(a%64)) != 0 && bits[b/64]&(1<<(b%64)) != 0
+func (b bloom) set(h uint64) {
+	k1, k2 := b.keys(h)
+	b[k1/64] |= 1 << (k1 % 64)
+	b[k2/64] |= 1 << (k2 % 64)
+}
+
+func (b bloom) has(h uint64) bool {
+	k1, k2 := b.keys(h)
+	return b[k1/64]&(1<<(k1%64)) != 0 && b[k2/64]&(1<<(k2%64)) != 0
 }
 
 func buildTriggers() *triggerSet {
-	t := &triggerSet{}
+	t := &triggerSet{exact: make(bloom, 1<<18/64), stem: make(bloom, 1<<18/64), uexact: make(bloom, 1<<16/64), ustem: make(bloom, 1<<16/64)}
 	for _, e := range lexicon {
 		if e.c&(wVerb|wRole|wApply|wVoid|wPrecede|wInstr|wSafety) == 0 {
 			continue
@@ -605,12 +716,16 @@ func buildTriggers() *triggerSet {
 				t.words = append(t.words, w)
 			}
 			switch {
-			case !ascii: // never in an ASCII line
+			case !ascii && stem && len(w) < 64:
+				t.ustem.set(h)
+				t.ustemLens |= 1 << len(w)
+			case !ascii:
+				t.uexact.set(h)
 			case stem && len(w) < 64:
-				t.set(&t.stem, h)
+				t.stem.set(h)
 				t.stemLens |= 1 << len(w)
 			default:
-				t.set(&t.exact, h)
+				t.exact.set(h)
 			}
 		}
 	}
@@ -674,11 +789,11 @@ func (t *triggerSet) word(w []byte) bool {
 	h := uint64(fnvOffset)
 	for n, c := range w {
 		h = fnvStep(h, c)
-		if n+1 < 64 && t.stemLens&(1<<(n+1)) != 0 && t.has(&t.stem, h) {
+		if n+1 < 64 && t.stemLens&(1<<(n+1)) != 0 && t.stem.has(h) {
 			return true
 		}
 	}
-	return t.has(&t.exact, h)
+	return t.exact.has(h)
 }
 
 func isWordByte(c byte) bool { return wordBytes[c] }
