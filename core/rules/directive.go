@@ -579,7 +579,7 @@ func fold(line string) folded {
 	at := make([]int, 0, len(line)+1)
 	for i := 0; i < len(line); {
 		r, size := utf8.DecodeRuneInString(line[i:])
-		if r = foldBase(r, size); r >= 0 {
+		if r = foldBase(r, size); r >= utf8.RuneSelf {
 			base.WriteRune(r)
 			if c, ok := lookalikes[r]; ok {
 				r = c
@@ -589,6 +589,10 @@ func fold(line string) folded {
 			for range b.Len() - n {
 				at = append(at, i)
 			}
+		} else if r >= 0 {
+			base.WriteByte(byte(r))
+			b.WriteByte(byte(r))
+			at = append(at, i)
 		}
 		i += size
 	}

@@ -451,8 +451,20 @@ var unaccented = func() map[rune]rune {
 }()
 
 // skeleton maps each character of s through m; with whole, it returns ""
-// unless every letter mapped (an English word spelt in Cyrillic).
+// unless every letter mapped (an English word spelt in Cyrillic). s itself
+// is returned when nothing maps, without a copy.
 func skeleton(s string, m map[rune]rune, whole bool) string {
+	mapped := false
+	for _, r := range s {
+		_, ok := m[r]
+		if !ok && whole && unicode.IsLetter(r) {
+			return "" // most Russian words: a letter with no Latin twin
+		}
+		mapped = mapped || ok
+	}
+	if !mapped {
+		return s
+	}
 	b := make([]rune, 0, len(s))
 	for _, r := range s {
 		if c, ok := m[r]; ok {
