@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"bytes"
 	"regexp"
 	"slices"
 	"sort"
@@ -375,6 +376,8 @@ func newAnchorIndex() *anchorIndex {
 // pairTrigger bit) and is one (triggers.at), or letters spaced out one by
 // one.
 func (x *anchorIndex) scan(s []byte, from int) (b anchorBits, model bool) {
+	var seen wake
+	colon := func() bool { return bytes.IndexByte(s, ':') >= 0 }
 	for i := 0; i < len(s); i++ {
 		if x.first[s[i]] {
 			for id, a := range x.anchors {
@@ -386,7 +389,8 @@ func (x *anchorIndex) scan(s []byte, from int) (b anchorBits, model bool) {
 		if i+1 < len(s) {
 			p := x.pair[uint16(s[i])<<8|uint16(s[i+1])]
 			if p&pairTrigger != 0 && !model && i >= from && (i == 0 || !isWordByte(s[i-1])) && triggers.maybe(s, i) {
-				model = triggers.at(s, i)
+				seen |= triggers.at(s, i)
+				model = seen.wakes(colon)
 			}
 			if p &^= pairTrigger; p != 0 {
 				for _, id := range x.byPair[p-1] {

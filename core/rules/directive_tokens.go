@@ -544,6 +544,41 @@ type triggerSet struct {
 	// wakes looks for in lines that are not ASCII
 	uexact, ustem bloom // 2^16 bits each
 	ustemLens     uint64
+	// weak, stmt and you sort the words above: a turn label or a noun of
+	// instructions or rules (weak) is common in real memory ("# Security",
+	// "User: …") and wakes the model only beside a colon or a word of you;
+	// a word that declares rules void or outranked (stmt: "optional",
+	// "apply", "priority") only beside such a noun; verbs wake it alone
+	weak, stmt, you bloom
+}
+
+// wake is what the words of a line tell the trigger check, as bits.
+type wake uint8
+
+const (
+	wakeStrong wake = 1 << iota // a verb, or spaced-out letters
+	wakeWeak                    // a turn label, a noun of instructions or rules
+	wakeStmt                    // void, apply, precedence
+	wakeYou                     // a word of you
+)
+
+// wakes reports whether what a line's words told (seen), with or without a
+// colon in the line, wakes the model.
+func (w wake) wakes(colon func() bool) bool {
+	return w&wakeStrong != 0 || w&wakeWeak != 0 && (w&(wakeYou|wakeStmt) != 0 || colon())
+}
+
+// kind sorts a trigger word by its hash.
+func (t *triggerSet) kind(h uint64) wake {
+	switch {
+	case t.weak.has(h):
+		return wakeWeak
+	case t.stmt.has(h):
+		return wakeStmt
+	case t.you.has(h):
+		return wakeYou
+	}
+	return wakeStrong
 }
 
 // begins reports whether a trigger word or stem may begin like w.
@@ -564,7 +599,9 @@ func (t *triggerSet) begins(w []byte) bool {
 // nothing and are not tokenized.
 func (t *triggerSet) wakes(s string) bool {
 	run, lastEnd := 0, -2
-	for i := 0; i < len(s); {
+	var seen wake
+	colon := func() bool { return strings.IndexByte(s, ':') >= 0 }
+	for i := 0; i < len(s) && !seen.wakes(colon); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
 			i += size
@@ -572,9 +609,7 @@ func (t *triggerSet) wakes(s string) bool {
 		}
 		start := i
 		if isHan(r) {
-			if t.hanAt(s, i) {
-				return true
-			}
+			seen |= t.hanAt(s, i)
 			i += size
 		} else {
 			h := uint64(fnvOffset)
@@ -587,13 +622,13 @@ func (t *triggerSet) wakes(s string) bool {
 					h = fnvStep(h, s[k])
 					n := k + 1 - start
 					if n < 64 && (t.ustemLens|t.stemLens)&(1<<n) != 0 && (t.ustem.has(h) || t.stem.has(h)) {
-						return true
+						seen |= t.kind(h)
 					}
 				}
 				i += size
 			}
 			if t.uexact.has(h) || t.exact.has(h) {
-				return true
+				seen |= t.kind(h)
 			}
 		}
 		// a one-character word: a run of them spaces a word out
@@ -609,26 +644,27 @@ func (t *triggerSet) wakes(s string) bool {
 			run = 0
 		}
 	}
-	return false
+	return seen.wakes(colon)
 }
 
-// hanAt reports whether a Han trigger word starts at s[i:].
-func (t *triggerSet) hanAt(s string, i int) bool {
+// hanAt tells what the Han trigger words starting at s[i:] are.
+func (t *triggerSet) hanAt(s string, i int) wake {
+	var seen wake
 	h := uint64(fnvOffset)
 	for n := 0; n < lexi.hanMax && i < len(s); n++ {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if !isHan(r) {
-			return false
+			break
 		}
 		for k := i; k < i+size; k++ {
 			h = fnvStep(h, s[k])
 		}
 		if t.uexact.has(h) {
-			return true
+			seen |= t.kind(h)
 		}
 		i += size
 	}
-	return false
+	return seen
 }
 
 // maybe reports whether the word starting at i of a folded ASCII line may
@@ -702,14 +738,20 @@ func (b bloom) has(h uint64) bool {
 }
 
 func buildTriggers() *triggerSet {
-	t := &triggerSet{exact: make(bloom, 1<<18/64), stem: make(bloom, 1<<18/64), uexact: make(bloom, 1<<16/64), ustem: make(bloom, 1<<16/64)}
+	const strong, weak, stmt = wVerb, wRole | wInstr | wSafety | wRules, wApply | wVoid | wPrecede
+	t := &triggerSet{exact: make(bloom, 1<<18/64), stem: make(bloom, 1<<18/64), uexact: make(bloom, 1<<16/64), ustem: make(bloom, 1<<16/64),
+		weak: make(bloom, 1<<14/64), stmt: make(bloom, 1<<14/64), you: make(bloom, 1<<14/64)}
 	for _, e := range lexicon {
-		if e.c&(wVerb|wRole|wApply|wVoid|wPrecede|wInstr|wSafety) == 0 {
+		if e.c&(strong|weak|stmt|wYou) == 0 {
 			continue
 		}
 		for _, w := range strings.Fields(e.words) {
 			stem := strings.HasSuffix(w, "*")
 			w = strings.TrimSuffix(w, "*")
+			cl := lexi.exact[w]
+			if stem {
+				cl = lexi.stem[w]
+			}
 			ascii := true
 			h := uint64(fnvOffset)
 			for i := 0; i < len(w); i++ {
@@ -726,6 +768,15 @@ func buildTriggers() *triggerSet {
 					panic("directive: an ASCII stem shorter than five letters: " + w)
 				}
 				t.words = append(t.words, w)
+			}
+			switch {
+			case cl&strong != 0:
+			case cl&weak != 0:
+				t.weak.set(h)
+			case cl&stmt != 0:
+				t.stmt.set(h)
+			default:
+				t.you.set(h)
 			}
 			switch {
 			case !ascii && stem && len(w) < 64:
@@ -777,35 +828,47 @@ func (t *triggerSet) pairs() []uint16 {
 	return out
 }
 
-// at reports whether the word of the folded ASCII line s that starts at i
-// is a trigger word, or the first of three one-letter words one byte apart.
-func (t *triggerSet) at(s []byte, i int) bool {
+// at tells what the word of the folded ASCII line s that starts at i is: a
+// trigger word (and which kind), or the first of three one-letter words
+// one byte apart (strong).
+func (t *triggerSet) at(s []byte, i int) wake {
 	j := i
 	for j < len(s) && isWordByte(s[j]) {
 		j++
 	}
 	switch j - i {
 	case 0:
-		return false
+		return 0
 	case 1:
 		single := func(k int) bool {
 			return k < len(s) && isWordByte(s[k]) && s[k] != '-' && (k+1 == len(s) || !isWordByte(s[k+1]))
 		}
-		return single(i+2) && single(i+4)
+		if single(i+2) && single(i+4) {
+			return wakeStrong
+		}
+		return 0
 	}
-	return t.begins(s[i:j]) && t.word(s[i:j])
+	if !t.begins(s[i:j]) {
+		return 0
+	}
+	return t.word(s[i:j])
 }
 
-// word reports whether w is a trigger word or begins with a trigger stem.
-func (t *triggerSet) word(w []byte) bool {
+// word tells whether w is a trigger word or begins with a trigger stem,
+// and which kind.
+func (t *triggerSet) word(w []byte) wake {
+	var seen wake
 	h := uint64(fnvOffset)
 	for n, c := range w {
 		h = fnvStep(h, c)
 		if n+1 < 64 && t.stemLens&(1<<(n+1)) != 0 && t.stem.has(h) {
-			return true
+			seen |= t.kind(h)
 		}
 	}
-	return t.exact.has(h)
+	if t.exact.has(h) {
+		seen |= t.kind(h)
+	}
+	return seen
 }
 
 func isWordByte(c byte) bool { return wordBytes[c] }
