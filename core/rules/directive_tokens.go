@@ -54,6 +54,15 @@ type foldedRunes struct {
 }
 
 func foldRunes(line string) foldedRunes {
+	if low, ok := appendFoldASCII(nil, line); ok {
+		// an ASCII line keeps every offset: at, stop and so are the
+		// identity (nil here, see span)
+		r := make([]rune, len(low))
+		for i, c := range low {
+			r[i] = rune(c)
+		}
+		return foldedRunes{r: r, s: string(low)}
+	}
 	n := utf8.RuneCountInString(line)
 	f := foldedRunes{r: make([]rune, 0, n), at: make([]int, 0, n), stop: make([]int, 0, n), so: make([]int, 0, n+1)}
 	var b strings.Builder
@@ -72,6 +81,15 @@ func foldRunes(line string) foldedRunes {
 	f.s = b.String()
 	f.so = append(f.so, len(f.s))
 	return f
+}
+
+// span returns the byte span in the line of the characters [a, b) and
+// their folded text.
+func (f foldedRunes) span(a, b int) (start, end int, w string) {
+	if f.at == nil {
+		return a, b, f.s[a:b]
+	}
+	return f.at[a], f.stop[b-1], f.s[f.so[a]:f.so[b]]
 }
 
 // tokenize reads a line into tokens: chunks between spaces; a chunk that
@@ -96,7 +114,8 @@ func tokenize(line string) []mtoken {
 	}
 	quoted := false
 	emit := func(a, b int, kind tokenKind) {
-		toks = append(toks, mtoken{start: f.at[a], end: f.stop[b-1], w: f.s[f.so[a]:f.so[b]], kind: kind, brk: pend, quoted: quoted, ra: a, rb: b})
+		start, end, w := f.span(a, b)
+		toks = append(toks, mtoken{start: start, end: end, w: w, kind: kind, brk: pend, quoted: quoted, ra: a, rb: b})
 		pend, quoted = bNone, false
 	}
 	first := true
