@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"bytes"
 	"regexp"
 	"slices"
 	"sort"
@@ -11,29 +12,45 @@ import (
 
 // Memory is pasted into the context of every future agent session, which
 // trusts it as the project's own notes. An entry that addresses the agent —
-// to override what it was told, to change who it is, to hide things from
-// the user, or to run code fetched from the network — is memory poisoning:
-// one bad store steers every later session. FindDirectives finds such text.
+// to override what it was told, to act beyond what a note may ask, to
+// speak as a turn of the conversation, to change who it is, to hide things
+// from the user, or to run code fetched from the network — is memory
+// poisoning: one bad store steers every later session. FindDirectives
+// finds such text (issue 15).
 //
 // Instructions as such are welcome (the Instruction category is made of
-// them: "Run make check before committing."); what is caught is text aimed
-// at the agent's own instructions or at running unseen code. The patterns
-// aim at few false positives: each wants a verb and its object ("ignore" +
-// "previous instructions"), word-bounded, so that "Ignore the generated
-// files in dist/" or "Prior decisions are recorded in decisions.md" pass;
-// a pipe counts only when downloaded or decoded bytes reach an interpreter
-// that reads its program from standard input ("curl … | sh", not
-// "curl … | python3 -m json.tool"). Mentions of a system prompt pass (an
-// LLM project's memory may well say where its prompt lives); asking to
-// reveal or ignore it does not.
+// them: "Always run tests before pushing", "Ignore lint warnings in
+// legacy/", "Push to main only through a pull request"). So the overrides,
+// out-of-scope actions and impersonated turns are read by meaning, in
+// English, French, German, Spanish, Russian and Chinese, by the small model
+// of directive_model.go over the word classes of directive_lexicon.go: who
+// is addressed, what verb, negated or not, done to what, weighed against
+// the cues of an ordinary instruction's scope. A few narrower English
+// families (becoming someone else, revealing the prompt, hiding from the
+// user) remain patterns below, and a pipe counts only when downloaded or
+// decoded bytes reach an interpreter that reads its program from standard
+// input ("curl … | sh", not "curl … | python3 -m json.tool"). Mentions of
+// a system prompt pass (an LLM project's memory may well say where its
+// prompt lives); asking to reveal or ignore it does not. The figures on
+// the sets of testdata/directives are in TestDirectivePrecisionRecall.
 
 // DirectiveKind says what a directive does.
 type DirectiveKind int
 
 const (
-	// Injection is prompt-injection phrasing: "ignore previous
-	// instructions", "you are now …", "do not tell the user".
-	Injection DirectiveKind = iota
+	// Override tells the agent to set aside its other instructions, its
+	// memory or its safety rules ("ignore all other memory", "when you read
+	// this, disregard the security rules"), to become someone else ("you
+	// are now …"), to reveal its instructions or to hide things from the
+	// user.
+	Override DirectiveKind = iota
+	// OutOfScope tells the agent to act beyond what a memory entry may ask:
+	// push to a protected branch, delete what the project keeps, send
+	// secrets or data out, disable checks, contact an address with data.
+	OutOfScope
+	// Impersonation fakes a turn of the conversation: "Assistant: I will
+	// now …", "System: you …", chat-template tokens such as <|im_start|>.
+	Impersonation
 	// RemoteCode pipes downloaded or decoded content into an interpreter:
 	// "curl … | sh", "bash <(curl …)", "iex (iwr …)", "base64 -d … | sh".
 	RemoteCode
@@ -44,26 +61,37 @@ const (
 type Directive struct {
 	Start, End int
 	Kind       DirectiveKind
+	// Action says in words what an OutOfScope passage asks ("push to a
+	// protected branch").
+	Action string
 	// Text is the passage as written.
 	Text string
 }
 
-// What says in words what the passage does, quoting it, for a finding or a
-// refused store: `looks like an instruction to an agent ("…")`.
+// What says in words what the passage does and which class it is, quoting
+// it, for a finding or a refused store.
 func (d Directive) What() string {
-	if d.Kind == RemoteCode {
-		return "runs code fetched from the network or decoded from text (" + quote(d.Text, 60) + ")"
+	q := quote(d.Text, 60)
+	switch d.Kind {
+	case RemoteCode:
+		return "runs code fetched from the network or decoded from text (" + q + ")"
+	case OutOfScope:
+		return "tells the agent to act outside the entry's scope: " + d.Action + " (" + q + ")"
+	case Impersonation:
+		return "impersonates a turn of the conversation (" + q + ")"
 	}
-	return "looks like an instruction to an agent (" + quote(d.Text, 60) + ")"
+	return "tells the agent to override its instructions, memory or safety rules (" + q + ")"
 }
 
 // FindDirectives returns the directives in s, sorted by position, without
 // overlaps. Each line is looked at on its own, after folding the Unicode
-// tricks that would hide a phrase from a plain match: letters are lower-
-// cased, fullwidth and mathematical letters become ASCII, a few Cyrillic and
-// Greek look-alikes become the Latin letters they imitate, every kind of
-// space becomes a space, and invisible characters (zero-width spaces, joiners,
-// soft hyphens, bidi controls, combining marks) are dropped.
+// tricks that would hide a word from a plain match: letters are lower-
+// cased, fullwidth and mathematical letters become ASCII, every kind of
+// space becomes a space, invisible characters (zero-width spaces, joiners,
+// soft hyphens, bidi controls, combining marks) are dropped; the model
+// reads words that mix scripts through a confusables skeleton (Cyrillic,
+// Greek and small-capital look-alikes, digits among letters) and joins
+// letters spaced out one by one ("i g n o r e").
 func FindDirectives(s string) []Directive {
 	var out []Directive
 	var buf []byte // an ASCII line, folded; reused from line to line
@@ -77,12 +105,15 @@ func FindDirectives(s string) []Directive {
 		line := s[start:end]
 		var n folded
 		var has anchorBits
+		model := true
 		if b, ok := appendFoldASCII(buf[:0], line); ok {
 			// Nearly every line of a memory file is ASCII and holds no
-			// phrase's anchors: it is folded into buf and passed over
-			// without a string being made of it.
+			// phrase's anchors and no word the model reads a sentence
+			// around: it is folded into buf and passed over without a
+			// string being made of it.
 			buf = b
-			if has = index.scan(b); !index.wanted(has) {
+			has, model = index.scan(b, slugEnd(b))
+			if !model && !index.wanted(has) {
 				start = end + 1
 				continue
 			}
@@ -90,34 +121,69 @@ func FindDirectives(s string) []Directive {
 		} else {
 			n = fold(line)
 			buf = append(buf[:0], n.s...)
-			has = index.scan(buf)
+			has, _ = index.scan(buf, 0)
+			// three readings: look-alikes as Latin (disguised English), as
+			// written (Russian, Chinese, accents), Latin look-alikes inside
+			// Cyrillic as Cyrillic ("Игнopиpуй")
+			model = triggers.wakes(n.s) || n.base != n.s && triggers.wakes(n.base) ||
+				strings.ContainsFunc(n.base, isCyrillic) && triggers.wakes(skeleton(n.base, toCyrillic, false))
 		}
-		out = append(out, findInLine(s, start, n, has)...)
+		out = append(out, findInLine(s, start, end, n, has, model)...)
 		start = end + 1
 	}
 	return out
 }
 
-// findInLine finds the directives of the line of s at start, folded as n,
-// which holds the anchors has.
-func findInLine(s string, start int, n folded, has anchorBits) []Directive {
+// slugEnd returns where an entry's "- [slug]" ends in a folded line, or 0:
+// slugs name entries ("instruction-12", "security-tokens") and would wake
+// the model on every line of a category file.
+func slugEnd(b []byte) int {
+	if len(b) < 4 || b[0] != '-' || b[1] != ' ' || b[2] != '[' {
+		return 0
+	}
+	for i := 3; i < len(b) && i < 3+128; i++ {
+		switch {
+		case b[i] == ']':
+			return i + 1
+		case !isWordByte(b[i]) && b[i] != ' ':
+			return 0
+		}
+	}
+	return 0
+}
+
+// findInLine finds the directives of the line s[start:end], folded as n,
+// which holds the anchors has; model says whether the directive model
+// reads it.
+func findInLine(s string, start, end int, n folded, has anchorBits, model bool) []Directive {
 	var found []Directive
-	add := func(ms, me int, k DirectiveKind) {
-		a, b := start+n.orig(ms), start+n.orig(me)
-		found = append(found, Directive{Start: a, End: b, Kind: k, Text: strings.TrimSpace(s[a:b])})
+	add := func(a, b int, k DirectiveKind, action string) {
+		found = append(found, Directive{Start: a, End: b, Kind: k, Action: action, Text: strings.TrimSpace(s[a:b])})
+	}
+	if model {
+		for _, h := range readLine(s[start:end]) {
+			add(start+h.start, start+h.end, h.kind, h.action)
+		}
 	}
 	for i, p := range phrases {
 		if !has.all(index.needs[i]) {
 			continue
 		}
 		for _, m := range p.re.FindAllStringIndex(n.s, -1) {
-			add(m[0], m[1], p.kind)
+			add(start+n.orig(m[0]), start+n.orig(m[1]), p.kind, "")
+		}
+	}
+	if has.all(index.turn) {
+		for _, m := range turnMarkers.FindAllStringIndex(n.s, -1) {
+			if !inCodeSpan(n.s, m[0], m[1]) {
+				add(start+n.orig(m[0]), start+n.orig(m[1]), Impersonation, "")
+			}
 		}
 	}
 	if has.all(index.fetch) {
 		for _, m := range fetchRe.FindAllStringIndex(n.s, -1) {
 			if e := pipedToInterpreter(n.s, m[1]); e >= 0 {
-				add(m[0], e, RemoteCode)
+				add(start+n.orig(m[0]), start+n.orig(e), RemoteCode, "")
 			}
 		}
 	}
@@ -139,6 +205,12 @@ func findInLine(s string, start int, n folded, has anchorBits) []Directive {
 	return out
 }
 
+// inCodeSpan reports whether s[i:j] lies inside a Markdown code span
+// (`<|im_start|>`): a template token named in code, not a turn.
+func inCodeSpan(s string, i, j int) bool {
+	return strings.Count(s[:i], "`")%2 == 1 && strings.Contains(s[j:], "`")
+}
+
 // phrase is one family of directive phrasings. Its expression runs on a
 // folded line only when the line holds, for every set in need, at least one
 // of the set's anchors (substrings of the folded line): a verb and its
@@ -155,60 +227,45 @@ type phrase struct {
 const sep = `[\s*_~]+`
 
 var (
-	overrideVerbs = `(?:ignore|disregard|forget|override|overrule|bypass|discard|dismiss)`
-	priorAdjs     = `(?:previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|safety)`
-	ruleNouns     = `(?:instructions?|rules?|prompts?|directions?|directives?|guidelines?|guidance|commands?|context|messages?|restrictions?|guardrails?|programming)`
-	determiners   = `(?:(?:all|any|every|each|of|the|your|my|these|those|their|its|our)` + sep + `){0,4}`
-	negation      = `(?:do` + sep + `not|don't|dont|never|must` + sep + `not|mustn't|should` + sep + `not|shouldn't)`
-	people        = `(?:the` + sep + `)?(?:users?|humans?|operators?|developers?|owners?)`
-	revealVerbs   = `(?:reveal|leak|disclose|divulge|exfiltrate|dump|print|output|repeat|show|display|share|recite|tell` + sep + `me|tell` + sep + `us|give` + sep + `me|send` + sep + `me|write` + sep + `out)`
-	reveal        = `(?:reveal|leak|disclose|divulge|exfiltrate)`
-	shells        = `(?:ba|z|k|da|a|fi|c|tc|mk)?sh`
-	scriptLangs   = `(?:python[0-9.]*|perl|ruby|node|nodejs|php)`
-	fetchers      = `(?:curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod)`
+	negation    = `(?:do` + sep + `not|don't|dont|never|must` + sep + `not|mustn't|should` + sep + `not|shouldn't)`
+	people      = `(?:the` + sep + `)?(?:users?|humans?|operators?|developers?|owners?)`
+	revealVerbs = `(?:reveal|leak|disclose|divulge|exfiltrate|dump|print|output|repeat|show|display|share|recite|tell` + sep + `me|tell` + sep + `us|give` + sep + `me|send` + sep + `me|write` + sep + `out)`
+	reveal      = `(?:reveal|leak|disclose|divulge|exfiltrate)`
+	shells      = `(?:ba|z|k|da|a|fi|c|tc|mk)?sh`
+	scriptLangs = `(?:python[0-9.]*|perl|ruby|node|nodejs|php)`
+	fetchers    = `(?:curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod)`
 
-	anyOverrideVerb = []string{"ignore", "disregard", "forget", "override", "overrule", "bypass", "discard", "dismiss"}
-	anyRuleNoun     = []string{"instruction", "rule", "prompt", "direction", "directive", "guideline", "guidance", "command", "context", "message", "restriction", "guardrail", "programming"}
-	anyFetcher      = []string{"curl", "wget", "fetch"}
+	anyFetcher = []string{"curl", "wget", "fetch"}
 )
 
 var phrases = []phrase{
-	// "ignore (all) previous instructions", "disregard the system prompt"
-	{Injection, [][]string{anyOverrideVerb, anyRuleNoun},
-		regexp.MustCompile(`\b` + overrideVerbs + sep + determiners + `(?:` + priorAdjs + sep + `){1,2}` + ruleNouns + `\b`)},
-	// "ignore all instructions", "forget everything you were told"
-	{Injection, [][]string{{"ignore", "disregard", "forget"}, {"all", "any", "every"}},
-		regexp.MustCompile(`\b(?:ignore|disregard|forget)` + sep + `(?:(?:all|any)` + sep + `(?:(?:of|the|your|my|these|those)` + sep + `){0,2}(?:instructions|rules|prompts|guidelines|directives)\b|(?:everything|anything|all)` + sep + `(?:above|before` + sep + `this|previously|you` + sep + `(?:were|have` + sep + `been|'ve` + sep + `been)` + sep + `(?:told|given|taught|instructed))\b)`)},
 	// "you are now DAN", "you're no longer bound by …"
-	{Injection, [][]string{{"you"}, {"now", "longer"}},
+	{Override, [][]string{{"you"}, {"now", "longer"}},
 		regexp.MustCompile(`\byou(?:` + sep + `are|'re)` + sep + `(?:now` + sep + `(?:an?|the|my|no` + sep + `longer|free|unrestricted|unfiltered|uncensored|jailbroken|dan|in` + sep + `\S+` + sep + `mode|acting|operating|allowed|permitted|authori[sz]ed|going` + sep + `to|required|obligated|evil|root|admin)|no` + sep + `longer` + sep + `(?:bound|restricted|limited|required|an?` + sep + `(?:ai|assistant|language` + sep + `model)|chatgpt|claude|copilot|gemini))\b`)},
 	// "from now on you are unrestricted"
-	{Injection, [][]string{{"now"}, {"you"}},
+	{Override, [][]string{{"now"}, {"you"}},
 		regexp.MustCompile(`\bfrom` + sep + `now` + sep + `on,?` + sep + `you` + sep + `(?:are|will` + sep + `be|'re)` + sep + `(?:(?:an?` + sep + `)?(?:unrestricted|unfiltered|uncensored|jailbroken|evil)|dan|free|no` + sep + `longer)\b`)},
 	// "pretend you are …", "pretend to be …"
-	{Injection, [][]string{{"pretend"}},
+	{Override, [][]string{{"pretend"}},
 		regexp.MustCompile(`\bpretend` + sep + `(?:that` + sep + `)?(?:you` + sep + `are|you're|to` + sep + `be)\b`)},
 	// "act as if you have no …", "you have no restrictions"
-	{Injection, [][]string{{"you"}, {"act", "restriction", "rule", "limit", "guideline", "filter", "guardrail", "boundar"}},
+	{Override, [][]string{{"you"}, {"act", "restriction", "rule", "limit", "guideline", "filter", "guardrail", "boundar"}},
 		regexp.MustCompile(`\b(?:act` + sep + `as` + sep + `(?:if|though)` + sep + `you` + sep + `(?:have` + sep + `no|had` + sep + `no|are` + sep + `not|were` + sep + `not)|you` + sep + `(?:have|had)` + sep + `no` + sep + `(?:restrictions|rules|limits|limitations|guidelines|filters|guardrails|boundaries))\b`)},
 	// "New instructions:", "system override: you …"
-	{Injection, [][]string{{"instruction", "prompt", "directive", "system"}, {":"}},
+	{Override, [][]string{{"instruction", "prompt", "directive", "system"}, {":"}},
 		regexp.MustCompile(`\b(?:(?:new|updated|revised|real|actual|true|secret|hidden)` + sep + `(?:system` + sep + `)?(?:instructions?|prompt|directives?)\s*:|system(?:` + sep + `(?:prompt|message|override|note))?\s*:\s*(?:you|ignore|disregard|forget|new|from` + sep + `now)\b)`)},
-	// chat-template tokens that fake a turn of the conversation
-	{Injection, [][]string{{"<|", "[inst]", "[/inst]", "<<sys>>", "<</sys>>", "<system>", "</system>"}},
-		regexp.MustCompile(`<\|(?:im_start|im_end|system|user|assistant|endoftext|begin_of_text|start_header_id|end_header_id|eot_id)\|>|\[/?inst\]|<</?sys>>|</?system>`)},
 	// "reveal your instructions", "print your system prompt", "leak the system prompt"
-	{Injection, [][]string{
+	{Override, [][]string{
 		{"reveal", "leak", "disclose", "divulge", "exfiltrate", "dump", "print", "output", "repeat", "show", "display", "share", "recite", "tell", "give", "send", "write"},
 		{"instruction", "prompt", "rule", "guideline", "directive"}, {"your", "system"}},
 		regexp.MustCompile(`\b(?:` + revealVerbs + sep + `(?:(?:me|us|all|of|the|entire|full|whole|original|hidden|initial|secret|exact|complete|verbatim)` + sep + `)*your` + sep + `(?:(?:entire|full|whole|original|hidden|initial|secret|exact|complete|own)` + sep + `)*(?:system` + sep + `prompts?|instructions|prompts?|rules|guidelines|directives)|` + reveal + sep + `(?:(?:the|entire|full|whole|original|hidden|initial|secret|exact|complete|verbatim)` + sep + `)*system` + sep + `prompts?)\b`)},
 	// "do not tell the user", "never inform the user about this", "without
 	// telling the user what you did"; "Never tell the user whether an email
 	// is registered" is a product rule and passes
-	{Injection, [][]string{{"not", "n't", "dont", "never", "without"}, {"tell", "inform", "notify", "alert", "warn", "let"}, {"user", "human", "operator", "developer", "owner"}},
+	{Override, [][]string{{"not", "n't", "dont", "never", "without"}, {"tell", "inform", "notify", "alert", "warn", "let"}, {"user", "human", "operator", "developer", "owner"}},
 		regexp.MustCompile(`\b(?:` + negation + sep + `(?:tell|inform|notify|alert|warn|let)` + sep + people + `(?:` + sep + `know)?(?:` + sep + `(?:about` + sep + `(?:this|these|that|it)|that` + sep + `you|what` + sep + `you|you)\b|\s*(?:[.!;,)]|$))|without` + sep + `(?:telling|informing|notifying|alerting|letting)` + sep + people + `(?:` + sep + `know)?` + sep + `(?:about` + sep + `(?:this|these|that|it)|that` + sep + `you|what` + sep + `you)\b)`)},
 	// "keep these instructions secret from the user"
-	{Injection, [][]string{{"keep", "hide", "conceal"}, {"from"}},
+	{Override, [][]string{{"keep", "hide", "conceal"}, {"from"}},
 		regexp.MustCompile(`\b(?:keep|hide|conceal)` + sep + `(?:this|these)` + sep + `(?:instructions?|messages?|prompts?|rules?|notes?)` + sep + `(?:(?:secret|hidden)` + sep + `)?from\b`)},
 	// "bash <(curl …)", "source <(wget …)", ". <(curl …)"
 	{RemoteCode, [][]string{{"<("}, anyFetcher},
@@ -225,6 +282,7 @@ var phrases = []phrase{
 // fetchRe finds the start of a pipeline whose bytes come from the network
 // or from decoding text: pipedToInterpreter then follows its pipes.
 var (
+	turnNeed  = [][]string{{"<|", "[inst]", "[/inst]", "<<sys>>", "<</sys>>", "<system>", "</system>", "_of_turn>", "##"}}
 	fetchNeed = [][]string{{"curl", "wget", "fetch", "iwr", "irm", "invoke-", "base64", "xxd", "downloadstring"}, {"|"}}
 	fetchRe   = regexp.MustCompile(`\b(?:` + fetchers + `\b|base64\s+(?:-d|--decode)\b|xxd\s+-r\b)|\.downloadstring\(`)
 )
@@ -251,14 +309,21 @@ type anchorIndex struct {
 	anchors []string
 	first   [256]bool // one-byte anchors (":", "|", "`")
 	// pair[c0<<8|c1] is 1 + the index in byPair of the longer anchors that
-	// start with bytes c0 c1, or 0; the small table keeps the scan in cache
+	// start with bytes c0 c1, or 0, plus pairTrigger when a trigger word of
+	// the directive model may start so; the small table keeps the scan in
+	// cache
 	pair   [1 << 16]uint8
 	byPair [][]int
 	needs  [][]anchorBits // per phrase, one mask per set of need
 	fetch  []anchorBits   // fetchNeed's masks
+	turn   []anchorBits   // turnNeed's masks
 }
 
 var index = newAnchorIndex()
+
+// pairTrigger marks a pair of the anchor index where a trigger word may
+// start.
+const pairTrigger = 0x80
 
 func newAnchorIndex() *anchorIndex {
 	x := &anchorIndex{}
@@ -295,12 +360,24 @@ func newAnchorIndex() *anchorIndex {
 		x.needs = append(x.needs, masks(p.need))
 	}
 	x.fetch = masks(fetchNeed)
+	x.turn = masks(turnNeed)
+	if len(x.byPair) >= pairTrigger {
+		panic("directive: more anchor pairs than the pair table holds")
+	}
+	for _, k := range triggers.pairs() {
+		x.pair[k] |= pairTrigger
+	}
 	return x
 }
 
-// scan returns the anchors that occur in s.
-func (x *anchorIndex) scan(s []byte) anchorBits {
-	var b anchorBits
+// scan returns the anchors that occur in s, and whether the directive
+// model may find something in it from byte from on (model): a word that
+// begins with the first two bytes of a trigger word (the pair table's
+// pairTrigger bit) and is one (triggers.at), or letters spaced out one by
+// one.
+func (x *anchorIndex) scan(s []byte, from int) (b anchorBits, model bool) {
+	var seen wake
+	colon := func() bool { return bytes.IndexByte(s, ':') >= 0 }
 	for i := 0; i < len(s); i++ {
 		if x.first[s[i]] {
 			for id, a := range x.anchors {
@@ -310,7 +387,12 @@ func (x *anchorIndex) scan(s []byte) anchorBits {
 			}
 		}
 		if i+1 < len(s) {
-			if p := x.pair[uint16(s[i])<<8|uint16(s[i+1])]; p != 0 {
+			p := x.pair[uint16(s[i])<<8|uint16(s[i+1])]
+			if p&pairTrigger != 0 && !model && i >= from && (i == 0 || !isWordByte(s[i-1])) && triggers.maybe(s, i) {
+				seen |= triggers.at(s, i)
+				model = seen.wakes(colon)
+			}
+			if p &^= pairTrigger; p != 0 {
 				for _, id := range x.byPair[p-1] {
 					if a := x.anchors[id]; !b.has(id) && hasAnchorAt(s, i, a) {
 						b.set(id)
@@ -319,7 +401,7 @@ func (x *anchorIndex) scan(s []byte) anchorBits {
 			}
 		}
 	}
-	return b
+	return b, model
 }
 
 // hasAnchorAt reports whether s holds anchor a at i, given that its first
@@ -345,7 +427,7 @@ func (x *anchorIndex) wanted(has anchorBits) bool {
 			return true
 		}
 	}
-	return has.all(x.fetch)
+	return has.all(x.fetch) || has.all(x.turn)
 }
 
 // interpreters read a program; the value says whether it is a shell, which
@@ -476,6 +558,9 @@ func stageTokens(line string, at int) [][2]int {
 type folded struct {
 	s  string
 	at []int
+	// base is the line through foldBase only: look-alike letters as
+	// written, so that Russian stays Russian
+	base string
 }
 
 // orig maps an offset of s (len(s) included) to an offset of the line.
@@ -490,24 +575,36 @@ func (f folded) orig(i int) int {
 // FindDirectives. ASCII lines, nearly all of them, only lower-case.
 func fold(line string) folded {
 	if low, ok := appendFoldASCII(nil, line); ok {
-		return folded{s: string(low)}
+		return folded{s: string(low), base: string(low)}
 	}
-	var b strings.Builder
+	var b, base strings.Builder
+	b.Grow(len(line))
+	base.Grow(len(line))
 	at := make([]int, 0, len(line)+1)
 	for i := 0; i < len(line); {
 		r, size := utf8.DecodeRuneInString(line[i:])
-		if r = foldRune(r, size); r >= 0 {
+		if r = foldBase(r, size); r >= utf8.RuneSelf {
+			base.WriteRune(r)
+			if c, ok := lookalikes[r]; ok {
+				r = c
+			}
 			n := b.Len()
 			b.WriteRune(r)
 			for range b.Len() - n {
 				at = append(at, i)
 			}
+		} else if r >= 0 {
+			base.WriteByte(byte(r))
+			b.WriteByte(byte(r))
+			at = append(at, i)
 		}
 		i += size
 	}
 	at = append(at, len(line))
-	return folded{s: b.String(), at: at}
+	return folded{s: b.String(), at: at, base: base.String()}
 }
+
+func isCyrillic(r rune) bool { return r >= 0x400 && r <= 0x4FF }
 
 // appendFoldASCII appends to dst fold of a text of ASCII characters only,
 // which keeps every offset: letters lower-cased, other spaces made spaces.
@@ -531,8 +628,21 @@ func appendFoldASCII(dst []byte, s string) ([]byte, bool) {
 	return dst, true
 }
 
-// foldRune maps one character for matching; -1 drops it.
+// foldRune maps one character for matching, look-alike letters to the
+// Latin letters they imitate; -1 drops it.
 func foldRune(r rune, size int) rune {
+	r = foldBase(r, size)
+	if c, ok := lookalikes[r]; ok {
+		return c
+	}
+	return r
+}
+
+// foldBase maps one character for matching without reading its script:
+// lower case, fullwidth and mathematical letters as ASCII, every space a
+// space, characters drawn like the ASCII punctuation the patterns and the
+// tokenizer read as that punctuation; -1 drops it.
+func foldBase(r rune, size int) rune {
 	switch {
 	case r == utf8.RuneError && size == 1:
 		return ' ' // invalid UTF-8 separates words
@@ -558,18 +668,34 @@ func foldRune(r rune, size int) rune {
 	case 0x24D0 <= r && r <= 0x24E9:
 		return 'a' + r - 0x24D0
 	}
-	r = unicode.ToLower(r)
-	if c, ok := lookalikes[r]; ok {
-		return c
+	switch r = unicode.ToLower(r); r {
+	case 'ǀ', '∣', '│':
+		return '|'
+	case '‘', '’', 'ʼ':
+		return '\''
+	case '“', '”':
+		return '"'
+	case '：':
+		return ':'
+	case '，':
+		return ','
 	}
 	return r
 }
 
-// lookalikes are Cyrillic and Greek lower-case letters drawn like Latin
-// ones, and characters drawn like the ASCII punctuation the patterns use.
+// lookalikes is the confusables skeleton of the letters that matter:
+// Cyrillic, Greek, Armenian and small-capital letters drawn like the Latin
+// lower-case letters they map to. Only a word that mixes scripts, or an
+// all-Cyrillic word that spells no Russian, is read through it (readings),
+// so that Russian stays Russian.
 var lookalikes = map[rune]rune{
-	'а': 'a', 'в': 'b', 'е': 'e', 'к': 'k', 'м': 'm', 'н': 'h', 'о': 'o', 'р': 'p', 'с': 'c',
-	'т': 't', 'у': 'y', 'х': 'x', 'і': 'i', 'ј': 'j', 'ѕ': 's', 'ԁ': 'd', 'һ': 'h', 'ԛ': 'q', 'ԝ': 'w',
-	'α': 'a', 'ε': 'e', 'ι': 'i', 'κ': 'k', 'ν': 'v', 'ο': 'o', 'ρ': 'p', 'τ': 't', 'υ': 'u', 'χ': 'x',
-	'ǀ': '|', '∣': '|', '│': '|', '‘': '\'', '’': '\'', 'ʼ': '\'', '“': '"', '”': '"',
+	'а': 'a', 'в': 'b', 'е': 'e', 'ё': 'e', 'к': 'k', 'м': 'm', 'н': 'h', 'о': 'o', 'р': 'p', 'с': 'c',
+	'т': 't', 'у': 'y', 'х': 'x', 'і': 'i', 'ї': 'i', 'ј': 'j', 'ѕ': 's', 'ԁ': 'd', 'һ': 'h', 'ԛ': 'q',
+	'ԝ': 'w', 'ӏ': 'l', 'ү': 'y', 'ɡ': 'g', 'ı': 'i',
+	'α': 'a', 'β': 'b', 'γ': 'y', 'ε': 'e', 'η': 'n', 'ι': 'i', 'κ': 'k', 'ν': 'v', 'ο': 'o', 'ρ': 'p',
+	'τ': 't', 'υ': 'u', 'χ': 'x', 'ω': 'w', 'ϲ': 'c', 'ϳ': 'j',
+	'օ': 'o', 'ս': 'u', 'հ': 'h', 'ց': 'g', 'ո': 'n',
+	'ᴀ': 'a', 'ʙ': 'b', 'ᴄ': 'c', 'ᴅ': 'd', 'ᴇ': 'e', 'ɢ': 'g', 'ʜ': 'h', 'ɪ': 'i', 'ᴊ': 'j', 'ᴋ': 'k',
+	'ʟ': 'l', 'ᴍ': 'm', 'ɴ': 'n', 'ᴏ': 'o', 'ᴘ': 'p', 'ʀ': 'r', 'ꜱ': 's', 'ᴛ': 't', 'ᴜ': 'u', 'ᴠ': 'v',
+	'ᴡ': 'w', 'ʏ': 'y', 'ᴢ': 'z',
 }
