@@ -35,9 +35,8 @@ import (
 // parsed once (document.file).
 
 // racyWindow is how recently modified a file may be and still be trusted by
-// its stat: above the timestamp granularity of every common file system
-// (ext4 and most others tick with the kernel's clock, some keep 1 or 2 s).
-const racyWindow = 3 * time.Second
+// its stat.
+const racyWindow = store.RacyWindow
 
 // diskCache is one folder's files as store.Snapshot read them.
 type diskCache struct {
@@ -59,21 +58,14 @@ func statDir(dir string) (st store.DirStat, ok bool) {
 	if err != nil {
 		return st, false
 	}
-	for _, fi := range st.Files {
-		if fi.Mode()&fs.ModeSymlink != 0 {
-			return st, false
-		}
-	}
-	return st, true
+	return st, !st.HasSymlink()
 }
 
 // sameFile: the same file with the same mode; sameStat: and with the same
 // size and modification time.
 func sameFile(a, b fs.FileInfo) bool { return store.SameFile(a, b) && a.Mode() == b.Mode() }
 
-func sameStat(a, b fs.FileInfo) bool {
-	return sameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
-}
+func sameStat(a, b fs.FileInfo) bool { return store.SameStat(a, b) }
 
 // matches reports whether the folder still looks as it did before the
 // cached read. open names the files whose bytes come from buffers: only

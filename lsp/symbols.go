@@ -95,12 +95,15 @@ func (s *Server) workspaceSymbol(ctx context.Context, p *protocol.WorkspaceSymbo
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		v, _ := s.snapshot(s.folderFor(memoryDir(root)))
-		cat := memory.NewCatalog(v.files)
+		f := s.folderFor(memoryDir(root))
+		v, _ := s.snapshot(f)
+		cat := f.catalog.Catalog(v.files)
 		var found []memory.CatalogEntry
 		var rel []float64
 		if q == "" {
-			found = cat.Entries
+			// Listed in read order, so only the first maxSymbols of all
+			// roots are shown.
+			found = cat.Entries(maxSymbols - len(hits))
 			rel = make([]float64, len(found))
 		} else {
 			limit := memory.MaxQueryLimit
