@@ -155,16 +155,14 @@ func (s *Server) entryLocation(v *view, ce memory.CatalogEntry) (protocol.Locati
 		return protocol.Location{}, false
 	}
 	d := v.files[fi].Doc
-	for i := range d.Entries {
-		e := &d.Entries[i]
-		if e.Line != ce.Line {
-			continue
-		}
-		r, err := toRange(v.ix(fi), lineBody(d, e))
-		if err != nil {
-			return protocol.Location{}, false
-		}
-		return protocol.Location{URI: s.uriFor(ce.Path), Range: r}, true
+	// Entries are in line order.
+	i := sort.Search(len(d.Entries), func(i int) bool { return d.Entries[i].Line >= ce.Line })
+	if i == len(d.Entries) || d.Entries[i].Line != ce.Line {
+		return protocol.Location{}, false
 	}
-	return protocol.Location{}, false
+	r, err := toRange(v.ix(fi), lineBody(d, &d.Entries[i]))
+	if err != nil {
+		return protocol.Location{}, false
+	}
+	return protocol.Location{URI: s.uriFor(ce.Path), Range: r}, true
 }
