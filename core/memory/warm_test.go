@@ -14,29 +14,8 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/rules"
+	"github.com/memory-lsp/memory-lsp/internal/lsptest"
 )
-
-// warmWords make entries that share words, so that queries have several
-// hits whose order depends on every file's statistics.
-var warmWords = strings.Fields(`cache redis deploy pipeline token session auth
-postgres replica timeout retry worker queue build test lint release branch
-merge commit docker image secret rotate config schema migration index query`)
-
-func warmEntry(r *rand.Rand) string {
-	var b strings.Builder
-	if r.IntN(3) == 0 {
-		fmt.Fprintf(&b, "[%s-%s] ", warmWords[r.IntN(len(warmWords))], warmWords[r.IntN(len(warmWords))])
-	}
-	n := 3 + r.IntN(6)
-	for i := range n {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(warmWords[r.IntN(len(warmWords))])
-	}
-	b.WriteString(".")
-	return b.String()
-}
 
 // warmEdit changes the text of a memory file as a person or another
 // program would: a line added, removed or reworded, or nothing (the same
@@ -46,7 +25,7 @@ func warmEdit(r *rand.Rand, src string) string {
 	switch r.IntN(4) {
 	case 0:
 		i := r.IntN(len(lines) + 1)
-		lines = append(lines[:i], append([]string{"- " + warmEntry(r)}, lines[i:]...)...)
+		lines = append(lines[:i], append([]string{"- " + lsptest.Sentence(r, true)}, lines[i:]...)...)
 	case 1:
 		if len(lines) > 1 {
 			i := r.IntN(len(lines))
@@ -54,7 +33,7 @@ func warmEdit(r *rand.Rand, src string) string {
 		}
 	case 2:
 		i := r.IntN(len(lines))
-		lines[i] = "- " + warmEntry(r)
+		lines[i] = "- " + lsptest.Sentence(r, true)
 	}
 	return strings.Join(lines, "\n")
 }
@@ -64,14 +43,14 @@ func warmEdit(r *rand.Rand, src string) string {
 func warmQueries(r *rand.Rand) []QueryRequest {
 	var out []QueryRequest
 	for range 6 {
-		q := QueryRequest{Query: warmWords[r.IntN(len(warmWords))]}
+		q := QueryRequest{Query: lsptest.Words[r.IntN(len(lsptest.Words))]}
 		switch r.IntN(5) {
 		case 0:
-			q.Query += " " + warmWords[r.IntN(len(warmWords))]
+			q.Query += " " + lsptest.Words[r.IntN(len(lsptest.Words))]
 		case 1:
 			q.Query = q.Query[:min(len(q.Query), 4)]
 		case 2:
-			q.Query += "-" + warmWords[r.IntN(len(warmWords))]
+			q.Query += "-" + lsptest.Words[r.IntN(len(lsptest.Words))]
 		case 3:
 			q.Category = category.All[r.IntN(len(category.All))].String()
 		}
@@ -166,7 +145,7 @@ func TestWarmServiceMatchesCold(t *testing.T) {
 				svc = cold // another process
 			}
 			c := category.All[r.IntN(len(category.All))]
-			_, _ = svc.Store(context.Background(), StoreRequest{Category: c.String(), Content: warmEntry(r)}, false)
+			_, _ = svc.Store(context.Background(), StoreRequest{Category: c.String(), Content: lsptest.Sentence(r, false)}, false)
 		case op == 2:
 			what = "remove " + name
 			_ = os.Remove(p)
