@@ -201,22 +201,39 @@ func (c *Catalog) JudgeWith(cfg config.Config, repo func() rules.Repo) {
 
 // markStale sets the Stale notes of the hits.
 func (c *Catalog) markStale(hits []QueryHit) {
-	if c.repo == nil || len(hits) == 0 || !rules.ReadsRepo(c.cfg) {
+	if c.repo != nil {
+		markStale(hits, c.cfg, c.repo, func() []rules.File { return c.files })
+	}
+}
+
+// markStale sets the Stale notes of hits, judged against the repository
+// repo returns, which is asked for only when a hit cites something; files
+// returns the files the hits' places index, asked for only then too, and
+// only the files of hits that cite something need be parsed.
+func markStale(hits []QueryHit, cfg config.Config, repo func() rules.Repo, files func() []rules.File) {
+	if len(hits) == 0 || !rules.ReadsRepo(cfg) {
+		return
+	}
+	if !slices.ContainsFunc(hits, func(h QueryHit) bool { return len(refs.Extract(h.Content)) > 0 }) {
+		return // rules.CheckReferences would find nothing without a repository
+	}
+	r := repo()
+	if r == nil {
 		return
 	}
 	at := make([]rules.EntryAt, len(hits))
 	for i, h := range hits {
 		at[i] = h.at
 	}
-	var repo rules.Repo
-	if slices.ContainsFunc(hits, func(h QueryHit) bool { return len(refs.Extract(h.Content)) > 0 }) {
-		repo = c.repo()
-	}
-	findings := rules.CheckReferences(c.files, at, c.cfg, repo)
+	fs := files()
+	findings := rules.CheckReferences(fs, at, cfg, r)
 	for i := range hits {
-		e := &c.files[hits[i].at.File].Doc.Entries[hits[i].at.Entry]
 		for _, f := range findings {
-			if f.File == hits[i].at.File && e.LineSpan.Start <= f.Span.Start && f.Span.End <= e.LineSpan.End {
+			if f.File != hits[i].at.File {
+				continue
+			}
+			e := &fs[f.File].Doc.Entries[hits[i].at.Entry]
+			if e.LineSpan.Start <= f.Span.Start && f.Span.End <= e.LineSpan.End {
 				hits[i].Stale = append(hits[i].Stale, f.Message)
 			}
 		}
@@ -232,32 +249,47 @@ type QueryResult struct {
 // Query searches the catalog. A limit outside 1..20 and an unknown category
 // are input errors; HackLM silently accepts them and misbehaves (§11).
 func (c *Catalog) Query(req QueryRequest) (QueryResult, error) {
+	q, opt, err := req.options()
+	if err != nil {
+		return QueryResult{}, err
+	}
+	return answer(req, c.index.Search(q, opt), c.entry, c.markStale), nil
+}
+
+// options are the trimmed query and the search options of req, or the
+// input error that refuses it.
+func (req QueryRequest) options() (string, search.Options, error) {
 	q := strings.TrimSpace(req.Query)
 	if q == "" {
-		return QueryResult{}, &InputError{Field: "query", Problem: "query is empty"}
+		return "", search.Options{}, &InputError{Field: "query", Problem: "query is empty"}
 	}
 	opt := search.Options{Limit: DefaultQueryLimit}
 	if req.Limit != nil {
 		if *req.Limit < 1 || *req.Limit > MaxQueryLimit {
-			return QueryResult{}, &InputError{Field: "limit", Problem: fmt.Sprintf("limit %d is out of range: use 1 to %d", *req.Limit, MaxQueryLimit)}
+			return "", search.Options{}, &InputError{Field: "limit", Problem: fmt.Sprintf("limit %d is out of range: use 1 to %d", *req.Limit, MaxQueryLimit)}
 		}
 		opt.Limit = *req.Limit
 	}
 	if req.Category != "" {
 		cat, err := category.Parse(req.Category)
 		if err != nil {
-			return QueryResult{}, &InputError{Field: "category", Problem: err.Error()}
+			return "", search.Options{}, &InputError{Field: "category", Problem: err.Error()}
 		}
 		opt.Category = &cat
 	}
-	hits := c.index.Search(q, opt)
+	return q, opt, nil
+}
+
+// answer is the result of req whose search found hits: entry(id) is the
+// entry of hit id, and stale marks the hits with what is stale in them.
+func answer(req QueryRequest, hits []search.Hit, entry func(int) CatalogEntry, stale func([]QueryHit)) QueryResult {
 	res := QueryResult{Results: make([]QueryHit, 0, len(hits))}
 	for _, h := range hits {
-		res.Results = append(res.Results, QueryHit{CatalogEntry: c.entry(h.ID), Relevance: h.Score})
+		res.Results = append(res.Results, QueryHit{CatalogEntry: entry(h.ID), Relevance: h.Score})
 	}
-	c.markStale(res.Results)
+	stale(res.Results)
 	res.Message = queryMessage(req.Query, res.Results)
-	return res, nil
+	return res
 }
 
 // queryMessage is HackLM's reply — "Found N memories:", a blank line, then

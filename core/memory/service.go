@@ -139,18 +139,17 @@ func (s *Service) Store(ctx context.Context, req StoreRequest, dryRun bool) (Sto
 	return res, nil
 }
 
-// Query runs queryMemory on the current files.
+// Query runs queryMemory on the current files: from the warm catalog of a
+// long-lived process, else by scanning the files once (scan.go).
 func (s *Service) Query(req QueryRequest) (QueryResult, error) {
+	if s.Warm == nil {
+		return s.scanQuery(req)
+	}
 	files, err := s.Load()
 	if err != nil {
 		return QueryResult{}, err
 	}
-	var c *Catalog
-	if s.Warm != nil {
-		c = s.Warm.Catalog(files)
-	} else {
-		c = NewCatalog(files)
-	}
+	c := s.Warm.Catalog(files)
 	c.JudgeWith(s.Cfg, func() rules.Repo { return s.ReferenceRepo(context.Background()) })
 	return c.Query(req)
 }

@@ -19,13 +19,22 @@ import (
 
 // warmEdit changes the text of a memory file as a person or another
 // program would: a line added, removed or reworded, or nothing (the same
-// bytes written again).
+// bytes written again). Some entries cite a path, which exists in
+// TestWarmServiceMatchesCold's repository or not, so that some hits are
+// marked stale.
 func warmEdit(r *rand.Rand, src string) string {
 	lines := strings.Split(src, "\n")
+	entry := func() string {
+		e := "- " + lsptest.Sentence(r, true)
+		if r.IntN(4) == 0 {
+			e += " See `src/" + lsptest.Words[r.IntN(len(lsptest.Words))] + ".go`."
+		}
+		return e
+	}
 	switch r.IntN(4) {
 	case 0:
 		i := r.IntN(len(lines) + 1)
-		lines = append(lines[:i], append([]string{"- " + lsptest.Sentence(r, true)}, lines[i:]...)...)
+		lines = append(lines[:i], append([]string{entry()}, lines[i:]...)...)
 	case 1:
 		if len(lines) > 1 {
 			i := r.IntN(len(lines))
@@ -33,7 +42,7 @@ func warmEdit(r *rand.Rand, src string) string {
 		}
 	case 2:
 		i := r.IntN(len(lines))
-		lines[i] = "- " + lsptest.Sentence(r, true)
+		lines[i] = entry()
 	}
 	return strings.Join(lines, "\n")
 }
@@ -118,13 +127,22 @@ func TestWarmCatalogMatchesCold(t *testing.T) {
 // the MCP server does) answers exactly as a cold one after random stores
 // of its own, stores by another process, and external writes: rewrites
 // that keep the file or replace it, with old modification times so that
-// the stat is trusted, new files and deleted ones.
+// the stat is trusted, new files and deleted ones. A Service without a
+// Warm (the CLI) scans the files instead of building a catalog: it must
+// answer exactly the same too, stale notes included.
 func TestWarmServiceMatchesCold(t *testing.T) {
 	r := rand.New(rand.NewPCG(16, 3))
 	root := t.TempDir()
 	dir := filepath.Join(root, ".memory")
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		t.Fatal(err)
+	for _, p := range []string{".memory", "src"} {
+		if err := os.Mkdir(filepath.Join(root, p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, w := range lsptest.Words[:len(lsptest.Words)/2] {
+		if err := os.WriteFile(filepath.Join(root, "src", w+".go"), []byte("package src\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	warm := newService(root)
 	warm.Warm = new(Warm)
@@ -133,6 +151,7 @@ func TestWarmServiceMatchesCold(t *testing.T) {
 	warm.Cfg = cold.Cfg
 	names := []string{"instructions.md", "quirks.md", "preferences.md", "decisions.md", "security.md", "notes.md"}
 	past := time.Now().Add(-time.Hour)
+	stale := 0
 	for step := range 150 {
 		name := names[r.IntN(len(names))]
 		p := filepath.Join(dir, name)
@@ -177,11 +196,21 @@ func TestWarmServiceMatchesCold(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, q := range warmQueries(r) {
-			w, werr := warm.Query(q)
-			c, cerr := NewCatalog(files).Query(q)
-			if fmt.Sprint(werr) != fmt.Sprint(cerr) || !reflect.DeepEqual(w, c) {
-				t.Fatalf("step %d (%s): query %+v:\nwarm %v %+v\ncold %v %+v", step, what, q, werr, w, cerr, c)
+			catalog := NewCatalog(files)
+			catalog.JudgeWith(cold.Cfg, func() rules.Repo { return cold.ReferenceRepo(context.Background()) })
+			want, werr := catalog.Query(q)
+			for name, svc := range map[string]*Service{"warm": warm, "scanning": cold} {
+				got, err := svc.Query(q)
+				if fmt.Sprint(err) != fmt.Sprint(werr) || !reflect.DeepEqual(got, want) {
+					t.Fatalf("step %d (%s): query %+v:\n%s %v %+v\ncatalog %v %+v", step, what, q, name, err, got, werr, want)
+				}
+			}
+			for _, h := range want.Results {
+				stale += len(h.Stale)
 			}
 		}
+	}
+	if stale == 0 {
+		t.Error("no hit was marked stale: the stale notes were not compared")
 	}
 }

@@ -126,13 +126,19 @@ func Join(segs ...*Segment) *Index {
 		avgLen = float64(total) / float64(ix.n)
 	}
 	for i, s := range segs {
-		norm := make([]float64, len(s.docLen))
-		for d, l := range s.docLen {
-			norm[d] = k1 * (1 - b + b*float64(l)/avgLen)
-		}
-		ix.norm[i] = norm
+		ix.norm[i] = normalise(s.docLen, avgLen)
 	}
 	return ix
+}
+
+// normalise is BM25's length normalisation of docs of the lengths given:
+// k1·(1 − b + b·len/avgLen) each.
+func normalise(docLen []int32, avgLen float64) []float64 {
+	norm := make([]float64, len(docLen))
+	for d, l := range docLen {
+		norm[d] = k1 * (1 - b + b*float64(l)/avgLen)
+	}
+	return norm
 }
 
 // NewSegment indexes docs; their IDs in an index are the segment's base
