@@ -16,7 +16,8 @@ import (
 
 // BenchmarkWarmQueryBinary times, in `memory-lsp serve --stdio` started in a
 // gen_workspace.py workspace of 40 to 100,000 entries (five category files,
-// none open, the limits raised above n so that the first check does not
+// none open, the limits raised above n (at most 100,000, the highest the
+// settings take: 20,000 entries per file) so that the first check does not
 // publish n over-limit warnings), the requests an agent or a symbol picker
 // sends once the server is warm: `workspace/executeCommand
 // memory.queryMemory` and `workspace/symbol`, the probe queries in turn,
@@ -43,7 +44,7 @@ func benchWarmQuery(b *testing.B, start func(b *testing.B, root string) *lsptest
 			c := start(b, root)
 			limits := map[string]any{}
 			for _, cat := range category.All {
-				limits[cat.String()] = max(40, n+1)
+				limits[cat.String()] = min(max(40, n+1), 100000) // the highest limit the settings take
 			}
 			settings := map[string]any{"categoryLimit": limits}
 			c.SetSettings(map[string]any{"memory": settings})
