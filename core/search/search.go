@@ -102,9 +102,33 @@ type Index struct {
 	norm [][]float64 // per segment and doc: k1·(1 − b + b·len/avgLen)
 	n    int
 
-	// scratch recycles Search's per-doc score accumulators (*[]float64,
-	// all zero when put back), so a search costs what it touches, not N.
-	scratch sync.Pool
+	// scratch holds Search's per-doc score accumulators (all zero when
+	// put back), so a search costs what it touches, not N. Not a
+	// sync.Pool: a pool is emptied by every collection, and a server
+	// running over its soft heap limit collects all the time, so each
+	// search would allocate and clear N floats again (0.8 MB at 100,000
+	// entries) and bring the next collection nearer.
+	scratchMu sync.Mutex
+	scratch   [][]float64
+}
+
+// accumulators returns a zeroed slice of n scores, to be given back with
+// release once zeroed again.
+func (ix *Index) accumulators() []float64 {
+	ix.scratchMu.Lock()
+	defer ix.scratchMu.Unlock()
+	if k := len(ix.scratch); k > 0 {
+		acc := ix.scratch[k-1]
+		ix.scratch = ix.scratch[:k-1]
+		return acc
+	}
+	return make([]float64, ix.n)
+}
+
+func (ix *Index) release(acc []float64) {
+	ix.scratchMu.Lock()
+	ix.scratch = append(ix.scratch, acc)
+	ix.scratchMu.Unlock()
 }
 
 // Build indexes docs; a Hit's ID is the index into docs.
@@ -302,18 +326,13 @@ func (ix *Index) Search(query string, opt Options) []Hit {
 
 	// acc[d] > 0 exactly when d matched something: every contribution is
 	// positive (idf > 0, tf ≥ 1, bonuses > 0).
-	accp, _ := ix.scratch.Get().(*[]float64)
-	if accp == nil {
-		buf := make([]float64, n)
-		accp = &buf
-	}
-	acc := *accp
+	acc := ix.accumulators()
 	touched := make([]int32, 0, 64)
 	defer func() {
 		for _, d := range touched {
 			acc[d] = 0
 		}
-		ix.scratch.Put(accp)
+		ix.release(acc)
 	}()
 	add := func(d int32, s float64) {
 		if acc[d] == 0 {
