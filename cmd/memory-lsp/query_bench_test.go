@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memory-lsp/memory-lsp/internal/cputime"
 	"github.com/memory-lsp/memory-lsp/internal/lsptest"
 )
 
@@ -23,7 +24,7 @@ func BenchmarkQueryProcess(b *testing.B) {
 		b.Run(strconv.Itoa(n), func(b *testing.B) {
 			root, queries := lsptest.BenchWorkspace(b, n)
 			b.Run("memory-lsp", func(b *testing.B) {
-				var cpu lsptest.ProcessCPU
+				var cpu cputime.Processes
 				i := 0
 				for b.Loop() {
 					args := append([]string{"query", "--root", root}, strings.Fields(queries[i%len(queries)])...)

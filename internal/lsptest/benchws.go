@@ -8,7 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/memory-lsp/memory-lsp/internal/cputime"
 )
 
 // BenchSizes are the workspace sizes, in entries, of the benchmarks of
@@ -79,7 +80,7 @@ func BenchFiles(tb testing.TB, root string) []string {
 func BenchGrepAndCat(b *testing.B, root string, queries []string) {
 	files := BenchFiles(b, root)
 	b.Run("grep-ci", func(b *testing.B) {
-		var cpu ProcessCPU
+		var cpu cputime.Processes
 		i := 0
 		for b.Loop() {
 			var args []string
@@ -97,7 +98,7 @@ func BenchGrepAndCat(b *testing.B, root string, queries []string) {
 		cpu.Report(b)
 	})
 	b.Run("cat", func(b *testing.B) {
-		var cpu ProcessCPU
+		var cpu cputime.Processes
 		for b.Loop() {
 			if err := cpu.Run(exec.Command("cat", files...)); err != nil {
 				b.Fatal(err)
@@ -105,29 +106,4 @@ func BenchGrepAndCat(b *testing.B, root string, queries []string) {
 		}
 		cpu.Report(b)
 	})
-}
-
-// ProcessCPU adds up the CPU time (user and system) of the processes a
-// benchmark runs: on a machine shared with other work, wall time includes
-// the time a process waited for a core, CPU time does not.
-type ProcessCPU struct {
-	total time.Duration
-	n     int
-}
-
-// Run runs cmd and counts its CPU time.
-func (c *ProcessCPU) Run(cmd *exec.Cmd) error {
-	err := cmd.Run()
-	if cmd.ProcessState != nil {
-		c.total += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
-		c.n++
-	}
-	return err
-}
-
-// Report reports the mean CPU time per process as "cpu-ms/op".
-func (c *ProcessCPU) Report(b *testing.B) {
-	if c.n > 0 {
-		b.ReportMetric(float64(c.total.Microseconds())/1000/float64(c.n), "cpu-ms/op")
-	}
 }
