@@ -57,8 +57,15 @@ func (w *Warm) Catalog(files []rules.File) *Catalog {
 // written changes): each memory file written is parsed and indexed in the
 // background, so that the next catalog, which finds those bytes there,
 // reuses them instead of re-indexing the file while a client waits, and
-// the writer's reply does not wait for the index either.
+// the writer's reply does not wait for the index either. A Warm that has
+// served no query yet keeps nothing warm, and does nothing.
 func (w *Warm) Wrote(written []store.Change) {
+	w.mu.Lock()
+	cold := w.last == nil && w.files == nil
+	w.mu.Unlock()
+	if cold {
+		return
+	}
 	for _, c := range written {
 		if !c.Append {
 			go w.wrote(c.Path, c.Data)
