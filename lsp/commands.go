@@ -173,8 +173,9 @@ func (s *Server) cmdQuery(_ context.Context, _ string, raw json.RawMessage) (any
 		return nil, err
 	}
 	files, cfg := s.readFiles(root)
-	c := memory.NewCatalog(files)
-	c.JudgeWith(cfg, func() rules.Repo { return s.repoOf(s.folderFor(memoryDir(root)), cfg).repo })
+	f := s.folderFor(memoryDir(root))
+	c := f.catalog.Catalog(files)
+	c.JudgeWith(cfg, func() rules.Repo { return s.repoOf(f, cfg).repo })
 	res, err := c.Query(a.QueryRequest)
 	if err != nil {
 		return nil, err

@@ -25,6 +25,9 @@ type view struct {
 	// disk is the snapshot the disk side came from: while the folder's
 	// cache holds, two views of it share one.
 	disk *store.Snapshot
+	// cache is the folder's disk cache the disk side came from (nil when
+	// it was read afresh), which keeps the line index of its files.
+	cache *diskCache
 	// repo is the repository a checked view was judged against (nil when
 	// none), which a fix-all of it must judge against too.
 	repo rules.Repo
@@ -60,8 +63,8 @@ func (s *Server) snapshot(f *folder) (*view, config.Config) {
 		names[filepath.Base(p)] = true
 		bufs[p] = d.file
 	}
-	snap, parsed := s.diskFiles(f, names)
-	v := &view{dir: f.dir, files: memory.OverlayParsed(snap, parsed, bufs), disk: snap}
+	snap, parsed, cache := s.diskFiles(f, names)
+	v := &view{dir: f.dir, files: memory.OverlayParsed(snap, parsed, bufs), disk: snap, cache: cache}
 	v.versions = make([]int32, len(v.files))
 	v.docs = make([]*document, len(v.files))
 	v.index = make([]*text.Index, len(v.files))
@@ -210,10 +213,15 @@ func (v *view) ix(i int) *text.Index {
 	defer v.lazy.Unlock()
 	if v.index[i] == nil {
 		src := v.files[i].Doc.Src
-		if v.files[i].TooLarge() {
-			src = nil
+		switch {
+		case v.files[i].TooLarge():
+			v.index[i] = text.NewIndex(nil)
+		case v.cache != nil && v.docs[i] == nil:
+			// From the disk cache: built once for all its views.
+			v.index[i] = v.cache.index(v.files[i].Path, src)
+		default:
+			v.index[i] = text.NewIndex(src)
 		}
-		v.index[i] = text.NewIndex(src)
 	}
 	return v.index[i]
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/store"
+	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 // Every didChange builds a view of its folder; reading and parsing its disk
@@ -35,9 +36,8 @@ import (
 // parsed once (document.file).
 
 // racyWindow is how recently modified a file may be and still be trusted by
-// its stat: above the timestamp granularity of every common file system
-// (ext4 and most others tick with the kernel's clock, some keep 1 or 2 s).
-const racyWindow = 3 * time.Second
+// its stat.
+const racyWindow = store.RacyWindow
 
 // diskCache is one folder's files as store.Snapshot read them.
 type diskCache struct {
@@ -49,6 +49,25 @@ type diskCache struct {
 	snap         *store.Snapshot
 	// parsed holds each snapshot file's rules.File, parsed on first use.
 	parsed []func() rules.File
+
+	// lines holds the line index of a file's bytes, by path, built on
+	// first use: every view of the cache shares it, so that a request
+	// that converts a few positions (workspace/symbol) does not scan a
+	// whole file for its line starts each time.
+	mu    sync.Mutex
+	lines map[string]*text.Index
+}
+
+// index is the line index of src, the bytes of the cached file at path.
+func (c *diskCache) index(path string, src []byte) *text.Index {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ix := c.lines[path]
+	if ix == nil {
+		ix = text.NewIndex(src)
+		c.lines[path] = ix
+	}
+	return ix
 }
 
 // statDir stats dir and its .md files (store.StatDir); ok is false for
@@ -59,21 +78,14 @@ func statDir(dir string) (st store.DirStat, ok bool) {
 	if err != nil {
 		return st, false
 	}
-	for _, fi := range st.Files {
-		if fi.Mode()&fs.ModeSymlink != 0 {
-			return st, false
-		}
-	}
-	return st, true
+	return st, !st.HasSymlink()
 }
 
 // sameFile: the same file with the same mode; sameStat: and with the same
 // size and modification time.
 func sameFile(a, b fs.FileInfo) bool { return store.SameFile(a, b) && a.Mode() == b.Mode() }
 
-func sameStat(a, b fs.FileInfo) bool {
-	return sameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
-}
+func sameStat(a, b fs.FileInfo) bool { return store.SameStat(a, b) }
 
 // matches reports whether the folder still looks as it did before the
 // cached read. open names the files whose bytes come from buffers: only
@@ -103,8 +115,9 @@ func (c *diskCache) matches(st store.DirStat, open map[string]bool) bool {
 
 // diskFiles returns folder f's snapshot and, for each of its files, its
 // parse; open names the files that have a buffer. A folder that cannot be
-// read gives a nil snapshot, as store.Snapshot's error did before.
-func (s *Server) diskFiles(f *folder, open map[string]bool) (*store.Snapshot, []func() rules.File) {
+// read gives a nil snapshot, as store.Snapshot's error did before. The
+// cache is the one the snapshot came from, nil when it was not kept.
+func (s *Server) diskFiles(f *folder, open map[string]bool) (*store.Snapshot, []func() rules.File, *diskCache) {
 	dir := f.dir
 	watched := s.watchesFolder(dir)
 	s.mu.Lock()
@@ -116,7 +129,7 @@ func (s *Server) diskFiles(f *folder, open map[string]bool) (*store.Snapshot, []
 	if watched {
 		st, ok = statDir(dir)
 		if ok && c != nil && c.gen == gen && c.matches(st, open) {
-			return c.snap, c.parsed
+			return c.snap, c.parsed, c
 		}
 	}
 	now := time.Now()
@@ -128,7 +141,7 @@ func (s *Server) diskFiles(f *folder, open map[string]bool) (*store.Snapshot, []
 	if err != nil {
 		s.log.Warningf("reading %s: %v", dir, err)
 		s.dropDisk(f)
-		return nil, nil
+		return nil, nil, nil
 	}
 	parsed := make([]func() rules.File, len(snap.Files))
 	linked := false
@@ -140,14 +153,14 @@ func (s *Server) diskFiles(f *folder, open map[string]bool) (*store.Snapshot, []
 	}
 	if !ok || linked { // read through a symlink: its stat says nothing
 		s.dropDisk(f)
-		return snap, parsed
+		return snap, parsed, nil
 	}
 	// The disk bytes of an open file are not used while it is open; the
 	// cache does not keep them (a megabyte for a 10,000-entry file), and is
 	// void for that file once it is closed.
 	c = &diskCache{gen: gen, stat: st, racy: map[string]bool{}, unread: map[string]bool{},
 		snap:   &store.Snapshot{Dir: snap.Dir, Files: slices.Clone(snap.Files)},
-		parsed: slices.Clone(parsed)}
+		parsed: slices.Clone(parsed), lines: map[string]*text.Index{}}
 	for _, fi := range st.Files {
 		if fi.ModTime().After(now.Add(-racyWindow)) {
 			c.racy[fi.Name()] = true
@@ -168,9 +181,9 @@ func (s *Server) diskFiles(f *folder, open map[string]bool) (*store.Snapshot, []
 	if stored {
 		// The view is then the one every later hit gives, so a check of it
 		// is reused by the requests that follow (checkLocked).
-		return c.snap, c.parsed
+		return c.snap, c.parsed, c
 	}
-	return snap, parsed
+	return snap, parsed, nil
 }
 
 // invalidateDisk forgets what f's cache holds: something in the folder

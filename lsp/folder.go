@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/store"
 )
@@ -46,6 +47,11 @@ type folder struct {
 	checker *rules.Checker
 	last    *checked // what code actions are served from (diagnostics.go)
 	checks  int      // checks run, for tests of that reuse
+
+	// catalog keeps the search index of the folder's entries between
+	// queries (memory.queryMemory, workspace/symbol): each re-indexes only
+	// the files whose bytes changed since the last.
+	catalog memory.Warm
 
 	// queue is the folder's one writer: every command that writes (store,
 	// delete, slugs, cleanup) and every reconcile of a buffer with the disk

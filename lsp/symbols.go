@@ -95,12 +95,15 @@ func (s *Server) workspaceSymbol(ctx context.Context, p *protocol.WorkspaceSymbo
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		v, _ := s.snapshot(s.folderFor(memoryDir(root)))
-		cat := memory.NewCatalog(v.files)
+		f := s.folderFor(memoryDir(root))
+		v, _ := s.snapshot(f)
+		cat := f.catalog.Catalog(v.files)
 		var found []memory.CatalogEntry
 		var rel []float64
 		if q == "" {
-			found = cat.Entries
+			// Listed in read order, so only the first maxSymbols of all
+			// roots are shown.
+			found = cat.Entries(maxSymbols - len(hits))
 			rel = make([]float64, len(found))
 		} else {
 			limit := memory.MaxQueryLimit
@@ -152,16 +155,14 @@ func (s *Server) entryLocation(v *view, ce memory.CatalogEntry) (protocol.Locati
 		return protocol.Location{}, false
 	}
 	d := v.files[fi].Doc
-	for i := range d.Entries {
-		e := &d.Entries[i]
-		if e.Line != ce.Line {
-			continue
-		}
-		r, err := toRange(v.ix(fi), lineBody(d, e))
-		if err != nil {
-			return protocol.Location{}, false
-		}
-		return protocol.Location{URI: s.uriFor(ce.Path), Range: r}, true
+	// Entries are in line order.
+	i := sort.Search(len(d.Entries), func(i int) bool { return d.Entries[i].Line >= ce.Line })
+	if i == len(d.Entries) || d.Entries[i].Line != ce.Line {
+		return protocol.Location{}, false
 	}
-	return protocol.Location{}, false
+	r, err := toRange(v.ix(fi), lineBody(d, &d.Entries[i]))
+	if err != nil {
+		return protocol.Location{}, false
+	}
+	return protocol.Location{URI: s.uriFor(ce.Path), Range: r}, true
 }

@@ -57,7 +57,7 @@ func (s *syncBuffer) String() string {
 
 // startServer runs the binary in dir with args after "mcp" and connects a
 // client that advertises roots (none when roots is nil and noRoots is set).
-func startServer(t *testing.T, dir string, c *sdk.Client, version string, args ...string) *serverProcess {
+func startServer(t testing.TB, dir string, c *sdk.Client, version string, args ...string) *serverProcess {
 	t.Helper()
 	cmd := exec.Command(binary, append([]string{"mcp"}, args...)...)
 	cmd.Dir = dir
@@ -79,7 +79,7 @@ func startServer(t *testing.T, dir string, c *sdk.Client, version string, args .
 
 // close ends the session as clients do, by closing the server's stdin, and
 // checks that the server exits with code 0.
-func (p *serverProcess) close(t *testing.T) {
+func (p *serverProcess) close(t testing.TB) {
 	if p.cs == nil {
 		return
 	}

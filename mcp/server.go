@@ -50,6 +50,9 @@ type Server struct {
 
 	mu       sync.Mutex
 	sessions map[*sdk.ServerSession]*sessionRoots
+	// warm keeps each .memory folder's files and search index between
+	// calls (memory.Warm), by the folder's path.
+	warm map[string]*memory.Warm
 }
 
 // instructions is sent at initialization; clients show it to the model as
@@ -66,7 +69,7 @@ func New(opts Options) *Server {
 	if opts.Version == "" {
 		opts.Version = "devel"
 	}
-	s := &Server{opts: opts, sessions: map[*sdk.ServerSession]*sessionRoots{}}
+	s := &Server{opts: opts, sessions: map[*sdk.ServerSession]*sessionRoots{}, warm: map[string]*memory.Warm{}}
 	s.sdk = sdk.NewServer(&sdk.Implementation{Name: Name, Title: "Project memory (.memory/*.md)", Version: opts.Version}, &sdk.ServerOptions{
 		Instructions:            instructions,
 		Logger:                  opts.Logger,
@@ -126,14 +129,23 @@ func (s *Server) Serve(ctx context.Context, t sdk.Transport) error {
 }
 
 // service opens the workspace at root. Every call opens it afresh: the
-// folder may have been created, moved or replaced since the last call.
+// folder may have been created, moved or replaced since the last call. What
+// was read and indexed from the folder is kept between calls, and reused
+// only while a stat of the folder vouches for it (memory.Warm).
 func (s *Server) service(root string) (*memory.Service, error) {
 	ws, err := store.Open(root)
 	if err != nil {
 		return nil, err
 	}
 	ws.Lock = s.opts.Lock
-	return &memory.Service{WS: ws, Cfg: s.opts.Config}, nil
+	s.mu.Lock()
+	w := s.warm[ws.Dir]
+	if w == nil {
+		w = new(memory.Warm)
+		s.warm[ws.Dir] = w
+	}
+	s.mu.Unlock()
+	return &memory.Service{WS: ws, Cfg: s.opts.Config, Warm: w}, nil
 }
 
 // guard turns a panic in a tool into a tool error naming it, so one bad

@@ -86,6 +86,36 @@ func Parse(src []byte) *Document {
 	d.Lines = make([]Line, 0, n)
 	d.Entries = make([]Entry, 0, n/2)
 	inFence := false
+	eachLine(src, func(num int, span text.Span, hasLF bool) {
+		ln := Line{Num: num, Span: span, HasLF: hasLF, Entry: -1}
+		if e, ok := parseEntry(src, span); ok {
+			e.Line, e.LineIndex = num, len(d.Lines)
+			ln.Kind, ln.Entry = KindEntry, len(d.Entries)
+			d.Entries = append(d.Entries, e)
+		} else {
+			ln.Kind = classify(src[span.Start:span.End], &inFence)
+		}
+		d.Lines = append(d.Lines, ln)
+	})
+	return d
+}
+
+// Entries calls fn with each entry of src, in order, exactly as Parse finds
+// them, without building a Document: for a reader that wants the entries
+// alone and once (a one-shot query), the lines are neither classified nor
+// kept.
+func Entries(src []byte, fn func(Entry)) {
+	eachLine(src, func(num int, span text.Span, _ bool) {
+		if e, ok := parseEntry(src, span); ok {
+			e.Line, e.LineIndex = num, num-1
+			fn(e)
+		}
+	})
+}
+
+// eachLine calls fn with each LF-separated line of src: its 1-based number,
+// its span without the LF, and whether an LF ends it.
+func eachLine(src []byte, fn func(num int, span text.Span, hasLF bool)) {
 	start := 0
 	for num := 1; ; num++ {
 		end := bytes.IndexByte(src[start:], '\n')
@@ -95,21 +125,12 @@ func Parse(src []byte) *Document {
 		} else {
 			end = len(src)
 		}
-		ln := Line{Num: num, Span: text.Span{Start: start, End: end}, HasLF: hasLF, Entry: -1}
-		if e, ok := parseEntry(src, ln.Span); ok {
-			e.Line, e.LineIndex = num, len(d.Lines)
-			ln.Kind, ln.Entry = KindEntry, len(d.Entries)
-			d.Entries = append(d.Entries, e)
-		} else {
-			ln.Kind = classify(src[start:end], &inFence)
-		}
-		d.Lines = append(d.Lines, ln)
+		fn(num, text.Span{Start: start, End: end}, hasLF)
 		if !hasLF {
-			break
+			return
 		}
 		start = end + 1
 	}
-	return d
 }
 
 // parseEntry applies HackLM's entry grammar to one line.
@@ -121,6 +142,13 @@ func parseEntry(src []byte, line text.Span) (Entry, bool) {
 	tailStart := line.Start + 2
 	tailEnd := tailStart
 	for tailEnd < line.End {
+		if c := src[tailEnd]; c < utf8.RuneSelf { // the common case, without decoding
+			if isJSLineTerminator(rune(c)) {
+				break
+			}
+			tailEnd++
+			continue
+		}
 		r, size := utf8.DecodeRune(src[tailEnd:line.End])
 		if isJSLineTerminator(r) {
 			break

@@ -1,12 +1,14 @@
 package memory
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
+	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/refs"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/search"
@@ -21,16 +23,33 @@ const (
 
 // Catalog is every entry of a workspace in HackLM's read order (category
 // order, then line order) with a search index over them. Build it once per
-// workspace state and query it many times.
+// workspace state and query it many times; a Warm builds the next one from
+// the files that changed.
 type Catalog struct {
-	Entries []CatalogEntry
-	index   *search.Index
+	// parts are the category files' entries and segments in read order;
+	// fileOf[i] is parts[i]'s index in files, base[i] its first entry's
+	// number, n the number of entries.
+	parts  []*catalogPart
+	fileOf []int
+	base   []int
+	n      int
+	index  *search.Index
 
 	// files, cfg and repo, when repo is set (JudgeWith), mark each hit
 	// with what is stale about it.
 	files []rules.File
 	cfg   config.Config
 	repo  func() rules.Repo
+}
+
+// catalogPart is one category file's entries and their search segment. It
+// depends only on the file's path and bytes, so catalogs of later states
+// share it while those stay the same (Warm).
+type catalogPart struct {
+	path    string
+	doc     *memfile.Document
+	entries []CatalogEntry // at.File is set per catalog (Catalog.entry)
+	seg     *search.Segment
 }
 
 // CatalogEntry is one entry with its location and pruning score.
@@ -45,13 +64,83 @@ type CatalogEntry struct {
 
 // NewCatalog indexes the entries of the category files among files.
 func NewCatalog(files []rules.File) *Catalog {
-	c := &Catalog{Entries: catalogEntries(files, nil), files: files}
-	docs := make([]search.Doc, len(c.Entries))
-	for i, ce := range c.Entries {
+	return joinCatalog(files, func(fi int) *catalogPart { return newPart(files[fi]) }, nil)
+}
+
+// newPart indexes the entries of category file f.
+func newPart(f rules.File) *catalogPart {
+	p := &catalogPart{path: f.Path, doc: f.Doc, entries: fileEntries(f, 0)}
+	docs := make([]search.Doc, len(p.entries))
+	for i, ce := range p.entries {
 		docs[i] = search.Doc{Category: ce.Cat, Slug: ce.Slug, Content: ce.Content}
 	}
-	c.index = search.Build(docs)
+	p.seg = search.NewSegment(docs)
+	return p
+}
+
+// holds reports whether p is the part of category file f: the same path
+// and the same bytes (the same parse, or a new parse of equal bytes).
+func (p *catalogPart) holds(f rules.File) bool {
+	return p.path == f.Path && (p.doc == f.Doc || bytes.Equal(p.doc.Src, f.Doc.Src))
+}
+
+// joinCatalog is the catalog of files whose category file at index fi has
+// the part part(fi); with the parts of last, in the same order, it shares
+// last's index.
+func joinCatalog(files []rules.File, part func(fi int) *catalogPart, last *Catalog) *Catalog {
+	c := &Catalog{files: files}
+	for fi, f := range files {
+		if !isCatalogued(f) {
+			continue
+		}
+		c.parts = append(c.parts, part(fi))
+		c.fileOf = append(c.fileOf, fi)
+		c.base = append(c.base, c.n)
+		c.n += len(c.parts[len(c.parts)-1].entries)
+	}
+	if last != nil && slices.Equal(last.parts, c.parts) {
+		c.index = last.index
+		return c
+	}
+	segs := make([]*search.Segment, len(c.parts))
+	for i, p := range c.parts {
+		segs[i] = p.seg
+	}
+	c.index = search.Join(segs...)
 	return c
+}
+
+// isCatalogued reports whether f's entries are in the catalog.
+func isCatalogued(f rules.File) bool { return f.IsCategory && f.Doc != nil }
+
+// Len is the number of entries.
+func (c *Catalog) Len() int { return c.n }
+
+// entry is entry number i in read order.
+func (c *Catalog) entry(i int) CatalogEntry {
+	k, found := slices.BinarySearch(c.base, i)
+	if !found {
+		k--
+	}
+	for k+1 < len(c.base) && c.base[k+1] == i {
+		k++ // parts without entries share the next one's base
+	}
+	ce := c.parts[k].entries[i-c.base[k]]
+	ce.at.File = c.fileOf[k]
+	return ce
+}
+
+// Entries are the first max entries in read order (all of them when max
+// is negative).
+func (c *Catalog) Entries(max int) []CatalogEntry {
+	if max < 0 || max > c.n {
+		max = c.n
+	}
+	out := make([]CatalogEntry, max)
+	for i := range out {
+		out[i] = c.entry(i)
+	}
+	return out
 }
 
 // List is listMemories: the entries in read order with their pruning
@@ -66,21 +155,21 @@ func List(files []rules.File, cat string) ([]CatalogEntry, error) {
 		}
 		only = &c
 	}
-	return catalogEntries(files, only), nil
-}
-
-// catalogEntries lists the entries of the category files among files (of
-// category only, when not nil), never nil.
-func catalogEntries(files []rules.File, only *category.Category) []CatalogEntry {
 	out := []CatalogEntry{}
 	for fi, f := range files {
-		if !f.IsCategory || f.Doc == nil || (only != nil && f.Category != *only) {
-			continue
+		if isCatalogued(f) && (only == nil || f.Category == *only) {
+			out = append(out, fileEntries(f, fi)...)
 		}
-		for ei, e := range f.Doc.Entries {
-			out = append(out, CatalogEntry{EntryRef: *ref(f.Category, f.Name, e), Cat: f.Category, Path: f.Path,
-				Score: similar.Score(f.Category, e.Content), at: rules.EntryAt{File: fi, Entry: ei}})
-		}
+	}
+	return out, nil
+}
+
+// fileEntries lists the entries of category file f, the fi-th file.
+func fileEntries(f rules.File, fi int) []CatalogEntry {
+	out := make([]CatalogEntry, len(f.Doc.Entries))
+	for ei, e := range f.Doc.Entries {
+		out[ei] = CatalogEntry{EntryRef: *ref(f.Category, f.Name, e), Cat: f.Category, Path: f.Path,
+			Score: similar.Score(f.Category, e.Content), at: rules.EntryAt{File: fi, Entry: ei}}
 	}
 	return out
 }
@@ -112,22 +201,39 @@ func (c *Catalog) JudgeWith(cfg config.Config, repo func() rules.Repo) {
 
 // markStale sets the Stale notes of the hits.
 func (c *Catalog) markStale(hits []QueryHit) {
-	if c.repo == nil || len(hits) == 0 || !rules.ReadsRepo(c.cfg) {
+	if c.repo != nil {
+		markStale(hits, c.cfg, c.repo, func() []rules.File { return c.files })
+	}
+}
+
+// markStale sets the Stale notes of hits, judged against the repository
+// repo returns, which is asked for only when a hit cites something; files
+// returns the files the hits' places index, asked for only then too, and
+// only the files of hits that cite something need be parsed.
+func markStale(hits []QueryHit, cfg config.Config, repo func() rules.Repo, files func() []rules.File) {
+	if len(hits) == 0 || !rules.ReadsRepo(cfg) {
+		return
+	}
+	if !slices.ContainsFunc(hits, func(h QueryHit) bool { return len(refs.Extract(h.Content)) > 0 }) {
+		return // rules.CheckReferences would find nothing without a repository
+	}
+	r := repo()
+	if r == nil {
 		return
 	}
 	at := make([]rules.EntryAt, len(hits))
 	for i, h := range hits {
 		at[i] = h.at
 	}
-	var repo rules.Repo
-	if slices.ContainsFunc(hits, func(h QueryHit) bool { return len(refs.Extract(h.Content)) > 0 }) {
-		repo = c.repo()
-	}
-	findings := rules.CheckReferences(c.files, at, c.cfg, repo)
+	fs := files()
+	findings := rules.CheckReferences(fs, at, cfg, r)
 	for i := range hits {
-		e := &c.files[hits[i].at.File].Doc.Entries[hits[i].at.Entry]
 		for _, f := range findings {
-			if f.File == hits[i].at.File && e.LineSpan.Start <= f.Span.Start && f.Span.End <= e.LineSpan.End {
+			if f.File != hits[i].at.File {
+				continue
+			}
+			e := &fs[f.File].Doc.Entries[hits[i].at.Entry]
+			if e.LineSpan.Start <= f.Span.Start && f.Span.End <= e.LineSpan.End {
 				hits[i].Stale = append(hits[i].Stale, f.Message)
 			}
 		}
@@ -143,32 +249,47 @@ type QueryResult struct {
 // Query searches the catalog. A limit outside 1..20 and an unknown category
 // are input errors; HackLM silently accepts them and misbehaves (§11).
 func (c *Catalog) Query(req QueryRequest) (QueryResult, error) {
+	q, opt, err := req.options()
+	if err != nil {
+		return QueryResult{}, err
+	}
+	return answer(req, c.index.Search(q, opt), c.entry, c.markStale), nil
+}
+
+// options are the trimmed query and the search options of req, or the
+// input error that refuses it.
+func (req QueryRequest) options() (string, search.Options, error) {
 	q := strings.TrimSpace(req.Query)
 	if q == "" {
-		return QueryResult{}, &InputError{Field: "query", Problem: "query is empty"}
+		return "", search.Options{}, &InputError{Field: "query", Problem: "query is empty"}
 	}
 	opt := search.Options{Limit: DefaultQueryLimit}
 	if req.Limit != nil {
 		if *req.Limit < 1 || *req.Limit > MaxQueryLimit {
-			return QueryResult{}, &InputError{Field: "limit", Problem: fmt.Sprintf("limit %d is out of range: use 1 to %d", *req.Limit, MaxQueryLimit)}
+			return "", search.Options{}, &InputError{Field: "limit", Problem: fmt.Sprintf("limit %d is out of range: use 1 to %d", *req.Limit, MaxQueryLimit)}
 		}
 		opt.Limit = *req.Limit
 	}
 	if req.Category != "" {
 		cat, err := category.Parse(req.Category)
 		if err != nil {
-			return QueryResult{}, &InputError{Field: "category", Problem: err.Error()}
+			return "", search.Options{}, &InputError{Field: "category", Problem: err.Error()}
 		}
 		opt.Category = &cat
 	}
-	hits := c.index.Search(q, opt)
+	return q, opt, nil
+}
+
+// answer is the result of req whose search found hits: entry(id) is the
+// entry of hit id, and stale marks the hits with what is stale in them.
+func answer(req QueryRequest, hits []search.Hit, entry func(int) CatalogEntry, stale func([]QueryHit)) QueryResult {
 	res := QueryResult{Results: make([]QueryHit, 0, len(hits))}
 	for _, h := range hits {
-		res.Results = append(res.Results, QueryHit{CatalogEntry: c.Entries[h.ID], Relevance: h.Score})
+		res.Results = append(res.Results, QueryHit{CatalogEntry: entry(h.ID), Relevance: h.Score})
 	}
-	c.markStale(res.Results)
+	stale(res.Results)
 	res.Message = queryMessage(req.Query, res.Results)
-	return res, nil
+	return res
 }
 
 // queryMessage is HackLM's reply — "Found N memories:", a blank line, then

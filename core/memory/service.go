@@ -20,6 +20,11 @@ import (
 type Service struct {
 	WS  *store.Workspace
 	Cfg config.Config
+	// Warm, when set, keeps what the Service read and indexed for the next
+	// call of a long-lived process: Query reads only when a stat of the
+	// folder changed and re-indexes only the files whose bytes did, and
+	// Store indexes what it wrote.
+	Warm *Warm
 }
 
 // Files parses a snapshot into the rule engine's file list: the category
@@ -76,6 +81,9 @@ func OverlayParsed(snap *store.Snapshot, parsed []func() rules.File, open map[st
 // Load reads and parses the workspace without locking (reads never lock;
 // every write re-reads inside the lock).
 func (s *Service) Load() ([]rules.File, error) {
+	if s.Warm != nil {
+		return s.Warm.Load(s.WS)
+	}
 	snap, err := s.WS.Snapshot()
 	if err != nil {
 		return nil, err
@@ -121,19 +129,27 @@ func (s *Service) Store(ctx context.Context, req StoreRequest, dryRun bool) (Sto
 		_, err = plan(snap)
 		return res, err
 	}
-	if _, err := s.WS.Update(ctx, plan); err != nil {
+	written, err := s.WS.Update(ctx, plan)
+	if s.Warm != nil {
+		s.Warm.Wrote(written)
+	}
+	if err != nil {
 		return StoreResult{}, fmt.Errorf("storing into %s: %w", v.Category.File(), err)
 	}
 	return res, nil
 }
 
-// Query runs queryMemory on the current files.
+// Query runs queryMemory on the current files: from the warm catalog of a
+// long-lived process, else by scanning the files once (scan.go).
 func (s *Service) Query(req QueryRequest) (QueryResult, error) {
+	if s.Warm == nil {
+		return s.scanQuery(req)
+	}
 	files, err := s.Load()
 	if err != nil {
 		return QueryResult{}, err
 	}
-	c := NewCatalog(files)
+	c := s.Warm.Catalog(files)
 	c.JudgeWith(s.Cfg, func() rules.Repo { return s.ReferenceRepo(context.Background()) })
 	return c.Query(req)
 }

@@ -74,43 +74,114 @@ type posting struct {
 	tf  uint16
 }
 
-// Index is an inverted index over a fixed set of Docs.
-type Index struct {
+// Segment is the inverted index of one run of Docs, the entries of one
+// memory file: an Index is joined from segments (Join), so that a long-lived
+// process re-indexes only the files whose bytes changed. A Segment is never
+// modified once built and may be shared by many indexes.
+type Segment struct {
 	terms    map[string]int32 // term → term id
 	postings [][]posting      // by term id; doc ids ascending
 	cats     []category.Category
-	docLen   []int32   // number of terms per doc (compounds included)
-	norm     []float64 // k1·(1 − b + b·len/avgLen), precomputed
-	avgLen   float64
+	docLen   []int32            // number of terms per doc (compounds included)
+	total    int64              // the sum of docLen
 	seq      []int32            // main term sequences of all docs, back to back
 	seqOff   []int32            // doc d's sequence is seq[seqOff[d]:seqOff[d+1]]
 	slugPost map[string][]int32 // slug term → docs whose slug has it
 	slugKey  map[string][]int32 // slug's main terms joined by "\x00" → docs
 	sorted   []string           // every content term, sorted: prefix lookups
+}
 
-	// scratch recycles Search's per-doc score accumulators (*[]float64,
-	// all zero when put back), so a search costs what it touches, not N.
-	scratch sync.Pool
+// Index searches a sequence of segments as one set of docs: a Hit's ID
+// numbers the docs of all segments in order. The collection statistics BM25
+// needs (the number of docs, their average length, each term's document
+// frequency) are those of the whole set, so a joined index scores exactly as
+// one built from all the docs at once.
+type Index struct {
+	segs []*Segment
+	base []int32     // segs[i]'s first doc ID
+	norm [][]float64 // per segment and doc: k1·(1 − b + b·len/avgLen)
+	n    int
+
+	// scratch holds Search's per-doc score accumulators (all zero when
+	// put back), so a search costs what it touches, not N. Not a
+	// sync.Pool: a pool is emptied by every collection, and a server
+	// running over its soft heap limit collects all the time, so each
+	// search would allocate and clear N floats again (0.8 MB at 100,000
+	// entries) and bring the next collection nearer.
+	scratchMu sync.Mutex
+	scratch   [][]float64
+}
+
+// accumulators returns a zeroed slice of n scores, to be given back with
+// release once zeroed again.
+func (ix *Index) accumulators() []float64 {
+	ix.scratchMu.Lock()
+	defer ix.scratchMu.Unlock()
+	if k := len(ix.scratch); k > 0 {
+		acc := ix.scratch[k-1]
+		ix.scratch = ix.scratch[:k-1]
+		return acc
+	}
+	return make([]float64, ix.n)
+}
+
+func (ix *Index) release(acc []float64) {
+	ix.scratchMu.Lock()
+	ix.scratch = append(ix.scratch, acc)
+	ix.scratchMu.Unlock()
 }
 
 // Build indexes docs; a Hit's ID is the index into docs.
-func Build(docs []Doc) *Index {
+func Build(docs []Doc) *Index { return Join(NewSegment(docs)) }
+
+// Join makes one index of segs, in order: the docs of segs[0] take the first
+// IDs, and so on. Only the length normalisation of each doc is computed, so
+// joining costs a few nanoseconds per doc, not a re-index.
+func Join(segs ...*Segment) *Index {
+	ix := &Index{segs: segs, base: make([]int32, len(segs)), norm: make([][]float64, len(segs))}
+	var total int64
+	for i, s := range segs {
+		ix.base[i] = int32(ix.n)
+		ix.n += len(s.docLen)
+		total += s.total
+	}
+	avgLen := 1.0
+	if ix.n > 0 && total > 0 {
+		avgLen = float64(total) / float64(ix.n)
+	}
+	for i, s := range segs {
+		ix.norm[i] = normalise(s.docLen, avgLen)
+	}
+	return ix
+}
+
+// normalise is BM25's length normalisation of docs of the lengths given:
+// k1·(1 − b + b·len/avgLen) each.
+func normalise(docLen []int32, avgLen float64) []float64 {
+	norm := make([]float64, len(docLen))
+	for d, l := range docLen {
+		norm[d] = k1 * (1 - b + b*float64(l)/avgLen)
+	}
+	return norm
+}
+
+// NewSegment indexes docs; their IDs in an index are the segment's base
+// plus their index in docs.
+func NewSegment(docs []Doc) *Segment {
 	n := len(docs)
-	ix := &Index{
+	ix := &Segment{
 		terms:    make(map[string]int32),
 		cats:     make([]category.Category, n),
 		docLen:   make([]int32, n),
-		norm:     make([]float64, n),
 		seqOff:   make([]int32, n+1),
 		slugPost: make(map[string][]int32),
 		slugKey:  make(map[string][]int32),
 	}
 	ix.seq = make([]int32, 0, 12*n)
 	var (
-		tk    tokenizer
-		last  []int32 // per term id: 1 + last doc that got a posting
-		total int64
-		key   []byte
+		tk   tokenizer
+		last []int32 // per term id: 1 + last doc that got a posting
+		key  []byte
 	)
 	for d, doc := range docs {
 		ix.cats[d] = doc.Category
@@ -138,7 +209,7 @@ func Build(docs []Doc) *Index {
 			}
 		}
 		ix.docLen[d] = int32(len(tk.spans))
-		total += int64(len(tk.spans))
+		ix.total += int64(len(tk.spans))
 		ix.seqOff[d+1] = int32(len(ix.seq))
 
 		if doc.Slug == "" {
@@ -163,13 +234,6 @@ func Build(docs []Doc) *Index {
 			ix.slugKey[string(key)] = append(ix.slugKey[string(key)], int32(d))
 		}
 	}
-	ix.avgLen = 1
-	if n > 0 && total > 0 {
-		ix.avgLen = float64(total) / float64(n)
-	}
-	for d := range ix.norm {
-		ix.norm[d] = k1 * (1 - b + b*float64(ix.docLen[d])/ix.avgLen)
-	}
 	ix.sorted = make([]string, 0, len(ix.terms))
 	for t := range ix.terms {
 		ix.sorted = append(ix.sorted, t)
@@ -178,24 +242,44 @@ func Build(docs []Doc) *Index {
 	return ix
 }
 
+// Len is the number of docs in the segment.
+func (s *Segment) Len() int { return len(s.docLen) }
+
 // extensions are the indexed terms that w begins and is not, when w is long
-// enough to be a prefix worth matching.
+// enough to be a prefix worth matching, in ascending order.
 func (ix *Index) extensions(w string) []string {
 	if utf8.RuneCountInString(w) < MinPrefix {
 		return nil
 	}
-	i, _ := slices.BinarySearch(ix.sorted, w)
 	var out []string
-	for ; i < len(ix.sorted) && strings.HasPrefix(ix.sorted[i], w); i++ {
-		if ix.sorted[i] != w {
-			out = append(out, ix.sorted[i])
+	for _, s := range ix.segs {
+		i, _ := slices.BinarySearch(s.sorted, w)
+		for ; i < len(s.sorted) && strings.HasPrefix(s.sorted[i], w); i++ {
+			if s.sorted[i] != w {
+				out = append(out, s.sorted[i])
+			}
 		}
+	}
+	if len(ix.segs) > 1 {
+		slices.Sort(out)
+		out = slices.Compact(out)
 	}
 	return out
 }
 
+// df is the number of docs that have term w.
+func (ix *Index) df(w string) int {
+	n := 0
+	for _, s := range ix.segs {
+		if id, ok := s.terms[w]; ok {
+			n += len(s.postings[id])
+		}
+	}
+	return n
+}
+
 // Len is the number of indexed docs.
-func (ix *Index) Len() int { return len(ix.docLen) }
+func (ix *Index) Len() int { return ix.n }
 
 // idf is the BM25+ style IDF that never goes negative.
 func idf(n, df int) float64 {
@@ -206,8 +290,13 @@ func idf(n, df int) float64 {
 // by ID ascending. A doc matches if it has at least one query term in its
 // content or slug. A query with no terms (empty, punctuation, stop words
 // only) returns nil.
+//
+// Each doc's score is summed in the same order whatever the segments: per
+// distinct query term, its own BM25 term, then its extensions in term
+// order, then its slug bonus; then the exact-slug and phrase bonuses. So a
+// joined index gives bit for bit the scores of one built at once.
 func (ix *Index) Search(query string, opt Options) []Hit {
-	n := len(ix.docLen)
+	n := ix.n
 	if n == 0 {
 		return nil
 	}
@@ -237,18 +326,13 @@ func (ix *Index) Search(query string, opt Options) []Hit {
 
 	// acc[d] > 0 exactly when d matched something: every contribution is
 	// positive (idf > 0, tf ≥ 1, bonuses > 0).
-	accp, _ := ix.scratch.Get().(*[]float64)
-	if accp == nil {
-		buf := make([]float64, n)
-		accp = &buf
-	}
-	acc := *accp
+	acc := ix.accumulators()
 	touched := make([]int32, 0, 64)
 	defer func() {
 		for _, d := range touched {
 			acc[d] = 0
 		}
-		ix.scratch.Put(accp)
+		ix.release(acc)
 	}()
 	add := func(d int32, s float64) {
 		if acc[d] == 0 {
@@ -257,59 +341,79 @@ func (ix *Index) Search(query string, opt Options) []Hit {
 		acc[d] += s
 	}
 
-	termScore := func(id int32, weight float64) {
-		pl := ix.postings[id]
-		wt := weight * idf(n, len(pl)) * (k1 + 1)
-		for _, p := range pl {
-			tf := float64(p.tf)
-			add(p.doc, wt*tf/(tf+ix.norm[p.doc]))
+	termScore := func(w string, weight float64) {
+		df := ix.df(w)
+		if df == 0 {
+			return
+		}
+		wt := weight * idf(n, df) * (k1 + 1)
+		for si, s := range ix.segs {
+			id, ok := s.terms[w]
+			if !ok {
+				continue
+			}
+			base, norm := ix.base[si], ix.norm[si]
+			for _, p := range s.postings[id] {
+				tf := float64(p.tf)
+				add(base+p.doc, wt*tf/(tf+norm[p.doc]))
+			}
 		}
 	}
 	for _, w := range distinct {
-		if id, ok := ix.terms[w]; ok {
-			termScore(id, 1)
-		}
+		termScore(w, 1)
 		for _, t := range ix.extensions(w) {
-			termScore(ix.terms[t], PrefixWeight)
+			termScore(t, PrefixWeight)
 		}
-		for _, d := range ix.slugPost[w] {
-			add(d, SlugTermBonus)
+		for si, s := range ix.segs {
+			for _, d := range s.slugPost[w] {
+				add(ix.base[si]+d, SlugTermBonus)
+			}
 		}
 	}
-	for _, d := range ix.slugKey[key.String()] {
-		add(d, SlugExactBonus)
+	for si, s := range ix.segs {
+		for _, d := range s.slugKey[key.String()] {
+			add(ix.base[si]+d, SlugExactBonus)
+		}
 	}
 
-	// Phrase bonus: scan the candidates of the rarest phrase term.
+	// Phrase bonus: in each segment that has every phrase term, scan the
+	// candidates of its rarest one.
 	if len(phrase) >= 2 {
+		bonus := PhraseBonus * float64(len(phrase))
 		ids := make([]int32, len(phrase))
-		rarest := -1
-		for i, w := range phrase {
-			id, ok := ix.terms[w]
-			if !ok {
-				rarest = -1
-				break
+		for si, s := range ix.segs {
+			rarest := -1
+			for i, w := range phrase {
+				id, ok := s.terms[w]
+				if !ok {
+					rarest = -1
+					break
+				}
+				ids[i] = id
+				if rarest < 0 || len(s.postings[id]) < len(s.postings[ids[rarest]]) {
+					rarest = i
+				}
 			}
-			ids[i] = id
-			if rarest < 0 || len(ix.postings[id]) < len(ix.postings[ids[rarest]]) {
-				rarest = i
+			if rarest < 0 {
+				continue
 			}
-		}
-		if rarest >= 0 {
-			bonus := PhraseBonus * float64(len(phrase))
-			for _, p := range ix.postings[ids[rarest]] {
-				if containsRun(ix.seq[ix.seqOff[p.doc]:ix.seqOff[p.doc+1]], ids) {
-					acc[p.doc] += bonus // already touched by the term loop
+			for _, p := range s.postings[ids[rarest]] {
+				if containsRun(s.seq[s.seqOff[p.doc]:s.seqOff[p.doc+1]], ids) {
+					acc[ix.base[si]+p.doc] += bonus // already touched by the term loop
 				}
 			}
 		}
 	}
 
 	// Collect, filter, rank.
+	cat := func(d int32) category.Category {
+		si := ix.segment(d)
+		return ix.segs[si].cats[d-ix.base[si]]
+	}
 	if opt.Limit > 0 {
 		h := topK{k: opt.Limit}
 		for _, d := range touched {
-			if opt.Category != nil && ix.cats[d] != *opt.Category {
+			if opt.Category != nil && cat(d) != *opt.Category {
 				continue
 			}
 			h.offer(Hit{ID: int(d), Score: acc[d]})
@@ -318,7 +422,7 @@ func (ix *Index) Search(query string, opt Options) []Hit {
 	}
 	hits := make([]Hit, 0, len(touched))
 	for _, d := range touched {
-		if opt.Category != nil && ix.cats[d] != *opt.Category {
+		if opt.Category != nil && cat(d) != *opt.Category {
 			continue
 		}
 		hits = append(hits, Hit{ID: int(d), Score: acc[d]})
@@ -328,6 +432,19 @@ func (ix *Index) Search(query string, opt Options) []Hit {
 	}
 	slices.SortFunc(hits, cmpHit)
 	return hits
+}
+
+// segment is the index of the segment holding doc ID d.
+func (ix *Index) segment(d int32) int {
+	i, found := slices.BinarySearch(ix.base, d)
+	if !found {
+		i--
+	}
+	// Empty segments share their base with the next: take the last.
+	for i+1 < len(ix.base) && ix.base[i+1] == d {
+		i++
+	}
+	return i
 }
 
 // containsRun reports whether pat occurs as consecutive elements of seq.

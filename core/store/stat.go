@@ -83,3 +83,43 @@ func StatDir(dir string) (DirStat, error) {
 	}
 	return st, nil
 }
+
+// RacyWindow is how recently modified a file may be and still be judged
+// unchanged by its stat: above the timestamp granularity of every common
+// file system (ext4 and most others tick with the kernel's clock, some keep
+// 1 or 2 s). A file rewritten within one tick with the same size keeps its
+// stat, so a cache must re-read a file modified this recently.
+const RacyWindow = 3 * time.Second
+
+// SameStat reports whether two stats are of one file with the same mode,
+// size and modification time.
+func SameStat(a, b fs.FileInfo) bool {
+	return SameFile(a, b) && a.Mode() == b.Mode() && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
+}
+
+// Unchanged reports whether b, taken later, shows the folder of st with
+// the same names, each the same file with the same mode, size and
+// modification time (the folder's own times change with every lock and
+// temp file, so only its identity counts).
+func (st DirStat) Unchanged(b DirStat) bool {
+	if st.Dir == nil || b.Dir == nil || !SameFile(st.Dir, b.Dir) || len(st.Files) != len(b.Files) {
+		return false
+	}
+	for i, fi := range st.Files {
+		if fi.Name() != b.Files[i].Name() || !SameStat(fi, b.Files[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// HasSymlink reports whether one of the files is a symlink, whose stat
+// says nothing about the bytes behind it.
+func (st DirStat) HasSymlink() bool {
+	for _, fi := range st.Files {
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -11,7 +11,13 @@ import (
 // RunWithBinary builds cmd/memory-lsp once into a temporary folder, stores
 // its path in *binary, runs the tests and removes the folder: the TestMain of
 // every package whose tests run the real program, as users and editors do.
+// MEMORY_LSP_BINARY, when set, names a binary to run instead (another
+// build, for benchmarks of before and after in the same run).
 func RunWithBinary(m *testing.M, binary *string) int {
+	if b := os.Getenv("MEMORY_LSP_BINARY"); b != "" {
+		*binary = b
+		return m.Run()
+	}
 	dir, err := os.MkdirTemp("", "memory-lsp-bin")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "lsptest:", err)

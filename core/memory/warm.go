@@ -1,0 +1,144 @@
+package memory
+
+import (
+	"bytes"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/memory-lsp/memory-lsp/core/rules"
+	"github.com/memory-lsp/memory-lsp/core/store"
+)
+
+// Warm keeps one workspace's catalog between the queries of a long-lived
+// process (the language server, the MCP server), which would otherwise
+// parse and index every entry on every call: the next catalog re-indexes
+// only the category files whose bytes changed, and shares the search index
+// itself while none did. Its results are exactly a new catalog's (the
+// segments of unchanged files are what a rebuild would make of them, and
+// search.Join scores as one index does). Safe for concurrent use; the zero
+// value is ready.
+//
+// For a Service (the MCP server, which has no watcher) it also keeps the
+// files it read: a stat of `.memory/` that still matches the one taken
+// before that read means nothing needs reading again (Load).
+type Warm struct {
+	mu    sync.Mutex
+	parts map[string]*catalogPart // the last catalog's, by path
+	last  *Catalog
+
+	// The last read (Load): the files, the stat taken just before it, and
+	// whether that stat can vouch for them next time.
+	files   []rules.File
+	stat    store.DirStat
+	trusted bool
+}
+
+// Catalog is NewCatalog(files), reusing the parts of the previous catalog
+// whose files hold the same bytes.
+func (w *Warm) Catalog(files []rules.File) *Catalog {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	c := joinCatalog(files, func(fi int) *catalogPart {
+		if p := w.parts[files[fi].Path]; p != nil && p.holds(files[fi]) {
+			return p
+		}
+		return newPart(files[fi])
+	}, w.last)
+	w.parts = make(map[string]*catalogPart, len(c.parts))
+	for _, p := range c.parts {
+		w.parts[p.path] = p
+	}
+	w.last = &Catalog{parts: c.parts, index: c.index}
+	return c
+}
+
+// Wrote tells w what this process wrote (store.Workspace.Update's
+// written changes): each memory file written is parsed and indexed in the
+// background, so that the next catalog, which finds those bytes there,
+// reuses them instead of re-indexing the file while a client waits, and
+// the writer's reply does not wait for the index either. A Warm that has
+// served no query yet keeps nothing warm, and does nothing.
+func (w *Warm) Wrote(written []store.Change) {
+	w.mu.Lock()
+	cold := w.last == nil && w.files == nil
+	w.mu.Unlock()
+	if cold {
+		return
+	}
+	for _, c := range written {
+		if !c.Append {
+			go w.wrote(c.Path, c.Data)
+		}
+	}
+}
+
+// wrote is Wrote for one file. The files of the last read keep their
+// stat, taken before this write, so a Load after it reads again (and finds
+// this parse by its bytes).
+func (w *Warm) wrote(path string, data []byte) {
+	f := rules.NewFile(path, data)
+	var p *catalogPart
+	if isCatalogued(f) {
+		p = newPart(f)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.trusted = false
+	// A copy: the last slice may be in use by a query.
+	w.files = slices.Clone(w.files)
+	for i := range w.files {
+		if w.files[i].Path == path {
+			w.files[i] = f
+		}
+	}
+	if p != nil {
+		if w.parts == nil {
+			w.parts = map[string]*catalogPart{}
+		}
+		w.parts[path] = p
+	}
+}
+
+// Load is Service.Load for a long-lived process: the files of the last
+// read while a stat of `.memory/` matches the one taken before that read;
+// otherwise a new snapshot, in which a file with the bytes it had keeps its
+// parse. A stat vouches only for a folder that is no symlink, holds no
+// symlinked file, and whose files were all last modified more than
+// store.RacyWindow before the read (a rewrite within one tick of the file
+// system's clock, of the same size, would leave the stat unchanged).
+func (w *Warm) Load(ws *store.Workspace) ([]rules.File, error) {
+	st, err := store.StatDir(ws.Dir)
+	trust := err == nil && !st.HasSymlink()
+	w.mu.Lock()
+	if trust && w.trusted && w.stat.Unchanged(st) {
+		files := w.files
+		w.mu.Unlock()
+		return files, nil
+	}
+	prev := make(map[string]rules.File, len(w.files))
+	for _, f := range w.files {
+		prev[f.Path] = f
+	}
+	w.mu.Unlock()
+
+	read := time.Now()
+	snap, err := ws.Snapshot()
+	if err != nil {
+		return nil, err
+	}
+	parsed := make([]func() rules.File, len(snap.Files))
+	for i, sf := range snap.Files {
+		if p, ok := prev[sf.Path]; ok && sf.Data != nil && !p.TooLarge() && bytes.Equal(p.Doc.Src, sf.Data) {
+			parsed[i] = func() rules.File { return p }
+		}
+	}
+	files := OverlayParsed(snap, parsed, nil)
+	for _, fi := range st.Files {
+		trust = trust && fi.ModTime().Before(read.Add(-store.RacyWindow))
+	}
+	w.mu.Lock()
+	w.files, w.stat, w.trusted = files, st, trust
+	w.mu.Unlock()
+	return files, nil
+}

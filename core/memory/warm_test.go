@@ -1,0 +1,216 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/memory-lsp/memory-lsp/core/category"
+	"github.com/memory-lsp/memory-lsp/core/config"
+	"github.com/memory-lsp/memory-lsp/core/rules"
+	"github.com/memory-lsp/memory-lsp/internal/lsptest"
+)
+
+// warmEdit changes the text of a memory file as a person or another
+// program would: a line added, removed or reworded, or nothing (the same
+// bytes written again). Some entries cite a path, which exists in
+// TestWarmServiceMatchesCold's repository or not, so that some hits are
+// marked stale.
+func warmEdit(r *rand.Rand, src string) string {
+	lines := strings.Split(src, "\n")
+	entry := func() string {
+		e := "- " + lsptest.Sentence(r, true)
+		if r.IntN(4) == 0 {
+			e += " See `src/" + lsptest.Words[r.IntN(len(lsptest.Words))] + ".go`."
+		}
+		return e
+	}
+	switch r.IntN(4) {
+	case 0:
+		i := r.IntN(len(lines) + 1)
+		lines = append(lines[:i], append([]string{entry()}, lines[i:]...)...)
+	case 1:
+		if len(lines) > 1 {
+			i := r.IntN(len(lines))
+			lines = append(lines[:i], lines[i+1:]...)
+		}
+	case 2:
+		i := r.IntN(len(lines))
+		lines[i] = entry()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// warmQueries are words of the vocabulary alone, in pairs (phrases),
+// prefixes, slug-like, in one category and with limits.
+func warmQueries(r *rand.Rand) []QueryRequest {
+	var out []QueryRequest
+	for range 6 {
+		q := QueryRequest{Query: lsptest.Words[r.IntN(len(lsptest.Words))]}
+		switch r.IntN(5) {
+		case 0:
+			q.Query += " " + lsptest.Words[r.IntN(len(lsptest.Words))]
+		case 1:
+			q.Query = q.Query[:min(len(q.Query), 4)]
+		case 2:
+			q.Query += "-" + lsptest.Words[r.IntN(len(lsptest.Words))]
+		case 3:
+			q.Category = category.All[r.IntN(len(category.All))].String()
+		}
+		if r.IntN(2) == 0 {
+			n := 1 + r.IntN(MaxQueryLimit)
+			q.Limit = &n
+		}
+		out = append(out, q)
+	}
+	return out
+}
+
+// sameAnswers fails unless the warm catalog answers every query, and lists
+// every entry, exactly as the cold one: the same hits in the same order,
+// with equal scores, places and text, and the same reply.
+func sameAnswers(t *testing.T, step string, warm, cold *Catalog, qs []QueryRequest) {
+	t.Helper()
+	if w, c := warm.Entries(-1), cold.Entries(-1); !reflect.DeepEqual(w, c) {
+		t.Fatalf("%s: the warm catalog lists %d entries, the cold one %d, or they differ", step, len(w), len(c))
+	}
+	for _, q := range qs {
+		w, werr := warm.Query(q)
+		c, cerr := cold.Query(q)
+		if fmt.Sprint(werr) != fmt.Sprint(cerr) || !reflect.DeepEqual(w, c) {
+			t.Fatalf("%s: query %+v:\nwarm %v %+v\ncold %v %+v", step, q, werr, w, cerr, c)
+		}
+	}
+}
+
+// TestWarmCatalogMatchesCold: after random edits, as a language server sees
+// them (unchanged files keep their parse, a changed buffer is parsed anew,
+// a file read again gets a new parse of the same bytes, files come and go),
+// the warm catalog answers exactly as a catalog built from scratch.
+func TestWarmCatalogMatchesCold(t *testing.T) {
+	r := rand.New(rand.NewPCG(16, 2))
+	var w Warm
+	texts := map[string]string{}
+	parsed := map[string]rules.File{}
+	names := []string{"instructions.md", "quirks.md", "preferences.md", "decisions.md", "security.md", "notes.md"}
+	for step := range 300 {
+		name := names[r.IntN(len(names))]
+		switch op := r.IntN(10); {
+		case op == 0: // the file is gone
+			delete(texts, name)
+		case op == 1: // read again: the same bytes, a new parse
+			if s, ok := texts[name]; ok {
+				parsed[name] = rules.NewFile(".memory/"+name, []byte(s))
+			}
+		default:
+			texts[name] = warmEdit(r, texts[name])
+			parsed[name] = rules.NewFile(".memory/"+name, []byte(texts[name]))
+		}
+		var files []rules.File
+		for _, n := range names {
+			if _, ok := texts[n]; ok {
+				files = append(files, parsed[n])
+			}
+		}
+		cold := NewCatalog(files)
+		sameAnswers(t, fmt.Sprintf("step %d", step), w.Catalog(files), cold, warmQueries(r))
+	}
+}
+
+// TestWarmServiceMatchesCold: a Service that keeps its catalog warm (as
+// the MCP server does) answers exactly as a cold one after random stores
+// of its own, stores by another process, and external writes: rewrites
+// that keep the file or replace it, with old modification times so that
+// the stat is trusted, new files and deleted ones. A Service without a
+// Warm (the CLI) scans the files instead of building a catalog: it must
+// answer exactly the same too, stale notes included.
+func TestWarmServiceMatchesCold(t *testing.T) {
+	r := rand.New(rand.NewPCG(16, 3))
+	root := t.TempDir()
+	dir := filepath.Join(root, ".memory")
+	for _, p := range []string{".memory", "src"} {
+		if err := os.Mkdir(filepath.Join(root, p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, w := range lsptest.Words[:len(lsptest.Words)/2] {
+		if err := os.WriteFile(filepath.Join(root, "src", w+".go"), []byte("package src\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	warm := newService(root)
+	warm.Warm = new(Warm)
+	cold := newService(root)
+	cold.Cfg = config.Default()
+	warm.Cfg = cold.Cfg
+	names := []string{"instructions.md", "quirks.md", "preferences.md", "decisions.md", "security.md", "notes.md"}
+	past := time.Now().Add(-time.Hour)
+	stale := 0
+	for step := range 150 {
+		name := names[r.IntN(len(names))]
+		p := filepath.Join(dir, name)
+		var what string
+		switch op := r.IntN(8); {
+		case op < 2:
+			what = "store"
+			svc := warm
+			if op == 1 {
+				svc = cold // another process
+			}
+			c := category.All[r.IntN(len(category.All))]
+			_, _ = svc.Store(context.Background(), StoreRequest{Category: c.String(), Content: lsptest.Sentence(r, false)}, false)
+		case op == 2:
+			what = "remove " + name
+			_ = os.Remove(p)
+		default:
+			what = "write " + name
+			old, _ := os.ReadFile(p)
+			data := []byte(warmEdit(r, string(old)))
+			if r.IntN(2) == 0 {
+				// In place: the same file, new bytes.
+				f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, _ = f.Write(data)
+				_ = f.Close()
+			} else if err := os.WriteFile(p+".new", data, 0o644); err != nil || os.Rename(p+".new", p) != nil {
+				t.Fatal("replacing", p)
+			}
+		}
+		if r.IntN(2) == 0 {
+			// Old enough to be judged by its stat, and each a new time.
+			for _, n := range names {
+				past = past.Add(time.Second)
+				_ = os.Chtimes(filepath.Join(dir, n), past, past)
+			}
+		}
+		files, err := cold.Load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range warmQueries(r) {
+			catalog := NewCatalog(files)
+			catalog.JudgeWith(cold.Cfg, func() rules.Repo { return cold.ReferenceRepo(context.Background()) })
+			want, werr := catalog.Query(q)
+			for name, svc := range map[string]*Service{"warm": warm, "scanning": cold} {
+				got, err := svc.Query(q)
+				if fmt.Sprint(err) != fmt.Sprint(werr) || !reflect.DeepEqual(got, want) {
+					t.Fatalf("step %d (%s): query %+v:\n%s %v %+v\ncatalog %v %+v", step, what, q, name, err, got, werr, want)
+				}
+			}
+			for _, h := range want.Results {
+				stale += len(h.Stale)
+			}
+		}
+	}
+	if stale == 0 {
+		t.Error("no hit was marked stale: the stale notes were not compared")
+	}
+}
