@@ -85,7 +85,11 @@ func (x *extraction) code(a, b int, later []codeSpan) {
 		case cds[t.start]:
 			x.cdFolder(t)
 		case !outputs[t.start]:
+			at := len(x.cands)
 			x.path(trimToken(s, t), mode)
+			if len(cmds) > 0 && len(x.cands) > at {
+				x.cands[at].Arg = true
+			}
 		}
 	}
 	x.cands = append(x.cands, versions(s, a, b, true)...)

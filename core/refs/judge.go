@@ -90,6 +90,9 @@ func Judge(ref Ref, repo Repo) Verdict {
 // history shows the repository lost it after the entry was written:
 // otherwise it may name a file of a user's upload, of another machine or of
 // a generated artifact, and a warning would be wrong more often than right.
+// So is the argument of a command line the entry shows (Ref.Arg), as often
+// an example of a call as a file that exists, and a path an entry about
+// URL routes cites without an extension (Ref.Route).
 func judgePath(ref Ref, repo Repo) Verdict {
 	if ref.Path == "" {
 		return Verdict{}
@@ -117,7 +120,7 @@ func judgePath(ref Ref, repo Repo) Verdict {
 		return Verdict{Status: Holds, Elsewhere: true}
 	}
 	m, known := repo.Moved(ref.Path)
-	if (bare || ref.Route) && (!known || m.Before) {
+	if (bare || ref.Route || ref.Arg) && (!known || m.Before) {
 		return Verdict{}
 	}
 	v := Verdict{Status: Stale}

@@ -190,3 +190,34 @@ func TestJudgeNoCode(t *testing.T) {
 		t.Errorf("nil repo: %v, want silent", v.Status)
 	}
 }
+
+// TestJudgeCommandArguments: a path given to a command the entry shows is
+// an example unless the history had it; the same path in prose is a claim.
+func TestJudgeCommandArguments(t *testing.T) {
+	repo := sampleRepo()
+	for _, c := range []struct {
+		text string
+		arg  bool
+		want refs.Status
+	}{
+		{"`pnpm run test ./src/components/Button.test.ts`", true, refs.Silent},
+		{"`npm run lint src/server/mcp.ts`", true, refs.Stale}, // the history knows it moved
+		{"Buttons are tested in `./src/components/Button.test.ts`.", false, refs.Stale},
+	} {
+		var path *refs.Ref
+		for _, r := range refs.Extract(c.text) {
+			if r.Kind == refs.Path {
+				path = &r
+			}
+		}
+		if path == nil {
+			t.Fatalf("Extract(%q) found no path", c.text)
+		}
+		if path.Arg != c.arg {
+			t.Errorf("%q: Arg = %v, want %v", c.text, path.Arg, c.arg)
+		}
+		if got := refs.Judge(*path, repo).Status; got != c.want {
+			t.Errorf("%q: %v, want %v", c.text, got, c.want)
+		}
+	}
+}

@@ -104,6 +104,10 @@ type Ref struct {
 	// moved away ("no more `index.html`", "`old.js` was replaced by …",
 	// "formerly `lib/`"): a missing path then agrees with it (Kind Path).
 	Gone bool
+	// Arg says the path is an argument of a command the entry shows
+	// (`pnpm run test ./src/components/Button.test.ts`): often an example
+	// of how to call it rather than a claim that the file exists (Kind Path).
+	Arg bool
 	// Route says the entry speaks of URLs, routes or requests and the path
 	// has no extension: it may be a URL route (`backend/auth/google`), whose
 	// absence from the repository proves nothing (Kind Path).
