@@ -628,16 +628,6 @@ func appendFoldASCII(dst []byte, s string) ([]byte, bool) {
 	return dst, true
 }
 
-// foldRune maps one character for matching, look-alike letters to the
-// Latin letters they imitate; -1 drops it.
-func foldRune(r rune, size int) rune {
-	r = foldBase(r, size)
-	if c, ok := lookalikes[r]; ok {
-		return c
-	}
-	return r
-}
-
 // foldBase maps one character for matching without reading its script:
 // lower case, fullwidth and mathematical letters as ASCII, every space a
 // space, characters drawn like the ASCII punctuation the patterns and the
