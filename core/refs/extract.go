@@ -15,6 +15,9 @@ func Extract(text string) []Ref {
 	codes := codeSpans(text)
 	for k, c := range codes {
 		x.prose(prev, c.outer.start)
+		if r, ok := backtickedVersion(text, c); ok {
+			x.cands = append(x.cands, r)
+		}
 		x.code(c.inner.start, c.inner.end, codes[k+1:])
 		prev = c.outer.end
 	}

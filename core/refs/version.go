@@ -204,6 +204,61 @@ func subjectRef(s string, i, j, b int, sub subject) (Ref, bool) {
 		Subject: sub.name, Version: ver, Op: op}, true
 }
 
+// backtickedVersion reads a version written as a code span of its own right
+// after a subject in prose: "pnpm `8.15.5`", "Node.js `20.11.1`". The same
+// guards hold as for a version in prose: a subject that is also a word needs
+// more than a whole number.
+func backtickedVersion(s string, c codeSpan) (Ref, bool) {
+	v := strings.TrimSpace(s[c.inner.start:c.inner.end])
+	lead := c.inner.start + strings.Index(s[c.inner.start:c.inner.end], v)
+	if t := strings.TrimPrefix(strings.TrimPrefix(v, "v"), "V"); t != v {
+		lead, v = lead+1, t
+	}
+	if v == "" || !wholeDotted(v) {
+		return Ref{}, false
+	}
+	j := c.outer.start
+	for j > 0 && s[j-1] == ' ' {
+		j--
+	}
+	if j == c.outer.start {
+		return Ref{}, false // "pnpm`8`": not a name and its version
+	}
+	i := j
+	for i > 0 && isNameByte(s[i-1]) {
+		i--
+	}
+	sub, ok := subjects[strings.ToLower(strings.TrimRight(s[i:j], "."))]
+	if !ok || !boundaryBefore(s, i) {
+		return Ref{}, false
+	}
+	major, _ := digits(v)
+	switch {
+	case !sub.integer && !strings.Contains(v, "."):
+		return Ref{}, false
+	case sub.name == "go" && !strings.HasPrefix(v, "1."):
+		return Ref{}, false
+	case sub.name == "node" && !strings.Contains(v, ".") && (major < 4 || major > 40):
+		return Ref{}, false
+	}
+	return Ref{Kind: Version, Start: i, End: c.outer.end, ValueStart: lead, ValueEnd: lead + len(v),
+		Subject: sub.name, Version: v}, true
+}
+
+// wholeDotted reports whether v is one to four whole numbers joined by dots.
+func wholeDotted(v string) bool {
+	parts := strings.Split(v, ".")
+	if len(parts) > 4 {
+		return false
+	}
+	for _, p := range parts {
+		if _, n := digits(p); n == 0 || n != len(p) {
+			return false
+		}
+	}
+	return true
+}
+
 // languageWords, right after a version, make it the language's features an
 // entry speaks of ("Python 3.10 syntax", "modern Python >3.12 typing style",
 // "C++20 features") rather than the version the project runs on.
