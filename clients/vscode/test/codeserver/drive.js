@@ -194,6 +194,22 @@ async function press(...keys) {
   }
 }
 
+// Opens the file named name with quick open (Ctrl+P), as a person does, and
+// waits until the editor shows a line holding text.
+async function quickOpen(name, text) {
+  await waitFor('quick open', async () => {
+    await press('Control', 'p');
+    return waitFor('the quick open box', async () => (await quickInput()).visible, 2_000).catch(() => false);
+  });
+  await page.keyboard.type(name);
+  await waitFor(`${name} in quick open`, async () => {
+    const q = await quickInput();
+    return q.rows.some((r) => r.label === name) || { ok: false, seen: q };
+  });
+  await press('Enter');
+  await waitFor(`${name} in the editor`, async () => (await editorLines()).some((l) => l.includes(text)));
+}
+
 // Types into the quick input once it shows `title` (a substring) and is focused.
 async function answer(title, text) {
   await waitFor(`the quick input "${title}"`, async () => {
@@ -240,17 +256,7 @@ async function scenario() {
   await shot('workbench');
 
   // Open .memory/decisions.md with quick open.
-  await waitFor('quick open', async () => {
-    await press('Control', 'p');
-    return waitFor('the quick open box', async () => (await quickInput()).visible, 2_000).catch(() => false);
-  });
-  await page.keyboard.type('decisions.md');
-  await waitFor('decisions.md in quick open', async () => {
-    const q = await quickInput();
-    return q.rows.some((r) => r.label === 'decisions.md') || { ok: false, seen: q };
-  });
-  await press('Enter');
-  await waitFor('decisions.md in the editor', async () => (await editorLines()).some((l) => l.includes('Use Postgres')));
+  await quickOpen('decisions.md', 'Use Postgres');
   log('decisions.md open');
   await shot('open');
 
@@ -393,17 +399,7 @@ async function scenario() {
     '- [handler] Requests go through `src/legacy/handler.ts`.',
     '',
   ].join('\n'));
-  await waitFor('quick open', async () => {
-    await press('Control', 'p');
-    return waitFor('the quick open box', async () => (await quickInput()).visible, 2_000).catch(() => false);
-  });
-  await page.keyboard.type('instructions.md');
-  await waitFor('instructions.md in quick open', async () => {
-    const q = await quickInput();
-    return q.rows.some((r) => r.label === 'instructions.md') || { ok: false, seen: q };
-  });
-  await press('Enter');
-  await waitFor('instructions.md in the editor', async () => (await editorLines()).some((l) => l.includes('Sessions are created')));
+  await quickOpen('instructions.md', 'Sessions are created');
   await waitFor('one warning squiggled in instructions.md (stale-path)', async () => {
     const s = await squiggles();
     return (s.error === 0 && s.warning === 1) || { ok: false, seen: s };
