@@ -175,6 +175,8 @@ func TestExtract(t *testing.T) {
 		{"versions in code spans", "Needs pnpm `8.15.5` and Node.js `20.11.1`.", []string{"pnpm `8.15.5`=version:pnpm =8.15.5", "Node.js `20.11.1`=version:node =20.11.1"}},
 		{"a count in a code span", "Go `2` levels up, run `3` times.", nil},
 		{"node v in a code span", "Node `v22` only.", []string{"Node `v22`=version:node =22"}},
+		{"angular is its core package", "Angular 17 with signals.", []string{"Angular 17=version:@angular/core =17"}},
+		{"remix is its react package", "Remix 2.1.0 routes.", []string{"Remix 2.1.0=version:@remix-run/react =2.1.0"}},
 		{"node colon", "Node: v22 in CI.", []string{"Node: v22=version:node =22"}},
 		{"cd into a folder", "`cd references/hello-world && pnpm exec trigger login`", []string{"references/hello-world=path:references/hello-world/"}},
 		{"cd before a judged command", "`cd web && npm run build`", []string{"cd web && npm run build=cmd:npm build in web"}},

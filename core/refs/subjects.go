@@ -18,7 +18,9 @@ type subject struct {
 
 // subjects maps a written name (lower case) to what it is a version of:
 // the runtimes the manifests pin, and dependencies, tools and images common
-// enough that "Name 18" is their version. Other names count only as
+// enough that "Name 18" is their version. A framework is named by the package
+// that carries its version: Angular by @angular/core (the package "angular"
+// is AngularJS), Remix by @remix-run/react, NestJS by @nestjs/core. Other names count only as
 // `name@1.2` or with a three-part version ("CodeMirror 5.65.2").
 var subjects = map[string]subject{
 	"node": {"node", true}, "node.js": {"node", true}, "nodejs": {"node", true},
@@ -31,14 +33,15 @@ var subjects = map[string]subject{
 	".net": {"dotnet", true}, "dart": {"dart", true}, "flutter": {"flutter", true},
 	"swift": {"swift", false}, "elixir": {"elixir", false}, "erlang": {"erlang", true},
 	"typescript": {"typescript", true}, "react": {"react", true}, "react-dom": {"react-dom", true},
-	"vue": {"vue", true}, "vue.js": {"vue", true}, "angular": {"angular", true},
+	"vue": {"vue", true}, "vue.js": {"vue", true}, "angular": {"@angular/core", true},
 	"next.js": {"next", true}, "nextjs": {"next", true}, "nuxt": {"nuxt", true},
 	"svelte": {"svelte", true}, "sveltekit": {"@sveltejs/kit", true}, "vite": {"vite", true},
 	"webpack": {"webpack", true}, "electron": {"electron", true}, "express": {"express", false},
 	"tailwind": {"tailwindcss", true}, "tailwindcss": {"tailwindcss", true},
 	"eslint": {"eslint", true}, "prettier": {"prettier", true}, "jest": {"jest", true},
 	"vitest": {"vitest", true}, "playwright": {"@playwright/test", true}, "prisma": {"prisma", true},
-	"astro": {"astro", true}, "remix": {"remix", false}, "storybook": {"storybook", true},
+	"astro": {"astro", true}, "remix": {"@remix-run/react", false},
+	"nestjs": {"@nestjs/core", true}, "nest.js": {"@nestjs/core", true}, "storybook": {"storybook", true},
 	"django": {"django", true}, "flask": {"flask", true}, "fastapi": {"fastapi", false},
 	"pydantic": {"pydantic", true}, "numpy": {"numpy", true}, "pandas": {"pandas", true},
 	"pytorch": {"torch", true}, "torch": {"torch", false}, "tensorflow": {"tensorflow", true},
