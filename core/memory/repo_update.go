@@ -151,21 +151,59 @@ type repoChange struct {
 	r       *repo
 	touched []string
 	pins    bool
+	// movedNames: movedNamesBelow, once asked; all: the history was not
+	// read, and any bare name may be answered otherwise.
+	movedNames map[string]bool
+	all        bool
 }
 
 // Path: a cited path may be answered otherwise when a changed path is it,
 // lies below it or above it (from the root or the top), or ends with it or
 // passes through it (Endings and Moved by name count by the last
 // elements).
+//
+// A bare name is also asked of the history by name (Moved): any file or
+// folder of that name the history shows gone counts, and a changed folder
+// makes every moved path below it come or go. So a bare name is answered
+// otherwise, too, when it names an element of a moved path at or below a
+// changed path.
 func (c *repoChange) Path(cited string) bool {
 	if len(c.touched) == 0 {
 		return false
 	}
+	name := strings.Trim(cited, "/")
+	if !strings.Contains(name, "/") {
+		if below := c.movedNamesBelow(); c.all || below[name] {
+			return true
+		}
+	}
 	cs := c.r.candidates(cited)
-	within := "/" + strings.Trim(cited, "/") + "/"
+	within := "/" + name + "/"
 	return slices.ContainsFunc(c.touched, func(t string) bool {
 		return strings.Contains("/"+t+"/", within) || slices.ContainsFunc(cs, func(x string) bool { return related(x, t) })
 	})
+}
+
+// movedNamesBelow are the elements of the paths the history moved or
+// deleted that lie at or below a changed path, read once; when the
+// history was not read, it sets all: any name may be.
+func (c *repoChange) movedNamesBelow() map[string]bool {
+	if c.movedNames != nil {
+		return c.movedNames
+	}
+	c.movedNames = map[string]bool{}
+	moves, ok := c.r.moves.ready()
+	if !ok {
+		c.all = true
+	}
+	for old := range moves {
+		if slices.ContainsFunc(c.touched, func(t string) bool { return related(old, t) }) {
+			for _, e := range strings.Split(old, "/") {
+				c.movedNames[e] = true
+			}
+		}
+	}
+	return c.movedNames
 }
 
 // Manifest: a manifest of tool for dir is found otherwise, or reads

@@ -63,8 +63,10 @@ func verdictMemory() string {
 // change may alter (rules.DerivedRepo), to those of a full check against
 // the repository opened afresh: byte for byte.
 func TestCheckerReusesVerdictsAsAFullCheck(t *testing.T) {
-	for seed := uint64(1); seed <= 3; seed++ {
-		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) { checkReusedVerdicts(t, seed, 40) })
+	// Seed 22 removes a folder holding a file the history deleted once
+	// and that came back: its bare name is then gone again (Moved by name).
+	for _, seed := range []uint64{1, 2, 3, 22} {
+		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) { checkReusedVerdicts(t, seed, 80) })
 	}
 }
 
@@ -160,7 +162,7 @@ func checkReusedVerdicts(t *testing.T, seed uint64, steps int) {
 		case 4: // git mv of a folder
 			from, to := pick(verdictFolders), pick(verdictFolders)
 			if !exists(from) || exists(to) || strings.HasPrefix(to, from+"/") || strings.HasPrefix(from, to+"/") ||
-				strings.TrimSpace(g.Git("ls-files", from)) == "" {
+				strings.TrimSpace(g.Git("ls-files", from)) == "" || strings.TrimSpace(g.Git("ls-files", "--deleted", from)) != "" {
 				continue
 			}
 			what, named = move(from, to)
