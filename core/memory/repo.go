@@ -36,6 +36,10 @@ func OpenRepo(ctx context.Context, root string, cfg config.Config) (rules.Repo, 
 // relative to the workspace root; the project's are relative to the git
 // top level. A cited path is tried from the root first, then from the top.
 type repo struct {
+	// id names the repository in its descendants' lineage: the Updates
+	// that led to it, the latest last (ChangesSince).
+	id      uint64
+	lineage []step
 	ctx     context.Context
 	p       *store.Project
 	rootRel string // the root from the top, "" when they are one folder
@@ -59,7 +63,7 @@ type repo struct {
 }
 
 func newRepo(ctx context.Context, p *store.Project, depth int) *repo {
-	r := &repo{ctx: ctx, p: p, rootRel: p.RootRel(), depth: depth,
+	r := &repo{id: repoIDs.Add(1), ctx: ctx, p: p, rootRel: p.RootRel(), depth: depth,
 		names: new(lazy[nameIndex]), ignoring: new(lazy[[]string]), moves: new(lazy[map[string]store.Move]),
 		history: new(lazy[history]), pins: new(lazy[pinSets]),
 		manifests: new(lazyMap[manifestRead]), manifestsThen: new(lazyMap[manifestRead]), manifestsBelow: new(lazyMap[[]string]),

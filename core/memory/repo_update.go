@@ -5,6 +5,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/memory-lsp/memory-lsp/core/refs"
@@ -45,7 +46,7 @@ func (r *repo) Update(ctx context.Context, changed []string) (rules.Repo, store.
 	if d.Relisted {
 		return newRepo(r.ctx, p, r.depth), d, nil
 	}
-	n := &repo{ctx: r.ctx, p: p, rootRel: r.rootRel, memRel: r.memRel, depth: r.depth,
+	n := &repo{id: repoIDs.Add(1), ctx: r.ctx, p: p, rootRel: r.rootRel, memRel: r.memRel, depth: r.depth,
 		names: r.names, ignoring: r.ignoring, moves: r.moves, pins: r.pins,
 		manifestsBelow: r.manifestsBelow, manifestsThen: r.manifestsThen, blames: r.blames, changes: r.changes,
 		// Which moved paths are gone, and their folders, is read from the
@@ -77,13 +78,165 @@ func (r *repo) Update(ctx context.Context, changed []string) (rules.Repo, store.
 	if slices.ContainsFunc(files, isManifestName) {
 		n.manifestsBelow = new(lazyMap[[]string])
 	}
-	if slices.ContainsFunc(touched, func(t string) bool {
-		return !strings.Contains(t, "/") || path.Dir(t) == r.rootRel || refs.PinFile(path.Base(t)) ||
-			refs.WorkflowFile(t) || !strings.Contains(path.Base(t), ".")
-	}) {
+	if pinsMayChange(r.rootRel, touched) {
 		n.pins = new(lazy[pinSets])
 	}
+	n.lineage = append(slices.Clone(r.lineage[max(0, len(r.lineage)-maxLineage+1):]), step{from: r.id, d: d})
 	return n, d, nil
+}
+
+// pinsMayChange reports whether the pins may read otherwise after changes
+// at touched (from the top): a file directly in the root or the top did, a
+// pin file or a workflow anywhere, or a folder (which may hold a
+// subproject's).
+func pinsMayChange(rootRel string, touched []string) bool {
+	return slices.ContainsFunc(touched, func(t string) bool {
+		return !strings.Contains(t, "/") || path.Dir(t) == rootRel || refs.PinFile(path.Base(t)) ||
+			refs.WorkflowFile(t) || !strings.Contains(path.Base(t), ".")
+	})
+}
+
+// A repository remembers the last maxLineage Updates that led to it, so
+// that a check judged against any of those ancestors can tell which
+// verdicts still hold (ChangesSince).
+const maxLineage = 8
+
+// maxChangedPaths bounds the changed paths ChangesSince weighs: past it,
+// everything is judged again (that is cheaper than weighing each verdict
+// against thousands of paths).
+const maxChangedPaths = 256
+
+// step is one Update: the repository it started from, and what changed.
+type step struct {
+	from uint64
+	d    store.Delta
+}
+
+// repoIDs numbers the repositories, for their descendants' lineage.
+var repoIDs atomic.Uint64
+
+var _ rules.DerivedRepo = (*repo)(nil)
+
+// ChangesSince: old must be the receiver or one of its last maxLineage
+// ancestors, and the Updates since must have changed neither the history,
+// the ignore rules (a .gitignore) nor the listing as a whole.
+func (r *repo) ChangesSince(old rules.Repo) (rules.RepoChange, bool) {
+	o, ok := old.(*repo)
+	if !ok {
+		return nil, false
+	}
+	if o == r {
+		return &repoChange{r: r}, true
+	}
+	i := slices.IndexFunc(r.lineage, func(s step) bool { return s.from == o.id })
+	if i < 0 || r.p.Truncated || o.p.Truncated || r.HasCode() != o.HasCode() || r.rootRel != o.rootRel {
+		return nil, false
+	}
+	var touched []string
+	for _, s := range r.lineage[i:] {
+		if s.d.History || s.d.Ignore || s.d.Relisted {
+			return nil, false
+		}
+		touched = append(append(append(touched, s.d.Named...), s.d.Added...), s.d.Removed...)
+	}
+	if len(touched) > maxChangedPaths || slices.ContainsFunc(touched, func(t string) bool { return path.Base(t) == ".gitignore" }) {
+		return nil, false
+	}
+	return &repoChange{r: r, touched: touched, pins: pinsMayChange(r.rootRel, touched)}, true
+}
+
+// repoChange is what changed at the paths touched (from the top), as r
+// sees it.
+type repoChange struct {
+	r       *repo
+	touched []string
+	pins    bool
+	// movedNames: movedNamesBelow, once asked; all: the history was not
+	// read, and any bare name may be answered otherwise.
+	movedNames map[string]bool
+	all        bool
+}
+
+// Path: a cited path may be answered otherwise when a changed path is it,
+// lies below it or above it (from the root or the top), or ends with it or
+// passes through it (Endings and Moved by name count by the last
+// elements).
+//
+// A bare name is also asked of the history by name (Moved): any file or
+// folder of that name the history shows gone counts, and a changed folder
+// makes every moved path below it come or go. So a bare name is answered
+// otherwise, too, when it names an element of a moved path at or below a
+// changed path.
+func (c *repoChange) Path(cited string) bool {
+	if len(c.touched) == 0 {
+		return false
+	}
+	name := strings.Trim(cited, "/")
+	if !strings.Contains(name, "/") {
+		if below := c.movedNamesBelow(); c.all || below[name] {
+			return true
+		}
+	}
+	cs := c.r.candidates(cited)
+	within := "/" + name + "/"
+	return slices.ContainsFunc(c.touched, func(t string) bool {
+		return strings.Contains("/"+t+"/", within) || slices.ContainsFunc(cs, func(x string) bool { return related(x, t) })
+	})
+}
+
+// movedNamesBelow are the elements of the paths the history moved or
+// deleted that lie at or below a changed path, read once; when the
+// history was not read, it sets all: any name may be.
+func (c *repoChange) movedNamesBelow() map[string]bool {
+	if c.movedNames != nil {
+		return c.movedNames
+	}
+	c.movedNames = map[string]bool{}
+	moves, ok := c.r.moves.ready()
+	if !ok {
+		c.all = true
+	}
+	for old := range moves {
+		if slices.ContainsFunc(c.touched, func(t string) bool { return related(old, t) }) {
+			for _, e := range strings.Split(old, "/") {
+				c.movedNames[e] = true
+			}
+		}
+	}
+	return c.movedNames
+}
+
+// Manifest: a manifest of tool for dir is found otherwise, or reads
+// otherwise, when a changed path is one of the files Manifest looks for,
+// or lies above or below one.
+func (c *repoChange) Manifest(tool refs.Tool, dir string) bool {
+	for _, folder := range c.r.manifestFolders(dir) {
+		for _, name := range refs.ManifestNames(tool) {
+			f := join(folder, name)
+			if slices.ContainsFunc(c.touched, func(t string) bool { return related(f, t) }) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ListedBelow: a changed path passes through a file named as tool's
+// manifest, or may be a folder.
+func (c *repoChange) ListedBelow(tool refs.Tool) bool {
+	names := refs.ManifestNames(tool)
+	return slices.ContainsFunc(c.touched, func(t string) bool {
+		return !strings.Contains(path.Base(t), ".") ||
+			slices.ContainsFunc(strings.Split(t, "/"), func(e string) bool { return slices.Contains(names, e) })
+	})
+}
+
+func (c *repoChange) Pins() bool { return c.pins }
+
+// related reports whether paths a and b are one, or one lies below the
+// other.
+func related(a, b string) bool {
+	return a == b || strings.HasPrefix(a, b+"/") || strings.HasPrefix(b, a+"/")
 }
 
 // isManifestName reports whether f is named as some tool's manifest.

@@ -49,6 +49,10 @@ type Checker struct {
 	// extracted are the references the previous call read in each
 	// content, for the rules that need the repository (references.go).
 	extracted map[string][]refs.Ref
+	// verdicts are the reference rules' verdicts of the previous call,
+	// judged against judgedBy (verdicts.go).
+	verdicts map[verdictKey]judgement
+	judgedBy Repo
 
 	// Repo is what the reference rules judge entries against; nil keeps
 	// them silent. Set it before a call, not during one.
@@ -112,15 +116,21 @@ func (c *Checker) Check(files []File, cfg config.Config) []Finding {
 	if ReadsRepo(cfg) && c.Repo != nil && c.Repo.HasCode() {
 		tasks = append(tasks, &task{key: referencesTask, run: func(w *workspace) {
 			w.cites = c.citations(files)
+			if c.keepsVerdicts() {
+				w.verdicts = c.reusableVerdicts()
+				w.judgedNow = make(map[verdictKey]judgement, len(c.verdicts))
+			}
 			for i := range registry {
 				if r := &registry[i]; r.on(cfg) && r.NeedsRepo {
 					w.rule = r
 					r.check(w)
 				}
 			}
+			c.verdicts, c.judgedBy = w.judgedNow, c.Repo
 		}})
 	} else {
 		c.extracted = nil // nothing to judge: keep no readings
+		c.verdicts, c.judgedBy = nil, nil
 	}
 	var pairs *task
 	if slices.ContainsFunc(registry, func(r rule) bool { return r.Pairs && r.on(cfg) }) {

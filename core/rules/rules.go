@@ -288,6 +288,9 @@ type workspace struct {
 
 	// cites, read once for the rules that need the repository.
 	cites []citing
+	// verdicts are the previous check's verdicts that still hold;
+	// judgedNow, when set, collects this check's for the next.
+	verdicts, judgedNow map[verdictKey]judgement
 
 	// pairs, computed once for duplicate, near-duplicate and conflict.
 	pairs []similar.Pair

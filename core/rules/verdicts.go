@@ -1,0 +1,193 @@
+package rules
+
+import (
+	"github.com/memory-lsp/memory-lsp/core/memfile"
+	"github.com/memory-lsp/memory-lsp/core/refs"
+)
+
+// The reference rules' verdicts outlive a check: after a change to the
+// code, the server's next check judges again only the references whose
+// verdict the change may alter, and takes the rest from the previous check.
+// A verdict is kept with the questions its judgement asked of the
+// repository; a repository that follows changes in place (a DerivedRepo)
+// says which questions it may answer otherwise than the one the verdicts
+// were judged against, and a verdict any of whose questions it names is
+// judged again. A repository that cannot say so, or a change it cannot
+// bound (the history, the ignore rules), has everything judged again.
+
+// DerivedRepo is a Repo that can say what changed since an older Repo it
+// was derived from (memory's repository, after Update).
+type DerivedRepo interface {
+	Repo
+	// ChangesSince says which questions the receiver may answer otherwise
+	// than old does. ok is false when that is not known (old is not an
+	// ancestor, or the history or the ignore rules changed): every verdict
+	// must be judged again.
+	ChangesSince(old Repo) (c RepoChange, ok bool)
+}
+
+// RepoChange names what a derived Repo may answer otherwise than its
+// ancestor. Each method errs towards true.
+type RepoChange interface {
+	// Path: Stat, Ignored, Endings or Moved of the cited path.
+	Path(cited string) bool
+	// Manifest: Manifest or ManifestThen of tool in dir.
+	Manifest(tool refs.Tool, dir string) bool
+	// ListedBelow: ListedBelow of tool, for any name.
+	ListedBelow(tool refs.Tool) bool
+	// Pins: Pins, for any subject.
+	Pins() bool
+}
+
+// verdictKey names one reference of one entry: the entry's content, the
+// file and line it is on (the line's write time is part of its verdict),
+// and the reference's index among the content's references.
+type verdictKey struct {
+	content, path string
+	line, ref     int
+}
+
+// judgement is a verdict and the questions that reached it.
+type judgement struct {
+	v     refs.Verdict
+	asked []question
+}
+
+// question is one question a judgement asked of the repository.
+type question struct {
+	op   asking
+	tool refs.Tool
+	s    string // the path, or the folder of a manifest
+}
+
+type asking uint8
+
+const (
+	askPath asking = iota
+	askManifest
+	askListedBelow
+	askPins
+)
+
+// affected reports whether ch may answer one of j's questions otherwise.
+func (j judgement) affected(ch RepoChange) bool {
+	for _, q := range j.asked {
+		var yes bool
+		switch q.op {
+		case askPath:
+			yes = ch.Path(q.s)
+		case askManifest:
+			yes = ch.Manifest(q.tool, q.s)
+		case askListedBelow:
+			yes = ch.ListedBelow(q.tool)
+		default:
+			yes = ch.Pins()
+		}
+		if yes {
+			return true
+		}
+	}
+	return false
+}
+
+// reusableVerdicts are the previous check's verdicts that still hold
+// against c.Repo; nil when none do, or c.Repo cannot say (then no verdicts
+// are kept: see keepsVerdicts).
+func (c *Checker) reusableVerdicts() map[verdictKey]judgement {
+	d, ok := c.Repo.(DerivedRepo)
+	if !ok || c.verdicts == nil || c.judgedBy == nil {
+		return nil
+	}
+	ch, ok := d.ChangesSince(c.judgedBy)
+	if !ok {
+		return nil
+	}
+	out := make(map[verdictKey]judgement, len(c.verdicts))
+	for k, j := range c.verdicts {
+		if !j.affected(ch) {
+			out[k] = j
+		}
+	}
+	return out
+}
+
+// keepsVerdicts reports whether the Checker keeps the verdicts of its
+// checks: only against a repository that can say what changed.
+func (c *Checker) keepsVerdicts() bool {
+	_, ok := c.Repo.(DerivedRepo)
+	return ok
+}
+
+// judge is refs.Judge's verdict on the i-th reference of entry e of the
+// file at path, taken from the previous check when it still holds, and
+// kept for the next one; without a cache (CheckReferences, a Repo that
+// cannot say what changed) it is simply judged.
+func (w *workspace) judge(path string, e *memfile.Entry, i int, ref refs.Ref, repo *entryRepo) refs.Verdict {
+	if w.judgedNow == nil {
+		return refs.Judge(ref, repo)
+	}
+	k := verdictKey{content: e.Content, path: path, line: e.Line, ref: i}
+	j, ok := w.verdicts[k]
+	if !ok {
+		rec := &recorder{entryRepo: repo}
+		j = judgement{v: refs.Judge(ref, rec), asked: rec.asked}
+	}
+	w.judgedNow[k] = j
+	return j.v
+}
+
+// recorder is an entry's repository that notes the questions asked of it.
+// Written is asked only through Moved and ManifestThen, and depends on
+// the history alone, which a DerivedRepo never bounds.
+type recorder struct {
+	*entryRepo
+	asked []question
+}
+
+func (r *recorder) ask(op asking, tool refs.Tool, s string) {
+	r.asked = append(r.asked, question{op: op, tool: tool, s: s})
+}
+
+func (r *recorder) Stat(p string) (isDir, ok bool) {
+	r.ask(askPath, 0, p)
+	return r.entryRepo.Stat(p)
+}
+
+func (r *recorder) Endings(p string) int {
+	r.ask(askPath, 0, p)
+	return r.entryRepo.Endings(p)
+}
+
+func (r *recorder) Ignored(p string) bool {
+	r.ask(askPath, 0, p)
+	return r.entryRepo.Ignored(p)
+}
+
+func (r *recorder) Moved(p string) (refs.Move, bool) {
+	r.ask(askPath, 0, p)
+	return r.entryRepo.Moved(p)
+}
+
+func (r *recorder) Manifest(tool refs.Tool, dir string) (refs.Manifest, bool) {
+	r.ask(askManifest, tool, dir)
+	return r.entryRepo.Manifest(tool, dir)
+}
+
+func (r *recorder) ManifestThen(tool refs.Tool, dir string) (refs.Manifest, bool) {
+	r.ask(askManifest, tool, dir)
+	return r.entryRepo.ManifestThen(tool, dir)
+}
+
+func (r *recorder) ListedBelow(tool refs.Tool, name string) bool {
+	r.ask(askListedBelow, tool, "")
+	return r.entryRepo.ListedBelow(tool, name)
+}
+
+func (r *recorder) Pins(subject string) []refs.Pin {
+	r.ask(askPins, 0, "")
+	return r.entryRepo.Pins(subject)
+}
+
+// The recorder must be a whole refs.Repo: a method of refs.Repo it does
+// not wrap would be asked unnoted.
+var _ refs.Repo = (*recorder)(nil)
