@@ -193,6 +193,12 @@ func (p *Project) updateGit(ctx context.Context, rels []string) (*Project, Delta
 		if path.Base(c) == ".gitignore" {
 			relist = append(relist, path.Dir(c))
 			d.Ignore = true
+		} else if p.holdsIgnoreFile(c) {
+			// A folder removed or brought back with the .gitignore the
+			// index still lists (rm -r, a checkout): its rules went or came
+			// with it, though no .gitignore was named.
+			relist = append(relist, c)
+			d.Ignore = true
 		}
 	}
 	var files, dirs []string
@@ -240,6 +246,19 @@ func (p *Project) updateGit(ctx context.Context, rels []string) (*Project, Delta
 }
 
 func isIgnoreFile(f string) bool { return path.Base(f) == ".gitignore" }
+
+// holdsIgnoreFile reports whether the listed files hold a .gitignore below
+// the folder dir.
+func (p *Project) holdsIgnoreFile(dir string) bool {
+	prefix := dir + "/"
+	i, _ := slices.BinarySearch(p.Files, prefix)
+	for ; i < len(p.Files) && strings.HasPrefix(p.Files[i], prefix); i++ {
+		if isIgnoreFile(p.Files[i]) {
+			return true
+		}
+	}
+	return false
+}
 
 // inNestedRepo reports whether rel lies in another repository below Top (a
 // submodule, a clone inside the work tree), whose files git lists as that
