@@ -41,8 +41,8 @@ func markGone(text string, words []string, found []Ref) {
 
 // proseWords are the words of text outside its code spans and the
 // references found in it (`src/legacy/x.ts` names a folder, it says nothing
-// of it), lower-case, except the words written in capitals, which are kept
-// as written (an HTTP method is GET, not "get").
+// of it), as written: holdsPhrase ignores case, an HTTP method counts only
+// in capitals (GET, not "get").
 func proseWords(text string, codes []codeSpan, found []Ref) []string {
 	b := []byte(text)
 	blank := func(start, end int) {
@@ -56,15 +56,9 @@ func proseWords(text string, codes []codeSpan, found []Ref) []string {
 	for _, r := range found {
 		blank(r.Start, r.End)
 	}
-	ws := strings.FieldsFunc(string(b), func(r rune) bool {
+	return strings.FieldsFunc(string(b), func(r rune) bool {
 		return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || r == '\'')
 	})
-	for i, w := range ws {
-		if strings.ToUpper(w) != w || len(w) == 1 {
-			ws[i] = strings.ToLower(w)
-		}
-	}
-	return ws
 }
 
 // holdsPhrase reports whether words hold one of phrases, of one or two

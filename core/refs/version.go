@@ -188,16 +188,7 @@ func subjectRef(s string, i, j, b int, sub subject) (Ref, bool) {
 	}
 	vPrefix := strings.ContainsAny(s[j:j+m[4]], "vV")
 	explicit := strings.Contains(ver, ".") || wild != "" || hasOp || plus || hasPost || pre != nil || vPrefix
-	switch {
-	case !sub.integer && !explicit:
-		return Ref{}, false
-	case sub.name == "go" && !strings.HasPrefix(ver, "1."):
-		return Ref{}, false // "go 1" is a count; Go's versions are 1.x
-	case sub.name == "node" && !explicit:
-		if major, _ := digits(ver); major < 4 || major > 40 {
-			return Ref{}, false // "node 2" is a node of a graph
-		}
-	case languageWords[strings.ToLower(nextWord(s, j+m[1], b))]:
+	if !sub.admits(ver, explicit) || languageWords[strings.ToLower(nextWord(s, j+m[1], b))] {
 		return Ref{}, false // "Python >3.12 typing style" is a style, not the runtime
 	}
 	return Ref{Kind: Version, Start: start, End: j + m[1], ValueStart: j + m[4], ValueEnd: j + m[5],
@@ -232,13 +223,7 @@ func backtickedVersion(s string, c codeSpan) (Ref, bool) {
 	if !ok || !boundaryBefore(s, i) {
 		return Ref{}, false
 	}
-	major, _ := digits(v)
-	switch {
-	case !sub.integer && !strings.Contains(v, "."):
-		return Ref{}, false
-	case sub.name == "go" && !strings.HasPrefix(v, "1."):
-		return Ref{}, false
-	case sub.name == "node" && !strings.Contains(v, ".") && (major < 4 || major > 40):
+	if !sub.admits(v, strings.Contains(v, ".")) {
 		return Ref{}, false
 	}
 	return Ref{Kind: Version, Start: i, End: c.outer.end, ValueStart: lead, ValueEnd: lead + len(v),
@@ -255,6 +240,24 @@ func wholeDotted(v string) bool {
 		if _, n := digits(p); n == 0 || n != len(p) {
 			return false
 		}
+	}
+	return true
+}
+
+// admits reports whether ver, written after the subject's name, reads as
+// its version; explicit says the statement leaves no doubt (a dotted
+// version, an operator, a "v", "or newer"). A subject that is also a word
+// needs that ("go 2 levels up"); Go's versions are 1.x ("go 1" is a count);
+// "node 2" is a node of a graph.
+func (sub subject) admits(ver string, explicit bool) bool {
+	major, _ := digits(ver)
+	switch {
+	case !sub.integer && !explicit:
+		return false
+	case sub.name == "go" && !strings.HasPrefix(ver, "1."):
+		return false
+	case sub.name == "node" && !explicit && (major < 4 || major > 40):
+		return false
 	}
 	return true
 }
