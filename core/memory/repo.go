@@ -56,7 +56,8 @@ type repo struct {
 	pins     *lazy[pinSets]
 
 	manifests      *lazyMap[manifestRead]
-	manifestsThen  *lazyMap[manifestRead] // by tool, file and time
+	manifestsThen  *lazyMap[manifestRead] // by tool, file and commit
+	commitsBefore  *lazyMap[string]       // by time: HEAD's newest commit before it
 	manifestsBelow *lazyMap[[]string]     // by tool: its manifests below the root
 	blames         *lazyMap[[]time.Time]
 	changes        *lazyMap[lastChange]
@@ -66,7 +67,8 @@ func newRepo(ctx context.Context, p *store.Project, depth int) *repo {
 	r := &repo{id: repoIDs.Add(1), ctx: ctx, p: p, rootRel: p.RootRel(), depth: depth,
 		names: new(lazy[nameIndex]), ignoring: new(lazy[[]string]), moves: new(lazy[map[string]store.Move]),
 		history: new(lazy[history]), pins: new(lazy[pinSets]),
-		manifests: new(lazyMap[manifestRead]), manifestsThen: new(lazyMap[manifestRead]), manifestsBelow: new(lazyMap[[]string]),
+		manifests: new(lazyMap[manifestRead]), manifestsThen: new(lazyMap[manifestRead]),
+		commitsBefore: new(lazyMap[string]), manifestsBelow: new(lazyMap[[]string]),
 		blames: new(lazyMap[[]time.Time]), changes: new(lazyMap[lastChange])}
 	r.memRel = r.fromRoot(store.DirName)
 	return r

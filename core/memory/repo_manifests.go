@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/memory-lsp/memory-lsp/core/refs"
+	"github.com/memory-lsp/memory-lsp/core/store"
 )
 
 // manifestRead is one manifest file as read: its names, or not readable.
@@ -69,16 +70,20 @@ func (r *repo) ManifestThen(refs.Tool, string) (refs.Manifest, bool) {
 // held it, looked for from the root then from the top as
 // Manifest does; each (file, time) is read from the history once.
 func (r *repo) ManifestAt(tool refs.Tool, dir string, at time.Time) (refs.Manifest, bool) {
-	if at.IsZero() {
+	// One commit for the time, whichever manifest names are tried in it.
+	commit := r.commitsBefore.get(strconv.FormatInt(at.Unix(), 10), func() string {
+		c, _ := r.p.CommitBefore(r.ctx, at)
+		return c
+	})
+	if commit == "" {
 		return refs.Manifest{}, false
 	}
 	for _, folder := range r.manifestFolders(dir) {
 		for _, name := range refs.ManifestNames(tool) {
 			f := join(folder, name)
-			key := tool.String() + "\x00" + f + "\x00" + strconv.FormatInt(at.Unix(), 10)
-			read := r.manifestsThen.get(key, func() manifestRead {
-				src, ok := r.p.FileAt(r.ctx, f, at)
-				if !ok {
+			read := r.manifestsThen.get(tool.String()+"\x00"+f+"\x00"+commit, func() manifestRead {
+				src, ok, err := store.FileAt(r.ctx, r.p.Top, f, commit, maxManifestThenBytes)
+				if err != nil || !ok {
 					return manifestRead{}
 				}
 				m, ok := refs.ParseManifest(tool, src)
@@ -92,6 +97,10 @@ func (r *repo) ManifestAt(tool refs.Tool, dir string, at time.Time) (refs.Manife
 	}
 	return refs.Manifest{}, false
 }
+
+// maxManifestThenBytes bounds a manifest read from the history: a larger
+// blob is no manifest a person keeps.
+const maxManifestThenBytes = 1 << 20
 
 // maxManifestsBelow bounds the manifests ListedBelow reads: in a
 // repository of more subprojects than that, a name the root's manifest

@@ -48,7 +48,7 @@ func (r *repo) Update(ctx context.Context, changed []string) (rules.Repo, store.
 	}
 	n := &repo{id: repoIDs.Add(1), ctx: r.ctx, p: p, rootRel: r.rootRel, memRel: r.memRel, depth: r.depth,
 		names: r.names, ignoring: r.ignoring, moves: r.moves, pins: r.pins,
-		manifestsBelow: r.manifestsBelow, manifestsThen: r.manifestsThen, blames: r.blames, changes: r.changes,
+		manifestsBelow: r.manifestsBelow, manifestsThen: r.manifestsThen, commitsBefore: r.commitsBefore, blames: r.blames, changes: r.changes,
 		// Which moved paths are gone, and their folders, is read from the
 		// work tree: read again.
 		history: new(lazy[history])}
@@ -66,7 +66,7 @@ func (r *repo) Update(ctx context.Context, changed []string) (rules.Repo, store.
 	}
 	if d.History {
 		n.moves, n.blames, n.changes = new(lazy[map[string]store.Move]), new(lazyMap[[]time.Time]), new(lazyMap[lastChange])
-		n.manifestsThen = new(lazyMap[manifestRead])
+		n.commitsBefore = new(lazyMap[string]) // a file at a commit never changes, which commit is newest may
 	}
 	// A manifest is read again when it changed, came or went; the pins
 	// when a file directly in the root or the top did, a pin file or a

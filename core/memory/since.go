@@ -75,7 +75,7 @@ func (s *Service) Since(ctx context.Context, ref string, files []rules.File) (st
 		if len(written) == 0 {
 			continue
 		}
-		old, _, err := store.FileAt(ctx, s.WS.Dir, f.Name, commit)
+		old, _, err := store.FileAt(ctx, s.WS.Dir, f.Name, commit, memfile.MaxBytes)
 		if err != nil {
 			return "", nil, err
 		}

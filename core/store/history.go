@@ -204,14 +204,23 @@ func BlameSince(ctx context.Context, dir, name, commit string) ([]LineOrigin, er
 	return lines, nil
 }
 
-// FileAt is the memory file name of the folder dir as commit holds it; ok
-// is false when it held no such file.
-func FileAt(ctx context.Context, dir, name, commit string) (data []byte, ok bool, err error) {
-	out, err := git(ctx, dir, "cat-file", "blob", commit+":./"+name)
+// FileAt is the file name (relative to the folder dir) as commit holds it;
+// ok is false when it held no such file. A file of more than limit bytes
+// is an error naming its size: it is never read.
+func FileAt(ctx context.Context, dir, name, commit string, limit int64) (data []byte, ok bool, err error) {
+	spec := commit + ":./" + name
+	size, err := git(ctx, dir, "cat-file", "-s", spec)
 	if err != nil {
 		if msg := err.Error(); strings.Contains(msg, "does not exist") || strings.Contains(msg, "but not in") {
 			return nil, false, nil
 		}
+		return nil, false, fmt.Errorf("reading %s at %s: %w", name, commit, err)
+	}
+	if n, err := strconv.ParseInt(strings.TrimSpace(string(size)), 10, 64); err != nil || n > limit {
+		return nil, false, fmt.Errorf("reading %s at %s: %s bytes, over the %d it may hold", name, commit, strings.TrimSpace(string(size)), limit)
+	}
+	out, err := git(ctx, dir, "cat-file", "blob", spec)
+	if err != nil {
 		return nil, false, fmt.Errorf("reading %s at %s: %w", name, commit, err)
 	}
 	return out, true, nil
@@ -248,31 +257,14 @@ func unixTime(s string) time.Time {
 	return time.Unix(n, 0)
 }
 
-// maxFileAtBytes bounds a file read from the history: a manifest is small,
-// and a large blob is not one.
-const maxFileAtBytes = 1 << 20
-
-// FileAt is the content of rel (a file, relative to Top) in the newest
-// commit of HEAD's history made before at (by committer time, to the
-// second); ok is false outside git, when no commit is that old, when rel
-// did not exist in it, or when it is larger than maxFileAtBytes.
-func (p *Project) FileAt(ctx context.Context, rel string, at time.Time) ([]byte, bool) {
-	if !p.Git || at.IsZero() || rel == "" {
-		return nil, false
+// CommitBefore is the newest commit of HEAD's history made before at (by
+// committer time, to the second); ok is false outside git or when no
+// commit is that old.
+func (p *Project) CommitBefore(ctx context.Context, at time.Time) (string, bool) {
+	if !p.Git || at.IsZero() {
+		return "", false
 	}
 	out, err := git(ctx, p.Top, "rev-list", "-1", "--before=@"+strconv.FormatInt(at.Unix()-1, 10), "HEAD")
 	commit := strings.TrimSpace(string(out))
-	if err != nil || commit == "" {
-		return nil, false
-	}
-	spec := commit + ":" + rel
-	size, err := git(ctx, p.Top, "cat-file", "-s", spec)
-	if n, perr := strconv.ParseInt(strings.TrimSpace(string(size)), 10, 64); err != nil || perr != nil || n > maxFileAtBytes {
-		return nil, false
-	}
-	blob, err := git(ctx, p.Top, "cat-file", "blob", spec)
-	if err != nil {
-		return nil, false
-	}
-	return blob, true
+	return commit, err == nil && commit != ""
 }

@@ -45,11 +45,14 @@ func TestBlameSince(t *testing.T) {
 	if o, err := BlameSince(ctx, dir, "new.md", commit); o != nil || err != nil {
 		t.Errorf("untracked file: %+v, %v; want nil", o, err)
 	}
-	if old, ok, err := FileAt(ctx, dir, "decisions.md", commit); string(old) != "# Decisions\n- Old.\n" || !ok || err != nil {
+	if old, ok, err := FileAt(ctx, dir, "decisions.md", commit, 1<<20); string(old) != "# Decisions\n- Old.\n" || !ok || err != nil {
 		t.Errorf("FileAt(decisions.md) = %q, %v, %v", old, ok, err)
 	}
-	if _, ok, err := FileAt(ctx, dir, "new.md", commit); ok || err != nil {
+	if _, ok, err := FileAt(ctx, dir, "new.md", commit, 1<<20); ok || err != nil {
 		t.Errorf("FileAt(new.md) = %v, %v; want not there", ok, err)
+	}
+	if _, ok, err := FileAt(ctx, dir, "decisions.md", commit, 4); ok || err == nil || !strings.Contains(err.Error(), "over the 4") {
+		t.Errorf("FileAt over its limit = %v, %v; want an error naming the size", ok, err)
 	}
 	if _, err := GitCommit(ctx, dir, "--output=x"); err == nil || !strings.Contains(err.Error(), `"--output=x"`) {
 		t.Errorf("a ref git does not know: %v", err)
