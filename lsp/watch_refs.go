@@ -65,12 +65,11 @@ func isManifestName(base string) bool {
 	return false
 }
 
-// isWorkflow reports whether name is a CI workflow, whose content pins
-// versions (refs.ParseWorkflowPins).
-func isWorkflow(name string) bool {
-	dir := filepath.Dir(name)
-	return filepath.Base(dir) == "workflows" && filepath.Base(filepath.Dir(dir)) == ".github" &&
-		(strings.HasSuffix(name, ".yml") || strings.HasSuffix(name, ".yaml"))
+// isWorkflow reports whether name is a CI workflow of the work tree, whose
+// content pins versions (refs.ParseWorkflowPins).
+func isWorkflow(sc *repoScope, name string) bool {
+	rel, ok := rootRelative(sc.top, name)
+	return ok && refs.WorkflowFile(rel)
 }
 
 // referenceWatchers are the client's watchers for code events.
@@ -376,7 +375,7 @@ func concerns(f *folder, name string, ch fileChange) (at string, follow, republi
 		return "", false, false
 	}
 	base := filepath.Base(name)
-	manifest := isManifestName(base) || isWorkflow(name)
+	manifest := isManifestName(base) || isWorkflow(sc, name)
 	if ch == fileChanged && !manifest {
 		return "", false, false
 	}

@@ -42,6 +42,8 @@ func TestConcerns(t *testing.T) {
 		{"web/Dockerfile.dev", fileChanged, true, true},
 		{"deploy/compose.prod.yaml", fileCreated, true, true},
 		{".gitignore", fileChanged, true, true},
+		{".github/workflows/lint.yml", fileChanged, true, true},          // pins what nothing else does
+		{"web/.github/workflows/lint.yml", fileChanged, false, false},    // a subproject's is not read
 		{"node_modules/left-pad/package.json", fileCreated, true, false}, // ignored
 		{"dist/session.ts", fileCreated, true, false},
 		{".memory/decisions.md", fileChanged, false, false}, // the memory watcher's
