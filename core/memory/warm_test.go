@@ -214,3 +214,48 @@ func TestWarmServiceMatchesCold(t *testing.T) {
 		t.Error("no hit was marked stale: the stale notes were not compared")
 	}
 }
+
+// TestWarmLoadSeesARewriteInTheSameTick: a file rewritten in place with as
+// many bytes and its modification time set back to what it was, within the
+// file system's clock tick of the last read, leaves its stat as it was; the
+// warm service must read it again all the same (the racy-window guard).
+func TestWarmLoadSeesARewriteInTheSameTick(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, ".memory")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "decisions.md")
+	write := func(s string, at time.Time) {
+		t.Helper()
+		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = f.WriteString(s)
+		_ = f.Close()
+		if err := os.Chtimes(p, at, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	content := func(files []rules.File) string {
+		for _, f := range files {
+			if filepath.Base(f.Path) == "decisions.md" {
+				return string(f.Doc.Src)
+			}
+		}
+		return ""
+	}
+	svc := newService(root)
+	svc.Warm = new(Warm)
+	at := time.Now()
+	write("# Decisions\n\n- Use Postgres.\n", at)
+	if files, err := svc.Load(); err != nil || content(files) != "# Decisions\n\n- Use Postgres.\n" {
+		t.Fatalf("first load: %q, %v", content(files), err)
+	}
+	write("# Decisions\n\n- Use Postgrey.\n", at) // same size, same time, same inode
+	files, err := svc.Load()
+	if err != nil || content(files) != "# Decisions\n\n- Use Postgrey.\n" {
+		t.Errorf("after a rewrite in the same tick: %q, %v; want the new bytes", content(files), err)
+	}
+}
