@@ -25,7 +25,7 @@ import (
 //     the one taken before the read (identity, mode, size, modification
 //     time; the set of names too), so that a missed event cannot serve
 //     stale bytes;
-//   - no file whose bytes the view uses was modified within racyWindow of
+//   - no file whose bytes the view uses was modified within store.RacyWindow of
 //     that earlier stat: a write in the same tick of the file system's clock,
 //     with the same size, would leave the stat unchanged, so such a file is
 //     read again until it is old enough to be judged by its stat.
@@ -35,15 +35,11 @@ import (
 // bytes'. Open buffers never come from the cache; each document version is
 // parsed once (document.file).
 
-// racyWindow is how recently modified a file may be and still be trusted by
-// its stat.
-const racyWindow = store.RacyWindow
-
 // diskCache is one folder's files as store.Snapshot read them.
 type diskCache struct {
 	gen  uint64 // the folder's generation when the read began
 	stat store.DirStat
-	// racy names the files modified within racyWindow of the stat; unread
+	// racy names the files modified within store.RacyWindow of the stat; unread
 	// those whose bytes the cache dropped because they were open.
 	racy, unread map[string]bool
 	snap         *store.Snapshot
@@ -81,11 +77,8 @@ func statDir(dir string) (st store.DirStat, ok bool) {
 	return st, !st.HasSymlink()
 }
 
-// sameFile: the same file with the same mode; sameStat: and with the same
-// size and modification time.
+// sameFile: the same file with the same mode.
 func sameFile(a, b fs.FileInfo) bool { return store.SameFile(a, b) && a.Mode() == b.Mode() }
-
-func sameStat(a, b fs.FileInfo) bool { return store.SameStat(a, b) }
 
 // matches reports whether the folder still looks as it did before the
 // cached read. open names the files whose bytes come from buffers: only
@@ -106,7 +99,7 @@ func (c *diskCache) matches(st store.DirStat, open map[string]bool) bool {
 			if !sameFile(was, now) {
 				return false
 			}
-		case c.racy[name] || c.unread[name] || !sameStat(was, now):
+		case c.racy[name] || c.unread[name] || !store.SameStat(was, now):
 			return false
 		}
 	}
@@ -162,7 +155,7 @@ func (s *Server) diskFiles(f *folder, open map[string]bool) (*store.Snapshot, []
 		snap:   &store.Snapshot{Dir: snap.Dir, Files: slices.Clone(snap.Files)},
 		parsed: slices.Clone(parsed), lines: map[string]*text.Index{}}
 	for _, fi := range st.Files {
-		if fi.ModTime().After(now.Add(-racyWindow)) {
+		if fi.ModTime().After(now.Add(-store.RacyWindow)) {
 			c.racy[fi.Name()] = true
 		}
 	}

@@ -43,7 +43,7 @@ func benchFolder(b *testing.B) (*Server, string) {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			b.Fatal(err)
 		}
-		// Older than racyWindow, as a folder is between an agent's writes.
+		// Older than store.RacyWindow, as a folder is between an agent's writes.
 		old := time.Now().Add(-time.Hour)
 		if err := os.Chtimes(filepath.Join(dir, name), old, old); err != nil {
 			b.Fatal(err)

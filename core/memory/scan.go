@@ -19,7 +19,8 @@ import (
 // entry to rank a few. Here each entry is read from the bytes as Parse
 // reads it and scored as it is read (search.Scan); only the files whose
 // hits cite something are parsed, when the stale marking needs them. The
-// result is exactly the catalog's (TestScanQueryMatchesCatalog).
+// result is exactly the catalog's (TestWarmServiceMatchesCold, whose
+// "scanning" service answers by it).
 func (s *Service) scanQuery(req QueryRequest) (QueryResult, error) {
 	q, opt, err := req.options()
 	if err != nil {
@@ -76,14 +77,11 @@ func (s *Service) scanQuery(req QueryRequest) (QueryResult, error) {
 	}
 	wg.Wait()
 	scan := search.NewScan(q)
-	var ids []int
 	for _, p := range parts {
-		for _, id := range p.scan.Candidates() {
-			ids = append(ids, scan.Len()+id)
-		}
 		scan.Merge(p.scan)
 		entries = append(entries, p.entries...)
 	}
+	ids := scan.Candidates() // the merged numbering, as entries are laid
 	entry := func(id int) CatalogEntry {
 		k, _ := slices.BinarySearch(ids, id)
 		se := entries[k]
