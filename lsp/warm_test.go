@@ -3,13 +3,13 @@ package lsp_test
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/memory-lsp/memory-lsp/core/category"
+	"github.com/memory-lsp/memory-lsp/core/store"
 	"github.com/memory-lsp/memory-lsp/internal/lsptest"
 )
 
@@ -58,7 +58,7 @@ func TestWarmQueriesMatchColdServer(t *testing.T) {
 		uri, isOpen := open[path]
 		var what string
 		switch op := r.IntN(6); {
-		case op == 0 && !isOpen && exists(path):
+		case op == 0 && !isOpen && store.Exists(path):
 			what = "open " + cat.File()
 			open[path] = warm.OpenFile(path)
 		case op == 1 && isOpen:
@@ -108,9 +108,4 @@ func TestWarmQueriesMatchColdServer(t *testing.T) {
 	if hits == 0 {
 		t.Fatal("no query found anything: nothing was compared")
 	}
-}
-
-func exists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
 }

@@ -151,7 +151,7 @@ func TestWarmServiceMatchesCold(t *testing.T) {
 	warm.Cfg = cold.Cfg
 	names := []string{"instructions.md", "quirks.md", "preferences.md", "decisions.md", "security.md", "notes.md"}
 	past := time.Now().Add(-time.Hour)
-	stale := 0
+	stale, stored := 0, 0
 	for step := range 150 {
 		name := names[r.IntN(len(names))]
 		p := filepath.Join(dir, name)
@@ -164,7 +164,9 @@ func TestWarmServiceMatchesCold(t *testing.T) {
 				svc = cold // another process
 			}
 			c := category.All[r.IntN(len(category.All))]
-			_, _ = svc.Store(context.Background(), StoreRequest{Category: c.String(), Content: lsptest.Sentence(r, false)}, false)
+			if _, err := svc.Store(context.Background(), StoreRequest{Category: c.String(), Content: lsptest.Sentence(r, false)}, false); err == nil {
+				stored++
+			}
 		case op == 2:
 			what = "remove " + name
 			_ = os.Remove(p)
@@ -212,6 +214,9 @@ func TestWarmServiceMatchesCold(t *testing.T) {
 	}
 	if stale == 0 {
 		t.Error("no hit was marked stale: the stale notes were not compared")
+	}
+	if stored == 0 {
+		t.Error("no store succeeded: the warm catalog was never updated by a write")
 	}
 }
 
