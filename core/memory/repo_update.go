@@ -61,7 +61,7 @@ func (r *repo) Update(ctx context.Context, changed []string) (rules.Repo, store.
 			}
 		}
 	}
-	if d.Ignore || slices.ContainsFunc(files, func(f string) bool { return path.Base(f) == ".gitignore" }) {
+	if d.Ignore {
 		n.ignoring = new(lazy[[]string])
 	}
 	if d.History {
@@ -139,7 +139,7 @@ func (r *repo) ChangesSince(old rules.Repo) (rules.RepoChange, bool) {
 		}
 		touched = append(append(append(touched, s.d.Named...), s.d.Added...), s.d.Removed...)
 	}
-	if len(touched) > maxChangedPaths || slices.ContainsFunc(touched, func(t string) bool { return path.Base(t) == ".gitignore" }) {
+	if len(touched) > maxChangedPaths {
 		return nil, false
 	}
 	return &repoChange{r: r, touched: touched, pins: pinsMayChange(r.rootRel, touched)}, true

@@ -114,8 +114,17 @@ func (p *Project) Update(ctx context.Context, changed []string) (*Project, Delta
 	default:
 		np, d, err = p.updateGit(ctx, rels)
 	}
+	if err != nil {
+		return nil, d, err
+	}
 	d.Named = rels
-	return np, d, err
+	// Whichever way the files were followed, a .gitignore that came, went or
+	// changed (or a folder that took one with it) changes the rules.
+	if !d.Relisted && (d.Ignore || slices.ContainsFunc(slices.Concat(d.Added, d.Removed), isIgnoreFile)) {
+		d.Ignore = true
+		np.ignore = gitignore.NewMatcher(np.ignorePatterns())
+	}
+	return np, d, nil
 }
 
 // relist lists the project again as a whole.
@@ -238,10 +247,6 @@ func (p *Project) updateGit(ctx context.Context, rels []string) (*Project, Delta
 		}
 	}
 	np.Files = applyDelta(p.Files, d.Added, d.Removed)
-	if d.Ignore || slices.ContainsFunc(slices.Concat(d.Added, d.Removed), isIgnoreFile) {
-		d.Ignore = true
-		np.ignore = gitignore.NewMatcher(np.ignorePatterns())
-	}
 	return &np, d, nil
 }
 
