@@ -206,9 +206,16 @@ func findInLine(s string, start, end int, n folded, has anchorBits, model bool) 
 }
 
 // inCodeSpan reports whether s[i:j] lies inside a Markdown code span
-// (`<|im_start|>`): a template token named in code, not a turn.
+// (`<|im_start|>`): a template token named in code, not a turn. The spans
+// are CommonMark's (codeSpans): a stray backtick earlier in the line
+// ("Don`t") opens none.
 func inCodeSpan(s string, i, j int) bool {
-	return strings.Count(s[:i], "`")%2 == 1 && strings.Contains(s[j:], "`")
+	for _, sp := range codeSpans(s) {
+		if sp[0] < i && j < sp[1] {
+			return true
+		}
+	}
+	return false
 }
 
 // phrase is one family of directive phrasings. Its expression runs on a
