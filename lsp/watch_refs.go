@@ -44,25 +44,10 @@ const maxReferenceDirs = 256
 // clientReferenceWatchID is the id of the registration for code events.
 const clientReferenceWatchID = "memory-lsp/watched-references"
 
-// manifestNames are the files whose content a verdict reads: the command
-// manifests, the version pins and the ignore rules. isManifestName adds
-// the names that vary (rust-toolchain.toml, Dockerfile.dev, compose.yaml).
-var manifestNames = []string{
-	"Makefile", "makefile", "GNUmakefile", "package.json", "justfile", "Justfile", ".justfile",
-	"Taskfile.yml", "Taskfile.yaml", "taskfile.yml", "taskfile.yaml", "Taskfile.dist.yml", "Taskfile.dist.yaml",
-	"go.mod", ".nvmrc", ".node-version", ".tool-versions", ".python-version", "pyproject.toml",
-	"Cargo.toml", ".gitignore",
-}
-
+// isManifestName reports whether a file of that base name is one whose
+// content a verdict reads: a command manifest, a version pin or ignore rules.
 func isManifestName(base string) bool {
-	switch {
-	case slices.Contains(manifestNames, base),
-		strings.HasPrefix(base, "rust-toolchain"),
-		strings.HasPrefix(base, "Dockerfile"),
-		strings.Contains(base, "compose") && (strings.HasSuffix(base, ".yml") || strings.HasSuffix(base, ".yaml")):
-		return true
-	}
-	return false
+	return refs.IsManifest(base) || refs.PinFile(base) || base == ".gitignore"
 }
 
 // isWorkflow reports whether name is a CI workflow of the work tree, whose
@@ -76,11 +61,16 @@ func isWorkflow(sc *repoScope, name string) bool {
 func referenceWatchers() []protocol.FileSystemWatcher {
 	createDelete := protocol.WatchKindCreate | protocol.WatchKindDelete
 	var ws []protocol.FileSystemWatcher
-	for _, n := range manifestNames {
+	names := []string{".gitignore"}
+	for t := refs.Make; t <= refs.Task; t++ {
+		names = append(names, refs.ManifestNames(t)...)
+	}
+	names = append(names, refs.PinFileGlobs...)
+	slices.Sort(names)
+	for _, n := range slices.Compact(names) {
 		ws = append(ws, protocol.FileSystemWatcher{GlobPattern: "**/" + n})
 	}
-	for _, g := range []string{"**/rust-toolchain*", "**/Dockerfile*", "**/*compose*.yml", "**/*compose*.yaml",
-		"**/.github/workflows/*.yml", "**/.github/workflows/*.yaml"} {
+	for _, g := range []string{".github/workflows/*.yml", ".github/workflows/*.yaml"} {
 		ws = append(ws, protocol.FileSystemWatcher{GlobPattern: g})
 	}
 	for _, n := range gitFiles {

@@ -75,7 +75,7 @@ func (r *repo) Update(ctx context.Context, changed []string) (rules.Repo, store.
 	n.manifests = r.manifests.without(func(f string) bool {
 		return slices.ContainsFunc(touched, func(t string) bool { return t == f || strings.HasPrefix(f, t+"/") })
 	})
-	if slices.ContainsFunc(files, isManifestName) {
+	if slices.ContainsFunc(files, func(f string) bool { return refs.IsManifest(path.Base(f)) }) {
 		n.manifestsBelow = new(lazyMap[[]string])
 	}
 	if pinsMayChange(r.rootRel, touched) {
@@ -237,16 +237,6 @@ func (c *repoChange) Pins() bool { return c.pins }
 // other.
 func related(a, b string) bool {
 	return a == b || strings.HasPrefix(a, b+"/") || strings.HasPrefix(b, a+"/")
-}
-
-// isManifestName reports whether f is named as some tool's manifest.
-func isManifestName(f string) bool {
-	for t := refs.Make; t <= refs.Task; t++ {
-		if slices.Contains(refs.ManifestNames(t), path.Base(f)) {
-			return true
-		}
-	}
-	return false
 }
 
 // derive is the index of the files after added and removed changed before

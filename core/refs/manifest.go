@@ -3,6 +3,7 @@ package refs
 import (
 	"bytes"
 	"iter"
+	"slices"
 	"strings"
 )
 
@@ -28,6 +29,17 @@ func ManifestNames(tool Tool) []string {
 			"Taskfile.dist.yml", "taskfile.dist.yml", "Taskfile.dist.yaml", "taskfile.dist.yaml"}
 	}
 	return nil
+}
+
+// IsManifest reports whether a file of that base name is some tool's
+// manifest (ManifestNames).
+func IsManifest(base string) bool {
+	for t := Make; t <= Task; t++ {
+		if slices.Contains(ManifestNames(t), base) {
+			return true
+		}
+	}
+	return false
 }
 
 // ParseManifest reads the names tool's manifest src defines, with the line

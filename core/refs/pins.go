@@ -37,6 +37,17 @@ func ParsePins(file string, src []byte) []Pinned {
 	return out
 }
 
+// PinFileGlobs are glob patterns of base names (path.Match's, which LSP
+// file watchers read too) that together match every name PinFile accepts,
+// for a client asked to watch them.
+var PinFileGlobs = []string{
+	".nvmrc", ".node-version", ".python-version", "rust-toolchain", "rust-toolchain.toml",
+	"package.json", ".tool-versions", "go.mod", "pyproject.toml", "Cargo.toml",
+	"[Dd][Oo][Cc][Kk][Ee][Rr][Ff][Ii][Ll][Ee]*", "*.[Dd][Oo][Cc][Kk][Ee][Rr][Ff][Ii][Ll][Ee]",
+	"[Cc][Oo][Nn][Tt][Aa][Ii][Nn][Ee][Rr][Ff][Ii][Ll][Ee]*",
+	"*[Cc][Oo][Mm][Pp][Oo][Ss][Ee]*.[Yy][Mm][Ll]", "*[Cc][Oo][Mm][Pp][Oo][Ss][Ee]*.[Yy][Aa][Mm][Ll]",
+}
+
 // pinReader is the reader of a file of that base name, nil for none.
 func pinReader(name string) func([]byte) []Pinned {
 	lower := strings.ToLower(name)

@@ -1,6 +1,7 @@
 package refs
 
 import (
+	"path"
 	"reflect"
 	"testing"
 )
@@ -123,3 +124,25 @@ func (pinRepo) ListedBelow(Tool, string) bool              { return false }
 func (pinRepo) Moved(string) (Move, bool)                  { return Move{}, false }
 func (pinRepo) ManifestThen(Tool, string) (Manifest, bool) { return Manifest{}, false }
 func (r pinRepo) Pins(subject string) []Pin                { return r[subject] }
+
+// TestPinFileGlobs: every name PinFile reads is matched by one of the globs
+// a client is asked to watch.
+func TestPinFileGlobs(t *testing.T) {
+	for _, name := range []string{".nvmrc", ".node-version", ".python-version", "rust-toolchain", "rust-toolchain.toml",
+		"package.json", ".tool-versions", "go.mod", "pyproject.toml", "Cargo.toml", "Dockerfile", "dockerfile",
+		"Dockerfile.dev", "api.dockerfile", "Containerfile", "containerfile.ci", "compose.yaml", "docker-compose.yml",
+		"compose.prod.YAML"} {
+		if !PinFile(name) {
+			t.Fatalf("PinFile(%q) = false: the sample is wrong", name)
+		}
+		matched := false
+		for _, g := range PinFileGlobs {
+			if ok, _ := path.Match(g, name); ok {
+				matched = true
+			}
+		}
+		if !matched {
+			t.Errorf("no glob of PinFileGlobs matches %q", name)
+		}
+	}
+}
