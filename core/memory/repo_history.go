@@ -3,6 +3,7 @@ package memory
 import (
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -121,7 +122,13 @@ func (g gonePath) better(than gonePath) bool {
 // takes), and blamed once.
 func (r *repo) Written(file string, line int) time.Time {
 	rel := r.memRel + "/" + path.Base(filepath.ToSlash(file))
-	times := r.blames.get(rel, func() []time.Time {
+	// Blamed again when the file changed on disk: a save that inserts a
+	// line moves every line below it, and the repository outlives saves.
+	key := rel
+	if fi, err := store.Stat(filepath.Join(r.p.Top, filepath.FromSlash(rel))); err == nil {
+		key += "\x00" + strconv.FormatInt(fi.Size(), 10) + "\x00" + strconv.FormatInt(fi.ModTime().UnixNano(), 10)
+	}
+	times := r.blames.get(key, func() []time.Time {
 		t, err := r.p.Blame(r.ctx, rel)
 		if err != nil {
 			return nil // not committed, or no git: every line is new

@@ -488,3 +488,24 @@ func TestRepoScriptTakenOverBelow(t *testing.T) {
 		}
 	}
 }
+
+// TestRepoWrittenFollowsSaves: a line inserted above a committed one on
+// disk (a save) moves it; the repository, which outlives saves in the
+// server, blames the file again and dates each line where it is now.
+func TestRepoWrittenFollowsSaves(t *testing.T) {
+	g := gittest.New(t)
+	g.Write(map[string]string{"src/a.go": "package a\n", ".memory/decisions.md": "# Decisions\n- Old entry.\n"})
+	g.Commit("2024-01-01", "start")
+	r := openRepo(t, g.Dir)
+	p := filepath.Join(g.Dir, ".memory", "decisions.md")
+	if w := r.Written(p, 2); w.IsZero() {
+		t.Fatal("a committed line has no time")
+	}
+	g.Write(map[string]string{".memory/decisions.md": "# Decisions\n- New entry, not committed.\n- Old entry.\n"})
+	if w := r.Written(p, 2); !w.IsZero() {
+		t.Errorf("the inserted line 2 is dated %v, want not committed", w)
+	}
+	if w := r.Written(p, 3); w.IsZero() {
+		t.Error("the committed line, now line 3, is not dated")
+	}
+}
