@@ -78,9 +78,6 @@ type repoWork struct {
 	done               chan struct{} // closed when the running worker ends
 	timer              *time.Timer   // the debounce of watcher events
 	failing            bool          // the last open failed, and the log said so
-	// opens and updates count the builds (tests assert that a change was
-	// followed rather than listed again).
-	opens, updates int
 }
 
 // repoScope is where a folder's repository lies.
@@ -255,7 +252,6 @@ func (s *Server) followRepo(f *folder, cur *repoState, paths []string) *repoStat
 		return nil
 	}
 	f.repoMu.Lock()
-	f.work.updates++
 	f.repoMu.Unlock()
 	s.log.Debugf("repository of %s: followed %d changed paths in %s (%d files added, %d removed, history moved: %v, listed again: %v)",
 		f.dir, len(paths), since(start), len(d.Added), len(d.Removed), d.History, d.Relisted)
@@ -275,7 +271,6 @@ func (s *Server) openRepo(f *folder, cfg config.Config) *repoState {
 	repo, err := s.opt.OpenRepo(s.life, sc.root, cfg)
 	f.repoMu.Lock()
 	defer f.repoMu.Unlock()
-	f.work.opens++
 	switch {
 	case err != nil && s.life.Err() != nil:
 		repo = nil // the server is stopping: nothing to report

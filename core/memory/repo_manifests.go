@@ -176,22 +176,17 @@ func (r *repo) readPins() pinSets {
 	for _, folder := range folders {
 		for _, f := range r.filesIn(folder) {
 			if refs.PinFile(path.Base(f)) {
-				r.readPinFile(f, sets.root)
+				r.readPinsWith(f, sets.root, refs.ParsePins)
 			}
 		}
 	}
 	below := r.pinFilesBelow()
 	if len(below) <= maxPinFilesBelow {
 		for _, f := range below {
-			r.readPinFile(f, sets.below)
+			r.readPinsWith(f, sets.below, refs.ParsePins)
 		}
 	}
 	return sets
-}
-
-// readPinFile adds what the pin file f (from the top) states to into.
-func (r *repo) readPinFile(f string, into map[string][]refs.Pin) {
-	r.readPinsWith(f, into, refs.ParsePins)
 }
 
 // readPinsWith adds what parse reads in the file f (from the top) to into.
