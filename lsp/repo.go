@@ -251,8 +251,6 @@ func (s *Server) followRepo(f *folder, cur *repoState, paths []string) *repoStat
 	if err != nil {
 		return nil
 	}
-	f.repoMu.Lock()
-	f.repoMu.Unlock()
 	s.log.Debugf("repository of %s: followed %d changed paths in %s (%d files added, %d removed, history moved: %v, listed again: %v)",
 		f.dir, len(paths), since(start), len(d.Added), len(d.Removed), d.History, d.Relisted)
 	if next == cur.repo {
