@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"runtime/debug"
+	"slices"
 	"sync"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -51,9 +52,15 @@ type Server struct {
 	mu       sync.Mutex
 	sessions map[*sdk.ServerSession]*sessionRoots
 	// warm keeps each .memory folder's files and search index between
-	// calls (memory.Warm), by the folder's path.
-	warm map[string]*memory.Warm
+	// calls (memory.Warm), by the folder's path; recent lists those paths,
+	// most recently used last, so that no more than maxWarm are kept.
+	warm   map[string]*memory.Warm
+	recent []string
 }
+
+// maxWarm bounds the folders whose index a server keeps: a long-lived
+// server that was asked about many roots holds only the latest few.
+const maxWarm = 8
 
 // instructions is sent at initialization; clients show it to the model as
 // the server's standing advice.
@@ -143,6 +150,11 @@ func (s *Server) service(root string) (*memory.Service, error) {
 	if w == nil {
 		w = new(memory.Warm)
 		s.warm[ws.Dir] = w
+	}
+	s.recent = append(slices.DeleteFunc(s.recent, func(d string) bool { return d == ws.Dir }), ws.Dir)
+	if len(s.recent) > maxWarm {
+		delete(s.warm, s.recent[0])
+		s.recent = s.recent[1:]
 	}
 	s.mu.Unlock()
 	return &memory.Service{WS: ws, Cfg: s.opts.Config, Warm: w}, nil

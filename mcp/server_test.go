@@ -678,3 +678,27 @@ func TestPathOfURI(t *testing.T) {
 		}
 	}
 }
+
+// TestWarmFoldersBounded: a server asked about more folders than maxWarm
+// keeps the index of the latest ones only, the one just used among them.
+func TestWarmFoldersBounded(t *testing.T) {
+	s := New(Options{})
+	var last string
+	for range maxWarm + 3 {
+		root := t.TempDir()
+		if err := os.Mkdir(filepath.Join(root, ".memory"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		svc, err := s.service(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		last = svc.WS.Dir
+	}
+	if len(s.warm) != maxWarm || len(s.recent) != maxWarm {
+		t.Errorf("%d folders kept (%d recent), want %d", len(s.warm), len(s.recent), maxWarm)
+	}
+	if s.warm[last] == nil {
+		t.Error("the folder just used was dropped")
+	}
+}
