@@ -195,16 +195,25 @@ async function press(...keys) {
 }
 
 // Opens the file named name with quick open (Ctrl+P), as a person does, and
-// waits until the editor shows a line holding text.
+// waits until the editor shows a line holding text. A file another program
+// has just written may not be in VS Code's file search yet ("No matching
+// results"): as a person would, close the box and ask again.
 async function quickOpen(name, text) {
-  await waitFor('quick open', async () => {
-    await press('Control', 'p');
-    return waitFor('the quick open box', async () => (await quickInput()).visible, 2_000).catch(() => false);
-  });
-  await page.keyboard.type(name);
   await waitFor(`${name} in quick open`, async () => {
-    const q = await quickInput();
-    return q.rows.some((r) => r.label === name) || { ok: false, seen: q };
+    await press('Control', 'p');
+    const open = await waitFor('the quick open box', async () => (await quickInput()).visible, 2_000).catch(() => false);
+    if (!open) {
+      return false;
+    }
+    await page.keyboard.type(name);
+    const found = await waitFor(`${name} listed`, async () => (await quickInput()).rows.some((r) => r.label === name), 3_000)
+      .catch(() => false);
+    if (!found) {
+      const seen = await quickInput();
+      await press('Escape');
+      return { ok: false, seen };
+    }
+    return true;
   });
   await press('Enter');
   await waitFor(`${name} in the editor`, async () => (await editorLines()).some((l) => l.includes(text)));
