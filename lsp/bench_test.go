@@ -135,43 +135,20 @@ func BenchmarkResidentMemory(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			var rss, hwm float64
 			for b.Loop() {
-				cmd := exec.Command(binary, "serve", "--stdio")
-				c := lsptest.Start(b, cmd)
-				uri, text := openBench(b, c, 10000, bc.raised)
-				start := lsptest.PositionAt(text, strings.Index(text, "ticket DEC-5000."))
-				for i := range 10 {
-					v := c.Change(uri, lsptest.TextEdit{Range: lsptest.Range{Start: start, End: lsptest.Position{Line: start.Line, Character: start.Character + 6}}, NewText: []string{"issue ", "ticket"}[i%2]})
-					c.Await(0, wait, "publishDiagnostics", publishedFor(uri, v))
-					c.Forget()
-				}
-				rss, hwm = procStatus(b, cmd.Process.Pid, "VmRSS"), procStatus(b, cmd.Process.Pid, "VmHWM")
-				c.Shutdown()
-				c.ExitCode()
+				rss, hwm = lsptest.ResidentMemory(b, exec.Command(binary, "serve", "--stdio"), func(c *lsptest.Client) {
+					uri, text := openBench(b, c, 10000, bc.raised)
+					start := lsptest.PositionAt(text, strings.Index(text, "ticket DEC-5000."))
+					for i := range 10 {
+						v := c.Change(uri, lsptest.TextEdit{Range: lsptest.Range{Start: start, End: lsptest.Position{Line: start.Line, Character: start.Character + 6}}, NewText: []string{"issue ", "ticket"}[i%2]})
+						c.Await(0, wait, "publishDiagnostics", publishedFor(uri, v))
+						c.Forget()
+					}
+				})
 			}
 			b.ReportMetric(rss, "MB-rss")
 			b.ReportMetric(hwm, "MB-peak-rss")
 		})
 	}
-}
-
-// procStatus reads a "kB" field of /proc/<pid>/status, in MB.
-func procStatus(b *testing.B, pid int, field string) float64 {
-	b.Helper()
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(line, field+":"); ok {
-			kb, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(rest), " kB"))
-			if err != nil {
-				b.Fatalf("%s: %v", line, err)
-			}
-			return float64(kb) / 1024
-		}
-	}
-	b.Fatalf("no %s in /proc/%d/status", field, pid)
-	return 0
 }
 
 // BenchmarkCodeActionAfterPublish is the time of a code action request on

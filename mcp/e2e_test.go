@@ -35,6 +35,7 @@ func TestMain(m *testing.M) { os.Exit(lsptest.RunWithBinary(m, &binary)) }
 type serverProcess struct {
 	cs     *sdk.ClientSession
 	stderr *syncBuffer
+	pid    int
 }
 
 // syncBuffer is stderr as the process writes it while the test reads it.
@@ -72,7 +73,7 @@ func startServer(t testing.TB, dir string, c *sdk.Client, version string, args .
 	if err != nil {
 		t.Fatalf("connecting to memory-lsp mcp: %v", err)
 	}
-	p.cs = cs
+	p.cs, p.pid = cs, cmd.Process.Pid
 	t.Cleanup(func() { p.close(t) })
 	return p
 }

@@ -77,18 +77,24 @@ func BenchmarkPlanStore(b *testing.B) {
 	}
 }
 
+// benchDecisionsDir is a new workspace with an empty .memory folder, and
+// the path its decisions.md would have.
+func benchDecisionsDir(b *testing.B) (root, path string) {
+	root = b.TempDir()
+	dir := filepath.Join(root, ".memory")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	return root, filepath.Join(dir, "decisions.md")
+}
+
 // BenchmarkStore is a whole store on disk: lock, read, decide, write a temp
 // file, fsync, rename, fsync the folder, unlock. Each iteration stores a new
 // distinct entry and the file is reset every 32 so its size stays near n.
 func BenchmarkStore(b *testing.B) {
 	for _, n := range []int{40, 10000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			root := b.TempDir()
-			dir := filepath.Join(root, ".memory")
-			if err := os.Mkdir(dir, 0o755); err != nil {
-				b.Fatal(err)
-			}
-			path := filepath.Join(dir, "decisions.md")
+			root, path := benchDecisionsDir(b)
 			base := benchFile(category.Decision, n, 7)
 			svc := newService(root)
 			svc.Cfg = benchConfig(n + 64)
@@ -107,6 +113,35 @@ func BenchmarkStore(b *testing.B) {
 				res, err := svc.Store(context.Background(), req, false)
 				if err != nil || res.Action != ActionStored {
 					b.Fatalf("%+v %v", res, err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkWarmStore is BenchmarkStore in a long-lived process's Service
+// (a Warm that served a query first, as the MCP server's), with what its
+// Warm does in the background after each store: for CPU profiles of a warm
+// store (issue 16). The file grows by one entry per store.
+func BenchmarkWarmStore(b *testing.B) {
+	for _, n := range []int{40, 10000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			root, path := benchDecisionsDir(b)
+			if err := os.WriteFile(path, benchFile(category.Decision, n, 7), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			svc := newService(root)
+			svc.Cfg = benchConfig(n + 100000)
+			svc.Warm = &Warm{}
+			if _, err := svc.Query(QueryRequest{Query: "cache"}); err != nil {
+				b.Fatal(err)
+			}
+			i := 0
+			for b.Loop() {
+				i++
+				req := StoreRequest{Category: "Decision", Content: fmt.Sprintf("Shard%d tenant%d archives go to cold storage.", i, i)}
+				if _, err := svc.Store(context.Background(), req, false); err != nil {
+					b.Fatal(err)
 				}
 			}
 		})
