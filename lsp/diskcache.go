@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"io/fs"
+	"maps"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -122,6 +123,16 @@ func (s *Server) diskFiles(f *folder, open map[string]bool) (*store.Snapshot, []
 	if watched {
 		st, ok = statDir(dir)
 		if ok && c != nil && c.gen == gen && c.matches(st, open) {
+			if trimmed := c.without(open); trimmed != c {
+				// Read before the file was opened: its disk bytes and
+				// parse would stay for as long as the buffer does.
+				s.mu.Lock()
+				if f.disk == c {
+					f.disk = trimmed
+				}
+				s.mu.Unlock()
+				c = trimmed
+			}
 			return c.snap, c.parsed, c
 		}
 	}
@@ -152,19 +163,13 @@ func (s *Server) diskFiles(f *folder, open map[string]bool) (*store.Snapshot, []
 	// cache does not keep them (a megabyte for a 10,000-entry file), and is
 	// void for that file once it is closed.
 	c = &diskCache{gen: gen, stat: st, racy: map[string]bool{}, unread: map[string]bool{},
-		snap:   &store.Snapshot{Dir: snap.Dir, Files: slices.Clone(snap.Files)},
-		parsed: slices.Clone(parsed), lines: map[string]*text.Index{}}
+		snap: snap, parsed: parsed, lines: map[string]*text.Index{}}
 	for _, fi := range st.Files {
 		if fi.ModTime().After(now.Add(-store.RacyWindow)) {
 			c.racy[fi.Name()] = true
 		}
 	}
-	for i, sf := range c.snap.Files {
-		if open[sf.Name] && sf.Data != nil {
-			c.snap.Files[i].Data, c.parsed[i] = nil, nil
-			c.unread[sf.Name] = true
-		}
-	}
+	c = c.without(open)
 	s.mu.Lock()
 	stored := f.gen == gen
 	if stored {
@@ -177,6 +182,34 @@ func (s *Server) diskFiles(f *folder, open map[string]bool) (*store.Snapshot, []
 		return c.snap, c.parsed, c
 	}
 	return snap, parsed, nil
+}
+
+// without is c without the disk bytes and parses of the files named in
+// open, and their line indexes; c itself when it holds none. The snapshot,
+// parses and maps are shared with the views c gave, so they are copied, not
+// changed.
+func (c *diskCache) without(open map[string]bool) *diskCache {
+	holds := func(sf store.File) bool { return open[sf.Name] && sf.Data != nil }
+	if !slices.ContainsFunc(c.snap.Files, holds) {
+		return c
+	}
+	t := &diskCache{gen: c.gen, stat: c.stat, racy: c.racy, unread: maps.Clone(c.unread),
+		snap:   &store.Snapshot{Dir: c.snap.Dir, Files: slices.Clone(c.snap.Files)},
+		parsed: slices.Clone(c.parsed), lines: map[string]*text.Index{}}
+	for i, sf := range t.snap.Files {
+		if holds(sf) {
+			t.snap.Files[i].Data, t.parsed[i] = nil, nil
+			t.unread[sf.Name] = true
+		}
+	}
+	c.mu.Lock()
+	for path, ix := range c.lines {
+		if !open[filepath.Base(path)] {
+			t.lines[path] = ix
+		}
+	}
+	c.mu.Unlock()
+	return t
 }
 
 // invalidateDisk forgets what f's cache holds: something in the folder

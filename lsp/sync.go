@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"path/filepath"
@@ -81,8 +82,13 @@ func (s *Server) didOpen(_ context.Context, p *protocol.DidOpenTextDocumentParam
 	if od := f.docLocked(name); od != nil {
 		name = od.name // opened again, under another spelling
 	}
-	od := &openDoc{f: f, name: name, base: disk, last: disk, changed: make(chan struct{})}
-	od.doc = newDocument(p.TextDocument.URI, f.path(name), p.TextDocument.Version, p.TextDocument.Text)
+	doc := newDocument(p.TextDocument.URI, f.path(name), p.TextDocument.Version, p.TextDocument.Text)
+	if disk != nil && bytes.Equal(disk, doc.text) {
+		// Nothing writes into either slice: one copy of a file that is
+		// usually opened as it is on disk is enough.
+		disk = doc.text
+	}
+	od := &openDoc{f: f, name: name, base: disk, last: disk, doc: doc, changed: make(chan struct{})}
 	f.docs[name] = od
 	s.mu.Unlock()
 	s.rewatch()
