@@ -44,12 +44,15 @@ type Catalog struct {
 
 // catalogPart is one category file's entries and their search segment. It
 // depends only on the file's path and bytes, so catalogs of later states
-// share it while those stay the same (Warm).
+// share it while those stay the same (Warm). Its entries are read from the
+// parse when a query returns them, not kept as CatalogEntry values: a
+// long-lived process keeps a part of every file, and those would hold
+// 120 bytes an entry more than the parse does.
 type catalogPart struct {
-	path    string
-	doc     *memfile.Document
-	entries []CatalogEntry // at.File is set per catalog (Catalog.entry)
-	seg     *search.Segment
+	path, name string
+	cat        category.Category
+	doc        *memfile.Document
+	seg        *search.Segment
 }
 
 // CatalogEntry is one entry with its location and pruning score.
@@ -69,10 +72,13 @@ func NewCatalog(files []rules.File) *Catalog {
 
 // newPart indexes the entries of category file f.
 func newPart(f rules.File) *catalogPart {
-	p := &catalogPart{path: f.Path, doc: f.Doc, entries: fileEntries(f, 0)}
-	docs := make([]search.Doc, len(p.entries))
-	for i, ce := range p.entries {
-		docs[i] = search.Doc{Category: ce.Cat, Slug: ce.Slug, Content: ce.Content}
+	p := &catalogPart{path: f.Path, name: f.Name, cat: f.Category, doc: f.Doc}
+	docs := make([]search.Doc, len(f.Doc.Entries))
+	for i, e := range f.Doc.Entries {
+		docs[i] = search.Doc{Category: f.Category, Content: e.Content}
+		if e.HasSlug {
+			docs[i].Slug = e.Slug
+		}
 	}
 	p.seg = search.NewSegment(docs)
 	return p
@@ -96,7 +102,7 @@ func joinCatalog(files []rules.File, part func(fi int) *catalogPart, last *Catal
 		c.parts = append(c.parts, part(fi))
 		c.fileOf = append(c.fileOf, fi)
 		c.base = append(c.base, c.n)
-		c.n += len(c.parts[len(c.parts)-1].entries)
+		c.n += len(c.parts[len(c.parts)-1].doc.Entries)
 	}
 	if last != nil && slices.Equal(last.parts, c.parts) {
 		c.index = last.index
@@ -125,9 +131,8 @@ func (c *Catalog) entry(i int) CatalogEntry {
 	for k+1 < len(c.base) && c.base[k+1] == i {
 		k++ // parts without entries share the next one's base
 	}
-	ce := c.parts[k].entries[i-c.base[k]]
-	ce.at.File = c.fileOf[k]
-	return ce
+	p, ei := c.parts[k], i-c.base[k]
+	return catalogEntry(p.cat, p.name, p.path, p.doc.Entries[ei], rules.EntryAt{File: c.fileOf[k], Entry: ei})
 }
 
 // Entries are the first max entries in read order (all of them when max
@@ -168,10 +173,14 @@ func List(files []rules.File, cat string) ([]CatalogEntry, error) {
 func fileEntries(f rules.File, fi int) []CatalogEntry {
 	out := make([]CatalogEntry, len(f.Doc.Entries))
 	for ei, e := range f.Doc.Entries {
-		out[ei] = CatalogEntry{EntryRef: *ref(f.Category, f.Name, e), Cat: f.Category, Path: f.Path,
-			Score: similar.Score(f.Category, e.Content), at: rules.EntryAt{File: fi, Entry: ei}}
+		out[ei] = catalogEntry(f.Category, f.Name, f.Path, e, rules.EntryAt{File: fi, Entry: ei})
 	}
 	return out
+}
+
+// catalogEntry is entry e of the category file cat at path, named name.
+func catalogEntry(cat category.Category, name, path string, e memfile.Entry, at rules.EntryAt) CatalogEntry {
+	return CatalogEntry{EntryRef: *ref(cat, name, e), Cat: cat, Path: path, Score: similar.Score(cat, e.Content), at: at}
 }
 
 // QueryRequest is queryMemory's input (HackLM's schema).

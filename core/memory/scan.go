@@ -10,7 +10,6 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/refs"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/search"
-	"github.com/memory-lsp/memory-lsp/core/similar"
 	"github.com/memory-lsp/memory-lsp/core/store"
 )
 
@@ -87,8 +86,7 @@ func (s *Service) scanQuery(req QueryRequest) (QueryResult, error) {
 		se := entries[k]
 		f := kept[se.at.File]
 		cat, _ := category.FromFile(f.Name)
-		return CatalogEntry{EntryRef: *ref(cat, f.Name, se.e), Cat: cat, Path: f.Path,
-			Score: similar.Score(cat, se.e.Content), at: se.at}
+		return catalogEntry(cat, f.Name, f.Path, se.e, se.at)
 	}
 	// The stale marking reads the files of the hits that cite something;
 	// the others are never read, and stay unparsed.

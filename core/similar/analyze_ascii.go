@@ -37,24 +37,19 @@ var asciiClass = func() (c [128]uint8) {
 	return c
 }()
 
-// textBlock lets Analyze allocate a Text together with the backing arrays of
-// its short lists: one allocation instead of four for a typical entry.
-type textBlock struct {
-	t    Text
-	strs [16]string
-}
+// strBlock carves a Text's short lists out of one array of exactly the
+// strings they need: one allocation instead of four for a typical entry,
+// and no unused room (a language server keeps a Text for every entry).
+type strBlock []string
 
-// take carves n strings out of the block, or allocates when it is used up.
-func (b *textBlock) take(used *int, n int) []string {
+// take carves n strings out of the block.
+func (b *strBlock) take(n int) []string {
 	if n == 0 {
 		return nil
 	}
-	if *used+n <= len(b.strs) {
-		s := b.strs[*used : *used+n : *used+n]
-		*used += n
-		return s
-	}
-	return make([]string, n)
+	s := (*b)[:n:n]
+	*b = (*b)[n:]
+	return s
 }
 
 // asciiPass is the state of analyzeASCII's single pass. Its buffers are
@@ -282,9 +277,7 @@ func (p *asciiPass) flushWord(buf []byte) {
 
 // text builds the Text from the finished pass.
 func (p *asciiPass) text(s string, less int) *Text {
-	blk := new(textBlock)
-	t := &blk.t
-	used := 0
+	t := new(Text)
 	nClean := len(p.buf)
 	p.buf = append(p.buf, p.norm...)
 	all := string(p.buf)
@@ -294,14 +287,20 @@ func (p *asciiPass) text(s string, less int) *Text {
 		t.Sign = -1
 	}
 	keys := sortSpans(p.buf, p.keys)
-	t.Keys = blk.take(&used, len(keys))
+	var core []sortSpan
+	n := len(keys) + len(p.nums) + p.named
+	if p.vocab {
+		core = sortSpans(p.buf, p.core)
+		n += len(core)
+	}
+	blk := make(strBlock, n)
+	t.Keys = blk.take(len(keys))
 	for i, k := range keys {
 		t.Keys[i] = clean[k.start:k.end]
 	}
 	if p.vocab {
-		core := sortSpans(p.buf, p.core)
 		// an empty Core is still a non-nil slice here, as on the general path
-		t.Core = blk.take(&used, len(core))
+		t.Core = blk.take(len(core))
 		if t.Core == nil {
 			t.Core = t.Keys[len(t.Keys):]
 		}
@@ -312,7 +311,7 @@ func (p *asciiPass) text(s string, less int) *Text {
 		t.Core = t.Keys
 	}
 	if len(p.nums) > 0 {
-		t.Numbers = sortedInto(blk.take(&used, len(p.nums)), p.nums)
+		t.Numbers = sortedInto(blk.take(len(p.nums)), p.nums)
 	}
 	t.hasOrder = p.orders || p.flips > 0 && hasCommaMark(s)
 	if p.named > 0 {
@@ -323,7 +322,7 @@ func (p *asciiPass) text(s string, less int) *Text {
 			}
 		}
 		named = sortSpans(p.buf, named)
-		t.Named = blk.take(&used, len(named))
+		t.Named = blk.take(len(named))
 		for i, k := range named {
 			t.Named[i] = clean[k.start:k.end]
 		}
