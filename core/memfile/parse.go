@@ -85,8 +85,15 @@ func Parse(src []byte) *Document {
 	n := bytes.Count(src, []byte{'\n'}) + 1
 	d.Lines = make([]Line, 0, n)
 	d.Entries = make([]Entry, 0, n/2)
-	inFence := false
-	eachLine(src, func(num int, span text.Span, hasLF bool) {
+	d.parseFrom(0, 1, false)
+	return d
+}
+
+// parseFrom appends to d the lines of d.Src from offset start on, the first
+// numbered num, with a fence open or not before it.
+func (d *Document) parseFrom(start, num int, inFence bool) {
+	src := d.Src
+	eachLine(src, start, num, func(num int, span text.Span, hasLF bool) {
 		ln := Line{Num: num, Span: span, HasLF: hasLF, Entry: -1}
 		if e, ok := parseEntry(src, span); ok {
 			e.Line, e.LineIndex = num, len(d.Lines)
@@ -97,7 +104,6 @@ func Parse(src []byte) *Document {
 		}
 		d.Lines = append(d.Lines, ln)
 	})
-	return d
 }
 
 // Entries calls fn with each entry of src, in order, exactly as Parse finds
@@ -105,7 +111,7 @@ func Parse(src []byte) *Document {
 // alone and once (a one-shot query), the lines are neither classified nor
 // kept.
 func Entries(src []byte, fn func(Entry)) {
-	eachLine(src, func(num int, span text.Span, _ bool) {
+	eachLine(src, 0, 1, func(num int, span text.Span, _ bool) {
 		if e, ok := parseEntry(src, span); ok {
 			e.Line, e.LineIndex = num, num-1
 			fn(e)
@@ -113,11 +119,11 @@ func Entries(src []byte, fn func(Entry)) {
 	})
 }
 
-// eachLine calls fn with each LF-separated line of src: its 1-based number,
-// its span without the LF, and whether an LF ends it.
-func eachLine(src []byte, fn func(num int, span text.Span, hasLF bool)) {
-	start := 0
-	for num := 1; ; num++ {
+// eachLine calls fn with each LF-separated line of src from offset start
+// (a line's start), numbered from num: its 1-based number, its span without
+// the LF, and whether an LF ends it.
+func eachLine(src []byte, start, num int, fn func(num int, span text.Span, hasLF bool)) {
+	for ; ; num++ {
 		end := bytes.IndexByte(src[start:], '\n')
 		hasLF := end >= 0
 		if hasLF {

@@ -1,0 +1,91 @@
+package memfile
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// reparseLines are the lines the random documents are made of: entries with
+// and without slugs, fences that turn the lines after them into code, and
+// each other kind of line, with CRLF and without.
+var reparseLines = []string{
+	"- Use Postgres.", "- [db] Use Postgres for the ledger.", "- [x]  y", "-   ", "- ", "-",
+	"```", "~~~", "  ```go", "# Decisions", "", "   ", "* bullet", "1. item", "-glued",
+	"  - indented", "Memories stored by HackLM", "prose", "- Tag releases.\r", "- café ☕",
+}
+
+func randomDoc(r *rand.Rand) string {
+	var b strings.Builder
+	for range r.IntN(12) {
+		b.WriteString(reparseLines[r.IntN(len(reparseLines))])
+		b.WriteByte('\n')
+	}
+	if r.IntN(3) == 0 {
+		b.WriteString(reparseLines[r.IntN(len(reparseLines))]) // no final LF
+	}
+	return b.String()
+}
+
+// changed is a with one of the changes a file goes through: a line
+// appended (a store), a line replaced, inserted or deleted, a cut, or
+// another document.
+func changed(r *rand.Rand, a string) string {
+	lines := strings.SplitAfter(a, "\n")
+	i := r.IntN(len(lines) + 1)
+	line := reparseLines[r.IntN(len(reparseLines))] + "\n"
+	switch r.IntN(6) {
+	case 0:
+		return a + line
+	case 1:
+		if i < len(lines) {
+			lines[i] = line
+		}
+	case 2:
+		lines = append(lines[:i], append([]string{line}, lines[i:]...)...)
+	case 3:
+		if i < len(lines) {
+			lines = append(lines[:i], lines[i+1:]...)
+		}
+	case 4:
+		return a[:r.IntN(len(a)+1)]
+	default:
+		return randomDoc(r)
+	}
+	return strings.Join(lines, "")
+}
+
+func checkReparse(t *testing.T, a, b string) {
+	t.Helper()
+	old := Parse([]byte(a))
+	got, want := Reparse(old, []byte(b)), Parse([]byte(b))
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("Reparse(Parse(%q), %q) =\n%+v\nParse = \n%+v", a, b, got, want)
+	}
+	if !reflect.DeepEqual(old, Parse([]byte(a))) {
+		t.Fatalf("Reparse changed the document it started from (%q, %q)", a, b)
+	}
+}
+
+func TestReparseMatchesParse(t *testing.T) {
+	r := rand.New(rand.NewPCG(16, 1))
+	for range 20000 {
+		a := randomDoc(r)
+		checkReparse(t, a, changed(r, a))
+	}
+}
+
+func TestReparseOfSameBytesIsTheDocument(t *testing.T) {
+	old := Parse([]byte("# D\n\n- a.\n"))
+	if got := Reparse(old, []byte("# D\n\n- a.\n")); got != old {
+		t.Fatalf("a new document for the same bytes: %+v", got)
+	}
+}
+
+func FuzzReparse(f *testing.F) {
+	f.Add("# D\n\n- a.\n", "# D\n\n- a.\n\n- b.\n")
+	f.Add("```\n- a.\n", "```\n- a.\n```\n- b.")
+	f.Add("- a.\r\n- b.", "- a.\r\n- c.\n")
+	f.Fuzz(func(t *testing.T, a, b string) { checkReparse(t, a, b) })
+}
