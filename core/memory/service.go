@@ -11,6 +11,7 @@ import (
 
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
+	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/store"
 )
@@ -35,11 +36,16 @@ func Files(snap *store.Snapshot) []rules.File { return Overlay(snap, nil) }
 // contents; buffers of files that are not on disk come last, by path. A nil
 // snapshot gives the buffers alone.
 func Overlay(snap *store.Snapshot, bufs map[string][]byte) []rules.File {
+	return OverlayParsed(snap, nil, buffers(bufs))
+}
+
+// buffers are OverlayParsed's open parses of bufs.
+func buffers(bufs map[string][]byte) map[string]func() rules.File {
 	open := make(map[string]func() rules.File, len(bufs))
 	for p, b := range bufs {
 		open[p] = func() rules.File { return rules.NewFile(p, b) }
 	}
-	return OverlayParsed(snap, nil, open)
+	return open
 }
 
 // OverlayParsed is Overlay for a caller that keeps parses between calls, as
@@ -107,10 +113,14 @@ func (s *Service) Store(ctx context.Context, req StoreRequest, dryRun bool) (Sto
 			// on it would replace the file with a new one.
 			return nil, &FileTooLargeError{Op: "store into", Path: f.Path, Size: f.Size}
 		}
+		parse := memfile.Parse
 		if f != nil && f.Exists {
 			cur = f.Data
+			if s.Warm != nil {
+				parse = func(b []byte) *memfile.Document { return s.Warm.Parse(f.Path, b) }
+			}
 		}
-		out, r, err := PlanStore(cur, v, s.Cfg)
+		out, r, err := PlanStoreParsing(cur, parse, v, s.Cfg)
 		res = r
 		if err != nil || out == nil || dryRun {
 			return nil, err

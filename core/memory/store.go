@@ -100,6 +100,14 @@ type StoreResult struct {
 // replaces the rule it reverses and says so, a changed value is an update not
 // a duplicate, and eviction happens only when an entry is added.
 func PlanStore(cur []byte, s Store, cfg config.Config) ([]byte, StoreResult, error) {
+	return PlanStoreParsing(cur, memfile.Parse, s, cfg)
+}
+
+// PlanStoreParsing is PlanStore with the file's parse made by parse, which
+// must be memfile.Parse's: a long-lived process keeps the parse of the
+// file's earlier bytes (Warm.Parse), or has these bytes parsed already
+// (ParsedAs).
+func PlanStoreParsing(cur []byte, parse func([]byte) *memfile.Document, s Store, cfg config.Config) ([]byte, StoreResult, error) {
 	file := s.Category.File()
 	if len(cur) > rules.MaxFileBytes {
 		return nil, StoreResult{}, &FileTooLargeError{Op: "store into", Path: file, Size: int64(len(cur))}
@@ -107,7 +115,7 @@ func PlanStore(cur []byte, s Store, cfg config.Config) ([]byte, StoreResult, err
 	if cur == nil {
 		cur = store.NewFileBytes(s.Category)
 	}
-	d := memfile.Parse(cur)
+	d := parse(cur)
 	res := StoreResult{File: file, Slug: s.Slug, Content: s.Content}
 	th := similar.Thresholds{Skip: cfg.SkipThreshold, Update: cfg.UpdateThreshold}
 	newText := similar.Analyze(s.Content)
@@ -188,6 +196,17 @@ func PlanStore(cur []byte, s Store, cfg config.Config) ([]byte, StoreResult, err
 	res.Line = lineOf(out, target >= 0, d, target)
 	res.Message = messageFor(res)
 	return out, res, nil
+}
+
+// ParsedAs is a parse function (PlanStoreParsing's) that gives d for d's
+// own bytes, and parses any other.
+func ParsedAs(d *memfile.Document) func([]byte) *memfile.Document {
+	return func(b []byte) *memfile.Document {
+		if bytes.Equal(b, d.Src) {
+			return d
+		}
+		return memfile.Parse(b)
+	}
 }
 
 // lineOf finds the written entry's line in the new bytes: in place it keeps

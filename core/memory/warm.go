@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/store"
 )
@@ -32,6 +33,11 @@ type Warm struct {
 	files   []rules.File
 	stat    store.DirStat
 	trusted bool
+
+	// pending are the latest bytes this process wrote, by path, that the
+	// indexing goroutine (one at a time: indexing) has yet to parse.
+	pending  map[string][]byte
+	indexing bool
 }
 
 // Catalog is NewCatalog(files), reusing the parts of the previous catalog
@@ -57,19 +63,49 @@ func (w *Warm) Catalog(files []rules.File) *Catalog {
 // written changes): each memory file written is parsed and indexed in the
 // background, so that the next catalog, which finds those bytes there,
 // reuses them instead of re-indexing the file while a client waits, and
-// the writer's reply does not wait for the index either. A Warm that has
-// served no query yet keeps nothing warm, and does nothing.
+// the writer's reply does not wait for the index either. Only the latest
+// bytes of a file are indexed: a burst of stores into a file of 10,000
+// entries would otherwise parse and index it once per store (75 ms of CPU
+// each), beside the stores themselves. A Warm that has served no query
+// yet keeps nothing warm, and does nothing.
 func (w *Warm) Wrote(written []store.Change) {
 	w.mu.Lock()
-	cold := w.last == nil && w.files == nil
-	w.mu.Unlock()
-	if cold {
+	defer w.mu.Unlock()
+	if w.last == nil && w.files == nil {
 		return
 	}
 	for _, c := range written {
 		if !c.Append {
-			go w.wrote(c.Path, c.Data)
+			if w.pending == nil {
+				w.pending = map[string][]byte{}
+			}
+			w.pending[c.Path] = c.Data
+			w.trusted = false // the last read no longer holds this file
 		}
+	}
+	if len(w.pending) > 0 && !w.indexing {
+		w.indexing = true
+		go w.indexPending()
+	}
+}
+
+// indexPending runs wrote for each pending file until none is left.
+func (w *Warm) indexPending() {
+	for {
+		w.mu.Lock()
+		if len(w.pending) == 0 {
+			w.indexing = false
+			w.mu.Unlock()
+			return
+		}
+		var path string
+		for path = range w.pending {
+			break
+		}
+		data := w.pending[path]
+		delete(w.pending, path)
+		w.mu.Unlock()
+		w.wrote(path, data)
 	}
 }
 
@@ -77,10 +113,13 @@ func (w *Warm) Wrote(written []store.Change) {
 // stat, taken before this write, so a Load after it reads again (and finds
 // this parse by its bytes).
 func (w *Warm) wrote(path string, data []byte) {
-	f := rules.NewFile(path, data)
+	w.mu.Lock()
+	base, prev := w.known(path), w.parts[path]
+	w.mu.Unlock()
+	f := rules.NewFileParsing(path, data, reparsing(base))
 	var p *catalogPart
 	if isCatalogued(f) {
-		p = newPart(f)
+		p = prev.extended(f)
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -98,6 +137,57 @@ func (w *Warm) wrote(path string, data []byte) {
 		}
 		w.parts[path] = p
 	}
+}
+
+// Parse is memfile.Parse(data) for the file at path, read from the last
+// parse of that file w holds (memfile.Reparse): after a store of this
+// process, of the bytes before it, so that only the appended entry is read.
+func (w *Warm) Parse(path string, data []byte) *memfile.Document {
+	w.mu.Lock()
+	base := w.known(path)
+	w.mu.Unlock()
+	return reparsing(base)(data)
+}
+
+// Overlay is the package's Overlay with the files of snap parsed by Parse:
+// for a writer of a long-lived process, which reads the folder again inside
+// the lock, most often to find the bytes it last wrote or indexed.
+func (w *Warm) Overlay(snap *store.Snapshot, bufs map[string][]byte) []rules.File {
+	var parsed []func() rules.File
+	if snap != nil {
+		parsed = make([]func() rules.File, len(snap.Files))
+		for i, sf := range snap.Files {
+			parsed[i] = func() rules.File { return w.File(sf.Path, sf.Data) }
+		}
+	}
+	return OverlayParsed(snap, parsed, buffers(bufs))
+}
+
+// File is rules.NewFile with the parse made by Parse.
+func (w *Warm) File(path string, data []byte) rules.File {
+	return rules.NewFileParsing(path, data, func(b []byte) *memfile.Document { return w.Parse(path, b) })
+}
+
+// known is the latest parse w holds of the file at path, or nil. w.mu is
+// held.
+func (w *Warm) known(path string) *memfile.Document {
+	if p := w.parts[path]; p != nil {
+		return p.doc
+	}
+	for _, f := range w.files {
+		if f.Path == path && f.Doc != nil {
+			return f.Doc
+		}
+	}
+	return nil
+}
+
+// reparsing is memfile.Parse, read from base when there is one.
+func reparsing(base *memfile.Document) func([]byte) *memfile.Document {
+	if base == nil {
+		return memfile.Parse
+	}
+	return func(b []byte) *memfile.Document { return memfile.Reparse(base, b) }
 }
 
 // Load is Service.Load for a long-lived process: the files of the last
@@ -129,8 +219,14 @@ func (w *Warm) Load(ws *store.Workspace) ([]rules.File, error) {
 	}
 	parsed := make([]func() rules.File, len(snap.Files))
 	for i, sf := range snap.Files {
-		if p, ok := prev[sf.Path]; ok && sf.Data != nil && !p.TooLarge() && bytes.Equal(p.Doc.Src, sf.Data) {
+		p, ok := prev[sf.Path]
+		switch {
+		case !ok || sf.Data == nil || p.TooLarge():
+		case bytes.Equal(p.Doc.Src, sf.Data):
 			parsed[i] = func() rules.File { return p }
+		default:
+			// Most often another writer appended an entry.
+			parsed[i] = func() rules.File { return rules.NewFileParsing(sf.Path, sf.Data, reparsing(p.Doc)) }
 		}
 	}
 	files := OverlayParsed(snap, parsed, nil)

@@ -264,3 +264,27 @@ func TestWarmLoadSeesARewriteInTheSameTick(t *testing.T) {
 		t.Errorf("after a rewrite in the same tick: %q, %v; want the new bytes", content(files), err)
 	}
 }
+
+// TestWarmStoresMatchCold: a file this process writes again and again, most
+// often with an entry appended (a part then gains a segment of the new
+// entries, up to maxSegments, and is indexed again as one after that),
+// sometimes otherwise (an entry reworded or removed, the same bytes), is
+// answered for exactly as by a catalog built from scratch.
+func TestWarmStoresMatchCold(t *testing.T) {
+	r := rand.New(rand.NewPCG(16, 4))
+	var w Warm
+	path := ".memory/decisions.md"
+	other := rules.NewFile(".memory/quirks.md", []byte("# Quirks\n\n- "+lsptest.Sentence(r, true)+"\n"))
+	text := "# Decisions\n"
+	files := func() []rules.File { return []rules.File{rules.NewFile(path, []byte(text)), other} }
+	w.Catalog(files())
+	for step := range 60 {
+		if r.IntN(5) == 0 {
+			text = warmEdit(r, text)
+		} else {
+			text += "\n- " + lsptest.Sentence(r, true) + "\n"
+		}
+		w.wrote(path, []byte(text))
+		sameAnswers(t, fmt.Sprintf("step %d", step), w.Catalog(files()), NewCatalog(files()), warmQueries(r))
+	}
+}

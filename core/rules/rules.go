@@ -61,11 +61,16 @@ type File struct {
 // NewFile parses the bytes of a file of a `.memory/` folder. A file over
 // MaxFileBytes is not parsed: its Document holds the bytes and no lines or
 // entries, so that nothing (a Checker above all) keeps a parse of it.
-func NewFile(path string, data []byte) File {
+func NewFile(path string, data []byte) File { return NewFileParsing(path, data, memfile.Parse) }
+
+// NewFileParsing is NewFile with the parse made by parse, which must be
+// memfile.Parse's (a caller that keeps the parse of a file's earlier bytes
+// gives memfile.Reparse's).
+func NewFileParsing(path string, data []byte, parse func([]byte) *memfile.Document) File {
 	if len(data) > MaxFileBytes {
 		return fileAt(path, &memfile.Document{Src: data})
 	}
-	return fileAt(path, memfile.Parse(data))
+	return fileAt(path, parse(data))
 }
 
 // NewFileTooLarge is a file of size bytes, over MaxFileBytes, whose bytes
