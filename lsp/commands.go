@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/memory-lsp/memory-lsp/core/config"
+	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 )
@@ -129,6 +130,7 @@ func (s *Server) cmdStore(ctx context.Context, _ string, raw json.RawMessage) (a
 	rep, err := s.write(ctx, root, "Store memory", func(files []rules.File, cfg config.Config) (map[string][]byte, error) {
 		path := filepath.Join(memoryDir(root), st.Category.File())
 		var cur []byte
+		parse := memfile.Parse
 		if f := memory.CategoryFile(files, st.Category); f != nil {
 			if f.TooLarge() {
 				// A file from disk that large was never read: its empty
@@ -136,9 +138,9 @@ func (s *Server) cmdStore(ctx context.Context, _ string, raw json.RawMessage) (a
 				// PlanStore names it.
 				return nil, &memory.FileTooLargeError{Op: "store into", Path: st.Category.File(), Size: f.Size()}
 			}
-			path, cur = f.Path, f.Doc.Src
+			path, cur, parse = f.Path, f.Doc.Src, memory.ParsedAs(f.Doc)
 		}
-		out, r, err := memory.PlanStore(cur, st, cfg)
+		out, r, err := memory.PlanStoreParsing(cur, parse, st, cfg)
 		res = r
 		if err != nil || out == nil {
 			return nil, err

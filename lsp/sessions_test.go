@@ -47,9 +47,14 @@ import (
 // inProcess connects a client to a Server running in this process, with
 // diagnostics published for every change (no debounce).
 func inProcess(t testing.TB) *lsptest.Client {
+	return inProcessWith(t, lsp.Options{Version: "test", Debounce: -1})
+}
+
+// inProcessWith is inProcess with other options.
+func inProcessWith(t testing.TB, opts lsp.Options) *lsptest.Client {
 	return lsptest.Pipe(t, func(in io.Reader, out io.Writer) int {
 		log := commonlog.GetLogger("lsptest")
-		srv := lsp.NewServer(lsp.Options{Version: "test", Debounce: -1}, log)
+		srv := lsp.NewServer(opts, log)
 		ok, _ := srv.Serve(context.Background(), lsp.NewConn(in, out, srv, log))
 		if !ok {
 			return 1

@@ -36,11 +36,13 @@ func BenchmarkStoreBinary(b *testing.B) {
 }
 
 // BenchmarkStoreInProcess is BenchmarkStoreBinary with the server in the
-// test's process (under the binary's soft heap limit), for profiles
-// (-cpuprofile).
+// test's process (under the binary's soft heap limit and with its debounce),
+// for profiles (-cpuprofile).
 func BenchmarkStoreInProcess(b *testing.B) {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(lsp.MemoryLimit))
-	benchStore(b, func(b *testing.B, _ string) (*lsptest.Client, int) { return inProcess(b), 0 })
+	benchStore(b, func(b *testing.B, _ string) (*lsptest.Client, int) {
+		return inProcessWith(b, lsp.Options{Version: "test"}), 0
+	})
 }
 
 // benchStore runs the benchmark on the server start starts, and reports its

@@ -144,7 +144,10 @@ func (s *Server) transact(ctx context.Context, f *folder, label string, plan pla
 		}
 		s.tellReconciled(p)
 	}
-	s.schedule(f, 0)
+	// Debounced as an edit's: the writer's reply does not wait for a check
+	// of the whole folder (300 ms at 10,000 entries), and a burst of writes,
+	// or the watcher's events of this one, is checked once.
+	s.schedule(f, s.opt.Debounce)
 	return rep, func() {
 		for _, w := range waits {
 			w()
@@ -185,7 +188,7 @@ func (s *Server) planWrite(f *folder, snap *store.Snapshot, cfg config.Config, p
 	var out map[string][]byte
 	if plan != nil {
 		var err error
-		if out, err = plan(memory.Overlay(snap, merged), cfg); err != nil {
+		if out, err = plan(f.catalog.Overlay(snap, merged), cfg); err != nil {
 			return nil, nil, err
 		}
 	}
