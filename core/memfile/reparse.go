@@ -18,10 +18,7 @@ func Reparse(old *Document, src []byte) *Document {
 	if bytes.Equal(old.Src, src) {
 		return old
 	}
-	same := 0
-	for same < len(src) && same < len(old.Src) && src[same] == old.Src[same] {
-		same++
-	}
+	same := commonPrefix(old.Src, src)
 	kept, entries, inFence := 0, 0, false
 	for _, ln := range old.Lines {
 		if !ln.HasLF || ln.Span.End >= same {
@@ -44,4 +41,19 @@ func Reparse(old *Document, src []byte) *Document {
 	copy(d.Entries, old.Entries[:entries])
 	d.parseFrom(start, kept+1, inFence)
 	return d
+}
+
+// commonPrefix is the length of the longest common prefix of a and b,
+// compared a block at a time.
+func commonPrefix(a, b []byte) int {
+	const block = 4096
+	n := min(len(a), len(b))
+	i := 0
+	for i+block <= n && bytes.Equal(a[i:i+block], b[i:i+block]) {
+		i += block
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
 }

@@ -38,6 +38,11 @@ type Warm struct {
 	// indexing goroutine (one at a time: indexing) has yet to parse.
 	pending  map[string][]byte
 	indexing bool
+	// latest is the last parse Parse or the indexing made of each file, so
+	// that the next reader of the same bytes (a store's plan, a check, the
+	// indexing) takes it instead of making its own: a parse of 10,000
+	// entries is 2 MB of lines and entries, which even a Reparse copies.
+	latest map[string]*memfile.Document
 }
 
 // Catalog is NewCatalog(files), reusing the parts of the previous catalog
@@ -54,6 +59,13 @@ func (w *Warm) Catalog(files []rules.File) *Catalog {
 	w.parts = make(map[string]*catalogPart, len(c.parts))
 	for _, p := range c.parts {
 		w.parts[p.path] = p
+	}
+	for path, d := range w.latest {
+		// Kept only while it may be the base of the next parse of a file
+		// the catalog holds.
+		if p := w.parts[path]; p == nil || p.doc == d || bytes.Equal(p.doc.Src, d.Src) {
+			delete(w.latest, path)
+		}
 	}
 	w.last = &Catalog{parts: c.parts, index: c.index}
 	return c
@@ -123,6 +135,11 @@ func (w *Warm) wrote(path string, data []byte) {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if p != nil {
+		delete(w.latest, path) // the part's parse is the newest
+	} else if base != nil && f.Doc != base {
+		w.rememberLocked(path, f.Doc)
+	}
 	w.trusted = false
 	// A copy: the last slice may be in use by a query.
 	w.files = slices.Clone(w.files)
@@ -142,11 +159,27 @@ func (w *Warm) wrote(path string, data []byte) {
 // Parse is memfile.Parse(data) for the file at path, read from the last
 // parse of that file w holds (memfile.Reparse): after a store of this
 // process, of the bytes before it, so that only the appended entry is read.
+// A file w knows nothing of is parsed, and that parse not kept (the
+// caller keeps it as long as it needs it; the catalog keeps its own).
 func (w *Warm) Parse(path string, data []byte) *memfile.Document {
 	w.mu.Lock()
 	base := w.known(path)
 	w.mu.Unlock()
-	return reparsing(base)(data)
+	d := reparsing(base)(data)
+	if base != nil && d != base {
+		w.mu.Lock()
+		w.rememberLocked(path, d)
+		w.mu.Unlock()
+	}
+	return d
+}
+
+// rememberLocked makes d the latest parse of the file at path; w.mu is held.
+func (w *Warm) rememberLocked(path string, d *memfile.Document) {
+	if w.latest == nil {
+		w.latest = map[string]*memfile.Document{}
+	}
+	w.latest[path] = d
 }
 
 // Overlay is the package's Overlay with the files of snap parsed by Parse:
@@ -171,6 +204,9 @@ func (w *Warm) File(path string, data []byte) rules.File {
 // known is the latest parse w holds of the file at path, or nil. w.mu is
 // held.
 func (w *Warm) known(path string) *memfile.Document {
+	if d := w.latest[path]; d != nil {
+		return d
+	}
 	if p := w.parts[path]; p != nil {
 		return p.doc
 	}
