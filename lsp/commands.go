@@ -127,10 +127,13 @@ func (s *Server) cmdStore(ctx context.Context, _ string, raw json.RawMessage) (a
 		return nil, err
 	}
 	var res memory.StoreResult
+	// The folder's warm catalog keeps what the dedup read in the file's
+	// entries at the last store.
+	catalog := &s.folderFor(memoryDir(root)).catalog
 	rep, err := s.write(ctx, root, "Store memory", func(files []rules.File, cfg config.Config) (map[string][]byte, error) {
 		path := filepath.Join(memoryDir(root), st.Category.File())
 		var cur []byte
-		parse := memfile.Parse
+		parse, keyed := memfile.Parse, memory.Dedup(nil)
 		if f := memory.CategoryFile(files, st.Category); f != nil {
 			if f.TooLarge() {
 				// A file from disk that large was never read: its empty
@@ -139,8 +142,9 @@ func (s *Server) cmdStore(ctx context.Context, _ string, raw json.RawMessage) (a
 				return nil, &memory.FileTooLargeError{Op: "store into", Path: st.Category.File(), Size: f.Size()}
 			}
 			path, cur, parse = f.Path, f.Doc.Src, memory.ParsedAs(f.Doc)
+			keyed = catalog.Dedup(f.Path)
 		}
-		out, r, err := memory.PlanStoreParsing(cur, parse, st, cfg)
+		out, r, err := memory.PlanStoreParsing(cur, parse, keyed, st, cfg)
 		res = r
 		if err != nil || out == nil {
 			return nil, err

@@ -113,14 +113,15 @@ func (s *Service) Store(ctx context.Context, req StoreRequest, dryRun bool) (Sto
 			// on it would replace the file with a new one.
 			return nil, &FileTooLargeError{Op: "store into", Path: f.Path, Size: f.Size}
 		}
-		parse := memfile.Parse
+		parse, keyed := memfile.Parse, Dedup(nil)
 		if f != nil && f.Exists {
 			cur = f.Data
 			if s.Warm != nil {
 				parse = func(b []byte) *memfile.Document { return s.Warm.Parse(f.Path, b) }
+				keyed = s.Warm.Dedup(f.Path)
 			}
 		}
-		out, r, err := PlanStoreParsing(cur, parse, v, s.Cfg)
+		out, r, err := PlanStoreParsing(cur, parse, keyed, v, s.Cfg)
 		res = r
 		if err != nil || out == nil || dryRun {
 			return nil, err

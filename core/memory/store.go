@@ -100,14 +100,15 @@ type StoreResult struct {
 // replaces the rule it reverses and says so, a changed value is an update not
 // a duplicate, and eviction happens only when an entry is added.
 func PlanStore(cur []byte, s Store, cfg config.Config) ([]byte, StoreResult, error) {
-	return PlanStoreParsing(cur, memfile.Parse, s, cfg)
+	return PlanStoreParsing(cur, memfile.Parse, nil, s, cfg)
 }
 
 // PlanStoreParsing is PlanStore with the file's parse made by parse, which
 // must be memfile.Parse's: a long-lived process keeps the parse of the
 // file's earlier bytes (Warm.Parse), or has these bytes parsed already
-// (ParsedAs).
-func PlanStoreParsing(cur []byte, parse func([]byte) *memfile.Document, s Store, cfg config.Config) ([]byte, StoreResult, error) {
+// (ParsedAs). keyed, when not nil, gives what the dedup reads in each
+// entry of that parse, which such a process keeps too (Warm.Keyed).
+func PlanStoreParsing(cur []byte, parse func([]byte) *memfile.Document, keyed Dedup, s Store, cfg config.Config) ([]byte, StoreResult, error) {
 	file := s.Category.File()
 	if len(cur) > rules.MaxFileBytes {
 		return nil, StoreResult{}, &FileTooLargeError{Op: "store into", Path: file, Size: int64(len(cur))}
@@ -143,7 +144,13 @@ func PlanStoreParsing(cur []byte, parse func([]byte) *memfile.Document, s Store,
 			res.Action = ActionUpdated
 		}
 	} else {
-		match, v := similar.DecideContents(newText, contentsOf(d), th)
+		var match int
+		var v similar.Verdict
+		if keyed != nil {
+			match, v = similar.DecideKeyed(newText, contentsOf(d), keyed(d), th)
+		} else {
+			match, v = similar.DecideContents(newText, contentsOf(d), th)
+		}
 		res.Similarity, res.Reason, res.Kind = v.Similarity, v.Reason, v.Kind
 		if match >= 0 {
 			res.Matched = ref(s.Category, file, d.Entries[match])

@@ -43,6 +43,9 @@ type Warm struct {
 	// indexing) takes it instead of making its own: a parse of 10,000
 	// entries is 2 MB of lines and entries, which even a Reparse copies.
 	latest map[string]*memfile.Document
+	// keyed is what the dedup of the last store into each file read in
+	// its entries (Keyed).
+	keyed map[string]*keyedFile
 }
 
 // Catalog is NewCatalog(files), reusing the parts of the previous catalog

@@ -288,3 +288,58 @@ func TestWarmStoresMatchCold(t *testing.T) {
 		sameAnswers(t, fmt.Sprintf("step %d", step), w.Catalog(files()), NewCatalog(files()), warmQueries(r))
 	}
 }
+
+// TestWarmStoresDecideAsCold: a Service with a Warm (which keeps what the
+// dedup read in the file's entries between stores, similar.Keyed) decides
+// every store exactly as one without, and writes the same bytes: new
+// entries, the same text again, slightly changed and negated texts, slugs,
+// and files changed by another writer between stores.
+func TestWarmStoresDecideAsCold(t *testing.T) {
+	r := rand.New(rand.NewPCG(16, 5))
+	warmRoot, coldRoot := t.TempDir(), t.TempDir()
+	warm, cold := newService(warmRoot), newService(coldRoot)
+	warm.Warm = &Warm{}
+	var stored []string
+	for step := range 80 {
+		content := lsptest.Sentence(r, true)
+		switch k := r.IntN(6); {
+		case k == 0 && len(stored) > 0:
+			content = stored[r.IntN(len(stored))]
+		case k == 1 && len(stored) > 0:
+			content = stored[r.IntN(len(stored))] + " Always."
+		case k == 2 && len(stored) > 0:
+			content = "Never " + strings.ToLower(stored[r.IntN(len(stored))])
+		case k == 3:
+			// Another writer changes the file between stores.
+			for _, root := range []string{warmRoot, coldRoot} {
+				path := filepath.Join(root, ".memory", "decisions.md")
+				data, _ := os.ReadFile(path)
+				if err := os.WriteFile(path, []byte(warmEdit(rand.New(rand.NewPCG(uint64(step), 7)), string(data))), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		req := StoreRequest{Category: "Decision", Content: content}
+		if r.IntN(4) == 0 {
+			req.Slug = fmt.Sprintf("s-%d", r.IntN(10))
+		}
+		w, werr := warm.Store(context.Background(), req, false)
+		c, cerr := cold.Store(context.Background(), req, false)
+		if fmt.Sprint(werr) != fmt.Sprint(cerr) || !reflect.DeepEqual(w, c) {
+			t.Fatalf("step %d, %+v:\nwarm %v %+v\ncold %v %+v", step, req, werr, w, cerr, c)
+		}
+		wb, _ := os.ReadFile(filepath.Join(warmRoot, ".memory", "decisions.md"))
+		cb, _ := os.ReadFile(filepath.Join(coldRoot, ".memory", "decisions.md"))
+		if string(wb) != string(cb) {
+			t.Fatalf("step %d: the warm store wrote\n%s\nthe cold one\n%s", step, wb, cb)
+		}
+		if w.Action == ActionStored {
+			stored = append(stored, content)
+		}
+		if step%10 == 0 {
+			if _, err := warm.Query(QueryRequest{Query: "cache"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}

@@ -23,7 +23,7 @@ func DecideContents(new *Text, contents []string, th Thresholds) (match int, v V
 		return Decide(new, texts, th)
 	}
 	alnum := alnumOf(new.Norm)
-	coreNeed := int(math.Ceil(coreCandidateMin*float64(len(new.Core)) - 1e-9))
+	coreNeed := coreCandidates(len(new.Core))
 	verdicts := make([]Verdict, len(contents))
 	judge := func(from, to int) {
 		var q quickScan
@@ -37,8 +37,17 @@ func DecideContents(new *Text, contents []string, th Thresholds) (match int, v V
 		}
 	}
 	parallel(len(contents), judge)
-	// The reduction stays in file order, so ties and the first exact
-	// duplicate come out as in Decide.
+	return strongest(verdicts)
+}
+
+// coreCandidates is how many of a Core of n words an entry must hold to be
+// a candidate reversal.
+func coreCandidates(n int) int { return int(math.Ceil(coreCandidateMin*float64(n) - 1e-9)) }
+
+// strongest is the decision of a store over each entry's verdict. The
+// reduction stays in file order, so ties and the first exact duplicate come
+// out as in Decide.
+func strongest(verdicts []Verdict) (match int, v Verdict) {
 	match, v = -1, Verdict{Action: Store}
 	for i, cv := range verdicts {
 		if cv.Exact {

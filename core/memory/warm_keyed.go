@@ -1,0 +1,60 @@
+package memory
+
+import (
+	"github.com/memory-lsp/memory-lsp/core/memfile"
+	"github.com/memory-lsp/memory-lsp/core/similar"
+)
+
+// keyedFile is what the dedup of the last store into a file read in its
+// entries, and the contents it read them in (not the parse: that would
+// keep a superseded parse alive).
+type keyedFile struct {
+	contents []string
+	k        *similar.Keyed
+}
+
+// Dedup gives what a store's dedup reads in each entry of a parse of its
+// category file (PlanStoreParsing); nil: the dedup reads the entries.
+type Dedup func(*memfile.Document) *similar.Keyed
+
+// Dedup is Keyed for the file at path.
+func (w *Warm) Dedup(path string) Dedup {
+	return func(d *memfile.Document) *similar.Keyed { return w.Keyed(path, d) }
+}
+
+// Keyed is what a store's dedup reads in each entry of d, the parse of the
+// file at path: read again only for the entries after those of the last
+// store's parse (similar.Keyed.Extend), when d holds those first, as after
+// a store that appended one.
+func (w *Warm) Keyed(path string, d *memfile.Document) *similar.Keyed {
+	contents := contentsOf(d)
+	w.mu.Lock()
+	was := w.keyed[path]
+	w.mu.Unlock()
+	var k *similar.Keyed
+	if was != nil && holdsFirst(contents, was.contents) {
+		k = was.k.Extend(contents)
+	} else {
+		k = similar.NewKeyed(contents)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.keyed == nil {
+		w.keyed = map[string]*keyedFile{}
+	}
+	w.keyed[path] = &keyedFile{contents: contents, k: k}
+	return k
+}
+
+// holdsFirst reports whether contents begin with first.
+func holdsFirst(contents, first []string) bool {
+	if len(contents) < len(first) {
+		return false
+	}
+	for i, c := range first {
+		if contents[i] != c {
+			return false
+		}
+	}
+	return true
+}
