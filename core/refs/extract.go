@@ -173,18 +173,25 @@ func (x *extraction) path(t span, mode pathMode) {
 	if t.start >= t.end {
 		return
 	}
+	lead := 0
 	p, ok := parsePath(x.text[t.start:t.end], mode)
 	if p.branch {
 		x.branchy = true
 	}
+	soft := false
 	if !ok {
-		return
+		if p, lead, soft, ok = softPath(x.text, t, mode); !ok {
+			if t, ok = globFolder(x.text, t); ok {
+				x.path(t, mode)
+			}
+			return
+		}
 	}
 	if p.dir && !strings.Contains(p.path, "/") {
 		x.folders = append(x.folders, len(x.cands))
 	}
 	x.cands = append(x.cands, Ref{Kind: Path, Start: t.start, End: t.end,
-		ValueStart: t.start, ValueEnd: t.start + p.valueLen, Path: p.path, Line: p.line, Dir: p.dir})
+		ValueStart: t.start, ValueEnd: t.start + lead + p.valueLen, Path: p.path, Line: p.line, Dir: p.dir, Soft: soft})
 }
 
 // priority orders kinds when candidates overlap: a command's words and a
