@@ -27,6 +27,7 @@ func Extract(text string) []Ref {
 		words := proseWords(text, codes, out)
 		markGone(text, words, out)
 		markRoutes(words, out)
+		out = dropNamedWords(words, out)
 	}
 	return out
 }

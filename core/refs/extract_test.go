@@ -139,7 +139,11 @@ func TestExtract(t *testing.T) {
 		{"code names with slash", "Falls back to `web_html/create` and `social/open_prompt`.", []string{"web_html/create=path:web_html/create (soft)", "social/open_prompt=path:social/open_prompt (soft)"}},
 		{"alternatives with extensions", "No Database.php/bootstrap.php here.", nil},
 		{"git range", "Check origin/master..HEAD is 0.", nil},
-		{"no extension word", "The `tsconfig` excludes moonlab.", nil},
+		{"no extension word", "The `tsconfig` excludes moonlab.", []string{"tsconfig=path:tsconfig (soft)"}},
+		{"bare word in a code span is soft", "- `parser` - SQL parser", []string{"parser=path:parser (soft)"}},
+		{"bare words named as tools", "Deterministic testing with the `simulator` and `whopper` tools.", nil},
+		{"bare word in prose is nothing", "The parser and the simulator.", nil},
+		{"words of a code span are no soft word", "Run `cargo test` in `core`.", []string{"core=path:core (soft)"}},
 		{"README without extension", "Pointer vers le README.", nil},
 		{"user agent", "UA is `NexxusCitadel/1.0`.", nil},
 
@@ -174,7 +178,7 @@ func TestExtract(t *testing.T) {
 		{"prose make is English", "Make sure to make tests pass, just run them.", nil},
 		{"prose task is English", "The task runs nightly.", nil},
 		{"prose yarn without run", "We yarn build nothing.", nil},
-		{"code task word", "`task` and `just_relation` are names.", nil},
+		{"code task word", "`task` and `just_relation` are names.", []string{"task=path:task (soft)", "just_relation=path:just_relation (soft)"}},
 		{"placeholder target", "`make <target>`", nil},
 		{"variable target", "`make $(TARGET)`", nil},
 

@@ -111,6 +111,18 @@ func judgePath(ref Ref, repo Repo) Verdict {
 		return Verdict{}
 	}
 	bare := !strings.Contains(ref.Path, "/")
+	if ref.Soft && bare {
+		// A word the root had as a folder when the entry was written
+		// (rootFolder), gone from the root since: the entry named it
+		// (`parser` - SQL parser, the crate since moved to sqlite/parser),
+		// unless the history dates its removal before the entry, which
+		// may speak of it.
+		m, known := repo.Moved(ref.Path)
+		if known && m.Before {
+			return Verdict{}
+		}
+		return Verdict{Status: Stale, Moved: movedItself(m)}
+	}
 	if n := repo.Endings(ref.Path); n > 0 {
 		// Unless the history shows this very path moving away after the
 		// entry was written: the entry cited it from the root, where it was

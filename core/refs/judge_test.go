@@ -137,6 +137,10 @@ func TestJudge(t *testing.T) {
 		{"a module without its extension", "Helpers in `src/lib/utils`.", refs.Verdict{Status: refs.Holds}},
 		{"a module missing", "Helpers in `src/lib/strings`.", refs.Verdict{Status: refs.Stale}},
 
+		{"a word the root had as a folder, gone from the root", "- `parser` - SQL parser", refs.Verdict{Status: refs.Stale, Moved: &refs.Move{To: "sqlite/parser", Commit: "9a9a9a9"}}},
+		{"a word the root has as a folder", "- `docs` - the site", refs.Verdict{Status: refs.Holds}},
+		{"a word the root never had", "- `simulator` - deterministic tests", refs.Verdict{}},
+
 		// What the root held when the entry was written.
 		{"bare file the root had, removal dated before", "The repository includes package-lock.json and yarn.lock.", refs.Verdict{}},
 		{"bare folder the root had, two others of its name now", "The SQL parser is `parser/`.", refs.Verdict{Status: refs.Stale, Moved: &refs.Move{To: "sqlite/parser", Commit: "9a9a9a9"}}},

@@ -1,6 +1,9 @@
 package refs
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Paths the text alone cannot tell from something else, which the
 // repository decides (Ref.Soft), and the folder a glob names.
@@ -27,6 +30,11 @@ func softPath(s string, t span, mode pathMode) (p pathToken, lead int, soft, ok 
 	}
 	rest := tok[lead:]
 	first, _, slashed := strings.Cut(rest, "/")
+	if !slashed && lead == 0 && mode == inCode && folderName(rest) {
+		// A code span of one bare word (`parser`): a crate, a command or
+		// any identifier, unless the root had a folder of that name.
+		return pathToken{path: rest, valueLen: len(rest)}, 0, true, true
+	}
 	if !slashed || lead == 1 && systemFolders[first] {
 		return p, 0, false, false
 	}
@@ -40,6 +48,40 @@ func softPath(s string, t span, mode pathMode) (p pathToken, lead int, soft, ok 
 	}
 	p, ok = parsePath(rest, loose)
 	return p, 0, true, ok
+}
+
+// nameNouns are the words of an entry that make its bare words in code
+// spans the names of something other than a folder: "the `simulator` and
+// `whopper` tools" are still the tools' names after their folders moved.
+var nameNouns = set(
+	"tool", "tools", "command", "commands", "binary", "binaries", "executable", "cli",
+	"function", "functions", "method", "methods", "class", "classes", "type", "types",
+	"flag", "flags", "option", "options", "variable", "variables", "field", "fields",
+	"table", "tables", "column", "columns", "branch", "branches", "tag", "tags",
+	"feature", "features", "target", "targets", "script", "scripts", "task", "tasks",
+	"job", "jobs", "step", "steps", "env", "key", "keys", "setting", "settings",
+)
+
+// dropNamedWords drops the Soft bare words of an entry whose prose says
+// what its names are (nameNouns), and found's other references stay.
+func dropNamedWords(words []string, found []Ref) []Ref {
+	if !slices.ContainsFunc(found, func(r Ref) bool { return r.Soft && !strings.Contains(r.Path, "/") }) ||
+		!holdsPhrase(words, nameNouns) {
+		return found
+	}
+	return slices.DeleteFunc(found, func(r Ref) bool { return r.Soft && !strings.Contains(r.Path, "/") })
+}
+
+// folderName reports whether w is written as a folder's name: letters,
+// digits, "-" and "_", at least two of them, a letter among them.
+func folderName(w string) bool {
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return len(w) >= 2 && hasLetter(w)
 }
 
 // emphasised reports whether prose wraps t in Markdown emphasis (which
