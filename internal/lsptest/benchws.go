@@ -25,17 +25,7 @@ var BenchSizes = []int{40, 1000, 10000, 100000}
 // Skips when python3 or the generator is missing.
 func BenchWorkspace(tb testing.TB, n int) (root string, queries []string) {
 	tb.Helper()
-	gen := os.Getenv("MEMORY_LSP_GEN_WORKSPACE")
-	if gen == "" {
-		top, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}").Output()
-		if err != nil {
-			tb.Skipf("finding the module's folder: %v", err)
-		}
-		gen = filepath.Join(string(top[:len(top)-1]), "..", "shared", "bench", "gen_workspace.py")
-	}
-	if _, err := os.Stat(gen); err != nil {
-		tb.Skipf("no workspace generator: %v", err)
-	}
+	gen := generator(tb)
 	root = filepath.Join(os.TempDir(), "memory-lsp-bench", fmt.Sprintf("ws%d-seed1", n))
 	probes := filepath.Join(root, "probes.json")
 	if _, err := os.Stat(probes); err != nil {
@@ -60,6 +50,23 @@ func BenchWorkspace(tb testing.TB, n int) (root string, queries []string) {
 		tb.Fatalf("reading %s: %v", probes, err)
 	}
 	return root, p.Queries
+}
+
+// generator is the path of gen_workspace.py; skips when it is missing.
+func generator(tb testing.TB) string {
+	tb.Helper()
+	gen := os.Getenv("MEMORY_LSP_GEN_WORKSPACE")
+	if gen == "" {
+		top, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}").Output()
+		if err != nil {
+			tb.Skipf("finding the module's folder: %v", err)
+		}
+		gen = filepath.Join(string(top[:len(top)-1]), "..", "shared", "bench", "gen_workspace.py")
+	}
+	if _, err := os.Stat(gen); err != nil {
+		tb.Skipf("no workspace generator: %v", err)
+	}
+	return gen
 }
 
 // BenchFiles are the memory files of a BenchWorkspace, for `grep` and `cat`
