@@ -234,6 +234,13 @@ func TestJudgeCommandArguments(t *testing.T) {
 		{"`pnpm run test ./src/components/Button.test.ts`", true, refs.Silent},
 		{"`npm run lint src/server/mcp.ts`", true, refs.Stale}, // the history knows it moved
 		{"Buttons are tested in `./src/components/Button.test.ts`.", false, refs.Stale},
+		// Any program by name: its paths are arguments too.
+		{"One file: `uv run pytest tests/test_name.py`", true, refs.Silent},
+		{"`go test ./src/server/mcp.ts`", true, refs.Stale}, // the history knows it moved
+		// A program that is a path must exist.
+		{"`./scripts/release.sh --dry-run`", false, refs.Stale},
+		{"`python3.12 tools/gen/old.py`", true, refs.Stale}, // deleted after the entry
+		{"`Rscript analysis/fit.R`", false, refs.Stale},     // not a lower-case program name: a claim
 	} {
 		var path *refs.Ref
 		for _, r := range refs.Extract(c.text) {
