@@ -408,7 +408,9 @@ func maxChanges(n int) int {
 }
 
 // updatePairs keeps prev's pairs between entries that are still there
-// (renumbered) and adds those that involve a changed entry.
+// (renumbered) and adds those that involve a changed entry. The exact pairs
+// are made afresh (similar.ExactStars): each is a pair with the earliest
+// entry of its class, which a change anywhere before it can replace.
 func updatePairs(prev, g *pairGroup, match []int, th similar.Thresholds) []similar.Pair {
 	now := make([]int, len(prev.contents)) // old index → new, -1 if gone
 	for i := range now {
@@ -426,22 +428,25 @@ func updatePairs(prev, g *pairGroup, match []int, th similar.Thresholds) []simil
 		return prev.pairs // nothing moved
 	}
 	fresh := similar.PairsInvolving(g.texts, changed, th)
-	out := make([]similar.Pair, 0, len(prev.pairs)+len(fresh))
+	kept := make([]similar.Pair, 0, len(prev.pairs)+len(fresh))
 	for _, p := range prev.pairs {
-		if i, j := now[p.I], now[p.J]; i >= 0 && j >= 0 {
-			out = append(out, similar.Pair{I: i, J: j, Verdict: p.Verdict})
+		if i, j := now[p.I], now[p.J]; i >= 0 && j >= 0 && !p.Verdict.Exact {
+			kept = append(kept, similar.Pair{I: i, J: j, Verdict: p.Verdict})
 		}
 	}
-	// Both lists are sorted by (I, J) and disjoint: merge them.
-	kept := out
-	out = make([]similar.Pair, 0, len(kept)+len(fresh))
+	return mergePairs(mergePairs(kept, fresh), similar.ExactStars(g.texts))
+}
+
+// mergePairs merges two lists of pairs sorted by (I, J) with no pair in both.
+func mergePairs(p, q []similar.Pair) []similar.Pair {
+	out := make([]similar.Pair, 0, len(p)+len(q))
 	a, b := 0, 0
-	for a < len(kept) || b < len(fresh) {
-		if b == len(fresh) || a < len(kept) && (kept[a].I < fresh[b].I || kept[a].I == fresh[b].I && kept[a].J < fresh[b].J) {
-			out = append(out, kept[a])
+	for a < len(p) || b < len(q) {
+		if b == len(q) || a < len(p) && (p[a].I < q[b].I || p[a].I == q[b].I && p[a].J < q[b].J) {
+			out = append(out, p[a])
 			a++
 		} else {
-			out = append(out, fresh[b])
+			out = append(out, q[b])
 			b++
 		}
 	}
