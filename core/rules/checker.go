@@ -409,8 +409,9 @@ func maxChanges(n int) int {
 
 // updatePairs keeps prev's pairs between entries that are still there
 // (renumbered) and adds those that involve a changed entry. The exact pairs
-// are made afresh (similar.ExactStars): each is a pair with the earliest
-// entry of its class, which a change anywhere before it can replace.
+// of the classes an entry came into or went from are made afresh
+// (similar.ExactStarsAfter): each is a pair with the earliest entry of its
+// class, which such a change can replace.
 func updatePairs(prev, g *pairGroup, match []int, th similar.Thresholds) []similar.Pair {
 	now := make([]int, len(prev.contents)) // old index → new, -1 if gone
 	for i := range now {
@@ -429,12 +430,26 @@ func updatePairs(prev, g *pairGroup, match []int, th similar.Thresholds) []simil
 	}
 	fresh := similar.PairsInvolving(g.texts, changed, th)
 	kept := make([]similar.Pair, 0, len(prev.pairs)+len(fresh))
+	var keptExact []similar.Pair
 	for _, p := range prev.pairs {
-		if i, j := now[p.I], now[p.J]; i >= 0 && j >= 0 && !p.Verdict.Exact {
-			kept = append(kept, similar.Pair{I: i, J: j, Verdict: p.Verdict})
+		if i, j := now[p.I], now[p.J]; i >= 0 && j >= 0 {
+			if p.Verdict.Exact {
+				keptExact = append(keptExact, similar.Pair{I: i, J: j, Verdict: p.Verdict})
+			} else {
+				kept = append(kept, similar.Pair{I: i, J: j, Verdict: p.Verdict})
+			}
 		}
 	}
-	return mergePairs(mergePairs(kept, fresh), similar.ExactStars(g.texts))
+	touched := make([]*similar.Text, 0, 2*len(changed))
+	for _, i := range changed {
+		touched = append(touched, g.texts[i])
+	}
+	for o, i := range now {
+		if i < 0 {
+			touched = append(touched, prev.texts[o])
+		}
+	}
+	return mergePairs(mergePairs(kept, fresh), similar.ExactStarsAfter(g.texts, keptExact, touched))
 }
 
 // mergePairs merges two lists of pairs sorted by (I, J) with no pair in both.

@@ -26,6 +26,34 @@ func ExactStars(texts []*Text) []Pair {
 	return out
 }
 
+// ExactStarsAfter is ExactStars(texts) after an edit, given kept, the exact
+// pairs of the texts before it whose both ends are still there (renumbered,
+// order kept), and touched, the texts that came in or went. A class none of
+// whose texts came or went has the same earliest text and the same pairs;
+// the classes sharing an exactKey with a touched text are paired afresh.
+// An editor's check then scans the texts once without hashing each.
+func ExactStarsAfter(texts []*Text, kept []Pair, touched []*Text) []Pair {
+	keys := make(map[string]bool, len(touched))
+	for _, t := range touched {
+		keys[t.exactKey] = true
+	}
+	out := make([]Pair, 0, len(kept))
+	for _, p := range kept {
+		if !keys[texts[p.J].exactKey] {
+			out = append(out, p)
+		}
+	}
+	var members []int32
+	for i, t := range texts {
+		if keys[t.exactKey] {
+			members = append(members, int32(i))
+		}
+	}
+	out = exactStars(out, texts, members)
+	sortPairs(out)
+	return out
+}
+
 // exactStars appends, for members (ascending), the pair of each text with
 // the earliest member of its exact class, unsorted. The classes sharing an
 // exactKey are few (they differ in sign or values), so each key keeps a short

@@ -133,3 +133,41 @@ func BenchmarkPairsOfCopies(b *testing.B) {
 		})
 	}
 }
+
+// TestExactStarsAfterEdits: the exact pairs kept from before an edit, with
+// those of the classes it touched made afresh, are ExactStars of the texts
+// after it, for edits that take the earliest copy away or put one before it.
+func TestExactStarsAfterEdits(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 16))
+	texts := copiesTexts(r, 200)
+	for step := range 300 {
+		before := texts
+		stars := ExactStars(before)
+		var touched []*Text
+		keep := make([]int, len(before)) // old index → new, -1 if gone
+		var after []*Text
+		for i, tx := range before {
+			if r.IntN(40) == 0 {
+				touched = append(touched, copiesTexts(r, 1)[0])
+				after = append(after, touched[len(touched)-1])
+			}
+			if r.IntN(40) == 0 {
+				keep[i] = -1
+				touched = append(touched, tx)
+				continue
+			}
+			keep[i] = len(after)
+			after = append(after, tx)
+		}
+		var kept []Pair
+		for _, p := range stars {
+			if i, j := keep[p.I], keep[p.J]; i >= 0 && j >= 0 {
+				kept = append(kept, Pair{I: i, J: j, Verdict: p.Verdict})
+			}
+		}
+		if got, want := ExactStarsAfter(after, kept, touched), ExactStars(after); !slices.Equal(got, want) {
+			t.Fatalf("step %d: %d exact pairs after the edit, want %d", step, len(got), len(want))
+		}
+		texts = after
+	}
+}
