@@ -107,13 +107,7 @@ func benchEditing10k(b *testing.B, debounce time.Duration, start func(b *testing
 				}
 				b.ReportMetric(float64(b.Elapsed()-time.Duration(b.N)*debounce)/float64(b.N)/1e6, "ms-work")
 			})
-			codeAction := func(b *testing.B, l int) {
-				at := lsptest.Position{Line: l}
-				if _, err := c.Request("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": uri},
-					"range": lsptest.Range{Start: at, End: at}, "context": map[string]any{"diagnostics": []any{}}}); err != nil {
-					b.Fatal(err)
-				}
-			}
+			codeAction := func(b *testing.B, l int) { codeActionAt(b, c, uri, l) }
 			b.Run("codeAction-diagnostic", func(b *testing.B) {
 				codeAction(b, diag) // the first after a publish may finish its work
 				for b.Loop() {
