@@ -2,13 +2,11 @@ package lsp
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
-	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/text"
 )
@@ -55,6 +53,9 @@ func kindWanted(only []string, kind string) bool {
 
 func (s *Server) codeAction(_ context.Context, p *codeActionParams) (any, error) {
 	actions := []protocol.CodeAction{}
+	s.mu.Lock()
+	kept := len(s.kept) // only grows: findings filtered later drop as many or more
+	s.mu.Unlock()
 	v, fi, cfg, findings := s.checkedDocument(p.TextDocument.URI)
 	if fi < 0 {
 		return actions, nil
@@ -80,7 +81,7 @@ func (s *Server) codeAction(_ context.Context, p *codeActionParams) (any, error)
 	seen := map[string]int{} // kind, title and edits → index in actions
 	titles := map[string]bool{}
 	add := func(kind, title string, preferred bool, diag *protocol.Diagnostic, edits []rules.FileEdit) {
-		key := fmt.Sprint(kind, "\x00", title, "\x00", edits)
+		key := actionKey(kind, title, edits)
 		if i, ok := seen[key]; ok {
 			if diag != nil {
 				actions[i].Diagnostics = append(actions[i].Diagnostics, *diag)
@@ -155,39 +156,27 @@ func (s *Server) codeAction(_ context.Context, p *codeActionParams) (any, error)
 
 	if wantRewrite {
 		// File-wide rewrites, wherever the cursor is.
-		if edits, _ := memory.PlanSlugs(&v.files[fi], hazards[fi]); len(edits) > 0 {
-			fes := make([]rules.FileEdit, len(edits))
-			for i, e := range edits {
-				fes[i] = rules.FileEdit{File: fi, Edit: e}
-			}
-			add(kindRewrite, "Assign slugs to all entries", false, nil, fes)
-		}
-		for _, f := range findings {
-			if f.File != fi {
+		for _, r := range s.fileRewrites(v, fi, kept, findings, hazards).rewrites {
+			if _, ok := seen[r.key]; ok || r.fileWide && titles[r.title] {
 				continue
 			}
-			for _, fx := range f.Fixes {
-				if fx.FileWide && !titles[fx.Title] {
-					add(kindRewrite, fx.Title, false, nil, fx.Edits)
-				}
+			if r.err != nil {
+				s.log.Errorf("codeAction %q for %s: %v", r.title, path, r.err)
+				continue
 			}
+			seen[r.key] = len(actions)
+			titles[r.title] = true
+			actions = append(actions, r.action)
 		}
 	}
 
 	if kindWanted(p.Context.Only, kindFixAll) {
-		orig := v.files[fi].Doc.Src
-		after, err := memory.FixAll(v.files, cfg, v.repo, fi, findings)
-		if err != nil {
+		fa := s.fileFixAll(v, fi, kept, cfg, findings)
+		for _, err := range fa.fixErrs {
 			s.log.Errorf("fix-all for %s: %v", path, err)
 		}
-		if fixed, ok := after[fi]; ok {
-			we, err := s.workspaceEdit([]fileEdits{{path: path, version: v.versions[fi], src: orig, ix: ix, edits: []text.Edit{lineDiff(orig, fixed)}}})
-			if err != nil {
-				s.log.Errorf("fix-all for %s: %v", path, err)
-			} else {
-				k := kindFixAll
-				actions = append(actions, protocol.CodeAction{Title: "Fix all safe problems in " + v.files[fi].Name, Kind: &k, Edit: we})
-			}
+		if fa.fixAll != nil {
+			actions = append(actions, *fa.fixAll)
 		}
 	}
 	return actions, nil

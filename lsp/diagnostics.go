@@ -37,6 +37,8 @@ type view struct {
 	lazy  sync.Mutex
 	index []*text.Index
 	uris  []protocol.DocumentUri
+	// actions are the file-wide code actions of a checked view.
+	actions actionCache
 }
 
 // openDocs is f's open buffers at their latest versions, by view path.

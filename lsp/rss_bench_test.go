@@ -27,7 +27,8 @@ var memorySizes = []struct {
 
 func memoryWorkspace(b *testing.B, n int, single bool) (root string, queries []string) {
 	if single {
-		return lsptest.BenchCategoryWorkspace(b, n, category.Decision)
+		root = lsptest.BenchCategoryWorkspace(b, n)
+		return root, lsptest.BenchQueries(b, root)
 	}
 	return lsptest.BenchWorkspace(b, n)
 }

@@ -47,16 +47,24 @@ func (d *Document) DeleteLines(lines []int) []text.Edit {
 		for i++; i < len(ls) && ls[i] <= b+1; i++ {
 			b = max(b, ls[i])
 		}
-		switch {
-		case d.Lines[b].HasLF:
-			out = append(out, text.Edit{Start: d.Lines[a].Span.Start, End: d.Lines[b].Span.End + 1})
-		case a > 0:
-			out = append(out, text.Edit{Start: d.BodyEnd(a - 1), End: d.Lines[b].Span.End})
-		default:
-			out = append(out, text.Edit{Start: 0, End: d.Lines[b].Span.End})
-		}
+		out = append(out, d.deleteRun(a, b))
 	}
 	return out
+}
+
+// DeleteLine is DeleteLines of line i alone, without a slice: a rule that
+// offers the deletion of each of thousands of entries calls it once each.
+func (d *Document) DeleteLine(i int) text.Edit { return d.deleteRun(i, i) }
+
+// deleteRun removes lines a to b (inclusive), as DeleteLines says.
+func (d *Document) deleteRun(a, b int) text.Edit {
+	switch {
+	case d.Lines[b].HasLF:
+		return text.Edit{Start: d.Lines[a].Span.Start, End: d.Lines[b].Span.End + 1}
+	case a > 0:
+		return text.Edit{Start: d.BodyEnd(a - 1), End: d.Lines[b].Span.End}
+	}
+	return text.Edit{Start: 0, End: d.Lines[b].Span.End}
 }
 
 // EOL is the line ending the file mostly uses, so that inserted lines do not

@@ -76,14 +76,26 @@ func suggestedKeep(v similar.Verdict) string {
 	return KeepLater
 }
 
-// filePairs analyses a file's entries and finds its related pairs.
-func filePairs(d *memfile.Document, cfg config.Config) ([]*similar.Text, []similar.Pair) {
+// filePairs analyses a file's entries and finds the related pairs among
+// those not on a hazard's line (a secret or a directive: neither merged nor
+// offered as a pair, but left to a person, StepLeft). Each hazard is a group
+// of its own: were its pairs dropped afterwards instead, an exact class whose
+// earliest entry is a hazard would lose the pairs (similar.Pairs) that hold
+// the rest of it together.
+func filePairs(d *memfile.Document, cfg config.Config, hazards map[int]rules.Hazard) ([]*similar.Text, []similar.Pair) {
 	texts := make([]*similar.Text, len(d.Entries))
+	var group []int
+	if len(hazards) > 0 {
+		group = make([]int, len(d.Entries))
+	}
 	for i, e := range d.Entries {
 		texts[i] = similar.Analyze(e.Content)
+		if _, ok := hazards[e.LineIndex]; ok {
+			group[i] = i + 1
+		}
 	}
 	th := similar.Thresholds{Skip: cfg.SkipThreshold, Update: cfg.UpdateThreshold}
-	return texts, similar.Pairs(texts, nil, th)
+	return texts, similar.Pairs(texts, group, th)
 }
 
 // mergePlan merges each cluster of true duplicates — pairs a store would
@@ -97,16 +109,7 @@ func filePairs(d *memfile.Document, cfg config.Config) ([]*similar.Text, []simil
 // pairs stand, and suggestPlan need not compare the file again.
 func (p *CleanupPlan) mergePlan(f *rules.File, cfg config.Config, hazards map[int]rules.Hazard) ([]text.Edit, []similar.Pair) {
 	d := f.Doc
-	texts, pairs := filePairs(d, cfg)
-	if len(hazards) > 0 {
-		// A line with a secret or a directive is neither merged nor
-		// offered as a pair: it is left to a person (StepLeft).
-		pairs = slices.DeleteFunc(pairs, func(pr similar.Pair) bool {
-			_, a := hazards[d.Entries[pr.I].LineIndex]
-			_, b := hazards[d.Entries[pr.J].LineIndex]
-			return a || b
-		})
-	}
+	texts, pairs := filePairs(d, cfg, hazards)
 	parent := make([]int, len(texts))
 	for i := range parent {
 		parent[i] = i

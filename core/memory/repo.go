@@ -56,9 +56,10 @@ type repo struct {
 	pins     *lazy[pinSets]
 
 	manifests      *lazyMap[manifestRead]
-	manifestsThen  *lazyMap[manifestRead] // by tool, file and commit
-	commitsBefore  *lazyMap[string]       // by time: HEAD's newest commit before it
-	manifestsBelow *lazyMap[[]string]     // by tool: its manifests below the root
+	manifestsThen  *lazyMap[manifestRead]    // by tool, file and commit
+	rootsThen      *lazyMap[map[string]bool] // the root's names by commit
+	commitsBefore  *lazyMap[string]          // by time: HEAD's newest commit before it
+	manifestsBelow *lazyMap[[]string]        // by tool: its manifests below the root
 	blames         *lazyMap[[]time.Time]
 	changes        *lazyMap[lastChange]
 }
@@ -67,7 +68,7 @@ func newRepo(ctx context.Context, p *store.Project, depth int) *repo {
 	r := &repo{id: repoIDs.Add(1), ctx: ctx, p: p, rootRel: p.RootRel(), depth: depth,
 		names: new(lazy[nameIndex]), ignoring: new(lazy[[]string]), moves: new(lazy[map[string]store.Move]),
 		history: new(lazy[history]), pins: new(lazy[pinSets]),
-		manifests: new(lazyMap[manifestRead]), manifestsThen: new(lazyMap[manifestRead]),
+		manifests: new(lazyMap[manifestRead]), manifestsThen: new(lazyMap[manifestRead]), rootsThen: new(lazyMap[map[string]bool]),
 		commitsBefore: new(lazyMap[string]), manifestsBelow: new(lazyMap[[]string]),
 		blames: new(lazyMap[[]time.Time]), changes: new(lazyMap[lastChange])}
 	r.memRel = r.fromRoot(store.DirName)
@@ -187,6 +188,21 @@ func (r *repo) ignoringFolders() []string {
 		}
 		return out
 	})
+}
+
+// Stem: a file of the project, from the root or the top, named as cited
+// with an extension added.
+func (r *repo) Stem(cited string) bool {
+	for _, c := range r.candidates(cited) {
+		prefix := c + "."
+		i, _ := slices.BinarySearch(r.p.Files, prefix)
+		for ; i < len(r.p.Files) && strings.HasPrefix(r.p.Files[i], prefix); i++ {
+			if !strings.Contains(r.p.Files[i][len(prefix):], "/") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (r *repo) Endings(cited string) int {

@@ -66,15 +66,39 @@ func (r *repo) ManifestThen(refs.Tool, string) (refs.Manifest, bool) {
 	return refs.Manifest{}, false
 }
 
+// RootHad: the same.
+func (r *repo) RootHad(string) (bool, bool) { return false, false }
+
+// RootAt is whether the root held name in the newest commit made before
+// at; the root's listing is read once a commit.
+func (r *repo) RootAt(name string, at time.Time) (isDir, ok bool) {
+	commit := r.commitBefore(at)
+	if commit == "" {
+		return false, false
+	}
+	names := r.rootsThen.get(commit, func() map[string]bool {
+		n, _, _ := store.TreeAt(r.ctx, r.p.Top, r.rootRel, commit)
+		return n
+	})
+	isDir, ok = names[name]
+	return isDir, ok
+}
+
+// commitBefore is the newest commit of HEAD's history made before at,
+// asked once for a time, "" when there is none.
+func (r *repo) commitBefore(at time.Time) string {
+	return r.commitsBefore.get(strconv.FormatInt(at.Unix(), 10), func() string {
+		c, _ := r.p.CommitBefore(r.ctx, at)
+		return c
+	})
+}
+
 // ManifestAt is tool's manifest in dir as the newest commit made before at
 // held it, looked for from the root then from the top as
 // Manifest does; each (file, time) is read from the history once.
 func (r *repo) ManifestAt(tool refs.Tool, dir string, at time.Time) (refs.Manifest, bool) {
 	// One commit for the time, whichever manifest names are tried in it.
-	commit := r.commitsBefore.get(strconv.FormatInt(at.Unix(), 10), func() string {
-		c, _ := r.p.CommitBefore(r.ctx, at)
-		return c
-	})
+	commit := r.commitBefore(at)
 	if commit == "" {
 		return refs.Manifest{}, false
 	}

@@ -2,9 +2,11 @@ package memory
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -507,5 +509,66 @@ func TestRepoWrittenFollowsSaves(t *testing.T) {
 	}
 	if w := r.Written(p, 3); w.IsZero() {
 		t.Error("the committed line, now line 3, is not dated")
+	}
+}
+
+// TestRepoRootThenAndModules: what the root held when an entry was written
+// (one listing a commit) decides a Soft reference and a bare folder found
+// deeper now; a module cited without its extension exists.
+func TestRepoRootThenAndModules(t *testing.T) {
+	g := gittest.New(t)
+	g.Write(map[string]string{
+		"references/hello-world/trigger.config.ts": "export {}\n",
+		"parser/lib.rs":                           "\n",
+		"src/lib/utils.ts":                        "export {}\n",
+		"internal-packages/redis-worker/index.ts": "export {}\n",
+		".memory/decisions.md":                    "# Decisions\n",
+	})
+	g.Commit("2024-01-01", "start")
+	g.Write(map[string]string{".memory/decisions.md": "# Decisions\n" +
+		"- Test changes with `references/hello-world`.\n" +
+		"- The SQL parser is `parser/`.\n" +
+		"- `internal-packages/zodworker` wraps the queue.\n" +
+		"- Upstream is `owner/repo`.\n" +
+		"- Helpers in `src/lib/utils`.\n"})
+	g.Commit("2024-02-01", "memory")
+	g.Git("rm", "-rq", "references", "parser")
+	g.Write(map[string]string{"sqlite/parser/lib.rs": "\n", "docs/parser/README.md": "# Parser\n"})
+	g.Commit("2024-03-01", "move references out, parser deeper")
+	r := openRepo(t, g.Dir)
+
+	at := time.Date(2024, 2, 1, 0, 0, 0, 0, time.UTC)
+	if isDir, ok := r.RootAt("references", at); !ok || !isDir {
+		t.Errorf("RootAt(references, the memory commit) = %v, %v; want a folder", isDir, ok)
+	}
+	if _, ok := r.RootAt("references", time.Date(2024, 3, 2, 0, 0, 0, 0, time.UTC)); ok {
+		t.Error("RootAt(references, after its removal) holds")
+	}
+	if _, ok := r.RootAt("references", time.Date(2023, 1, 1, 0, 0, 0, 0, time.UTC)); ok {
+		t.Error("RootAt before the first commit holds")
+	}
+	if !r.Stem("src/lib/utils") || r.Stem("src/lib/strings") || r.Stem("src/lib") {
+		t.Errorf("Stem: utils %v, strings %v, lib %v; want true, false, false",
+			r.Stem("src/lib/utils"), r.Stem("src/lib/strings"), r.Stem("src/lib"))
+	}
+
+	path := filepath.Join(g.Dir, ".memory", "decisions.md")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(src), "\n")
+	for line, want := range map[int]refs.Status{
+		2: refs.Stale,  // under a root folder the entry saw, removed since
+		3: refs.Stale,  // the root's parser/, gone deeper while others of its name exist
+		4: refs.Stale,  // under a root folder that exists, missing
+		5: refs.Silent, // no root folder owner/: another repository
+		6: refs.Holds,  // a module
+	} {
+		text := strings.TrimPrefix(lines[line-1], "- ")
+		ref := refs.Extract(text)[0]
+		if got := rules.JudgeEntry(r, path, line, ref); got.Status != want {
+			t.Errorf("line %d %q: %+v, want %v", line, text, got, want)
+		}
 	}
 }

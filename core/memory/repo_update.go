@@ -48,7 +48,7 @@ func (r *repo) Update(ctx context.Context, changed []string) (rules.Repo, store.
 	}
 	n := &repo{id: repoIDs.Add(1), ctx: r.ctx, p: p, rootRel: r.rootRel, memRel: r.memRel, depth: r.depth,
 		names: r.names, ignoring: r.ignoring, moves: r.moves, pins: r.pins,
-		manifestsBelow: r.manifestsBelow, manifestsThen: r.manifestsThen, commitsBefore: r.commitsBefore, blames: r.blames, changes: r.changes,
+		manifestsBelow: r.manifestsBelow, manifestsThen: r.manifestsThen, rootsThen: r.rootsThen, commitsBefore: r.commitsBefore, blames: r.blames, changes: r.changes,
 		// Which moved paths are gone, and their folders, is read from the
 		// work tree: read again.
 		history: new(lazy[history])}

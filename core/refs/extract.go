@@ -27,6 +27,7 @@ func Extract(text string) []Ref {
 		words := proseWords(text, codes, out)
 		markGone(text, words, out)
 		markRoutes(words, out)
+		out = dropNamedWords(words, out)
 	}
 	return out
 }
@@ -83,6 +84,7 @@ func (x *extraction) code(a, b int, later []codeSpan) {
 	}
 	x.cands = append(x.cands, cmds...)
 	outputs, cds := outputWords(s, ws), cdWords(s, ws)
+	program := runsProgram(s, ws)
 	for _, t := range tokens(s, a, b) {
 		switch {
 		case cds[t.start]:
@@ -90,13 +92,36 @@ func (x *extraction) code(a, b int, later []codeSpan) {
 		case !outputs[t.start]:
 			at := len(x.cands)
 			x.path(trimToken(s, t), mode)
-			if len(cmds) > 0 && len(x.cands) > at {
+			if (len(cmds) > 0 || program && t.start > ws[0].start) && len(x.cands) > at {
 				x.cands[at].Arg = true
 			}
 		}
 	}
 	x.cands = append(x.cands, versions(s, a, b, true)...)
 }
+
+// runsProgram reports whether the code span of words ws is a command line
+// that runs a program by name (`uv run pytest tests/test_name.py`, `go
+// test ./pkg/...`): the paths after the program's name are its arguments,
+// as often an example of a call as files that exist. A span that starts
+// with a path (`./scripts/release.sh --dry-run`) runs that file, which
+// must exist.
+func runsProgram(s string, ws []span) bool {
+	if len(ws) < 2 {
+		return false
+	}
+	first := s[ws[0].start:ws[0].end]
+	for i := 0; i < len(first); i++ {
+		c := first[i]
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '_' || c == '.' && i > 0) {
+			return false
+		}
+	}
+	return first[0] >= 'a' && first[0] <= 'z' && !strings.Contains(first, ".") || programs[first]
+}
+
+// programs are programs with a dot in their name.
+var programs = set("python3.11", "python3.12", "python3.13", "node.exe")
 
 // outputWords returns the starts of the words a command line writes to
 // (`> out.ts`, `| tee log.txt`, `-o dist/app.js`, `--out-dir build/`): a
@@ -173,18 +198,25 @@ func (x *extraction) path(t span, mode pathMode) {
 	if t.start >= t.end {
 		return
 	}
+	lead := 0
 	p, ok := parsePath(x.text[t.start:t.end], mode)
 	if p.branch {
 		x.branchy = true
 	}
+	soft := false
 	if !ok {
-		return
+		if p, lead, soft, ok = softPath(x.text, t, mode); !ok {
+			if t, ok = globFolder(x.text, t); ok {
+				x.path(t, mode)
+			}
+			return
+		}
 	}
 	if p.dir && !strings.Contains(p.path, "/") {
 		x.folders = append(x.folders, len(x.cands))
 	}
 	x.cands = append(x.cands, Ref{Kind: Path, Start: t.start, End: t.end,
-		ValueStart: t.start, ValueEnd: t.start + p.valueLen, Path: p.path, Line: p.line, Dir: p.dir})
+		ValueStart: t.start, ValueEnd: t.start + lead + p.valueLen, Path: p.path, Line: p.line, Dir: p.dir, Soft: soft})
 }
 
 // priority orders kinds when candidates overlap: a command's words and a

@@ -19,6 +19,9 @@ func render(text string, r Ref) string {
 		if r.Line > 0 {
 			v += fmt.Sprintf(":%d", r.Line)
 		}
+		if r.Soft {
+			v += " (soft)"
+		}
 	case Command:
 		v = "cmd:" + r.Tool.String() + " " + r.Target
 		if r.In != "" {
@@ -83,9 +86,13 @@ func TestExtract(t *testing.T) {
 		{"home path", "Config in ~/.config/app/settings.json.", nil},
 		{"windows path", `Data in C:\ProgramData\ETWorkbench.`, nil},
 		{"glob", "Ignore `*.tmp` files.", nil},
-		{"glob in folder", "No Math.random in `src/sim/**`.", nil},
+		{"glob in folder", "No Math.random in `src/sim/**`.", []string{"src/sim/=path:src/sim/"}},
+		{"glob's deep folder", "Presenters: `apps/web/app/v3/presenters/**/*.server.ts`", []string{"apps/web/app/v3/presenters/=path:apps/web/app/v3/presenters/"}},
+		{"glob with placeholder", "Pages in `src/routes/{id}/*.ts`.", nil},
+		{"glob without folder", "Ignore `*.tmp` and `**/*.log` and tags `v*.*.*`.", nil},
+		{"emphasis is no glob", "- **Voix R2/R4/R5/R7** (2026-07-24): done", nil},
 		{"tag glob", "Tags for releases: `v*.*.*`", nil},
-		{"glob in prose", "The .memory/*.md files are LF.", nil},
+		{"glob in prose", "The .memory/*.md files are LF.", []string{".memory/=path:.memory/"}},
 		{"placeholder angle", "Create `docs/<name>.md` per ADR.", nil},
 		{"placeholder brace", "Routes are `users/{id}/profile.ts`.", nil},
 		{"placeholder dots", "Paths use /memories/... form.", nil},
@@ -97,7 +104,14 @@ func TestExtract(t *testing.T) {
 		{"extension list", "Never touched .ps1/.psm1/.xaml files.", nil},
 		{"branch prefixes", "Branch from `main`: `feat/`, `fix/`, `docs/`, `refactor/`", nil},
 		{"branch name", "Work on `feature/login` until merged.", nil},
-		{"owner/repo in code", "Upstream is `DietrichGebert/ponytail`.", nil},
+		{"owner/repo in code", "Upstream is `DietrichGebert/ponytail`.", []string{"DietrichGebert/ponytail=path:DietrichGebert/ponytail (soft)"}},
+		{"root-relative with a slash", "See `/web/src/features/rbac/README.md` for roles.", []string{"/web/src/features/rbac/README.md=path:web/src/features/rbac/README.md (soft)"}},
+		{"root alias", "Open `@/openspec/AGENTS.md` first.", []string{"@/openspec/AGENTS.md=path:openspec/AGENTS.md"}},
+		{"root alias of a module", "Helpers in `@/lib/utils`.", nil},
+		{"route with a slash", "The handler for `/api/users` checks roles.", nil},
+		{"system path", "Installs to `/usr/local/bin/tool.sh` and `/etc/app/config.yml`.", nil},
+		{"bold folder pair in prose", "**internal-packages/zodworker**: the worker wrapper", []string{"internal-packages/zodworker=path:internal-packages/zodworker (soft)"}},
+		{"slashed words in prose", "Client/server and read/write split; see client/server docs.", nil},
 		{"owner/repo in prose", "Remote Bo123478/ET-SYS-OT, branch master.", nil},
 		{"github path", "Vendored from github.com/owner/repo/blob/main/x.go.", nil},
 		{"go module", "Uses `golang.org/x/tools/go/packages`.", nil},
@@ -122,10 +136,14 @@ func TestExtract(t *testing.T) {
 		{"css class", "Use the base class .card and .section-title.", nil},
 		{"domain", "Fonts from fonts.googleapis and docs.rs pages.", nil},
 		{"mime type", "Responses are `application/json`.", nil},
-		{"code names with slash", "Falls back to `web_html/create` and `social/open_prompt`.", nil},
+		{"code names with slash", "Falls back to `web_html/create` and `social/open_prompt`.", []string{"web_html/create=path:web_html/create (soft)", "social/open_prompt=path:social/open_prompt (soft)"}},
 		{"alternatives with extensions", "No Database.php/bootstrap.php here.", nil},
 		{"git range", "Check origin/master..HEAD is 0.", nil},
-		{"no extension word", "The `tsconfig` excludes moonlab.", nil},
+		{"no extension word", "The `tsconfig` excludes moonlab.", []string{"tsconfig=path:tsconfig (soft)"}},
+		{"bare word in a code span is soft", "- `parser` - SQL parser", []string{"parser=path:parser (soft)"}},
+		{"bare words named as tools", "Deterministic testing with the `simulator` and `whopper` tools.", nil},
+		{"bare word in prose is nothing", "The parser and the simulator.", nil},
+		{"words of a code span are no soft word", "Run `cargo test` in `core`.", []string{"core=path:core (soft)"}},
 		{"README without extension", "Pointer vers le README.", nil},
 		{"user agent", "UA is `NexxusCitadel/1.0`.", nil},
 
@@ -160,7 +178,7 @@ func TestExtract(t *testing.T) {
 		{"prose make is English", "Make sure to make tests pass, just run them.", nil},
 		{"prose task is English", "The task runs nightly.", nil},
 		{"prose yarn without run", "We yarn build nothing.", nil},
-		{"code task word", "`task` and `just_relation` are names.", nil},
+		{"code task word", "`task` and `just_relation` are names.", []string{"task=path:task (soft)", "just_relation=path:just_relation (soft)"}},
 		{"placeholder target", "`make <target>`", nil},
 		{"variable target", "`make $(TARGET)`", nil},
 

@@ -298,6 +298,11 @@ func (e entryRepo) Moved(p string) (Move, bool) {
 // over); the end-to-end evaluation, scripts/eval-references, covers it.
 func (r *gitRepo) ManifestThen(Tool, string) (Manifest, bool) { return Manifest{}, false }
 
+// RootHad and Stem: this approximation reads neither older trees nor
+// modules; the end-to-end evaluation, scripts/eval-references, covers them.
+func (r *gitRepo) RootHad(string) (bool, bool) { return false, false }
+func (r *gitRepo) Stem(string) bool            { return false }
+
 var ancestry = map[[3]string]bool{}
 
 func (r *gitRepo) isAncestor(a, b string) bool {

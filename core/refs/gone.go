@@ -29,7 +29,7 @@ var destinationWords = set("to", "into", "by", "with", "onto", "->", "→")
 // markGone sets Gone on the path references of an entry whose prose words
 // (proseWords) hold one of removalWords.
 func markGone(text string, words []string, found []Ref) {
-	if !holdsPhrase(words, removalWords) {
+	if !holdsPhrase(pastTense(words), removalWords) {
 		return
 	}
 	for i := range found {
@@ -37,6 +37,22 @@ func markGone(text string, words []string, found []Ref) {
 			r.Gone = true
 		}
 	}
+}
+
+// pastTense is words without the removals still to come: "being replaced
+// by redis-worker", "will be removed", "to be dropped" speak of code that
+// is there while the entry is true.
+func pastTense(words []string) []string {
+	var out []string
+	for i, w := range words {
+		if i > 0 && removalWords[strings.ToLower(w)] {
+			if prev := strings.ToLower(words[i-1]); prev == "being" || prev == "be" {
+				continue
+			}
+		}
+		out = append(out, w)
+	}
+	return out
 }
 
 // proseWords are the words of text outside its code spans and the

@@ -1,6 +1,7 @@
 package refs
 
 import (
+	"path"
 	"slices"
 	"strings"
 )
@@ -100,10 +101,28 @@ func judgePath(ref Ref, repo Repo) Verdict {
 	if _, ok := repo.Stat(ref.Path); ok {
 		return Verdict{Status: Holds}
 	}
+	if ref.Soft && !rootFolder(repo, ref.Path) {
+		return Verdict{}
+	}
+	if !ref.Dir && !hasExtension(path.Base(ref.Path)) && repo.Stem(ref.Path) {
+		return Verdict{Status: Holds} // a module: `lib/utils` for lib/utils.ts
+	}
 	if ref.Gone || repo.Ignored(ref.Path) {
 		return Verdict{}
 	}
 	bare := !strings.Contains(ref.Path, "/")
+	if ref.Soft && bare {
+		// A word the root had as a folder when the entry was written
+		// (rootFolder), gone from the root since: the entry named it
+		// (`parser` - SQL parser, the crate since moved to sqlite/parser),
+		// unless the history dates its removal before the entry, which
+		// may speak of it.
+		m, known := repo.Moved(ref.Path)
+		if known && m.Before {
+			return Verdict{}
+		}
+		return Verdict{Status: Stale, Moved: movedItself(m)}
+	}
 	if n := repo.Endings(ref.Path); n > 0 {
 		// Unless the history shows this very path moving away after the
 		// entry was written: the entry cited it from the root, where it was
@@ -114,8 +133,19 @@ func judgePath(ref Ref, repo Repo) Verdict {
 		// many places (a library's `pyproject.toml`, a package's `src/`) may
 		// be meant of any of them. One the history knows only as some other
 		// file's stays ambiguous.
-		if m, known := repo.Moved(ref.Path); known && !m.Before && !m.ByName && (!bare || n == 1) {
+		m, known := repo.Moved(ref.Path)
+		if known && !m.Before && !m.ByName && (!bare || n == 1) {
 			return Verdict{Status: Stale, Moved: &m}
+		}
+		// A bare name the root held when the entry was written, and a
+		// file or folder of that name was removed since: the entry meant
+		// the root's (the root `parser/` crate, now sqlite/parser; `src/`
+		// renamed to fastmcp_slim/ while tests keep a src/). A removal
+		// dated with the entry or before is one it may speak of.
+		if bare && known && !m.Before && !ref.Arg && !ref.Route {
+			if _, had := repo.RootHad(ref.Path); had {
+				return Verdict{Status: Stale, Moved: movedItself(m)}
+			}
 		}
 		return Verdict{Status: Holds, Elsewhere: true}
 	}
@@ -128,6 +158,28 @@ func judgePath(ref Ref, repo Repo) Verdict {
 		v.Moved = &m
 	}
 	return v
+}
+
+// rootFolder reports whether the first element of p is a folder at the
+// root, or was one when the entry was written: what makes a Soft reference
+// one of this repository.
+func rootFolder(repo Repo, p string) bool {
+	first, _, _ := strings.Cut(p, "/")
+	if isDir, ok := repo.Stat(first); ok {
+		return isDir
+	}
+	isDir, ok := repo.RootHad(first)
+	return ok && isDir
+}
+
+// movedItself is the history's move of a bare name when it is the name's
+// own (not the latest removal of some other file of that name), nil when
+// the history has nothing to say of it.
+func movedItself(m Move) *Move {
+	if m.Commit == "" || m.ByName {
+		return nil
+	}
+	return &m
 }
 
 // judgeCommand looks the target up in the manifest of the folder the

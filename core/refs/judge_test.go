@@ -18,7 +18,12 @@ func sampleRepo() *refstest.Repo {
 			".github/workflows/ci.yml",
 			"packages/server/src/server/mcp.ts", "pkg/lib/util.ts",
 			"docs/examples/basic.md", "scripts/old.py",
+			"internal-packages/redis-worker/index.ts", "src/lib/utils.ts",
+			"sqlite/parser/lib.rs", "docs/parser/README.md",
 		},
+		// The root when the entries were written: references/ and
+		// package-lock.json are gone since, parser/ went deeper.
+		Had:    []string{"references/", "package-lock.json", "parser/", "src/"},
 		Ignore: []string{"dist/", "node_modules/", ".env", "*.log"},
 		Gone: map[string]refs.Move{
 			"src/auth/session.ts":  {To: "src/auth/login.ts", Commit: "abc1234"},
@@ -30,6 +35,9 @@ func sampleRepo() *refstest.Repo {
 			"src/api/users":        {Commit: "5e5e5e5"},
 			"examples":             {Commit: "e1e1e1e"},
 			"tools/gen/old.py":     {Commit: "f2f2f2f"},
+			"references":           {Commit: "a9f756b"},
+			"package-lock.json":    {Commit: "1f1f1f1", Before: true},
+			"parser":               {To: "sqlite/parser", Commit: "9a9a9a9"},
 		},
 		Manifests: map[refstest.At]refs.Manifest{
 			{Tool: refs.Make}:             {File: "Makefile", Names: []string{"build", "test", "test-e2e", "lint", "release"}},
@@ -113,6 +121,29 @@ func TestJudge(t *testing.T) {
 		// A bare name that ends an existing path.
 		{"root folder gone, another of its name stays", "Try things in `examples/`.", refs.Verdict{Status: refs.Stale, Moved: &refs.Move{Commit: "e1e1e1e"}}},
 		{"a deeper file of that name gone", "See `old.py`.", refs.Verdict{Status: refs.Holds, Elsewhere: true}},
+
+		// Soft paths: the root decides.
+		{"two names under a root folder, missing", "`internal-packages/zodworker` wraps the queue.", refs.Verdict{Status: refs.Stale}},
+		{"two names under a root folder, present", "`internal-packages/redis-worker` is the queue.", refs.Verdict{Status: refs.Holds}},
+		{"two names, no such root folder", "Upstream is `owner/repo`.", refs.Verdict{}},
+		{"two names under a folder the root had then", "Test with `references/hello-world`.", refs.Verdict{Status: refs.Stale}},
+		{"being replaced is still there", "**internal-packages/zodworker** (being replaced by redis-worker)", refs.Verdict{Status: refs.Stale}},
+		{"replaced is gone", "**internal-packages/zodworker** was replaced by redis-worker.", refs.Verdict{}},
+		{"root-relative, missing", "Roles in `/web/src/features/rbac/README.md`.", refs.Verdict{Status: refs.Stale}},
+		{"root-relative, present", "The shell is `/web/src/app.tsx`.", refs.Verdict{Status: refs.Holds}},
+		{"root-relative, no such root folder", "Read `/tools/gen/README.md`.", refs.Verdict{}},
+		{"root alias, missing", "Read `@/openspec/AGENTS.md` first.", refs.Verdict{Status: refs.Stale}},
+		{"root alias, in a source folder", "Helpers in `@/lib/utils.ts`.", refs.Verdict{Status: refs.Holds, Elsewhere: true}},
+		{"a module without its extension", "Helpers in `src/lib/utils`.", refs.Verdict{Status: refs.Holds}},
+		{"a module missing", "Helpers in `src/lib/strings`.", refs.Verdict{Status: refs.Stale}},
+
+		{"a word the root had as a folder, gone from the root", "- `parser` - SQL parser", refs.Verdict{Status: refs.Stale, Moved: &refs.Move{To: "sqlite/parser", Commit: "9a9a9a9"}}},
+		{"a word the root has as a folder", "- `docs` - the site", refs.Verdict{Status: refs.Holds}},
+		{"a word the root never had", "- `simulator` - deterministic tests", refs.Verdict{}},
+
+		// What the root held when the entry was written.
+		{"bare file the root had, removal dated before", "The repository includes package-lock.json and yarn.lock.", refs.Verdict{}},
+		{"bare folder the root had, two others of its name now", "The SQL parser is `parser/`.", refs.Verdict{Status: refs.Stale, Moved: &refs.Move{To: "sqlite/parser", Commit: "9a9a9a9"}}},
 
 		// URL routes written as paths.
 		{"route of a redirect", "The browser redirects to `src/auth/google`.", refs.Verdict{}},
@@ -203,6 +234,13 @@ func TestJudgeCommandArguments(t *testing.T) {
 		{"`pnpm run test ./src/components/Button.test.ts`", true, refs.Silent},
 		{"`npm run lint src/server/mcp.ts`", true, refs.Stale}, // the history knows it moved
 		{"Buttons are tested in `./src/components/Button.test.ts`.", false, refs.Stale},
+		// Any program by name: its paths are arguments too.
+		{"One file: `uv run pytest tests/test_name.py`", true, refs.Silent},
+		{"`go test ./src/server/mcp.ts`", true, refs.Stale}, // the history knows it moved
+		// A program that is a path must exist.
+		{"`./scripts/release.sh --dry-run`", false, refs.Stale},
+		{"`python3.12 tools/gen/old.py`", true, refs.Stale}, // deleted after the entry
+		{"`Rscript analysis/fit.R`", false, refs.Stale},     // not a lower-case program name: a claim
 	} {
 		var path *refs.Ref
 		for _, r := range refs.Extract(c.text) {

@@ -16,6 +16,9 @@ const (
 	// `owner/repo`), so two bare folder names are still not enough unless
 	// the first is a usual top-level folder.
 	inCode
+	// loose: any two names with a slash, for a Soft reference, which the
+	// repository's root decides (softPath).
+	loose
 )
 
 // pathToken is what parsePath reads from one token.
@@ -121,6 +124,8 @@ func readPath(tok string, mode pathMode, shortcut bool) (pathToken, bool) {
 	}
 	switch {
 	case named, explicit, p.dir, first[0] == '.':
+		return p, true
+	case mode == loose:
 		return p, true
 	case mode == inCode:
 		return p, topFolders[first] || len(segs) >= 3

@@ -123,6 +123,8 @@ func (pinRepo) Manifest(Tool, string) (Manifest, bool)     { return Manifest{}, 
 func (pinRepo) ListedBelow(Tool, string) bool              { return false }
 func (pinRepo) Moved(string) (Move, bool)                  { return Move{}, false }
 func (pinRepo) ManifestThen(Tool, string) (Manifest, bool) { return Manifest{}, false }
+func (pinRepo) RootHad(string) (bool, bool)                { return false, false }
+func (pinRepo) Stem(string) bool                           { return false }
 func (r pinRepo) Pins(subject string) []Pin                { return r[subject] }
 
 // TestPinFileGlobs: every name PinFile reads is matched by one of the globs

@@ -112,6 +112,14 @@ type Ref struct {
 	// has no extension: it may be a URL route (`backend/auth/google`), whose
 	// absence from the repository proves nothing (Kind Path).
 	Route bool
+	// Soft says the text alone does not make it a path: a leading "/"
+	// (`/web/src/app.ts`) or "@/" may be the repository's root or the
+	// machine's or an alias, and two names with a slash
+	// (`internal-packages/zodworker`) may be a package, an owner and
+	// repository or a ratio. It names this repository only where the root
+	// has, or had when the entry was written, a folder named as its first
+	// element (Kind Path).
+	Soft bool
 
 	// Tool runs Target (Kind Command).
 	Tool   Tool

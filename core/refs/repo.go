@@ -43,6 +43,15 @@ type Repo interface {
 	// known: outside git, a line not committed, no manifest then, or a Repo
 	// not given for one entry.
 	ManifestThen(tool Tool, dir string) (m Manifest, ok bool)
+	// RootHad reports whether the root held name (one element, no slash),
+	// and whether as a folder, in the newest commit made before the entry
+	// being judged was last written: what its author saw. ok is false when
+	// it did not, or when that is not known (outside git, a line not
+	// committed, a Repo not given for one entry).
+	RootHad(name string) (isDir, ok bool)
+	// Stem reports whether a file exists whose path is path and an
+	// extension (`lib/utils` for lib/utils.ts): code cites a module so.
+	Stem(path string) bool
 	// Moved returns what the repository's history says of a path that no
 	// longer exists: the path it was renamed to ("" when it was deleted)
 	// and the commit. For a path without a slash, the latest removal of

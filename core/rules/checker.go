@@ -408,7 +408,10 @@ func maxChanges(n int) int {
 }
 
 // updatePairs keeps prev's pairs between entries that are still there
-// (renumbered) and adds those that involve a changed entry.
+// (renumbered) and adds those that involve a changed entry. The exact pairs
+// of the classes an entry came into or went from are made afresh
+// (similar.ExactStarsAfter): each is a pair with the earliest entry of its
+// class, which such a change can replace.
 func updatePairs(prev, g *pairGroup, match []int, th similar.Thresholds) []similar.Pair {
 	now := make([]int, len(prev.contents)) // old index → new, -1 if gone
 	for i := range now {
@@ -426,22 +429,39 @@ func updatePairs(prev, g *pairGroup, match []int, th similar.Thresholds) []simil
 		return prev.pairs // nothing moved
 	}
 	fresh := similar.PairsInvolving(g.texts, changed, th)
-	out := make([]similar.Pair, 0, len(prev.pairs)+len(fresh))
+	kept := make([]similar.Pair, 0, len(prev.pairs)+len(fresh))
+	var keptExact []similar.Pair
 	for _, p := range prev.pairs {
 		if i, j := now[p.I], now[p.J]; i >= 0 && j >= 0 {
-			out = append(out, similar.Pair{I: i, J: j, Verdict: p.Verdict})
+			if p.Verdict.Exact {
+				keptExact = append(keptExact, similar.Pair{I: i, J: j, Verdict: p.Verdict})
+			} else {
+				kept = append(kept, similar.Pair{I: i, J: j, Verdict: p.Verdict})
+			}
 		}
 	}
-	// Both lists are sorted by (I, J) and disjoint: merge them.
-	kept := out
-	out = make([]similar.Pair, 0, len(kept)+len(fresh))
+	touched := make([]*similar.Text, 0, 2*len(changed))
+	for _, i := range changed {
+		touched = append(touched, g.texts[i])
+	}
+	for o, i := range now {
+		if i < 0 {
+			touched = append(touched, prev.texts[o])
+		}
+	}
+	return mergePairs(mergePairs(kept, fresh), similar.ExactStarsAfter(g.texts, keptExact, touched))
+}
+
+// mergePairs merges two lists of pairs sorted by (I, J) with no pair in both.
+func mergePairs(p, q []similar.Pair) []similar.Pair {
+	out := make([]similar.Pair, 0, len(p)+len(q))
 	a, b := 0, 0
-	for a < len(kept) || b < len(fresh) {
-		if b == len(fresh) || a < len(kept) && (kept[a].I < fresh[b].I || kept[a].I == fresh[b].I && kept[a].J < fresh[b].J) {
-			out = append(out, kept[a])
+	for a < len(p) || b < len(q) {
+		if b == len(q) || a < len(p) && (p[a].I < q[b].I || p[a].I == q[b].I && p[a].J < q[b].J) {
+			out = append(out, p[a])
 			a++
 		} else {
-			out = append(out, fresh[b])
+			out = append(out, q[b])
 			b++
 		}
 	}

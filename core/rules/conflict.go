@@ -37,11 +37,22 @@ func checkConflict(w *workspace) {
 // entry holds with another text, against the first such entry. Texts the
 // duplicate rule calls equal are not versions (that rule reports them).
 func checkSlugVersions(w *workspace) {
-	exact := map[[2]entryRef]bool{}
+	// Each exact duplicate is paired with the earliest entry of its class
+	// (similar.Pairs): two entries are equal when they lead to the same one.
+	// The earliest partner is kept, so every pair of a class would do too.
+	firstOf := map[entryRef]entryRef{}
 	for _, p := range w.pairs {
-		if p.Verdict.Exact {
-			exact[[2]entryRef{w.refs[p.I], w.refs[p.J]}] = true
+		if r := w.refs[p.I]; p.Verdict.Exact {
+			if f, ok := firstOf[w.refs[p.J]]; !ok || r.entry < f.entry {
+				firstOf[w.refs[p.J]] = r
+			}
 		}
+	}
+	first := func(r entryRef) entryRef {
+		if f, ok := firstOf[r]; ok {
+			return f
+		}
+		return r
 	}
 	w.categoryFiles(func(fi int, f *File) {
 		d := f.Doc
@@ -67,7 +78,7 @@ func checkSlugVersions(w *workspace) {
 			}
 			other := -1
 			for k := head.first; k >= 0 && k != i; k = next[k] {
-				if d.Entries[k].Content == e.Content || exact[[2]entryRef{{fi, k}, {fi, i}}] {
+				if d.Entries[k].Content == e.Content || first(entryRef{fi, k}) == first(entryRef{fi, i}) {
 					other = -1
 					break // a duplicate, not a version
 				}

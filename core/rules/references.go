@@ -119,6 +119,14 @@ func (r *entryRepo) ManifestThen(tool refs.Tool, dir string) (refs.Manifest, boo
 	return r.Repo.ManifestAt(tool, dir, at)
 }
 
+func (r *entryRepo) RootHad(name string) (isDir, ok bool) {
+	at := r.writtenAt()
+	if at.IsZero() {
+		return false, false // being written now: the root now is the one
+	}
+	return r.Repo.RootAt(name, at)
+}
+
 // writtenAt is Repo.Written for the entry's line, asked once.
 func (r *entryRepo) writtenAt() time.Time {
 	if r.written == nil {

@@ -24,6 +24,11 @@ type Repo interface {
 	// written, what its author read. ok is false outside git, or when there
 	// was none then.
 	ManifestAt(tool refs.Tool, dir string, at time.Time) (m refs.Manifest, ok bool)
+	// RootAt is whether the root held name (one element), and whether as a
+	// folder, in the newest commit made before at: asked with the time a
+	// line was written, what its author saw. ok is false when it did not,
+	// or outside git.
+	RootAt(name string, at time.Time) (isDir, ok bool)
 	// Locate is the absolute path of a cited path that exists (from the
 	// workspace root, else from the git top level, else the one existing
 	// path it ends), for a link or a go-to-definition; ok is false when

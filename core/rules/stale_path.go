@@ -29,8 +29,14 @@ func checkStalePath(w *workspace) {
 			// Only to a path that is there: a fix must not trade one
 			// stale pointer for another.
 			if _, ok := w.repo.Stat(m.To); ok {
+				// A word (ref.Soft) may name the crate or tool the folder
+				// held, whose name stays: a person chooses to write the
+				// folder's new path in its place.
 				to := movedCitation(cited, ref, m.To)
-				fixes = append(fixes, Fix{Title: "Replace with " + to, Safe: true,
+				if ref.Soft && !strings.Contains(ref.Path, "/") {
+					to = m.To
+				}
+				fixes = append(fixes, Fix{Title: "Replace with " + to, Safe: !ref.Soft,
 					Edits: in(fi, replaceIn(e, ref.ValueStart, ref.ValueEnd, to))})
 			} else {
 				msg += ", which does not exist either"

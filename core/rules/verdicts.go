@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"path"
+
 	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/refs"
 )
@@ -166,6 +168,23 @@ func (r *recorder) Ignored(p string) bool {
 func (r *recorder) Moved(p string) (refs.Move, bool) {
 	r.ask(askPath, 0, p)
 	return r.entryRepo.Moved(p)
+}
+
+// RootHad depends on the history alone; it is noted as the path, which
+// errs towards judging again.
+func (r *recorder) RootHad(name string) (isDir, ok bool) {
+	r.ask(askPath, 0, name)
+	return r.entryRepo.RootHad(name)
+}
+
+// Stem depends on the files beside the cited path: noted as its folder,
+// whose every change counts.
+func (r *recorder) Stem(p string) bool {
+	r.ask(askPath, 0, p)
+	if d := path.Dir(p); d != "." {
+		r.ask(askPath, 0, d)
+	}
+	return r.entryRepo.Stem(p)
 }
 
 func (r *recorder) Manifest(tool refs.Tool, dir string) (refs.Manifest, bool) {

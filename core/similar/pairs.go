@@ -11,6 +11,13 @@ import (
 // filtering. group[i] restricts comparisons to texts of the same group (the
 // category); pass nil to compare everything.
 //
+// Exact duplicates are the exception: being an exact duplicate is an
+// equivalence (sameExact), and j is paired only with the earliest text of its
+// exact class (ExactStars), so that n copies of one entry make n−1 pairs, not
+// n(n−1)/2. Two texts are exact duplicates when they are such a pair, or pair
+// with the same earliest text. Copies are also found and judged together
+// (twinNodes), so they cost no more comparisons than one text.
+//
 // A pair can only be more than Store if (a) the exact keys are equal, (b) the
 // Cores reach coreCandidateMin or both are empty with equal normCore, or (c) the
 // keyword Jaccard reaches the lower threshold. (a) and the empty-Core half of
@@ -18,32 +25,39 @@ import (
 // rarest token first, two sets with Jaccard ≥ t share a token within the first
 // |A| − ⌈t·|A|⌉ + 1 of each, and within the first |A| − minOverlap(|A|, |A|) + 1
 // of the smaller (see side). Every candidate is then judged by Classify, so
-// the result is exactly that of comparing all pairs.
+// the result is exactly that of comparing all pairs, exact pairs reduced as
+// above.
 func Pairs(texts []*Text, group []int, th Thresholds) []Pair {
+	out, _ := countedPairs(texts, group, th)
+	return out
+}
+
+// countedPairs is Pairs, with the number of candidate pairs of first texts
+// judged and of calls of Classify (ignoring the threshold-zero case), which
+// tests of how the work grows count.
+func countedPairs(texts []*Text, group []int, th Thresholds) ([]Pair, [2]int) {
 	if group != nil && len(group) != len(texts) {
 		panic("similar.Pairs: group must be nil or as long as texts")
 	}
 	t := min(th.Skip, th.Update)
 	if !(t > 0) {
 		// every pair reaches a threshold of zero: nothing to filter
-		return allPairs(texts, group, th)
+		return allPairs(texts, group, th), [2]int{}
 	}
 	ix := newPairIndex(texts, t)
 	var out []Pair
 	for _, members := range partition(len(texts), group) {
 		out = ix.group(out, texts, members, th)
 	}
-	slices.SortFunc(out, func(a, b Pair) int {
-		return cmp.Or(cmp.Compare(a.I, b.I), cmp.Compare(a.J, b.J))
-	})
-	return out
+	sortPairs(out)
+	return out, [2]int{ix.candidates, ix.classified}
 }
 
 func allPairs(texts []*Text, group []int, th Thresholds) []Pair {
 	var out []Pair
 	for i := range texts {
 		for j := i + 1; j < len(texts); j++ {
-			if group != nil && group[i] != group[j] {
+			if group != nil && group[i] != group[j] || sameExact(texts[i], texts[j]) {
 				continue
 			}
 			if v := Classify(texts[i], texts[j], th); v.Related() {
@@ -51,6 +65,10 @@ func allPairs(texts []*Text, group []int, th Thresholds) []Pair {
 			}
 		}
 	}
+	for _, members := range partition(len(texts), group) {
+		out = exactStars(out, texts, members)
+	}
+	sortPairs(out)
 	return out
 }
 
@@ -84,6 +102,9 @@ type pairIndex struct {
 	// i<<32 | j (i < j), so that sorting them orders them by (I, J) and puts
 	// a pair found twice side by side.
 	cands []uint64
+	// candidates and classified count the candidate pairs of first texts
+	// and the calls of Classify, for the tests of how the work grows.
+	candidates, classified int
 	// sameKey[j] is the previous text of the group with j's exactKey (or
 	// normCore, for emptyCore), -1 at the end: hash chains without a slice
 	// per key.
@@ -192,34 +213,38 @@ func sizesAllow(a, b int, t float64) bool {
 }
 
 // group finds the pairs among members (ascending indices) and appends them.
-// The candidates are the hash hits, which are always judged, and the pairs
-// whose keyword or Core Jaccard reaches its threshold; each is judged once,
-// the earlier text as the old one, as a comparison of all pairs would.
+// The search runs over the first text of each node (twinNodes); its
+// candidates are the hash hits, which are always judged, and the pairs whose
+// keyword or Core Jaccard reaches its threshold; each is judged once per
+// pair of twins, the earlier text as the old one, as a comparison of all
+// pairs would. The exact pairs are exactStars'.
 func (ix *pairIndex) group(out []Pair, texts []*Text, members []int32, th Thresholds) []Pair {
+	tn := newTwinNodes(texts, members)
+	firsts := tn.firsts
 	cands := ix.cands[:0]
-	exact := make(map[string]int32, len(members))
+	exact := make(map[string]int32, len(firsts))
 	emptyCore := map[string]int32{}
-	for _, j := range members {
+	for _, j := range firsts {
 		tj := texts[j]
 		cands = chain(cands, exact, ix.sameKey, tj.exactKey, j)
 		if len(tj.Core) == 0 && tj.normCore != "" {
 			cands = chain(cands, emptyCore, ix.sameCore, tj.normCore, j)
 		}
 	}
-	cands = ix.keys.join(cands, members)
-	cands = ix.core.join(cands, members)
+	cands = ix.keys.join(cands, firsts)
+	cands = ix.core.join(cands, firsts)
 	slices.Sort(cands)
+	n := 0
 	for k, c := range cands {
 		if k > 0 && c == cands[k-1] {
 			continue
 		}
-		i, j := int(c>>32), int(uint32(c))
-		if v := Classify(texts[i], texts[j], th); v.Related() {
-			out = append(out, Pair{I: i, J: j, Verdict: v})
-		}
+		ix.candidates++
+		out, n = tn.judge(out, int32(c>>32), int32(uint32(c)), th)
+		ix.classified += n
 	}
 	ix.cands = cands
-	return out
+	return exactStars(out, texts, members)
 }
 
 // pack is the candidate pair of texts a and b, the lower index first.

@@ -2,11 +2,14 @@ package similar
 
 import "slices"
 
-// PairsInvolving finds every pair (i < j) whose verdict is not Store and of
-// which i or j is in changed (ascending, distinct indices into texts): the
-// pairs Pairs(texts, nil, th) holds that touch a changed text, with the same
-// verdicts, sorted by (I, J). With Pairs over the unchanged texts kept from an
-// earlier call, it gives an editor's re-check after a few edits.
+// PairsInvolving finds every related pair (i < j) that is not an exact
+// duplicate and of which i or j is in changed (ascending, distinct indices
+// into texts): the pairs Pairs(texts, nil, th) holds that touch a changed
+// text, with the same verdicts, sorted by (I, J), less the exact ones. With
+// the non-exact pairs among the unchanged texts kept from an earlier call and
+// ExactStars, it gives an editor's re-check after a few edits: a changed
+// entry can move the earliest text of an exact class, and so every exact pair
+// of the class.
 //
 // The changed texts are indexed by keyword; one pass over all texts counts
 // the keywords (and Core words) each shares with each changed text. A pair is
@@ -25,6 +28,9 @@ func PairsInvolving(texts []*Text, changed []int, th Thresholds) []Pair {
 	judge := func(i, j int) {
 		if i > j {
 			i, j = j, i
+		}
+		if sameExact(texts[i], texts[j]) {
+			return
 		}
 		if v := Classify(texts[i], texts[j], th); v.Related() {
 			out = append(out, Pair{I: i, J: j, Verdict: v})

@@ -84,13 +84,22 @@ func TestPairsEdges(t *testing.T) {
 	}
 }
 
-// bruteForce is the definition Pairs must meet: Classify on every pair.
+// bruteForce is the definition Pairs must meet: Classify on every pair, of
+// the exact duplicates only the pairs with the earliest text they duplicate.
 func bruteForce(texts []*Text, group []int, th Thresholds) []Pair {
 	var out []Pair
+	hasEarlier := make([]bool, len(texts)) // j already paired with an exact duplicate
 	for i := range texts {
 		for j := i + 1; j < len(texts); j++ {
 			if group == nil || group[i] == group[j] {
-				if v := Classify(texts[i], texts[j], th); v.Related() {
+				v := Classify(texts[i], texts[j], th)
+				if v.Exact && hasEarlier[j] {
+					continue
+				}
+				if v.Exact {
+					hasEarlier[j] = true
+				}
+				if v.Related() {
 					out = append(out, Pair{I: i, J: j, Verdict: v})
 				}
 			}

@@ -226,6 +226,29 @@ func FileAt(ctx context.Context, dir, name, commit string, limit int64) (data []
 	return out, true, nil
 }
 
+// TreeAt lists the folder dir/folder ("" for dir itself) as commit holds
+// it: each name it holds, true for a folder (a submodule counts as one).
+// ok is false when commit holds no such folder.
+func TreeAt(ctx context.Context, dir, folder, commit string) (names map[string]bool, ok bool, err error) {
+	out, err := git(ctx, dir, "ls-tree", "-z", commit+":./"+folder)
+	if err != nil {
+		if msg := err.Error(); strings.Contains(msg, "does not exist") || strings.Contains(msg, "not a tree") {
+			return nil, false, nil
+		}
+		return nil, false, fmt.Errorf("listing %s at %s: %w", folder, commit, err)
+	}
+	names = map[string]bool{}
+	for _, rec := range strings.Split(string(out), "\x00") {
+		meta, name, found := strings.Cut(rec, "\t")
+		if !found {
+			continue
+		}
+		f := strings.Fields(meta) // mode, type, object
+		names[name] = len(f) >= 2 && (f[1] == "tree" || f[1] == "commit")
+	}
+	return names, true, nil
+}
+
 // LastChange is the last commit that changed rel (a file or folder,
 // relative to Top) and its time; ok is false outside git, for a path no
 // commit touched, or when git fails.

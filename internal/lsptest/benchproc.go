@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -31,27 +30,6 @@ func ProcStatusMB(tb testing.TB, pid int, field string) float64 {
 	}
 	tb.Fatalf("no %s in /proc/%d/status", field, pid)
 	return 0
-}
-
-// BenchCopy copies the memory files of a BenchWorkspace into a new
-// temporary workspace, for benchmarks that write: the generated workspace
-// is shared by every run and must stay as generated.
-func BenchCopy(tb testing.TB, root string) string {
-	tb.Helper()
-	dst := tb.TempDir()
-	if err := os.Mkdir(filepath.Join(dst, ".memory"), 0o755); err != nil {
-		tb.Fatal(err)
-	}
-	for _, f := range BenchFiles(tb, root) {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dst, ".memory", filepath.Base(f)), data, 0o644); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	return dst
 }
 
 // BenchNewEntry is the i-th of a series of entries that share no keyword

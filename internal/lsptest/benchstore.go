@@ -27,9 +27,9 @@ func BenchStoreWorkspace(tb testing.TB, n int) (root string, settings map[string
 	if n >= 100000 {
 		src, _ = BenchWorkspace(tb, n)
 	} else {
-		src, _ = BenchCategoryWorkspace(tb, n, category.Decision)
+		src = BenchCategoryWorkspace(tb, n)
 	}
-	root = BenchCopy(tb, src)
+	root = CopyWorkspace(tb, src)
 	limits := map[string]any{}
 	for _, c := range category.All {
 		limits[c.String()] = min(n+1000, 100000) // room for the stores; the highest the settings take

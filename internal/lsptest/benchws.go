@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/internal/cputime"
 )
 
@@ -26,18 +25,43 @@ var BenchSizes = []int{40, 1000, 10000, 100000}
 // Skips when python3 or the generator is missing.
 func BenchWorkspace(tb testing.TB, n int) (root string, queries []string) {
 	tb.Helper()
-	return benchWorkspace(tb, n, "")
+	gen := generator(tb)
+	root = filepath.Join(os.TempDir(), "memory-lsp-bench", fmt.Sprintf("ws%d-seed1", n))
+	probes := filepath.Join(root, "probes.json")
+	if _, err := os.Stat(probes); err != nil {
+		tmp := root + ".tmp"
+		_ = os.RemoveAll(tmp)
+		if out, err := exec.Command("python3", gen, fmt.Sprint(n), "1", tmp).CombinedOutput(); err != nil {
+			tb.Skipf("generating the workspace: %v\n%s", err, out)
+		}
+		_ = os.RemoveAll(root)
+		if err := os.Rename(tmp, root); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return root, BenchQueries(tb, root)
 }
 
-// BenchCategoryWorkspace is BenchWorkspace with every entry in one
-// category's file (the generator's --category), for what a single large
-// file costs: a file open in an editor, a store into a full category.
-func BenchCategoryWorkspace(tb testing.TB, n int, cat category.Category) (root string, queries []string) {
+// BenchQueries are the generator's probe queries of the workspace at root
+// (BenchWorkspace, BenchCategoryWorkspace).
+func BenchQueries(tb testing.TB, root string) []string {
 	tb.Helper()
-	return benchWorkspace(tb, n, cat.String())
+	probes := filepath.Join(root, "probes.json")
+	data, err := os.ReadFile(probes)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var p struct {
+		Queries []string `json:"queries"`
+	}
+	if err := json.Unmarshal(data, &p); err != nil || len(p.Queries) == 0 {
+		tb.Fatalf("reading %s: %v", probes, err)
+	}
+	return p.Queries
 }
 
-func benchWorkspace(tb testing.TB, n int, cat string) (root string, queries []string) {
+// generator is the path of gen_workspace.py; skips when it is missing.
+func generator(tb testing.TB) string {
 	tb.Helper()
 	gen := os.Getenv("MEMORY_LSP_GEN_WORKSPACE")
 	if gen == "" {
@@ -50,36 +74,7 @@ func benchWorkspace(tb testing.TB, n int, cat string) (root string, queries []st
 	if _, err := os.Stat(gen); err != nil {
 		tb.Skipf("no workspace generator: %v", err)
 	}
-	name := fmt.Sprintf("ws%d-seed1", n)
-	args := []string{gen, fmt.Sprint(n), "1"}
-	if cat != "" {
-		name += "-" + strings.ToLower(cat)
-		args = append(args, "--category", cat)
-	}
-	root = filepath.Join(os.TempDir(), "memory-lsp-bench", name)
-	probes := filepath.Join(root, "probes.json")
-	if _, err := os.Stat(probes); err != nil {
-		tmp := root + ".tmp"
-		_ = os.RemoveAll(tmp)
-		if out, err := exec.Command("python3", append(args, tmp)...).CombinedOutput(); err != nil {
-			tb.Skipf("generating the workspace: %v\n%s", err, out)
-		}
-		_ = os.RemoveAll(root)
-		if err := os.Rename(tmp, root); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	data, err := os.ReadFile(probes)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	var p struct {
-		Queries []string `json:"queries"`
-	}
-	if err := json.Unmarshal(data, &p); err != nil || len(p.Queries) == 0 {
-		tb.Fatalf("reading %s: %v", probes, err)
-	}
-	return root, p.Queries
+	return gen
 }
 
 // BenchFiles are the memory files of a BenchWorkspace, for `grep` and `cat`

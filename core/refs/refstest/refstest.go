@@ -34,6 +34,10 @@ type Repo struct {
 	// Gone maps a path that no longer exists to what the history says
 	// of it; a name without a slash is looked up by its last element too.
 	Gone map[string]refs.Move
+	// Had are the root's files and folders (a folder with a trailing
+	// slash) when the entry judged was written (RootHad), and at any time
+	// asked (RootAt).
+	Had []string
 	// PinsOf maps a subject to its pins.
 	PinsOf map[string][]refs.Pin
 }
@@ -115,6 +119,27 @@ func (r *Repo) ManifestThen(t refs.Tool, dir string) (refs.Manifest, bool) {
 // ManifestAt is ManifestThen at any time: the rules.Repo form of it.
 func (r *Repo) ManifestAt(t refs.Tool, dir string, _ time.Time) (refs.Manifest, bool) {
 	return r.ManifestThen(t, dir)
+}
+
+func (r *Repo) RootHad(name string) (isDir, ok bool) {
+	for _, h := range r.Had {
+		if h == name || h == name+"/" {
+			return h != name, true
+		}
+	}
+	return false, false
+}
+
+// RootAt is RootHad at any time: the rules.Repo form of it.
+func (r *Repo) RootAt(name string, _ time.Time) (isDir, ok bool) { return r.RootHad(name) }
+
+func (r *Repo) Stem(p string) bool {
+	for _, f := range r.Files {
+		if rest, ok := strings.CutPrefix(f, p+"."); ok && !strings.Contains(rest, "/") {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *Repo) Moved(p string) (refs.Move, bool) {

@@ -1,0 +1,118 @@
+package rules
+
+import (
+	"cmp"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/memory-lsp/memory-lsp/core/config"
+	"github.com/memory-lsp/memory-lsp/core/similar"
+)
+
+// cliquePairs is every related pair of each category file, every pair of
+// exact duplicates included: what the pair rules read before similar.Pairs
+// reduced the exact pairs to those with the earliest entry of their class.
+func cliquePairs(files []File, cfg config.Config) ([]entryRef, []similar.Pair) {
+	th := similar.Thresholds{Skip: cfg.SkipThreshold, Update: cfg.UpdateThreshold}
+	var refs []entryRef
+	var pairs []similar.Pair
+	for fi := range files {
+		f := &files[fi]
+		if !f.IsCategory || !f.parsed() {
+			continue
+		}
+		off := len(refs)
+		var texts []*similar.Text
+		for i := range f.Doc.Entries {
+			if c := f.Doc.Entries[i].Content; c != "" {
+				refs = append(refs, entryRef{fi, i})
+				texts = append(texts, similar.Analyze(c))
+			}
+		}
+		for i := range texts {
+			for j := i + 1; j < len(texts); j++ {
+				if v := similar.Classify(texts[i], texts[j], th); v.Related() {
+					pairs = append(pairs, similar.Pair{I: off + i, J: off + j, Verdict: v})
+				}
+			}
+		}
+	}
+	return refs, pairs
+}
+
+// TestPairRulesOnCopies: on files full of copied, respelled, reversed and
+// re-slugged entries, the duplicate, near-duplicate and conflict findings
+// (the merge-conflict versions of a slug included) are what the rules make of
+// every pair, and a warm Checker editing such files agrees.
+func TestPairRulesOnCopies(t *testing.T) {
+	lines := []string{"Run the tests with -race", "run the tests with -race.", "RUN THE TESTS WITH -RACE!", "Never run the tests with -race",
+		"Pin Go to 1.26 on the runner", "pin go to 1.26 on the runner", "Pin Go to 1.25 on the runner", "entry", "Entry", "Do it", "Don't do it",
+		"Use YAML for the deploy config", "Use JSON for the deploy config", "Run the tests with -race on CI"}
+	slugs := []string{"", "", "race", "race", "go", "entry", "s"}
+	for seed := range uint64(6) {
+		r := rand.New(rand.NewPCG(seed, 17))
+		c := &Checker{}
+		var entries [2][]string
+		for step := range 25 {
+			for f := range entries {
+				for range 1 + r.IntN(30) {
+					line := lines[r.IntN(len(lines))]
+					if s := slugs[r.IntN(len(slugs))]; s != "" {
+						line = "[" + s + "] " + line
+					}
+					k := r.IntN(len(entries[f]) + 1)
+					entries[f] = append(entries[f][:k], append([]string{"- " + line}, entries[f][k:]...)...)
+				}
+				for len(entries[f]) > 0 && r.IntN(3) == 0 {
+					k := r.IntN(len(entries[f]))
+					entries[f] = append(entries[f][:k], entries[f][k+1:]...)
+				}
+			}
+			files := []File{
+				newFile(".memory/decisions.md", []byte("# Decisions\n\n"+strings.Join(entries[0], "\n")+"\n")),
+				newFile(".memory/quirks.md", []byte("# Quirks\n\n"+strings.Join(entries[1], "\n")+"\n")),
+			}
+			cfg := config.Default()
+			got := Check(files, cfg)
+			w := &workspace{files: files, cfg: cfg, idx: newLineIndexes(len(files))}
+			w.refs, w.pairs = cliquePairs(files, cfg)
+			var want []Finding
+			for i := range registry {
+				if r := &registry[i]; r.Pairs {
+					w.rule, w.out = r, nil
+					r.check(w)
+					want = append(want, w.out...)
+				}
+			}
+			var pairFindings []Finding
+			for _, f := range got {
+				if registryOf(f.Code).Pairs {
+					pairFindings = append(pairFindings, f)
+				}
+			}
+			slices.SortStableFunc(want, func(a, b Finding) int {
+				return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Span.Start, b.Span.Start), strings.Compare(a.Code, b.Code))
+			})
+			if !reflect.DeepEqual(pairFindings, want) {
+				t.Fatalf("seed %d step %d: %d pair findings, from every pair %d\n%s\n---\n%s", seed, step, len(pairFindings), len(want),
+					render(files, pairFindings, nil), render(files, want, nil))
+			}
+			if warm := c.Check(files, cfg); !reflect.DeepEqual(warm, got) {
+				t.Fatalf("seed %d step %d: the warm Checker found %d, Check %d", seed, step, len(warm), len(got))
+			}
+		}
+	}
+}
+
+func registryOf(code string) *rule {
+	for i := range registry {
+		if registry[i].Code == code {
+			return &registry[i]
+		}
+	}
+	panic(fmt.Sprintf("no rule %q", code))
+}

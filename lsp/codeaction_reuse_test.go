@@ -1,0 +1,87 @@
+package lsp_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memory-lsp/memory-lsp/internal/lsptest"
+)
+
+// TestCodeActionsMatchFreshServer: the code actions a server serves from the
+// check it made for a document's version (the file-wide rewrites and the
+// fix-all made once per check, fileRewrites) are byte for byte those of a
+// new server opening the same text, after random edits, on every line, with
+// and without a kind filter, asked once and again.
+func TestCodeActionsMatchFreshServer(t *testing.T) {
+	r := rand.New(rand.NewPCG(16, 2))
+	root := t.TempDir()
+	path := filepath.Join(root, ".memory", "decisions.md")
+	var b strings.Builder
+	b.WriteString("# Decisions\n\n")
+	for range 12 {
+		b.WriteString("- " + lsptest.Sentence(r, true) + "\n")
+	}
+	writeFile(t, path, b.String())
+	settings := map[string]any{"categoryLimit": map[string]any{"Decision": 10}}
+	start := func() *lsptest.Client {
+		c := inProcess(t)
+		c.SetSettings(map[string]any{"memory": settings})
+		c.Initialize(lsptest.InitializeParams(root, settings))
+		return c
+	}
+	warm := start()
+	uri := warm.OpenFile(path)
+	warm.AwaitDiagnostics(uri, 1, wait)
+	onlys := [][]string{nil, {"quickfix"}, {"refactor"}, {"source.fixAll"}, {"refactor.rewrite", "quickfix"}}
+	answers := func(c *lsptest.Client, lines int) []string {
+		var out []string
+		for l := range lines {
+			for _, only := range onlys {
+				ctx := map[string]any{"diagnostics": []any{}}
+				if only != nil {
+					ctx["only"] = only
+				}
+				res, err := c.Request("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": uri},
+					"range": lsptest.R(l, 0, l, 0), "context": ctx})
+				out = append(out, fmt.Sprintf("line %d %v: %s %v", l, only, res, err))
+			}
+		}
+		return out
+	}
+	for step := range 25 {
+		text := warm.Text(uri)
+		lines := strings.Split(text, "\n")
+		i := 2 + r.IntN(len(lines)-2)
+		entry := "- " + lsptest.Sentence(r, true)
+		switch r.IntN(3) {
+		case 0: // a copy of another entry, a duplicate
+			entry = lines[2+r.IntN(len(lines)-3)]
+		case 1: // an entry with no slug
+			entry = "- " + lsptest.Sentence(r, false)
+		}
+		v := warm.Change(uri, lsptest.TextEdit{Range: lsptest.R(i, 0, i, 0), NewText: entry + "\n"})
+		if r.IntN(2) == 0 {
+			warm.AwaitDiagnostics(uri, v, wait) // else asked before the publish
+		}
+		n := len(lines) + 1
+		got, again := answers(warm, n), answers(warm, n)
+		fresh := start()
+		// opened at the warm buffer's version: the edits carry it
+		if err := fresh.Notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+			"uri": uri, "languageId": "markdown", "version": v, "text": warm.Text(uri)}}); err != nil {
+			t.Fatal(err)
+		}
+		fresh.AwaitDiagnostics(uri, v, wait)
+		want := answers(fresh, n)
+		fresh.Shutdown()
+		for k := range want {
+			if got[k] != want[k] || again[k] != want[k] {
+				t.Fatalf("step %d: code actions differ from a fresh server's\n got: %.600s\nagain: %.600s\nwant: %.600s", step, got[k], again[k], want[k])
+			}
+		}
+	}
+	warm.Shutdown()
+}
