@@ -144,6 +144,9 @@ func middleLetter(b *testing.B, text string) (lsptest.Position, rune) {
 				k = e + 2
 			}
 		}
+		if k >= len(s) {
+			continue
+		}
 		if r := rune(s[k]); r < 0x80 && unicode.IsLetter(r) {
 			return lsptest.Position{Line: l, Character: k}, r
 		}

@@ -15,7 +15,9 @@ import "bytes"
 // The result shares the entries' strings with old; neither is changed. For
 // src equal to old.Src it is old.
 func Reparse(old *Document, src []byte) *Document {
-	if bytes.Equal(old.Src, src) {
+	if bytes.Equal(old.Src, src) && (old.Lines != nil || len(src) > 0) {
+		// Not the placeholder of a file too large to parse (no bytes, no
+		// lines), which Parse of an empty src does not give.
 		return old
 	}
 	same := commonPrefix(old.Src, src)

@@ -76,6 +76,9 @@ func (r *repo) RootAt(name string, at time.Time) (isDir, ok bool) {
 	if commit == "" {
 		return false, false
 	}
+	if r.ctx.Err() != nil {
+		return false, false // not cached: a cancelled read is no answer
+	}
 	names := r.rootsThen.get(commit, func() map[string]bool {
 		n, _, _ := store.TreeAt(r.ctx, r.p.Top, r.rootRel, commit)
 		return n

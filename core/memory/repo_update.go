@@ -180,7 +180,7 @@ func (c *repoChange) Path(cited string) bool {
 	cs := c.r.candidates(cited)
 	within := "/" + name + "/"
 	return slices.ContainsFunc(c.touched, func(t string) bool {
-		return strings.Contains("/"+t+"/", within) || slices.ContainsFunc(cs, func(x string) bool { return related(x, t) })
+		return strings.Contains("/"+t+"/", within) || slices.ContainsFunc(cs, func(x string) bool { return related(x, t) || stemOf(x, t) })
 	})
 }
 
@@ -235,6 +235,13 @@ func (c *repoChange) Pins() bool { return c.pins }
 
 // related reports whether paths a and b are one, or one lies below the
 // other.
+// stemOf reports whether file is stem with an extension (parser.rs of
+// parser): its coming or going changes Stem's answer for stem.
+func stemOf(stem, file string) bool {
+	rest, ok := strings.CutPrefix(file, stem+".")
+	return ok && !strings.Contains(rest, "/")
+}
+
 func related(a, b string) bool {
 	return a == b || strings.HasPrefix(a, b+"/") || strings.HasPrefix(b, a+"/")
 }

@@ -40,6 +40,12 @@ func verdictMemory() string {
 		if d := path.Dir(f); d != "." {
 			cite("`" + path.Base(d) + "/" + path.Base(f) + "`")
 		}
+		// As a module, without its extension (Stem), and as a word.
+		if stem := strings.TrimSuffix(f, path.Ext(f)); strings.Contains(stem, "/") {
+			cite("`" + stem + "`")
+		} else {
+			cite("`" + stem + "` is a module")
+		}
 	}
 	for _, d := range verdictFolders {
 		cite("`" + d + "/`")

@@ -80,7 +80,8 @@ func corpusProposals(t *testing.T) (map[corpusRef]string, int) {
 			for _, r := range Extract(e.Content) {
 				if r.Soft {
 					// Not a claim of the text: the repository's root
-					// decides it (TestSoftNeedsTheRoot, the judge tests).
+					// decides it (TestJudge's soft cases and
+					// memory's TestRepoRootThenAndModules).
 					continue
 				}
 				out[corpusRef{filepath.ToSlash(rel), e.Line, base + r.Start, base + r.End, r.Kind}] = line

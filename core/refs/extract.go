@@ -25,9 +25,10 @@ func Extract(text string) []Ref {
 	out := x.result()
 	if hasPath(out) {
 		words := proseWords(text, codes, out)
-		markGone(text, words, out)
-		markRoutes(words, out)
-		out = dropNamedWords(words, out)
+		lower := lowered(words)
+		markGone(text, lower, out)
+		markRoutes(words, lower, out)
+		out = dropNamedWords(lower, out)
 	}
 	return out
 }
@@ -117,8 +118,16 @@ func runsProgram(s string, ws []span) bool {
 			return false
 		}
 	}
+	if notPrograms[first] {
+		return false
+	}
 	return first[0] >= 'a' && first[0] <= 'z' && !strings.Contains(first, ".") || programs[first]
 }
+
+// notPrograms are first words of a code span that is code or prose, not a
+// call: `import x from lib/old.ts`, `see src/x.ts`, and the shell's
+// `source scripts/env.sh`, which reads a file that must exist.
+var notPrograms = set("import", "export", "from", "see", "use", "include", "require", "source", "read", "open", "edit")
 
 // programs are programs with a dot in their name.
 var programs = set("python3.11", "python3.12", "python3.13", "node.exe")

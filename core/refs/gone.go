@@ -27,9 +27,9 @@ var removalWords = set(
 var destinationWords = set("to", "into", "by", "with", "onto", "->", "→")
 
 // markGone sets Gone on the path references of an entry whose prose words
-// (proseWords) hold one of removalWords.
-func markGone(text string, words []string, found []Ref) {
-	if !holdsPhrase(pastTense(words), removalWords) {
+// (proseWords, lowered) hold one of removalWords.
+func markGone(text string, lower []string, found []Ref) {
+	if !holdsPhrase(pastTense(lower), removalWords) {
 		return
 	}
 	for i := range found {
@@ -42,17 +42,19 @@ func markGone(text string, words []string, found []Ref) {
 // pastTense is words without the removals still to come: "being replaced
 // by redis-worker", "will be removed", "to be dropped" speak of code that
 // is there while the entry is true.
-func pastTense(words []string) []string {
-	var out []string
-	for i, w := range words {
-		if i > 0 && removalWords[strings.ToLower(w)] {
-			if prev := strings.ToLower(words[i-1]); prev == "being" || prev == "be" {
-				continue
+func pastTense(lower []string) []string {
+	for i, w := range lower {
+		if i > 0 && removalWords[w] && (lower[i-1] == "being" || lower[i-1] == "be") {
+			out := make([]string, 0, len(lower)-1)
+			for j, w := range lower {
+				if j == 0 || !removalWords[w] || lower[j-1] != "being" && lower[j-1] != "be" {
+					out = append(out, w)
+				}
 			}
+			return out
 		}
-		out = append(out, w)
 	}
-	return out
+	return lower // nothing to drop, nothing copied
 }
 
 // proseWords are the words of text outside its code spans and the
@@ -77,16 +79,40 @@ func proseWords(text string, codes []codeSpan, found []Ref) []string {
 	})
 }
 
-// holdsPhrase reports whether words hold one of phrases, of one or two
-// words, matched without regard to case.
-func holdsPhrase(words []string, phrases map[string]bool) bool {
-	for i, w := range words {
-		w = strings.ToLower(w)
-		if phrases[w] || i+1 < len(words) && phrases[w+" "+strings.ToLower(words[i+1])] {
+// holdsPhrase reports whether lower (words in lower case) holds one of
+// phrases, of one or two words.
+func holdsPhrase(lower []string, phrases map[string]bool) bool {
+	for i, w := range lower {
+		if phrases[w] || i+1 < len(lower) && pairFirsts[w] && phrases[w+" "+lower[i+1]] {
 			return true
 		}
 	}
 	return false
+}
+
+// pairFirsts are the first words of the two-word phrases ("no longer",
+// "instead of"): only after one is a pair worth making.
+var pairFirsts = firstWords(removalWords, routeWords, nameNouns)
+
+func firstWords(sets ...map[string]bool) map[string]bool {
+	out := map[string]bool{}
+	for _, s := range sets {
+		for p := range s {
+			if first, _, ok := strings.Cut(p, " "); ok {
+				out[first] = true
+			}
+		}
+	}
+	return out
+}
+
+// lowered is words in lower case; a word already so is shared.
+func lowered(words []string) []string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		out[i] = strings.ToLower(w)
+	}
+	return out
 }
 
 // lastWordBefore is the word (or arrow) that ends before s[i], past the

@@ -168,6 +168,12 @@ func rootFolder(repo Repo, p string) bool {
 	if isDir, ok := repo.Stat(first); ok {
 		return isDir
 	}
+	// A folder the root had and has no longer is one the history saw go:
+	// without that, the root's past (a blame and a git run per commit the
+	// entries were written in) is not worth asking.
+	if _, known := repo.Moved(first); !known {
+		return false
+	}
 	isDir, ok := repo.RootHad(first)
 	return ok && isDir
 }

@@ -241,6 +241,9 @@ func TestJudgeCommandArguments(t *testing.T) {
 		{"`./scripts/release.sh --dry-run`", false, refs.Stale},
 		{"`python3.12 tools/gen/old.py`", true, refs.Stale}, // deleted after the entry
 		{"`Rscript analysis/fit.R`", false, refs.Stale},     // not a lower-case program name: a claim
+		{"`import { x } from src/lib/old.ts`", false, refs.Stale},
+		{"`see src/lib/old.ts`", false, refs.Stale},
+		{"`source scripts/env.sh`", false, refs.Stale},
 	} {
 		var path *refs.Ref
 		for _, r := range refs.Extract(c.text) {

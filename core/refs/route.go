@@ -27,8 +27,8 @@ var httpMethods = set("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"
 
 // markRoutes sets Route on the extension-less path references of an entry
 // whose prose words speak of the web.
-func markRoutes(words []string, found []Ref) {
-	web := holdsPhrase(words, routeWords)
+func markRoutes(words, lower []string, found []Ref) {
+	web := holdsPhrase(lower, routeWords)
 	for _, w := range words {
 		web = web || httpMethods[w]
 	}

@@ -232,10 +232,13 @@ func FileAt(ctx context.Context, dir, name, commit string, limit int64) (data []
 func TreeAt(ctx context.Context, dir, folder, commit string) (names map[string]bool, ok bool, err error) {
 	out, err := git(ctx, dir, "ls-tree", "-z", commit+":./"+folder)
 	if err != nil {
-		if msg := err.Error(); strings.Contains(msg, "does not exist") || strings.Contains(msg, "not a tree") {
-			return nil, false, nil
+		if ctx.Err() != nil {
+			return nil, false, fmt.Errorf("listing %s at %s: %w", folder, commit, ctx.Err())
 		}
-		return nil, false, fmt.Errorf("listing %s at %s: %w", folder, commit, err)
+		// git names a missing folder in several ways ("does not exist",
+		// "Not a valid object name", "not a tree object"): whichever, the
+		// commit does not hold it as a folder.
+		return nil, false, nil
 	}
 	names = map[string]bool{}
 	for _, rec := range strings.Split(string(out), "\x00") {
