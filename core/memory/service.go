@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"time"
 
 	"github.com/memory-lsp/memory-lsp/core/category"
@@ -161,7 +162,9 @@ func (s *Service) Query(req QueryRequest) (QueryResult, error) {
 		return QueryResult{}, err
 	}
 	c := s.Warm.Catalog(files)
-	c.JudgeWith(s.Cfg, func() rules.Repo { return s.ReferenceRepo(context.Background()) })
+	c.JudgeWith(s.Cfg, func() rules.Repo {
+		return s.Warm.Repo(strconv.Itoa(s.Cfg.HistoryDepth), time.Now(), func() rules.Repo { return s.ReferenceRepo(context.Background()) })
+	})
 	return c.Query(req)
 }
 

@@ -46,6 +46,9 @@ type Warm struct {
 	// keyed is what the dedup of the last store into each file read in
 	// its entries (Keyed).
 	keyed map[string]*keyedFile
+	// repo is the repository the last query's hits were judged against
+	// (Repo, warm_repo.go).
+	repo *warmRepo
 }
 
 // Catalog is NewCatalog(files), reusing the parts of the previous catalog
