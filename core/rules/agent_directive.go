@@ -16,7 +16,7 @@ func checkAgentDirective(w *workspace) {
 		if !f.parsed() {
 			continue
 		}
-		for _, d := range FindDirectives(string(f.Doc.Src)) {
+		for _, d := range FindDirectives(w.idx.source(w.files, fi)) {
 			span := text.Span{Start: d.Start, End: d.End}
 			w.report(Finding{File: fi, Span: span,
 				Message: d.What() + ": memory is read by agents, so this would steer every later session (memory poisoning); state the project fact instead",

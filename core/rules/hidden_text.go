@@ -16,7 +16,7 @@ import (
 func checkHiddenText(w *workspace) {
 	w.parsedFiles(func(fi int, f *File) {
 		d := f.Doc
-		for _, h := range FindHidden(string(d.Src)) {
+		for _, h := range FindHidden(w.idx.source(w.files, fi)) {
 			if h.Start == 0 && h.Kind == HiddenInvisible && bytes.HasPrefix(d.Src, bomBytes) {
 				if h.End == 3 {
 					continue
