@@ -180,6 +180,7 @@ func (c *Client) readLoop(r io.Reader) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
 		body, err := readFrame(br)
+		arrived := time.Now()
 		if err == io.EOF {
 			return
 		}
@@ -195,6 +196,7 @@ func (c *Client) readLoop(r io.Reader) {
 			c.violation("%v: %.200s", err, body)
 			continue
 		}
+		m.Arrived = arrived
 		c.mu.Lock()
 		c.msgs = append(c.msgs, m)
 		close(c.grew)
