@@ -1,6 +1,7 @@
 package lsp_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
@@ -51,14 +52,44 @@ func TestCodeActionsMatchFreshServer(t *testing.T) {
 		}
 		return out
 	}
+	// kept are the "Keep both" commands the warm server ran, replayed on
+	// each fresh one: a choice the server remembers is part of its answers.
+	var kept []json.RawMessage
+	keepOne := func(c *lsptest.Client, lines int) {
+		for l := range lines {
+			res, err := c.Request("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": uri},
+				"range": lsptest.R(l, 0, l, 0), "context": map[string]any{"diagnostics": []any{}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var actions []struct {
+				Command *struct {
+					Command   string          `json:"command"`
+					Arguments json.RawMessage `json:"arguments"`
+				} `json:"command"`
+			}
+			if err := json.Unmarshal(res, &actions); err != nil {
+				t.Fatal(err)
+			}
+			for _, a := range actions {
+				if a.Command != nil && a.Command.Command == "memory.keepBoth" {
+					kept = append(kept, a.Command.Arguments)
+					runKeepBoth(t, c, a.Command.Arguments)
+					return
+				}
+			}
+		}
+	}
 	for step := range 25 {
 		text := warm.Text(uri)
 		lines := strings.Split(text, "\n")
 		i := 2 + r.IntN(len(lines)-2)
 		entry := "- " + lsptest.Sentence(r, true)
-		switch r.IntN(3) {
+		switch r.IntN(4) {
 		case 0: // a copy of another entry, a duplicate
 			entry = lines[2+r.IntN(len(lines)-3)]
+		case 3: // another entry with a word more: a near-duplicate, which "Keep both" may answer
+			entry = strings.TrimSuffix(lines[2+r.IntN(len(lines)-3)], ".") + " again."
 		case 1: // an entry with no slug
 			entry = "- " + lsptest.Sentence(r, false)
 		}
@@ -67,6 +98,9 @@ func TestCodeActionsMatchFreshServer(t *testing.T) {
 			warm.AwaitDiagnostics(uri, v, wait) // else asked before the publish
 		}
 		n := len(lines) + 1
+		if step%4 == 3 {
+			keepOne(warm, n)
+		}
 		got, again := answers(warm, n), answers(warm, n)
 		fresh := start()
 		// opened at the warm buffer's version: the edits carry it
@@ -75,6 +109,9 @@ func TestCodeActionsMatchFreshServer(t *testing.T) {
 			t.Fatal(err)
 		}
 		fresh.AwaitDiagnostics(uri, v, wait)
+		for _, args := range kept {
+			runKeepBoth(t, fresh, args)
+		}
 		want := answers(fresh, n)
 		fresh.Shutdown()
 		for k := range want {
@@ -84,4 +121,19 @@ func TestCodeActionsMatchFreshServer(t *testing.T) {
 		}
 	}
 	warm.Shutdown()
+	if len(kept) == 0 {
+		t.Error("no step offered Keep both: the test did not exercise a remembered choice")
+	}
+}
+
+// runKeepBoth runs memory.keepBoth with the arguments a code action gave.
+func runKeepBoth(t *testing.T, c *lsptest.Client, args json.RawMessage) {
+	t.Helper()
+	var list []any
+	if err := json.Unmarshal(args, &list); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Request("workspace/executeCommand", map[string]any{"command": "memory.keepBoth", "arguments": list}); err != nil {
+		t.Fatal(err)
+	}
 }
