@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sync/atomic"
 
 	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/rules"
@@ -170,6 +169,7 @@ type checked struct {
 	only     map[string]bool // nil: every file is reported
 	findings []rules.Finding
 	idx      []*text.Index
+	shownAs  []string // display of each file's path, made on first use
 	// artifacts are the files' SARIF locations, filled by sarifArtifact.
 	artifacts []sarifArtifactLocation
 	// noCode: the root holds nothing but .memory/, so the reference rules
@@ -191,6 +191,18 @@ func (c *checked) index(i int) *text.Index {
 		c.idx[i] = text.NewIndex(c.files[i].Doc.Src)
 	}
 	return c.idx[i]
+}
+
+// shown is display(files[i].Path), made once a file: a finding's path is
+// its file's, and a getcwd per finding was 14 % of a check with 10,000.
+func (c *checked) shown(i int) string {
+	if c.shownAs == nil {
+		c.shownAs = make([]string, len(c.files))
+	}
+	if c.shownAs[i] == "" {
+		c.shownAs[i] = display(c.files[i].Path)
+	}
+	return c.shownAs[i]
 }
 
 // pos is the 1-based line and 1-based UTF-16 column of a byte offset, the
@@ -312,8 +324,7 @@ func runCheck(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 	default:
 		for _, c := range results {
 			for _, f := range c.findings {
-				file := c.files[f.File]
-				fmt.Fprintln(e.stdout, rules.FormatText(display(file.Path), c.index(f.File), f))
+				fmt.Fprintln(e.stdout, rules.FormatText(c.shown(f.File), c.index(f.File), f))
 				writeFixes(e.stdout, f)
 			}
 		}
@@ -388,11 +399,11 @@ func toJSON(c *checked, f rules.Finding) jsonFinding {
 	file := c.files[f.File]
 	l, col := c.pos(f.File, f.Span.Start)
 	el, ec := c.pos(f.File, f.Span.End)
-	jf := jsonFinding{jsonPos: jsonPos{Path: display(file.Path), Line: l, Column: col}, File: file.Name, EndLine: el, EndColumn: ec,
+	jf := jsonFinding{jsonPos: jsonPos{Path: c.shown(f.File), Line: l, Column: col}, File: file.Name, EndLine: el, EndColumn: ec,
 		Severity: f.Severity.String(), Code: f.Code, Message: f.Message}
 	for _, r := range f.Related {
 		rl, rc := c.pos(r.File, r.Span.Start)
-		jf.Related = append(jf.Related, jsonRelated{jsonPos: jsonPos{Path: display(c.files[r.File].Path), Line: rl, Column: rc}, Message: r.Message})
+		jf.Related = append(jf.Related, jsonRelated{jsonPos: jsonPos{Path: c.shown(r.File), Line: rl, Column: rc}, Message: r.Message})
 	}
 	for _, fx := range f.Fixes {
 		jf.Fixes = append(jf.Fixes, jsonFix{Title: fx.Title, Safe: fx.Safe})
@@ -400,20 +411,10 @@ func toJSON(c *checked, f rules.Finding) jsonFinding {
 	return jf
 }
 
-// commandDir is the current directory as the running command found it
-// (run asks once): display runs for every finding, and a getcwd each time
-// was 14 % of a check with 10,000 findings. Tests run commands in turn
-// from other directories, so it is the command's, not the process's.
-var commandDir atomic.Pointer[string]
-
 // display shows a path relative to the current directory when it is below it.
 func display(p string) string {
-	var wd string
-	if d := commandDir.Load(); d != nil {
-		wd = *d
-	} else if d, err := os.Getwd(); err == nil {
-		wd = d
-	} else {
+	wd, err := os.Getwd()
+	if err != nil {
 		return p
 	}
 	if rel, ok := store.RelativePath(wd, p); ok {

@@ -138,11 +138,6 @@ func commands() []command {
 }
 
 func run(ctx context.Context, args []string, e *env) int {
-	if wd, err := os.Getwd(); err == nil {
-		commandDir.Store(&wd)
-	} else {
-		commandDir.Store(nil)
-	}
 	if len(args) == 0 {
 		args = []string{"serve"}
 	}

@@ -70,7 +70,7 @@ func (s *sinceReport) writeText(out io.Writer, results []*checked) {
 		return
 	}
 	s.each(results, func(c *checked, w memory.Written) {
-		fmt.Fprintf(out, "%s:%d:1: note: %s\n", display(c.files[w.File].Path), w.Line+1, w.Message(s.ref))
+		fmt.Fprintf(out, "%s:%d:1: note: %s\n", c.shown(w.File), w.Line+1, w.Message(s.ref))
 	})
 }
 
@@ -119,7 +119,7 @@ func (s *sinceReport) json(results []*checked) jsonSince {
 	out := jsonSince{Ref: s.ref, Commit: s.commit, Written: []jsonWritten{}}
 	s.each(results, func(c *checked, w memory.Written) {
 		f := c.files[w.File]
-		jw := jsonWritten{jsonPos: jsonPos{Path: display(f.Path), Line: w.Line + 1, Column: 1}, File: f.Name, Entry: w.Entry, Slug: w.Slug,
+		jw := jsonWritten{jsonPos: jsonPos{Path: c.shown(w.File), Line: w.Line + 1, Column: 1}, File: f.Name, Entry: w.Entry, Slug: w.Slug,
 			Change: w.Change(), Text: w.Text, Committed: w.Committed, Author: w.Author, Email: w.Email, Commit: w.Commit, Message: w.Message(s.ref)}
 		if w.Committed {
 			jw.Date = w.When.UTC().Format("2006-01-02T15:04:05Z")
@@ -180,7 +180,7 @@ func (s *sinceReport) markdown(results []*checked) string {
 		if w.Committed {
 			by = fmt.Sprintf("%s in %s on %s", markdownText(w.Author), markdownCode(w.Commit), w.When.UTC().Format("2006-01-02"))
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", markdownCode(fmt.Sprintf("%s:%d", display(c.files[w.File].Path), w.Line+1)), what+w.Change(), by, markdownCode(w.Text))
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", markdownCode(fmt.Sprintf("%s:%d", c.shown(w.File), w.Line+1)), what+w.Change(), by, markdownCode(w.Text))
 	})
 	if rows > maxSummaryRows {
 		fmt.Fprintf(&b, "\n…and %d more: `memory-lsp check --since %s` lists them all.\n", rows-maxSummaryRows, strings.ReplaceAll(s.ref, "`", "'"))
