@@ -118,19 +118,15 @@ func runsProgram(s string, ws []span) bool {
 			return false
 		}
 	}
-	if notPrograms[first] {
-		return false
-	}
-	return first[0] >= 'a' && first[0] <= 'z' && !strings.Contains(first, ".") || programs[first]
+	// A name with a file's extension (`release.sh --dry-run`) is a file
+	// run, which must exist; `python3.12` is a program.
+	return first[0] >= 'a' && first[0] <= 'z' && !notPrograms[first] && !hasExtension(first)
 }
 
 // notPrograms are first words of a code span that is code or prose, not a
 // call: `import x from lib/old.ts`, `see src/x.ts`, and the shell's
 // `source scripts/env.sh`, which reads a file that must exist.
 var notPrograms = set("import", "export", "from", "see", "use", "include", "require", "source", "read", "open", "edit")
-
-// programs are programs with a dot in their name.
-var programs = set("python3.11", "python3.12", "python3.13", "node.exe")
 
 // outputWords returns the starts of the words a command line writes to
 // (`> out.ts`, `| tee log.txt`, `-o dist/app.js`, `--out-dir build/`): a

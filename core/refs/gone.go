@@ -29,7 +29,7 @@ var destinationWords = set("to", "into", "by", "with", "onto", "->", "→")
 // markGone sets Gone on the path references of an entry whose prose words
 // (proseWords, lowered) hold one of removalWords.
 func markGone(text string, lower []string, found []Ref) {
-	if !holdsPhrase(pastTense(lower), removalWords) {
+	if !removalDone(lower) {
 		return
 	}
 	for i := range found {
@@ -39,27 +39,23 @@ func markGone(text string, lower []string, found []Ref) {
 	}
 }
 
-// pastTense is words without the removals still to come: "being replaced
-// by redis-worker", "will be removed", "to be dropped" speak of code that
-// is there while the entry is true.
-func pastTense(lower []string) []string {
-	for i, w := range lower {
-		if i > 0 && removalWords[w] && (lower[i-1] == "being" || lower[i-1] == "be") {
-			out := make([]string, 0, len(lower)-1)
-			for j, w := range lower {
-				if j == 0 || !removalWords[w] || lower[j-1] != "being" && lower[j-1] != "be" {
-					out = append(out, w)
-				}
-			}
-			return out
+// removalDone reports whether lower (an entry's prose words, lowered)
+// holds a removal word of one done, not to come: "being replaced by
+// redis-worker", "will be removed", "to be dropped" speak of code that is
+// there while the entry is true.
+func removalDone(lower []string) bool {
+	for i := range lower {
+		toCome := i > 0 && (lower[i-1] == "being" || lower[i-1] == "be")
+		if !toCome && phraseAt(lower, i, removalWords) {
+			return true
 		}
 	}
-	return lower // nothing to drop, nothing copied
+	return false
 }
 
 // proseWords are the words of text outside its code spans and the
 // references found in it (`src/legacy/x.ts` names a folder, it says nothing
-// of it), as written: holdsPhrase ignores case, an HTTP method counts only
+// of it), as written: Extract lowers them for the phrase tests, an HTTP method counts only
 // in capitals (GET, not "get").
 func proseWords(text string, codes []codeSpan, found []Ref) []string {
 	b := []byte(text)
@@ -82,12 +78,18 @@ func proseWords(text string, codes []codeSpan, found []Ref) []string {
 // holdsPhrase reports whether lower (words in lower case) holds one of
 // phrases, of one or two words.
 func holdsPhrase(lower []string, phrases map[string]bool) bool {
-	for i, w := range lower {
-		if phrases[w] || i+1 < len(lower) && pairFirsts[w] && phrases[w+" "+lower[i+1]] {
+	for i := range lower {
+		if phraseAt(lower, i, phrases) {
 			return true
 		}
 	}
 	return false
+}
+
+// phraseAt reports whether one of phrases starts at lower[i].
+func phraseAt(lower []string, i int, phrases map[string]bool) bool {
+	w := lower[i]
+	return phrases[w] || i+1 < len(lower) && pairFirsts[w] && phrases[w+" "+lower[i+1]]
 }
 
 // pairFirsts are the first words of the two-word phrases ("no longer",

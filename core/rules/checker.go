@@ -166,7 +166,7 @@ func (c *Checker) Check(files []File, cfg config.Config) []Finding {
 		}
 	}
 	slugs := &slugCache{old: c.slugBases, now: make(map[string]string, hint)}
-	lines := newLineIndexes(len(files))
+	lines := newFileViews(len(files))
 	parallelTasks(len(order), func(k int) {
 		t := order[k]
 		t.w = &workspace{rule: t.rule, files: files, cfg: cfg, idx: lines, repo: c.Repo}

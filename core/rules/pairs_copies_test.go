@@ -78,7 +78,7 @@ func TestPairRulesOnCopies(t *testing.T) {
 			}
 			cfg := config.Default()
 			got := Check(files, cfg)
-			w := &workspace{files: files, cfg: cfg, idx: newLineIndexes(len(files))}
+			w := &workspace{files: files, cfg: cfg, idx: newFileViews(len(files))}
 			w.refs, w.pairs = cliquePairs(files, cfg)
 			var want []Finding
 			for i := range registry {

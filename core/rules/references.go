@@ -182,7 +182,7 @@ func CheckReferences(files []File, entries []EntryAt, cfg config.Config, repo Re
 	if repo == nil || !ReadsRepo(cfg) || !repo.HasCode() {
 		return nil
 	}
-	w := &workspace{files: files, cfg: cfg, idx: newLineIndexes(len(files)), repo: repo}
+	w := &workspace{files: files, cfg: cfg, idx: newFileViews(len(files)), repo: repo}
 	for _, at := range entries {
 		if at.File < 0 || at.File >= len(files) {
 			continue

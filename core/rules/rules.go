@@ -290,7 +290,7 @@ type workspace struct {
 	out   []Finding
 	// idx is shared by the tasks of one Check: each file's line index is
 	// built once, by the first task that needs it.
-	idx *lineIndexes
+	idx *fileViews
 
 	// cites, read once for the rules that need the repository.
 	cites []citing
@@ -356,9 +356,10 @@ func (w *workspace) lineNo(fi, off int) int {
 	return p.Line + 1
 }
 
-// lineIndexes are the line indexes of a Check's files, built on first need;
-// safe for the concurrent tasks of one Check.
-type lineIndexes struct {
+// fileViews are what a Check derives from each file and several rules read:
+// its line index and its bytes as a string, made on first need; safe for
+// the concurrent tasks of one Check.
+type fileViews struct {
 	once []sync.Once
 	idx  []*text.Index
 	// The files' bytes as strings, for the rules that scan a whole file
@@ -368,18 +369,18 @@ type lineIndexes struct {
 	src     []string
 }
 
-func newLineIndexes(n int) *lineIndexes {
-	return &lineIndexes{once: make([]sync.Once, n), idx: make([]*text.Index, n), srcOnce: make([]sync.Once, n), src: make([]string, n)}
+func newFileViews(n int) *fileViews {
+	return &fileViews{once: make([]sync.Once, n), idx: make([]*text.Index, n), srcOnce: make([]sync.Once, n), src: make([]string, n)}
 }
 
 // source is files[fi]'s bytes as a string.
-func (x *lineIndexes) source(files []File, fi int) string {
+func (x *fileViews) source(files []File, fi int) string {
 	x.srcOnce[fi].Do(func() { x.src[fi] = string(files[fi].Doc.Src) })
 	return x.src[fi]
 }
 
 // of is the index of files[fi].
-func (x *lineIndexes) of(files []File, fi int) *text.Index {
+func (x *fileViews) of(files []File, fi int) *text.Index {
 	x.once[fi].Do(func() { x.idx[fi] = text.NewIndex(files[fi].Doc.Src) })
 	return x.idx[fi]
 }
