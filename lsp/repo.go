@@ -343,15 +343,14 @@ func gitDirOf(top, dotGit string) string {
 	return filepath.Clean(p)
 }
 
-// gitFiles are the files of git's folder whose change means the history or
-// the index moved: HEAD (a checkout), the index (git add, git mv, git rm, a
-// commit, a checkout), packed-refs and HEAD's log (every commit, reset and
-// checkout writes a line to it).
-var gitFiles = [...]string{"HEAD", "index", "packed-refs", filepath.Join("logs", "HEAD")}
+// gitFiles are the files of git's folder whose change means the index (git
+// add, mv, rm, a commit, a checkout) or the history (store.HistoryFiles)
+// moved.
+func gitFiles() []string { return append([]string{"index"}, store.HistoryFiles[:]...) }
 
 // isGitFile reports whether path is one of gitFiles in gitDir.
 func isGitFile(gitDir, path string) bool {
-	for _, name := range gitFiles {
+	for _, name := range gitFiles() {
 		if path == filepath.Join(gitDir, name) {
 			return true
 		}

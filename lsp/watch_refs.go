@@ -73,7 +73,7 @@ func referenceWatchers() []protocol.FileSystemWatcher {
 	for _, g := range []string{".github/workflows/*.yml", ".github/workflows/*.yaml"} {
 		ws = append(ws, protocol.FileSystemWatcher{GlobPattern: g})
 	}
-	for _, n := range gitFiles {
+	for _, n := range gitFiles() {
 		ws = append(ws, protocol.FileSystemWatcher{GlobPattern: "**/.git/" + filepath.ToSlash(n)})
 	}
 	return append(ws, protocol.FileSystemWatcher{GlobPattern: "**/*", Kind: &createDelete})

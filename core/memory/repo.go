@@ -38,7 +38,7 @@ func OpenRepo(ctx context.Context, root string, cfg config.Config) (rules.Repo, 
 type repo struct {
 	// id names the repository in its descendants' lineage: the Updates
 	// that led to it, the latest last (ChangesSince).
-	id      uint64
+	id      *repoToken
 	lineage []step
 	ctx     context.Context
 	p       *store.Project
@@ -65,7 +65,7 @@ type repo struct {
 }
 
 func newRepo(ctx context.Context, p *store.Project, depth int) *repo {
-	r := &repo{id: repoIDs.Add(1), ctx: ctx, p: p, rootRel: p.RootRel(), depth: depth,
+	r := &repo{id: new(repoToken), ctx: ctx, p: p, rootRel: p.RootRel(), depth: depth,
 		names: new(lazy[nameIndex]), ignoring: new(lazy[[]string]), moves: new(lazy[map[string]store.Move]),
 		history: new(lazy[history]), pins: new(lazy[pinSets]),
 		manifests: new(lazyMap[manifestRead]), manifestsThen: new(lazyMap[manifestRead]), rootsThen: new(lazyMap[map[string]bool]),

@@ -5,7 +5,6 @@ import (
 	"path"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/memory-lsp/memory-lsp/core/refs"
@@ -46,7 +45,7 @@ func (r *repo) Update(ctx context.Context, changed []string) (rules.Repo, store.
 	if d.Relisted {
 		return newRepo(r.ctx, p, r.depth), d, nil
 	}
-	n := &repo{id: repoIDs.Add(1), ctx: r.ctx, p: p, rootRel: r.rootRel, memRel: r.memRel, depth: r.depth,
+	n := &repo{id: new(repoToken), ctx: r.ctx, p: p, rootRel: r.rootRel, memRel: r.memRel, depth: r.depth,
 		names: r.names, ignoring: r.ignoring, moves: r.moves, pins: r.pins,
 		manifestsBelow: r.manifestsBelow, manifestsThen: r.manifestsThen, rootsThen: r.rootsThen, commitsBefore: r.commitsBefore, blames: r.blames, changes: r.changes,
 		// Which moved paths are gone, and their folders, is read from the
@@ -108,12 +107,14 @@ const maxChangedPaths = 256
 
 // step is one Update: the repository it started from, and what changed.
 type step struct {
-	from uint64
+	from *repoToken
 	d    store.Delta
 }
 
-// repoIDs numbers the repositories, for their descendants' lineage.
-var repoIDs atomic.Uint64
+// repoToken names a repository in its descendants' lineage, by identity: a
+// pointer to it keeps nothing else alive (not a byte of size 0, whose
+// pointers Go may make equal).
+type repoToken struct{ _ byte }
 
 var _ rules.DerivedRepo = (*repo)(nil)
 
@@ -233,8 +234,6 @@ func (c *repoChange) ListedBelow(tool refs.Tool) bool {
 
 func (c *repoChange) Pins() bool { return c.pins }
 
-// related reports whether paths a and b are one, or one lies below the
-// other.
 // stemOf reports whether file is stem with an extension (parser.rs of
 // parser): its coming or going changes Stem's answer for stem.
 func stemOf(stem, file string) bool {
@@ -242,6 +241,8 @@ func stemOf(stem, file string) bool {
 	return ok && !strings.Contains(rest, "/")
 }
 
+// related reports whether paths a and b are one, or one lies below the
+// other.
 func related(a, b string) bool {
 	return a == b || strings.HasPrefix(a, b+"/") || strings.HasPrefix(b, a+"/")
 }

@@ -68,18 +68,19 @@ func (m fileMark) same(o fileMark) bool {
 	if m.fi == nil || o.fi == nil {
 		return m.fi == nil && o.fi == nil
 	}
-	return os.SameFile(m.fi, o.fi) && m.fi.Size() == o.fi.Size() && m.fi.ModTime().Equal(o.fi.ModTime())
+	return SameStat(m.fi, o.fi)
 }
 
-// historyFiles are git's files that every commit, checkout and reset
-// writes.
-var historyFiles = [...]string{"HEAD", "packed-refs", filepath.Join("logs", "HEAD")}
+// HistoryFiles are the files of git's folder that every commit, checkout
+// and reset writes: a change to one means the history moved (a watcher of
+// git's folder watches them and the index).
+var HistoryFiles = [...]string{"HEAD", "packed-refs", filepath.Join("logs", "HEAD")}
 
-type historyMark [len(historyFiles)]fileMark
+type historyMark [len(HistoryFiles)]fileMark
 
 func markHistory(gitDir string) historyMark {
 	var m historyMark
-	for i, name := range historyFiles {
+	for i, name := range HistoryFiles {
 		m[i] = markFile(filepath.Join(gitDir, name))
 	}
 	return m
