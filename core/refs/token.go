@@ -12,6 +12,18 @@ type span struct{ start, end int }
 // codeSpan is an inline code span: outer covers the backticks, inner the content.
 type codeSpan struct{ outer, inner span }
 
+// CodeSpans are the byte ranges of s's inline code spans, backticks
+// included, as Extract reads them: for the rules that must tell a mention
+// in code from prose (hidden-text, agent-directive).
+func CodeSpans(s string) [][2]int {
+	cs := codeSpans(s)
+	out := make([][2]int, len(cs))
+	for i, c := range cs {
+		out[i] = [2]int{c.outer.start, c.outer.end}
+	}
+	return out
+}
+
 // codeSpans returns the inline code spans of s (CommonMark: a run of n
 // backticks closed by the next run of exactly n). An unclosed run is literal
 // text. Runs are listed once and matched by length, so the cost stays

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/memory-lsp/memory-lsp/core/refs"
 )
 
 // Memory is pasted into the context of every future agent session, which
@@ -175,7 +177,10 @@ func findInLine(s string, start, end int, n folded, has anchorBits, model bool) 
 	}
 	if has.all(index.turn) {
 		for _, m := range turnMarkers.FindAllStringIndex(n.s, -1) {
-			if !inCodeSpan(n.s, m[0], m[1]) {
+			// Spans read from the line as written: folding turns a
+			// fullwidth ｀ into ` and drops zero-width characters, which
+			// Markdown (and an agent) does not read as code.
+			if !inCodeSpan(s[start:end], n.orig(m[0]), n.orig(m[1])) {
 				add(start+n.orig(m[0]), start+n.orig(m[1]), Impersonation, "")
 			}
 		}
@@ -210,7 +215,7 @@ func findInLine(s string, start, end int, n folded, has anchorBits, model bool) 
 // are CommonMark's (codeSpans): a stray backtick earlier in the line
 // ("Don`t") opens none.
 func inCodeSpan(s string, i, j int) bool {
-	for _, sp := range codeSpans(s) {
+	for _, sp := range refs.CodeSpans(s) {
 		if sp[0] < i && j < sp[1] {
 			return true
 		}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/memory-lsp/memory-lsp/core/refs"
 )
 
 // HiddenTextCode is the code of the hidden-text rule, which store
@@ -370,7 +372,7 @@ func findHiddenMarkup(s string) []Hidden {
 			continue
 		}
 		seg := s[i:end]
-		code := codeSpans(seg)
+		code := refs.CodeSpans(seg)
 		next := end + 1
 		for j := 0; j < len(seg); j++ {
 			if seg[j] != '<' && seg[j] != '[' || inSpans(code, j) {
@@ -430,41 +432,6 @@ func fenceOpen(line string) string {
 		}
 	}
 	return ""
-}
-
-// codeSpans are the byte ranges of line inside code spans: a run of
-// backticks opens one, the next run of the same length closes it.
-func codeSpans(line string) [][2]int {
-	var out [][2]int
-	noneAfter := map[int]int{} // run length → no run of it starts after this offset
-	for i := 0; i < len(line); {
-		if line[i] != '`' {
-			i++
-			continue
-		}
-		n := len(line[i:]) - len(strings.TrimLeft(line[i:], "`"))
-		open := i
-		i += n
-		if at, ok := noneAfter[n]; ok && i >= at {
-			continue
-		}
-		noneAfter[n] = i // until a close is found below
-		for k := i; k < len(line); {
-			if line[k] != '`' {
-				k++
-				continue
-			}
-			m := len(line[k:]) - len(strings.TrimLeft(line[k:], "`"))
-			if m == n {
-				out = append(out, [2]int{open, k + m})
-				i = k + m
-				delete(noneAfter, n)
-				break
-			}
-			k += m
-		}
-	}
-	return out
 }
 
 func inSpans(spans [][2]int, at int) bool {
