@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -114,8 +115,8 @@ func FindDirectives(s string) []Directive {
 			// around: it is folded into buf and passed over without a
 			// string being made of it.
 			buf = b
-			has, model = index.scan(b, slugEnd(b))
-			if !model && !index.wanted(has) {
+			has, model = index().scan(b, slugEnd(b))
+			if !model && !index().wanted(has) {
 				start = end + 1
 				continue
 			}
@@ -123,12 +124,12 @@ func FindDirectives(s string) []Directive {
 		} else {
 			n = fold(line)
 			buf = append(buf[:0], n.s...)
-			has, _ = index.scan(buf, 0)
+			has, _ = index().scan(buf, 0)
 			// three readings: look-alikes as Latin (disguised English), as
 			// written (Russian, Chinese, accents), Latin look-alikes inside
 			// Cyrillic as Cyrillic ("Игнopиpуй")
-			model = triggers.wakes(n.s) || n.base != n.s && triggers.wakes(n.base) ||
-				strings.ContainsFunc(n.base, isCyrillic) && triggers.wakes(skeleton(n.base, toCyrillic, false))
+			model = triggers().wakes(n.s) || n.base != n.s && triggers().wakes(n.base) ||
+				strings.ContainsFunc(n.base, isCyrillic) && triggers().wakes(skeleton(n.base, toCyrillic, false))
 		}
 		out = append(out, findInLine(s, start, end, n, has, model)...)
 		start = end + 1
@@ -168,14 +169,14 @@ func findInLine(s string, start, end int, n folded, has anchorBits, model bool) 
 		}
 	}
 	for i, p := range phrases {
-		if !has.all(index.needs[i]) {
+		if !has.all(index().needs[i]) {
 			continue
 		}
 		for _, m := range p.re.FindAllStringIndex(n.s, -1) {
 			add(start+n.orig(m[0]), start+n.orig(m[1]), p.kind, "")
 		}
 	}
-	if has.all(index.turn) {
+	if has.all(index().turn) {
 		for _, m := range turnMarkers.FindAllStringIndex(n.s, -1) {
 			// Spans read from the line as written: folding turns a
 			// fullwidth ｀ into ` and drops zero-width characters, which
@@ -185,7 +186,7 @@ func findInLine(s string, start, end int, n folded, has anchorBits, model bool) 
 			}
 		}
 	}
-	if has.all(index.fetch) {
+	if has.all(index().fetch) {
 		for _, m := range fetchRe.FindAllStringIndex(n.s, -1) {
 			if e := pipedToInterpreter(n.s, m[1]); e >= 0 {
 				add(start+n.orig(m[0]), start+n.orig(e), RemoteCode, "")
@@ -331,7 +332,7 @@ type anchorIndex struct {
 	turn   []anchorBits   // turnNeed's masks
 }
 
-var index = newAnchorIndex()
+var index = sync.OnceValue(newAnchorIndex)
 
 // pairTrigger marks a pair of the anchor index where a trigger word may
 // start.
@@ -376,7 +377,7 @@ func newAnchorIndex() *anchorIndex {
 	if len(x.byPair) >= pairTrigger {
 		panic("directive: more anchor pairs than the pair table holds")
 	}
-	for _, k := range triggers.pairs() {
+	for _, k := range triggers().pairs() {
 		x.pair[k] |= pairTrigger
 	}
 	return x
@@ -385,7 +386,7 @@ func newAnchorIndex() *anchorIndex {
 // scan returns the anchors that occur in s, and whether the directive
 // model may find something in it from byte from on (model): a word that
 // begins with the first two bytes of a trigger word (the pair table's
-// pairTrigger bit) and is one (triggers.at), or letters spaced out one by
+// pairTrigger bit) and is one (triggers().at), or letters spaced out one by
 // one.
 func (x *anchorIndex) scan(s []byte, from int) (b anchorBits, model bool) {
 	var seen wake
@@ -400,8 +401,8 @@ func (x *anchorIndex) scan(s []byte, from int) (b anchorBits, model bool) {
 		}
 		if i+1 < len(s) {
 			p := x.pair[uint16(s[i])<<8|uint16(s[i+1])]
-			if p&pairTrigger != 0 && !model && i >= from && (i == 0 || !isWordByte(s[i-1])) && triggers.maybe(s, i) {
-				seen |= triggers.at(s, i)
+			if p&pairTrigger != 0 && !model && i >= from && (i == 0 || !isWordByte(s[i-1])) && triggers().maybe(s, i) {
+				seen |= triggers().at(s, i)
 				model = seen.wakes(colon)
 			}
 			if p &^= pairTrigger; p != 0 {

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -435,7 +436,7 @@ type lexTables struct {
 	stemStart map[[2]byte]bool
 }
 
-var lexi = buildLex()
+var lexi = sync.OnceValue(buildLex)
 
 func buildLex() *lexTables {
 	t := &lexTables{exact: map[string]wordClass{}, stem: map[string]wordClass{}, stemStart: map[[2]byte]bool{}}

@@ -451,7 +451,7 @@ func earlierObject(toks []mtoken, i, cs int) (int, bool) {
 // the next word, or joined to the verb ("ignore-les").
 func pronounAfter(toks []mtoken, i, e int) bool {
 	w := toks[i].w
-	if strings.IndexByte(w, '-') > 0 && lexi.class(w[strings.LastIndexByte(w, '-')+1:])&wPron != 0 {
+	if strings.IndexByte(w, '-') > 0 && lexi().class(w[strings.LastIndexByte(w, '-')+1:])&wPron != 0 {
 		return true
 	}
 	// a Spanish pronoun joined to its verb: "ignóralas", "olvídalos"
@@ -460,7 +460,7 @@ func pronounAfter(toks []mtoken, i, e int) bool {
 		plain = w
 	}
 	for _, p := range []string{"las", "los", "la", "lo"} {
-		if v, ok := strings.CutSuffix(plain, p); ok && len(v) > 3 && lexi.exact[v]&wOverride != 0 {
+		if v, ok := strings.CutSuffix(plain, p); ok && len(v) > 3 && lexi().exact[v]&wOverride != 0 {
 			return true
 		}
 	}
@@ -684,7 +684,7 @@ func subsetOf(toks []mtoken, a, b int) bool {
 		if !isContent(toks[k]) {
 			continue
 		}
-		if w := toks[k].w; strings.IndexByte(w, '-') > 0 && lexi.exact[w] == 0 && lexi.class(w[:strings.IndexByte(w, '-')]) == 0 {
+		if w := toks[k].w; strings.IndexByte(w, '-') > 0 && lexi().exact[w] == 0 && lexi().class(w[:strings.IndexByte(w, '-')]) == 0 {
 			return true
 		}
 		if k == a {

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -161,12 +162,12 @@ func tokenize(line string) []mtoken {
 		var alt string
 		t.w, alt, t.cyr = readings(t.w)
 		if t.kind == tWord || t.kind == tHan {
-			t.c = lexi.class(t.w)
+			t.c = lexi().class(t.w)
 			if alt != "" {
-				t.c |= lexi.class(alt)
+				t.c |= lexi().class(alt)
 			}
 		} else {
-			t.c = lexi.exact[t.w] | pathClass(t.w)
+			t.c = lexi().exact[t.w] | pathClass(t.w)
 		}
 	}
 	return toks
@@ -263,8 +264,8 @@ func hanWords(r []rune) [][2]int {
 	other := -1
 	for k := 0; k < len(r); {
 		n := 0
-		for l := min(lexi.hanMax, len(r)-k); l >= 1; l-- {
-			if _, ok := lexi.exact[string(r[k:k+l])]; ok {
+		for l := min(lexi().hanMax, len(r)-k); l >= 1; l-- {
+			if _, ok := lexi().exact[string(r[k:k+l])]; ok {
 				n = l
 				break
 			}
@@ -359,7 +360,7 @@ func segmentLetters(letters []rune) [][2]int {
 	for i := 0; i < n; i++ {
 		try(i, i+1, 1)
 		for j := i + 1; j <= n && j-i <= 24; j++ {
-			exact, stem := lexi.known(translit(letters[i:j]))
+			exact, stem := lexi().known(translit(letters[i:j]))
 			if exact {
 				try(i, j, 0)
 			}
@@ -389,7 +390,7 @@ func segmentLetters(letters []rune) [][2]int {
 
 // isLoose reports whether the piece p of letters is no lexicon word.
 func isLoose(letters []rune, p [2]int) bool {
-	exact, stem := lexi.known(translit(letters[p[0]:p[1]]))
+	exact, stem := lexi().known(translit(letters[p[0]:p[1]]))
 	return !exact && !stem
 }
 
@@ -542,7 +543,7 @@ func pathClass(p string) wordClass {
 // few words that pass go through a Bloom filter (two bits of one 64-bit
 // FNV-1a hash, 2^18 bits). Digits are read as the letters they imitate.
 // It is built once and only read.
-var triggers = buildTriggers()
+var triggers = sync.OnceValue(buildTriggers)
 
 type triggerSet struct {
 	exact, stem bloom // 2^18 bits each
@@ -670,7 +671,7 @@ func (t *triggerSet) wakes(s string) bool {
 func (t *triggerSet) hanAt(s string, i int) wake {
 	var seen wake
 	h := uint64(fnvOffset)
-	for n := 0; n < lexi.hanMax && i < len(s); n++ {
+	for n := 0; n < lexi().hanMax && i < len(s); n++ {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if !isHan(r) {
 			break
@@ -767,9 +768,9 @@ func buildTriggers() *triggerSet {
 		for _, w := range strings.Fields(e.words) {
 			stem := strings.HasSuffix(w, "*")
 			w = strings.TrimSuffix(w, "*")
-			cl := lexi.exact[w]
+			cl := lexi().exact[w]
 			if stem {
-				cl = lexi.stem[w]
+				cl = lexi().stem[w]
 			}
 			ascii := true
 			h := uint64(fnvOffset)
@@ -811,6 +812,14 @@ func buildTriggers() *triggerSet {
 			}
 		}
 	}
+	// A one-letter word may begin a run of spaced-out letters: its
+	// trigram, the letter and a space, is a trigger's.
+	for c := 0; c < 256; c++ {
+		if isWordByte(byte(c)) && c != '-' {
+			k := trigramAt([]byte{byte(c), ' '}, 0)
+			t.tri[k/64] |= 1 << (k % 64)
+		}
+	}
 	return t
 }
 
@@ -836,8 +845,6 @@ func (t *triggerSet) pairs() []uint16 {
 		if !isWordByte(byte(c)) || c == '-' {
 			continue
 		}
-		k := trigramAt([]byte{byte(c), ' '}, 0)
-		t.tri[k/64] |= 1 << (k % 64)
 		for e := 0; e < 256; e++ {
 			if !isWordByte(byte(e)) {
 				out = append(out, uint16(c)<<8|uint16(e))
