@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/memory-lsp/memory-lsp/core/category"
@@ -160,13 +161,9 @@ func (c *Catalog) Len() int { return c.n }
 
 // entry is entry number i in read order.
 func (c *Catalog) entry(i int) CatalogEntry {
-	k, found := slices.BinarySearch(c.base, i)
-	if !found {
-		k--
-	}
-	for k+1 < len(c.base) && c.base[k+1] == i {
-		k++ // parts without entries share the next one's base
-	}
+	// The last part starting at or before i: parts without entries share
+	// the next one's base, and the last of those holds i.
+	k := sort.Search(len(c.base), func(k int) bool { return c.base[k] > i }) - 1
 	p, ei := c.parts[k], i-c.base[k]
 	return catalogEntry(p.cat, p.name, p.path, p.doc.Entries[ei], rules.EntryAt{File: c.fileOf[k], Entry: ei})
 }

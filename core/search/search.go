@@ -19,6 +19,7 @@ package search
 import (
 	"math"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -454,15 +455,9 @@ func (ix *Index) Search(query string, opt Options) []Hit {
 
 // segment is the index of the segment holding doc ID d.
 func (ix *Index) segment(d int32) int {
-	i, found := slices.BinarySearch(ix.base, d)
-	if !found {
-		i--
-	}
-	// Empty segments share their base with the next: take the last.
-	for i+1 < len(ix.base) && ix.base[i+1] == d {
-		i++
-	}
-	return i
+	// The last segment starting at or before d: empty segments share
+	// their base with the next, which holds d.
+	return sort.Search(len(ix.base), func(k int) bool { return ix.base[k] > d }) - 1
 }
 
 // containsRun reports whether pat occurs as consecutive elements of seq.
