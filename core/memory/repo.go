@@ -356,6 +356,17 @@ func (l *lazyMap[T]) get(key string, compute func() T) T {
 	return e.v
 }
 
+// dropOthers forgets the keys that start with prefix, but keep.
+func (l *lazyMap[T]) dropOthers(prefix, keep string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for k := range l.m {
+		if k != keep && strings.HasPrefix(k, prefix) {
+			delete(l.m, k)
+		}
+	}
+}
+
 // without is a map sharing l's values but for the keys drop names.
 func (l *lazyMap[T]) without(drop func(key string) bool) *lazyMap[T] {
 	l.mu.Lock()

@@ -133,6 +133,9 @@ func (r *repo) Written(file string, line int) time.Time {
 		if err != nil {
 			return nil // not committed, or no git: every line is new
 		}
+		// The file's earlier states are not asked again: a server that
+		// lives through thousands of saves keeps one blame a file.
+		r.blames.dropOthers(rel+"\x00", key)
 		return t
 	})
 	if line < 1 || line > len(times) {

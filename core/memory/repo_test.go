@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -509,6 +510,18 @@ func TestRepoWrittenFollowsSaves(t *testing.T) {
 	}
 	if w := r.Written(p, 3); w.IsZero() {
 		t.Error("the committed line, now line 3, is not dated")
+	}
+	// A long-lived server sees many saves: one blame a file is kept.
+	for i := range 5 {
+		g.Write(map[string]string{".memory/decisions.md": fmt.Sprintf("# Decisions\n- Save %d.\n- Old entry.\n%s", i, strings.Repeat("- More.\n", i))})
+		r.Written(p, 2)
+	}
+	rr := r.(*repo)
+	rr.blames.mu.Lock()
+	kept := len(rr.blames.m)
+	rr.blames.mu.Unlock()
+	if kept != 1 {
+		t.Errorf("%d blames kept after six states of one file, want 1", kept)
 	}
 }
 
