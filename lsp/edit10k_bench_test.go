@@ -38,7 +38,7 @@ const binaryDebounce = 100 * time.Millisecond
 // MEMORY_LSP_BINARY drives another build; MEMORY_LSP_BENCH_LOG names a debug
 // log for the server to write. Reproduce with
 //
-//	go test ./lsp -run '^$' -bench BenchmarkEditing10kBinary -benchtime 20x -count 5
+//	go test ./lsp -run '^$' -bench BenchmarkEditing10kBinary -benchtime 10x -count 5
 func BenchmarkEditing10kBinary(b *testing.B) {
 	benchEditing10k(b, binaryDebounce, func(b *testing.B, root string) *lsptest.Client {
 		var args []string

@@ -51,7 +51,7 @@ func TestWarmQueriesMatchColdServer(t *testing.T) {
 	warm.Initialize(lsptest.InitializeParams(root, nil))
 	open := map[string]string{} // path → uri, in the warm client
 	past := time.Now().Add(-time.Hour)
-	hits := 0
+	hits, stored := 0, 0
 	for step := range 80 {
 		cat := category.All[r.IntN(len(category.All))]
 		path := filepath.Join(dir, cat.File())
@@ -75,6 +75,8 @@ func TestWarmQueriesMatchColdServer(t *testing.T) {
 			if _, err := warm.Request("workspace/executeCommand", map[string]any{"command": "memory.storeMemory",
 				"arguments": []any{map[string]any{"category": cat.String(), "content": lsptest.Sentence(r, false)}}}); err != nil {
 				t.Logf("step %d: store refused: %v", step, err)
+			} else {
+				stored++
 			}
 		case !isOpen:
 			what = lsptest.Rewrite(t, r, path, &past)
@@ -107,5 +109,8 @@ func TestWarmQueriesMatchColdServer(t *testing.T) {
 	warm.Shutdown()
 	if hits == 0 {
 		t.Fatal("no query found anything: nothing was compared")
+	}
+	if stored == 0 {
+		t.Fatal("every store was refused: no warm store was compared with a cold read")
 	}
 }

@@ -13,11 +13,10 @@ import "bytes"
 // old.Src held it reads the same.
 //
 // The result shares the entries' strings with old; neither is changed. For
-// src equal to old.Src it is old.
+// src equal to old.Src it is old. old must be a parse (Parse's or
+// Reparse's), not an empty Document standing for an unread file.
 func Reparse(old *Document, src []byte) *Document {
-	if bytes.Equal(old.Src, src) && (old.Lines != nil || len(src) > 0) {
-		// Not the placeholder of a file too large to parse (no bytes, no
-		// lines), which Parse of an empty src does not give.
+	if bytes.Equal(old.Src, src) {
 		return old
 	}
 	same := commonPrefix(old.Src, src)

@@ -210,14 +210,17 @@ func (w *Warm) File(path string, data []byte) rules.File {
 // known is the latest parse w holds of the file at path, or nil. w.mu is
 // held.
 func (w *Warm) known(path string) *memfile.Document {
-	if d := w.latest[path]; d != nil {
+	// A parse has at least one line; the empty Document of a file too
+	// large to parse is none to read from.
+	parsed := func(d *memfile.Document) bool { return d != nil && d.Lines != nil }
+	if d := w.latest[path]; parsed(d) {
 		return d
 	}
-	if p := w.parts[path]; p != nil {
+	if p := w.parts[path]; p != nil && parsed(p.doc) {
 		return p.doc
 	}
 	for _, f := range w.files {
-		if f.Path == path && f.Doc != nil {
+		if f.Path == path && parsed(f.Doc) {
 			return f.Doc
 		}
 	}
