@@ -244,30 +244,33 @@ func (c *Catalog) JudgeWith(cfg config.Config, repo func() rules.Repo) {
 // markStale sets the Stale notes of the hits.
 func (c *Catalog) markStale(hits []QueryHit) {
 	if c.repo != nil {
-		markStale(hits, c.cfg, c.repo, func() []rules.File { return c.files })
+		markStale(hits, c.cfg, c.repo, func([]rules.EntryAt) []rules.File { return c.files })
 	}
 }
 
 // markStale sets the Stale notes of hits, judged against the repository
 // repo returns, which is asked for only when a hit cites something; files
-// returns the files the hits' places index, asked for only then too, and
-// only the files of hits that cite something need be parsed.
-func markStale(hits []QueryHit, cfg config.Config, repo func() rules.Repo, files func() []rules.File) {
+// returns the files the hits' places index, asked for only then too, given
+// the places of the hits that cite something: only their files need be
+// parsed.
+func markStale(hits []QueryHit, cfg config.Config, repo func() rules.Repo, files func(citing []rules.EntryAt) []rules.File) {
 	if len(hits) == 0 || !rules.ReadsRepo(cfg) {
 		return
 	}
-	if !slices.ContainsFunc(hits, func(h QueryHit) bool { return len(refs.Extract(h.Content)) > 0 }) {
+	var at []rules.EntryAt // of the hits that cite something, read once
+	for _, h := range hits {
+		if len(refs.Extract(h.Content)) > 0 {
+			at = append(at, h.at)
+		}
+	}
+	if len(at) == 0 {
 		return // rules.CheckReferences would find nothing without a repository
 	}
 	r := repo()
 	if r == nil {
 		return
 	}
-	at := make([]rules.EntryAt, len(hits))
-	for i, h := range hits {
-		at[i] = h.at
-	}
-	fs := files()
+	fs := files(at)
 	findings := rules.CheckReferences(fs, at, cfg, r)
 	for i := range hits {
 		for _, f := range findings {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/memfile"
-	"github.com/memory-lsp/memory-lsp/core/refs"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/search"
 	"github.com/memory-lsp/memory-lsp/core/store"
@@ -90,13 +89,13 @@ func (s *Service) scanQuery(req QueryRequest) (QueryResult, error) {
 	}
 	// The stale marking reads the files of the hits that cite something;
 	// the others are never read, and stay unparsed.
-	files := func(hits []QueryHit) []rules.File {
+	files := func(citing []rules.EntryAt) []rules.File {
 		out := make([]rules.File, len(kept))
 		for fi, f := range kept {
 			out[fi] = rules.File{Path: f.Path, Name: f.Name}
 		}
-		for _, h := range hits {
-			if fi := h.at.File; out[fi].Doc == nil && len(refs.Extract(h.Content)) > 0 {
+		for _, at := range citing {
+			if fi := at.File; out[fi].Doc == nil {
 				out[fi] = rules.NewFile(kept[fi].Path, kept[fi].Data)
 			}
 		}
@@ -104,6 +103,6 @@ func (s *Service) scanQuery(req QueryRequest) (QueryResult, error) {
 	}
 	repo := func() rules.Repo { return s.ReferenceRepo(context.Background()) }
 	return answer(req, scan.Search(q, opt), entry, func(hits []QueryHit) {
-		markStale(hits, s.Cfg, repo, func() []rules.File { return files(hits) })
+		markStale(hits, s.Cfg, repo, files)
 	}), nil
 }
