@@ -105,11 +105,10 @@ func DecideKeyed(new *Text, contents []string, k *Keyed, th Thresholds) (match i
 			isCore[id] = true
 		}
 	}
-	alnum := alnumOf(new.Norm)
-	h := uint64(14695981039346656037)
-	for _, c := range alnum {
-		h = (h ^ uint64(c)) * 1099511628211
-	}
+	// The hash the entries were read with; a non-ASCII new text's letters
+	// beyond ASCII are left out of it, which can only send an entry to the
+	// full comparison, never past it.
+	h := alnumHash(new.Norm)
 	coreNeed := coreCandidates(len(new.Core))
 	verdicts := make([]Verdict, len(contents))
 	parallel(len(contents), func(from, to int) {
