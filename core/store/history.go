@@ -94,13 +94,9 @@ func (p *Project) Blame(ctx context.Context, rel string) ([]time.Time, error) {
 	if !p.inMemory(rel) {
 		return nil, fmt.Errorf("blaming %s: not a memory file of the workspace", rel)
 	}
-	out, err := git(ctx, p.Top, "blame", "--line-porcelain", "--", rel)
+	lines, err := blame(ctx, p.Top, rel)
 	if err != nil {
-		return nil, fmt.Errorf("blaming %s: %w", rel, err)
-	}
-	lines, err := parseBlame(out)
-	if err != nil {
-		return nil, fmt.Errorf("blaming %s: %w", rel, err)
+		return nil, err
 	}
 	times := make([]time.Time, len(lines))
 	for i, l := range lines {
@@ -190,11 +186,19 @@ func GitCommit(ctx context.Context, dir, ref string) (string, error) {
 // commit: one git blame that stops at commit. A file git does not track
 // has no history: nil, every line new and not committed.
 func BlameSince(ctx context.Context, dir, name, commit string) ([]LineOrigin, error) {
-	out, err := git(ctx, dir, "blame", "--root", "--line-porcelain", "^"+commit, "--", name)
+	lines, err := blame(ctx, dir, name, "--root", "^"+commit)
+	if err != nil && strings.Contains(err.Error(), "no such path") {
+		return nil, nil
+	}
+	return lines, err
+}
+
+// blame runs git blame of name (relative to dir) with the options extra
+// and reads its porcelain, line by line.
+func blame(ctx context.Context, dir, name string, extra ...string) ([]LineOrigin, error) {
+	args := append(append([]string{"blame", "--line-porcelain"}, extra...), "--", name)
+	out, err := git(ctx, dir, args...)
 	if err != nil {
-		if strings.Contains(err.Error(), "no such path") {
-			return nil, nil
-		}
 		return nil, fmt.Errorf("blaming %s: %w", name, err)
 	}
 	lines, err := parseBlame(out)
