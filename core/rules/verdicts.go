@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"maps"
 	"path"
 
 	"github.com/memory-lsp/memory-lsp/core/memfile"
@@ -104,11 +105,20 @@ func (c *Checker) reusableVerdicts() map[verdictKey]judgement {
 	if !ok {
 		return nil
 	}
-	out := make(map[verdictKey]judgement, len(c.verdicts))
+	// Most keystrokes touch nothing the verdicts asked about: then the
+	// previous map serves as it is (a check only reads it).
+	var out map[verdictKey]judgement
 	for k, j := range c.verdicts {
 		if !j.affected(ch) {
-			out[k] = j
+			continue
 		}
+		if out == nil {
+			out = maps.Clone(c.verdicts)
+		}
+		delete(out, k)
+	}
+	if out == nil {
+		return c.verdicts
 	}
 	return out
 }
