@@ -65,11 +65,11 @@ var nameNouns = set(
 // dropNamedWords drops the Soft bare words of an entry whose prose says
 // what its names are (nameNouns), and found's other references stay.
 func dropNamedWords(lower []string, found []Ref) []Ref {
-	if !slices.ContainsFunc(found, func(r Ref) bool { return r.Soft && !strings.Contains(r.Path, "/") }) ||
-		!holdsPhrase(lower, nameNouns) {
+	loneWord := func(r Ref) bool { return r.Soft && !strings.Contains(r.Path, "/") }
+	if !slices.ContainsFunc(found, loneWord) || !holdsPhrase(lower, nameNouns) {
 		return found
 	}
-	return slices.DeleteFunc(found, func(r Ref) bool { return r.Soft && !strings.Contains(r.Path, "/") })
+	return slices.DeleteFunc(found, loneWord)
 }
 
 // folderName reports whether w is written as a folder's name: letters,

@@ -12,15 +12,12 @@ const AgentDirectiveCode = "agent-directive"
 // entries. The one fix deletes the line: only the author knows the fact,
 // if any, that the text should have stated.
 func checkAgentDirective(w *workspace) {
-	for fi, f := range w.files {
-		if !f.parsed() {
-			continue
-		}
+	w.parsedFiles(func(fi int, f *File) {
 		for _, d := range FindDirectives(w.idx.source(w.files, fi)) {
 			span := text.Span{Start: d.Start, End: d.End}
 			w.report(Finding{File: fi, Span: span,
 				Message: d.What() + ": memory is read by agents, so this would steer every later session (memory poisoning); state the project fact instead",
 				Fixes:   hazardFixes(fi, f.Doc, span, false)})
 		}
-	}
+	})
 }
