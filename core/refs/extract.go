@@ -84,13 +84,13 @@ func (x *extraction) code(a, b int, later []codeSpan) {
 		}
 	}
 	x.cands = append(x.cands, cmds...)
-	outputs, cds := outputWords(s, ws), cdWords(s, ws)
+	roles := wordRoles(s, ws)
 	program := runsProgram(s, ws)
 	for _, t := range tokens(s, a, b) {
-		switch {
-		case cds[t.start]:
+		switch roles[t.start] {
+		case cdTarget:
 			x.cdFolder(t)
-		case !outputs[t.start]:
+		case plainWord:
 			at := len(x.cands)
 			x.path(trimToken(s, t), mode)
 			if (len(cmds) > 0 || program && t.start > ws[0].start) && len(x.cands) > at {
@@ -128,27 +128,39 @@ func runsProgram(s string, ws []span) bool {
 // `source scripts/env.sh`, which reads a file that must exist.
 var notPrograms = set("import", "export", "from", "see", "use", "include", "require", "source", "read", "open", "edit")
 
-// outputWords returns the starts of the words a command line writes to
-// (`> out.ts`, `| tee log.txt`, `-o dist/app.js`, `--out-dir build/`): a
-// file the command creates is not one the entry says exists.
-func outputWords(s string, ws []span) map[int]bool {
-	out := map[int]bool{}
+// wordRole is what a word of a command line is, by the word before it.
+type wordRole uint8
+
+const (
+	plainWord wordRole = iota
+	// outputWord: a file the command writes to (`> out.ts`, `| tee
+	// log.txt`, `-o dist/app.js`, `--out-dir build/`), which is not one the
+	// entry says exists.
+	outputWord
+	// cdTarget: the folder a `cd` changes into.
+	cdTarget
+)
+
+// wordRoles gives the words of ws that are not plain words their role, by
+// where they start; nil for a span of one word.
+func wordRoles(s string, ws []span) map[int]wordRole {
+	var out map[int]wordRole
 	for k := 1; k < len(ws); k++ {
-		switch s[ws[k-1].start:ws[k-1].end] {
+		role := plainWord
+		switch prev := s[ws[k-1].start:ws[k-1].end]; prev {
 		case ">", ">>", "1>", "2>", "&>", "tee", "-o", "--output", "--out", "--outfile",
 			"--out-file", "--outdir", "--out-dir", "--outDir", "-O":
-			out[ws[k].start] = true
+			role = outputWord
+		case "cd":
+			if k == 1 || isSeparator(s[ws[k-2].start:ws[k-2].end]) {
+				role = cdTarget
+			}
 		}
-	}
-	return out
-}
-
-// cdWords returns the starts of the words a `cd` changes into.
-func cdWords(s string, ws []span) map[int]bool {
-	out := map[int]bool{}
-	for k := 1; k < len(ws); k++ {
-		if s[ws[k-1].start:ws[k-1].end] == "cd" && (k == 1 || isSeparator(s[ws[k-2].start:ws[k-2].end])) {
-			out[ws[k].start] = true
+		if role != plainWord {
+			if out == nil {
+				out = map[int]wordRole{}
+			}
+			out[ws[k].start] = role
 		}
 	}
 	return out
