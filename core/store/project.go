@@ -154,12 +154,20 @@ func (p *Project) listGit(ctx context.Context) error {
 	return nil
 }
 
-// git runs git in dir and returns its standard output.
-func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
+// gitCommand is git run in dir as every git run of the store is: without
+// optional locks (a reader must not contend with the user's git), in the
+// C locale (its messages are read), its standard error kept for the error.
+func gitCommand(ctx context.Context, dir string, args ...string) (*exec.Cmd, *bytes.Buffer) {
 	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
 	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
+	return cmd, &stderr
+}
+
+// git runs git in dir and returns its standard output.
+func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	cmd, stderr := gitCommand(ctx, dir, args...)
 	out, err := cmd.Output()
 	if err != nil {
 		return nil, fmt.Errorf("git %s: %w: %s", args[0], err, strings.TrimSpace(stderr.String()))
@@ -171,10 +179,7 @@ func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
 // up to sep (excluded), to fn as it is read: a listing of 100,000 files is
 // never held whole, nor copied as a growing buffer.
 func gitRecords(ctx context.Context, dir string, sep byte, fn func([]byte), args ...string) error {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	cmd, stderr := gitCommand(ctx, dir, args...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		return fmt.Errorf("git %s: %w", args[0], err)

@@ -291,11 +291,8 @@ func (p *Project) notIgnored(ctx context.Context, rels []string) ([]string, erro
 		in.WriteString(r)
 		in.WriteByte(0)
 	}
-	cmd := exec.CommandContext(ctx, "git", "-C", p.Top, "check-ignore", "--no-index", "-z", "--stdin")
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C")
+	cmd, stderr := gitCommand(ctx, p.Top, "check-ignore", "--no-index", "-z", "--stdin")
 	cmd.Stdin = &in
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	var exit *exec.ExitError
 	if err != nil && !(errors.As(err, &exit) && exit.ExitCode() == 1) { // 1: none is ignored
