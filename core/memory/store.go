@@ -121,7 +121,8 @@ func PlanStoreParsing(cur []byte, parse func([]byte) *memfile.Document, keyed De
 	th := similar.Thresholds{Skip: cfg.SkipThreshold, Update: cfg.UpdateThreshold}
 	newText := similar.Analyze(s.Content)
 
-	target := -1 // entry replaced in place
+	target := -1          // entry replaced in place
+	var contents []string // the entries' contents, for the dedup and the eviction
 	if s.Slug != "" {
 		for i, e := range d.Entries {
 			if e.HasSlug && e.Slug == s.Slug {
@@ -146,10 +147,11 @@ func PlanStoreParsing(cur []byte, parse func([]byte) *memfile.Document, keyed De
 	} else {
 		var match int
 		var v similar.Verdict
+		contents = contentsOf(d)
 		if keyed != nil {
-			match, v = similar.DecideKeyed(newText, contentsOf(d), keyed(d), th)
+			match, v = similar.DecideKeyed(newText, contents, keyed(contents), th)
 		} else {
-			match, v = similar.DecideContents(newText, contentsOf(d), th)
+			match, v = similar.DecideContents(newText, contents, th)
 		}
 		res.Similarity, res.Reason, res.Kind = v.Similarity, v.Reason, v.Kind
 		if match >= 0 {
@@ -189,7 +191,10 @@ func PlanStoreParsing(cur []byte, parse func([]byte) *memfile.Document, keyed De
 		edits = append(edits, d.ReplaceLine(old.LineIndex, memfile.EntryLine(res.Slug, res.Content)))
 	default:
 		if len(d.Entries) >= cfg.Limit(s.Category) {
-			order, _ := similar.PruneOrder(s.Category, contentsOf(d))
+			if contents == nil {
+				contents = contentsOf(d)
+			}
+			order, _ := similar.PruneOrder(s.Category, contents)
 			w := order[len(order)-1] // the weakest, as HackLM evicts
 			res.Evicted = ref(s.Category, file, d.Entries[w])
 			edits = append(edits, d.DeleteLines([]int{d.Entries[w].LineIndex})...)

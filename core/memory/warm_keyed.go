@@ -1,7 +1,6 @@
 package memory
 
 import (
-	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/similar"
 )
 
@@ -15,19 +14,18 @@ type keyedFile struct {
 
 // Dedup gives what a store's dedup reads in each entry of a parse of its
 // category file (PlanStoreParsing); nil: the dedup reads the entries.
-type Dedup func(*memfile.Document) *similar.Keyed
+type Dedup func(contents []string) *similar.Keyed
 
 // Dedup is Keyed for the file at path.
 func (w *Warm) Dedup(path string) Dedup {
-	return func(d *memfile.Document) *similar.Keyed { return w.Keyed(path, d) }
+	return func(contents []string) *similar.Keyed { return w.Keyed(path, contents) }
 }
 
-// Keyed is what a store's dedup reads in each entry of d, the parse of the
-// file at path: read again only for the entries after those of the last
-// store's parse (similar.Keyed.Extend), when d holds those first, as after
-// a store that appended one.
-func (w *Warm) Keyed(path string, d *memfile.Document) *similar.Keyed {
-	contents := contentsOf(d)
+// Keyed is what a store's dedup reads in each of contents, the entries of
+// the file at path: read again only for the entries after those of the
+// last store (similar.Keyed.Extend), when contents holds those first, as
+// after a store that appended one.
+func (w *Warm) Keyed(path string, contents []string) *similar.Keyed {
 	w.mu.Lock()
 	was := w.keyed[path]
 	w.mu.Unlock()
