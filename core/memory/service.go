@@ -163,7 +163,7 @@ func (s *Service) Query(req QueryRequest) (QueryResult, error) {
 	}
 	c := s.Warm.Catalog(files)
 	c.JudgeWith(s.Cfg, func() rules.Repo {
-		return s.Warm.Repo(strconv.Itoa(s.Cfg.HistoryDepth), time.Now(), func() rules.Repo { return s.ReferenceRepo(context.Background()) })
+		return s.Warm.Repo(strconv.Itoa(s.Cfg.HistoryDepth), s.Warm.clock(), func() rules.Repo { return s.ReferenceRepo(context.Background()) })
 	})
 	return c.Query(req)
 }

@@ -47,8 +47,10 @@ type Warm struct {
 	// its entries (Keyed).
 	keyed map[string]*keyedFile
 	// repo is the repository the last query's hits were judged against
-	// (Repo, warm_repo.go).
+	// (Repo, warm_repo.go); now, when set, is the clock it is kept by (a
+	// test's).
 	repo *warmRepo
+	now  func() time.Time
 }
 
 // Catalog is NewCatalog(files), reusing the parts of the previous catalog

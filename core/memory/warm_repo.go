@@ -21,6 +21,14 @@ type warmRepo struct {
 	opened time.Time
 }
 
+// clock is the time now, by w's clock.
+func (w *Warm) clock() time.Time {
+	if w.now != nil {
+		return w.now()
+	}
+	return time.Now()
+}
+
 // Repo is open's repository, or the one a call with the same key opened
 // less than repoReuse ago. key names what the opening depends on besides
 // the project (the history depth). A nil repository (none could be

@@ -1,12 +1,15 @@
 package memory
 
 import (
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/memory-lsp/memory-lsp/core/refs/refstest"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/internal/fixture"
+	"github.com/memory-lsp/memory-lsp/internal/gittest"
 )
 
 // TestWarmRepoReuse: a repository opened for one query serves the next for
@@ -38,5 +41,52 @@ func TestWarmRepoReuse(t *testing.T) {
 	}
 	if w.Repo("x", t0, open); opened != 5 {
 		t.Errorf("after a failed opening: opened %d times, want 5", opened)
+	}
+}
+
+// TestWarmQueryStaleMarksFollowTheCode: in a git repository, as an agent
+// works, a long-lived process's queries judge a burst against the
+// repository opened for its first (repoReuse), open it again after, and
+// then mark a hit whose cited file was moved with git mv exactly as a cold
+// Service does.
+func TestWarmQueryStaleMarksFollowTheCode(t *testing.T) {
+	g := gittest.New(t)
+	g.Write(map[string]string{
+		"src/auth/session.ts":  "export const session = 1; // long enough for git to see a rename\n",
+		".memory/decisions.md": "# Decisions\n\n- Auth sessions live in `src/auth/session.ts`.\n",
+	})
+	g.Commit("2024-01-01", "start")
+	clock := time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)
+	warm := newService(g.Dir)
+	warm.Warm = &Warm{now: func() time.Time { return clock }}
+	stale := func(s *Service) []string {
+		t.Helper()
+		res, err := s.Query(QueryRequest{Query: "auth sessions"})
+		if err != nil || len(res.Results) != 1 {
+			t.Fatalf("query: %v, %+v", err, res.Results)
+		}
+		return res.Results[0].Stale
+	}
+	if got := stale(warm); len(got) != 0 {
+		t.Fatalf("a present file is marked stale: %q", got)
+	}
+	first := warm.Warm.repo.repo
+	g.Git("mv", "src/auth/session.ts", "src/auth/sessions.ts")
+	g.Commit("2024-02-01", "rename")
+	clock = clock.Add(repoReuse / 2)
+	stale(warm)
+	if warm.Warm.repo.repo != first {
+		t.Error("a query within the reuse window opened the repository again")
+	}
+	clock = clock.Add(repoReuse)
+	got, want := stale(warm), stale(newService(g.Dir))
+	if len(want) != 1 || !strings.Contains(want[0], "sessions.ts") {
+		t.Fatalf("a cold service's marks = %q, want the rename", want)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("after the window the warm marks are %q, a cold service's %q", got, want)
+	}
+	if warm.Warm.repo.repo == first {
+		t.Error("after the reuse window the first repository still answers")
 	}
 }
