@@ -3,6 +3,7 @@ package rules
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // The directive model reads a line as sentences of words that the lexicon
@@ -48,7 +49,9 @@ type hit struct {
 const actionThreshold = 3
 
 // turnMarkers are the tokens of chat templates that open or close a turn.
-var turnMarkers = regexp.MustCompile(`<\|[a-z_]{2,24}\|>|\[/?inst\]|<</?sys>>|</?system>|<(?:start|end)_of_turn>|#{2,}\s*(?:instruction|response|input|system|human|assistant|user)\s*:`)
+var turnMarkers = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`<\|[a-z_]{2,24}\|>|\[/?inst\]|<</?sys>>|</?system>|<(?:start|end)_of_turn>|#{2,}\s*(?:instruction|response|input|system|human|assistant|user)\s*:`)
+})
 
 // readLine returns the hits of the model in one line.
 func readLine(line string) []hit {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -322,10 +323,14 @@ func ShowHidden(s string, hidden []Hidden) string {
 
 // pragma is a comment that speaks to a Markdown tool and holds nothing
 // else: `<!-- markdownlint-disable MD013 -->`, `<!-- prettier-ignore -->`.
-var pragma = regexp.MustCompile(`^\s*(?:markdownlint-(?:disable|enable|capture|restore)(?:-line|-next-line|-file)?(?:\s+MD\d{3})*|prettier-ignore(?:-start|-end)?)\s*$`)
+var pragma = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*(?:markdownlint-(?:disable|enable|capture|restore)(?:-line|-next-line|-file)?(?:\s+MD\d{3})*|prettier-ignore(?:-start|-end)?)\s*$`)
+})
 
 // emptyLink is a Markdown inline link with no text: `[](dest "title")`.
-var emptyLink = regexp.MustCompile(`^\[[ \t]*\]\((?:<[^>\n]*>|[^\s()<>]*)(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?[ \t]*\)`)
+var emptyLink = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\[[ \t]*\]\((?:<[^>\n]*>|[^\s()<>]*)(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?[ \t]*\)`)
+})
 
 // findHiddenMarkup finds the comments that hold words and the links with no
 // text, outside fenced code and code spans. A comment may run over lines; one
@@ -389,7 +394,7 @@ func findHiddenMarkup(s string) []Hidden {
 				default:
 					continue
 				}
-				if body := s[i+j+4 : max(i+j+4, to-3)]; carriesText(body) && !pragma.MatchString(body) {
+				if body := s[i+j+4 : max(i+j+4, to-3)]; carriesText(body) && !pragma().MatchString(body) {
 					out = append(out, Hidden{Start: i + j, End: to, Kind: HiddenComment, Visible: oneLine(s[i+j : to])})
 				}
 				if to > end {
@@ -400,7 +405,7 @@ func findHiddenMarkup(s string) []Hidden {
 				continue
 			}
 			if seg[j] == '[' && (j == 0 || seg[j-1] != '!') {
-				if m := emptyLink.FindString(seg[j:]); m != "" && carriesText(m) {
+				if m := emptyLink().FindString(seg[j:]); m != "" && carriesText(m) {
 					out = append(out, Hidden{Start: i + j, End: i + j + len(m), Kind: HiddenLink, Visible: m})
 					j += len(m) - 1
 				}

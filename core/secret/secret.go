@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Match is one likely credential: the byte range of the secret itself (for a
@@ -30,11 +31,18 @@ type detector struct {
 	// anchors, in lower case, start every match.
 	anchors []string
 	// re is anchored (^) and runs on the window starting at an anchor.
-	re *regexp.Regexp
+	re func() *regexp.Regexp
 	// group is the submatch that holds the secret (0: the whole match).
 	group int
 	// ok, if set, must accept the secret.
 	ok func(string) bool
+}
+
+// lazy compiles src on first use: most processes (a query, a list) never
+// look for secrets, and compiling every detector cost a millisecond of each
+// process's start.
+func lazy(src string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(src) })
 }
 
 // window is how far past an anchor a match may reach.
@@ -42,34 +50,34 @@ const window = 512
 
 var detectors = []detector{
 	{kind: "private key", anchors: []string{"-----begin "},
-		re: regexp.MustCompile(`^-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----`)},
+		re: lazy(`^-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----`)},
 	{kind: "AWS access key id", anchors: []string{"akia", "asia"},
-		re: regexp.MustCompile(`^((?:AKIA|ASIA)[A-Z0-9]{16})\b`), group: 1, ok: notPlaceholder},
+		re: lazy(`^((?:AKIA|ASIA)[A-Z0-9]{16})\b`), group: 1, ok: notPlaceholder},
 	{kind: "AWS secret access key", anchors: []string{"aws"},
-		re:    regexp.MustCompile(`^(?i:aws_?(?:secret|sk)[a-z_]*)["']?[ \t]*[:=][ \t]*["']?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`),
+		re:    lazy(`^(?i:aws_?(?:secret|sk)[a-z_]*)["']?[ \t]*[:=][ \t]*["']?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`),
 		group: 1, ok: func(v string) bool { return notPlaceholder(v) && classes(v) >= 3 }},
 	{kind: "GitHub token", anchors: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"},
-		re: regexp.MustCompile(`^(gh[pousr]_[A-Za-z0-9]{36,251})\b`), group: 1, ok: notPlaceholder},
+		re: lazy(`^(gh[pousr]_[A-Za-z0-9]{36,251})\b`), group: 1, ok: notPlaceholder},
 	{kind: "GitHub token", anchors: []string{"github_pat_"},
-		re: regexp.MustCompile(`^(github_pat_[A-Za-z0-9_]{22,244})\b`), group: 1, ok: notPlaceholder},
+		re: lazy(`^(github_pat_[A-Za-z0-9_]{22,244})\b`), group: 1, ok: notPlaceholder},
 	{kind: "GitLab token", anchors: []string{"glpat-"},
-		re: regexp.MustCompile(`^(glpat-[A-Za-z0-9_-]{20,})`), group: 1, ok: notPlaceholder},
+		re: lazy(`^(glpat-[A-Za-z0-9_-]{20,})`), group: 1, ok: notPlaceholder},
 	{kind: "Slack token", anchors: []string{"xox"},
-		re: regexp.MustCompile(`^(xox[abprs]-[A-Za-z0-9-]{10,})`), group: 1,
+		re: lazy(`^(xox[abprs]-[A-Za-z0-9-]{10,})`), group: 1,
 		ok: func(v string) bool { return notPlaceholder(v) && strings.ContainsAny(v, "0123456789") }},
 	{kind: "Slack webhook", anchors: []string{"https://hooks.slack.com/"},
-		re: regexp.MustCompile(`^https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9]+/[A-Za-z0-9]+/[A-Za-z0-9]{16,}`), ok: notPlaceholder},
+		re: lazy(`^https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9]+/[A-Za-z0-9]+/[A-Za-z0-9]{16,}`), ok: notPlaceholder},
 	{kind: "Stripe key", anchors: []string{"sk_live_", "rk_live_"},
-		re: regexp.MustCompile(`^((?:sk|rk)_live_[A-Za-z0-9]{16,})`), group: 1, ok: notPlaceholder},
+		re: lazy(`^((?:sk|rk)_live_[A-Za-z0-9]{16,})`), group: 1, ok: notPlaceholder},
 	{kind: "Google API key", anchors: []string{"aiza"},
-		re: regexp.MustCompile(`^(AIza[0-9A-Za-z_-]{35})(?:[^0-9A-Za-z_-]|$)`), group: 1, ok: notPlaceholder},
+		re: lazy(`^(AIza[0-9A-Za-z_-]{35})(?:[^0-9A-Za-z_-]|$)`), group: 1, ok: notPlaceholder},
 	{kind: "API key (sk-…)", anchors: []string{"sk-"},
-		re:    regexp.MustCompile(`^(sk-(?:ant-(?:api\d+-|admin\d+-)?|proj-|svcacct-|admin-)?[A-Za-z0-9_-]{32,})`),
+		re:    lazy(`^(sk-(?:ant-(?:api\d+-|admin\d+-)?|proj-|svcacct-|admin-)?[A-Za-z0-9_-]{32,})`),
 		group: 1, ok: func(v string) bool { return notPlaceholder(v) && classes(v) >= 2 && hasDigit(v) }},
 	{kind: "npm token", anchors: []string{"npm_"},
-		re: regexp.MustCompile(`^(npm_[A-Za-z0-9]{36})\b`), group: 1, ok: notPlaceholder},
+		re: lazy(`^(npm_[A-Za-z0-9]{36})\b`), group: 1, ok: notPlaceholder},
 	{kind: "JSON Web Token", anchors: []string{"eyj"},
-		re: regexp.MustCompile(`^(eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{16,})`), group: 1},
+		re: lazy(`^(eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{16,})`), group: 1},
 }
 
 // anchorURL starts the hand-written scan for passwords in URLs.
@@ -141,7 +149,7 @@ func Find(s string) []Match {
 			if p > 0 && isWordByte(s[p-1]) && d.group != 0 {
 				continue // the token must start a word
 			}
-			m := d.re.FindStringSubmatchIndex(s[p:min(len(s), p+window)])
+			m := d.re().FindStringSubmatchIndex(s[p:min(len(s), p+window)])
 			if m == nil {
 				continue
 			}
@@ -246,7 +254,7 @@ func assignmentKey(lower string, i int, root string) (int, bool) {
 	return end, true
 }
 
-var assignmentValue = regexp.MustCompile(`^["']?[ \t]*(?::=|[:=])[ \t]*["']?([^\s"'` + "`" + `,;)]+)`)
+var assignmentValue = lazy(`^["']?[ \t]*(?::=|[:=])[ \t]*["']?([^\s"'` + "`" + `,;)]+)`)
 
 // findAssignment checks one assignment root at i for `password: value`
 // whose value looks like a real secret (see genericValue).
@@ -255,7 +263,7 @@ func findAssignment(s, lower string, i int, root string, out []Match) []Match {
 	if !ok || !assignsNext(lower, end) {
 		return out
 	}
-	m := assignmentValue.FindStringSubmatchIndex(s[end:min(len(s), end+window)])
+	m := assignmentValue().FindStringSubmatchIndex(s[end:min(len(s), end+window)])
 	if m == nil {
 		return out
 	}
@@ -355,16 +363,16 @@ func hasLetter(v string) bool {
 }
 
 // dottedIdent is a code reference such as process.env.TOKEN or config.apiKey.
-var dottedIdent = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*|\[[^\]]*\]|\(\))+$`)
+var dottedIdent = lazy(`^[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*|\[[^\]]*\]|\(\))+$`)
 
 // envName is an environment variable name such as NPM_TOKEN.
-var envName = regexp.MustCompile(`^[A-Z][A-Z0-9_]*$`)
+var envName = lazy(`^[A-Z][A-Z0-9_]*$`)
 
 // genericValue decides whether the value of `password: value` looks like a
 // real secret: at least 8 characters, not a placeholder or a reference, and
 // mixing letters with digits or both letter cases.
 func genericValue(v string) bool {
-	if len(v) < 8 || !notPlaceholder(v) || dottedIdent.MatchString(v) || envName.MatchString(v) {
+	if len(v) < 8 || !notPlaceholder(v) || dottedIdent().MatchString(v) || envName().MatchString(v) {
 		return false
 	}
 	if strings.HasPrefix(v, "http://") || strings.HasPrefix(v, "https://") || strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") {
@@ -391,5 +399,5 @@ func urlPassword(v string) bool {
 	case "pass", "password", "passwd", "pwd", "secret", "pw", "token", "user", "username":
 		return false
 	}
-	return !envName.MatchString(v)
+	return !envName().MatchString(v)
 }
