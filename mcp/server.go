@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"sync"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -56,6 +57,8 @@ type Server struct {
 	// most recently used last, so that no more than maxWarm are kept.
 	warm   map[string]*memory.Warm
 	recent []string
+	// now is the clock of the folders' Warms (memory.Warm.Now): a test's.
+	now func() time.Time
 }
 
 // maxWarm bounds the folders whose index a server keeps: a long-lived
@@ -148,7 +151,7 @@ func (s *Server) service(root string) (*memory.Service, error) {
 	s.mu.Lock()
 	w := s.warm[ws.Dir]
 	if w == nil {
-		w = new(memory.Warm)
+		w = &memory.Warm{Now: s.now}
 		s.warm[ws.Dir] = w
 	}
 	s.recent = append(slices.DeleteFunc(s.recent, func(d string) bool { return d == ws.Dir }), ws.Dir)

@@ -30,12 +30,17 @@ const testTimeout = 20 * time.Second
 // client advertises; version "" lets the SDK negotiate its newest protocol.
 func session(t *testing.T, opts Options, copts *sdk.ClientOptions, version string, roots ...string) *sdk.ClientSession {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
-	t.Cleanup(cancel)
 	if opts.Config.Limits[0] == 0 {
 		opts.Config = config.Default()
 	}
-	srv := New(opts)
+	return connect(t, New(opts), copts, version, roots...)
+}
+
+// connect is a client session with srv over an in-memory transport.
+func connect(t *testing.T, srv *Server, copts *sdk.ClientOptions, version string, roots ...string) *sdk.ClientSession {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	t.Cleanup(cancel)
 	st, ct := sdk.NewInMemoryTransports()
 	if _, err := srv.Connect(ctx, st); err != nil {
 		t.Fatal(err)

@@ -47,10 +47,12 @@ type Warm struct {
 	// its entries (Keyed).
 	keyed map[string]*keyedFile
 	// repo is the repository the last query's hits were judged against
-	// (Repo, warm_repo.go); now, when set, is the clock it is kept by (a
-	// test's).
+	// (Repo, warm_repo.go).
 	repo *warmRepo
-	now  func() time.Time
+
+	// Now, when set, is the clock that the repository's reuse is kept by:
+	// a test's, which steps past the reuse window instead of waiting.
+	Now func() time.Time
 }
 
 // Catalog is NewCatalog(files), reusing the parts of the previous catalog

@@ -23,8 +23,8 @@ type warmRepo struct {
 
 // clock is the time now, by w's clock.
 func (w *Warm) clock() time.Time {
-	if w.now != nil {
-		return w.now()
+	if w.Now != nil {
+		return w.Now()
 	}
 	return time.Now()
 }

@@ -58,7 +58,7 @@ func TestWarmQueryStaleMarksFollowTheCode(t *testing.T) {
 	g.Commit("2024-01-01", "start")
 	clock := time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)
 	warm := newService(g.Dir)
-	warm.Warm = &Warm{now: func() time.Time { return clock }}
+	warm.Warm = &Warm{Now: func() time.Time { return clock }}
 	stale := func(s *Service) []string {
 		t.Helper()
 		res, err := s.Query(QueryRequest{Query: "auth sessions"})
