@@ -1,9 +1,7 @@
 package mcp
 
 import (
-	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -26,30 +24,9 @@ import (
 // a new server's, byte for byte.
 func TestWarmQueryMatchesColdServerInGit(t *testing.T) {
 	r := rand.New(rand.NewPCG(16, 7))
-	g := gittest.New(t)
-	paths := []string{"src/cache.go", "src/auth/session.ts", "cmd/deploy/main.go",
-		"internal/queue/worker.go", "docs/release.md", "scripts/lint.sh", "src/schema.sql", "tools/rotate.py"}
-	code := map[string]string{}
-	for _, p := range paths[:5] {
-		code[p] = "// " + p + ": long enough for git to see a rename of it\n"
-	}
-	cites := func() string {
-		s := strings.TrimSuffix(lsptest.Sentence(r, false), ".")
-		return fmt.Sprintf("%s in `%s`.", s, paths[r.IntN(len(paths))])
-	}
-	initial := map[string]string{}
-	for p, c := range code {
-		initial[p] = c
-	}
-	for _, cat := range category.All {
-		text := "# " + cat.String() + "\n\n"
-		for range 4 {
-			text += "- " + cites() + "\n"
-		}
-		initial[filepath.Join(".memory", cat.File())] = text
-	}
-	g.Write(initial)
-	g.Commit("2025-01-01", "start")
+	g := lsptest.CitingRepo(t, r)
+	paths := lsptest.CodePaths
+	cites := func() string { return lsptest.Citing(r, paths) }
 
 	clock := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
 	srv := New(Options{Root: g.Dir, Config: config.Default()})
@@ -75,15 +52,9 @@ func TestWarmQueryMatchesColdServerInGit(t *testing.T) {
 			what = lsptest.Rewrite(t, r, filepath.Join(g.Dir, ".memory", cat.File()), &past)
 		case 3, 4:
 			codeChanged = true
-			what = changeCode(t, g, r, paths)
+			what = lsptest.ChangeCode(t, g, r, paths)
 		default:
-			what = "nothing to commit"
-			if g.Git("add", "-A"); g.Git("status", "--porcelain") != "" {
-				codeChanged = true
-				day = day.AddDate(0, 0, 1)
-				g.Commit(day.Format("2006-01-02"), fmt.Sprintf("step %d", step))
-				what = "a commit of everything"
-			}
+			what, codeChanged = lsptest.CommitAll(g, &day)
 		}
 		if codeChanged {
 			clock = clock.Add(5 * time.Second)
@@ -105,39 +76,4 @@ func TestWarmQueryMatchesColdServerInGit(t *testing.T) {
 	if stale == 0 || fresh == 0 {
 		t.Fatalf("%d hits marked stale, %d not: the comparison never saw both", stale, fresh)
 	}
-}
-
-// changeCode changes the project as a developer does, and says how: a
-// cited file moved with git mv, deleted, or created.
-func changeCode(t *testing.T, g *gittest.Repo, r *rand.Rand, paths []string) string {
-	t.Helper()
-	var present, absent []string
-	for _, p := range paths {
-		if _, err := os.Stat(filepath.Join(g.Dir, p)); err == nil {
-			present = append(present, p)
-		} else {
-			absent = append(absent, p)
-		}
-	}
-	switch {
-	case len(present) > 0 && len(absent) > 0 && r.IntN(3) == 0:
-		from, to := present[r.IntN(len(present))], absent[r.IntN(len(absent))]
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(g.Dir, to)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		g.Git("add", "-A")
-		g.Git("mv", "-f", from, to)
-		return "git mv " + from + " " + to
-	case len(present) > 0 && r.IntN(2) == 0:
-		p := present[r.IntN(len(present))]
-		if err := os.Remove(filepath.Join(g.Dir, p)); err != nil {
-			t.Fatal(err)
-		}
-		return "deleted " + p
-	case len(absent) > 0:
-		p := absent[r.IntN(len(absent))]
-		gittest.WriteFiles(t, g.Dir, map[string]string{p: "// " + p + "\n"})
-		return "created " + p
-	}
-	return "nothing"
 }
