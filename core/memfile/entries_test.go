@@ -25,5 +25,12 @@ func TestEntriesMatchesParse(t *testing.T) {
 		if want := Parse(src).Entries; !reflect.DeepEqual(got, want) && (len(got) != 0 || len(want) != 0) {
 			t.Fatalf("%q:\nEntries %+v\n  Parse %+v", src, got, want)
 		}
+		// Each entry read again from its line alone is the same entry.
+		for _, e := range got {
+			again, ok := EntryOfLine(src[e.LineSpan.Start:e.LineSpan.End], e.LineSpan.Start, e.Line)
+			if !ok || !reflect.DeepEqual(again, e) {
+				t.Fatalf("%q: line %d alone reads as %+v (%v), not %+v", src, e.Line, again, ok, e)
+			}
+		}
 	}
 }
