@@ -16,6 +16,7 @@ import (
 
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
+	"github.com/memory-lsp/memory-lsp/internal/gittest"
 	"github.com/memory-lsp/memory-lsp/internal/lsptest"
 )
 
@@ -271,4 +272,75 @@ func fixChecksum(b []byte) {
 	if len(b) >= 16 {
 		binary.LittleEndian.PutUint32(b[12:], crc32.Checksum(b[16:], crc32.MakeTable(crc32.Castagnoli)))
 	}
+}
+
+// TestIndexedQueryMatchesScanInGit: in a git repository whose history
+// moved and deleted cited paths, and with a Makefile and pins, the stale
+// notes of the indexed query (judged on stand-ins of the memory files)
+// are the scan's (judged on the files), for entries written before and
+// after the changes, among many other entries.
+func TestIndexedQueryMatchesScanInGit(t *testing.T) {
+	g := gittest.New(t)
+	g.Write(map[string]string{"src/auth/session.ts": "x\n", "src/legacy/handler.ts": "x\n", "Makefile": "build:\n\ttrue\ne2e-test:\n\ttrue\n",
+		".nvmrc": "22\n", "lib/keep.go": "package lib\n"})
+	cites := []string{"Auth lives in `src/auth/session.ts`.", "The old handler is `src/legacy/handler.ts`.", "Run `make e2e` before a release.",
+		"Use Node 18 for the web app.", "Shared code is in `lib/keep.go`.", "Run `make build` first.", "The handler is `handler.ts`.",
+		"Sessions: `session.ts`."}
+	r := rand.New(rand.NewPCG(16, 14))
+	// write appends n entries to each category file: those of the first
+	// commit were written before the paths moved, the others after.
+	texts := map[category.Category]*strings.Builder{}
+	write := func(n int) {
+		for _, c := range category.All {
+			b := texts[c]
+			if b == nil {
+				b = &strings.Builder{}
+				b.WriteString("# " + c.Plural() + "\n\n")
+				texts[c] = b
+			}
+			for i := range n {
+				if i%7 == 3 {
+					b.WriteString("\n")
+				}
+				if r.IntN(4) == 0 {
+					fmt.Fprintf(b, "- %s %s\n", cites[r.IntN(len(cites))], lsptest.Sentence(r, false))
+				} else {
+					fmt.Fprintf(b, "- %s\n", lsptest.Sentence(r, r.IntN(3) == 0))
+				}
+			}
+			g.Write(map[string]string{".memory/" + c.File(): b.String()})
+		}
+	}
+	write(60)
+	g.Commit("2024-01-01", "first")
+	g.Git("mv", "src/auth/session.ts", "src/auth/sessions.ts")
+	g.Git("rm", "-q", "src/legacy/handler.ts")
+	g.Commit("2024-02-01", "move")
+	write(40)
+	g.Commit("2024-03-01", "more memory")
+	write(10) // not committed yet
+	indexed := indexedService(t, g.Dir, time.Hour)
+	cold := newService(g.Dir)
+	stale := 0
+	for _, q := range []string{"auth lives", "handler", "sessions", "make", "node", "shared code", "run", "release", "lib keep", "src"} {
+		req := QueryRequest{Query: q, Limit: new(int)}
+		*req.Limit = 20
+		want, err := cold.scanQuery(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 2 { // the index built, then reused
+			got, ok := indexed.indexedQuery(req)
+			if !ok || !reflect.DeepEqual(got, want) {
+				t.Fatalf("query %q (%v):\nindexed %+v\n   scan %+v", q, ok, got, want)
+			}
+		}
+		for _, h := range want.Results {
+			stale += len(h.Stale)
+		}
+	}
+	if stale < 5 {
+		t.Errorf("%d stale notes: the git verdicts were not compared", stale)
+	}
+	t.Logf("%d stale notes compared", stale)
 }
