@@ -105,8 +105,10 @@ func (s *Service) indexedQuery(req QueryRequest) (res QueryResult, ok bool) {
 		_ = store.WriteCacheFile(s.QueryIndex, search.EncodeIndexFile(ix.indexed), maxQueryIndexes)
 	}
 	content := make(map[rules.EntryAt]string, len(found))
+	upto := map[int]int{} // per file, the last entry a hit is
 	for _, e := range found {
 		content[e.at] = e.Content
+		upto[e.at.File] = max(upto[e.at.File], e.at.Entry)
 	}
 	// The stale notes are judged on a stand-in of each file a citing hit
 	// is in (standIn), which must hold the hits where the index put them,
@@ -125,7 +127,7 @@ func (s *Service) indexedQuery(req QueryRequest) (res QueryResult, ok bool) {
 			byFile[at.File][at.Entry] = true
 		}
 		for fi, entries := range byFile {
-			b, err := ix.standIn(fi, entries)
+			b, err := ix.standIn(fi, entries, upto[fi])
 			if err != nil {
 				doubt = true
 				continue
@@ -254,23 +256,27 @@ func encodeFile(data []byte, cat category.Category) ([]byte, error) {
 }
 
 // standIn is what the reference rules are given of kept file fi to judge
-// its entries numbered cite: the file as they read it, without reading or
+// its entries numbered cite, up to entry last (the last a hit in it is:
+// markStale looks each hit up in its file): the file as they read it, without reading or
 // parsing the rest of it (a 2 MB file takes 10 ms to parse). Those rules
 // judge an entry by its own text, its file's path and its line number
 // (when the line was written, by blame), and the stand-in keeps all
 // three: each cited entry's line as it is, on its line, every other entry
-// a minimal entry on its own line, so that entries keep their numbers,
-// and every other line empty. TestIndexedQueryMatchesScan holds the stale
+// up to last a minimal entry on its own line, so that entries keep their
+// numbers, and every other line empty. TestIndexedQueryMatchesScan holds the stale
 // notes to the scan's, which judges the whole file.
-func (ix *queryIndex) standIn(fi int, cite map[int]bool) ([]byte, error) {
+func (ix *queryIndex) standIn(fi int, cite map[int]bool, last int) ([]byte, error) {
 	k := slices.Index(ix.partFile, fi)
 	if k < 0 {
 		return nil, search.ErrStale
 	}
 	p := ix.parts[k].Part
+	if last >= p.Len() {
+		return nil, search.ErrStale
+	}
 	var b []byte
 	line := uint32(1)
-	for d := range p.Len() {
+	for d := range last + 1 {
 		loc := p.Loc(d)
 		if loc.Line < line || loc.Line > loc.Start+1 || int64(loc.Start) > ix.opened[fi].Stamp.Size {
 			return nil, search.ErrStale // lines out of order, or more lines than bytes before
