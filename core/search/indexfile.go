@@ -6,6 +6,7 @@ import (
 	"errors"
 	"hash/crc32"
 	"math"
+	"sync"
 	"time"
 )
 
@@ -26,7 +27,9 @@ var indexMagic = []byte("mlspqix\x00")
 // anything else that decides a part's content does.
 const indexVersion = 1
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// castagnoli is the CRC-32C table, made on first use: making it at
+// package initialisation cost every command of the binary 0.15 ms.
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // Stamp identifies a file's bytes without reading them, as git's index
 // does: a rewrite changes its size, its change time or, when it is
@@ -91,7 +94,7 @@ func EncodeIndexFile(files []IndexedFile) []byte {
 		}
 		b = append(b, f.Part...)
 	}
-	le.PutUint32(b[12:], crc32.Checksum(b[16:], castagnoli))
+	le.PutUint32(b[12:], crc32.Checksum(b[16:], castagnoli()))
 	return b
 }
 
@@ -100,7 +103,7 @@ func EncodeIndexFile(files []IndexedFile) []byte {
 func DecodeIndexFile(b []byte) ([]IndexedFile, error) {
 	le := binary.LittleEndian
 	if len(b) < 20 || !bytes.Equal(b[:8], indexMagic) || le.Uint32(b[8:]) != indexVersion ||
-		le.Uint32(b[12:]) != crc32.Checksum(b[16:], castagnoli) {
+		le.Uint32(b[12:]) != crc32.Checksum(b[16:], castagnoli()) {
 		return nil, errIndexFile
 	}
 	count := le.Uint32(b[16:])
