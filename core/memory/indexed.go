@@ -51,6 +51,11 @@ func (s *Service) indexedQuery(req QueryRequest) (res QueryResult, ok bool) {
 		return QueryResult{}, false
 	}
 	defer store.CloseAll(opened)
+	for _, o := range opened {
+		if o.Stamp.Size < 0 {
+			return QueryResult{}, false // no stat data here to vouch for a part: every query would rebuild them all
+		}
+	}
 
 	cached := map[string]search.IndexedFile{}
 	indexValid := false
@@ -199,7 +204,7 @@ func (s *Service) indexFiles(snap *store.Snapshot, opened []*store.Opened, cache
 		ix.indexed = append(ix.indexed, search.IndexedFile{})
 		ix.rebuilt = append(ix.rebuilt, false)
 		stamp := search.Stamp(o.Stamp)
-		if c, ok := cached[sf.Name]; ok && o.Stamp.Size >= 0 && c.Stamp.Vouches(stamp, c.Built) {
+		if c, ok := cached[sf.Name]; ok && c.Stamp.Vouches(stamp, c.Built) {
 			if p, err := search.ReadPart(c.Part); err == nil {
 				ix.parts[k].Part, ix.indexed[k] = p, c
 				continue
