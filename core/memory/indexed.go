@@ -115,8 +115,8 @@ func (s *Service) indexedQuery(req QueryRequest) (res QueryResult, ok bool) {
 		content[e.at] = e.Content
 		upto[e.at.File] = max(upto[e.at.File], e.at.Entry)
 	}
-	// The stale notes are judged on a stand-in of each file a citing hit
-	// is in (standIn), which must hold the hits where the index put them,
+	// The stale notes are judged on an excerpt of each file a citing hit
+	// is in (excerpt), which must hold the hits where the index put them,
 	// or the answer is the scan's to give.
 	doubt := false
 	files := func(citing []rules.EntryAt) []rules.File {
@@ -132,12 +132,12 @@ func (s *Service) indexedQuery(req QueryRequest) (res QueryResult, ok bool) {
 			byFile[at.File][at.Entry] = true
 		}
 		for fi, entries := range byFile {
-			b, err := ix.standIn(fi, entries, upto[fi])
+			doc, err := ix.excerpt(fi, entries, upto[fi])
 			if err != nil {
 				doubt = true
 				continue
 			}
-			out[fi] = rules.NewFile(ix.kept[fi].Path, b)
+			out[fi] = rules.NewFileParsing(ix.kept[fi].Path, doc.Src, func([]byte) *memfile.Document { return doc })
 		}
 		for _, at := range citing {
 			if d := out[at.File].Doc; d != nil && (at.Entry >= len(d.Entries) || d.Entries[at.Entry].Content != content[at]) {
@@ -260,48 +260,42 @@ func encodeFile(data []byte, cat category.Category) ([]byte, error) {
 	return search.EncodePart(search.NewSegment(docs), locs)
 }
 
-// standIn is what the reference rules are given of kept file fi to judge
-// its entries numbered cite, up to entry last (the last a hit in it is:
-// markStale looks each hit up in its file): the file as they read it, without reading or
-// parsing the rest of it (a 2 MB file takes 10 ms to parse). Those rules
-// judge an entry by its own text, its file's path and its line number
-// (when the line was written, by blame), and the stand-in keeps all
-// three: each cited entry's line as it is, on its line, every other entry
-// up to last a minimal entry on its own line, so that entries keep their
-// numbers, and every other line empty. TestIndexedQueryMatchesScan holds the stale
-// notes to the scan's, which judges the whole file.
-func (ix *queryIndex) standIn(fi int, cite map[int]bool, last int) ([]byte, error) {
+// excerpt is what the reference rules are given of kept file fi to judge
+// its entries numbered cite, numbered as the file's up to entry last (the
+// last a hit in it is: markStale looks each hit up in its file): an
+// excerpt (memfile.Excerpt) of the cited lines, read from the file, without
+// reading or parsing the rest of it (a 2 MB file takes 10 ms to parse).
+// Those rules judge an entry by its own text, its file's path and its line
+// number (when the line was written, by blame), all of which the excerpt
+// keeps. TestIndexedQueryMatchesScan and TestIndexedQueryMatchesScanInGit
+// hold the stale notes to the scan's, which judges the parsed file.
+func (ix *queryIndex) excerpt(fi int, cite map[int]bool, last int) (*memfile.Document, error) {
 	k := slices.Index(ix.partFile, fi)
 	if k < 0 {
 		return nil, search.ErrStale
 	}
 	p := ix.parts[k].Part
-	if last >= p.Len() {
+	if last < 0 || last >= p.Len() {
 		return nil, search.ErrStale
 	}
-	var b []byte
-	line := uint32(1)
-	for d := range last + 1 {
+	var given []memfile.Excerpted
+	for d := range cite {
+		raw, err := ix.rawLine(k, d)
+		if err != nil {
+			return nil, err
+		}
 		loc := p.Loc(d)
-		if loc.Line < line || loc.Line > loc.Start+1 || int64(loc.Start) > ix.opened[fi].Stamp.Size {
-			return nil, search.ErrStale // lines out of order, or more lines than bytes before
-		}
-		for ; line < loc.Line; line++ {
-			b = append(b, '\n')
-		}
-		if cite[d] {
-			raw, err := ix.rawLine(k, d)
-			if err != nil {
-				return nil, err
-			}
-			b = append(b, raw...)
-		} else {
-			b = append(b, "- x"...)
-		}
-		b = append(b, '\n')
-		line++
+		given = append(given, memfile.Excerpted{Entry: d, Start: int(loc.Start), Line: int(loc.Line), Bytes: raw})
 	}
-	return b, nil
+	lines := p.Loc(last).Line
+	if int64(lines) > ix.opened[fi].Stamp.Size+1 {
+		return nil, search.ErrStale // more lines than bytes: not this file's part
+	}
+	doc, ok := memfile.Excerpt(given, last+1, int(lines))
+	if !ok {
+		return nil, search.ErrStale
+	}
+	return doc, nil
 }
 
 // rawLine is the line of doc d of part k, without its LF.
