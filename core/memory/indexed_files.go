@@ -45,6 +45,7 @@ func (s *Service) indexFiles(snap *store.Snapshot, opened []*store.Opened, cache
 	var wg sync.WaitGroup
 	errs := make([]error, len(snap.Files))
 	read := make([][]byte, len(snap.Files)) // by index in kept, the files read
+	var rebuild []func()
 	for i := range snap.Files {
 		sf := &snap.Files[i]
 		o := byIndex[i]
@@ -71,7 +72,7 @@ func (s *Service) indexFiles(snap *store.Snapshot, opened []*store.Opened, cache
 			}
 		}
 		ix.rebuilt[k] = true
-		wg.Go(func() {
+		rebuild = append(rebuild, func() {
 			data, err := o.ReadAll()
 			if err != nil {
 				errs[i] = err
@@ -85,6 +86,11 @@ func (s *Service) indexFiles(snap *store.Snapshot, opened []*store.Opened, cache
 			ix.indexed[k] = search.IndexedFile{Name: sf.Name, Stamp: stamp, Built: built, Part: b}
 			errs[i] = err
 		})
+	}
+	// The files to read are indexed in parallel once every slice they
+	// write into has its final length.
+	for _, job := range rebuild {
+		wg.Go(job)
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
+	"github.com/memory-lsp/memory-lsp/core/search"
 	"github.com/memory-lsp/memory-lsp/internal/gittest"
 	"github.com/memory-lsp/memory-lsp/internal/lsptest"
 )
@@ -343,4 +344,53 @@ func TestIndexedQueryMatchesScanInGit(t *testing.T) {
 		t.Errorf("%d stale notes: the git verdicts were not compared", stale)
 	}
 	t.Logf("%d stale notes compared", stale)
+}
+
+// TestIndexedQueriesAtOnce: processes querying at once, each building and
+// writing the same index file, all answer as the scan does, and leave an
+// index file that reads back whole.
+func TestIndexedQueriesAtOnce(t *testing.T) {
+	r := rand.New(rand.NewPCG(16, 16))
+	root := codeWorkspace(t)
+	for _, c := range category.All {
+		editFile(t, r, filepath.Join(root, ".memory", c.File()))
+	}
+	queries := warmQueries(r)
+	cold := newService(root)
+	want := make([]QueryResult, len(queries))
+	for i, q := range queries {
+		want[i], _ = cold.scanQuery(q)
+	}
+	shared := indexedService(t, root, time.Hour).QueryIndex
+	errs := make(chan error, 8)
+	for w := range 8 {
+		go func() {
+			s := indexedService(t, root, time.Hour)
+			s.QueryIndex = shared
+			for round := range 5 {
+				if w%2 == 0 && round%2 == 0 {
+					_ = os.Remove(shared) // another process starts afresh
+				}
+				for i, q := range queries {
+					if got, err := s.Query(q); err != nil || !reflect.DeepEqual(got, want[i]) {
+						errs <- fmt.Errorf("worker %d, round %d, query %+v: %v %+v", w, round, q, err, got)
+						return
+					}
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := os.ReadFile(shared)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := search.DecodeIndexFile(b); err != nil {
+		t.Fatalf("the index file left: %v", err)
+	}
 }
