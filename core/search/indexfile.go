@@ -6,6 +6,7 @@ import (
 	"errors"
 	"hash/crc32"
 	"math"
+	"strings"
 	"sync"
 	"time"
 )
@@ -15,7 +16,7 @@ import (
 // only while its file is provably unchanged (Stamp.Vouches):
 //
 //	magic (8 bytes), version u32, CRC-32C of everything after these 16 bytes u32,
-//	nFiles u32, then per file: uvarint name length, name, size, mtime,
+//	the tokenizer's fingerprint u32, nFiles u32, then per file: uvarint name length, name, size, mtime,
 //	ctime (ns), inode, device, built (ns, when the file was read), part length (u64 each), part
 //
 // The checksum makes a file that a crash, a disk or another program
@@ -24,8 +25,22 @@ import (
 var indexMagic = []byte("mlspqix\x00")
 
 // indexVersion changes whenever the layout, the tokenizer, the stemmer or
-// anything else that decides a part's content does.
+// anything else that decides a part's content does. The tokenizer's
+// fingerprint is a second guard, for a change to the analysis that forgot
+// the version.
 const indexVersion = 1
+
+// fingerprintText exercises what decides the terms of a part: word parts
+// and compounds, versions, possessives, C++ and C#, stop words, stems,
+// full-width letters, accents and CJK bigrams.
+const fingerprintText = "The users' auto-scaling policies don't cache API responses: v1.8.2, snake_case, " +
+	"openapi.yaml, C++ and C# builds; running, ran, queries, queried, flies, happily, caresses. " +
+	"Ｆｕｌｌ résumé naïve 变更日志 データベース 데이터베이스 Никогда не коммитьте секреты."
+
+// fingerprint is the CRC-32C of the terms Tokens gives fingerprintText.
+var fingerprint = sync.OnceValue(func() uint32 {
+	return crc32.Checksum([]byte(strings.Join(Tokens(fingerprintText), "\x00")), castagnoli())
+})
 
 // castagnoli is the CRC-32C table, made on first use: making it at
 // package initialisation cost every command of the binary 0.15 ms.
@@ -77,7 +92,7 @@ var errIndexFile = errors.New("not an index file of this version")
 
 // EncodeIndexFile lays out files as an index file.
 func EncodeIndexFile(files []IndexedFile) []byte {
-	n := 20
+	n := 24
 	for _, f := range files {
 		n += binary.MaxVarintLen64 + len(f.Name) + 7*8 + len(f.Part)
 	}
@@ -85,6 +100,7 @@ func EncodeIndexFile(files []IndexedFile) []byte {
 	copy(b, indexMagic)
 	le := binary.LittleEndian
 	le.PutUint32(b[8:], indexVersion)
+	b = le.AppendUint32(b, fingerprint())
 	b = le.AppendUint32(b, uint32(len(files)))
 	for _, f := range files {
 		b = binary.AppendUvarint(b, uint64(len(f.Name)))
@@ -102,12 +118,12 @@ func EncodeIndexFile(files []IndexedFile) []byte {
 // but an intact index file of this version is an error.
 func DecodeIndexFile(b []byte) ([]IndexedFile, error) {
 	le := binary.LittleEndian
-	if len(b) < 20 || !bytes.Equal(b[:8], indexMagic) || le.Uint32(b[8:]) != indexVersion ||
-		le.Uint32(b[12:]) != crc32.Checksum(b[16:], castagnoli()) {
+	if len(b) < 24 || !bytes.Equal(b[:8], indexMagic) || le.Uint32(b[8:]) != indexVersion ||
+		le.Uint32(b[16:]) != fingerprint() || le.Uint32(b[12:]) != crc32.Checksum(b[16:], castagnoli()) {
 		return nil, errIndexFile
 	}
-	count := le.Uint32(b[16:])
-	r := b[20:]
+	count := le.Uint32(b[20:])
+	r := b[24:]
 	var out []IndexedFile
 	for range count {
 		l, k := binary.Uvarint(r)

@@ -2,7 +2,9 @@ package search
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -193,5 +195,19 @@ func TestStampVouches(t *testing.T) {
 	}
 	if !coarse.Vouches(coarse, 104*sec) {
 		t.Error("a whole-second stamp four seconds before the reading is not vouched for")
+	}
+}
+
+// TestIndexFileOfAnotherTokenizer: an index file written by a build whose
+// tokenizer gave other terms (another fingerprint) reads as no index.
+func TestIndexFileOfAnotherTokenizer(t *testing.T) {
+	b := EncodeIndexFile(nil)
+	if _, err := DecodeIndexFile(b); err != nil {
+		t.Fatal(err)
+	}
+	b[16] ^= 1 // the fingerprint
+	binary.LittleEndian.PutUint32(b[12:], crc32.Checksum(b[16:], castagnoli()))
+	if _, err := DecodeIndexFile(b); err == nil {
+		t.Error("an index of another tokenizer was read")
 	}
 }
