@@ -25,5 +25,55 @@ func TestEntriesMatchesParse(t *testing.T) {
 		if want := Parse(src).Entries; !reflect.DeepEqual(got, want) && (len(got) != 0 || len(want) != 0) {
 			t.Fatalf("%q:\nEntries %+v\n  Parse %+v", src, got, want)
 		}
+		// Each entry read again from its line alone is the same entry.
+		for _, e := range got {
+			again, ok := EntryOfLine(src[e.LineSpan.Start:e.LineSpan.End], e.LineSpan.Start, e.Line)
+			if !ok || !reflect.DeepEqual(again, e) {
+				t.Fatalf("%q: line %d alone reads as %+v (%v), not %+v", src, e.Line, again, ok, e)
+			}
+		}
+	}
+}
+
+// TestExcerptHoldsTheEntriesGiven: an excerpt of some entries of a file
+// holds them as Parse does, at their numbers, lines and offsets.
+func TestExcerptHoldsTheEntriesGiven(t *testing.T) {
+	r := rand.New(rand.NewPCG(16, 15))
+	pieces := []string{"- ", "[slug] ", "text", " ", "\n", "\r\n", "- entry one\n", "# H\n", "é", "\u2028"}
+	for range 5000 {
+		var b strings.Builder
+		for range r.IntN(30) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		src := []byte(b.String())
+		doc := Parse(src)
+		if len(doc.Entries) == 0 {
+			continue
+		}
+		var given []Excerpted
+		for i, e := range doc.Entries {
+			if r.IntN(3) == 0 {
+				given = append(given, Excerpted{Entry: i, Start: e.LineSpan.Start, Line: e.Line, Bytes: src[e.LineSpan.Start:e.LineSpan.End]})
+			}
+		}
+		x, ok := Excerpt(given, len(doc.Entries), len(doc.Lines))
+		if !ok {
+			t.Fatalf("%q: no excerpt", src)
+		}
+		for _, g := range given {
+			if !reflect.DeepEqual(x.Entries[g.Entry], doc.Entries[g.Entry]) {
+				t.Fatalf("%q: entry %d excerpted as %+v, parsed as %+v", src, g.Entry, x.Entries[g.Entry], doc.Entries[g.Entry])
+			}
+			e := doc.Entries[g.Entry]
+			if ln, want := x.Lines[e.LineIndex], doc.Lines[e.LineIndex]; ln.Num != want.Num || ln.Span != want.Span || ln.Kind != want.Kind || ln.Entry != want.Entry {
+				t.Fatalf("%q: line %d excerpted as %+v, parsed as %+v", src, e.Line, ln, want)
+			}
+			if string(x.Src[e.LineSpan.Start:e.LineSpan.End]) != string(g.Bytes) {
+				t.Fatalf("%q: the excerpt's bytes of line %d differ", src, e.Line)
+			}
+		}
+	}
+	if _, ok := Excerpt([]Excerpted{{Entry: 0, Line: 1, Bytes: []byte("# not an entry")}}, 1, 1); ok {
+		t.Error("a line that is no entry was excerpted as one")
 	}
 }

@@ -119,6 +119,24 @@ func Entries(src []byte, fn func(Entry)) {
 	})
 }
 
+// EntryOfLine is the entry Parse reads in line, a file's line numbered
+// num (1-based) that starts at byte start of it, without its LF; false when
+// the line holds none. Whether a line is an entry and what it holds depend
+// on that line alone, so a reader that knows where an entry is (an index)
+// reads its line and nothing else of the file.
+func EntryOfLine(line []byte, start, num int) (Entry, bool) {
+	e, ok := parseEntry(line, text.Span{Start: 0, End: len(line)})
+	if !ok {
+		return Entry{}, false
+	}
+	for _, sp := range []*text.Span{&e.LineSpan, &e.TailSpan, &e.SlugSpan, &e.ContentSpan} {
+		sp.Start += start
+		sp.End += start
+	}
+	e.Line, e.LineIndex = num, num-1
+	return e, true
+}
+
 // eachLine calls fn with each LF-separated line of src from offset start
 // (a line's start), numbered from num: its 1-based number, its span without
 // the LF, and whether an LF ends it.

@@ -267,8 +267,8 @@ func markStale(hits []QueryHit, cfg config.Config, repo func() rules.Repo, files
 		return // rules.CheckReferences would find nothing without a repository
 	}
 	r := repo()
-	if r == nil {
-		return
+	if r == nil || !r.HasCode() {
+		return // nothing to judge against (rules.CheckReferences finds nothing): no file need be read
 	}
 	fs := files(at)
 	findings := rules.CheckReferences(fs, at, cfg, r)

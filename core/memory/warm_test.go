@@ -47,6 +47,42 @@ func warmEdit(r *rand.Rand, src string) string {
 	return strings.Join(lines, "\n")
 }
 
+// codeWorkspace is a workspace with an empty .memory/ and, beside it, a
+// src/ of Go files named after half the vocabulary, which entries cite.
+func codeWorkspace(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	for _, p := range []string{".memory", "src"} {
+		if err := os.Mkdir(filepath.Join(root, p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, w := range lsptest.Words[:len(lsptest.Words)/2] {
+		if err := os.WriteFile(filepath.Join(root, "src", w+".go"), []byte("package src\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+// editFile writes warmEdit's change to the file at p (made if missing), in
+// place (the same file, new bytes) or by a rename over it, at random.
+func editFile(t *testing.T, r *rand.Rand, p string) {
+	t.Helper()
+	old, _ := os.ReadFile(p)
+	data := []byte(warmEdit(r, string(old)))
+	if r.IntN(2) == 0 {
+		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = f.Write(data)
+		_ = f.Close()
+	} else if err := os.WriteFile(p+".new", data, 0o644); err != nil || os.Rename(p+".new", p) != nil {
+		t.Fatal("replacing", p)
+	}
+}
+
 // warmQueries are words of the vocabulary alone, in pairs (phrases),
 // prefixes, slug-like, in one category and with limits.
 func warmQueries(r *rand.Rand) []QueryRequest {
@@ -132,18 +168,8 @@ func TestWarmCatalogMatchesCold(t *testing.T) {
 // answer exactly the same too, stale notes included.
 func TestWarmServiceMatchesCold(t *testing.T) {
 	r := rand.New(rand.NewPCG(16, 3))
-	root := t.TempDir()
+	root := codeWorkspace(t)
 	dir := filepath.Join(root, ".memory")
-	for _, p := range []string{".memory", "src"} {
-		if err := os.Mkdir(filepath.Join(root, p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, w := range lsptest.Words[:len(lsptest.Words)/2] {
-		if err := os.WriteFile(filepath.Join(root, "src", w+".go"), []byte("package src\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 	warm := newService(root)
 	warm.Warm = new(Warm)
 	cold := newService(root)
@@ -172,19 +198,7 @@ func TestWarmServiceMatchesCold(t *testing.T) {
 			_ = os.Remove(p)
 		default:
 			what = "write " + name
-			old, _ := os.ReadFile(p)
-			data := []byte(warmEdit(r, string(old)))
-			if r.IntN(2) == 0 {
-				// In place: the same file, new bytes.
-				f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-				if err != nil {
-					t.Fatal(err)
-				}
-				_, _ = f.Write(data)
-				_ = f.Close()
-			} else if err := os.WriteFile(p+".new", data, 0o644); err != nil || os.Rename(p+".new", p) != nil {
-				t.Fatal("replacing", p)
-			}
+			editFile(t, r, p)
 		}
 		if r.IntN(2) == 0 {
 			// Old enough to be judged by its stat, and each a new time.

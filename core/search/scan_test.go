@@ -50,21 +50,7 @@ func TestScanMatchesSearch(t *testing.T) {
 		docs[r.IntN(len(docs))] = Doc{Category: category.All[i%5], Content: trickyText(r) + " " + trickyText(r), Slug: strings.Trim(trickyText(r), " ")}
 	}
 	ix := Build(docs)
-	queries := append(slices.Clone(benchQueries), "", "...", "the", "a", "u", "us", "c++", "C#", "1.8", "v1", "auto-scaling", "autoscal",
-		"don't", "user", "变更", "é", "ＡＢ", "cach", "quer")
-	for range 300 {
-		d := docs[r.IntN(len(docs))]
-		words := strings.Fields(d.Content + " " + d.Slug)
-		if len(words) == 0 {
-			continue
-		}
-		i := r.IntN(len(words))
-		q := strings.Join(words[i:min(len(words), i+1+r.IntN(3))], " ")
-		if r.IntN(4) == 0 && len(q) > 5 {
-			q = q[:4+r.IntN(len(q)-4)]
-		}
-		queries = append(queries, q)
-	}
+	queries := randomQueries(r, docs)
 	for _, q := range queries {
 		opt := Options{Limit: []int{0, 1, 10, 20}[r.IntN(4)]}
 		if r.IntN(3) == 0 {
@@ -79,4 +65,25 @@ func TestScanMatchesSearch(t *testing.T) {
 			t.Fatalf("%q %+v:\n scan %v\nindex %v", q, opt, got, want)
 		}
 	}
+}
+
+// randomQueries are the benchmark's queries, tricky ones, and runs of one
+// to three words of random docs, some cut short (prefixes).
+func randomQueries(r *rand.Rand, docs []Doc) []string {
+	queries := append(slices.Clone(benchQueries), "", "...", "the", "a", "u", "us", "c++", "C#", "1.8", "v1", "auto-scaling", "autoscal",
+		"don't", "user", "变更", "é", "ＡＢ", "cach", "quer", "cache cache", "auto scaling")
+	for range 300 {
+		d := docs[r.IntN(len(docs))]
+		words := strings.Fields(d.Content + " " + d.Slug)
+		if len(words) == 0 {
+			continue
+		}
+		i := r.IntN(len(words))
+		q := strings.Join(words[i:min(len(words), i+1+r.IntN(3))], " ")
+		if r.IntN(4) == 0 && len(q) > 5 {
+			q = q[:4+r.IntN(len(q)-4)]
+		}
+		queries = append(queries, q)
+	}
+	return queries
 }

@@ -319,29 +319,11 @@ func (ix *Index) Search(query string, opt Options) []Hit {
 	if n == 0 {
 		return nil
 	}
-	var tk tokenizer
-	tk.run(query)
-	if len(tk.spans) == 0 {
+	qt := analyse(query)
+	if qt.distinct == nil {
 		return nil
 	}
-
-	// Distinct query terms, the phrase (main sequence) and the slug key.
-	distinct := make([]string, 0, len(tk.spans))
-	var phrase []string
-	var key strings.Builder
-	for i, sp := range tk.spans {
-		w := string(tk.term(i))
-		if !slices.Contains(distinct, w) {
-			distinct = append(distinct, w)
-		}
-		if sp.main {
-			phrase = append(phrase, w)
-			if key.Len() > 0 {
-				key.WriteByte(0)
-			}
-			key.WriteString(w)
-		}
-	}
+	distinct, phrase := qt.distinct, qt.phrase
 
 	// acc[d] > 0 exactly when d matched something: every contribution is
 	// positive (idf > 0, tf ≥ 1, bonuses > 0).
@@ -390,7 +372,7 @@ func (ix *Index) Search(query string, opt Options) []Hit {
 		}
 	}
 	for si, s := range ix.segs {
-		for _, d := range s.slugKey[key.String()] {
+		for _, d := range s.slugKey[qt.key] {
 			add(ix.base[si]+d, SlugExactBonus)
 		}
 	}
@@ -451,6 +433,39 @@ func (ix *Index) Search(query string, opt Options) []Hit {
 	}
 	slices.SortFunc(hits, cmpHit)
 	return hits
+}
+
+// queryTerms are what a search asks of a query: its distinct terms, its
+// phrase (the main terms in order) and its slug key (the main terms joined
+// by NUL). distinct is nil for a query without terms.
+type queryTerms struct {
+	distinct, phrase []string
+	key              string
+}
+
+func analyse(query string) queryTerms {
+	var tk tokenizer
+	tk.run(query)
+	if len(tk.spans) == 0 {
+		return queryTerms{}
+	}
+	qt := queryTerms{distinct: make([]string, 0, len(tk.spans))}
+	var key strings.Builder
+	for i, sp := range tk.spans {
+		w := string(tk.term(i))
+		if !slices.Contains(qt.distinct, w) {
+			qt.distinct = append(qt.distinct, w)
+		}
+		if sp.main {
+			qt.phrase = append(qt.phrase, w)
+			if key.Len() > 0 {
+				key.WriteByte(0)
+			}
+			key.WriteString(w)
+		}
+	}
+	qt.key = key.String()
+	return qt
 }
 
 // segment is the index of the segment holding doc ID d.

@@ -166,3 +166,49 @@ func TestProjectMoves(t *testing.T) {
 		t.Errorf("depth 1 sees %v, want only the deletion", got)
 	}
 }
+
+// TestGitMayFind: git is asked only where it may find a repository: below
+// a .git folder or file, inside a bare repository, or with GIT_DIR set; a
+// folder with none of these above it lists without git, as a failed git
+// would have made it.
+func TestGitMayFind(t *testing.T) {
+	base := t.TempDir()
+	if gitMayFind(base) {
+		t.Skip("the temp folder is inside a repository")
+	}
+	deep := filepath.Join(base, "a", "b", "c")
+	if err := os.MkdirAll(deep, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if gitMayFind(deep) {
+		t.Error("a folder with no repository above it")
+	}
+	t.Setenv("GIT_DIR", filepath.Join(base, "elsewhere"))
+	if !gitMayFind(deep) {
+		t.Error("GIT_DIR is set")
+	}
+	t.Setenv("GIT_DIR", "")
+	if err := os.WriteFile(filepath.Join(base, "a", ".git"), []byte("gitdir: ../x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !gitMayFind(deep) {
+		t.Error("a .git file two folders above")
+	}
+	bare := filepath.Join(t.TempDir(), "repo.git")
+	if err := os.MkdirAll(filepath.Join(bare, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(bare, "HEAD"), []byte("ref: refs/heads/main\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !gitMayFind(filepath.Join(bare, "sub")) {
+		t.Error("inside a bare repository")
+	}
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(deep, link); err != nil {
+		t.Fatal(err)
+	}
+	if !gitMayFind(link) {
+		t.Error("a symlink to a folder below a .git file")
+	}
+}

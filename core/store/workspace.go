@@ -225,35 +225,54 @@ func (s *Snapshot) Lookup(name string) *File {
 // atomically, so each file is read whole, old or new. A file over
 // MaxReadBytes is not read at all (see File.TooLarge).
 func (w *Workspace) Snapshot() (*Snapshot, error) {
+	s, _, err := w.snapshot(false)
+	return s, err
+}
+
+// snapshot is Snapshot, and with open OpenSnapshot.
+func (w *Workspace) snapshot(open bool) (_ *Snapshot, opened []*Opened, err error) {
+	defer func() {
+		if err != nil {
+			closeAll(opened)
+			opened = nil
+		}
+	}()
 	exists, err := w.checkDir()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	s := &Snapshot{Dir: w.Dir}
 	realDir := w.Dir
 	if exists {
 		if realDir, err = filepath.EvalSymlinks(w.Dir); err != nil {
-			return nil, fmt.Errorf("reading %s: %w", w.Dir, err)
+			return nil, nil, fmt.Errorf("reading %s: %w", w.Dir, err)
 		}
 	}
 	for _, c := range category.All {
 		f := File{Path: filepath.Join(w.Dir, c.File()), Name: c.File(), Category: c, Known: true}
 		if exists {
-			if err := readFile(&f, realDir); err != nil {
-				return nil, err
+			var o *Opened
+			if open {
+				o = &Opened{}
 			}
-			if f.Exists && f.Data == nil && !f.TooLarge() {
-				return nil, fmt.Errorf("refusing to read %s: symlink to %s, outside %s", f.Path, f.Link, w.Dir)
+			if err := readFile(&f, realDir, o); err != nil {
+				return nil, opened, err
+			}
+			if o != nil && o.fh != nil {
+				o.Index = len(s.Files)
+				opened = append(opened, o)
+			} else if f.Exists && f.Data == nil && !f.TooLarge() {
+				return nil, opened, fmt.Errorf("refusing to read %s: symlink to %s, outside %s", f.Path, f.Link, w.Dir)
 			}
 		}
 		s.Files = append(s.Files, f)
 	}
 	if !exists {
-		return s, nil
+		return s, opened, nil
 	}
 	ents, err := os.ReadDir(w.Dir)
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", w.Dir, err)
+		return nil, opened, fmt.Errorf("reading %s: %w", w.Dir, err)
 	}
 	for _, e := range ents {
 		name := e.Name()
@@ -264,21 +283,22 @@ func (w *Workspace) Snapshot() (*Snapshot, error) {
 			continue
 		}
 		f := File{Path: filepath.Join(w.Dir, name), Name: name}
-		if err := readFile(&f, realDir); err != nil {
-			return nil, err
+		if err := readFile(&f, realDir, nil); err != nil {
+			return nil, opened, err
 		}
 		if f.Exists {
 			s.Files = append(s.Files, f)
 		}
 	}
-	return s, nil
+	return s, opened, nil
 }
 
 // readFile fills f from disk. Missing → Exists false. A symlink leading
 // outside realDir is left unread (Exists true, Data nil, Link set). Anything
 // that is not a regular file (a directory named x.md) counts as absent for
-// unknown files and is an error for category files.
-func readFile(f *File, realDir string) error {
+// unknown files and is an error for category files. With o, a file it
+// would read is opened into o instead (o.fh set, f.Data nil).
+func readFile(f *File, realDir string, o *Opened) error {
 	r, err := ResolveIn(realDir, f.Path)
 	switch {
 	case err == nil:
@@ -302,6 +322,9 @@ func readFile(f *File, realDir string) error {
 	}
 	if !fi.Mode().IsRegular() {
 		return notRegular(f)
+	}
+	if o != nil {
+		return openFile(f, o)
 	}
 	data, size, mode, err := readAtMost(f.Path, MaxReadBytes)
 	switch {

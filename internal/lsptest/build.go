@@ -13,7 +13,20 @@ import (
 // every package whose tests run the real program, as users and editors do.
 // MEMORY_LSP_BINARY, when set, names a binary to run instead (another
 // build, for benchmarks of before and after in the same run).
+//
+// What the program keeps between runs (the query index) goes into a
+// temporary folder too, removed at the end (MEMORY_LSP_CACHE), never into
+// the user's cache folder; a test of where it goes by default sets its own.
 func RunWithBinary(m *testing.M, binary *string) int {
+	cache, err := os.MkdirTemp("", "memory-lsp-cache")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "lsptest:", err)
+		return 2
+	}
+	defer os.RemoveAll(cache)
+	if os.Getenv("MEMORY_LSP_CACHE") != "off" {
+		os.Setenv("MEMORY_LSP_CACHE", cache)
+	}
 	if b := os.Getenv("MEMORY_LSP_BINARY"); b != "" {
 		*binary = b
 		return m.Run()

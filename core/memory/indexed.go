@@ -1,0 +1,116 @@
+package memory
+
+import (
+	"context"
+	"runtime/debug"
+	"time"
+
+	"github.com/memory-lsp/memory-lsp/core/rules"
+	"github.com/memory-lsp/memory-lsp/core/search"
+	"github.com/memory-lsp/memory-lsp/core/store"
+)
+
+// maxQueryIndexes is how many query indexes (one per memory folder) the
+// cache folder keeps: the least recently written beyond it are removed.
+const maxQueryIndexes = 32
+
+// indexedQuery is scanQuery for a process that keeps an index of each
+// memory file between runs, in the file s.QueryIndex (search.SearchParts):
+// it reads the dictionary and postings of the query's terms, and of the
+// memory files only the lines of the entries it ranks by their text (a
+// phrase) or returns. A file whose stamp no longer vouches for its part
+// (store.Stamp: size, change times, inode, device, and not changed
+// racily close to when the part was built) is read and indexed again, the
+// others keep their parts. ok false means the index could not answer (a
+// snapshot error, a damaged index, an entry that is not what its part
+// says): the caller scans instead, which gives the answer, or the error,
+// the files give. The answer is exactly scanQuery's
+// (TestIndexedQueryMatchesScan).
+func (s *Service) indexedQuery(req QueryRequest) (res QueryResult, ok bool) {
+	q, opt, err := req.options()
+	if err != nil {
+		return QueryResult{}, false
+	}
+	// The moment the files are read is taken before any of them is
+	// opened: a change after it that leaves a stamp as it was must fall
+	// within the racy window of the parts built now.
+	clock := time.Now
+	if s.now != nil {
+		clock = s.now
+	}
+	built := clock().UnixNano()
+	snap, opened, err := s.WS.OpenSnapshot()
+	if err != nil {
+		return QueryResult{}, false
+	}
+	defer store.CloseAll(opened)
+	for _, o := range opened {
+		if o.Stamp.Size < 0 {
+			return QueryResult{}, false // no stat data here to vouch for a part: every query would rebuild them all
+		}
+	}
+
+	cached := map[string]search.IndexedFile{}
+	indexValid := false
+	if data, release, err := store.MapCacheFile(s.QueryIndex); err == nil {
+		defer release()
+		// A fault on the mapped bytes (a file truncated under us) is a
+		// panic to recover from, not a crash: the query scans instead.
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		defer func() {
+			if r := recover(); r != nil {
+				if _, fault := r.(interface{ Addr() uintptr }); !fault {
+					panic(r)
+				}
+				res, ok = QueryResult{}, false
+			}
+		}()
+		if files, err := search.DecodeIndexFile(data); err == nil {
+			indexValid = true
+			for _, f := range files {
+				cached[f.Name] = f
+			}
+		}
+	}
+
+	ix, err := s.indexFiles(snap, opened, cached, built)
+	if err != nil {
+		return QueryResult{}, false
+	}
+	hits, err := search.SearchParts(q, opt, ix.parts, ix.content)
+	if err != nil {
+		return QueryResult{}, false
+	}
+	found := make(map[int]CatalogEntry, len(hits))
+	for _, h := range hits {
+		e, err := ix.entry(h.ID)
+		if err != nil {
+			return QueryResult{}, false
+		}
+		found[h.ID] = e
+	}
+	if s.used != nil {
+		s.used.queries++
+		for _, r := range ix.rebuilt {
+			if r {
+				s.used.rebuilt++
+			} else {
+				s.used.reused++
+			}
+		}
+	}
+	if ix.changed(cached, indexValid) {
+		_ = store.WriteCacheFile(s.QueryIndex, search.EncodeIndexFile(ix.indexed), maxQueryIndexes)
+	}
+	doubt := false
+	files := func(citing []rules.EntryAt) []rules.File {
+		out, ok := ix.citedFiles(found, citing)
+		doubt = !ok
+		return out
+	}
+	repo := func() rules.Repo { return s.ReferenceRepo(context.Background()) }
+	res = answer(req, hits, func(id int) CatalogEntry { return found[id] }, func(hits []QueryHit) {
+		markStale(hits, s.Cfg, repo, files)
+	})
+	return res, !doubt
+}

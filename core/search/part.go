@@ -1,0 +1,261 @@
+package search
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// A part is the inverted index of one memory file laid out as bytes, so
+// that a one-shot process (the CLI's query) can keep it on disk between
+// runs and read, of all of it, only the dictionary entries and postings of
+// a query's terms, and the lines of the few entries it prints (see
+// SearchParts). It holds what Index.Search asks of a segment, and nothing
+// of the entries' text but where each entry's line is:
+//
+//	header   nDocs u32, total u64, nTerms u32, nSlugTerms u32, nSlugKeys u32,
+//	         then the offsets of the six sections below and the end, u32 each
+//	docs     per doc: its length in terms, its line's start, end and number (u32 each)
+//	terms    an offset (u32) per content term in byte order, then the terms:
+//	         uvarint length, bytes, uvarint count, per posting uvarint doc delta and uvarint tf
+//	slugs    the same for slug terms (doc deltas only)
+//	keys     the same for slug keys (a slug's main terms joined by NUL; doc deltas only)
+//
+// All integers are little-endian. A reader checks every offset, length and
+// doc number before it uses it: bytes that are not a part give an error,
+// never a panic.
+
+// Loc is where a doc's entry is in its file: the byte span of its line
+// (without the LF) and its 1-based line number.
+type Loc struct {
+	Start, End, Line uint32
+}
+
+const (
+	partHeaderLen = 4 + 8 + 3*4 + 7*4
+	docRecordLen  = 16
+)
+
+// EncodePart lays out seg, an index of the entries of one file, with locs,
+// where each of its docs is in the file, as a part.
+func EncodePart(seg *Segment, locs []Loc) ([]byte, error) {
+	n := len(seg.docLen)
+	if len(locs) != n {
+		return nil, fmt.Errorf("encoding a part: %d docs, %d places", n, len(locs))
+	}
+	if n > math.MaxInt32 {
+		return nil, fmt.Errorf("encoding a part: %d docs", n)
+	}
+	b := make([]byte, partHeaderLen, partHeaderLen+docRecordLen*n+16*len(seg.sorted)+8*int(seg.total))
+	le := binary.LittleEndian
+	for d := range n {
+		b = le.AppendUint32(b, uint32(seg.docLen[d]))
+		b = le.AppendUint32(b, locs[d].Start)
+		b = le.AppendUint32(b, locs[d].End)
+		b = le.AppendUint32(b, locs[d].Line)
+	}
+	var offs [7]uint32
+	section := func(k int, terms []string, post func(string) ([]int32, []uint16)) {
+		offs[2*k] = uint32(len(b))
+		idx := len(b)
+		b = append(b, make([]byte, 4*len(terms))...)
+		offs[2*k+1] = uint32(len(b))
+		for i, t := range terms {
+			le.PutUint32(b[idx+4*i:], uint32(len(b))-offs[2*k+1])
+			b = binary.AppendUvarint(b, uint64(len(t)))
+			b = append(b, t...)
+			docs, tfs := post(t)
+			b = binary.AppendUvarint(b, uint64(len(docs)))
+			prev := int32(-1)
+			for j, d := range docs {
+				b = binary.AppendUvarint(b, uint64(d-prev))
+				prev = d
+				if tfs != nil {
+					b = binary.AppendUvarint(b, uint64(tfs[j]))
+				}
+			}
+		}
+	}
+	section(0, seg.sorted, func(t string) ([]int32, []uint16) {
+		ps := seg.postings[seg.terms[t]]
+		docs, tfs := make([]int32, len(ps)), make([]uint16, len(ps))
+		for i, p := range ps {
+			docs[i], tfs[i] = p.doc, p.tf
+		}
+		return docs, tfs
+	})
+	slugs := sortedKeys(seg.slugPost)
+	section(1, slugs, func(t string) ([]int32, []uint16) { return seg.slugPost[t], nil })
+	keys := sortedKeys(seg.slugKey)
+	section(2, keys, func(t string) ([]int32, []uint16) { return seg.slugKey[t], nil })
+	offs[6] = uint32(len(b))
+	if int64(len(b)) > math.MaxUint32 {
+		return nil, fmt.Errorf("encoding a part: %d bytes", len(b))
+	}
+	le.PutUint32(b[0:], uint32(n))
+	le.PutUint64(b[4:], uint64(seg.total))
+	le.PutUint32(b[12:], uint32(len(seg.sorted)))
+	le.PutUint32(b[16:], uint32(len(slugs)))
+	le.PutUint32(b[20:], uint32(len(keys)))
+	for i, o := range offs {
+		le.PutUint32(b[24+4*i:], o)
+	}
+	return b, nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// errPart is the error of bytes that are not a well-formed part.
+var errPart = errors.New("not a well-formed index part")
+
+// Part is a part read back (ReadPart): a view of its bytes, which must
+// not change while it is used.
+type Part struct {
+	b     []byte
+	n     int
+	total int64
+	terms dict
+	slugs dict
+	keys  dict
+}
+
+// dict is one section of a part: n entries in byte order of their keys.
+type dict struct {
+	idx  []byte // n offsets into blob
+	blob []byte
+	n    int
+	tf   bool // postings carry a term frequency
+}
+
+// ReadPart checks the layout of a part's header and sections; the entries
+// are checked as they are read.
+func ReadPart(b []byte) (*Part, error) {
+	if len(b) < partHeaderLen {
+		return nil, errPart
+	}
+	le := binary.LittleEndian
+	p := &Part{b: b, n: int(le.Uint32(b[0:])), total: int64(le.Uint64(b[4:]))}
+	var offs [7]int
+	for i := range offs {
+		offs[i] = int(le.Uint32(b[24+4*i:]))
+	}
+	if p.n > math.MaxInt32 || p.total < 0 || offs[6] != len(b) ||
+		int64(partHeaderLen)+docRecordLen*int64(p.n) != int64(offs[0]) {
+		return nil, errPart
+	}
+	for i := 1; i < len(offs); i++ {
+		if offs[i] < offs[i-1] {
+			return nil, errPart
+		}
+	}
+	counts := [3]int{int(le.Uint32(b[12:])), int(le.Uint32(b[16:])), int(le.Uint32(b[20:]))}
+	ds := [3]*dict{&p.terms, &p.slugs, &p.keys}
+	for k, d := range ds {
+		idx, blob := b[offs[2*k]:offs[2*k+1]], b[offs[2*k+1]:offs[min(2*k+2, 6)]]
+		if len(idx) != 4*counts[k] {
+			return nil, errPart
+		}
+		*d = dict{idx: idx, blob: blob, n: counts[k], tf: k == 0}
+	}
+	return p, nil
+}
+
+// Len is the number of docs of the part.
+func (p *Part) Len() int { return p.n }
+
+// Loc is where doc d's entry is in its file.
+func (p *Part) Loc(d int) Loc {
+	r := p.b[partHeaderLen+docRecordLen*d:]
+	le := binary.LittleEndian
+	return Loc{Start: le.Uint32(r[4:]), End: le.Uint32(r[8:]), Line: le.Uint32(r[12:])}
+}
+
+// docLen is doc d's length in terms.
+func (p *Part) docLen(d int) int32 {
+	l := binary.LittleEndian.Uint32(p.b[partHeaderLen+docRecordLen*d:])
+	return int32(min(l, math.MaxInt32))
+}
+
+// Holds reports whether content may be doc d's: it has the length in
+// terms the part gives doc d. A cheap check that a line read back is the
+// one indexed.
+func (p *Part) Holds(d int, content string) bool {
+	var tk tokenizer
+	tk.run(content)
+	return int32(len(tk.spans)) == p.docLen(d)
+}
+
+// key is entry i's key and the rest of the blob after it.
+func (d *dict) key(i int) (key, rest []byte, err error) {
+	off := int(binary.LittleEndian.Uint32(d.idx[4*i:]))
+	if off >= len(d.blob) {
+		return nil, nil, errPart
+	}
+	r := d.blob[off:]
+	l, k := binary.Uvarint(r)
+	if k <= 0 || l > uint64(len(r)-k) {
+		return nil, nil, errPart
+	}
+	return r[k : k+int(l)], r[k+int(l):], nil
+}
+
+// search is the first entry whose key is not below w.
+func (d *dict) search(w string) (int, error) {
+	lo, hi := 0, d.n
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		k, _, err := d.key(m)
+		if err != nil {
+			return 0, err
+		}
+		if string(k) < w {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo, nil
+}
+
+// postings calls fn with each posting of entry i (tf 1 where none is
+// kept), docs ascending and below n.
+func (d *dict) postings(i, n int, fn func(doc int32, tf uint16)) error {
+	_, r, err := d.key(i)
+	if err != nil {
+		return err
+	}
+	count, k := binary.Uvarint(r)
+	if k <= 0 || count > uint64(len(r)) {
+		return errPart
+	}
+	r = r[k:]
+	doc := int64(-1)
+	for range count {
+		delta, k := binary.Uvarint(r)
+		if k <= 0 || delta == 0 || delta > uint64(n) {
+			return errPart
+		}
+		r = r[k:]
+		if doc += int64(delta); doc >= int64(n) {
+			return errPart
+		}
+		tf := uint64(1)
+		if d.tf {
+			if tf, k = binary.Uvarint(r); k <= 0 || tf == 0 || tf > math.MaxUint16 {
+				return errPart
+			}
+			r = r[k:]
+		}
+		fn(int32(doc), uint16(tf))
+	}
+	return nil
+}

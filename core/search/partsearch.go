@@ -1,0 +1,244 @@
+package search
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/memory-lsp/memory-lsp/core/category"
+)
+
+// FilePart is the part of one memory file, with the category of its
+// entries.
+type FilePart struct {
+	Part     *Part
+	Category category.Category
+}
+
+// ErrStale is returned by SearchParts when an entry read back does not
+// have the length in terms its part says: the part is not of the bytes
+// read, and must not be trusted.
+var ErrStale = errors.New("an index part does not match its file")
+
+// SearchParts answers query over the docs of parts, numbered in order
+// (the docs of parts[0] first), as Index.Search over all those docs would:
+// the same hits, in the same order, with bit-identical scores (a test
+// holds it to that). It reads, of each part, only the dictionary entries
+// of the query's terms and of the longer terms they begin, and their
+// postings; content(i, d) is the content of doc d of parts[i], asked only
+// for the few docs that hold every term of a phrase query.
+//
+// It builds the one segment Index.Search would need to rank the docs that
+// can score: those with a content term that a query term equals or begins,
+// or a slug term a query term equals. Their postings of those terms, their
+// lengths, and for phrase queries their main term sequences (the terms
+// that are no query term all one unmatched id) are all a search of that
+// segment reads, and the whole set's statistics (doc count, average
+// length) come from the parts' headers, as Scan.Search does.
+func SearchParts(query string, opt Options, parts []FilePart, content func(part, doc int) (string, error)) ([]Hit, error) {
+	n, total := 0, int64(0)
+	base := make([]int, len(parts))
+	for i, p := range parts {
+		base[i] = n
+		n += p.Part.n
+		total += p.Part.total
+	}
+	qt := analyse(query)
+	if n == 0 || qt.distinct == nil {
+		return nil, nil
+	}
+	distinct, phrase := qt.distinct, qt.phrase
+
+	// What each part holds of the query: its content terms that a query
+	// term equals or begins, its slug terms a query term equals, and the
+	// docs whose slug key is the query's, each a list of global doc
+	// numbers with term frequencies.
+	type postingList struct {
+		docs []int32
+		tfs  []uint16
+	}
+	terms := map[string]*postingList{}
+	slugs := map[string]*postingList{}
+	var keyDocs postingList
+	read := func(d *dict, i, pi int, into *postingList) error {
+		return d.postings(i, parts[pi].Part.n, func(doc int32, tf uint16) {
+			into.docs = append(into.docs, int32(base[pi])+doc)
+			into.tfs = append(into.tfs, tf)
+		})
+	}
+	list := func(m map[string]*postingList, k string) *postingList {
+		l := m[k]
+		if l == nil {
+			l = &postingList{}
+			m[k] = l
+		}
+		return l
+	}
+	for pi, fp := range parts {
+		p := fp.Part
+		seen := map[string]bool{} // a term one query term begins may be another
+		for _, w := range distinct {
+			i, err := p.terms.search(w)
+			if err != nil {
+				return nil, err
+			}
+			prefix := utf8.RuneCountInString(w) >= MinPrefix
+			for ; i < p.terms.n; i++ {
+				k, _, err := p.terms.key(i)
+				if err != nil {
+					return nil, err
+				}
+				if string(k) != w && (!prefix || !strings.HasPrefix(string(k), w)) {
+					break
+				}
+				if seen[string(k)] {
+					continue
+				}
+				seen[string(k)] = true
+				if err := read(&p.terms, i, pi, list(terms, string(k))); err != nil {
+					return nil, err
+				}
+			}
+			if err := lookup(&p.slugs, w, func(i int) error { return read(&p.slugs, i, pi, list(slugs, w)) }); err != nil {
+				return nil, err
+			}
+		}
+		if err := lookup(&p.keys, qt.key, func(i int) error { return read(&p.keys, i, pi, &keyDocs) }); err != nil {
+			return nil, err
+		}
+	}
+
+	// The docs that can score, ascending, are the segment's docs.
+	var cands []int32
+	for _, l := range terms {
+		cands = append(cands, l.docs...)
+	}
+	for _, l := range slugs {
+		cands = append(cands, l.docs...)
+	}
+	cands = append(cands, keyDocs.docs...)
+	slices.Sort(cands)
+	cands = slices.Compact(cands)
+	local := func(g int32) int32 {
+		i, _ := slices.BinarySearch(cands, g)
+		return int32(i)
+	}
+	// partOf is the part holding global doc g: the last whose base is at
+	// most g (parts without docs share their base with the next).
+	partOf := func(g int32) int {
+		i, _ := slices.BinarySearch(base, int(g)+1)
+		return i - 1
+	}
+
+	seg := &Segment{
+		terms:    make(map[string]int32, len(terms)),
+		cats:     make([]category.Category, len(cands)),
+		docLen:   make([]int32, len(cands)),
+		seqOff:   make([]int32, len(cands)+1),
+		slugPost: make(map[string][]int32, len(slugs)),
+		slugKey:  map[string][]int32{},
+	}
+	for c, g := range cands {
+		pi := partOf(g)
+		seg.cats[c] = parts[pi].Category
+		seg.docLen[c] = parts[pi].Part.docLen(int(g) - base[pi])
+	}
+	seg.sorted = sortedKeys(terms)
+	for _, t := range seg.sorted {
+		l := terms[t]
+		seg.terms[t] = int32(len(seg.postings))
+		ps := make([]posting, len(l.docs))
+		for i, g := range l.docs {
+			ps[i] = posting{doc: local(g), tf: l.tfs[i]}
+		}
+		seg.postings = append(seg.postings, ps)
+	}
+	for w, l := range slugs {
+		for _, g := range l.docs {
+			seg.slugPost[w] = append(seg.slugPost[w], local(g))
+		}
+	}
+	for _, g := range keyDocs.docs {
+		seg.slugKey[qt.key] = append(seg.slugKey[qt.key], local(g))
+	}
+	if len(phrase) >= 2 {
+		if err := phraseSequences(seg, phrase, cands, func(g int32) (string, error) {
+			pi := partOf(g)
+			return content(pi, int(g)-base[pi])
+		}); err != nil {
+			return nil, err
+		}
+	}
+
+	avgLen := 1.0
+	if total > 0 {
+		avgLen = float64(total) / float64(n)
+	}
+	ix := &Index{segs: []*Segment{seg}, base: []int32{0}, n: n, norm: [][]float64{normalise(seg.docLen, avgLen)}}
+	hits := ix.Search(query, opt)
+	for i := range hits {
+		hits[i].ID = int(cands[hits[i].ID])
+	}
+	return hits, nil
+}
+
+// lookup calls fn with the entry of d whose key is k, if there is one.
+func lookup(d *dict, k string, fn func(i int) error) error {
+	i, err := d.search(k)
+	if err != nil || i == d.n {
+		return err
+	}
+	got, _, err := d.key(i)
+	if err != nil || string(got) != k {
+		return err
+	}
+	return fn(i)
+}
+
+// phraseSequences gives the docs of seg that hold every term of phrase
+// their main term sequences, read from their content: only they can hold
+// the phrase as a run. Terms outside seg are one id no phrase term has.
+func phraseSequences(seg *Segment, phrase []string, cands []int32, content func(g int32) (string, error)) error {
+	all := make([]int, len(cands)) // per doc: how many phrase terms it has
+	var ids []int32
+	for _, w := range phrase {
+		id, ok := seg.terms[w]
+		if !ok {
+			return nil // no doc holds the phrase
+		}
+		if slices.Contains(ids, id) {
+			continue
+		}
+		ids = append(ids, id)
+		for _, p := range seg.postings[id] {
+			all[p.doc]++
+		}
+	}
+	var tk tokenizer
+	for c := range cands {
+		if all[c] == len(ids) {
+			text, err := content(cands[c])
+			if err != nil {
+				return err
+			}
+			tk.reset()
+			tk.run(text)
+			if int32(len(tk.spans)) != seg.docLen[c] {
+				return ErrStale
+			}
+			for i, sp := range tk.spans {
+				if !sp.main {
+					continue
+				}
+				id, ok := seg.terms[string(tk.term(i))]
+				if !ok {
+					id = -1
+				}
+				seg.seq = append(seg.seq, id)
+			}
+		}
+		seg.seqOff[c+1] = int32(len(seg.seq))
+	}
+	return nil
+}

@@ -1,0 +1,110 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+)
+
+// Opened is a category file that OpenSnapshot opened instead of reading,
+// for a reader that keeps an index of its bytes elsewhere and reads only
+// the lines it needs: its Stamp says whether that index still holds.
+// Every read is of the file opened, whatever happens at its path since.
+type Opened struct {
+	// Index is the file's place in the snapshot's Files; its Data is nil.
+	Index int
+	// Stamp identifies the bytes of the file opened (git's stat data).
+	Stamp Stamp
+	fh    interface {
+		io.ReaderAt
+		io.Closer
+	}
+}
+
+// Stamp identifies a file's bytes without reading them: its size, the
+// times of its last change of content and of metadata (ns), its inode and
+// its device. Size is -1 where the system gives no such data: then no
+// stamp vouches for anything.
+type Stamp struct {
+	Size, ModNs, ChangeNs int64
+	Ino, Dev              uint64
+}
+
+// OpenSnapshot is Snapshot without reading the category files: each one
+// Snapshot would read is opened instead and listed in opened, with Data
+// nil in the snapshot; everything else (which files exist, which are too
+// large, symlinks, errors) is as Snapshot has it. The caller closes the
+// files opened (CloseAll).
+func (w *Workspace) OpenSnapshot() (*Snapshot, []*Opened, error) {
+	return w.snapshot(true)
+}
+
+// CloseAll closes the files opened.
+func CloseAll(opened []*Opened) { closeAll(opened) }
+
+func closeAll(opened []*Opened) {
+	for _, o := range opened {
+		if o.fh != nil {
+			_ = o.fh.Close()
+		}
+	}
+}
+
+// openFile is readFile's reading of f into o: the file opened, and its
+// size, mode and stamp taken of the file opened.
+func openFile(f *File, o *Opened) error {
+	fh, err := openRead(f.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", f.Path, err)
+	}
+	fi, err := fh.Stat()
+	if err != nil {
+		fh.Close()
+		return fmt.Errorf("reading %s: %w", f.Path, err)
+	}
+	if !fi.Mode().IsRegular() {
+		fh.Close()
+		return notRegular(f)
+	}
+	f.Exists, f.Size, f.Mode = true, fi.Size(), fi.Mode().Perm()
+	if f.Size > MaxReadBytes {
+		fh.Close()
+		return nil // too large: listed as Snapshot lists it
+	}
+	o.fh, o.Stamp = fh, stampOf(fi)
+	return nil
+}
+
+// ReadAt reads len(b) bytes of the file from off.
+func (o *Opened) ReadAt(b []byte, off int64) error {
+	_, err := o.fh.ReadAt(b, off)
+	return err
+}
+
+// ReadAll reads the whole file, as Snapshot would have (at most
+// MaxReadBytes: a file that grew past that since it was opened is an
+// error).
+func (o *Opened) ReadAll() ([]byte, error) {
+	buf := make([]byte, 0, max(o.Stamp.Size, 0)+1)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		end := min(cap(buf), MaxReadBytes+1)
+		n, err := o.fh.ReadAt(buf[len(buf):end], int64(len(buf)))
+		buf = buf[:len(buf)+n]
+		if len(buf) > MaxReadBytes {
+			return nil, fmt.Errorf("the file grew past %d bytes while it was read", MaxReadBytes)
+		}
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
