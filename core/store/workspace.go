@@ -17,6 +17,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/memory-lsp/memory-lsp/core/category"
@@ -225,6 +226,15 @@ func (s *Snapshot) Lookup(name string) *File {
 // atomically, so each file is read whole, old or new. A file over
 // MaxReadBytes is not read at all (see File.TooLarge).
 func (w *Workspace) Snapshot() (*Snapshot, error) {
+	return w.snapshot(nil)
+}
+
+// snapshot is Snapshot, or with names non-nil a snapshot of only the files
+// named (base names): the others are neither read nor listed. Every other
+// category file is still resolved, and refused as Snapshot refuses it when
+// it is a symlink leading out of the folder, so that a transaction fails
+// where it failed with the whole folder read.
+func (w *Workspace) snapshot(names []string) (*Snapshot, error) {
 	exists, err := w.checkDir()
 	if err != nil {
 		return nil, err
@@ -238,33 +248,43 @@ func (w *Workspace) Snapshot() (*Snapshot, error) {
 	}
 	for _, c := range category.All {
 		f := File{Path: filepath.Join(w.Dir, c.File()), Name: c.File(), Category: c, Known: true}
+		read := names == nil || slices.Contains(names, f.Name)
 		if exists {
-			if err := readFile(&f, realDir); err != nil {
+			if err := readFile(&f, realDir, read); err != nil {
 				return nil, err
 			}
 			if f.Exists && f.Data == nil && !f.TooLarge() {
 				return nil, fmt.Errorf("refusing to read %s: symlink to %s, outside %s", f.Path, f.Link, w.Dir)
 			}
 		}
-		s.Files = append(s.Files, f)
+		if read {
+			s.Files = append(s.Files, f)
+		}
 	}
 	if !exists {
 		return s, nil
 	}
-	ents, err := os.ReadDir(w.Dir)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", w.Dir, err)
+	// The other *.md files, in name order: those named, else every one.
+	others := slices.Clone(names)
+	if names == nil {
+		ents, err := os.ReadDir(w.Dir)
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %w", w.Dir, err)
+		}
+		for _, e := range ents {
+			others = append(others, e.Name())
+		}
 	}
-	for _, e := range ents {
-		name := e.Name()
-		if !strings.HasSuffix(name, ".md") || strings.Contains(name, tempMarker) {
+	slices.Sort(others)
+	for _, name := range slices.Compact(others) {
+		if !strings.HasSuffix(name, ".md") || strings.Contains(name, tempMarker) || filepath.Base(name) != name {
 			continue
 		}
 		if _, known := category.FromFile(name); known {
 			continue
 		}
 		f := File{Path: filepath.Join(w.Dir, name), Name: name}
-		if err := readFile(&f, realDir); err != nil {
+		if err := readFile(&f, realDir, true); err != nil {
 			return nil, err
 		}
 		if f.Exists {
@@ -277,8 +297,9 @@ func (w *Workspace) Snapshot() (*Snapshot, error) {
 // readFile fills f from disk. Missing → Exists false. A symlink leading
 // outside realDir is left unread (Exists true, Data nil, Link set). Anything
 // that is not a regular file (a directory named x.md) counts as absent for
-// unknown files and is an error for category files.
-func readFile(f *File, realDir string) error {
+// unknown files and is an error for category files. Without read, a file
+// that passes those checks is not read, and left with Exists false.
+func readFile(f *File, realDir string, read bool) error {
 	r, err := ResolveIn(realDir, f.Path)
 	switch {
 	case err == nil:
@@ -302,6 +323,9 @@ func readFile(f *File, realDir string) error {
 	}
 	if !fi.Mode().IsRegular() {
 		return notRegular(f)
+	}
+	if !read {
+		return nil
 	}
 	data, size, mode, err := readAtMost(f.Path, MaxReadBytes)
 	switch {
@@ -413,11 +437,22 @@ type Change struct {
 // remain in which a takeover still cannot be seen: closing that window needs
 // a lock the kernel enforces, which HackLM's protocol is not.
 func (w *Workspace) Update(ctx context.Context, fn func(s *Snapshot) ([]Change, error)) (written []Change, err error) {
+	return w.UpdateOnly(ctx, nil, fn)
+}
+
+// UpdateOnly is Update with a snapshot of only the files named (base names,
+// such as "decisions.md"; nil: every file), for a transaction that plans on
+// a few files: a store reads its category file, not the four others (8 MB
+// at 100,000 entries, read inside the lock for nothing). fn must write only
+// files it was given: a file outside the snapshot was not read, so the
+// check before its replacement finds it changed, and the update fails
+// rather than replace bytes nobody read.
+func (w *Workspace) UpdateOnly(ctx context.Context, names []string, fn func(s *Snapshot) ([]Change, error)) (written []Change, err error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	for try := 1; ; try++ {
-		done, err := w.updateOnce(ctx, fn)
+		done, err := w.updateOnce(ctx, names, fn)
 		written = append(written, done...)
 		if !errors.Is(err, errOvertaken) {
 			return written, err
@@ -436,7 +471,7 @@ const maxRedo = 5
 var errOvertaken = errors.New("overtaken while holding the lock")
 
 // updateOnce is one try of Update.
-func (w *Workspace) updateOnce(ctx context.Context, fn func(s *Snapshot) ([]Change, error)) (written []Change, err error) {
+func (w *Workspace) updateOnce(ctx context.Context, names []string, fn func(s *Snapshot) ([]Change, error)) (written []Change, err error) {
 	exists, err := w.checkDir()
 	if err != nil {
 		return nil, err
@@ -462,7 +497,7 @@ func (w *Workspace) updateOnce(ctx context.Context, fn func(s *Snapshot) ([]Chan
 	w.at(stageLocked)
 	removeTemps(w.Dir)
 
-	snap, err := w.Snapshot()
+	snap, err := w.snapshot(names)
 	if err != nil {
 		return nil, err
 	}
@@ -476,6 +511,11 @@ func (w *Workspace) updateOnce(ctx context.Context, fn func(s *Snapshot) ([]Chan
 	todo, err := w.checkChanges(snap, changes)
 	if err != nil {
 		return nil, err
+	}
+	for _, c := range todo {
+		if !c.Append && names != nil && !slices.Contains(names, filepath.Base(c.Path)) {
+			return nil, fmt.Errorf("refusing to write %s: this update did not read it", c.Path)
+		}
 	}
 	for _, c := range todo {
 		if c.Append {
