@@ -37,7 +37,7 @@ func reparse(old *Document, src []byte, extend bool) *Document {
 	if bytes.Equal(old.Src, src) {
 		return old
 	}
-	same := commonPrefix(old.Src, src)
+	same := CommonPrefix(old.Src, src)
 	kept, entries, inFence := 0, 0, false
 	for _, ln := range old.Lines {
 		if !ln.HasLF || ln.Span.End >= same {
@@ -68,9 +68,9 @@ func reparse(old *Document, src []byte, extend bool) *Document {
 	return d
 }
 
-// commonPrefix is the length of the longest common prefix of a and b,
+// CommonPrefix is the length of the longest common prefix of a and b,
 // compared a block at a time.
-func commonPrefix(a, b []byte) int {
+func CommonPrefix(a, b []byte) int {
 	const block = 4096
 	n := min(len(a), len(b))
 	i := 0
