@@ -553,7 +553,7 @@ func stillOurs(lock *Lock, snap *Snapshot, path string) func() error {
 		if f := snap.Lookup(filepath.Base(path)); f != nil && f.Exists {
 			was = f.Data
 		}
-		now, _, _, err := readAtMost(path, MaxReadBytes)
+		same, err := holds(path, was)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			if was != nil {
@@ -562,10 +562,47 @@ func stillOurs(lock *Lock, snap *Snapshot, path string) func() error {
 			return nil
 		case err != nil:
 			return err
-		case was == nil || !bytes.Equal(now, was):
+		case was == nil || !same:
 			return fmt.Errorf("%w: %s changed", errOvertaken, path)
 		}
 		return nil
+	}
+}
+
+// holds reports whether the regular file at path holds exactly want. It
+// compares a block at a time rather than reading the file whole: the
+// check runs before every write, and a copy of a 2 MB file is garbage the
+// collector of a long-lived process must then chase.
+func holds(path string, want []byte) (bool, error) {
+	fh, err := openRead(path)
+	if err != nil {
+		return false, err
+	}
+	defer fh.Close()
+	fi, err := fh.Stat()
+	if err != nil {
+		return false, err
+	}
+	if !fi.Mode().IsRegular() {
+		return false, errNotRegular
+	}
+	if fi.Size() != int64(len(want)) {
+		return false, nil
+	}
+	buf := make([]byte, min(64<<10, len(want)+1))
+	at := 0
+	for {
+		n, rerr := fh.Read(buf)
+		if at+n > len(want) || !bytes.Equal(buf[:n], want[at:at+n]) {
+			return false, nil // longer, or different
+		}
+		at += n
+		if rerr == io.EOF {
+			return at == len(want), nil
+		}
+		if rerr != nil {
+			return false, rerr
+		}
 	}
 }
 
