@@ -125,12 +125,14 @@ func (s *Server) transact(ctx context.Context, f *folder, label string, names []
 		s.mu.Unlock()
 	}
 	var pend []bufferPlan
+	f.writing.Add(1)
 	written, err := ws.UpdateOnly(ctx, names, func(snap *store.Snapshot) ([]store.Change, error) {
 		var changes []store.Change
 		var err error
 		pend, changes, err = s.planWrite(f, snap, cfg, names, plan)
 		return changes, err
 	})
+	f.writing.Add(-1)
 	// Our own write: the folder's cached disk side is stale (also after a
 	// failure, which may come after some files were written).
 	s.invalidateDisk(f)
