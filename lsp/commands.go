@@ -130,7 +130,7 @@ func (s *Server) cmdStore(ctx context.Context, _ string, raw json.RawMessage) (a
 	// The folder's warm catalog keeps what the dedup read in the file's
 	// entries at the last store.
 	catalog := &s.folderFor(memoryDir(root)).catalog
-	rep, err := s.write(ctx, root, "Store memory", func(files []rules.File, cfg config.Config) (map[string][]byte, error) {
+	rep, err := s.writeReading(ctx, root, "Store memory", []string{st.Category.File()}, func(files []rules.File, cfg config.Config) (map[string][]byte, error) {
 		path := filepath.Join(memoryDir(root), st.Category.File())
 		var cur []byte
 		parse, keyed := memfile.Parse, memory.Dedup(nil)

@@ -277,7 +277,7 @@ func (s *Server) armLocked(slot **time.Timer, delay time.Duration, fn func()) {
 // repository's worker publishes when the build is done (repo.go says why),
 // so a caller on the read loop never waits for it.
 func (s *Server) publish(f *folder) {
-	if !s.isServed(f) || s.awaitsRepo(f) {
+	if !s.isServed(f) || s.awaitsRepo(f) || s.givesWay(f) {
 		return
 	}
 	f.pub.Lock()
@@ -336,6 +336,37 @@ func (s *Server) publish(f *folder) {
 		s.conn.Notify("textDocument/publishDiagnostics", protocol.PublishDiagnosticsParams{URI: uriOf(p), Diagnostics: []protocol.Diagnostic{}})
 	}
 }
+
+// maxPutOff bounds how long checks give way to writes: a client that
+// writes without pause still gets diagnostics this often.
+const maxPutOff = time.Second
+
+// givesWay reports whether a check of f is put off because a write of the
+// folder is on its way to the disk, and schedules it again. Stores sent
+// back to back would otherwise each meet the check the last one set going,
+// on the cores the store needs, for a state the store is about to change;
+// put off, the checks of a burst are one, after it (each write schedules
+// one when it is done). Not for longer than maxPutOff in all.
+func (s *Server) givesWay(f *folder) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if f.writing.Load() == 0 || s.state != stateRunning {
+		f.putOff = time.Time{}
+		return false
+	}
+	if f.putOff.IsZero() {
+		f.putOff = time.Now()
+	} else if time.Since(f.putOff) >= maxPutOff {
+		f.putOff = time.Time{}
+		return false
+	}
+	s.armLocked(&f.timer, max(s.opt.Debounce, putOffStep), func() { s.publish(f) })
+	return true
+}
+
+// putOffStep is how soon a put-off check looks again when the server's
+// debounce is shorter (tests run without one).
+const putOffStep = 10 * time.Millisecond
 
 // awaitsRepo reports whether f's repository is being built for the first
 // time, and has its worker publish once it is.

@@ -35,6 +35,9 @@ type folder struct {
 	// sync is a pending reconcile of the buffers with the disk.
 	sync  *time.Timer
 	shown map[string]bool // paths whose diagnostics were published
+	// putOff is when a check first gave way to a write (diagnostics.go),
+	// zero while none waits.
+	putOff time.Time
 	// disk is the folder's files as last read (diskcache.go); gen counts
 	// the changes seen in the folder, which void the cache.
 	disk *diskCache
@@ -58,6 +61,9 @@ type folder struct {
 	// runs under it, so each is planned against the state the previous one
 	// left, in the buffers and on disk alike.
 	queue sync.Mutex
+	// writing counts the writes of the folder between their lock and
+	// their last byte on disk; a check does not start meanwhile.
+	writing atomic.Int32
 
 	// The repository beside the folder (repo.go): repo is the current
 	// build and scope where it lies, read without a lock; repoMu guards

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -86,9 +87,17 @@ const echoTimeout = 3 * time.Second
 // commands synchronously (Eglot) reports its changes only after the
 // answer, so waiting for them before answering would wait in vain.
 func (s *Server) write(ctx context.Context, root, label string, plan planFunc) (*writeReport, error) {
+	return s.writeReading(ctx, root, label, nil, plan)
+}
+
+// writeReading is write for a plan that reads only the files named (base
+// names; nil: every file) besides the open buffers' (store.UpdateOnly): a
+// store plans on its category file alone, and need not read the others
+// inside the lock.
+func (s *Server) writeReading(ctx context.Context, root, label string, names []string, plan planFunc) (*writeReport, error) {
 	f := s.folderFor(memoryDir(root))
 	f.queue.Lock()
-	rep, echoes, err := s.transact(ctx, f, label, plan)
+	rep, echoes, err := s.transact(ctx, f, label, names, plan)
 	go func() {
 		defer f.queue.Unlock()
 		echoes()
@@ -97,22 +106,33 @@ func (s *Server) write(ctx context.Context, root, label string, plan planFunc) (
 }
 
 // transact reconciles f's open buffers with the disk and carries out plan
-// (nil: reconcile only). The caller holds f.queue, and calls echoes (never
-// nil) before it lets the next write in.
-func (s *Server) transact(ctx context.Context, f *folder, label string, plan planFunc) (rep *writeReport, echoes func(), err error) {
+// (nil: reconcile only), reading the files named (nil: all) and those of
+// the open buffers. The caller holds f.queue, and calls echoes (never nil)
+// before it lets the next write in.
+func (s *Server) transact(ctx context.Context, f *folder, label string, names []string, plan planFunc) (rep *writeReport, echoes func(), err error) {
 	echoes = func() {}
 	cfg := s.config()
 	ws, err := store.Open(filepath.Dir(f.dir))
 	if err != nil {
 		return nil, echoes, err
 	}
+	if names != nil {
+		names = slices.Clone(names)
+		s.mu.Lock()
+		for name := range f.docs {
+			names = append(names, name)
+		}
+		s.mu.Unlock()
+	}
 	var pend []bufferPlan
-	written, err := ws.Update(ctx, func(snap *store.Snapshot) ([]store.Change, error) {
+	f.writing.Add(1)
+	written, err := ws.UpdateOnly(ctx, names, func(snap *store.Snapshot) ([]store.Change, error) {
 		var changes []store.Change
 		var err error
-		pend, changes, err = s.planWrite(f, snap, cfg, plan)
+		pend, changes, err = s.planWrite(f, snap, cfg, names, plan)
 		return changes, err
 	})
+	f.writing.Add(-1)
 	// Our own write: the folder's cached disk side is stale (also after a
 	// failure, which may come after some files were written).
 	s.invalidateDisk(f)
@@ -157,12 +177,17 @@ func (s *Server) transact(ctx context.Context, f *folder, label string, plan pla
 
 // planWrite decides, on a snapshot read inside the lock, what every open
 // buffer and every file become. It reads the server's buffers but changes
-// nothing, so the store may call it again.
-func (s *Server) planWrite(f *folder, snap *store.Snapshot, cfg config.Config, plan planFunc) ([]bufferPlan, []store.Change, error) {
+// nothing, so the store may call it again. A snapshot of only the files
+// named (names non-nil) lacks the file of a buffer opened since the names
+// were taken; that buffer is left to the next reconcile.
+func (s *Server) planWrite(f *folder, snap *store.Snapshot, cfg config.Config, names []string, plan planFunc) ([]bufferPlan, []store.Change, error) {
 	s.mu.Lock()
 	pend := make([]bufferPlan, 0, len(f.docs))
 	bases := make([][2][]byte, 0, len(f.docs))
 	for _, od := range f.docs {
+		if names != nil && !slices.Contains(names, od.name) {
+			continue
+		}
 		pend = append(pend, bufferPlan{od: od, doc: od.doc})
 		bases = append(bases, [2][]byte{od.base, od.last})
 	}
@@ -402,7 +427,7 @@ func (s *Server) syncFolder(f *folder) {
 	if !s.isServed(f) || !s.needsSync(f) {
 		return // a write meanwhile did it
 	}
-	_, echoes, err := s.transact(context.Background(), f, "Bring in memory written on disk", nil)
+	_, echoes, err := s.transact(context.Background(), f, "Bring in memory written on disk", nil, nil)
 	echoes()
 	if err != nil && !s.connClosed() {
 		s.log.Warningf("reconciling the open buffers of %s with the disk: %v", f.dir, err)

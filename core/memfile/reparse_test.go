@@ -58,13 +58,20 @@ func changed(r *rand.Rand, a string) string {
 
 func checkReparse(t *testing.T, a, b string) {
 	t.Helper()
+	checkParseFrom(t, "Reparse", Reparse, a, b)
+}
+
+// checkParseFrom checks that reparse (Reparse or Extend), named name, of b
+// from a parse of a is Parse(b), and leaves the parse of a as it was.
+func checkParseFrom(t *testing.T, name string, reparse func(*Document, []byte) *Document, a, b string) {
+	t.Helper()
 	old := Parse([]byte(a))
-	got, want := Reparse(old, []byte(b)), Parse([]byte(b))
+	got, want := reparse(old, []byte(b)), Parse([]byte(b))
 	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("Reparse(Parse(%q), %q) =\n%+v\nParse = \n%+v", a, b, got, want)
+		t.Fatalf("%s(Parse(%q), %q) =\n%+v\nParse = \n%+v", name, a, b, got, want)
 	}
 	if !reflect.DeepEqual(old, Parse([]byte(a))) {
-		t.Fatalf("Reparse changed the document it started from (%q, %q)", a, b)
+		t.Fatalf("%s changed the document it started from (%q, %q)", name, a, b)
 	}
 }
 

@@ -92,7 +92,7 @@ func segmentFrom(f rules.File, from int) *search.Segment {
 }
 
 // maxSegments bounds the segments of a part: each costs a little on every
-// search, and a part that has them all is indexed again as one.
+// search.
 const maxSegments = 8
 
 // extended is the part of category file f, newer bytes of p's file (nil p:
@@ -101,8 +101,16 @@ const maxSegments = 8
 // search joins into exactly the index of them all (search.Join); otherwise
 // newPart(f). At 10,000 entries indexing the file again takes 18 ms of
 // CPU, the appended entry microseconds.
+//
+// The segments stay few by merging the newest ones: each is at most half
+// the size of the one before (and there are at most maxSegments), the
+// last two indexed again as one until that holds, as a binary counter
+// carries. So an appended entry is indexed again about log2(n) times over
+// the file's life, and the whole file only once its appended entries
+// reach half of it, where indexing it all again every maxSegments stores
+// cost a burst of stores into 20,000 entries a whole index every eighth.
 func (p *catalogPart) extended(f rules.File) *catalogPart {
-	if p == nil || p.path != f.Path || len(p.segs) >= maxSegments {
+	if p == nil || p.path != f.Path {
 		return newPart(f)
 	}
 	was, now := p.doc.Entries, f.Doc.Entries
@@ -114,9 +122,13 @@ func (p *catalogPart) extended(f rules.File) *catalogPart {
 			return newPart(f)
 		}
 	}
-	segs := slices.Clip(p.segs)
+	segs := slices.Clone(p.segs)
 	if len(now) > len(was) {
 		segs = append(segs, segmentFrom(f, len(was)))
+	}
+	for k := len(segs); k > 1 && (k > maxSegments || segs[k-1].Len() > segs[k-2].Len()/2); k = len(segs) {
+		from := len(now) - segs[k-1].Len() - segs[k-2].Len()
+		segs = append(segs[:k-2], segmentFrom(f, from))
 	}
 	return &catalogPart{path: f.Path, name: f.Name, cat: f.Category, doc: f.Doc, segs: segs}
 }

@@ -151,7 +151,8 @@ func (s *Service) Store(ctx context.Context, req StoreRequest, dryRun bool) (Sto
 		_, err = plan(snap)
 		return res, err
 	}
-	written, err := s.WS.Update(ctx, plan)
+	// The plan reads the category file alone.
+	written, err := s.WS.UpdateOnly(ctx, []string{v.Category.File()}, plan)
 	if s.Warm != nil {
 		s.Warm.Wrote(written)
 	}

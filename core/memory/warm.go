@@ -43,6 +43,11 @@ type Warm struct {
 	// indexing) takes it instead of making its own: a parse of 10,000
 	// entries is 2 MB of lines and entries, which even a Reparse copies.
 	latest map[string]*memfile.Document
+	// tips is, by path, the one parse whose entries' array has room that
+	// the next parse of that file may take (memfile.Extend): the latest
+	// parse w made from an earlier one. Any other parse is read into a
+	// copy, so that no two documents ever write to one array.
+	tips map[string]*memfile.Document
 	// keyed is what the dedup of the last store into each file read in
 	// its entries (Keyed).
 	keyed map[string]*keyedFile
@@ -75,6 +80,12 @@ func (w *Warm) Catalog(files []rules.File) *Catalog {
 		// the catalog holds.
 		if p := w.parts[path]; p == nil || p.doc == d || bytes.Equal(p.doc.Src, d.Src) {
 			delete(w.latest, path)
+		}
+	}
+	for path, d := range w.tips {
+		// A tip no later parse can start from is only memory.
+		if p := w.parts[path]; d != w.latest[path] && (p == nil || p.doc != d) {
+			delete(w.tips, path)
 		}
 	}
 	w.last = &Catalog{parts: c.parts, index: c.index}
@@ -136,9 +147,13 @@ func (w *Warm) indexPending() {
 // this parse by its bytes).
 func (w *Warm) wrote(path string, data []byte) {
 	w.mu.Lock()
-	base, prev := w.known(path), w.parts[path]
+	prev := w.parts[path]
 	w.mu.Unlock()
-	f := rules.NewFileParsing(path, data, reparsing(base))
+	var base *memfile.Document
+	f := rules.NewFileParsing(path, data, func(b []byte) (d *memfile.Document) {
+		d, base = w.parse(path, b)
+		return d
+	})
 	var p *catalogPart
 	if isCatalogued(f) {
 		p = prev.extended(f)
@@ -172,16 +187,46 @@ func (w *Warm) wrote(path string, data []byte) {
 // A file w knows nothing of is parsed, and that parse not kept (the
 // caller keeps it as long as it needs it; the catalog keeps its own).
 func (w *Warm) Parse(path string, data []byte) *memfile.Document {
-	w.mu.Lock()
-	base := w.known(path)
-	w.mu.Unlock()
-	d := reparsing(base)(data)
+	d, base := w.parse(path, data)
 	if base != nil && d != base {
 		w.mu.Lock()
 		w.rememberLocked(path, d)
 		w.mu.Unlock()
 	}
 	return d
+}
+
+// parse is memfile.Parse(data) for the file at path, read from base, the
+// latest parse w holds of it (nil: none). A base that is the file's tip is
+// extended in place, and its result is the new tip.
+func (w *Warm) parse(path string, data []byte) (d, base *memfile.Document) {
+	w.mu.Lock()
+	base = w.known(path)
+	own := base != nil && w.tips[path] == base
+	if own {
+		delete(w.tips, path) // claimed: no other parse may extend it now
+	}
+	w.mu.Unlock()
+	switch {
+	case base == nil:
+		return memfile.Parse(data), nil
+	case own:
+		d = memfile.Extend(base, data)
+	default:
+		d = memfile.Reparse(base, data)
+	}
+	// d is base itself (the same bytes), an extension of the tip this call
+	// claimed, or a copy no one else holds: either way the room behind its
+	// entries is w's to give.
+	w.mu.Lock()
+	if d != base || own {
+		if w.tips == nil {
+			w.tips = map[string]*memfile.Document{}
+		}
+		w.tips[path] = d
+	}
+	w.mu.Unlock()
+	return d, base
 }
 
 // rememberLocked makes d the latest parse of the file at path; w.mu is held.

@@ -10,6 +10,9 @@ import (
 type keyedFile struct {
 	contents []string
 	k        *similar.Keyed
+	// free: the room behind k's readings is still to take (the next
+	// store extends k in place); taken by the first that does.
+	free bool
 }
 
 // Dedup gives what a store's dedup reads in each entry of a parse of its
@@ -28,19 +31,28 @@ func (w *Warm) Dedup(path string) Dedup {
 func (w *Warm) Keyed(path string, contents []string) *similar.Keyed {
 	w.mu.Lock()
 	was := w.keyed[path]
+	own := was != nil && was.free
+	if own {
+		was.free = false
+	}
 	w.mu.Unlock()
 	var k *similar.Keyed
-	if was != nil && holdsFirst(contents, was.contents) {
-		k = was.k.Extend(contents)
-	} else {
+	switch {
+	case was == nil || !holdsFirst(contents, was.contents):
 		k = similar.NewKeyed(contents)
+	case own:
+		k = was.k.ExtendInPlace(contents)
+	default:
+		k = was.k.Extend(contents)
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.keyed == nil {
 		w.keyed = map[string]*keyedFile{}
 	}
-	w.keyed[path] = &keyedFile{contents: contents, k: k}
+	// k is new, a copy, or written into the room this call took: the room
+	// behind it is free either way.
+	w.keyed[path] = &keyedFile{contents: contents, k: k, free: true}
 	return k
 }
 

@@ -44,6 +44,9 @@ type Checker struct {
 	// slugBases are the base slugs the missing-slug rule derived in the
 	// previous call, by content.
 	slugBases map[string]string
+	// directives are the directives the agent-directive rule found in each
+	// file in the previous call, by path.
+	directives map[string]directiveScan
 	// took is how long each task of the previous call ran, by rule code.
 	took map[string]time.Duration
 	// extracted are the references the previous call read in each
@@ -166,12 +169,16 @@ func (c *Checker) Check(files []File, cfg config.Config) []Finding {
 		}
 	}
 	slugs := &slugCache{old: c.slugBases, now: make(map[string]string, hint)}
+	directives := &directiveMemo{old: c.directives, now: make(map[string]directiveScan, len(files))}
 	lines := newFileViews(len(files))
 	parallelTasks(len(order), func(k int) {
 		t := order[k]
 		t.w = &workspace{rule: t.rule, files: files, cfg: cfg, idx: lines, repo: c.Repo}
 		if t.slugs {
 			t.w.slugs = slugs
+		}
+		if t.key == AgentDirectiveCode {
+			t.w.directives = directives
 		}
 		start := time.Now()
 		t.run(t.w)
@@ -203,6 +210,9 @@ func (c *Checker) Check(files []File, cfg config.Config) []Finding {
 		return strings.Compare(a.Code, b.Code)
 	})
 	c.slugBases, c.took = slugs.now, took
+	if c.directives = directives.now; len(c.directives) == 0 {
+		c.directives = nil // the rule is off: keep nothing
+	}
 	ok = true
 	return w.out
 }
@@ -245,7 +255,7 @@ func parallelTasks(n int, task func(k int)) {
 }
 
 func (c *Checker) reset() {
-	c.groups, c.cache, c.slugBases, c.took, c.extracted = nil, nil, nil, nil, nil
+	c.groups, c.cache, c.slugBases, c.took, c.extracted, c.directives = nil, nil, nil, nil, nil, nil
 }
 
 // slugCache hands the base slugs of the previous call to this one and

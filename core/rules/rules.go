@@ -306,6 +306,9 @@ type workspace struct {
 	// slugs, when set, keeps the base slugs of contents between a
 	// Checker's calls (see generateSlug); one rule at a time may use it.
 	slugs *slugCache
+	// directives, when set, keeps the directives of each file between a
+	// Checker's calls (directive_memo.go).
+	directives *directiveMemo
 }
 
 type entryRef struct{ file, entry int }

@@ -37,7 +37,7 @@ type Stamp struct {
 // large, symlinks, errors) is as Snapshot has it. The caller closes the
 // files opened (CloseAll).
 func (w *Workspace) OpenSnapshot() (*Snapshot, []*Opened, error) {
-	return w.snapshot(true)
+	return w.snapshot(nil, true)
 }
 
 // CloseAll closes the files opened.

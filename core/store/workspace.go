@@ -17,6 +17,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/memory-lsp/memory-lsp/core/category"
@@ -225,12 +226,17 @@ func (s *Snapshot) Lookup(name string) *File {
 // atomically, so each file is read whole, old or new. A file over
 // MaxReadBytes is not read at all (see File.TooLarge).
 func (w *Workspace) Snapshot() (*Snapshot, error) {
-	s, _, err := w.snapshot(false)
+	s, _, err := w.snapshot(nil, false)
 	return s, err
 }
 
-// snapshot is Snapshot, and with open OpenSnapshot.
-func (w *Workspace) snapshot(open bool) (_ *Snapshot, opened []*Opened, err error) {
+// snapshot is Snapshot, or with names non-nil a snapshot of only the files
+// named (base names): the others are neither read nor listed. Every other
+// category file is still resolved, and refused as Snapshot refuses it when
+// it is a symlink leading out of the folder, so that a transaction fails
+// where it failed with the whole folder read. With open, it is
+// OpenSnapshot: the category files are opened, not read.
+func (w *Workspace) snapshot(names []string, open bool) (_ *Snapshot, opened []*Opened, err error) {
 	defer func() {
 		if err != nil {
 			closeAll(opened)
@@ -250,12 +256,13 @@ func (w *Workspace) snapshot(open bool) (_ *Snapshot, opened []*Opened, err erro
 	}
 	for _, c := range category.All {
 		f := File{Path: filepath.Join(w.Dir, c.File()), Name: c.File(), Category: c, Known: true}
+		read := names == nil || slices.Contains(names, f.Name)
 		if exists {
 			var o *Opened
 			if open {
 				o = &Opened{}
 			}
-			if err := readFile(&f, realDir, o); err != nil {
+			if err := readFile(&f, realDir, read, o); err != nil {
 				return nil, opened, err
 			}
 			if o != nil && o.fh != nil {
@@ -265,25 +272,34 @@ func (w *Workspace) snapshot(open bool) (_ *Snapshot, opened []*Opened, err erro
 				return nil, opened, fmt.Errorf("refusing to read %s: symlink to %s, outside %s", f.Path, f.Link, w.Dir)
 			}
 		}
-		s.Files = append(s.Files, f)
+		if read {
+			s.Files = append(s.Files, f)
+		}
 	}
 	if !exists {
 		return s, opened, nil
 	}
-	ents, err := os.ReadDir(w.Dir)
-	if err != nil {
-		return nil, opened, fmt.Errorf("reading %s: %w", w.Dir, err)
+	// The other *.md files, in name order: those named, else every one.
+	others := slices.Clone(names)
+	if names == nil {
+		ents, err := os.ReadDir(w.Dir)
+		if err != nil {
+			return nil, opened, fmt.Errorf("reading %s: %w", w.Dir, err)
+		}
+		for _, e := range ents {
+			others = append(others, e.Name())
+		}
 	}
-	for _, e := range ents {
-		name := e.Name()
-		if !strings.HasSuffix(name, ".md") || strings.Contains(name, tempMarker) {
+	slices.Sort(others)
+	for _, name := range slices.Compact(others) {
+		if !strings.HasSuffix(name, ".md") || strings.Contains(name, tempMarker) || filepath.Base(name) != name {
 			continue
 		}
 		if _, known := category.FromFile(name); known {
 			continue
 		}
 		f := File{Path: filepath.Join(w.Dir, name), Name: name}
-		if err := readFile(&f, realDir, nil); err != nil {
+		if err := readFile(&f, realDir, true, nil); err != nil {
 			return nil, opened, err
 		}
 		if f.Exists {
@@ -296,9 +312,10 @@ func (w *Workspace) snapshot(open bool) (_ *Snapshot, opened []*Opened, err erro
 // readFile fills f from disk. Missing → Exists false. A symlink leading
 // outside realDir is left unread (Exists true, Data nil, Link set). Anything
 // that is not a regular file (a directory named x.md) counts as absent for
-// unknown files and is an error for category files. With o, a file it
-// would read is opened into o instead (o.fh set, f.Data nil).
-func readFile(f *File, realDir string, o *Opened) error {
+// unknown files and is an error for category files. Without read, a file
+// that passes those checks is not read, and left with Exists false. With
+// o, a file it would read is opened into o instead (o.fh set, f.Data nil).
+func readFile(f *File, realDir string, read bool, o *Opened) error {
 	r, err := ResolveIn(realDir, f.Path)
 	switch {
 	case err == nil:
@@ -323,7 +340,10 @@ func readFile(f *File, realDir string, o *Opened) error {
 	if !fi.Mode().IsRegular() {
 		return notRegular(f)
 	}
-	if o != nil {
+	switch {
+	case !read:
+		return nil
+	case o != nil:
 		return openFile(f, o)
 	}
 	data, size, mode, err := readAtMost(f.Path, MaxReadBytes)
@@ -436,11 +456,22 @@ type Change struct {
 // remain in which a takeover still cannot be seen: closing that window needs
 // a lock the kernel enforces, which HackLM's protocol is not.
 func (w *Workspace) Update(ctx context.Context, fn func(s *Snapshot) ([]Change, error)) (written []Change, err error) {
+	return w.UpdateOnly(ctx, nil, fn)
+}
+
+// UpdateOnly is Update with a snapshot of only the files named (base names,
+// such as "decisions.md"; nil: every file), for a transaction that plans on
+// a few files: a store reads its category file, not the four others (8 MB
+// at 100,000 entries, read inside the lock for nothing). fn must write only
+// files it was given: a file outside the snapshot was not read, so the
+// check before its replacement finds it changed, and the update fails
+// rather than replace bytes nobody read.
+func (w *Workspace) UpdateOnly(ctx context.Context, names []string, fn func(s *Snapshot) ([]Change, error)) (written []Change, err error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	for try := 1; ; try++ {
-		done, err := w.updateOnce(ctx, fn)
+		done, err := w.updateOnce(ctx, names, fn)
 		written = append(written, done...)
 		if !errors.Is(err, errOvertaken) {
 			return written, err
@@ -459,7 +490,7 @@ const maxRedo = 5
 var errOvertaken = errors.New("overtaken while holding the lock")
 
 // updateOnce is one try of Update.
-func (w *Workspace) updateOnce(ctx context.Context, fn func(s *Snapshot) ([]Change, error)) (written []Change, err error) {
+func (w *Workspace) updateOnce(ctx context.Context, names []string, fn func(s *Snapshot) ([]Change, error)) (written []Change, err error) {
 	exists, err := w.checkDir()
 	if err != nil {
 		return nil, err
@@ -485,7 +516,7 @@ func (w *Workspace) updateOnce(ctx context.Context, fn func(s *Snapshot) ([]Chan
 	w.at(stageLocked)
 	removeTemps(w.Dir)
 
-	snap, err := w.Snapshot()
+	snap, _, err := w.snapshot(names, false)
 	if err != nil {
 		return nil, err
 	}
@@ -499,6 +530,11 @@ func (w *Workspace) updateOnce(ctx context.Context, fn func(s *Snapshot) ([]Chan
 	todo, err := w.checkChanges(snap, changes)
 	if err != nil {
 		return nil, err
+	}
+	for _, c := range todo {
+		if !c.Append && names != nil && !slices.Contains(names, filepath.Base(c.Path)) {
+			return nil, fmt.Errorf("refusing to write %s: this update did not read it", c.Path)
+		}
 	}
 	for _, c := range todo {
 		if c.Append {
@@ -536,7 +572,7 @@ func stillOurs(lock *Lock, snap *Snapshot, path string) func() error {
 		if f := snap.Lookup(filepath.Base(path)); f != nil && f.Exists {
 			was = f.Data
 		}
-		now, _, _, err := readAtMost(path, MaxReadBytes)
+		same, err := holds(path, was)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			if was != nil {
@@ -545,10 +581,47 @@ func stillOurs(lock *Lock, snap *Snapshot, path string) func() error {
 			return nil
 		case err != nil:
 			return err
-		case was == nil || !bytes.Equal(now, was):
+		case was == nil || !same:
 			return fmt.Errorf("%w: %s changed", errOvertaken, path)
 		}
 		return nil
+	}
+}
+
+// holds reports whether the regular file at path holds exactly want. It
+// compares a block at a time rather than reading the file whole: the
+// check runs before every write, and a copy of a 2 MB file is garbage the
+// collector of a long-lived process must then chase.
+func holds(path string, want []byte) (bool, error) {
+	fh, err := openRead(path)
+	if err != nil {
+		return false, err
+	}
+	defer fh.Close()
+	fi, err := fh.Stat()
+	if err != nil {
+		return false, err
+	}
+	if !fi.Mode().IsRegular() {
+		return false, errNotRegular
+	}
+	if fi.Size() != int64(len(want)) {
+		return false, nil
+	}
+	buf := make([]byte, min(64<<10, len(want)+1))
+	at := 0
+	for {
+		n, rerr := fh.Read(buf)
+		if at+n > len(want) || !bytes.Equal(buf[:n], want[at:at+n]) {
+			return false, nil // longer, or different
+		}
+		at += n
+		if rerr == io.EOF {
+			return at == len(want), nil
+		}
+		if rerr != nil {
+			return false, rerr
+		}
 	}
 }
 
