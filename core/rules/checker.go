@@ -44,6 +44,11 @@ type Checker struct {
 	// slugBases are the base slugs the missing-slug rule derived in the
 	// previous call, by content.
 	slugBases map[string]string
+	// directives and scores are what agent-directive found in each file
+	// and over-limit's scores of each file's entries in the previous call,
+	// by path (directive_cache.go, over_limit_scores.go).
+	directives map[string]directiveScan
+	scores     map[string]entryScores
 	// took is how long each task of the previous call ran, by rule code.
 	took map[string]time.Duration
 	// extracted are the references the previous call read in each
@@ -166,10 +171,12 @@ func (c *Checker) Check(files []File, cfg config.Config) []Finding {
 		}
 	}
 	slugs := &slugCache{old: c.slugBases, now: make(map[string]string, hint)}
+	dirs := &directiveCache{old: c.directives, now: make(map[string]directiveScan, len(c.directives))}
+	scores := &scoreCache{old: c.scores, now: make(map[string]entryScores, len(c.scores))}
 	lines := newFileViews(len(files))
 	parallelTasks(len(order), func(k int) {
 		t := order[k]
-		t.w = &workspace{rule: t.rule, files: files, cfg: cfg, idx: lines, repo: c.Repo}
+		t.w = &workspace{rule: t.rule, files: files, cfg: cfg, idx: lines, repo: c.Repo, dirs: dirs, scores: scores}
 		if t.slugs {
 			t.w.slugs = slugs
 		}
@@ -203,6 +210,7 @@ func (c *Checker) Check(files []File, cfg config.Config) []Finding {
 		return strings.Compare(a.Code, b.Code)
 	})
 	c.slugBases, c.took = slugs.now, took
+	c.directives, c.scores = dirs.now, scores.now
 	ok = true
 	return w.out
 }
@@ -246,6 +254,7 @@ func parallelTasks(n int, task func(k int)) {
 
 func (c *Checker) reset() {
 	c.groups, c.cache, c.slugBases, c.took, c.extracted = nil, nil, nil, nil, nil
+	c.directives, c.scores = nil, nil
 }
 
 // slugCache hands the base slugs of the previous call to this one and

@@ -306,6 +306,11 @@ type workspace struct {
 	// slugs, when set, keeps the base slugs of contents between a
 	// Checker's calls (see generateSlug); one rule at a time may use it.
 	slugs *slugCache
+	// dirs and scores, when set, keep the directives found in each file
+	// and the pruning scores of each category's entries between a
+	// Checker's calls (directive_cache.go, over_limit_scores.go).
+	dirs   *directiveCache
+	scores *scoreCache
 }
 
 type entryRef struct{ file, entry int }
