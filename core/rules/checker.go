@@ -184,35 +184,68 @@ func (c *Checker) Check(files []File, cfg config.Config) []Finding {
 		t.run(t.w)
 		t.took = time.Since(start)
 	})
-	w := &workspace{}
 	if pairs != nil {
 		tasks = append(tasks, pairs)
 	}
 	took := make(map[string]time.Duration, len(tasks))
-	nf := 0
+	runs := make([][]Finding, 0, len(tasks))
 	for _, t := range tasks {
-		nf += len(t.w.out)
-	}
-	w.out = make([]Finding, 0, nf)
-	for _, t := range tasks {
-		w.out = append(w.out, t.w.out...)
 		took[t.key] = t.took
+		runs = append(runs, t.w.out)
 	}
-	// slices rather than sort.SliceStable: no reflection in the swaps of
-	// 13,000 findings (HackLM's limits on a large workspace)
-	slices.SortStableFunc(w.out, func(a, b Finding) int {
-		if a.File != b.File {
-			return cmp.Compare(a.File, b.File)
-		}
-		if a.Span.Start != b.Span.Start {
-			return cmp.Compare(a.Span.Start, b.Span.Start)
-		}
-		return strings.Compare(a.Code, b.Code)
-	})
+	out := mergeFindings(runs)
 	c.slugBases, c.took = slugs.now, took
 	c.directives, c.scores = dirs.now, scores.now
 	ok = true
-	return w.out
+	return out
+}
+
+// compareFindings orders findings by file, start offset and code.
+func compareFindings(a, b *Finding) int {
+	if a.File != b.File {
+		return cmp.Compare(a.File, b.File)
+	}
+	if a.Span.Start != b.Span.Start {
+		return cmp.Compare(a.Span.Start, b.Span.Start)
+	}
+	return strings.Compare(a.Code, b.Code)
+}
+
+// mergeFindings is the concatenation of runs stably sorted by
+// compareFindings. Each run is sorted on its own (most rules report in
+// order already) and the runs are merged, an earlier run's finding first
+// among equals: stably sorting 13,000 findings of 112 bytes at once (HackLM's
+// limits on a large workspace) moved each a dozen times, every move of its
+// strings and slices through the collector's write barrier.
+func mergeFindings(runs [][]Finding) []Finding {
+	runs = slices.DeleteFunc(runs, func(r []Finding) bool { return len(r) == 0 })
+	n := 0
+	for _, r := range runs {
+		n += len(r)
+		if !slices.IsSortedFunc(r, func(a, b Finding) int { return compareFindings(&a, &b) }) {
+			slices.SortStableFunc(r, func(a, b Finding) int { return compareFindings(&a, &b) })
+		}
+	}
+	out := make([]Finding, 0, n)
+	for len(runs) > 0 {
+		best := 0
+		for k := 1; k < len(runs); k++ {
+			if compareFindings(&runs[k][0], &runs[best][0]) < 0 {
+				best = k
+			}
+		}
+		// the best run's findings up to the next run's head go at once
+		r := runs[best]
+		i := 1
+		for i < len(r) && !slices.ContainsFunc(runs, func(o []Finding) bool { return &o[0] != &r[0] && compareFindings(&o[0], &r[i]) <= 0 }) {
+			i++
+		}
+		out = append(out, r[:i]...)
+		if runs[best] = r[i:]; len(runs[best]) == 0 {
+			runs = slices.Delete(runs, best, best+1)
+		}
+	}
+	return out
 }
 
 // parallelTasks runs task(0) … task(n-1) on up to GOMAXPROCS goroutines, the

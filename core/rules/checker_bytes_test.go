@@ -1,12 +1,15 @@
 package rules
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
+	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 // byteSnippets are what the random byte edits insert: line breaks, list
@@ -75,6 +78,36 @@ func TestCheckerAfterByteEdits(t *testing.T) {
 	for _, code := range []string{AgentDirectiveCode, "over-limit"} {
 		if seen[code] < 100 {
 			t.Errorf("only %d %s findings over all steps: the test does not exercise it", seen[code], code)
+		}
+	}
+}
+
+// TestMergeFindings holds the merge of the tasks' findings to a stable sort
+// of their concatenation: runs sorted or not, keys shared within a run and
+// across runs (which a real Check never has, codes being per task).
+func TestMergeFindings(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	codes := []string{"a", "b", "c"}
+	for range 3000 {
+		runs := make([][]Finding, r.IntN(6))
+		n := 0
+		for k := range runs {
+			for range r.IntN(12) {
+				f := Finding{File: r.IntN(2), Span: text.Span{Start: r.IntN(6)}, Code: codes[r.IntN(3)], Message: fmt.Sprint(k, n)}
+				runs[k] = append(runs[k], f)
+				n++
+			}
+			if r.IntN(2) == 0 {
+				slices.SortStableFunc(runs[k], func(a, b Finding) int { return compareFindings(&a, &b) })
+			}
+		}
+		var want []Finding // the runs as given, joined, stably sorted
+		for _, run := range runs {
+			want = append(want, run...)
+		}
+		slices.SortStableFunc(want, func(a, b Finding) int { return compareFindings(&a, &b) })
+		if got := mergeFindings(runs); !reflect.DeepEqual(got, want) && !(len(got) == 0 && len(want) == 0) {
+			t.Fatalf("merged\n%v\nwant\n%v", got, want)
 		}
 	}
 }
