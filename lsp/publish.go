@@ -154,6 +154,10 @@ func appendJSONString(b []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
+		if jsonPlain[c] {
+			i++
+			continue
+		}
 		if c >= utf8.RuneSelf {
 			r, size := utf8.DecodeRuneInString(s[i:])
 			if (r == utf8.RuneError && size == 1) || r == '\u2028' || r == '\u2029' {
@@ -188,6 +192,16 @@ func appendJSONString(b []byte, s string) []byte {
 	b = append(b, s[start:]...)
 	return append(b, '"')
 }
+
+// jsonPlain marks the ASCII bytes appendJSONString copies as they are: the
+// loop over a message's bytes is most of its cost, 13,000 messages a
+// keystroke.
+var jsonPlain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
 
 func appendMarshalled(b []byte, s string) []byte {
 	enc, err := json.Marshal(s)
