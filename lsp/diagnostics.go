@@ -306,11 +306,19 @@ func (s *Server) publish(f *folder) {
 			continue
 		}
 		if body == nil {
-			body = make([]byte, 0, 256+largest*diagnosticBytes)
+			per := f.diagBytes
+			if per == 0 {
+				per = diagnosticBytes
+			}
+			body = make([]byte, 0, 256+largest*per)
 		}
 		body = appendNotificationStart(body[:0], "textDocument/publishDiagnostics")
 		body = s.appendPublishParams(body, v, i, findings, own[i])
 		body = append(body, '}')
+		if n := len(own[i]); n == largest && n > 0 {
+			// with room for longer messages: growing copies it all
+			f.diagBytes = len(body)/n + len(body)/n/16 + 1
+		}
 		s.conn.notifyEncoded(body)
 	}
 	// After the diagnostics are out: what the check's entries cite, and
