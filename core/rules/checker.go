@@ -11,6 +11,7 @@ import (
 
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/refs"
+	"github.com/memory-lsp/memory-lsp/core/secret"
 	"github.com/memory-lsp/memory-lsp/core/similar"
 	"github.com/memory-lsp/memory-lsp/core/textdiff"
 )
@@ -44,10 +45,11 @@ type Checker struct {
 	// slugBases are the base slugs the missing-slug rule derived in the
 	// previous call, by content.
 	slugBases map[string]string
-	// directives and scores are what agent-directive found in each file
-	// and over-limit's scores of each file's entries in the previous call,
-	// by path (directive_cache.go, over_limit_scores.go).
-	directives map[string]directiveScan
+	// directives, secrets and scores are what agent-directive and secret
+	// found in each file and over-limit's scores of each file's entries in
+	// the previous call, by path (linescan.go, over_limit_scores.go).
+	directives map[string]lineScan[Directive]
+	secrets    map[string]lineScan[secret.Match]
 	scores     map[string]entryScores
 	// took is how long each task of the previous call ran, by rule code.
 	took map[string]time.Duration
@@ -171,12 +173,12 @@ func (c *Checker) Check(files []File, cfg config.Config) []Finding {
 		}
 	}
 	slugs := &slugCache{old: c.slugBases, now: make(map[string]string, hint)}
-	dirs := &directiveCache{old: c.directives, now: make(map[string]directiveScan, len(c.directives))}
+	dirs, creds := newLineScans(c.directives), newLineScans(c.secrets)
 	scores := &scoreCache{old: c.scores, now: make(map[string]entryScores, len(c.scores))}
 	lines := newFileViews(len(files))
 	parallelTasks(len(order), func(k int) {
 		t := order[k]
-		t.w = &workspace{rule: t.rule, files: files, cfg: cfg, idx: lines, repo: c.Repo, dirs: dirs, scores: scores}
+		t.w = &workspace{rule: t.rule, files: files, cfg: cfg, idx: lines, repo: c.Repo, dirs: dirs, creds: creds, scores: scores}
 		if t.slugs {
 			t.w.slugs = slugs
 		}
@@ -195,7 +197,7 @@ func (c *Checker) Check(files []File, cfg config.Config) []Finding {
 	}
 	out := mergeFindings(runs)
 	c.slugBases, c.took = slugs.now, took
-	c.directives, c.scores = dirs.now, scores.now
+	c.directives, c.secrets, c.scores = dirs.now, creds.now, scores.now
 	ok = true
 	return out
 }
@@ -287,7 +289,7 @@ func parallelTasks(n int, task func(k int)) {
 
 func (c *Checker) reset() {
 	c.groups, c.cache, c.slugBases, c.took, c.extracted = nil, nil, nil, nil, nil
-	c.directives, c.scores = nil, nil
+	c.directives, c.secrets, c.scores = nil, nil, nil
 }
 
 // slugCache hands the base slugs of the previous call to this one and

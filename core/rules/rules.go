@@ -12,6 +12,7 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/memfile"
+	"github.com/memory-lsp/memory-lsp/core/secret"
 	"github.com/memory-lsp/memory-lsp/core/similar"
 	"github.com/memory-lsp/memory-lsp/core/text"
 	"path/filepath"
@@ -306,10 +307,12 @@ type workspace struct {
 	// slugs, when set, keeps the base slugs of contents between a
 	// Checker's calls (see generateSlug); one rule at a time may use it.
 	slugs *slugCache
-	// dirs and scores, when set, keep the directives found in each file
-	// and the pruning scores of each category's entries between a
-	// Checker's calls (directive_cache.go, over_limit_scores.go).
-	dirs   *directiveCache
+	// dirs, creds and scores, when set, keep the directives and the
+	// credentials found in each file and the pruning scores of each
+	// category's entries between a Checker's calls (linescan.go,
+	// over_limit_scores.go).
+	dirs   *lineScans[Directive]
+	creds  *lineScans[secret.Match]
 	scores *scoreCache
 }
 
