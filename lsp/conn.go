@@ -249,16 +249,21 @@ func appendNotificationStart(b []byte, method string) []byte {
 
 // notifyEncoded sends a notification built with appendNotificationStart,
 // for output too large to go through encoding/json's reflection cheaply.
-func (c *Conn) notifyEncoded(body []byte) {
+// The body may come in parts, which are written one after the other.
+func (c *Conn) notifyEncoded(body ...[]byte) {
 	if c.debug() {
-		c.log.Debugf("-> %s", encodedSummary(body))
+		n := 0
+		for _, part := range body[1:] {
+			n += len(part)
+		}
+		c.log.Debugf("-> %s", encodedSummary(body[0], n))
 	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	if c.ended {
 		return
 	}
-	if err := writeBody(c.w, body); err != nil {
+	if err := writeBody(c.w, body...); err != nil {
 		c.log.Errorf("writing to the client: %v", err)
 	}
 }
@@ -303,8 +308,9 @@ func (c *Conn) Call(ctx context.Context, method string, params, result any) erro
 }
 
 // encodedSummary names a notification built by appendNotificationStart, and
-// its size, without decoding it: "textDocument/publishDiagnostics (1234 bytes)".
-func encodedSummary(body []byte) string {
+// its size, more bytes following body included, without decoding it:
+// "textDocument/publishDiagnostics (1234 bytes)".
+func encodedSummary(body []byte, more int) string {
 	const start = `{"jsonrpc":"2.0","method":"`
 	method := "notification"
 	if rest, ok := bytes.CutPrefix(body, []byte(start)); ok {
@@ -312,5 +318,5 @@ func encodedSummary(body []byte) string {
 			method = string(rest[:i])
 		}
 	}
-	return fmt.Sprintf("%s (%d bytes)", method, len(body))
+	return fmt.Sprintf("%s (%d bytes)", method, len(body)+more)
 }

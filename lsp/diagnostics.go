@@ -288,7 +288,7 @@ func (s *Server) publish(f *folder) {
 	v, _, findings := s.checkLocked(f)
 	findings = s.withoutKept(v, findings)
 	// Each file's findings, in order; each file is encoded (publish.go) just
-	// before it is sent, into one buffer sized for the largest.
+	// before it is sent, into buffers sized by the last publish.
 	own := make([][]int32, len(v.files))
 	for k, fd := range findings {
 		own[fd.File] = append(own[fd.File], int32(k))
@@ -299,19 +299,32 @@ func (s *Server) publish(f *folder) {
 	}
 	current := s.openDocs(f)
 	seen := map[string]bool{}
-	var body []byte
+	per := f.diagBytes
+	if per == 0 {
+		per = diagnosticBytes
+	}
 	for i, file := range v.files {
 		seen[file.Path] = true
 		if v.docs[i] != nil && current[file.Path] != v.docs[i] {
 			continue
 		}
-		if body == nil {
-			body = make([]byte, 0, 256+largest*diagnosticBytes)
+		n := len(own[i])
+		if n >= parallelEncodeMin {
+			n = n/2 + 1 // the first half: publishParams encodes the rest apart
 		}
-		body = appendNotificationStart(body[:0], "textDocument/publishDiagnostics")
-		body = s.appendPublishParams(body, v, i, findings, own[i])
-		body = append(body, '}')
-		s.conn.notifyEncoded(body)
+		body := appendNotificationStart(make([]byte, 0, 256+n*per), "textDocument/publishDiagnostics")
+		parts := s.publishParams(body, v, i, findings, own[i], per)
+		last := &parts[len(parts)-1]
+		*last = append(*last, '}')
+		if n := len(own[i]); n == largest && n > 0 {
+			size := 0
+			for _, p := range parts {
+				size += len(p)
+			}
+			// with room for longer messages: growing copies it all
+			f.diagBytes = size/n + size/n/16 + 1
+		}
+		s.conn.notifyEncoded(parts...)
 	}
 	// After the diagnostics are out: what the check's entries cite, and
 	// the folders to watch for it.

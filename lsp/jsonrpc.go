@@ -163,15 +163,24 @@ func writeFrame(w io.Writer, v any) error {
 	return writeBody(w, body)
 }
 
-// writeBody frames an encoded message.
-func writeBody(w io.Writer, body []byte) error {
+// writeBody frames an encoded message, given in parts written one after
+// the other (a large publish is encoded in two halves side by side).
+func writeBody(w io.Writer, body ...[]byte) error {
+	n := 0
+	for _, part := range body {
+		n += len(part)
+	}
 	header := make([]byte, 0, 32)
 	header = append(header, "Content-Length: "...)
-	header = strconv.AppendInt(header, int64(len(body)), 10)
+	header = strconv.AppendInt(header, int64(n), 10)
 	header = append(header, "\r\n\r\n"...)
 	if _, err := w.Write(header); err != nil {
 		return err
 	}
-	_, err := w.Write(body)
-	return err
+	for _, part := range body {
+		if _, err := w.Write(part); err != nil {
+			return err
+		}
+	}
+	return nil
 }

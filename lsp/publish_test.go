@@ -167,9 +167,15 @@ func TestNotificationEnvelopeMatchesNotify(t *testing.T) {
 // and quoted text in messages, over-limit warnings.
 func diverseMemory(t *testing.T, root string) {
 	t.Helper()
+	diverseMemoryOf(t, root, 60)
+}
+
+// diverseMemoryOf is diverseMemory with n numbered entries.
+func diverseMemoryOf(t *testing.T, root string, n int) {
+	t.Helper()
 	var b strings.Builder
 	b.WriteString("# Decisions\r\n\r\n")
-	for i := range 60 {
+	for i := range n {
 		fmt.Fprintf(&b, "- [d-%d] Use <tool-%d> & \"quoted\" café 😀 step %d for the build.\r\n", i%50, i, i)
 	}
 	b.WriteString("- Use Postgres for the main database.\n- Use Postgres for the main database.\n")
@@ -185,8 +191,17 @@ func diverseMemory(t *testing.T, root string) {
 // with one file open, the view equals the uncached one and the encoded
 // params equal json.Marshal of the protocol values.
 func TestEncodedPublishMatchesReference(t *testing.T) {
+	for _, n := range []int{60, parallelEncodeMin + 100} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) { encodedPublishMatchesReference(t, n) })
+	}
+}
+
+// encodedPublishMatchesReference is TestEncodedPublishMatchesReference
+// with n numbered entries: enough, with HackLM's limits, for a file's
+// diagnostics to be encoded in two halves side by side.
+func encodedPublishMatchesReference(t *testing.T, n int) {
 	root := t.TempDir()
-	diverseMemory(t, root)
+	diverseMemoryOf(t, root, n)
 	dir := memoryDir(root)
 	s := NewServer(Options{}, commonlog.GetLogger("test"))
 	path := filepath.Join(dir, "decisions.md")
@@ -210,6 +225,9 @@ func TestEncodedPublishMatchesReference(t *testing.T) {
 		findings := rules.Check(v.files, cfg)
 		if len(findings) < 20 {
 			t.Fatalf("%s limits: only %d findings", limits, len(findings))
+		}
+		if limits == "default" && n > parallelEncodeMin && len(findings) < parallelEncodeMin {
+			t.Fatalf("only %d findings: the halves are not encoded apart", len(findings))
 		}
 		for i := range v.files {
 			want, err := json.Marshal(referenceParams(t, s, ref, findings, i))

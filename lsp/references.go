@@ -45,6 +45,11 @@ type fileCites struct {
 	entries [][]refs.Ref
 }
 
+// fewChanged is how many entries of a file whose entries did not move are
+// read afresh before the previous parse's references are indexed by
+// content.
+const fewChanged = 8
+
 // of returns the references of each entry of file, by entry index; nil for
 // a file that holds no entries to read. The result is shared: read only.
 func (c *citeCache) of(file *rules.File) [][]refs.Ref {
@@ -60,12 +65,20 @@ func (c *citeCache) of(file *rules.File) [][]refs.Ref {
 	es := file.Doc.Entries
 	out := make([][]refs.Ref, len(es))
 	// The previous parse's references by content, made only once an entry
-	// is not where it was (a line inserted or removed above it).
+	// is not where it was (a line inserted or removed above it), or more
+	// than a few changed: an edited entry (a keystroke) is read afresh, as
+	// it would be anyway, rather than after indexing 10,000 others.
 	var was map[string][]refs.Ref
+	moved := fc != nil && len(fc.entries) != len(es)
+	changed := 0
 	for i := range es {
 		ct := es[i].Content
 		if fc != nil && i < len(fc.entries) && fc.doc.Entries[i].Content == ct {
 			out[i] = fc.entries[i]
+			continue
+		}
+		if changed++; !moved && changed <= fewChanged {
+			out[i] = refs.Extract(ct)
 			continue
 		}
 		if was == nil && fc != nil {

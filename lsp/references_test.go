@@ -477,6 +477,17 @@ func TestCiteCache(t *testing.T) {
 	for i := range 200 { // many edits of one entry: old contents are dropped
 		check(strings.Replace(citing, "`make deploy`", fmt.Sprintf("`make deploy-%d`", i), 1))
 	}
+	// many entries changed in place (more than are read one by one), then
+	// one inserted above them: the references move with their entries
+	var many, changed strings.Builder
+	for i := range 3 * fewChanged {
+		fmt.Fprintf(&many, "- Run `make step-%d` from src/step%d.ts.\n", i, i)
+		fmt.Fprintf(&changed, "- Run `make step-%d` from src/step%d.ts.\n", i%5, i%7)
+	}
+	check(many.String())
+	check(changed.String())
+	check("- Read docs/new.md first.\n" + changed.String())
+	check(citing)
 	if n, want := len(c.byFile[path].entries), len(rules.NewFile(path, []byte(citing)).Doc.Entries); n != want {
 		t.Errorf("the cache holds the references of %d entries for %d", n, want)
 	}

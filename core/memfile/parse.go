@@ -85,15 +85,17 @@ func Parse(src []byte) *Document {
 	n := bytes.Count(src, []byte{'\n'}) + 1
 	d.Lines = make([]Line, 0, n)
 	d.Entries = make([]Entry, 0, n/2)
-	d.parseFrom(0, 1, false)
+	d.parseUntil(0, 1, false, len(src)+1)
 	return d
 }
 
-// parseFrom appends to d the lines of d.Src from offset start on, the first
-// numbered num, with a fence open or not before it.
-func (d *Document) parseFrom(start, num int, inFence bool) {
+// parseUntil appends to d the lines of d.Src from offset start on, the first
+// numbered num, with a fence open or not before it, up to the line that
+// starts at offset stop (len(d.Src)+1 for all of them); it returns whether a
+// fence is open after them.
+func (d *Document) parseUntil(start, num int, inFence bool, stop int) bool {
 	src := d.Src
-	eachLine(src, start, num, func(num int, span text.Span, hasLF bool) {
+	eachLine(src, start, num, stop, func(num int, span text.Span, hasLF bool) {
 		ln := Line{Num: num, Span: span, HasLF: hasLF, Entry: -1}
 		if e, ok := parseEntry(src, span); ok {
 			e.Line, e.LineIndex = num, len(d.Lines)
@@ -104,6 +106,7 @@ func (d *Document) parseFrom(start, num int, inFence bool) {
 		}
 		d.Lines = append(d.Lines, ln)
 	})
+	return inFence
 }
 
 // Entries calls fn with each entry of src, in order, exactly as Parse finds
@@ -111,7 +114,7 @@ func (d *Document) parseFrom(start, num int, inFence bool) {
 // alone and once (a one-shot query), the lines are neither classified nor
 // kept.
 func Entries(src []byte, fn func(Entry)) {
-	eachLine(src, 0, 1, func(num int, span text.Span, _ bool) {
+	eachLine(src, 0, 1, len(src)+1, func(num int, span text.Span, _ bool) {
 		if e, ok := parseEntry(src, span); ok {
 			e.Line, e.LineIndex = num, num-1
 			fn(e)
@@ -138,10 +141,10 @@ func EntryOfLine(line []byte, start, num int) (Entry, bool) {
 }
 
 // eachLine calls fn with each LF-separated line of src from offset start
-// (a line's start), numbered from num: its 1-based number, its span without
-// the LF, and whether an LF ends it.
-func eachLine(src []byte, start, num int, fn func(num int, span text.Span, hasLF bool)) {
-	for ; ; num++ {
+// (a line's start) to the line that starts at stop, numbered from num: its
+// 1-based number, its span without the LF, and whether an LF ends it.
+func eachLine(src []byte, start, num, stop int, fn func(num int, span text.Span, hasLF bool)) {
+	for ; start != stop; num++ {
 		end := bytes.IndexByte(src[start:], '\n')
 		hasLF := end >= 0
 		if hasLF {

@@ -1,10 +1,12 @@
 package memfile
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // reparseLines are the lines the random documents are made of: entries with
@@ -29,15 +31,20 @@ func randomDoc(r *rand.Rand) string {
 }
 
 // changed is a with one of the changes a file goes through: a line
-// appended (a store), a line replaced, inserted or deleted, a cut, or
-// another document.
+// appended (a store), a line replaced, inserted or deleted, a cut, bytes
+// changed anywhere, or another document.
 func changed(r *rand.Rand, a string) string {
 	lines := strings.SplitAfter(a, "\n")
 	i := r.IntN(len(lines) + 1)
 	line := reparseLines[r.IntN(len(reparseLines))] + "\n"
-	switch r.IntN(6) {
+	switch r.IntN(8) {
 	case 0:
 		return a + line
+	case 6, 7: // a keystroke, a paste or a cut anywhere, line breaks and fences included
+		at := r.IntN(len(a) + 1)
+		cut := min(len(a)-at, r.IntN(3)*r.IntN(8))
+		ins := []string{"", "x", "\n", "`", "```\n", "- ", line}[r.IntN(7)]
+		return a[:at] + ins + a[at+cut:]
 	case 1:
 		if i < len(lines) {
 			lines[i] = line
@@ -95,4 +102,28 @@ func FuzzReparse(f *testing.F) {
 	f.Add("```\n- a.\n", "```\n- a.\n```\n- b.")
 	f.Add("- a.\r\n- b.", "- a.\r\n- c.\n")
 	f.Fuzz(func(t *testing.T, a, b string) { checkReparse(t, a, b) })
+}
+
+// TestReparseKeepsTheEnd: a change in the middle of a file reads only the
+// lines around it; the entries after it are old's, with old's strings.
+func TestReparseKeepsTheEnd(t *testing.T) {
+	var b strings.Builder
+	for i := range 100 {
+		fmt.Fprintf(&b, "- Entry number %d.\n", i)
+	}
+	a := b.String()
+	src := strings.Replace(a, "number 50.", "number fifty.", 1)
+	old := Parse([]byte(a))
+	got := Reparse(old, []byte(src))
+	if !reflect.DeepEqual(got, Parse([]byte(src))) {
+		t.Fatal("Reparse differs from Parse")
+	}
+	for _, i := range []int{10, 51, 99} {
+		if unsafe.StringData(got.Entries[i].Content) != unsafe.StringData(old.Entries[i].Content) {
+			t.Errorf("entry %d was read again", i)
+		}
+	}
+	if unsafe.StringData(got.Entries[50].Content) == unsafe.StringData(old.Entries[50].Content) {
+		t.Error("the changed entry kept its old text")
+	}
 }

@@ -13,14 +13,7 @@ const AgentDirectiveCode = "agent-directive"
 // if any, that the text should have stated.
 func checkAgentDirective(w *workspace) {
 	w.parsedFiles(func(fi int, f *File) {
-		source := func() string { return w.idx.source(w.files, fi) }
-		var found []Directive
-		if w.directives != nil {
-			found = w.directives.find(f.Path, f.Doc.Src, source)
-		} else {
-			found = FindDirectives(source())
-		}
-		for _, d := range found {
+		for _, d := range w.directives(fi) {
 			span := text.Span{Start: d.Start, End: d.End}
 			w.report(Finding{File: fi, Span: span,
 				Message: d.What() + ": memory is read by agents, so this would steer every later session (memory poisoning); state the project fact instead",

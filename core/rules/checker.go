@@ -11,6 +11,7 @@ import (
 
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/refs"
+	"github.com/memory-lsp/memory-lsp/core/secret"
 	"github.com/memory-lsp/memory-lsp/core/similar"
 	"github.com/memory-lsp/memory-lsp/core/textdiff"
 )
@@ -44,9 +45,12 @@ type Checker struct {
 	// slugBases are the base slugs the missing-slug rule derived in the
 	// previous call, by content.
 	slugBases map[string]string
-	// directives are the directives the agent-directive rule found in each
-	// file in the previous call, by path.
-	directives map[string]directiveScan
+	// directives, secrets and scores are what agent-directive and secret
+	// found in each file and over-limit's scores of each file's entries in
+	// the previous call, by path (linescan.go, over_limit_scores.go).
+	directives map[string]lineScan[Directive]
+	secrets    map[string]lineScan[secret.Match]
+	scores     map[string]entryScores
 	// took is how long each task of the previous call ran, by rule code.
 	took map[string]time.Duration
 	// extracted are the references the previous call read in each
@@ -169,52 +173,81 @@ func (c *Checker) Check(files []File, cfg config.Config) []Finding {
 		}
 	}
 	slugs := &slugCache{old: c.slugBases, now: make(map[string]string, hint)}
-	directives := &directiveMemo{old: c.directives, now: make(map[string]directiveScan, len(files))}
+	dirs, creds := newLineScans(c.directives), newLineScans(c.secrets)
+	scores := &scoreCache{old: c.scores, now: make(map[string]entryScores, len(c.scores))}
 	lines := newFileViews(len(files))
 	parallelTasks(len(order), func(k int) {
 		t := order[k]
-		t.w = &workspace{rule: t.rule, files: files, cfg: cfg, idx: lines, repo: c.Repo}
+		t.w = &workspace{rule: t.rule, files: files, cfg: cfg, idx: lines, repo: c.Repo, dirs: dirs, creds: creds, scores: scores}
 		if t.slugs {
 			t.w.slugs = slugs
-		}
-		if t.key == AgentDirectiveCode {
-			t.w.directives = directives
 		}
 		start := time.Now()
 		t.run(t.w)
 		t.took = time.Since(start)
 	})
-	w := &workspace{}
 	if pairs != nil {
 		tasks = append(tasks, pairs)
 	}
 	took := make(map[string]time.Duration, len(tasks))
-	nf := 0
+	runs := make([][]Finding, 0, len(tasks))
 	for _, t := range tasks {
-		nf += len(t.w.out)
-	}
-	w.out = make([]Finding, 0, nf)
-	for _, t := range tasks {
-		w.out = append(w.out, t.w.out...)
 		took[t.key] = t.took
+		runs = append(runs, t.w.out)
 	}
-	// slices rather than sort.SliceStable: no reflection in the swaps of
-	// 13,000 findings (HackLM's limits on a large workspace)
-	slices.SortStableFunc(w.out, func(a, b Finding) int {
-		if a.File != b.File {
-			return cmp.Compare(a.File, b.File)
-		}
-		if a.Span.Start != b.Span.Start {
-			return cmp.Compare(a.Span.Start, b.Span.Start)
-		}
-		return strings.Compare(a.Code, b.Code)
-	})
+	out := mergeFindings(runs)
 	c.slugBases, c.took = slugs.now, took
-	if c.directives = directives.now; len(c.directives) == 0 {
-		c.directives = nil // the rule is off: keep nothing
-	}
+	c.directives, c.secrets, c.scores = dirs.now, creds.now, scores.now
 	ok = true
-	return w.out
+	return out
+}
+
+// compareFindings orders findings by file, start offset and code.
+func compareFindings(a, b *Finding) int {
+	if a.File != b.File {
+		return cmp.Compare(a.File, b.File)
+	}
+	if a.Span.Start != b.Span.Start {
+		return cmp.Compare(a.Span.Start, b.Span.Start)
+	}
+	return strings.Compare(a.Code, b.Code)
+}
+
+// mergeFindings is the concatenation of runs stably sorted by
+// compareFindings. Each run is sorted on its own (most rules report in
+// order already) and the runs are merged, an earlier run's finding first
+// among equals: stably sorting 13,000 findings of 112 bytes at once (HackLM's
+// limits on a large workspace) moved each a dozen times, every move of its
+// strings and slices through the collector's write barrier.
+func mergeFindings(runs [][]Finding) []Finding {
+	runs = slices.DeleteFunc(runs, func(r []Finding) bool { return len(r) == 0 })
+	n := 0
+	for _, r := range runs {
+		n += len(r)
+		if !slices.IsSortedFunc(r, func(a, b Finding) int { return compareFindings(&a, &b) }) {
+			slices.SortStableFunc(r, func(a, b Finding) int { return compareFindings(&a, &b) })
+		}
+	}
+	out := make([]Finding, 0, n)
+	for len(runs) > 0 {
+		best := 0
+		for k := 1; k < len(runs); k++ {
+			if compareFindings(&runs[k][0], &runs[best][0]) < 0 {
+				best = k
+			}
+		}
+		// the best run's findings up to the next run's head go at once
+		r := runs[best]
+		i := 1
+		for i < len(r) && !slices.ContainsFunc(runs, func(o []Finding) bool { return &o[0] != &r[0] && compareFindings(&o[0], &r[i]) <= 0 }) {
+			i++
+		}
+		out = append(out, r[:i]...)
+		if runs[best] = r[i:]; len(runs[best]) == 0 {
+			runs = slices.Delete(runs, best, best+1)
+		}
+	}
+	return out
 }
 
 // parallelTasks runs task(0) … task(n-1) on up to GOMAXPROCS goroutines, the
@@ -255,7 +288,8 @@ func parallelTasks(n int, task func(k int)) {
 }
 
 func (c *Checker) reset() {
-	c.groups, c.cache, c.slugBases, c.took, c.extracted, c.directives = nil, nil, nil, nil, nil, nil
+	c.groups, c.cache, c.slugBases, c.took, c.extracted = nil, nil, nil, nil, nil
+	c.directives, c.secrets, c.scores = nil, nil, nil
 }
 
 // slugCache hands the base slugs of the previous call to this one and

@@ -116,6 +116,9 @@ func FuzzFindHidden(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		hidden := FindHidden(s)
+		if len(hidden) > 0 && !mayHide([]byte(s)) {
+			t.Fatalf("FindHidden(%q) finds %+v, where mayHide says there is nothing to find", s, hidden)
+		}
 		var rest strings.Builder
 		at := 0
 		for i, h := range hidden {

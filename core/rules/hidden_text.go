@@ -16,6 +16,9 @@ import (
 func checkHiddenText(w *workspace) {
 	w.parsedFiles(func(fi int, f *File) {
 		d := f.Doc
+		if !mayHide(d.Src) {
+			return
+		}
 		for _, h := range FindHidden(w.idx.source(w.files, fi)) {
 			if h.Start == 0 && h.Kind == HiddenInvisible && bytes.HasPrefix(d.Src, bomBytes) {
 				if h.End == 3 {
@@ -70,4 +73,17 @@ func isClosing(c byte) bool {
 		return true
 	}
 	return false
+}
+
+// mayHide reports whether src holds what FindHidden looks for: a byte that
+// starts a character from U+115F on, or the start of a comment or a link.
+// Most memory files hold neither, and FindHidden reads a string, which for
+// an open 1 MB file was one more copy of it a keystroke.
+func mayHide(src []byte) bool {
+	for _, c := range src {
+		if c >= 0xE1 {
+			return true
+		}
+	}
+	return bytes.Contains(src, []byte("<!--")) || bytes.Contains(src, []byte("]("))
 }

@@ -24,7 +24,8 @@ func checkOverLimit(w *workspace) {
 		for i := range d.Entries {
 			contents[i] = d.Entries[i].Content
 		}
-		order, scores := similar.PruneOrder(f.Category, contents)
+		scores := w.pruneScores(f, contents)
+		order := similar.OrderByScore(scores)
 		pruned := append([]int(nil), order[limit:]...)
 		sort.Ints(pruned)
 		lines := make([]int, len(pruned))

@@ -12,6 +12,7 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/memfile"
+	"github.com/memory-lsp/memory-lsp/core/secret"
 	"github.com/memory-lsp/memory-lsp/core/similar"
 	"github.com/memory-lsp/memory-lsp/core/text"
 	"path/filepath"
@@ -306,9 +307,13 @@ type workspace struct {
 	// slugs, when set, keeps the base slugs of contents between a
 	// Checker's calls (see generateSlug); one rule at a time may use it.
 	slugs *slugCache
-	// directives, when set, keeps the directives of each file between a
-	// Checker's calls (directive_memo.go).
-	directives *directiveMemo
+	// dirs, creds and scores, when set, keep the directives and the
+	// credentials found in each file and the pruning scores of each
+	// category's entries between a Checker's calls (linescan.go,
+	// over_limit_scores.go).
+	dirs   *lineScans[Directive]
+	creds  *lineScans[secret.Match]
+	scores *scoreCache
 }
 
 type entryRef struct{ file, entry int }

@@ -3,7 +3,6 @@ package rules
 import (
 	"strings"
 
-	"github.com/memory-lsp/memory-lsp/core/secret"
 	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
@@ -12,7 +11,7 @@ import (
 // message names the kind and never repeats the secret.
 func checkSecret(w *workspace) {
 	w.parsedFiles(func(fi int, f *File) {
-		for _, m := range secret.Find(w.idx.source(w.files, fi)) {
+		for _, m := range w.secrets(fi) {
 			span := text.Span{Start: m.Start, End: m.End}
 			w.report(Finding{File: fi, Span: span,
 				Message: "likely credential (" + m.Kind + "): memory files are shared with every agent and usually committed; remove it and rotate it",

@@ -290,14 +290,22 @@ func isIdentChar(c byte) bool {
 }
 
 // asciiLower lowers ASCII letters only, so byte offsets stay the same.
+// It copies s once (a Builder's string is its buffer), not twice as a
+// []byte and a string of it would: Find lowers a whole megabyte-sized file
+// on every keystroke in an editor.
 func asciiLower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
+	var b strings.Builder
+	b.Grow(len(s))
+	from := 0
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; 'A' <= c && c <= 'Z' {
+			b.WriteString(s[from:i])
+			b.WriteByte(c + 'a' - 'A')
+			from = i + 1
 		}
 	}
-	return string(b)
+	b.WriteString(s[from:])
+	return b.String()
 }
 
 func overlapsAny(ms []Match, start, end int) bool {

@@ -171,11 +171,19 @@ func hasCamel(w string) bool {
 // limit and removes the rest, and eviction removes the last, so among equal
 // scores the later entry goes first. scores[i] is the score of contents[i].
 func PruneOrder(cat category.Category, contents []string) (order, scores []int) {
-	order = make([]int, len(contents))
 	scores = make([]int, len(contents))
 	for i, c := range contents {
-		order[i], scores[i] = i, Score(cat, c)
+		scores[i] = Score(cat, c)
+	}
+	return OrderByScore(scores), scores
+}
+
+// OrderByScore is PruneOrder of contents whose scores are given.
+func OrderByScore(scores []int) []int {
+	order := make([]int, len(scores))
+	for i := range order {
+		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(scores[b], scores[a]) })
-	return order, scores
+	return order
 }

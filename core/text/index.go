@@ -80,13 +80,20 @@ func (ix *Index) Position(off int) (Position, error) {
 	if off < 0 || off > len(ix.src) {
 		return Position{}, fmt.Errorf("offset %d is outside the document (0..%d)", off, len(ix.src))
 	}
-	line := sort.Search(len(ix.lineStarts), func(i int) bool { return ix.lineStarts[i] > off }) - 1
+	line := sort.SearchInts(ix.lineStarts, off+1) - 1
 	start, end := ix.lineStarts[line], ix.LineEnd(line)
 	if off > end {
 		return Position{}, fmt.Errorf("offset %d falls inside the line break of line %d", off, line)
 	}
 	col := 0
 	for i := start; i < off; {
+		if ix.src[i] < utf8.RuneSelf {
+			// one UTF-16 unit, without decoding: a server converts the
+			// ends of 13,000 diagnostics a keystroke
+			col++
+			i++
+			continue
+		}
 		r, size := utf8.DecodeRune(ix.src[i:])
 		if i+size > off {
 			return Position{}, fmt.Errorf("offset %d falls inside a multi-byte character", off)

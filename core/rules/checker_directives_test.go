@@ -21,7 +21,7 @@ var directiveLines = []string{
 
 // TestCheckerReadsDirectivesAsCheck holds the agent-directive findings of
 // a Checker, which reads again only the lines from the first changed byte
-// of a file (directive_memo.go), to a fresh Check after each change: an
+// of a file (linescan.go), to a fresh Check after each change: an
 // appended line (a store), a line replaced, inserted or removed, a file cut
 // in the middle of a line, left without its final newline, or replaced.
 func TestCheckerReadsDirectivesAsCheck(t *testing.T) {
