@@ -49,6 +49,9 @@ type Checker struct {
 	// extracted are the references the previous call read in each
 	// content, for the rules that need the repository (references.go).
 	extracted map[string][]refs.Ref
+	// read is extracted as References hands it out: set by the call that
+	// made the map, read without c.mu.
+	read atomic.Pointer[map[string][]refs.Ref]
 	// verdicts are the reference rules' verdicts of the previous call,
 	// judged against judgedBy (verdicts.go).
 	verdicts map[verdictKey]judgement
@@ -129,7 +132,7 @@ func (c *Checker) Check(files []File, cfg config.Config) []Finding {
 			c.verdicts, c.judgedBy = w.judgedNow, c.Repo
 		}})
 	} else {
-		c.extracted = nil // nothing to judge: keep no readings
+		c.keepReadings(nil) // nothing to judge: keep no readings
 		c.verdicts, c.judgedBy = nil, nil
 	}
 	var pairs *task
@@ -245,7 +248,8 @@ func parallelTasks(n int, task func(k int)) {
 }
 
 func (c *Checker) reset() {
-	c.groups, c.cache, c.slugBases, c.took, c.extracted = nil, nil, nil, nil, nil
+	c.groups, c.cache, c.slugBases, c.took = nil, nil, nil, nil
+	c.keepReadings(nil)
 }
 
 // slugCache hands the base slugs of the previous call to this one and
