@@ -37,7 +37,7 @@ func Reparse(old *Document, src []byte) *Document {
 		start = old.Lines[kept-1].Span.End + 1
 	}
 	n := bytes.Count(src[start:], []byte{'\n'}) + 1
-	d := &Document{Src: src, Lines: make([]Line, kept, kept+n), Entries: make([]Entry, entries, entries+n/2)}
+	d := &Document{Src: src, Lines: make([]Line, kept, kept+n), Entries: make([]Entry, entries, entries+maxEntries(src[start:]))}
 	copy(d.Lines, old.Lines[:kept])
 	copy(d.Entries, old.Entries[:entries])
 	d.parseFrom(start, kept+1, inFence)
