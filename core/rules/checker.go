@@ -121,7 +121,14 @@ func (c *Checker) Check(files []File, cfg config.Config) []Finding {
 			w.cites = c.citations(files)
 			if c.keepsVerdicts() {
 				w.verdicts = c.reusableVerdicts()
-				w.judgedNow = make(map[verdictKey]judgement, len(c.verdicts))
+				// sized once: on a first check, by the references to judge
+				n := len(c.verdicts)
+				if n == 0 {
+					for _, ct := range w.cites {
+						n += len(ct.refs)
+					}
+				}
+				w.judgedNow = make(map[verdictKey]judgement, n)
 			}
 			for i := range registry {
 				if r := &registry[i]; r.on(cfg) && r.NeedsRepo {

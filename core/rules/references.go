@@ -32,7 +32,17 @@ type citing struct {
 // call's reading for the next. Only the references task calls it.
 func (c *Checker) citations(files []File) []citing {
 	old := c.extracted
-	now := make(map[string][]refs.Ref, len(old))
+	// sized once: on a first call, by the entries (a map grown by doubling
+	// keeps up to twice the room it needs, and drops as much on the way)
+	n := len(old)
+	if n == 0 {
+		for fi := range files {
+			if f := &files[fi]; f.IsCategory && f.parsed() {
+				n += len(f.Doc.Entries)
+			}
+		}
+	}
+	now := make(map[string][]refs.Ref, n)
 	var out []citing
 	for fi := range files {
 		f := &files[fi]
