@@ -72,7 +72,10 @@ type Entry struct {
 	ContentSpan text.Span
 }
 
-// Document is a parsed memory file. Src is the file's bytes, unchanged.
+// Document is a parsed memory file. Src is the file's bytes, unchanged, and
+// never written afterwards, by the parse or by anyone holding the Document
+// (a change is a new slice and a new parse): readers may view it as a
+// string without copying it.
 type Document struct {
 	Src     []byte
 	Lines   []Line
