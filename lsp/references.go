@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/refs"
@@ -34,6 +35,10 @@ type citation struct {
 type citeCache struct {
 	mu     sync.Mutex
 	byFile map[string]*fileCites // by file path
+	// checker is the folder's checker, whose reference rules read the same
+	// entries: what it read is taken, not read and kept a second time. Nil
+	// before the first check and after the checker is dropped.
+	checker atomic.Pointer[rules.Checker]
 }
 
 // fileCites is one file's references, by entry index, for the parse they
@@ -64,6 +69,10 @@ func (c *citeCache) of(file *rules.File) [][]refs.Ref {
 	}
 	es := file.Doc.Entries
 	out := make([][]refs.Ref, len(es))
+	var read map[string][]refs.Ref
+	if ck := c.checker.Load(); ck != nil {
+		read = ck.References()
+	}
 	// The previous parse's references by content, made only once an entry
 	// is not where it was (a line inserted or removed above it), or more
 	// than a few changed: an edited entry (a keystroke) is read afresh, as
@@ -88,6 +97,9 @@ func (c *citeCache) of(file *rules.File) [][]refs.Ref {
 			}
 		}
 		rs, ok := was[ct]
+		if !ok {
+			rs, ok = read[ct]
+		}
 		if !ok {
 			rs = refs.Extract(ct)
 		}

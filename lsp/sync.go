@@ -73,6 +73,7 @@ func (s *Server) didOpen(_ context.Context, p *protocol.DidOpenTextDocumentParam
 	if err != nil && !errors.Is(err, store.ErrTooLarge) {
 		s.log.Warningf("didOpen %s: %v", path, err)
 	}
+	parsed, ok := s.diskParse(key, path, disk, p.TextDocument.Text)
 	s.mu.Lock()
 	f := s.folderLocked(key)
 	if f == nil {
@@ -82,7 +83,12 @@ func (s *Server) didOpen(_ context.Context, p *protocol.DidOpenTextDocumentParam
 	if od := f.docLocked(name); od != nil {
 		name = od.name // opened again, under another spelling
 	}
-	doc := newDocument(p.TextDocument.URI, f.path(name), p.TextDocument.Version, p.TextDocument.Text)
+	var doc *document
+	if ok && parsed.Path == f.path(name) {
+		doc = parsedDocument(p.TextDocument.URI, p.TextDocument.Version, parsed)
+	} else {
+		doc = newDocument(p.TextDocument.URI, f.path(name), p.TextDocument.Version, p.TextDocument.Text)
+	}
 	if disk != nil && bytes.Equal(disk, doc.text) {
 		// Nothing writes into either slice: one copy of a file that is
 		// usually opened as it is on disk is enough.

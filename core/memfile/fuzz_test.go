@@ -116,6 +116,11 @@ func checkInvariants(t *testing.T, d *Document) {
 	if len(d.Lines) != bytes.Count(src, []byte{'\n'})+1 {
 		t.Fatalf("%d lines for %d LFs", len(d.Lines), bytes.Count(src, []byte{'\n'}))
 	}
+	// the list is sized once: a bound below the entries would grow it by
+	// copies, one above them by lines that cannot be entries leaves room
+	if cap(d.Entries) != maxEntries(src) || len(d.Entries) > cap(d.Entries) {
+		t.Fatalf("%d entries in a list of %d made for %d", len(d.Entries), cap(d.Entries), maxEntries(src))
+	}
 	pos, entries := 0, 0
 	for i, ln := range d.Lines {
 		if ln.Num != i+1 {

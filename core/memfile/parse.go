@@ -72,7 +72,10 @@ type Entry struct {
 	ContentSpan text.Span
 }
 
-// Document is a parsed memory file. Src is the file's bytes, unchanged.
+// Document is a parsed memory file. Src is the file's bytes, unchanged, and
+// never written afterwards, by the parse or by anyone holding the Document
+// (a change is a new slice and a new parse): readers may view it as a
+// string without copying it.
 type Document struct {
 	Src     []byte
 	Lines   []Line
@@ -84,9 +87,22 @@ func Parse(src []byte) *Document {
 	d := &Document{Src: src}
 	n := bytes.Count(src, []byte{'\n'}) + 1
 	d.Lines = make([]Line, 0, n)
-	d.Entries = make([]Entry, 0, n/2)
+	d.Entries = make([]Entry, 0, maxEntries(src))
 	d.parseUntil(0, 1, false, len(src)+1)
 	return d
+}
+
+// maxEntries bounds the entries of the lines of src: an entry's line starts
+// with "- ". The bound is exact for a file of entries, where a guess would
+// grow the list by copies (a fifth of it left unused, and as much again
+// thrown away, at 10,000 entries) and a bound by lines would leave the
+// room of every blank or heading line.
+func maxEntries(src []byte) int {
+	n := bytes.Count(src, []byte("\n- "))
+	if bytes.HasPrefix(src, []byte("- ")) {
+		n++
+	}
+	return n
 }
 
 // parseUntil appends to d the lines of d.Src from offset start on, the first

@@ -88,7 +88,7 @@ func reparse(old *Document, src []byte, extend bool) *Document {
 	if extend && entries == len(old.Entries) {
 		d.Entries = old.Entries // every entry kept: none after the change
 	} else {
-		d.Entries = make([]Entry, entries, entries+n+len(old.Entries)-oldEntries)
+		d.Entries = make([]Entry, entries, entries+maxEntries(src[start:min(tail, len(src))])+len(old.Entries)-oldEntries)
 		copy(d.Entries, old.Entries[:entries])
 	}
 	inFence = d.parseUntil(start, kept+1, inFence, tail)

@@ -56,6 +56,9 @@ type Checker struct {
 	// extracted are the references the previous call read in each
 	// content, for the rules that need the repository (references.go).
 	extracted map[string][]refs.Ref
+	// read is extracted as References hands it out: set by the call that
+	// made the map, read without c.mu.
+	read atomic.Pointer[map[string][]refs.Ref]
 	// verdicts are the reference rules' verdicts of the previous call,
 	// judged against judgedBy (verdicts.go).
 	verdicts map[verdictKey]judgement
@@ -125,7 +128,14 @@ func (c *Checker) Check(files []File, cfg config.Config) []Finding {
 			w.cites = c.citations(files)
 			if c.keepsVerdicts() {
 				w.verdicts = c.reusableVerdicts()
-				w.judgedNow = make(map[verdictKey]judgement, len(c.verdicts))
+				// sized once: on a first check, by the references to judge
+				n := len(c.verdicts)
+				if n == 0 {
+					for _, ct := range w.cites {
+						n += len(ct.refs)
+					}
+				}
+				w.judgedNow = make(map[verdictKey]judgement, n)
 			}
 			for i := range registry {
 				if r := &registry[i]; r.on(cfg) && r.NeedsRepo {
@@ -136,7 +146,7 @@ func (c *Checker) Check(files []File, cfg config.Config) []Finding {
 			c.verdicts, c.judgedBy = w.judgedNow, c.Repo
 		}})
 	} else {
-		c.extracted = nil // nothing to judge: keep no readings
+		c.keepReadings(nil) // nothing to judge: keep no readings
 		c.verdicts, c.judgedBy = nil, nil
 	}
 	var pairs *task
@@ -288,8 +298,9 @@ func parallelTasks(n int, task func(k int)) {
 }
 
 func (c *Checker) reset() {
-	c.groups, c.cache, c.slugBases, c.took, c.extracted = nil, nil, nil, nil, nil
+	c.groups, c.cache, c.slugBases, c.took = nil, nil, nil, nil
 	c.directives, c.secrets, c.scores = nil, nil, nil
+	c.keepReadings(nil)
 }
 
 // slugCache hands the base slugs of the previous call to this one and

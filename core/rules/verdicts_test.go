@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -85,4 +86,57 @@ func TestCheckerJudgesAgainOnlyWhatChanged(t *testing.T) {
 	moved := []File{newFile(".memory/decisions.md", []byte("# Decisions\n\n- Intro.\n"+src[len("# Decisions\n\n"):]))}
 	check(r1.derive(nil, false), moved, 3)
 	check(r1.derive(nil, true), files, 3)
+}
+
+// TestStatusOnlyNamesEveryField: a judgement keeps a verdict by its status
+// alone only when nothing else is set; a field added to refs.Verdict that
+// statusOnly does not name would be lost. Each field in turn is set, and
+// the verdict must come back whole.
+func TestStatusOnlyNamesEveryField(t *testing.T) {
+	asked := []question{{op: askPath, s: "src"}}
+	for _, status := range []refs.Status{refs.Silent, refs.Holds, refs.Stale, refs.Drift} {
+		plain := refs.Verdict{Status: status}
+		if j := judged(plain, asked); j.more != nil || !reflect.DeepEqual(j.verdict(), plain) || len(j.asked) != 1 {
+			t.Errorf("status %v alone: %+v gives back %+v", status, j, j.verdict())
+		}
+		typ := reflect.TypeFor[refs.Verdict]()
+		for i := range typ.NumField() {
+			f := typ.Field(i)
+			if f.Name == "Status" {
+				continue
+			}
+			v := plain
+			reflect.ValueOf(&v).Elem().Field(i).Set(nonZero(f.Type))
+			if statusOnly(v) {
+				t.Errorf("statusOnly ignores refs.Verdict.%s", f.Name)
+			}
+			if got := judged(v, asked).verdict(); !reflect.DeepEqual(got, v) {
+				t.Errorf("with %s set: %+v gives back %+v", f.Name, v, got)
+			}
+		}
+	}
+}
+
+// nonZero is a value of type t other than its zero value.
+func nonZero(t reflect.Type) reflect.Value {
+	v := reflect.New(t).Elem()
+	switch t.Kind() {
+	case reflect.Bool:
+		v.SetBool(true)
+	case reflect.String:
+		v.SetString("x")
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		v.SetInt(1)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		v.SetUint(1)
+	case reflect.Pointer:
+		v.Set(reflect.New(t.Elem()))
+	case reflect.Slice:
+		v.Set(reflect.MakeSlice(t, 1, 1))
+	case reflect.Struct:
+		v.Field(0).Set(nonZero(t.Field(0).Type))
+	default:
+		panic("nonZero: " + t.String())
+	}
+	return v
 }

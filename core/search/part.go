@@ -86,10 +86,10 @@ func EncodePart(seg *Segment, locs []Loc) ([]byte, error) {
 		}
 		return docs, tfs
 	})
-	slugs := sortedKeys(seg.slugPost)
-	section(1, slugs, func(t string) ([]int32, []uint16) { return seg.slugPost[t], nil })
-	keys := sortedKeys(seg.slugKey)
-	section(2, keys, func(t string) ([]int32, []uint16) { return seg.slugKey[t], nil })
+	slugs := sortedKeys(seg.slugPost.one)
+	section(1, slugs, func(t string) ([]int32, []uint16) { var one [1]int32; return seg.slugPost.docs(t, &one), nil })
+	keys := sortedKeys(seg.slugKey.one)
+	section(2, keys, func(t string) ([]int32, []uint16) { var one [1]int32; return seg.slugKey.docs(t, &one), nil })
 	offs[6] = uint32(len(b))
 	if int64(len(b)) > math.MaxUint32 {
 		return nil, fmt.Errorf("encoding a part: %d bytes", len(b))

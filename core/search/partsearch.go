@@ -136,8 +136,8 @@ func SearchParts(query string, opt Options, parts []FilePart, content func(part,
 		cats:     make([]category.Category, len(cands)),
 		docLen:   make([]int32, len(cands)),
 		seqOff:   make([]int32, len(cands)+1),
-		slugPost: make(map[string][]int32, len(slugs)),
-		slugKey:  map[string][]int32{},
+		slugPost: newDocSet(),
+		slugKey:  newDocSet(),
 	}
 	for c, g := range cands {
 		pi := partOf(g)
@@ -156,11 +156,11 @@ func SearchParts(query string, opt Options, parts []FilePart, content func(part,
 	}
 	for w, l := range slugs {
 		for _, g := range l.docs {
-			seg.slugPost[w] = append(seg.slugPost[w], local(g))
+			seg.slugPost.add([]byte(w), local(g))
 		}
 	}
 	for _, g := range keyDocs.docs {
-		seg.slugKey[qt.key] = append(seg.slugKey[qt.key], local(g))
+		seg.slugKey.add([]byte(qt.key), local(g))
 	}
 	if len(phrase) >= 2 {
 		if err := phraseSequences(seg, phrase, cands, func(g int32) (string, error) {

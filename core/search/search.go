@@ -83,13 +83,13 @@ type Segment struct {
 	terms    map[string]int32 // term → term id
 	postings [][]posting      // by term id; doc ids ascending
 	cats     []category.Category
-	docLen   []int32            // number of terms per doc (compounds included)
-	total    int64              // the sum of docLen
-	seq      []int32            // main term sequences of all docs, back to back
-	seqOff   []int32            // doc d's sequence is seq[seqOff[d]:seqOff[d+1]]
-	slugPost map[string][]int32 // slug term → docs whose slug has it
-	slugKey  map[string][]int32 // slug's main terms joined by "\x00" → docs
-	sorted   []string           // every content term, sorted: prefix lookups
+	docLen   []int32  // number of terms per doc (compounds included)
+	total    int64    // the sum of docLen
+	seq      []int32  // main term sequences of all docs, back to back
+	seqOff   []int32  // doc d's sequence is seq[seqOff[d]:seqOff[d+1]]
+	slugPost docSet   // slug term → docs whose slug has it
+	slugKey  docSet   // slug's main terms joined by "\x00" → docs
+	sorted   []string // every content term, sorted: prefix lookups
 }
 
 // Index searches a sequence of segments as one set of docs: a Hit's ID
@@ -175,8 +175,8 @@ func NewSegment(docs []Doc) *Segment {
 		cats:     make([]category.Category, n),
 		docLen:   make([]int32, n),
 		seqOff:   make([]int32, n+1),
-		slugPost: make(map[string][]int32),
-		slugKey:  make(map[string][]int32),
+		slugPost: newDocSet(),
+		slugKey:  newDocSet(),
 	}
 	ix.seq = make([]int32, 0, 12*n)
 	var (
@@ -221,9 +221,7 @@ func NewSegment(docs []Doc) *Segment {
 		key = key[:0]
 		for i, sp := range tk.spans {
 			w := tk.term(i)
-			if p := ix.slugPost[string(w)]; len(p) == 0 || p[len(p)-1] != int32(d) {
-				ix.slugPost[string(w)] = append(p, int32(d))
-			}
+			ix.slugPost.add(w, int32(d))
 			if sp.main {
 				if len(key) > 0 {
 					key = append(key, 0)
@@ -232,7 +230,7 @@ func NewSegment(docs []Doc) *Segment {
 			}
 		}
 		if len(key) > 0 {
-			ix.slugKey[string(key)] = append(ix.slugKey[string(key)], int32(d))
+			ix.slugKey.add(key, int32(d))
 		}
 	}
 	ix.sorted = make([]string, 0, len(ix.terms))
@@ -360,19 +358,20 @@ func (ix *Index) Search(query string, opt Options) []Hit {
 			}
 		}
 	}
+	var lone [1]int32
 	for _, w := range distinct {
 		termScore(w, 1)
 		for _, t := range ix.extensions(w) {
 			termScore(t, PrefixWeight)
 		}
 		for si, s := range ix.segs {
-			for _, d := range s.slugPost[w] {
+			for _, d := range s.slugPost.docs(w, &lone) {
 				add(ix.base[si]+d, SlugTermBonus)
 			}
 		}
 	}
 	for si, s := range ix.segs {
-		for _, d := range s.slugKey[qt.key] {
+		for _, d := range s.slugKey.docs(qt.key, &lone) {
 			add(ix.base[si]+d, SlugExactBonus)
 		}
 	}

@@ -3,8 +3,6 @@ package similar
 import (
 	"strings"
 	"unicode/utf8"
-
-	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 // Analyze tokenises s once.
@@ -40,13 +38,7 @@ func analyzeGeneral(s string) *Text {
 	if len(t.Named) > 1 {
 		t.Named = sortedSet(t.Named)
 	}
-	t.exactKey = t.Norm
-	if t.Norm == "" {
-		t.exactKey = "\x00" + strings.ToLower(strings.TrimFunc(s, text.IsJSSpace))
-	}
-	if len(t.Core) == 0 {
-		t.normCore = withoutVocabulary(t.Norm)
-	}
+	t.setKeys(s)
 	return t
 }
 

@@ -3,8 +3,6 @@ package similar
 import (
 	"strings"
 	"sync"
-
-	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 // Byte classes of the ASCII pass.
@@ -327,13 +325,7 @@ func (p *asciiPass) text(s string, less int) *Text {
 			t.Named[i] = clean[k.start:k.end]
 		}
 	}
-	t.exactKey = t.Norm
-	if t.Norm == "" {
-		t.exactKey = "\x00" + strings.ToLower(strings.TrimFunc(s, text.IsJSSpace))
-	}
-	if len(t.Core) == 0 {
-		t.normCore = withoutVocabulary(t.Norm)
-	}
+	t.setKeys(s)
 	return t
 }
 

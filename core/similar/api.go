@@ -9,7 +9,12 @@
 // by character bigrams). spec/examples/dedup-examples.json is the calibration.
 package similar
 
-import "sync/atomic"
+import (
+	"strings"
+	"sync/atomic"
+
+	"github.com/memory-lsp/memory-lsp/core/text"
+)
 
 // Action is what a store should do about an existing entry.
 type Action int
@@ -80,7 +85,10 @@ type Text struct {
 	Numbers []string
 	// Sign is +1 or -1: the product of the polarity flips (not, never,
 	// disable, without, <, 不, не …) in the text.
-	Sign int
+	Sign int8
+	// hasOrder: the text may hold an order phrase ("A over B", "not A but
+	// B", "A, не B"); only then is its shape read for one.
+	hasOrder bool
 	// Core is Keys without the polarity and ordering vocabulary and without
 	// values, so a rule and its reversal, or the same rule with another
 	// value, have the same Core.
@@ -89,17 +97,42 @@ type Text struct {
 	// Capitalised inside a sentence), sorted and unique.
 	Named []string
 
-	// exactKey is Norm, or for a text that normalises to nothing its trimmed
-	// lowercased raw form, so two different emoji-only texts are not equal.
-	exactKey string
-	// normCore is Norm without polarity words, kept only when Core is empty:
-	// it is then the only thing that can tell "Do it" from "Don't do it".
-	normCore string
-	// hasOrder: the text may hold an order phrase ("A over B", "not A but
-	// B", "A, не B"); only then is its shape read for one.
-	hasOrder bool
+	// alt is, for a text that normalises to nothing, its exactKey; for any
+	// other, its normCore. One field for the two (a text with an empty Norm
+	// has an empty normCore), and Sign a byte beside hasOrder: a language
+	// server keeps a Text for every entry, and this keeps it in the 160-byte
+	// size class rather than the 192-byte one (TestTextKeys).
+	alt string
 	// shapeCache is the shape, built on first use.
 	shapeCache atomic.Pointer[shape]
+}
+
+// exactKey is Norm, or for a text that normalises to nothing its trimmed
+// lowercased raw form, so two different emoji-only texts are not equal.
+func (t *Text) exactKey() string {
+	if t.Norm == "" {
+		return t.alt
+	}
+	return t.Norm
+}
+
+// normCore is Norm without polarity words, kept only when Core is empty: it
+// is then the only thing that can tell "Do it" from "Don't do it".
+func (t *Text) normCore() string {
+	if t.Norm == "" {
+		return ""
+	}
+	return t.alt
+}
+
+// setKeys sets exactKey and normCore from Norm, Core and the raw text s.
+func (t *Text) setKeys(s string) {
+	switch {
+	case t.Norm == "":
+		t.alt = "\x00" + strings.ToLower(strings.TrimFunc(s, text.IsJSSpace))
+	case len(t.Core) == 0:
+		t.alt = withoutVocabulary(t.Norm)
+	}
 }
 
 // Pair is a related pair of texts found by Pairs, I < J.

@@ -28,7 +28,7 @@ const coreCandidateMin = 0.6
 // words is told apart from a true duplicate.
 func Classify(old, new *Text, th Thresholds) Verdict {
 	flipped := old.effectiveSign() != new.effectiveSign()
-	if old.exactKey == new.exactKey && !flipped && slices.Equal(old.Numbers, new.Numbers) {
+	if old.exactKey() == new.exactKey() && !flipped && slices.Equal(old.Numbers, new.Numbers) {
 		return Verdict{Action: Skip, Similarity: 1, Exact: true, Kind: KindDuplicate, Reason: "identical text"}
 	}
 	sim := Jaccard(old.Keys, new.Keys)
@@ -77,7 +77,7 @@ func reversal(old, new *Text, flipped bool, sim float64) (Verdict, bool) {
 		return Verdict{Action: Conflict, Similarity: sim, Kind: KindReversal, Reason: reason}, true
 	}
 	if len(old.Core) == 0 && len(new.Core) == 0 {
-		if flipped && old.normCore != "" && old.normCore == new.normCore {
+		if flipped && old.normCore() != "" && old.normCore() == new.normCore() {
 			return conflict("reversal")
 		}
 		return Verdict{}, false

@@ -10,7 +10,7 @@ var exactVerdict = Verdict{Action: Skip, Similarity: 1, Exact: true, Kind: KindD
 // equivalence, which is why Pairs can report an exact class of n texts with
 // n−1 pairs instead of n(n−1)/2.
 func sameExact(a, b *Text) bool {
-	return a.exactKey == b.exactKey && a.effectiveSign() == b.effectiveSign() && slices.Equal(a.Numbers, b.Numbers)
+	return a.exactKey() == b.exactKey() && a.effectiveSign() == b.effectiveSign() && slices.Equal(a.Numbers, b.Numbers)
 }
 
 // ExactStars pairs each text that is an exact duplicate of an earlier one
@@ -35,17 +35,17 @@ func ExactStars(texts []*Text) []Pair {
 func ExactStarsAfter(texts []*Text, kept []Pair, touched []*Text) []Pair {
 	keys := make(map[string]bool, len(touched))
 	for _, t := range touched {
-		keys[t.exactKey] = true
+		keys[t.exactKey()] = true
 	}
 	out := make([]Pair, 0, len(kept))
 	for _, p := range kept {
-		if !keys[texts[p.J].exactKey] {
+		if !keys[texts[p.J].exactKey()] {
 			out = append(out, p)
 		}
 	}
 	var members []int32
 	for i, t := range texts {
-		if keys[t.exactKey] {
+		if keys[t.exactKey()] {
 			members = append(members, int32(i))
 		}
 	}
@@ -62,10 +62,10 @@ func exactStars(out []Pair, texts []*Text, members []int32) []Pair {
 	firsts := make(map[string][]int32, len(members))
 	for _, j := range members {
 		tj := texts[j]
-		fs := firsts[tj.exactKey]
+		fs := firsts[tj.exactKey()]
 		k := slices.IndexFunc(fs, func(f int32) bool { return sameExact(texts[f], tj) })
 		if k < 0 {
-			firsts[tj.exactKey] = append(fs, j)
+			firsts[tj.exactKey()] = append(fs, j)
 			continue
 		}
 		out = append(out, Pair{I: int(fs[k]), J: int(j), Verdict: exactVerdict})
@@ -95,11 +95,11 @@ func newTwinNodes(texts []*Text, members []int32) *twinNodes {
 	byKey := make(map[string][]int32, len(members))
 	for _, j := range members {
 		tj := texts[j]
-		fs := byKey[tj.exactKey]
+		fs := byKey[tj.exactKey()]
 		k := slices.IndexFunc(fs, func(f int32) bool { return sameNode(texts[f], tj) })
 		tn.next[j] = -1
 		if k < 0 {
-			byKey[tj.exactKey] = append(fs, j)
+			byKey[tj.exactKey()] = append(fs, j)
 			tn.node[j], tn.last[j] = j, j
 			tn.firsts = append(tn.firsts, j)
 			continue
@@ -115,7 +115,7 @@ func newTwinNodes(texts []*Text, members []int32) *twinNodes {
 // sameNode: a and b are one exact class and the candidate search cannot
 // tell them apart.
 func sameNode(a, b *Text) bool {
-	return sameExact(a, b) && a.normCore == b.normCore &&
+	return sameExact(a, b) && a.normCore() == b.normCore() &&
 		slices.Equal(a.Keys, b.Keys) && slices.Equal(a.Core, b.Core)
 }
 

@@ -226,9 +226,9 @@ func (ix *pairIndex) group(out []Pair, texts []*Text, members []int32, th Thresh
 	emptyCore := map[string]int32{}
 	for _, j := range firsts {
 		tj := texts[j]
-		cands = chain(cands, exact, ix.sameKey, tj.exactKey, j)
-		if len(tj.Core) == 0 && tj.normCore != "" {
-			cands = chain(cands, emptyCore, ix.sameCore, tj.normCore, j)
+		cands = chain(cands, exact, ix.sameKey, tj.exactKey(), j)
+		if len(tj.Core) == 0 && tj.normCore() != "" {
+			cands = chain(cands, emptyCore, ix.sameCore, tj.normCore(), j)
 		}
 	}
 	cands = ix.keys.join(cands, firsts)

@@ -69,10 +69,10 @@ func PairsInvolving(texts []*Text, changed []int, th Thresholds) []Pair {
 		union(tc.Keys, tc.Core, func(w string, key, core bool) {
 			tokens[w] = append(tokens[w], posting{int32(s), key, core})
 		})
-		exact[tc.exactKey] = append(exact[tc.exactKey], int32(s))
-		exactLen[len(tc.exactKey)] = true
-		if len(tc.Core) == 0 && tc.normCore != "" {
-			emptyCore[tc.normCore] = append(emptyCore[tc.normCore], int32(s))
+		exact[tc.exactKey()] = append(exact[tc.exactKey()], int32(s))
+		exactLen[len(tc.exactKey())] = true
+		if len(tc.Core) == 0 && tc.normCore() != "" {
+			emptyCore[tc.normCore()] = append(emptyCore[tc.normCore()], int32(s))
 		}
 	}
 	// Per slot, for the text x being scanned: stamp[s] == x+1 when s was
@@ -105,14 +105,14 @@ func PairsInvolving(texts []*Text, changed []int, th Thresholds) []Pair {
 				}
 			}
 		})
-		if exactLen[len(tx.exactKey)] {
-			for _, s := range exact[tx.exactKey] {
+		if exactLen[len(tx.exactKey())] {
+			for _, s := range exact[tx.exactKey()] {
 				reach(s, x)
 				sure[s] = true
 			}
 		}
-		if len(tx.Core) == 0 && tx.normCore != "" {
-			for _, s := range emptyCore[tx.normCore] {
+		if len(tx.Core) == 0 && tx.normCore() != "" {
+			for _, s := range emptyCore[tx.normCore()] {
 				reach(s, x)
 				sure[s] = true
 			}

@@ -42,7 +42,7 @@ func TestSign(t *testing.T) {
 		{"设置禁止", -1},
 	}
 	for _, tt := range tests {
-		if got := Analyze(tt.in).Sign; got != tt.want {
+		if got := Analyze(tt.in).Sign; int(got) != tt.want {
 			t.Errorf("Sign(%q) = %d, want %d", tt.in, got, tt.want)
 		}
 	}

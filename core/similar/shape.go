@@ -48,12 +48,12 @@ func (t *Text) shapeOf() *shape {
 // effectiveSign is Sign without the negators that an order phrase uses.
 func (t *Text) effectiveSign() int {
 	if !t.hasOrder {
-		return t.Sign
+		return int(t.Sign)
 	}
 	if t.shapeOf().consumed%2 == 1 {
-		return -t.Sign
+		return -int(t.Sign)
 	}
-	return t.Sign
+	return int(t.Sign)
 }
 
 // stok is one token of the shape scan.
