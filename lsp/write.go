@@ -125,14 +125,14 @@ func (s *Server) transact(ctx context.Context, f *folder, label string, names []
 		s.mu.Unlock()
 	}
 	var pend []bufferPlan
-	f.writing.Add(1)
-	written, err := ws.UpdateOnly(ctx, names, func(snap *store.Snapshot) ([]store.Change, error) {
-		var changes []store.Change
-		var err error
-		pend, changes, err = s.planWrite(f, snap, cfg, names, plan)
-		return changes, err
+	written, err := writingTo(f, func() ([]store.Change, error) {
+		return ws.UpdateOnly(ctx, names, func(snap *store.Snapshot) ([]store.Change, error) {
+			var changes []store.Change
+			var err error
+			pend, changes, err = s.planWrite(f, snap, cfg, names, plan)
+			return changes, err
+		})
 	})
-	f.writing.Add(-1)
 	// Our own write: the folder's cached disk side is stale (also after a
 	// failure, which may come after some files were written).
 	s.invalidateDisk(f)
@@ -555,4 +555,13 @@ func (s *Server) capture(f *folder, name string) {
 		od.last = x
 	}
 	s.mu.Unlock()
+}
+
+// writingTo runs write with f counted as being written (folder.writing),
+// also when write panics (a request's panic is recovered and the server
+// goes on): a count left raised would put off every later check of f.
+func writingTo(f *folder, write func() ([]store.Change, error)) ([]store.Change, error) {
+	f.writing.Add(1)
+	defer f.writing.Add(-1)
+	return write()
 }
