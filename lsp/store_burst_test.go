@@ -2,7 +2,6 @@ package lsp_test
 
 import (
 	"encoding/json"
-	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -28,17 +27,9 @@ func TestBackToBackStoresPublishAsAFreshServer(t *testing.T) {
 	root := t.TempDir()
 	dir := filepath.Join(root, ".memory")
 	for _, cat := range category.All {
-		var b strings.Builder
-		fmt.Fprintf(&b, "# %s\n\n", cat)
-		for range 10 + r.IntN(10) {
-			b.WriteString("- " + lsptest.Sentence(r, r.IntN(3) == 0) + "\n")
-		}
 		// Findings that stores and edits move: a duplicate, two entries
 		// under one slug, a near-duplicate pair.
-		dup := lsptest.Sentence(r, false)
-		fmt.Fprintf(&b, "- %s\n- [shared] %s\n- [shared] %s\n- %s\n- %s on Windows.\n- %s on macOS.\n",
-			dup, lsptest.Sentence(r, false), lsptest.Sentence(r, false), dup, strings.TrimSuffix(dup, "."), strings.TrimSuffix(dup, "."))
-		writeFile(t, filepath.Join(dir, cat.File()), b.String())
+		writeFile(t, filepath.Join(dir, cat.File()), lsptest.PairedFile(r, cat))
 	}
 	// A debounce shorter than a store: each re-check starts while the next
 	// store runs, as at 10,000 entries on a busy machine.
@@ -91,6 +82,12 @@ func TestBackToBackStoresPublishAsAFreshServer(t *testing.T) {
 			}
 		}
 	}
+	// The new server may publish every file as it is on disk before it
+	// reads the buffer's didOpen, and quirks.md on disk lacks what the
+	// stores applied to the buffer: the answer to compare with is the
+	// round that publishes the buffer's version, and what follows it.
+	cold.AwaitDiagnostics(uris[quirks], 1, time.Minute)
+	time.Sleep(300 * time.Millisecond)
 	want := map[string]string{}
 	some := 0
 	for path, uri := range uris {

@@ -92,3 +92,18 @@ func CommitAll(g *gittest.Repo, day *time.Time) (what string, committed bool) {
 	g.Commit(day.Format(time.DateOnly), "work")
 	return "a commit of everything", true
 }
+
+// PairedFile is a category file of 10 to 19 random entries followed by
+// what stores and edits move the findings of: an exact duplicate, two
+// entries under one slug ("shared") and near-duplicates of one text.
+func PairedFile(r *rand.Rand, cat category.Category) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s\n\n", cat)
+	for range 10 + r.IntN(10) {
+		b.WriteString("- " + Sentence(r, r.IntN(3) == 0) + "\n")
+	}
+	dup := Sentence(r, false)
+	fmt.Fprintf(&b, "- %s\n- [shared] %s\n- [shared] %s\n- %s\n- %s on Windows.\n- %s on macOS.\n",
+		dup, Sentence(r, false), Sentence(r, false), dup, strings.TrimSuffix(dup, "."), strings.TrimSuffix(dup, "."))
+	return b.String()
+}
