@@ -78,8 +78,9 @@ func checkParseFrom(t *testing.T, name string, reparse func(*Document, []byte) *
 		t.Fatalf("%s(Parse(%q), %q) =\n%+v\nParse = \n%+v", name, a, b, got, want)
 	}
 	// Parse's room is the bound by "- " lines; Reparse's counts only the
-	// lines it reads, the kept ones by their entries
-	if got != old && cap(got.Entries) > cap(want.Entries) {
+	// lines it reads, the kept ones by their entries. Extend may keep the
+	// room of the document it started from: that room is its point.
+	if name == "Reparse" && got != old && cap(got.Entries) > cap(want.Entries) {
 		t.Fatalf("Reparse(Parse(%q), %q) made room for %d entries, Parse for %d", a, b, cap(got.Entries), cap(want.Entries))
 	}
 	if !reflect.DeepEqual(old, Parse([]byte(a))) {
