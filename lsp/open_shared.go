@@ -53,6 +53,11 @@ func (c *diskCache) parseOf(path string, content []byte) (rules.File, bool) {
 // parsedDocument is a document of file's bytes with file as its parse.
 func parsedDocument(uri protocol.DocumentUri, version int32, file rules.File) *document {
 	b := file.Doc.Src
-	return &document{uri: uri, path: file.Path, version: version, text: b, ix: text.NewIndex(b),
+	d := &document{uri: uri, path: file.Path, version: version, text: b, ix: text.NewIndex(b),
 		file: func() rules.File { return file }}
+	if !file.TooLarge() {
+		// the first didChange reparses from it, not from nothing
+		d.parsed.Store(file.Doc)
+	}
+	return d
 }
