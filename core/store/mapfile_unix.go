@@ -3,7 +3,8 @@
 package store
 
 import (
-	"os"
+	"fmt"
+	"io"
 	"syscall"
 )
 
@@ -12,7 +13,9 @@ import (
 // unmap ends the mapping, after which the bytes must not be used. An empty
 // file, which cannot be mapped, is read.
 func mapFile(name string) (b []byte, unmap func(), err error) {
-	f, err := os.Open(name)
+	// Without blocking: a FIFO put where the file should be would hold the
+	// open (and a read) until something wrote to it.
+	f, err := openRead(name)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -21,8 +24,11 @@ func mapFile(name string) (b []byte, unmap func(), err error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if !fi.Mode().IsRegular() {
+		return nil, nil, fmt.Errorf("mapping %s: not a regular file", name)
+	}
 	if fi.Size() == 0 || int64(int(fi.Size())) != fi.Size() {
-		b, err := os.ReadFile(name)
+		b, err := io.ReadAll(f)
 		return b, func() {}, err
 	}
 	b, err = syscall.Mmap(int(f.Fd()), 0, int(fi.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
