@@ -112,5 +112,13 @@ func (s *Service) indexedQuery(req QueryRequest) (res QueryResult, ok bool) {
 	res = answer(req, hits, func(id int) CatalogEntry { return found[id] }, func(hits []QueryHit) {
 		markStale(hits, s.Cfg, repo, files)
 	})
+	// The hits' lines were read from the open files at the offsets their
+	// parts gave: a file rewritten in place meanwhile may have put other
+	// bytes there. Then the scan answers.
+	for _, o := range opened {
+		if !o.Unchanged() {
+			return QueryResult{}, false
+		}
+	}
 	return res, !doubt
 }

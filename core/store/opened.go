@@ -19,6 +19,7 @@ type Opened struct {
 	fh    interface {
 		io.ReaderAt
 		io.Closer
+		Stat() (fs.FileInfo, error)
 	}
 }
 
@@ -77,6 +78,15 @@ func openFile(f *File, o *Opened) error {
 	}
 	o.fh, o.Stamp = fh, stampOf(fi)
 	return nil
+}
+
+// Unchanged reports whether the open file still has the stamp it had when
+// it was opened: a writer that rewrites a file in place (not by a rename,
+// which leaves the open file as it was) between the open and a ReadAt
+// changes the bytes under the offsets an index gave, and its stamp.
+func (o *Opened) Unchanged() bool {
+	fi, err := o.fh.Stat()
+	return err == nil && stampOf(fi) == o.Stamp
 }
 
 // ReadAt reads len(b) bytes of the file from off.

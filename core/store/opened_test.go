@@ -118,3 +118,51 @@ func TestWriteCacheFileKeepsTheNewest(t *testing.T) {
 		t.Errorf("the cache folder: %v %v", fi.Mode(), err)
 	}
 }
+
+// TestOpenedUnchanged: an opened file stays unchanged while nothing writes
+// it; a rewrite in place, even of the same size with its old time set
+// back, changes it. (A replacement by a rename may too, since the old
+// file's change time moves as its link goes: the query then scans, which
+// is safe either way.)
+func TestOpenedUnchanged(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, DirName)
+	path := filepath.Join(dir, "decisions.md")
+	old := time.Now().Add(-time.Hour)
+	write := func(data string) {
+		t.Helper()
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(path, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write("# Decision\n\n- Use Postgres.\n")
+	open := func() *Opened {
+		t.Helper()
+		ws, err := Open(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, opened, err := ws.OpenSnapshot()
+		if err != nil || len(opened) != 1 {
+			t.Fatalf("OpenSnapshot: %v, %d files opened", err, len(opened))
+		}
+		t.Cleanup(func() { CloseAll(opened) })
+		return opened[0]
+	}
+
+	o := open()
+	if !o.Unchanged() {
+		t.Fatal("an opened file nothing wrote is changed")
+	}
+	o = open()
+	write("# Decision\n\n- Use MariaDB.\n") // the same size, in place, its old time set back
+	if o.Unchanged() {
+		t.Error("a rewrite in place of the same size left the opened file unchanged")
+	}
+}
