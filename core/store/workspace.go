@@ -280,19 +280,21 @@ func (w *Workspace) snapshot(names []string, open bool) (_ *Snapshot, opened []*
 		return s, opened, nil
 	}
 	// The other *.md files, in name order: those named, else every one.
-	others := slices.Clone(names)
-	if names == nil {
-		ents, err := os.ReadDir(w.Dir)
-		if err != nil {
-			return nil, opened, fmt.Errorf("reading %s: %w", w.Dir, err)
-		}
-		for _, e := range ents {
+	// Named ones too are taken from the folder's listing, as it spells
+	// them: on a case-insensitive file system a buffer's "Decisions.md"
+	// would otherwise be read as a second file beside decisions.md.
+	ents, err := os.ReadDir(w.Dir)
+	if err != nil {
+		return nil, opened, fmt.Errorf("reading %s: %w", w.Dir, err)
+	}
+	var others []string
+	for _, e := range ents {
+		if names == nil || slices.Contains(names, e.Name()) {
 			others = append(others, e.Name())
 		}
 	}
-	slices.Sort(others)
-	for _, name := range slices.Compact(others) {
-		if !strings.HasSuffix(name, ".md") || strings.Contains(name, tempMarker) || filepath.Base(name) != name {
+	for _, name := range others {
+		if !strings.HasSuffix(name, ".md") || strings.Contains(name, tempMarker) {
 			continue
 		}
 		if _, known := category.FromFile(name); known {
