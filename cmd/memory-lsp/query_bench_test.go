@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -36,7 +35,7 @@ func BenchmarkQueryProcess(b *testing.B) {
 				benchQueries(b, root, queries, nil, nil)
 			})
 			b.Run("memory-lsp-changed", func(b *testing.B) {
-				ws := copyWorkspace(b, root)
+				ws := lsptest.CopyWorkspace(b, root)
 				r := rand.New(rand.NewPCG(16, uint64(n)))
 				benchQueries(b, ws, queries, nil, func() {
 					store := exec.Command(binary, "store", "--root", ws, "--category", "Decision", lsptest.Sentence(r, false))
@@ -84,14 +83,4 @@ func benchQueries(b *testing.B, root string, queries []string, env []string, bef
 	}
 	b.StopTimer()
 	cpu.Report(b)
-}
-
-// copyWorkspace copies the .memory folder of root into a new temp
-// workspace, so that a benchmark may store into it.
-func copyWorkspace(b *testing.B, root string) string {
-	ws := b.TempDir()
-	if err := os.CopyFS(filepath.Join(ws, ".memory"), os.DirFS(filepath.Join(root, ".memory"))); err != nil {
-		b.Fatal(err)
-	}
-	return ws
 }
