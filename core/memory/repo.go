@@ -197,7 +197,7 @@ func (r *repo) Stem(cited string) bool {
 		prefix := c + "."
 		i, _ := slices.BinarySearch(r.p.Files, prefix)
 		for ; i < len(r.p.Files) && strings.HasPrefix(r.p.Files[i], prefix); i++ {
-			if !strings.Contains(r.p.Files[i][len(prefix):], "/") {
+			if stemOf(c, r.p.Files[i]) {
 				return true
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 )
@@ -86,9 +87,9 @@ func EncodePart(seg *Segment, locs []Loc) ([]byte, error) {
 		}
 		return docs, tfs
 	})
-	slugs := sortedKeys(seg.slugPost.one)
+	slugs := slices.Sorted(maps.Keys(seg.slugPost.one))
 	section(1, slugs, func(t string) ([]int32, []uint16) { var one [1]int32; return seg.slugPost.docs(t, &one), nil })
-	keys := sortedKeys(seg.slugKey.one)
+	keys := slices.Sorted(maps.Keys(seg.slugKey.one))
 	section(2, keys, func(t string) ([]int32, []uint16) { var one [1]int32; return seg.slugKey.docs(t, &one), nil })
 	offs[6] = uint32(len(b))
 	if int64(len(b)) > math.MaxUint32 {
@@ -103,15 +104,6 @@ func EncodePart(seg *Segment, locs []Loc) ([]byte, error) {
 		le.PutUint32(b[24+4*i:], o)
 	}
 	return b, nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // errPart is the error of bytes that are not a well-formed part.

@@ -2,6 +2,7 @@ package search
 
 import (
 	"errors"
+	"maps"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -144,7 +145,7 @@ func SearchParts(query string, opt Options, parts []FilePart, content func(part,
 		seg.cats[c] = parts[pi].Category
 		seg.docLen[c] = parts[pi].Part.docLen(int(g) - base[pi])
 	}
-	seg.sorted = sortedKeys(terms)
+	seg.sorted = slices.Sorted(maps.Keys(terms))
 	for _, t := range seg.sorted {
 		l := terms[t]
 		seg.terms[t] = int32(len(seg.postings))

@@ -27,10 +27,12 @@ const coreCandidateMin = 0.6
 // substituted term is a second fact (a sibling), and a text that adds or drops
 // words is told apart from a true duplicate.
 func Classify(old, new *Text, th Thresholds) Verdict {
-	flipped := old.effectiveSign() != new.effectiveSign()
-	if old.exactKey() == new.exactKey() && !flipped && slices.Equal(old.Numbers, new.Numbers) {
-		return Verdict{Action: Skip, Similarity: 1, Exact: true, Kind: KindDuplicate, Reason: "identical text"}
+	// The pair code (exact.go) takes this test for an equivalence: one
+	// function keeps the two in step.
+	if sameExact(old, new) {
+		return exactVerdict
 	}
+	flipped := old.effectiveSign() != new.effectiveSign()
 	sim := Jaccard(old.Keys, new.Keys)
 	if v, ok := reversal(old, new, flipped, sim); ok {
 		return v

@@ -86,7 +86,8 @@ func openFile(f *File, o *Opened) error {
 // changes the bytes under the offsets an index gave, and its stamp.
 func (o *Opened) Unchanged() bool {
 	fi, err := o.fh.Stat()
-	return err == nil && stampOf(fi) == o.Stamp
+	// Where there is no stat data (Size -1) nothing can vouch for the bytes.
+	return err == nil && o.Stamp.Size >= 0 && stampOf(fi) == o.Stamp
 }
 
 // ReadAt reads len(b) bytes of the file from off.
