@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -57,15 +58,17 @@ func BenchmarkCLIProcess(b *testing.B) {
 					// 8 MiB a memory file may hold: store refuses them.
 					b.Skip("one category of 100,000 entries is over the memory file size limit")
 				}
-				src := lsptest.BenchCategoryWorkspace(b, n)
-				entries := lsptest.BenchNewEntries(b, src)
-				ws := lsptest.CopyWorkspace(b, src)
+				ws := lsptest.CopyWorkspace(b, lsptest.BenchCategoryWorkspace(b, n))
 				var cpu cputime.Processes
 				i := 0
 				for b.Loop() {
-					runCLI(b, &cpu, []string{"store", "--root", ws, "--category", "Decision", "--", entries[i%len(entries)]})
+					// a new entry each run, which the store must append: a
+					// duplicate would be skipped and time no write
+					runCLI(b, &cpu, []string{"store", "--root", ws, "--category", "Decision", "--", lsptest.BenchNewEntry(i)})
 					i++
 				}
+				b.StopTimer()
+				lsptest.BenchCheckStored(b, filepath.Join(ws, ".memory", "decisions.md"), i)
 				cpu.Report(b)
 			})
 			lsptest.BenchGrepAndCat(b, root, queries)

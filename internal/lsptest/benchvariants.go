@@ -1,7 +1,6 @@
 package lsptest
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -30,24 +29,6 @@ func BenchCategoryWorkspace(tb testing.TB, n int) (root string) {
 		}
 	}
 	return root
-}
-
-// BenchNewEntries are the generator's new entries for root: distinct, after
-// normalisation, from every entry of the workspace, so that each store of
-// one appends it.
-func BenchNewEntries(tb testing.TB, root string) []string {
-	tb.Helper()
-	data, err := os.ReadFile(filepath.Join(root, "probes.json"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	var p struct {
-		NewEntries []string `json:"new_entries"`
-	}
-	if err := json.Unmarshal(data, &p); err != nil || len(p.NewEntries) == 0 {
-		tb.Fatalf("reading the probes of %s: %v", root, err)
-	}
-	return p.NewEntries
 }
 
 // CopyWorkspace copies root's .memory folder into a new temporary folder
