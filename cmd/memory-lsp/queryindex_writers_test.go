@@ -1,0 +1,82 @@
+package main
+
+import (
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/memory-lsp/memory-lsp/core/category"
+	"github.com/memory-lsp/memory-lsp/internal/lsptest"
+)
+
+// TestQueryIndexWithOtherWriters: `memory-lsp query` answering from its
+// index, as a user runs it in a git repository whose memory other programs
+// write between queries (another memory-lsp process storing, an editor
+// rewriting a file in place to the same size with its old modification
+// time put back, a tool replacing one by a rename, a commit), answers
+// exactly as `query --no-cache`, stale marks included, and does use its
+// index (the cache folder holds one).
+func TestQueryIndexWithOtherWriters(t *testing.T) {
+	r := rand.New(rand.NewPCG(16, 31))
+	g := lsptest.CitingRepo(t, r)
+	cache := t.TempDir()
+	env := map[string]string{"MEMORY_LSP_CACHE": cache}
+	dir := filepath.Join(g.Dir, ".memory")
+	day := time.Date(2025, 1, 2, 0, 0, 0, 0, time.UTC)
+	past := time.Now().Add(-time.Hour)
+	hits := 0
+	for step := range 40 {
+		path := filepath.Join(dir, category.All[r.IntN(len(category.All))].File())
+		var what string
+		switch r.IntN(5) {
+		case 0:
+			what = "another process's store"
+			runWithEnv(t, g.Dir, env, "store", "--category", category.All[r.IntN(len(category.All))].String(), "--", lsptest.Citing(r, lsptest.CodePaths))
+		case 1:
+			what = "a rewrite in place of the same size, its time put back"
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fi, err := os.Stat(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			i := strings.LastIndex(string(data), "- ")
+			if i < 0 || i+3 >= len(data) {
+				continue
+			}
+			data[i+2] ^= 0x20 // the case of the first letter of the last entry
+			if err := os.WriteFile(path, data, fi.Mode()); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chtimes(path, fi.ModTime(), fi.ModTime()); err != nil {
+				t.Fatal(err)
+			}
+		case 2:
+			what = lsptest.Rewrite(t, r, path, &past)
+		case 3:
+			what = lsptest.ChangeCode(t, g, r, lsptest.CodePaths)
+		default:
+			what, _ = lsptest.CommitAll(g, &day)
+		}
+		for range 2 {
+			q := []string{"query", "--json", "--limit", "20", lsptest.Words[r.IntN(len(lsptest.Words))]}
+			got := runWithEnv(t, g.Dir, env, q...)
+			want := runWithEnv(t, g.Dir, env, append(q, "--no-cache")...)
+			if got != want {
+				t.Fatalf("step %d (%s): %v from the index:\n%s\nread afresh:\n%s", step, what, q, got, want)
+			}
+			hits += strings.Count(got, `"score"`)
+		}
+	}
+	if hits == 0 {
+		t.Fatal("no query found anything: nothing was compared")
+	}
+	if idx, _ := filepath.Glob(filepath.Join(cache, "query", "*.idx")); len(idx) != 1 {
+		t.Fatalf("the cache folder holds %v: the queries did not keep an index", idx)
+	}
+}
