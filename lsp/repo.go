@@ -3,6 +3,8 @@ package lsp
 import (
 	"bytes"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/memory-lsp/memory-lsp/core/config"
@@ -350,10 +352,9 @@ func gitFiles() []string { return append([]string{"index"}, store.HistoryFiles[:
 
 // isGitFile reports whether path is one of gitFiles in gitDir.
 func isGitFile(gitDir, path string) bool {
-	for _, name := range gitFiles() {
-		if path == filepath.Join(gitDir, name) {
-			return true
-		}
+	rel, ok := strings.CutPrefix(path, gitDir+string(filepath.Separator))
+	if !ok {
+		return false
 	}
-	return false
+	return rel == "index" || slices.Contains(store.HistoryFiles[:], rel)
 }
