@@ -44,26 +44,16 @@ func mostSevereLast(ix *text.Index, findings []rules.Finding, own []int32) {
 	}
 }
 
-// appendPublishParams appends the JSON of the PublishDiagnosticsParams of
-// file i of v, whose findings are those of findings at the indexes in own,
-// in offset order (reordered in place for display, see mostSevereLast). A
-// finding whose position does not exist in its file is left out and
-// logged, as before.
-func (s *Server) appendPublishParams(b []byte, v *view, i int, findings []rules.Finding, own []int32) []byte {
-	parts := s.publishParams(b, v, i, findings, own, diagnosticBytes)
-	for _, p := range parts[1:] {
-		parts[0] = append(parts[0], p...)
-	}
-	return parts[0]
-}
-
 // parallelEncodeMin is the number of diagnostics from which a file's are
 // encoded in two halves side by side: 13,000 of them took 7 ms on one core
 // while the other waited (a 10,000-entry file under HackLM's limits).
 const parallelEncodeMin = 2048
 
-// publishParams is appendPublishParams in parts to be sent one after the
-// other: b with the params appended, or, for parallelEncodeMin diagnostics
+// publishParams is the JSON of the PublishDiagnosticsParams of file i of
+// v, whose findings are those of findings at the indexes in own, in offset
+// order (reordered in place for display, see mostSevereLast; a finding whose
+// position does not exist in its file is left out and logged), in parts to
+// be sent one after the other: b with the params appended, or, for parallelEncodeMin diagnostics
 // or more, b with the first half of them and a buffer (sized for per bytes
 // a diagnostic) with the rest, encoded at the same time.
 func (s *Server) publishParams(b []byte, v *view, i int, findings []rules.Finding, own []int32, per int) [][]byte {

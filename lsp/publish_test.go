@@ -375,3 +375,13 @@ func TestSessionPublishesMatchUncachedPath(t *testing.T) {
 	}
 	c.shutdown()
 }
+
+// appendPublishParams is publishParams joined into one buffer: what the
+// tests compare with a reference encoding.
+func (s *Server) appendPublishParams(b []byte, v *view, i int, findings []rules.Finding, own []int32) []byte {
+	parts := s.publishParams(b, v, i, findings, own, diagnosticBytes)
+	for _, p := range parts[1:] {
+		parts[0] = append(parts[0], p...)
+	}
+	return parts[0]
+}
