@@ -57,7 +57,7 @@ func TestWarmQueryMatchesColdServerInGit(t *testing.T) {
 			what, codeChanged = lsptest.CommitAll(g, &day)
 		}
 		if codeChanged {
-			clock = clock.Add(5 * time.Second)
+			clock = clock.Add(3 * time.Second) // the README's bound: a change shows within 3 s
 		}
 		cold := session(t, Options{Root: g.Dir}, nil, "")
 		for range 3 {
