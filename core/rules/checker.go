@@ -246,10 +246,17 @@ func mergeFindings(runs [][]Finding) []Finding {
 				best = k
 			}
 		}
-		// the best run's findings up to the next run's head go at once
+		// the best run's findings before the smallest other head go at
+		// once (an equal one stops them: the next round orders the tie)
 		r := runs[best]
+		var next *Finding
+		for k := range runs {
+			if k != best && (next == nil || compareFindings(&runs[k][0], next) < 0) {
+				next = &runs[k][0]
+			}
+		}
 		i := 1
-		for i < len(r) && !slices.ContainsFunc(runs, func(o []Finding) bool { return &o[0] != &r[0] && compareFindings(&o[0], &r[i]) <= 0 }) {
+		for i < len(r) && (next == nil || compareFindings(next, &r[i]) > 0) {
 			i++
 		}
 		out = append(out, r[:i]...)
