@@ -64,7 +64,7 @@ func (s *Service) indexFiles(snap *store.Snapshot, opened []*store.Opened, cache
 		ix.partFile = append(ix.partFile, fi)
 		ix.indexed = append(ix.indexed, search.IndexedFile{})
 		ix.rebuilt = append(ix.rebuilt, false)
-		stamp := search.Stamp(o.Stamp)
+		stamp := o.Stamp
 		if c, ok := cached[sf.Name]; ok && c.Stamp.Vouches(stamp, c.Built) {
 			if p, err := search.ReadPart(c.Part); err == nil {
 				ix.parts[k].Part, ix.indexed[k] = p, c

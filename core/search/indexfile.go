@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"github.com/memory-lsp/memory-lsp/core/store"
 	"hash/crc32"
 	"math"
 	"strings"
 	"sync"
-	"time"
 )
 
 // An index file holds the parts of the memory files of one folder, each
@@ -46,44 +46,10 @@ var fingerprint = sync.OnceValue(func() uint32 {
 // package initialisation cost every command of the binary 0.15 ms.
 var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
-// Stamp identifies a file's bytes without reading them, as git's index
-// does: a rewrite changes its size, its change time or, when it is
-// replaced by a rename, its inode.
-type Stamp struct {
-	Size, ModNs, ChangeNs int64
-	Ino, Dev              uint64
-}
-
-// racyWindow is how close to the moment a file was read its last change
-// may be for its stamp to still vouch for the bytes read. A write in the
-// same tick of the file system's clock as the one before leaves the
-// stamp as it was, so a file changed that near the reading may have
-// changed again, unseen (git's "racily clean" entries). Timestamps
-// without a fraction of a second (FAT, HFS+, some network file systems)
-// tick in seconds or two; others in a scheduler tick (at most 10 ms on
-// Linux), given ten times that.
-func racyWindow(s Stamp) time.Duration {
-	if s.ModNs%1e9 == 0 && s.ChangeNs%1e9 == 0 {
-		return 3 * time.Second
-	}
-	return 100 * time.Millisecond
-}
-
-// Vouches reports whether a part built at built (ns) from a file stamped
-// was reflects the file now stamped now: the same stamp, and a last change
-// that was not racily close to the reading.
-func (was Stamp) Vouches(now Stamp, built int64) bool {
-	if was != now || was.Size < 0 {
-		return false
-	}
-	edge := built - int64(racyWindow(was))
-	return was.ModNs < edge && was.ChangeNs < edge
-}
-
 // IndexedFile is one memory file's part in an index file.
 type IndexedFile struct {
 	Name  string
-	Stamp Stamp
+	Stamp store.Stamp
 	Built int64 // when the file was read, in ns since the epoch
 	Part  []byte
 }
@@ -140,7 +106,7 @@ func DecodeIndexFile(b []byte) ([]IndexedFile, error) {
 			v[i] = le.Uint64(r[8*i:])
 		}
 		r = r[7*8:]
-		f.Stamp = Stamp{Size: int64(v[0]), ModNs: int64(v[1]), ChangeNs: int64(v[2]), Ino: v[3], Dev: v[4]}
+		f.Stamp = store.Stamp{Size: int64(v[0]), ModNs: int64(v[1]), ChangeNs: int64(v[2]), Ino: v[3], Dev: v[4]}
 		f.Built = int64(v[5])
 		if v[6] > uint64(len(r)) || v[6] > math.MaxInt32 {
 			return nil, errIndexFile

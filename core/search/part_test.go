@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"github.com/memory-lsp/memory-lsp/core/store"
 	"hash/crc32"
 	"math/rand/v2"
 	"slices"
@@ -146,8 +147,8 @@ func TestDamagedPartsNeverPanic(t *testing.T) {
 // as no index, never as another one.
 func TestIndexFileRoundTripAndDamage(t *testing.T) {
 	files := []IndexedFile{
-		{Name: "decisions.md", Stamp: Stamp{Size: 10, ModNs: 1, ChangeNs: 2, Ino: 3, Dev: 4}, Built: 5, Part: []byte("part one")},
-		{Name: "quirks.md", Stamp: Stamp{Size: 0, ModNs: -1}, Built: 6, Part: nil},
+		{Name: "decisions.md", Stamp: store.Stamp{Size: 10, ModNs: 1, ChangeNs: 2, Ino: 3, Dev: 4}, Built: 5, Part: []byte("part one")},
+		{Name: "quirks.md", Stamp: store.Stamp{Size: 0, ModNs: -1}, Built: 6, Part: nil},
 	}
 	b := EncodeIndexFile(files)
 	got, err := DecodeIndexFile(b)
@@ -170,31 +171,6 @@ func TestIndexFileRoundTripAndDamage(t *testing.T) {
 		if _, err := DecodeIndexFile(c); err == nil {
 			t.Fatalf("damaged file %q read as an index", c)
 		}
-	}
-}
-
-// TestStampVouches: a stamp vouches for a file only when nothing of it
-// changed and its last change was not racily close to the reading.
-func TestStampVouches(t *testing.T) {
-	const sec = int64(1e9)
-	s := Stamp{Size: 10, ModNs: 100*sec + 5, ChangeNs: 100*sec + 5, Ino: 1, Dev: 2}
-	if !s.Vouches(s, 101*sec) {
-		t.Error("a file changed a second before it was read is not vouched for")
-	}
-	if s.Vouches(s, 100*sec+50e6) {
-		t.Error("a file changed 50 ms before it was read is vouched for")
-	}
-	other := s
-	other.Ino = 9
-	if s.Vouches(other, 200*sec) {
-		t.Error("a file replaced by another inode is vouched for")
-	}
-	coarse := Stamp{Size: 10, ModNs: 100 * sec, ChangeNs: 100 * sec}
-	if coarse.Vouches(coarse, 102*sec) {
-		t.Error("a whole-second stamp two seconds before the reading is vouched for")
-	}
-	if !coarse.Vouches(coarse, 104*sec) {
-		t.Error("a whole-second stamp four seconds before the reading is not vouched for")
 	}
 }
 

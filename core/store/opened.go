@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"time"
 )
 
 // Opened is a category file that OpenSnapshot opened instead of reading,
@@ -30,6 +31,32 @@ type Opened struct {
 type Stamp struct {
 	Size, ModNs, ChangeNs int64
 	Ino, Dev              uint64
+}
+
+// racyWindow is how close to the moment a file was read its last change
+// may be for its stamp to still vouch for the bytes read. A write in the
+// same tick of the file system's clock as the one before leaves the stamp
+// as it was, so a file changed that near the reading may have changed
+// again, unseen (git's "racily clean" entries). Timestamps without a
+// fraction of a second (FAT, HFS+, some network file systems) tick in
+// seconds or two: RacyWindow; others in a scheduler tick (at most 10 ms on
+// Linux), given ten times that.
+func (s Stamp) racyWindow() time.Duration {
+	if s.ModNs%1e9 == 0 && s.ChangeNs%1e9 == 0 {
+		return RacyWindow
+	}
+	return 100 * time.Millisecond
+}
+
+// Vouches reports whether what was read at built (ns) of a file stamped
+// was reflects the file now stamped now: the same stamp, and a last change
+// that was not racily close to the reading.
+func (was Stamp) Vouches(now Stamp, built int64) bool {
+	if was != now || was.Size < 0 {
+		return false
+	}
+	edge := built - int64(was.racyWindow())
+	return was.ModNs < edge && was.ChangeNs < edge
 }
 
 // OpenSnapshot is Snapshot without reading the category files: each one

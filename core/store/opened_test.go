@@ -166,3 +166,28 @@ func TestOpenedUnchanged(t *testing.T) {
 		t.Error("a rewrite in place of the same size left the opened file unchanged")
 	}
 }
+
+// TestStampVouches: a stamp vouches for a file only when nothing of it
+// changed and its last change was not racily close to the reading.
+func TestStampVouches(t *testing.T) {
+	const sec = int64(1e9)
+	s := Stamp{Size: 10, ModNs: 100*sec + 5, ChangeNs: 100*sec + 5, Ino: 1, Dev: 2}
+	if !s.Vouches(s, 101*sec) {
+		t.Error("a file changed a second before it was read is not vouched for")
+	}
+	if s.Vouches(s, 100*sec+50e6) {
+		t.Error("a file changed 50 ms before it was read is vouched for")
+	}
+	other := s
+	other.Ino = 9
+	if s.Vouches(other, 200*sec) {
+		t.Error("a file replaced by another inode is vouched for")
+	}
+	coarse := Stamp{Size: 10, ModNs: 100 * sec, ChangeNs: 100 * sec}
+	if coarse.Vouches(coarse, 102*sec) {
+		t.Error("a whole-second stamp two seconds before the reading is vouched for")
+	}
+	if !coarse.Vouches(coarse, 104*sec) {
+		t.Error("a whole-second stamp four seconds before the reading is not vouched for")
+	}
+}
