@@ -13,20 +13,11 @@ import (
 // unmap ends the mapping, after which the bytes must not be used. An empty
 // file, which cannot be mapped, is read.
 func mapFile(name string) (b []byte, unmap func(), err error) {
-	// Without blocking: a FIFO put where the file should be would hold the
-	// open (and a read) until something wrote to it.
-	f, err := openRead(name)
+	f, fi, err := openRegular(name)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("mapping %s: %w", name, err)
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, nil, fmt.Errorf("mapping %s: not a regular file", name)
-	}
 	if fi.Size() == 0 || int64(int(fi.Size())) != fi.Size() {
 		b, err := io.ReadAll(f)
 		return b, func() {}, err

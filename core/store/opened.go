@@ -82,21 +82,14 @@ func closeAll(opened []*Opened) {
 // openFile is readFile's reading of f into o: the file opened, and its
 // size, mode and stamp taken of the file opened.
 func openFile(f *File, o *Opened) error {
-	fh, err := openRead(f.Path)
-	if errors.Is(err, fs.ErrNotExist) {
+	fh, fi, err := openRegular(f.Path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("reading %s: %w", f.Path, err)
-	}
-	fi, err := fh.Stat()
-	if err != nil {
-		fh.Close()
-		return fmt.Errorf("reading %s: %w", f.Path, err)
-	}
-	if !fi.Mode().IsRegular() {
-		fh.Close()
+	case errors.Is(err, errNotRegular):
 		return notRegular(f)
+	case err != nil:
+		return fmt.Errorf("reading %s: %w", f.Path, err)
 	}
 	f.Exists, f.Size, f.Mode = true, fi.Size(), fi.Mode().Perm()
 	if f.Size > MaxReadBytes {

@@ -377,20 +377,32 @@ var errNotRegular = errors.New("not a regular file")
 // between a caller's Lstat and the open is judged as it is read; a pipe or
 // device gives errNotRegular without blocking (openRead). An empty file gives
 // non-nil empty data.
-func readAtMost(path string, limit int64) (data []byte, size int64, mode fs.FileMode, err error) {
+// openRegular opens path for reading without blocking (a FIFO put in a
+// file's place would hold the open) and returns it with its stat, or
+// errNotRegular, closed, for anything but a regular file.
+func openRegular(path string) (*os.File, fs.FileInfo, error) {
 	fh, err := openRead(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	fi, err := fh.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = errNotRegular
+	}
+	if err != nil {
+		fh.Close()
+		return nil, nil, err
+	}
+	return fh, fi, nil
+}
+
+func readAtMost(path string, limit int64) (data []byte, size int64, mode fs.FileMode, err error) {
+	fh, fi, err := openRegular(path)
 	if err != nil {
 		return nil, 0, 0, err
 	}
 	defer fh.Close()
-	fi, err := fh.Stat()
-	if err != nil {
-		return nil, 0, 0, err
-	}
 	mode = fi.Mode()
-	if !mode.IsRegular() {
-		return nil, 0, mode, errNotRegular
-	}
 	if size = fi.Size(); size > limit {
 		return nil, size, mode, nil
 	}
@@ -595,18 +607,11 @@ func stillOurs(lock *Lock, snap *Snapshot, path string) func() error {
 // check runs before every write, and a copy of a 2 MB file is garbage the
 // collector of a long-lived process must then chase.
 func holds(path string, want []byte) (bool, error) {
-	fh, err := openRead(path)
+	fh, fi, err := openRegular(path)
 	if err != nil {
 		return false, err
 	}
 	defer fh.Close()
-	fi, err := fh.Stat()
-	if err != nil {
-		return false, err
-	}
-	if !fi.Mode().IsRegular() {
-		return false, errNotRegular
-	}
 	if fi.Size() != int64(len(want)) {
 		return false, nil
 	}
