@@ -53,11 +53,10 @@ type Checker struct {
 	scores     map[string]entryScores
 	// took is how long each task of the previous call ran, by rule code.
 	took map[string]time.Duration
-	// extracted are the references the previous call read in each
-	// content, for the rules that need the repository (references.go).
-	extracted map[string][]refs.Ref
-	// read is extracted as References hands it out: set by the call that
-	// made the map, read without c.mu.
+	// read are the references the previous call read in each content,
+	// for the rules that need the repository (references.go), as
+	// References hands them out: set by the call that made the map, read
+	// without c.mu.
 	read atomic.Pointer[map[string][]refs.Ref]
 	// verdicts are the reference rules' verdicts of the previous call,
 	// judged against judgedBy (verdicts.go).

@@ -273,7 +273,7 @@ func TestCheckerMatchesCheck(t *testing.T) {
 			if c.cache != nil {
 				assertCache(t, c)
 			}
-			if c.extracted != nil {
+			if c.References() != nil {
 				assertReadings(t, c, files)
 			}
 		}
@@ -292,10 +292,10 @@ func assertReadings(t *testing.T, c *Checker, files []File) {
 			}
 		}
 	}
-	if len(c.extracted) != len(want) {
-		t.Fatalf("the Checker keeps %d readings for %d contents", len(c.extracted), len(want))
+	if len(c.References()) != len(want) {
+		t.Fatalf("the Checker keeps %d readings for %d contents", len(c.References()), len(want))
 	}
-	for ct, rs := range c.extracted {
+	for ct, rs := range c.References() {
 		if !want[ct] || !reflect.DeepEqual(rs, refs.Extract(ct)) {
 			t.Fatalf("reading of %q: %v, want %v", ct, rs, refs.Extract(ct))
 		}

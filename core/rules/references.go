@@ -31,7 +31,7 @@ type citing struct {
 // reusing what the previous call read for the same content, and keeps this
 // call's reading for the next. Only the references task calls it.
 func (c *Checker) citations(files []File) []citing {
-	old := c.extracted
+	old := c.References()
 	// sized once: on a first call, by the entries (a map grown by doubling
 	// keeps up to twice the room it needs, and drops as much on the way)
 	n := len(old)
@@ -70,7 +70,6 @@ func (c *Checker) citations(files []File) []citing {
 // keepReadings makes m the readings the next call reuses and References
 // hands out. m is not changed afterwards.
 func (c *Checker) keepReadings(m map[string][]refs.Ref) {
-	c.extracted = m
 	if m == nil {
 		c.read.Store(nil)
 	} else {

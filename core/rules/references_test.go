@@ -170,7 +170,7 @@ func TestReferenceRulesSilent(t *testing.T) {
 		}
 		c := &Checker{Repo: tc.repo}
 		c.Check([]File{newFile(".memory/decisions.md", []byte(src))}, tc.cfg)
-		if c.extracted != nil {
+		if c.References() != nil {
 			t.Errorf("%s: the Checker read the entries", tc.name)
 		}
 	}
@@ -268,7 +268,7 @@ func TestCheckerReusesReadings(t *testing.T) {
 			t.Fatalf("Checker found\n%v\nCheckWithRepo\n%v", got, want)
 		}
 		var keys []string
-		for k := range c.extracted {
+		for k := range c.References() {
 			keys = append(keys, k)
 		}
 		var contents []string
@@ -280,7 +280,7 @@ func TestCheckerReusesReadings(t *testing.T) {
 		}
 	}
 	// a reading is reused: one planted for a content stands in for Extract
-	c.extracted["Plain text."] = []refs.Ref{{Kind: refs.Version, Start: 0, End: 5, ValueStart: 0, ValueEnd: 5, Subject: "node", Version: "18"}}
+	c.References()["Plain text."] = []refs.Ref{{Kind: refs.Version, Start: 0, End: 5, ValueStart: 0, ValueEnd: 5, Subject: "node", Version: "18"}}
 	got := c.Check([]File{newFile(".memory/decisions.md", []byte(a))}, config.Default())
 	found := false
 	for _, f := range got {
