@@ -172,9 +172,6 @@ func (s *Server) codeAction(_ context.Context, p *codeActionParams) (any, error)
 
 	if kindWanted(p.Context.Only, kindFixAll) {
 		fa := s.fileFixAll(v, fi, kept, cfg, findings)
-		for _, err := range fa.fixErrs {
-			s.log.Errorf("fix-all for %s: %v", path, err)
-		}
 		if fa.fixAll != nil {
 			actions = append(actions, *fa.fixAll)
 		}

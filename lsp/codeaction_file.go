@@ -22,7 +22,6 @@ import (
 type fileActions struct {
 	rewrites []rewriteAction // in the order codeAction offers them
 	fixAll   *protocol.CodeAction
-	fixErrs  []error // logged by every request, as when they were made per request
 }
 
 // rewriteAction is one file-wide rewrite, made ready for codeAction's add.
@@ -89,14 +88,15 @@ func (s *Server) fileRewrites(v *view, fi, kept int, findings []rules.Finding, h
 func (s *Server) fileFixAll(v *view, fi, kept int, cfg config.Config, findings []rules.Finding) *fileActions {
 	return v.actions.get([3]int{fi, kept, 1}, func(fa *fileActions) {
 		orig := v.files[fi].Doc.Src
+		// logged once, when made: the actions serve every request on this view
 		after, err := memory.FixAll(v.files, cfg, v.repo, fi, findings)
 		if err != nil {
-			fa.fixErrs = append(fa.fixErrs, err)
+			s.log.Errorf("fix-all for %s: %v", v.files[fi].Path, err)
 		}
 		if fixed, ok := after[fi]; ok {
 			we, err := s.workspaceEdit([]fileEdits{{path: v.files[fi].Path, version: v.versions[fi], src: orig, ix: v.ix(fi), edits: []text.Edit{lineDiff(orig, fixed)}}})
 			if err != nil {
-				fa.fixErrs = append(fa.fixErrs, err)
+				s.log.Errorf("fix-all for %s: %v", v.files[fi].Path, err)
 			} else {
 				k := kindFixAll
 				fa.fixAll = &protocol.CodeAction{Title: "Fix all safe problems in " + v.files[fi].Name, Kind: &k, Edit: we}
