@@ -7,8 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/memory-lsp/memory-lsp/internal/lsptest"
+	"github.com/memory-lsp/memory-lsp/lsp"
 )
 
 // TestCodeActionsMatchFreshServer: the code actions a server serves from the
@@ -27,13 +29,16 @@ func TestCodeActionsMatchFreshServer(t *testing.T) {
 	}
 	writeFile(t, path, b.String())
 	settings := map[string]any{"categoryLimit": map[string]any{"Decision": 10}}
-	start := func() *lsptest.Client {
-		c := inProcess(t)
+	// The warm server debounces as the binary does (100 ms), so that code
+	// actions asked right after a change meet a check still pending; the
+	// fresh one checks at once.
+	start := func(debounce time.Duration) *lsptest.Client {
+		c := inProcessWith(t, lsp.Options{Version: "test", Debounce: debounce})
 		c.SetSettings(map[string]any{"memory": settings})
 		c.Initialize(lsptest.InitializeParams(root, settings))
 		return c
 	}
-	warm := start()
+	warm := start(100 * time.Millisecond)
 	uri := warm.OpenFile(path)
 	warm.AwaitDiagnostics(uri, 1, wait)
 	onlys := [][]string{nil, {"quickfix"}, {"refactor"}, {"source.fixAll"}, {"refactor.rewrite", "quickfix"}}
@@ -102,7 +107,7 @@ func TestCodeActionsMatchFreshServer(t *testing.T) {
 			keepOne(warm, n)
 		}
 		got, again := answers(warm, n), answers(warm, n)
-		fresh := start()
+		fresh := start(-1)
 		// opened at the warm buffer's version: the edits carry it
 		if err := fresh.Notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
 			"uri": uri, "languageId": "markdown", "version": v, "text": warm.Text(uri)}}); err != nil {
