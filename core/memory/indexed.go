@@ -26,10 +26,23 @@ const maxQueryIndexes = 32
 // says): the caller scans instead, which gives the answer, or the error,
 // the files give. The answer is exactly scanQuery's
 // (TestIndexedQueryMatchesScan).
-func (s *Service) indexedQuery(req QueryRequest) (res QueryResult, ok bool) {
+func (s *Service) indexedQuery(req QueryRequest) (QueryResult, bool) {
+	res, ok, damaged := s.queryIndex(req, true)
+	if damaged {
+		// A damaged block was read: this answer is the one of an index
+		// built again from the files, which replaces the damaged one.
+		res, ok, _ = s.queryIndex(req, false)
+	}
+	return res, ok
+}
+
+// queryIndex is indexedQuery, with the index file read when useFile.
+// damaged reports that a block read of it did not match its sum: the
+// answer is then to be thrown away.
+func (s *Service) queryIndex(req QueryRequest, useFile bool) (res QueryResult, ok, damaged bool) {
 	q, opt, err := req.options()
 	if err != nil {
-		return QueryResult{}, false
+		return QueryResult{}, false, false
 	}
 	// The moment the files are read is taken before any of them is
 	// opened: a change after it that leaves a stamp as it was must fall
@@ -41,18 +54,18 @@ func (s *Service) indexedQuery(req QueryRequest) (res QueryResult, ok bool) {
 	built := clock().UnixNano()
 	snap, opened, err := s.WS.OpenSnapshot()
 	if err != nil {
-		return QueryResult{}, false
+		return QueryResult{}, false, false
 	}
 	defer store.CloseAll(opened)
 	for _, o := range opened {
 		if o.Stamp.Size < 0 {
-			return QueryResult{}, false // no stat data here to vouch for a part: every query would rebuild them all
+			return QueryResult{}, false, false // no stat data here to vouch for a part: every query would rebuild them all
 		}
 	}
 
 	cached := map[string]search.IndexedFile{}
-	indexValid := false
-	if data, release, err := store.MapCacheFile(s.QueryIndex); err == nil {
+	var file *search.IndexFile
+	if data, release, err := store.MapCacheFile(s.QueryIndex); useFile && err == nil {
 		defer release()
 		// A fault on the mapped bytes (a file truncated under us) is a
 		// panic to recover from, not a crash: the query scans instead.
@@ -65,27 +78,34 @@ func (s *Service) indexedQuery(req QueryRequest) (res QueryResult, ok bool) {
 				res, ok = QueryResult{}, false
 			}
 		}()
-		if files, err := search.DecodeIndexFile(data); err == nil {
-			indexValid = true
-			for _, f := range files {
+		if f, err := search.DecodeIndexFile(data); err == nil {
+			file = f
+			for _, f := range f.Files {
 				cached[f.Name] = f
 			}
 		}
+	} else if err == nil {
+		release() // not read: built again from the files, and written over it
 	}
+	defer func() {
+		if file.Damaged() {
+			res, ok, damaged = QueryResult{}, false, true
+		}
+	}()
 
 	ix, err := s.indexFiles(snap, opened, cached, built)
 	if err != nil {
-		return QueryResult{}, false
+		return QueryResult{}, false, false
 	}
 	hits, err := search.SearchParts(q, opt, ix.parts, ix.content)
 	if err != nil {
-		return QueryResult{}, false
+		return QueryResult{}, false, false
 	}
 	found := make(map[int]CatalogEntry, len(hits))
 	for _, h := range hits {
 		e, err := ix.entry(h.ID)
 		if err != nil {
-			return QueryResult{}, false
+			return QueryResult{}, false, false
 		}
 		found[h.ID] = e
 	}
@@ -99,7 +119,10 @@ func (s *Service) indexedQuery(req QueryRequest) (res QueryResult, ok bool) {
 			}
 		}
 	}
-	if ix.changed(cached, indexValid) {
+	if file.Damaged() {
+		return QueryResult{}, false, true // not to be written back
+	}
+	if ix.changed(cached, file != nil) {
 		_ = store.WriteCacheFile(s.QueryIndex, search.EncodeIndexFile(ix.indexed), maxQueryIndexes)
 	}
 	doubt := false
@@ -117,8 +140,8 @@ func (s *Service) indexedQuery(req QueryRequest) (res QueryResult, ok bool) {
 	// bytes there. Then the scan answers.
 	for _, o := range opened {
 		if !o.Unchanged() {
-			return QueryResult{}, false
+			return QueryResult{}, false, false
 		}
 	}
-	return res, !doubt
+	return res, !doubt, false
 }

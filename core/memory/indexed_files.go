@@ -66,7 +66,7 @@ func (s *Service) indexFiles(snap *store.Snapshot, opened []*store.Opened, cache
 		ix.rebuilt = append(ix.rebuilt, false)
 		stamp := o.Stamp
 		if c, ok := cached[sf.Name]; ok && c.Stamp.Vouches(stamp, c.Built) {
-			if p, err := search.ReadPart(c.Part); err == nil {
+			if p, err := c.ReadPart(); err == nil {
 				ix.parts[k].Part, ix.indexed[k] = p, c
 				continue
 			}

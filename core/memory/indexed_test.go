@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -255,6 +256,37 @@ func TestDamagedQueryIndexIsIgnored(t *testing.T) {
 			}
 		}
 	}
+	// A byte of every block that holds only a part's entries changed
+	// (the blocks with the list of files or a part's header are checked
+	// before any is used): the first query reads a damaged block, answers
+	// from parts built again, and writes them over the damaged file.
+	b := slices.Clone(good)
+	f, err := search.DecodeIndexFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := indexBodyStart(good)
+	for _, x := range f.Files {
+		at := bytes.Index(good, x.Part)
+		first := body + (at-body+64+1023)/1024*1024 // past the part's 52-byte header
+		for blk := first; blk+1024 <= at+len(x.Part); blk += 1024 {
+			b[blk+512] ^= 0x5a
+		}
+	}
+	if err := os.WriteFile(s.QueryIndex, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	*s.used = indexUse{}
+	check("every block changed")
+	if s.used.queries == 0 {
+		t.Fatal("no query read the index")
+	}
+	if s.used.rebuilt != len(category.All) {
+		t.Fatalf("%+v: the parts of a damaged index were not built again", *s.used)
+	}
+	if now, _ := os.ReadFile(s.QueryIndex); slices.Equal(now, b) || len(now) != len(good) {
+		t.Fatal("the damaged index was not replaced by a good one")
+	}
 	// A folder where the index should be, and an unwritable cache folder.
 	if err := os.Remove(s.QueryIndex); err != nil {
 		t.Fatal(err)
@@ -267,12 +299,30 @@ func TestDamagedQueryIndexIsIgnored(t *testing.T) {
 	check("an unusable path")
 }
 
-// fixChecksum makes the checksum of index file b right for its bytes, as
-// a hostile writer would.
+// indexBodyStart is where the body of index file b starts (the layout of
+// core/search/indexfile.go: a 32-byte header, then 4 bytes a 1 KiB block).
+func indexBodyStart(b []byte) int {
+	return 32 + 4*((int(binary.LittleEndian.Uint64(b[24:]))+1023)/1024)
+}
+
+// fixChecksum makes the sums of index file b right for its bytes, as a
+// hostile writer would: the CRC-32 of each 1 KiB block of the body and the
+// header's of the sums (the layout of core/search/indexfile.go).
 func fixChecksum(b []byte) {
-	if len(b) >= 16 {
-		binary.LittleEndian.PutUint32(b[12:], crc32.Checksum(b[16:], crc32.MakeTable(crc32.Castagnoli)))
+	const header = 32
+	if len(b) < header {
+		return
 	}
+	le := binary.LittleEndian
+	if le.Uint64(b[24:]) > uint64(len(b)) || indexBodyStart(b) > len(b) {
+		return
+	}
+	blocks := (indexBodyStart(b) - header) / 4
+	body := b[header+4*blocks:]
+	for i := 0; i < blocks && 1024*i < len(body); i++ {
+		le.PutUint32(b[header+4*i:], crc32.ChecksumIEEE(body[1024*i:min(1024*(i+1), len(body))]))
+	}
+	le.PutUint32(b[12:], crc32.ChecksumIEEE(b[16:header+4*blocks]))
 }
 
 // TestIndexedQueryMatchesScanInGit: in a git repository whose history

@@ -110,7 +110,10 @@ func EncodePart(seg *Segment, locs []Loc) ([]byte, error) {
 var errPart = errors.New("not a well-formed index part")
 
 // Part is a part read back (ReadPart): a view of its bytes, which must
-// not change while it is used.
+// not change while it is used. A part of an index file checks each block
+// of that file it reads (IndexedFile.ReadPart); one that finds a damaged
+// block reads from then on as zeros and errors, and SearchParts fails with
+// ErrDamaged.
 type Part struct {
 	b     []byte
 	n     int
@@ -118,6 +121,8 @@ type Part struct {
 	terms dict
 	slugs dict
 	keys  dict
+	sums  *blockSums
+	at    int // b's offset in the body sums checks
 }
 
 // dict is one section of a part: n entries in byte order of their keys.
@@ -126,6 +131,9 @@ type dict struct {
 	blob []byte
 	n    int
 	tf   bool // postings carry a term frequency
+	// sums checks idx and blob, at offsets idxAt and blobAt of its body.
+	sums          *blockSums
+	idxAt, blobAt int
 }
 
 // ReadPart checks the layout of a part's header and sections; the entries
@@ -156,25 +164,43 @@ func ReadPart(b []byte) (*Part, error) {
 		if len(idx) != 4*counts[k] {
 			return nil, errPart
 		}
-		*d = dict{idx: idx, blob: blob, n: counts[k], tf: k == 0}
+		*d = dict{idx: idx, blob: blob, n: counts[k], tf: k == 0, idxAt: offs[2*k], blobAt: offs[2*k+1]}
 	}
 	return p, nil
+}
+
+// attach makes p check its reads with sums, p's bytes being at offset at
+// of the body sums checks.
+func (p *Part) attach(sums *blockSums, at int) {
+	p.sums, p.at = sums, at
+	for _, d := range [3]*dict{&p.terms, &p.slugs, &p.keys} {
+		d.sums, d.idxAt, d.blobAt = sums, at+d.idxAt, at+d.blobAt
+	}
 }
 
 // Len is the number of docs of the part.
 func (p *Part) Len() int { return p.n }
 
+// record is doc d's record, zeros when its block is damaged.
+func (p *Part) record(d int) [docRecordLen]byte {
+	off := partHeaderLen + docRecordLen*d
+	if !p.sums.ok(p.at+off, docRecordLen) {
+		return [docRecordLen]byte{}
+	}
+	return [docRecordLen]byte(p.b[off : off+docRecordLen])
+}
+
 // Loc is where doc d's entry is in its file.
 func (p *Part) Loc(d int) Loc {
-	r := p.b[partHeaderLen+docRecordLen*d:]
+	r := p.record(d)
 	le := binary.LittleEndian
 	return Loc{Start: le.Uint32(r[4:]), End: le.Uint32(r[8:]), Line: le.Uint32(r[12:])}
 }
 
 // docLen is doc d's length in terms.
 func (p *Part) docLen(d int) int32 {
-	l := binary.LittleEndian.Uint32(p.b[partHeaderLen+docRecordLen*d:])
-	return int32(min(l, math.MaxInt32))
+	r := p.record(d)
+	return int32(min(binary.LittleEndian.Uint32(r[:]), math.MaxInt32))
 }
 
 // Holds reports whether content may be doc d's: it has the length in
@@ -186,18 +212,27 @@ func (p *Part) Holds(d int, content string) bool {
 	return int32(len(tk.spans)) == p.docLen(d)
 }
 
-// key is entry i's key and the rest of the blob after it.
-func (d *dict) key(i int) (key, rest []byte, err error) {
+// uvarint reads the uvarint at off of the blob, checking the blocks it
+// may span; k <= 0 as binary.Uvarint gives for bytes that are not one.
+func (d *dict) uvarint(off int) (v uint64, k int) {
+	if off >= len(d.blob) || !d.sums.ok(d.blobAt+off, min(binary.MaxVarintLen64, len(d.blob)-off)) {
+		return 0, 0
+	}
+	return binary.Uvarint(d.blob[off:])
+}
+
+// key is entry i's key and the offset in the blob of what follows it.
+func (d *dict) key(i int) (key []byte, rest int, err error) {
+	if !d.sums.ok(d.idxAt+4*i, 4) {
+		return nil, 0, errPart
+	}
 	off := int(binary.LittleEndian.Uint32(d.idx[4*i:]))
-	if off >= len(d.blob) {
-		return nil, nil, errPart
+	l, k := d.uvarint(off)
+	if k <= 0 || l > uint64(len(d.blob)-off-k) || !d.sums.ok(d.blobAt+off+k, int(l)) {
+		return nil, 0, errPart
 	}
-	r := d.blob[off:]
-	l, k := binary.Uvarint(r)
-	if k <= 0 || l > uint64(len(r)-k) {
-		return nil, nil, errPart
-	}
-	return r[k : k+int(l)], r[k+int(l):], nil
+	off += k
+	return d.blob[off : off+int(l)], off + int(l), nil
 }
 
 // search is the first entry whose key is not below w.
@@ -221,31 +256,31 @@ func (d *dict) search(w string) (int, error) {
 // postings calls fn with each posting of entry i (tf 1 where none is
 // kept), docs ascending and below n.
 func (d *dict) postings(i, n int, fn func(doc int32, tf uint16)) error {
-	_, r, err := d.key(i)
+	_, off, err := d.key(i)
 	if err != nil {
 		return err
 	}
-	count, k := binary.Uvarint(r)
-	if k <= 0 || count > uint64(len(r)) {
+	count, k := d.uvarint(off)
+	if k <= 0 || count > uint64(len(d.blob)-off) {
 		return errPart
 	}
-	r = r[k:]
+	off += k
 	doc := int64(-1)
 	for range count {
-		delta, k := binary.Uvarint(r)
+		delta, k := d.uvarint(off)
 		if k <= 0 || delta == 0 || delta > uint64(n) {
 			return errPart
 		}
-		r = r[k:]
+		off += k
 		if doc += int64(delta); doc >= int64(n) {
 			return errPart
 		}
 		tf := uint64(1)
 		if d.tf {
-			if tf, k = binary.Uvarint(r); k <= 0 || tf == 0 || tf > math.MaxUint16 {
+			if tf, k = d.uvarint(off); k <= 0 || tf == 0 || tf > math.MaxUint16 {
 				return errPart
 			}
-			r = r[k:]
+			off += k
 		}
 		fn(int32(doc), uint16(tf))
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"github.com/memory-lsp/memory-lsp/core/store"
 	"hash/crc32"
 	"math/rand/v2"
@@ -13,6 +14,20 @@ import (
 
 	"github.com/memory-lsp/memory-lsp/core/category"
 )
+
+// encodeAtMadeUpPlaces is the part of docs, each at a made-up place.
+func encodeAtMadeUpPlaces(t *testing.T, docs []Doc) ([]byte, []Loc) {
+	t.Helper()
+	locs := make([]Loc, len(docs))
+	for j := range locs {
+		locs[j] = Loc{Start: uint32(100 * j), End: uint32(100*j + 50), Line: uint32(j + 3)}
+	}
+	b, err := EncodePart(NewSegment(docs), locs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, locs
+}
 
 // splitParts encodes docs as parts of random sizes (some empty), each doc
 // at a made-up place, and reads them back.
@@ -24,14 +39,7 @@ func splitParts(t *testing.T, r *rand.Rand, docs []Doc) ([]FilePart, [][]Doc) {
 		k := min(len(docs)-i, r.IntN(len(docs)/3+2))
 		g := docs[i : i+k]
 		i += k
-		locs := make([]Loc, len(g))
-		for j := range locs {
-			locs[j] = Loc{Start: uint32(100 * j), End: uint32(100*j + 50), Line: uint32(j + 3)}
-		}
-		b, err := EncodePart(NewSegment(g), locs)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b, locs := encodeAtMadeUpPlaces(t, g)
 		p, err := ReadPart(b)
 		if err != nil {
 			t.Fatal(err)
@@ -143,35 +151,114 @@ func TestDamagedPartsNeverPanic(t *testing.T) {
 }
 
 // TestIndexFileRoundTripAndDamage: an index file reads back as written;
-// any change to its bytes — a cut, a changed byte, another version — reads
-// as no index, never as another one.
+// any change to its bytes — a cut, a changed byte, another version —
+// reads as no index, or, when the change is in a block of its parts, is
+// found by the read of that block, after which the file is Damaged and a
+// search of its parts fails with ErrDamaged rather than answer from it.
 func TestIndexFileRoundTripAndDamage(t *testing.T) {
-	files := []IndexedFile{
-		{Name: "decisions.md", Stamp: store.Stamp{Size: 10, ModNs: 1, ChangeNs: 2, Ino: 3, Dev: 4}, Built: 5, Part: []byte("part one")},
-		{Name: "quirks.md", Stamp: store.Stamp{Size: 0, ModNs: -1}, Built: 6, Part: nil},
+	r := rand.New(rand.NewPCG(16, 10))
+	docs := benchDocs(300, 11)
+	queries := randomQueries(r, docs)
+	r.Shuffle(len(queries), func(i, j int) { queries[i], queries[j] = queries[j], queries[i] })
+	queries = queries[:12]
+	var files []IndexedFile
+	for i, g := range [][]Doc{docs[:180], nil, docs[180:]} {
+		b, _ := encodeAtMadeUpPlaces(t, g)
+		files = append(files, IndexedFile{Name: fmt.Sprintf("f%d.md", i), Stamp: store.Stamp{Size: int64(10 * i), ModNs: 1, ChangeNs: 2, Ino: 3, Dev: 4}, Built: int64(5 + i), Part: b})
 	}
 	b := EncodeIndexFile(files)
 	got, err := DecodeIndexFile(b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 2 || got[0].Name != "decisions.md" || got[0].Stamp != files[0].Stamp || got[0].Built != 5 ||
-		!bytes.Equal(got[0].Part, files[0].Part) || got[1].Stamp != files[1].Stamp || len(got[1].Part) != 0 {
-		t.Fatalf("read back %+v", got)
+	if len(got.Files) != len(files) {
+		t.Fatalf("read back %d files", len(got.Files))
 	}
-	r := rand.New(rand.NewPCG(16, 10))
-	for range 5000 {
+	for i, f := range got.Files {
+		if f.Name != files[i].Name || f.Stamp != files[i].Stamp || f.Built != files[i].Built || !bytes.Equal(f.Part, files[i].Part) {
+			t.Fatalf("file %d read back %+v", i, f)
+		}
+	}
+	if readAll(got) != nil || got.Damaged() {
+		t.Fatal("an intact index file read as damaged")
+	}
+	var intact []FilePart
+	for _, x := range got.Files {
+		p, err := x.ReadPart()
+		if err != nil {
+			t.Fatal(err)
+		}
+		intact = append(intact, FilePart{Part: p})
+	}
+	content := func(pi, d int) (string, error) {
+		if pi == 2 {
+			d += 180
+		}
+		return docs[d].Content, nil
+	}
+	for range 3000 {
 		c := slices.Clone(b)
-		if r.IntN(2) == 0 {
+		if r.IntN(4) == 0 {
 			c = c[:r.IntN(len(c))]
 		} else {
-			i := r.IntN(len(c))
-			c[i] ^= byte(1 + r.IntN(255))
+			for range 1 + r.IntN(3) {
+				c[r.IntN(len(c))] ^= byte(1 + r.IntN(255))
+			}
 		}
-		if _, err := DecodeIndexFile(c); err == nil {
-			t.Fatalf("damaged file %q read as an index", c)
+		f, err := DecodeIndexFile(c)
+		if err != nil {
+			continue
+		}
+		if readAll(f) == nil || !f.Damaged() {
+			t.Fatalf("a damaged file read as an index")
+		}
+		// Read afresh, a search either answers as from the intact file
+		// (its reads missed the change) or fails.
+		f, _ = DecodeIndexFile(c)
+		var parts []FilePart
+		for _, x := range f.Files {
+			p, err := x.ReadPart()
+			if err != nil {
+				parts = nil
+				break
+			}
+			parts = append(parts, FilePart{Part: p})
+		}
+		if parts == nil {
+			continue
+		}
+		for _, q := range queries {
+			hits, err := SearchParts(q, Options{Limit: 10}, parts, content)
+			if want, _ := SearchParts(q, Options{Limit: 10}, intact, content); err == nil && !slices.Equal(hits, want) {
+				t.Fatalf("%q: a damaged file answered %v, the intact one %v", q, hits, want)
+			}
 		}
 	}
+}
+
+// readAll reads every byte of the parts of f through their accessors: the
+// first error, or the file's damage.
+func readAll(f *IndexFile) error {
+	for _, x := range f.Files {
+		p, err := x.ReadPart()
+		if err != nil {
+			return err
+		}
+		for d := range p.Len() {
+			p.Loc(d)
+		}
+		for _, d := range []*dict{&p.terms, &p.slugs, &p.keys} {
+			for i := range d.n {
+				if err := d.postings(i, p.n, func(int32, uint16) {}); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if f.Damaged() {
+		return ErrDamaged
+	}
+	return nil
 }
 
 // TestIndexFileOfAnotherTokenizer: an index file written by a build whose
@@ -182,8 +269,25 @@ func TestIndexFileOfAnotherTokenizer(t *testing.T) {
 		t.Fatal(err)
 	}
 	b[16] ^= 1 // the fingerprint
-	binary.LittleEndian.PutUint32(b[12:], crc32.Checksum(b[16:], castagnoli()))
+	binary.LittleEndian.PutUint32(b[12:], crc32.ChecksumIEEE(b[16:]))
 	if _, err := DecodeIndexFile(b); err == nil {
 		t.Error("an index of another tokenizer was read")
+	}
+}
+
+// fingerprintText exercises what decides the terms of a part: word parts
+// and compounds, versions, possessives, C++ and C#, stop words, stems,
+// full-width letters, accents and CJK bigrams.
+const fingerprintText = "The users' auto-scaling policies don't cache API responses: v1.8.2, snake_case, " +
+	"openapi.yaml, C++ and C# builds; running, ran, queries, queried, flies, happily, caresses. " +
+	"Ｆｕｌｌ résumé naïve 变更日志 データベース 데이터베이스 Никогда не коммитьте секреты."
+
+// TestIndexFingerprint: the terms the tokenizer gives fingerprintText are
+// the ones indexFingerprint was taken from. When this fails, the analysis
+// changed: raise indexVersion, so that no process reads an index of the
+// old terms, and set indexFingerprint to the value this prints.
+func TestIndexFingerprint(t *testing.T) {
+	if got := crc32.ChecksumIEEE([]byte(strings.Join(Tokens(fingerprintText), "\x00"))); got != indexFingerprint {
+		t.Fatalf("the tokenizer's terms changed: raise indexVersion and set indexFingerprint to %#08x", got)
 	}
 }

@@ -22,6 +22,11 @@ type FilePart struct {
 // read, and must not be trusted.
 var ErrStale = errors.New("an index part does not match its file")
 
+// ErrDamaged is returned by SearchParts when a block of an index file it
+// read does not match its sum (IndexFile.Damaged): the file is to be
+// built again.
+var ErrDamaged = errors.New("the index file is damaged")
+
 // SearchParts answers query over the docs of parts, numbered in order
 // (the docs of parts[0] first), as Index.Search over all those docs would:
 // the same hits, in the same order, with bit-identical scores (a test
@@ -175,6 +180,11 @@ func SearchParts(query string, opt Options, parts []FilePart, content func(part,
 	avgLen := 1.0
 	if total > 0 {
 		avgLen = float64(total) / float64(n)
+	}
+	for _, p := range parts {
+		if p.Part.sums.failed() {
+			return nil, ErrDamaged
+		}
 	}
 	ix := &Index{segs: []*Segment{seg}, base: []int32{0}, n: n, norm: [][]float64{normalise(seg.docLen, avgLen)}}
 	hits := ix.Search(query, opt)
