@@ -1,7 +1,6 @@
 package refs
 
 import (
-	"regexp"
 	"sort"
 	"strings"
 )
@@ -181,13 +180,13 @@ func (x *extraction) cdFolder(t span) {
 }
 
 // reFolderAfter is what joins a command to the folder it runs in.
-var reFolderAfter = regexp.MustCompile(`^\x60*\s+(?:in|inside|from|under|within)\s+(?:the\s+)?`)
+var reFolderAfter = lazyRegexp(`^\x60*\s+(?:in|inside|from|under|within)\s+(?:the\s+)?`)
 
 // folderAfter reads "in `web/`" or "in web/" after the code span that
 // ends at b (before its closing backticks).
 func (x *extraction) folderAfter(b int, later []codeSpan) (string, bool) {
 	s := x.text
-	m := reFolderAfter.FindStringIndex(s[b:])
+	m := reFolderAfter().FindStringIndex(s[b:])
 	if m == nil {
 		return "", false
 	}

@@ -2,7 +2,6 @@ package refs
 
 import (
 	"path"
-	"regexp"
 	"strings"
 )
 
@@ -39,10 +38,10 @@ var versionOfAction = map[string]string{
 }
 
 var (
-	reUses     = regexp.MustCompile(`^\s*(?:-\s+)?uses:\s*['"]?([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)[^@'"\s]*@`)
-	reStepItem = regexp.MustCompile(`^\s*-\s`)
-	reKeyValue = regexp.MustCompile(`^\s*(?:-\s+)?([A-Za-z][A-Za-z0-9_-]*):\s*(.*?)\s*$`)
-	reListItem = regexp.MustCompile(`^\s*-\s+(.*?)\s*$`)
+	reUses     = lazyRegexp(`^\s*(?:-\s+)?uses:\s*['"]?([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)[^@'"\s]*@`)
+	reStepItem = lazyRegexp(`^\s*-\s`)
+	reKeyValue = lazyRegexp(`^\s*(?:-\s+)?([A-Za-z][A-Za-z0-9_-]*):\s*(.*?)\s*$`)
+	reListItem = lazyRegexp(`^\s*-\s+(.*?)\s*$`)
 )
 
 // ParseWorkflowPins reads the versions a workflow at file pins: the setup
@@ -63,18 +62,18 @@ func ParseWorkflowPins(file string, src []byte) []Pinned {
 		}
 		indent := len(line) - len(strings.TrimLeft(line, " "))
 		if listOf != "" {
-			if m := reListItem.FindStringSubmatch(line); m != nil && indent >= listIndent {
+			if m := reListItem().FindStringSubmatch(line); m != nil && indent >= listIndent {
 				out = appendWorkflowPin(out, listOf, m[1], file, num)
 				continue
 			}
 			listOf = ""
 		}
-		if m := reUses.FindStringSubmatch(line); m != nil {
+		if m := reUses().FindStringSubmatch(line); m != nil {
 			action = strings.ToLower(m[1])
-		} else if reStepItem.MatchString(line) {
+		} else if reStepItem().MatchString(line) {
 			action = ""
 		}
-		m := reKeyValue.FindStringSubmatch(line)
+		m := reKeyValue().FindStringSubmatch(line)
 		if m == nil {
 			continue
 		}

@@ -1,7 +1,6 @@
 package refs
 
 import (
-	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -13,15 +12,15 @@ import (
 var (
 	// reTail reads what follows a subject: [**][:] [version|v] [op] 18[.2][.x][+]
 	// [or newer] ("**Node.js**: Version 20", "Node: v22").
-	reTail = regexp.MustCompile(`^(?:\*{1,2}|_{1,2})?:?(?i:\s+versions?)?(?:\s*(>=|=>|≥|<=|=<|≤|~=|==|>|<|\^|~|=|@)\s*|\s+[vV]|\s+)` +
+	reTail = lazyRegexp(`^(?:\*{1,2}|_{1,2})?:?(?i:\s+versions?)?(?:\s*(>=|=>|≥|<=|=<|≤|~=|==|>|<|\^|~|=|@)\s*|\s+[vV]|\s+)` +
 		`[vV]?(\d+(?:\.\d+){0,3})((?:\.[xX*])*)(\+)?` +
 		`(?i:(\s+(?:or|and)\s+(?:newer|later|higher|above|up|greater|more|over|older|earlier|lower|below|under)))?`)
 	// reAtLeast is what may precede a subject to make it a lower bound.
-	reAtLeast = regexp.MustCompile(`(?i)(?:at\s+least|minimum|min\.?)\s+$`)
+	reAtLeast = lazyRegexp(`(?i)(?:at\s+least|minimum|min\.?)\s+$`)
 	// reAtTail reads what follows the "@" of name@18, react@^18.2.0.
-	reAtTail = regexp.MustCompile(`^(>=|<=|>|<|\^|~|=)?v?(\d+(?:\.\d+){0,3})((?:\.[xX*])*)`)
+	reAtTail = lazyRegexp(`^(>=|<=|>|<|\^|~|=)?v?(\d+(?:\.\d+){0,3})((?:\.[xX*])*)`)
 	// reTagTail reads what follows the ":" of postgres:16-alpine.
-	reTagTail = regexp.MustCompile(`^v?(\d+(?:\.\d+){0,3})`)
+	reTagTail = lazyRegexp(`^v?(\d+(?:\.\d+){0,3})`)
 )
 
 // versions finds the versions stated in s[a:b]. code says s[a:b] is the
@@ -143,7 +142,7 @@ func fixedVersion(s string, i, j, skip int, subject string) []Ref {
 
 // subjectRef reads the version after the subject s[i:j], or refuses it.
 func subjectRef(s string, i, j, b int, sub subject) (Ref, bool) {
-	m := reTail.FindStringSubmatchIndex(s[j:b])
+	m := reTail().FindStringSubmatchIndex(s[j:b])
 	if m == nil || !afterOK(s, j+m[1]) {
 		return Ref{}, false
 	}
@@ -163,7 +162,7 @@ func subjectRef(s string, i, j, b int, sub subject) (Ref, bool) {
 	for from > 0 && !utf8.RuneStart(s[from]) {
 		from--
 	}
-	pre := reAtLeast.FindStringIndex(s[from:i])
+	pre := reAtLeast().FindStringIndex(s[from:i])
 	if pre != nil {
 		start = from + pre[0]
 	}
@@ -295,13 +294,13 @@ func atVersion(s string, a, k, b int, code bool) (Ref, bool) {
 		return Ref{}, false
 	}
 	if s[k] == ':' {
-		m := reTagTail.FindStringSubmatchIndex(s[k+1 : b])
+		m := reTagTail().FindStringSubmatchIndex(s[k+1 : b])
 		if m == nil {
 			return Ref{}, false
 		}
 		return imageRef(s, i, k, k+1+m[1], k+1+m[2], k+1+m[3], code)
 	}
-	m := reAtTail.FindStringSubmatchIndex(s[k+1 : b])
+	m := reAtTail().FindStringSubmatchIndex(s[k+1 : b])
 	if m == nil || !afterOK(s, k+1+m[1]) {
 		return Ref{}, false
 	}
