@@ -28,7 +28,7 @@ var indexMagic = []byte("mlspqix\x00")
 
 // indexVersion changes whenever the layout, the tokenizer, the stemmer or
 // anything else that decides a part's content does.
-const indexVersion = 2
+const indexVersion = 3
 
 // indexFingerprint is what TestIndexFingerprint computes from the terms
 // the tokenizer gives a text that exercises all it does: a second guard,

@@ -18,7 +18,9 @@ import (
 //
 //	header   nDocs u32, total u64, nTerms u32, nSlugTerms u32, nSlugKeys u32,
 //	         then the offsets of the six sections below and the end, u32 each
-//	docs     per doc: its length in terms, its line's start, end and number (u32 each)
+//	docs     per doc its length in terms (u32), then per doc its line's start, end
+//	         and number (u32 each): a query reads the lengths of all the docs
+//	         that can score, the places of the few it returns
 //	terms    an offset (u32) per content term in byte order, then the terms:
 //	         uvarint length, bytes, uvarint count, per posting uvarint doc delta and uvarint tf
 //	slugs    the same for slug terms (doc deltas only)
@@ -36,7 +38,8 @@ type Loc struct {
 
 const (
 	partHeaderLen = 4 + 8 + 3*4 + 7*4
-	docRecordLen  = 16
+	docLenLen     = 4
+	locLen        = 12
 )
 
 // EncodePart lays out seg, an index of the entries of one file, with locs,
@@ -49,10 +52,12 @@ func EncodePart(seg *Segment, locs []Loc) ([]byte, error) {
 	if n > math.MaxInt32 {
 		return nil, fmt.Errorf("encoding a part: %d docs", n)
 	}
-	b := make([]byte, partHeaderLen, partHeaderLen+docRecordLen*n+16*len(seg.sorted)+8*int(seg.total))
+	b := make([]byte, partHeaderLen, partHeaderLen+(docLenLen+locLen)*n+16*len(seg.sorted)+8*int(seg.total))
 	le := binary.LittleEndian
 	for d := range n {
 		b = le.AppendUint32(b, uint32(seg.docLen[d]))
+	}
+	for d := range n {
 		b = le.AppendUint32(b, locs[d].Start)
 		b = le.AppendUint32(b, locs[d].End)
 		b = le.AppendUint32(b, locs[d].Line)
@@ -149,7 +154,7 @@ func ReadPart(b []byte) (*Part, error) {
 		offs[i] = int(le.Uint32(b[24+4*i:]))
 	}
 	if p.n > math.MaxInt32 || p.total < 0 || offs[6] != len(b) ||
-		int64(partHeaderLen)+docRecordLen*int64(p.n) != int64(offs[0]) {
+		int64(partHeaderLen)+(docLenLen+locLen)*int64(p.n) != int64(offs[0]) {
 		return nil, errPart
 	}
 	for i := 1; i < len(offs); i++ {
@@ -181,26 +186,32 @@ func (p *Part) attach(sums *blockSums, at int) {
 // Len is the number of docs of the part.
 func (p *Part) Len() int { return p.n }
 
-// record is doc d's record, zeros when its block is damaged.
-func (p *Part) record(d int) [docRecordLen]byte {
-	off := partHeaderLen + docRecordLen*d
-	if !p.sums.ok(p.at+off, docRecordLen) {
-		return [docRecordLen]byte{}
+// view is the n bytes at off of the part, nil when a block of them is
+// damaged.
+func (p *Part) view(off, n int) []byte {
+	if !p.sums.ok(p.at+off, n) {
+		return nil
 	}
-	return [docRecordLen]byte(p.b[off : off+docRecordLen])
+	return p.b[off : off+n]
 }
 
-// Loc is where doc d's entry is in its file.
+// Loc is where doc d's entry is in its file (zeros when damaged).
 func (p *Part) Loc(d int) Loc {
-	r := p.record(d)
+	r := p.view(partHeaderLen+docLenLen*p.n+locLen*d, locLen)
+	if r == nil {
+		return Loc{}
+	}
 	le := binary.LittleEndian
-	return Loc{Start: le.Uint32(r[4:]), End: le.Uint32(r[8:]), Line: le.Uint32(r[12:])}
+	return Loc{Start: le.Uint32(r[0:]), End: le.Uint32(r[4:]), Line: le.Uint32(r[8:])}
 }
 
-// docLen is doc d's length in terms.
+// docLen is doc d's length in terms (0 when damaged).
 func (p *Part) docLen(d int) int32 {
-	r := p.record(d)
-	return int32(min(binary.LittleEndian.Uint32(r[:]), math.MaxInt32))
+	r := p.view(partHeaderLen+docLenLen*d, docLenLen)
+	if r == nil {
+		return 0
+	}
+	return int32(min(binary.LittleEndian.Uint32(r), math.MaxInt32))
 }
 
 // Holds reports whether content may be doc d's: it has the length in
