@@ -39,6 +39,8 @@ func RunWithBinary(m *testing.M, binary *string) int {
 	defer os.RemoveAll(dir)
 	*binary = filepath.Join(dir, "memory-lsp")
 	build := exec.Command("go", "build", "-o", *binary, "github.com/memory-lsp/memory-lsp/cmd/memory-lsp")
+	// Static, as the README installs it: what users run is what is tested.
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "lsptest: building memory-lsp:", err)
