@@ -133,9 +133,9 @@ func BenchmarkResidentMemory(b *testing.B) {
 		raised bool
 	}{{"10000", true}, {"10000-default-limits", false}} {
 		b.Run(bc.name, func(b *testing.B) {
-			var rss, hwm float64
+			var rss, hwm, settled float64
 			for b.Loop() {
-				rss, hwm = lsptest.ResidentMemory(b, exec.Command(binary, "serve", "--stdio"), func(c *lsptest.Client) {
+				rss, hwm, settled = lsptest.ResidentMemory(b, exec.Command(binary, "serve", "--stdio"), func(c *lsptest.Client) {
 					uri, text := openBench(b, c, 10000, bc.raised)
 					start := lsptest.PositionAt(text, strings.Index(text, "ticket DEC-5000."))
 					for i := range 10 {
@@ -147,6 +147,7 @@ func BenchmarkResidentMemory(b *testing.B) {
 			}
 			b.ReportMetric(rss, "MB-rss")
 			b.ReportMetric(hwm, "MB-peak-rss")
+			b.ReportMetric(settled, "MB-rss-settled")
 		})
 	}
 }

@@ -74,7 +74,9 @@ func openAndAsk(b *testing.B, c *lsptest.Client, root string, n int, query strin
 // peak (VmHWM) of `memory-lsp serve --stdio` once a large file is open,
 // checked, queried and searched by symbol (openAndAsk): with the server's
 // soft heap limit ("limit") and without it ("nolimit", GOMEMLIMIT=off), so
-// that the limit is seen to be a guard and not what keeps the server small.
+// that the limit is seen to be a guard and not what keeps the server small;
+// and settled, three seconds after the last answer (MB-rss-settled), when
+// the binary has given its free heap back (cmd/memory-lsp/idlememory.go).
 // One iteration is one whole session. Reproduce with
 //
 //	go test ./lsp -run '^$' -bench BenchmarkServerMemoryBinary -benchtime 1x -count 5
@@ -86,7 +88,7 @@ func BenchmarkServerMemoryBinary(b *testing.B) {
 		for _, limit := range []string{"limit", "nolimit"} {
 			b.Run(strconv.Itoa(size.n)+"/"+limit, func(b *testing.B) {
 				root, queries := memoryWorkspace(b, size.n, size.single)
-				var rss, hwm float64
+				var rss, hwm, settled float64
 				for b.Loop() {
 					cmd := exec.Command(binary, "serve", "--stdio")
 					cmd.Dir = root
@@ -94,10 +96,11 @@ func BenchmarkServerMemoryBinary(b *testing.B) {
 					if limit == "nolimit" {
 						cmd.Env = append(cmd.Env, "GOMEMLIMIT=off")
 					}
-					rss, hwm = lsptest.ResidentMemory(b, cmd, func(c *lsptest.Client) { openAndAsk(b, c, root, size.n, queries[0]) })
+					rss, hwm, settled = lsptest.ResidentMemory(b, cmd, func(c *lsptest.Client) { openAndAsk(b, c, root, size.n, queries[0]) })
 				}
 				b.ReportMetric(rss, "MB-rss")
 				b.ReportMetric(hwm, "MB-peak-rss")
+				b.ReportMetric(settled, "MB-rss-settled")
 			})
 		}
 	}

@@ -48,6 +48,9 @@ func runMCP(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 	if !ok {
 		in = io.NopCloser(e.stdin)
 	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go releaseWhenIdle(ctx, newIdleReleaser())
 	err := mcp.New(opts).Serve(ctx, &sdk.IOTransport{Reader: in, Writer: nopWriteCloser{e.stdout}})
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return exitError, err

@@ -31,6 +31,9 @@ func runServe(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 		// would seem to hang.
 		fmt.Fprintln(e.stderr, "memory-lsp: this is the language server, waiting for LSP messages on stdin; editors start it themselves.\nRun `memory-lsp help` for the commands (check, store, query, …); Ctrl-C quits.")
 	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go releaseWhenIdle(ctx, newIdleReleaser())
 	log := commonlog.GetLogger(lsp.Name)
 	srv := lsp.NewServer(lsp.Options{Version: versionString()}, log)
 	ok, err := srv.Serve(ctx, lsp.NewConn(in, out, srv, log))

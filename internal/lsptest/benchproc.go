@@ -83,13 +83,17 @@ func ReportProcCPU(b *testing.B, pid int, start time.Duration) {
 
 // ResidentMemory starts cmd, runs session with a client of it, and returns
 // the process's resident memory (VmRSS) and its peak (VmHWM), in MB, read
-// before it is shut down.
-func ResidentMemory(tb testing.TB, cmd *exec.Cmd, session func(c *Client)) (rss, peak float64) {
+// when the session's last answer came, and its resident memory settled:
+// read again after three seconds without a request, by when a server that
+// gives its free heap back when idle (cmd/memory-lsp/idlememory.go) has.
+func ResidentMemory(tb testing.TB, cmd *exec.Cmd, session func(c *Client)) (rss, peak, settled float64) {
 	tb.Helper()
 	c := Start(tb, cmd)
 	session(c)
 	rss, peak = ProcStatusMB(tb, cmd.Process.Pid, "VmRSS"), ProcStatusMB(tb, cmd.Process.Pid, "VmHWM")
+	time.Sleep(3 * time.Second)
+	settled = ProcStatusMB(tb, cmd.Process.Pid, "VmRSS")
 	c.Shutdown()
 	c.ExitCode()
-	return rss, peak
+	return rss, peak, settled
 }
