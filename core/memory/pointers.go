@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/store"
@@ -116,8 +117,10 @@ func (s *Service) writePointers(files []pointerFile) ([]string, error) {
 
 // markerLine matches a block marker on a line of its own: `<!-- NAME:start -->`
 // or `<!-- NAME:end -->`, the convention of HackLM and of other tools that
-// manage a part of a shared instructions file.
-var markerLine = regexp.MustCompile(`^<!--\s*(\S+?):(start|end)\s*-->$`)
+// manage a part of a shared instructions file. Compiled on first use, as
+// every expression a command may not need (package initialisation is paid
+// by every run of the binary).
+var markerLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^<!--\s*(\S+?):(start|end)\s*-->$`) })
 
 // errUnterminated is a block start without its end: where the block ends is
 // anyone's guess, so the file is left for a person to fix.
@@ -148,7 +151,7 @@ func upsertBlock(text, block string) (string, error) {
 	}
 	marker := func(k int) (name, kind string) {
 		s := strings.Trim(text[lines[k].start:lines[k].end], " \t\r\uFEFF")
-		if m := markerLine.FindStringSubmatch(s); m != nil {
+		if m := markerLine().FindStringSubmatch(s); m != nil {
 			return m[1], m[2]
 		}
 		return "", ""
