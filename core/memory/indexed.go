@@ -126,10 +126,10 @@ func (s *Service) queryIndex(req QueryRequest, useFile bool) (res QueryResult, o
 		_ = store.WriteCacheFile(s.QueryIndex, search.EncodeIndexFile(ix.indexed), maxQueryIndexes)
 	}
 	doubt := false
-	files := func(citing []rules.EntryAt) []rules.File {
-		out, ok := ix.citedFiles(found, citing)
+	files := func(citing []rules.EntryAt) ([]rules.File, []rules.EntryAt) {
+		out, in, ok := ix.citedFiles(found, citing)
 		doubt = !ok
-		return out
+		return out, in
 	}
 	repo := func() rules.Repo { return s.ReferenceRepo(context.Background()) }
 	res = answer(req, hits, func(id int) CatalogEntry { return found[id] }, func(hits []QueryHit) {

@@ -127,25 +127,24 @@ func encodeFile(data []byte, cat category.Category) ([]byte, error) {
 }
 
 // excerpt is what the reference rules are given of kept file fi to judge
-// its entries numbered cite, numbered as the file's up to entry last (the
-// last a hit in it is: markStale looks each hit up in its file): an
-// excerpt (memfile.Excerpt) of the cited lines, read from the file, without
-// reading or parsing the rest of it (a 2 MB file takes 10 ms to parse).
-// Those rules judge an entry by its own text, its file's path and its line
-// number (when the line was written, by blame), all of which the excerpt
-// keeps. TestIndexedQueryMatchesScan and TestIndexedQueryMatchesScanInGit
-// hold the stale notes to the scan's, which judges the parsed file.
-func (ix *queryIndex) excerpt(fi int, cite map[int]bool, last int) (*memfile.Document, error) {
+// its entries numbered cite (ascending): an excerpt (memfile.Excerpt) of
+// their lines, read from the file, without reading or parsing the rest of
+// it, its entry i being cite[i]. Those rules judge an entry by its own
+// text, its file's path and its line number (when the line was written, by
+// blame), all of which the excerpt keeps. TestIndexedQueryMatchesScan and
+// TestIndexedQueryMatchesScanInGit hold the stale notes to the scan's,
+// which judges the parsed file.
+func (ix *queryIndex) excerpt(fi int, cite []int) (*memfile.Document, error) {
 	k := slices.Index(ix.partFile, fi)
 	if k < 0 {
 		return nil, search.ErrStale
 	}
 	p := ix.parts[k].Part
-	if last < 0 || last >= p.Len() {
-		return nil, search.ErrStale
-	}
 	var given []memfile.Excerpted
-	for d := range cite {
+	for _, d := range cite {
+		if d < 0 || d >= p.Len() {
+			return nil, search.ErrStale
+		}
 		raw, err := ix.rawLine(k, d)
 		if err != nil {
 			return nil, err
@@ -153,11 +152,11 @@ func (ix *queryIndex) excerpt(fi int, cite map[int]bool, last int) (*memfile.Doc
 		loc := p.Loc(d)
 		given = append(given, memfile.Excerpted{Entry: d, Start: int(loc.Start), Line: int(loc.Line), Bytes: raw})
 	}
-	lines := p.Loc(last).Line
+	lines := p.Loc(p.Len() - 1).Line
 	if int64(lines) > ix.opened[fi].Stamp.Size+1 {
 		return nil, search.ErrStale // more lines than bytes: not this file's part
 	}
-	doc, ok := memfile.Excerpt(given, last+1, int(lines))
+	doc, ok := memfile.Excerpt(given, p.Len(), int(lines))
 	if !ok {
 		return nil, search.ErrStale
 	}
@@ -239,42 +238,44 @@ func (ix *queryIndex) changed(cached map[string]search.IndexedFile, valid bool) 
 }
 
 // citedFiles are the files the stale notes of the hits found (by doc id)
-// are judged on, given the places of those that cite something: an
-// excerpt of each file a citing hit is in (excerpt). Each must hold the
+// are judged on, given the places of those that cite something, and
+// those places in them: an excerpt of each file a citing hit is in
+// (excerpt), whose entries are the hits cited there. Each must hold the
 // hits where the index put them; false when one does not, and the answer
 // is then the scan's to give.
-func (ix *queryIndex) citedFiles(found map[int]CatalogEntry, citing []rules.EntryAt) ([]rules.File, bool) {
+func (ix *queryIndex) citedFiles(found map[int]CatalogEntry, citing []rules.EntryAt) ([]rules.File, []rules.EntryAt, bool) {
 	content := make(map[rules.EntryAt]string, len(found))
-	upto := map[int]int{} // per file, the last entry a hit is
 	for _, e := range found {
 		content[e.at] = e.Content
-		upto[e.at.File] = max(upto[e.at.File], e.at.Entry)
 	}
 	out := make([]rules.File, len(ix.kept))
 	for fi, f := range ix.kept {
 		out[fi] = rules.File{Path: f.Path, Name: f.Name}
 	}
-	byFile := map[int]map[int]bool{}
+	byFile := map[int][]int{}
 	for _, at := range citing {
-		if byFile[at.File] == nil {
-			byFile[at.File] = map[int]bool{}
-		}
-		byFile[at.File][at.Entry] = true
+		byFile[at.File] = append(byFile[at.File], at.Entry)
 	}
 	ok := true
 	for fi, entries := range byFile {
-		doc, err := ix.excerpt(fi, entries, upto[fi])
+		slices.Sort(entries)
+		entries = slices.Compact(entries)
+		byFile[fi] = entries
+		doc, err := ix.excerpt(fi, entries)
 		if err != nil {
 			ok = false
 			continue
 		}
-		out[fi] = rules.NewFileParsing(ix.kept[fi].Path, doc.Src, func([]byte) *memfile.Document { return doc })
+		out[fi] = rules.NewFileParsing(ix.kept[fi].Path, nil, func([]byte) *memfile.Document { return doc })
 	}
-	for _, at := range citing {
-		if d := out[at.File].Doc; d != nil && (at.Entry >= len(d.Entries) || d.Entries[at.Entry].Content != content[at]) {
+	in := make([]rules.EntryAt, len(citing))
+	for i, at := range citing {
+		n, _ := slices.BinarySearch(byFile[at.File], at.Entry)
+		in[i] = rules.EntryAt{File: at.File, Entry: n}
+		if d := out[at.File].Doc; d != nil && (n >= len(d.Entries) || d.Entries[n].Content != content[at]) {
 			ok = false
 			out[at.File].Doc = nil // judged by no one: the answer is thrown away
 		}
 	}
-	return out, ok
+	return out, in, ok
 }

@@ -256,7 +256,7 @@ func (c *Catalog) JudgeWith(cfg config.Config, repo func() rules.Repo) {
 // markStale sets the Stale notes of the hits.
 func (c *Catalog) markStale(hits []QueryHit) {
 	if c.repo != nil {
-		markStale(hits, c.cfg, c.repo, func([]rules.EntryAt) []rules.File { return c.files })
+		markStale(hits, c.cfg, c.repo, func(at []rules.EntryAt) ([]rules.File, []rules.EntryAt) { return c.files, at })
 	}
 }
 
@@ -265,7 +265,7 @@ func (c *Catalog) markStale(hits []QueryHit) {
 // returns the files the hits' places index, asked for only then too, given
 // the places of the hits that cite something: only their files need be
 // parsed.
-func markStale(hits []QueryHit, cfg config.Config, repo func() rules.Repo, files func(citing []rules.EntryAt) []rules.File) {
+func markStale(hits []QueryHit, cfg config.Config, repo func() rules.Repo, files func(citing []rules.EntryAt) ([]rules.File, []rules.EntryAt)) {
 	if len(hits) == 0 || !rules.ReadsRepo(cfg) {
 		return
 	}
@@ -282,14 +282,16 @@ func markStale(hits []QueryHit, cfg config.Config, repo func() rules.Repo, files
 	if r == nil || !r.HasCode() {
 		return // nothing to judge against (rules.CheckReferences finds nothing): no file need be read
 	}
-	fs := files(at)
-	findings := rules.CheckReferences(fs, at, cfg, r)
-	for i := range hits {
+	fs, in := files(at)
+	findings := rules.CheckReferences(fs, in, cfg, r)
+	for k, h := range at {
+		i := slices.IndexFunc(hits, func(x QueryHit) bool { return x.at == h })
+		p := in[k]
 		for _, f := range findings {
-			if f.File != hits[i].at.File {
+			if f.File != p.File {
 				continue
 			}
-			e := &fs[f.File].Doc.Entries[hits[i].at.Entry]
+			e := &fs[p.File].Doc.Entries[p.Entry]
 			if e.LineSpan.Start <= f.Span.Start && f.Span.End <= e.LineSpan.End {
 				hits[i].Stale = append(hits[i].Stale, f.Message)
 			}

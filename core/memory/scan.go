@@ -89,7 +89,7 @@ func (s *Service) scanQuery(req QueryRequest) (QueryResult, error) {
 	}
 	// The stale marking reads the files of the hits that cite something;
 	// the others are never read, and stay unparsed.
-	files := func(citing []rules.EntryAt) []rules.File {
+	files := func(citing []rules.EntryAt) ([]rules.File, []rules.EntryAt) {
 		out := make([]rules.File, len(kept))
 		for fi, f := range kept {
 			out[fi] = rules.File{Path: f.Path, Name: f.Name}
@@ -99,7 +99,7 @@ func (s *Service) scanQuery(req QueryRequest) (QueryResult, error) {
 				out[fi] = rules.NewFile(kept[fi].Path, kept[fi].Data)
 			}
 		}
-		return out
+		return out, citing
 	}
 	repo := func() rules.Repo { return s.ReferenceRepo(context.Background()) }
 	return answer(req, scan.Search(q, opt), entry, func(hits []QueryHit) {
