@@ -42,3 +42,30 @@ func TestIdleReleaser(t *testing.T) {
 		}
 	}
 }
+
+// TestSoftLimitFollowsTheLiveHeap: the soft limit stays the one the
+// server started with while the live heap fits well under it, rises to
+// half again a larger live heap, and comes back down when it shrinks; a
+// limit the user set (no setLimit) is never touched.
+func TestSoftLimitFollowsTheLiveHeap(t *testing.T) {
+	const mb = 1 << 20
+	var live uint64
+	var set []int64
+	r := &idleReleaser{allocated: func() uint64 { return 0 }, live: func() uint64 { return live }, release: func() {},
+		setLimit: func(l int64) { set = append(set, l) }, baseLimit: 44 * mb, limit: 44 * mb}
+	for _, s := range []struct {
+		live  uint64
+		limit int64
+	}{{0, 44 * mb}, {16 * mb, 44 * mb}, {29 * mb, 44 * mb}, {40 * mb, 60 * mb}, {140 * mb, 210 * mb}, {140 * mb, 210 * mb}, {20 * mb, 44 * mb}} {
+		live = s.live
+		r.tick()
+		if r.limit != s.limit || (len(set) > 0 && set[len(set)-1] != s.limit) {
+			t.Fatalf("live %d MB: limit %d MB (set %v), want %d MB", s.live/mb, r.limit/mb, set, s.limit/mb)
+		}
+	}
+	if len(set) != 3 {
+		t.Fatalf("the limit was set %d times (%v), want 3: only when it changes", len(set), set)
+	}
+	user := &idleReleaser{allocated: func() uint64 { return 0 }, live: func() uint64 { return 500 * mb }, release: func() {}}
+	user.tick() // no setLimit: would panic if it were called
+}
