@@ -11,17 +11,15 @@ import (
 )
 
 // cacheEnv places or turns off what the CLI keeps between runs (the query
-// index): "off" turns it off, a folder puts it there; unset, it lives in the
+// index, the history's moves): "off" turns it off, a folder puts it there; unset, it lives in the
 // user's cache folder (os.UserCacheDir: $XDG_CACHE_HOME or ~/.cache on
 // Linux, ~/Library/Caches on macOS), under memory-lsp/.
 const cacheEnv = "MEMORY_LSP_CACHE"
 
-// queryIndexPath is where `query` keeps the index of the memory folder
-// memDir, or "" for none (turned off, or no cache folder). Never inside
-// .memory/: HackLM users share and commit that folder. One file per memory
-// folder, named by a hash of its real path (a symlinked .memory and its
-// target share one), replaced whole on each change.
-func queryIndexPath(memDir string, off bool) string {
+// cacheFolder is the folder in which the CLI keeps what it keeps between
+// runs (the query index, the history's moves), or "" for none: turned off,
+// or no cache folder.
+func cacheFolder(off bool) string {
 	base := os.Getenv(cacheEnv)
 	if off || strings.EqualFold(base, "off") {
 		return ""
@@ -32,6 +30,19 @@ func queryIndexPath(memDir string, off bool) string {
 			return ""
 		}
 		base = filepath.Join(d, "memory-lsp")
+	}
+	return base
+}
+
+// queryIndexPath is where `query` keeps the index of the memory folder
+// memDir, or "" for none (turned off, or no cache folder). Never inside
+// .memory/: HackLM users share and commit that folder. One file per memory
+// folder, named by a hash of its real path (a symlinked .memory and its
+// target share one), replaced whole on each change.
+func queryIndexPath(memDir string, off bool) string {
+	base := cacheFolder(off)
+	if base == "" {
+		return ""
 	}
 	real, err := filepath.EvalSymlinks(memDir)
 	if err != nil {

@@ -371,29 +371,42 @@ func TestIndexedQueryMatchesScanInGit(t *testing.T) {
 	g.Commit("2024-03-01", "more memory")
 	write(10) // not committed yet
 	indexed := indexedService(t, g.Dir, time.Hour)
+	indexed.CacheDir = t.TempDir() // the moves kept between queries too
 	cold := newService(g.Dir)
 	stale := 0
-	for _, q := range []string{"auth lives", "handler", "sessions", "make", "node", "shared code", "run", "release", "lib keep", "src"} {
-		req := QueryRequest{Query: q, Limit: new(int)}
-		*req.Limit = 20
-		want, err := cold.scanQuery(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for range 2 { // the index built, then reused
-			got, ok := indexed.indexedQuery(req)
-			if !ok || !reflect.DeepEqual(got, want) {
-				t.Fatalf("query %q (%v):\nindexed %+v\n   scan %+v", q, ok, got, want)
+	compare := func(queries ...string) {
+		t.Helper()
+		for _, q := range queries {
+			req := QueryRequest{Query: q, Limit: new(int)}
+			*req.Limit = 20
+			want, err := cold.scanQuery(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for range 2 { // the index built, then reused
+				got, ok := indexed.indexedQuery(req)
+				if !ok || !reflect.DeepEqual(got, want) {
+					t.Fatalf("query %q (%v):\nindexed %+v\n   scan %+v", q, ok, got, want)
+				}
+			}
+			for _, h := range want.Results {
+				stale += len(h.Stale)
 			}
 		}
-		for _, h := range want.Results {
-			stale += len(h.Stale)
-		}
 	}
+	compare("auth lives", "handler", "sessions", "make", "node", "shared code", "run", "release", "lib keep", "src")
 	if stale < 5 {
 		t.Errorf("%d stale notes: the git verdicts were not compared", stale)
 	}
 	t.Logf("%d stale notes compared", stale)
+	// A commit that moves a cited file: the moves kept are of the old HEAD.
+	before := stale
+	g.Git("mv", "lib/keep.go", "lib/kept.go")
+	g.Commit("2024-04-01", "move lib")
+	compare("shared code", "lib keep", "auth lives")
+	if stale == before {
+		t.Error("no stale note after the cited file moved")
+	}
 }
 
 // TestIndexedQueriesAtOnce: processes querying at once, each building and

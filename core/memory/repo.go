@@ -25,11 +25,19 @@ import (
 // safe for concurrent use. An error means the project could not be listed
 // at all; a caller then checks without the reference rules.
 func OpenRepo(ctx context.Context, root string, cfg config.Config) (rules.Repo, error) {
+	return openRepoCaching(ctx, root, cfg, "")
+}
+
+// openRepoCaching is OpenRepo keeping the history's moves in the cache folder
+// cacheDir, when given (store.Project.MovesCached): for a one-shot process.
+func openRepoCaching(ctx context.Context, root string, cfg config.Config, cacheDir string) (*repo, error) {
 	p, err := store.OpenProject(ctx, root)
 	if err != nil {
 		return nil, err
 	}
-	return newRepo(ctx, p, cfg.HistoryDepth), nil
+	r := newRepo(ctx, p, cfg.HistoryDepth)
+	r.cacheDir = cacheDir
+	return r, nil
 }
 
 // repo is rules.Repo over a store.Project. Paths an entry cites are
@@ -45,6 +53,8 @@ type repo struct {
 	rootRel string // the root from the top, "" when they are one folder
 	memRel  string // the .memory folder from the top
 	depth   int
+	// cacheDir keeps the history's moves between processes ("": not kept).
+	cacheDir string
 
 	// What is read on first need. Each is a pointer so that an Update
 	// (repo_update.go) shares with the repository it came from what a

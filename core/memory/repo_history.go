@@ -66,7 +66,7 @@ func (r *repo) shownMove(m refs.Move) refs.Move {
 // tree.
 func (r *repo) readHistory() history {
 	h := history{gone: map[string]gonePath{}, byName: map[string]gonePath{}}
-	moves := r.moves.get(func() map[string]store.Move { return r.p.Moves(r.ctx, r.depth) })
+	moves := r.moves.get(func() map[string]store.Move { return r.p.MovesCached(r.ctx, r.depth, r.cacheDir) })
 	for old, m := range moves {
 		if _, ok := r.p.Stat(old); ok {
 			continue // back again (restored, or a new file of that name)

@@ -45,7 +45,7 @@ func (r *repo) Update(ctx context.Context, changed []string) (rules.Repo, store.
 	if d.Relisted {
 		return newRepo(r.ctx, p, r.depth), d, nil
 	}
-	n := &repo{id: new(repoToken), ctx: r.ctx, p: p, rootRel: r.rootRel, memRel: r.memRel, depth: r.depth,
+	n := &repo{id: new(repoToken), ctx: r.ctx, p: p, rootRel: r.rootRel, memRel: r.memRel, depth: r.depth, cacheDir: r.cacheDir,
 		names: r.names, ignoring: r.ignoring, moves: r.moves, pins: r.pins,
 		manifestsBelow: r.manifestsBelow, manifestsThen: r.manifestsThen, rootsThen: r.rootsThen, commitsBefore: r.commitsBefore, blames: r.blames, changes: r.changes,
 		// Which moved paths are gone, and their folders, is read from the

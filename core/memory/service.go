@@ -32,6 +32,10 @@ type Service struct {
 	// process (indexed.go), in a cache folder of the caller's choosing:
 	// never inside .memory/, which is shared and committed.
 	QueryIndex string
+	// CacheDir, when set, is a cache folder in which a one-shot process
+	// keeps what the reference rules read of the repository's history
+	// between runs (store.Project.MovesCached).
+	CacheDir string
 
 	// now, when set (tests), is the clock indexedQuery dates its parts
 	// by; used counts what it did, when set (tests).
@@ -203,7 +207,11 @@ func (s *Service) ReferenceRepo(ctx context.Context) rules.Repo {
 // reference rules judge entries against. A caller that cannot open it
 // checks without it: those rules then stay silent, and nothing else changes.
 func (s *Service) Repo(ctx context.Context) (rules.Repo, error) {
-	return OpenRepo(ctx, s.WS.Root, s.Cfg)
+	r, err := openRepoCaching(ctx, s.WS.Root, s.Cfg, s.CacheDir)
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
 }
 
 // Check returns the workspace's files and every finding; the reference

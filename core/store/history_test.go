@@ -4,6 +4,9 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -133,5 +136,60 @@ func TestMovesDoNotFollowOlderMoves(t *testing.T) {
 	}
 	if m := p.Moves(context.Background(), 100)["a.go"]; m.New != "x.go" {
 		t.Errorf("a.go: %+v, want renamed to x.go", m)
+	}
+}
+
+// TestMovesCachedFollowHead: the moves kept in the cache folder are read
+// back instead of the history while HEAD names the same commit (a file
+// made to say otherwise is believed, which shows git was not asked), read
+// anew once HEAD moved, and never from a damaged or foreign file.
+func TestMovesCachedFollowHead(t *testing.T) {
+	ctx := context.Background()
+	g := gittest.New(t)
+	g.Write(map[string]string{"src/a.go": "package a\n", "old.txt": "x\n"})
+	g.Commit("2024-01-01", "start")
+	g.Git("mv", "src/a.go", "src/b.go")
+	g.Git("rm", "-q", "old.txt")
+	g.Commit("2024-02-01", "move")
+	p, err := OpenProject(ctx, g.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	want := p.Moves(ctx, 100)
+	if got := p.MovesCached(ctx, 100, dir); !reflect.DeepEqual(got, want) || len(want) != 2 {
+		t.Fatalf("first read: %+v, want %+v", got, want)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "moves", "*"))
+	if len(files) != 1 {
+		t.Fatalf("cache files %v, want one", files)
+	}
+	head := strings.TrimSpace(g.Git("rev-parse", "HEAD"))
+	planted := map[string]Move{"planted.txt": {New: "elsewhere.txt", Commit: "abc1234", When: time.Unix(1700000000, 0), Seq: 1}, "no-time.txt": {Seq: 2}}
+	if err := os.WriteFile(files[0], encodeMoves(movesKey(p.Top, head, 100), planted), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := p.MovesCached(ctx, 100, dir); !reflect.DeepEqual(got, planted) {
+		t.Fatalf("same HEAD: %+v, want the kept moves %+v", got, planted)
+	}
+	if got := p.MovesCached(ctx, 50, dir); !reflect.DeepEqual(got, p.Moves(ctx, 50)) {
+		t.Fatalf("another depth: %+v, want the history's", got)
+	}
+	g.Git("mv", "src/b.go", "src/c.go")
+	g.Commit("2024-03-01", "move again")
+	want = p.Moves(ctx, 100)
+	if got := p.MovesCached(ctx, 100, dir); !reflect.DeepEqual(got, want) || want["src/b.go"].New != "src/c.go" {
+		t.Fatalf("after a commit: %+v, want %+v", got, want)
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range data {
+		c := slices.Clone(data)
+		c[i] ^= 0x20
+		if _, ok := decodeMoves(c, movesKey(p.Top, strings.TrimSpace(g.Git("rev-parse", "HEAD")), 100)); ok {
+			t.Fatalf("a moves file with byte %d changed was read", i)
+		}
 	}
 }
