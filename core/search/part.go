@@ -80,10 +80,11 @@ func EncodePart(seg *Segment, locs []Loc) ([]byte, error) {
 		}
 	}
 	section(0, seg.sorted, func(t string) ([]int32, []uint16) {
-		ps := seg.postings[seg.terms[t]]
-		docs, tfs := make([]int32, len(ps)), make([]uint16, len(ps))
-		for i, p := range ps {
-			docs[i], tfs[i] = p.doc, p.tf
+		id := seg.terms[t]
+		docs, tfs := make([]int32, 0, seg.post.df[id]), make([]uint16, 0, seg.post.df[id])
+		for it := seg.post.of(id); it.more(); {
+			p := it.next()
+			docs, tfs = append(docs, p.doc), append(tfs, p.tf)
 		}
 		return docs, tfs
 	})

@@ -134,27 +134,27 @@ func SearchParts(query string, opt Options, parts []FilePart, content func(part,
 
 	seg := &Segment{
 		terms:    make(map[string]int32, len(terms)),
-		cats:     make([]category.Category, len(cands)),
 		docLen:   make([]int32, len(cands)),
-		seqOff:   make([]int32, len(cands)+1),
 		slugPost: newDocSet(),
 		slugKey:  newDocSet(),
 	}
+	seg.setCategories(len(cands), func(c int) category.Category { return parts[partOf(cands[c])].Category })
 	for c, g := range cands {
 		pi := partOf(g)
-		seg.cats[c] = parts[pi].Category
 		seg.docLen[c] = parts[pi].Part.docLen(int(g) - base[pi])
 	}
 	seg.sorted = slices.Sorted(maps.Keys(terms))
+	postings := make([][]posting, 0, len(seg.sorted))
 	for _, t := range seg.sorted {
 		l := terms[t]
-		seg.terms[t] = int32(len(seg.postings))
+		seg.terms[t] = int32(len(postings))
 		ps := make([]posting, len(l.docs))
 		for i, g := range l.docs {
 			ps[i] = posting{doc: local(g), tf: l.tfs[i]}
 		}
-		seg.postings = append(seg.postings, ps)
+		postings = append(postings, ps)
 	}
+	seg.post = packPostings(postings)
 	for w, l := range slugs {
 		for _, g := range l.docs {
 			seg.slugPost.add([]byte(w), local(g))
@@ -212,10 +212,12 @@ func phraseSequences(seg *Segment, phrase []string, cands []int32, content func(
 			continue
 		}
 		ids = append(ids, id)
-		for _, p := range seg.postings[id] {
+		for it := seg.post.of(id); it.more(); {
+			p := it.next()
 			all[p.doc]++
 		}
 	}
+	seg.seq.off.add(0)
 	var tk tokenizer
 	for c := range cands {
 		if all[c] == len(ids) {
@@ -236,10 +238,10 @@ func phraseSequences(seg *Segment, phrase []string, cands []int32, content func(
 				if !ok {
 					id = -1
 				}
-				seg.seq = append(seg.seq, id)
+				seg.seq.appendID(id)
 			}
 		}
-		seg.seqOff[c+1] = int32(len(seg.seq))
+		seg.seq.endDoc()
 	}
 	return nil
 }
