@@ -2,7 +2,6 @@ package search
 
 import (
 	"errors"
-	"maps"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -133,7 +132,6 @@ func SearchParts(query string, opt Options, parts []FilePart, content func(part,
 	}
 
 	seg := &Segment{
-		terms:    make(map[string]int32, len(terms)),
 		docLen:   make([]int32, len(cands)),
 		slugPost: newDocSet(),
 		slugKey:  newDocSet(),
@@ -143,11 +141,10 @@ func SearchParts(query string, opt Options, parts []FilePart, content func(part,
 		pi := partOf(g)
 		seg.docLen[c] = parts[pi].Part.docLen(int(g) - base[pi])
 	}
-	seg.sorted = slices.Sorted(maps.Keys(terms))
-	postings := make([][]posting, 0, len(seg.sorted))
-	for _, t := range seg.sorted {
+	seg.terms = sortedKeysOf(terms)
+	postings := make([][]posting, 0, seg.terms.len())
+	for _, t := range seg.terms.all() {
 		l := terms[t]
-		seg.terms[t] = int32(len(postings))
 		ps := make([]posting, len(l.docs))
 		for i, g := range l.docs {
 			ps[i] = posting{doc: local(g), tf: l.tfs[i]}
@@ -163,6 +160,8 @@ func SearchParts(query string, opt Options, parts []FilePart, content func(part,
 	for _, g := range keyDocs.docs {
 		seg.slugKey.add([]byte(qt.key), local(g))
 	}
+	seg.slugPost.freeze()
+	seg.slugKey.freeze()
 	if len(phrase) >= 2 {
 		if err := phraseSequences(seg, phrase, cands, func(g int32) (string, error) {
 			pi := partOf(g)
@@ -204,7 +203,7 @@ func phraseSequences(seg *Segment, phrase []string, cands []int32, content func(
 	all := make([]int, len(cands)) // per doc: how many phrase terms it has
 	var ids []int32
 	for _, w := range phrase {
-		id, ok := seg.terms[w]
+		id, ok := seg.terms.find(w)
 		if !ok {
 			return nil // no doc holds the phrase
 		}
@@ -234,7 +233,7 @@ func phraseSequences(seg *Segment, phrase []string, cands []int32, content func(
 				if !sp.main {
 					continue
 				}
-				id, ok := seg.terms[string(tk.term(i))]
+				id, ok := seg.terms.find(string(tk.term(i)))
 				if !ok {
 					id = -1
 				}

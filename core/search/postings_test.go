@@ -42,7 +42,8 @@ func TestSegmentKeepsEveryPosting(t *testing.T) {
 					want[w] = append(l, posting{doc: int32(d), tf: 1})
 				}
 				if sp.main {
-					main = append(main, seg.terms[w])
+					id, _ := seg.terms.find(w)
+					main = append(main, id)
 				}
 			}
 			if got := seg.seq.of(int32(d), nil); !slices.Equal(got, main) {
@@ -52,11 +53,11 @@ func TestSegmentKeepsEveryPosting(t *testing.T) {
 				t.Fatalf("doc %d: category %v, want %v", d, got, doc.Category)
 			}
 		}
-		if len(seg.terms) != len(want) {
-			t.Fatalf("%d terms, want %d", len(seg.terms), len(want))
+		if seg.terms.len() != len(want) {
+			t.Fatalf("%d terms, want %d", seg.terms.len(), len(want))
 		}
 		for w, l := range want {
-			id, ok := seg.terms[w]
+			id, ok := seg.terms.find(w)
 			if !ok {
 				t.Fatalf("term %q missing", w)
 			}

@@ -80,7 +80,7 @@ type posting struct {
 // process re-indexes only the files whose bytes changed. A Segment is never
 // modified once built and may be shared by many indexes.
 type Segment struct {
-	terms    map[string]int32    // term → term id
+	terms    sortedKeys          // every content term; its index is its id
 	post     postingLists        // by term id; doc ids ascending
 	cat      category.Category   // every doc's category, unless cats is set
 	cats     []category.Category // per doc, when they are not all cat
@@ -89,7 +89,6 @@ type Segment struct {
 	seq      sequences           // main term sequences of the docs
 	slugPost docSet              // slug term → docs whose slug has it
 	slugKey  docSet              // slug's main terms joined by "\x00" → docs
-	sorted   []string            // every content term, sorted: prefix lookups
 }
 
 // Index searches a sequence of segments as one set of docs: a Hit's ID
@@ -171,18 +170,17 @@ func normalise(docLen []int32, avgLen float64) []float64 {
 func NewSegment(docs []Doc) *Segment {
 	n := len(docs)
 	ix := &Segment{
-		terms:    make(map[string]int32),
 		docLen:   make([]int32, n),
 		slugPost: newDocSet(),
 		slugKey:  newDocSet(),
 	}
-	ix.seq.b = make([]byte, 0, 16*n)
-	ix.seq.off.low = make([]uint32, 0, n+1)
-	ix.seq.off.add(0)
 	var (
 		tk       tokenizer
-		postings [][]posting // by term id
-		last     []int32     // per term id: 1 + last doc that got a posting
+		ids      = map[string]int32{} // term → id in order of first use
+		postings [][]posting          // by that id
+		last     []int32              // per that id: 1 + last doc that got a posting
+		seq      = make([]int32, 0, 12*n)
+		seqOff   = make([]int32, n+1) // doc d's main terms are seq[seqOff[d]:seqOff[d+1]]
 		key      []byte
 	)
 	ix.setCategories(n, func(d int) category.Category { return docs[d].Category })
@@ -191,10 +189,10 @@ func NewSegment(docs []Doc) *Segment {
 		tk.run(doc.Content)
 		for i, sp := range tk.spans {
 			w := tk.term(i)
-			id, ok := ix.terms[string(w)]
+			id, ok := ids[string(w)]
 			if !ok {
 				id = int32(len(postings))
-				ix.terms[string(w)] = id
+				ids[string(w)] = id
 				postings = append(postings, nil)
 				last = append(last, 0)
 			}
@@ -207,12 +205,12 @@ func NewSegment(docs []Doc) *Segment {
 				last[id] = int32(d) + 1
 			}
 			if sp.main {
-				ix.seq.appendID(id)
+				seq = append(seq, id)
 			}
 		}
 		ix.docLen[d] = int32(len(tk.spans))
 		ix.total += int64(len(tk.spans))
-		ix.seq.endDoc()
+		seqOff[d+1] = int32(len(seq))
 
 		if doc.Slug == "" {
 			continue
@@ -234,15 +232,30 @@ func NewSegment(docs []Doc) *Segment {
 			ix.slugKey.add(key, int32(d))
 		}
 	}
-	ix.sorted = make([]string, 0, len(ix.terms))
-	for t := range ix.terms {
-		ix.sorted = append(ix.sorted, t)
+	ix.slugPost.freeze()
+	ix.slugKey.freeze()
+	// A term's id is its place in the sorted dictionary.
+	ix.terms = sortedKeysOf(ids)
+	byID := make([]int32, len(postings)) // first use's id → the term's
+	sorted := make([][]posting, len(postings))
+	for i := range ix.terms.len() {
+		first := ids[ix.terms.key(i)]
+		byID[first] = int32(i)
+		sorted[i] = postings[first]
 	}
-	slices.Sort(ix.sorted)
 	// The postings and sequences in arrays of their length: a long-lived
 	// process keeps a segment per memory file, and the room append left
 	// would stay with it.
-	ix.post = packPostings(postings)
+	ix.post = packPostings(sorted)
+	ix.seq.b = make([]byte, 0, 2*len(seq))
+	ix.seq.off.low = make([]uint32, 0, n+1)
+	ix.seq.off.add(0)
+	for d := range n {
+		for _, id := range seq[seqOff[d]:seqOff[d+1]] {
+			ix.seq.appendID(byID[id])
+		}
+		ix.seq.endDoc()
+	}
 	ix.seq.b = slices.Clone(ix.seq.b)
 	return ix
 }
@@ -288,10 +301,9 @@ func (ix *Index) extensions(w string) []string {
 	}
 	var out []string
 	for _, s := range ix.segs {
-		i, _ := slices.BinarySearch(s.sorted, w)
-		for ; i < len(s.sorted) && strings.HasPrefix(s.sorted[i], w); i++ {
-			if s.sorted[i] != w {
-				out = append(out, s.sorted[i])
+		for i := s.terms.search(w); i < s.terms.len() && strings.HasPrefix(s.terms.key(i), w); i++ {
+			if t := s.terms.key(i); t != w {
+				out = append(out, t)
 			}
 		}
 	}
@@ -306,7 +318,7 @@ func (ix *Index) extensions(w string) []string {
 func (ix *Index) df(w string) int {
 	n := 0
 	for _, s := range ix.segs {
-		if id, ok := s.terms[w]; ok {
+		if id, ok := s.terms.find(w); ok {
 			n += int(s.post.df[id])
 		}
 	}
@@ -366,7 +378,7 @@ func (ix *Index) Search(query string, opt Options) []Hit {
 		}
 		wt := weight * idf(n, df) * (k1 + 1)
 		for si, s := range ix.segs {
-			id, ok := s.terms[w]
+			id, ok := s.terms.find(w)
 			if !ok {
 				continue
 			}
@@ -410,7 +422,7 @@ func (ix *Index) Search(query string, opt Options) []Hit {
 		for si, s := range ix.segs {
 			rarest := -1
 			for i, w := range phrase {
-				id, ok := s.terms[w]
+				id, ok := s.terms.find(w)
 				if !ok {
 					rarest = -1
 					break
