@@ -133,18 +133,23 @@ func BenchmarkServerMemoryInProcess(b *testing.B) {
 				runtime.ReadMemStats(&ms)
 				live = float64(ms.HeapAlloc) / (1 << 20)
 				if profile != "" {
-					f, err := os.Create(filepath.Join(profile, "heap-"+strconv.Itoa(size.n)+".pprof"))
-					if err != nil {
-						b.Fatal(err)
-					}
-					if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
-						b.Fatal(err)
-					}
-					f.Close()
+					writeHeapProfile(b, filepath.Join(profile, "heap-"+strconv.Itoa(size.n)+".pprof"))
 				}
 				c.Shutdown()
 			}
 			b.ReportMetric(live, "MB-live-heap")
 		})
+	}
+}
+
+// writeHeapProfile writes the heap profile to path.
+func writeHeapProfile(b *testing.B, path string) {
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+		b.Fatal(err)
 	}
 }

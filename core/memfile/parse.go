@@ -3,6 +3,7 @@ package memfile
 import (
 	"bytes"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/memory-lsp/memory-lsp/core/text"
 )
@@ -75,7 +76,8 @@ type Entry struct {
 // Document is a parsed memory file. Src is the file's bytes, unchanged, and
 // never written afterwards, by the parse or by anyone holding the Document
 // (a change is a new slice and a new parse): readers may view it as a
-// string without copying it.
+// string without copying it, and Parse does, for its entries' Slug and
+// Content.
 type Document struct {
 	Src     []byte
 	Lines   []Line
@@ -88,8 +90,28 @@ func Parse(src []byte) *Document {
 	n := bytes.Count(src, []byte{'\n'}) + 1
 	d.Lines = make([]Line, 0, n)
 	d.Entries = make([]Entry, 0, maxEntries(src))
-	d.parseUntil(0, 1, false, len(src)+1)
+	d.parseUntil(0, 1, false, len(src)+1, viewOf(src))
 	return d
+}
+
+// viewOf is src as a string, without a copy: for the strings of the
+// entries of a parse of src, which is never written (see Document). Held
+// by a long-lived process, a copy of each entry's content doubled the
+// bytes a file's parse keeps (9.6 MB at 100,000 entries), and the views
+// keep nothing the Document does not: its Src.
+//
+// Only a fresh parse views its Src. Reparse copies the strings of the
+// lines it reads and keeps those of the lines it takes from the old
+// parse: its strings then view the first parse's Src, which is alive
+// anyway while they are, and copy the few lines changed since. Had a
+// reparse viewed its own Src, a string read there and kept by a cache
+// (the checks keep the analyses of the contents they saw) would keep
+// that whole version of the file alive, one per line edited.
+func viewOf(src []byte) string {
+	if len(src) == 0 {
+		return ""
+	}
+	return unsafe.String(&src[0], len(src))
 }
 
 // maxEntries bounds the entries of the lines of src: an entry's line starts
@@ -108,12 +130,13 @@ func maxEntries(src []byte) int {
 // parseUntil appends to d the lines of d.Src from offset start on, the first
 // numbered num, with a fence open or not before it, up to the line that
 // starts at offset stop (len(d.Src)+1 for all of them); it returns whether a
-// fence is open after them.
-func (d *Document) parseUntil(start, num int, inFence bool, stop int) bool {
+// fence is open after them. The entries' strings are views of view when it
+// is d.Src as a string (viewOf), else copies.
+func (d *Document) parseUntil(start, num int, inFence bool, stop int, view string) bool {
 	src := d.Src
 	eachLine(src, start, num, stop, func(num int, span text.Span, hasLF bool) {
 		ln := Line{Num: num, Span: span, HasLF: hasLF, Entry: -1}
-		if e, ok := parseEntry(src, span); ok {
+		if e, ok := parseEntry(src, view, span); ok {
 			e.Line, e.LineIndex = num, len(d.Lines)
 			ln.Kind, ln.Entry = KindEntry, len(d.Entries)
 			d.Entries = append(d.Entries, e)
@@ -131,7 +154,7 @@ func (d *Document) parseUntil(start, num int, inFence bool, stop int) bool {
 // kept.
 func Entries(src []byte, fn func(Entry)) {
 	eachLine(src, 0, 1, len(src)+1, func(num int, span text.Span, _ bool) {
-		if e, ok := parseEntry(src, span); ok {
+		if e, ok := parseEntry(src, "", span); ok {
 			e.Line, e.LineIndex = num, num-1
 			fn(e)
 		}
@@ -144,7 +167,7 @@ func Entries(src []byte, fn func(Entry)) {
 // on that line alone, so a reader that knows where an entry is (an index)
 // reads its line and nothing else of the file.
 func EntryOfLine(line []byte, start, num int) (Entry, bool) {
-	e, ok := parseEntry(line, text.Span{Start: 0, End: len(line)})
+	e, ok := parseEntry(line, "", text.Span{Start: 0, End: len(line)})
 	if !ok {
 		return Entry{}, false
 	}
@@ -176,8 +199,10 @@ func eachLine(src []byte, start, num, stop int, fn func(num int, span text.Span,
 	}
 }
 
-// parseEntry applies HackLM's entry grammar to one line.
-func parseEntry(src []byte, line text.Span) (Entry, bool) {
+// parseEntry applies HackLM's entry grammar to one line. Its strings are
+// views of view when it is src as a string (viewOf), else copies: a caller
+// that may reuse src (Entries, EntryOfLine) passes "".
+func parseEntry(src []byte, view string, line text.Span) (Entry, bool) {
 	b := src[line.Start:line.End]
 	if len(b) < 3 || b[0] != '-' || b[1] != ' ' {
 		return Entry{}, false
@@ -212,10 +237,19 @@ func parseEntry(src []byte, line text.Span) (Entry, bool) {
 		e.HasSlug = true
 		e.SlugSpan = slug
 		e.ContentSpan = rest
-		e.Slug = string(src[slug.Start:slug.End])
+		e.Slug = cut(src, view, slug)
 	}
-	e.Content = string(src[e.ContentSpan.Start:e.ContentSpan.End])
+	e.Content = cut(src, view, e.ContentSpan)
 	return e, true
+}
+
+// cut is src[sp] as a string: a view of view when it is src as a string,
+// else a copy.
+func cut(src []byte, view string, sp text.Span) string {
+	if view != "" {
+		return view[sp.Start:sp.End]
+	}
+	return string(src[sp.Start:sp.End])
 }
 
 // splitSlug tests `[` + one or more non-`]` + `]` + whitespace run + at least

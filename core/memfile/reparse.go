@@ -22,7 +22,8 @@ import (
 // it (or, after the change, at the same distance from the end) reads the
 // same.
 //
-// The result shares the entries' strings with old; neither is changed. For
+// The result shares the entries' strings with old; neither is changed. The
+// strings of the lines it reads are copies, not views of src (see viewOf). For
 // src equal to old.Src it is old. old must be a parse (Parse's or
 // Reparse's), not an empty Document standing for an unread file.
 func Reparse(old *Document, src []byte) *Document {
@@ -91,13 +92,13 @@ func reparse(old *Document, src []byte, extend bool) *Document {
 		d.Entries = make([]Entry, entries, entries+maxEntries(src[start:min(tail, len(src))])+len(old.Entries)-oldEntries)
 		copy(d.Entries, old.Entries[:entries])
 	}
-	inFence = d.parseUntil(start, kept+1, inFence, tail)
+	inFence = d.parseUntil(start, kept+1, inFence, tail, "")
 	if keep == len(old.Lines) {
 		return d
 	}
 	if inFence != oldFence {
 		// a fence opened or closed: the kept lines would read otherwise
-		d.parseUntil(tail, len(d.Lines)+1, inFence, len(src)+1)
+		d.parseUntil(tail, len(d.Lines)+1, inFence, len(src)+1, "")
 		return d
 	}
 	lines, ents := len(d.Lines)-keep, len(d.Entries)-oldEntries

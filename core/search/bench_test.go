@@ -179,7 +179,7 @@ func BenchmarkSearch100kWorst(b *testing.B) {
 		df int
 	}
 	var top []tf
-	for w := range ix.segs[0].terms {
+	for _, w := range ix.segs[0].terms.all() {
 		top = append(top, tf{w, ix.df(w)})
 	}
 	q := ""

@@ -4,9 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"maps"
 	"math"
-	"slices"
 )
 
 // A part is the inverted index of one memory file laid out as bytes, so
@@ -52,7 +50,7 @@ func EncodePart(seg *Segment, locs []Loc) ([]byte, error) {
 	if n > math.MaxInt32 {
 		return nil, fmt.Errorf("encoding a part: %d docs", n)
 	}
-	b := make([]byte, partHeaderLen, partHeaderLen+(docLenLen+locLen)*n+16*len(seg.sorted)+8*int(seg.total))
+	b := make([]byte, partHeaderLen, partHeaderLen+(docLenLen+locLen)*n+16*seg.terms.len()+8*int(seg.total))
 	le := binary.LittleEndian
 	for d := range n {
 		b = le.AppendUint32(b, uint32(seg.docLen[d]))
@@ -84,17 +82,18 @@ func EncodePart(seg *Segment, locs []Loc) ([]byte, error) {
 			}
 		}
 	}
-	section(0, seg.sorted, func(t string) ([]int32, []uint16) {
-		ps := seg.postings[seg.terms[t]]
-		docs, tfs := make([]int32, len(ps)), make([]uint16, len(ps))
-		for i, p := range ps {
-			docs[i], tfs[i] = p.doc, p.tf
+	section(0, seg.terms.all(), func(t string) ([]int32, []uint16) {
+		id, _ := seg.terms.find(t)
+		docs, tfs := make([]int32, 0, seg.post.df[id]), make([]uint16, 0, seg.post.df[id])
+		for it := seg.post.of(id); it.more(); {
+			p := it.next()
+			docs, tfs = append(docs, p.doc), append(tfs, p.tf)
 		}
 		return docs, tfs
 	})
-	slugs := slices.Sorted(maps.Keys(seg.slugPost.one))
+	slugs := seg.slugPost.sortedKeys()
 	section(1, slugs, func(t string) ([]int32, []uint16) { var one [1]int32; return seg.slugPost.docs(t, &one), nil })
-	keys := slices.Sorted(maps.Keys(seg.slugKey.one))
+	keys := seg.slugKey.sortedKeys()
 	section(2, keys, func(t string) ([]int32, []uint16) { var one [1]int32; return seg.slugKey.docs(t, &one), nil })
 	offs[6] = uint32(len(b))
 	if int64(len(b)) > math.MaxUint32 {
@@ -102,7 +101,7 @@ func EncodePart(seg *Segment, locs []Loc) ([]byte, error) {
 	}
 	le.PutUint32(b[0:], uint32(n))
 	le.PutUint64(b[4:], uint64(seg.total))
-	le.PutUint32(b[12:], uint32(len(seg.sorted)))
+	le.PutUint32(b[12:], uint32(seg.terms.len()))
 	le.PutUint32(b[16:], uint32(len(slugs)))
 	le.PutUint32(b[20:], uint32(len(keys)))
 	for i, o := range offs {

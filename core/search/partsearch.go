@@ -2,7 +2,6 @@ package search
 
 import (
 	"errors"
-	"maps"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -138,28 +137,26 @@ func SearchParts(query string, opt Options, parts []FilePart, content func(part,
 	}
 
 	seg := &Segment{
-		terms:    make(map[string]int32, len(terms)),
-		cats:     make([]category.Category, len(cands)),
 		docLen:   make([]int32, len(cands)),
-		seqOff:   make([]int32, len(cands)+1),
 		slugPost: newDocSet(),
 		slugKey:  newDocSet(),
 	}
+	seg.setCategories(len(cands), func(c int) category.Category { return parts[partOf(cands[c])].Category })
 	for c, g := range cands {
 		pi := partOf(g)
-		seg.cats[c] = parts[pi].Category
 		seg.docLen[c] = parts[pi].Part.docLen(int(g) - base[pi])
 	}
-	seg.sorted = slices.Sorted(maps.Keys(terms))
-	for _, t := range seg.sorted {
+	seg.terms = sortedKeysOf(terms)
+	postings := make([][]posting, 0, seg.terms.len())
+	for _, t := range seg.terms.all() {
 		l := terms[t]
-		seg.terms[t] = int32(len(seg.postings))
 		ps := make([]posting, len(l.docs))
 		for i, g := range l.docs {
 			ps[i] = posting{doc: local(g), tf: l.tfs[i]}
 		}
-		seg.postings = append(seg.postings, ps)
+		postings = append(postings, ps)
 	}
+	seg.post = packPostings(postings)
 	for w, l := range slugs {
 		for _, g := range l.docs {
 			seg.slugPost.add([]byte(w), local(g))
@@ -168,6 +165,8 @@ func SearchParts(query string, opt Options, parts []FilePart, content func(part,
 	for _, g := range keyDocs.docs {
 		seg.slugKey.add([]byte(qt.key), local(g))
 	}
+	seg.slugPost.freeze()
+	seg.slugKey.freeze()
 	if len(phrase) >= 2 {
 		if err := phraseSequences(seg, phrase, cands, func(g int32) (string, error) {
 			pi := partOf(g)
@@ -214,7 +213,7 @@ func phraseSequences(seg *Segment, phrase []string, cands []int32, content func(
 	all := make([]int, len(cands)) // per doc: how many phrase terms it has
 	var ids []int32
 	for _, w := range phrase {
-		id, ok := seg.terms[w]
+		id, ok := seg.terms.find(w)
 		if !ok {
 			return nil // no doc holds the phrase
 		}
@@ -222,10 +221,12 @@ func phraseSequences(seg *Segment, phrase []string, cands []int32, content func(
 			continue
 		}
 		ids = append(ids, id)
-		for _, p := range seg.postings[id] {
+		for it := seg.post.of(id); it.more(); {
+			p := it.next()
 			all[p.doc]++
 		}
 	}
+	seg.seq.off.add(0)
 	var tk tokenizer
 	for c := range cands {
 		if all[c] == len(ids) {
@@ -242,14 +243,14 @@ func phraseSequences(seg *Segment, phrase []string, cands []int32, content func(
 				if !sp.main {
 					continue
 				}
-				id, ok := seg.terms[string(tk.term(i))]
+				id, ok := seg.terms.find(string(tk.term(i)))
 				if !ok {
 					id = -1
 				}
-				seg.seq = append(seg.seq, id)
+				seg.seq.appendID(id)
 			}
 		}
-		seg.seqOff[c+1] = int32(len(seg.seq))
+		seg.seq.endDoc()
 	}
 	return nil
 }

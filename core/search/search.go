@@ -80,16 +80,15 @@ type posting struct {
 // process re-indexes only the files whose bytes changed. A Segment is never
 // modified once built and may be shared by many indexes.
 type Segment struct {
-	terms    map[string]int32 // term → term id
-	postings [][]posting      // by term id; doc ids ascending
-	cats     []category.Category
-	docLen   []int32  // number of terms per doc (compounds included)
-	total    int64    // the sum of docLen
-	seq      []int32  // main term sequences of all docs, back to back
-	seqOff   []int32  // doc d's sequence is seq[seqOff[d]:seqOff[d+1]]
-	slugPost docSet   // slug term → docs whose slug has it
-	slugKey  docSet   // slug's main terms joined by "\x00" → docs
-	sorted   []string // every content term, sorted: prefix lookups
+	terms    sortedKeys          // every content term; its index is its id
+	post     postingLists        // by term id; doc ids ascending
+	cat      category.Category   // every doc's category, unless cats is set
+	cats     []category.Category // per doc, when they are not all cat
+	docLen   []int32             // number of terms per doc (compounds included)
+	total    int64               // the sum of docLen
+	seq      sequences           // main term sequences of the docs
+	slugPost docSet              // slug term → docs whose slug has it
+	slugKey  docSet              // slug's main terms joined by "\x00" → docs
 }
 
 // Index searches a sequence of segments as one set of docs: a Hit's ID
@@ -171,47 +170,47 @@ func normalise(docLen []int32, avgLen float64) []float64 {
 func NewSegment(docs []Doc) *Segment {
 	n := len(docs)
 	ix := &Segment{
-		terms:    make(map[string]int32),
-		cats:     make([]category.Category, n),
 		docLen:   make([]int32, n),
-		seqOff:   make([]int32, n+1),
 		slugPost: newDocSet(),
 		slugKey:  newDocSet(),
 	}
-	ix.seq = make([]int32, 0, 12*n)
 	var (
-		tk   tokenizer
-		last []int32 // per term id: 1 + last doc that got a posting
-		key  []byte
+		tk       tokenizer
+		ids      = map[string]int32{} // term → id in order of first use
+		postings [][]posting          // by that id
+		last     []int32              // per that id: 1 + last doc that got a posting
+		seq      = make([]int32, 0, 12*n)
+		seqOff   = make([]int32, n+1) // doc d's main terms are seq[seqOff[d]:seqOff[d+1]]
+		key      []byte
 	)
+	ix.setCategories(n, func(d int) category.Category { return docs[d].Category })
 	for d, doc := range docs {
-		ix.cats[d] = doc.Category
 		tk.reset()
 		tk.run(doc.Content)
 		for i, sp := range tk.spans {
 			w := tk.term(i)
-			id, ok := ix.terms[string(w)]
+			id, ok := ids[string(w)]
 			if !ok {
-				id = int32(len(ix.postings))
-				ix.terms[string(w)] = id
-				ix.postings = append(ix.postings, nil)
+				id = int32(len(postings))
+				ids[string(w)] = id
+				postings = append(postings, nil)
 				last = append(last, 0)
 			}
-			if p := ix.postings[id]; last[id] == int32(d)+1 {
+			if p := postings[id]; last[id] == int32(d)+1 {
 				if p[len(p)-1].tf < math.MaxUint16 {
 					p[len(p)-1].tf++
 				}
 			} else {
-				ix.postings[id] = append(p, posting{doc: int32(d), tf: 1})
+				postings[id] = append(p, posting{doc: int32(d), tf: 1})
 				last[id] = int32(d) + 1
 			}
 			if sp.main {
-				ix.seq = append(ix.seq, id)
+				seq = append(seq, id)
 			}
 		}
 		ix.docLen[d] = int32(len(tk.spans))
 		ix.total += int64(len(tk.spans))
-		ix.seqOff[d+1] = int32(len(ix.seq))
+		seqOff[d+1] = int32(len(seq))
 
 		if doc.Slug == "" {
 			continue
@@ -233,30 +232,62 @@ func NewSegment(docs []Doc) *Segment {
 			ix.slugKey.add(key, int32(d))
 		}
 	}
-	ix.sorted = make([]string, 0, len(ix.terms))
-	for t := range ix.terms {
-		ix.sorted = append(ix.sorted, t)
+	ix.slugPost.freeze()
+	ix.slugKey.freeze()
+	// A term's id is its place in the sorted dictionary.
+	ix.terms = sortedKeysOf(ids)
+	byID := make([]int32, len(postings)) // first use's id → the term's
+	sorted := make([][]posting, len(postings))
+	for i := range ix.terms.len() {
+		first := ids[ix.terms.key(i)]
+		byID[first] = int32(i)
+		sorted[i] = postings[first]
 	}
-	slices.Sort(ix.sorted)
-	ix.pack()
+	// The postings and sequences in arrays of their length: a long-lived
+	// process keeps a segment per memory file, and the room append left
+	// would stay with it.
+	ix.post = packPostings(sorted)
+	ix.seq.b = make([]byte, 0, 2*len(seq))
+	ix.seq.off.low = make([]uint32, 0, n+1)
+	ix.seq.off.add(0)
+	for d := range n {
+		for _, id := range seq[seqOff[d]:seqOff[d+1]] {
+			ix.seq.appendID(byID[id])
+		}
+		ix.seq.endDoc()
+	}
+	ix.seq.b = slices.Clone(ix.seq.b)
 	return ix
 }
 
-// pack moves the postings lists into one array and the sequences into an
-// array of their length: a long-lived process keeps a segment per memory
-// file, and the room append left (a third of what the lists hold, at
-// 100,000 entries) would stay with it.
-func (s *Segment) pack() {
-	n := 0
-	for _, p := range s.postings {
-		n += len(p)
+// setCategories sets the category of each of n docs, of doc d cat(d):
+// kept once when they are all the same (a memory file's entries), which
+// a segment is most often.
+func (s *Segment) setCategories(n int, cat func(d int) category.Category) {
+	s.cats = nil
+	if n == 0 {
+		return
 	}
-	all := make([]posting, n)
-	for id, p := range s.postings {
-		k := copy(all, p)
-		s.postings[id], all = all[:k:k], all[k:]
+	s.cat = cat(0)
+	for d := 1; d < n; d++ {
+		if c := cat(d); c != s.cat && s.cats == nil {
+			s.cats = make([]category.Category, n)
+			for e := range d {
+				s.cats[e] = s.cat
+			}
+			s.cats[d] = c
+		} else if s.cats != nil {
+			s.cats[d] = c
+		}
 	}
-	s.seq = slices.Clone(s.seq)
+}
+
+// category is doc d's category.
+func (s *Segment) category(d int32) category.Category {
+	if s.cats != nil {
+		return s.cats[d]
+	}
+	return s.cat
 }
 
 // Len is the number of docs in the segment.
@@ -270,10 +301,9 @@ func (ix *Index) extensions(w string) []string {
 	}
 	var out []string
 	for _, s := range ix.segs {
-		i, _ := slices.BinarySearch(s.sorted, w)
-		for ; i < len(s.sorted) && strings.HasPrefix(s.sorted[i], w); i++ {
-			if s.sorted[i] != w {
-				out = append(out, s.sorted[i])
+		for i := s.terms.search(w); i < s.terms.len() && strings.HasPrefix(s.terms.key(i), w); i++ {
+			if t := s.terms.key(i); t != w {
+				out = append(out, t)
 			}
 		}
 	}
@@ -288,8 +318,8 @@ func (ix *Index) extensions(w string) []string {
 func (ix *Index) df(w string) int {
 	n := 0
 	for _, s := range ix.segs {
-		if id, ok := s.terms[w]; ok {
-			n += len(s.postings[id])
+		if id, ok := s.terms.find(w); ok {
+			n += int(s.post.df[id])
 		}
 	}
 	return n
@@ -340,6 +370,7 @@ func (ix *Index) Search(query string, opt Options) []Hit {
 		acc[d] += s
 	}
 
+	var block [128]posting
 	termScore := func(w string, weight float64) {
 		df := ix.df(w)
 		if df == 0 {
@@ -347,14 +378,20 @@ func (ix *Index) Search(query string, opt Options) []Hit {
 		}
 		wt := weight * idf(n, df) * (k1 + 1)
 		for si, s := range ix.segs {
-			id, ok := s.terms[w]
+			id, ok := s.terms.find(w)
 			if !ok {
 				continue
 			}
 			base, norm := ix.base[si], ix.norm[si]
-			for _, p := range s.postings[id] {
-				tf := float64(p.tf)
-				add(base+p.doc, wt*tf/(tf+norm[p.doc]))
+			for it := s.post.of(id); ; {
+				n := it.read(block[:])
+				if n == 0 {
+					break
+				}
+				for _, p := range block[:n] {
+					tf := float64(p.tf)
+					add(base+p.doc, wt*tf/(tf+norm[p.doc]))
+				}
 			}
 		}
 	}
@@ -381,25 +418,33 @@ func (ix *Index) Search(query string, opt Options) []Hit {
 	if len(phrase) >= 2 {
 		bonus := PhraseBonus * float64(len(phrase))
 		ids := make([]int32, len(phrase))
+		var run []byte
 		for si, s := range ix.segs {
 			rarest := -1
 			for i, w := range phrase {
-				id, ok := s.terms[w]
+				id, ok := s.terms.find(w)
 				if !ok {
 					rarest = -1
 					break
 				}
 				ids[i] = id
-				if rarest < 0 || len(s.postings[id]) < len(s.postings[ids[rarest]]) {
+				if rarest < 0 || s.post.df[id] < s.post.df[ids[rarest]] {
 					rarest = i
 				}
 			}
 			if rarest < 0 {
 				continue
 			}
-			for _, p := range s.postings[ids[rarest]] {
-				if containsRun(s.seq[s.seqOff[p.doc]:s.seqOff[p.doc+1]], ids) {
-					acc[ix.base[si]+p.doc] += bonus // already touched by the term loop
+			run = s.seq.encode(run[:0], ids)
+			for it := s.post.of(ids[rarest]); ; {
+				n := it.read(block[:])
+				if n == 0 {
+					break
+				}
+				for _, p := range block[:n] {
+					if s.seq.hasRun(p.doc, run) {
+						acc[ix.base[si]+p.doc] += bonus // already touched by the term loop
+					}
 				}
 			}
 		}
@@ -408,7 +453,7 @@ func (ix *Index) Search(query string, opt Options) []Hit {
 	// Collect, filter, rank.
 	cat := func(d int32) category.Category {
 		si := ix.segment(d)
-		return ix.segs[si].cats[d-ix.base[si]]
+		return ix.segs[si].category(d - ix.base[si])
 	}
 	if opt.Limit > 0 {
 		h := topK{k: opt.Limit}
@@ -472,16 +517,6 @@ func (ix *Index) segment(d int32) int {
 	// The last segment starting at or before d: empty segments share
 	// their base with the next, which holds d.
 	return sort.Search(len(ix.base), func(k int) bool { return ix.base[k] > d }) - 1
-}
-
-// containsRun reports whether pat occurs as consecutive elements of seq.
-func containsRun(seq, pat []int32) bool {
-	for i := 0; i+len(pat) <= len(seq); i++ {
-		if seq[i] == pat[0] && slices.Equal(seq[i:i+len(pat)], pat) {
-			return true
-		}
-	}
-	return false
 }
 
 // cmpHit orders best first: higher score, then lower ID.
