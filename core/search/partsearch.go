@@ -114,20 +114,25 @@ func SearchParts(query string, opt Options, parts []FilePart, content func(part,
 		}
 	}
 
-	// The docs that can score, ascending, are the segment's docs.
+	// The docs that can score, ascending, are the segment's docs. Every
+	// list is ascending (a part's postings are, and parts come in order),
+	// so they are merged, and each list's docs found in them by one walk.
 	var cands []int32
 	for _, l := range terms {
-		cands = append(cands, l.docs...)
+		cands = unionSorted(cands, l.docs)
 	}
 	for _, l := range slugs {
-		cands = append(cands, l.docs...)
+		cands = unionSorted(cands, l.docs)
 	}
-	cands = append(cands, keyDocs.docs...)
-	slices.Sort(cands)
-	cands = slices.Compact(cands)
-	local := func(g int32) int32 {
-		i, _ := slices.BinarySearch(cands, g)
-		return int32(i)
+	cands = unionSorted(cands, keyDocs.docs)
+	local := func(docs []int32, fn func(i int, c int32)) {
+		c := 0
+		for i, g := range docs {
+			for cands[c] < g {
+				c++
+			}
+			fn(i, int32(c))
+		}
 	}
 	// partOf is the part holding global doc g: the last whose base is at
 	// most g (parts without docs share their base with the next).
@@ -151,20 +156,14 @@ func SearchParts(query string, opt Options, parts []FilePart, content func(part,
 	for _, t := range seg.terms.all() {
 		l := terms[t]
 		ps := make([]posting, len(l.docs))
-		for i, g := range l.docs {
-			ps[i] = posting{doc: local(g), tf: l.tfs[i]}
-		}
+		local(l.docs, func(i int, c int32) { ps[i] = posting{doc: c, tf: l.tfs[i]} })
 		postings = append(postings, ps)
 	}
 	seg.post = packPostings(postings)
 	for w, l := range slugs {
-		for _, g := range l.docs {
-			seg.slugPost.add([]byte(w), local(g))
-		}
+		local(l.docs, func(_ int, c int32) { seg.slugPost.add([]byte(w), c) })
 	}
-	for _, g := range keyDocs.docs {
-		seg.slugKey.add([]byte(qt.key), local(g))
-	}
+	local(keyDocs.docs, func(_ int, c int32) { seg.slugKey.add([]byte(qt.key), c) })
 	seg.slugPost.freeze()
 	seg.slugKey.freeze()
 	if len(phrase) >= 2 {
@@ -191,6 +190,31 @@ func SearchParts(query string, opt Options, parts []FilePart, content func(part,
 		hits[i].ID = int(cands[hits[i].ID])
 	}
 	return hits, nil
+}
+
+// unionSorted is the ascending docs of a and b, two ascending lists
+// without repeats, without repeats.
+func unionSorted(a, b []int32) []int32 {
+	if len(a) == 0 {
+		return slices.Clone(b)
+	}
+	out := make([]int32, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] < b[j]:
+			out = append(out, a[i])
+			i++
+		case b[j] < a[i]:
+			out = append(out, b[j])
+			j++
+		default:
+			out = append(out, a[i])
+			i, j = i+1, j+1
+		}
+	}
+	out = append(out, a[i:]...)
+	return append(out, b[j:]...)
 }
 
 // lookup calls fn with the entry of d whose key is k, if there is one.
