@@ -163,7 +163,7 @@ func destinationOf(repo rules.Repo, ref refs.Ref) (destination, bool) {
 	switch ref.Kind {
 	case refs.Path:
 		if abs, ok := repo.Locate(ref.Path); ok {
-			return destination{path: abs, line: ref.Line}, true
+			return destination{path: abs, line: int(ref.Line)}, true
 		}
 	case refs.Command:
 		m, ok := repo.Manifest(ref.Tool, ref.In)
