@@ -299,6 +299,9 @@ type workspace struct {
 	// verdicts are the previous check's verdicts that still hold;
 	// judgedNow, when set, collects this check's for the next.
 	verdicts, judgedNow map[verdictKey]judgement
+	// asking is the scratch list a judgement's questions are noted in
+	// (the references task judges one reference at a time).
+	asking []question
 
 	// pairs, computed once for duplicate, near-duplicate and conflict.
 	pairs []similar.Pair

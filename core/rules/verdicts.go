@@ -3,6 +3,7 @@ package rules
 import (
 	"maps"
 	"path"
+	"slices"
 
 	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/refs"
@@ -44,10 +45,13 @@ type RepoChange interface {
 
 // verdictKey names one reference of one entry: the entry's content, the
 // file and line it is on (the line's write time is part of its verdict),
-// and the reference's index among the content's references.
+// and the reference's index among the content's references. The numbers
+// are int32 (a file is at most memfile.MaxBytes): the Checker keeps a key
+// for every reference a folder cites, and a map slot of 80 bytes rather
+// than 88.
 type verdictKey struct {
 	content, path string
-	line, ref     int
+	line, ref     int32
 }
 
 // judgement is a verdict and the questions that reached it. Most verdicts
@@ -167,11 +171,16 @@ func (w *workspace) judge(path string, e *memfile.Entry, i int, ref refs.Ref, re
 	if w.judgedNow == nil {
 		return refs.Judge(ref, repo)
 	}
-	k := verdictKey{content: e.Content, path: path, line: e.Line, ref: i}
+	k := verdictKey{content: e.Content, path: path, line: int32(e.Line), ref: int32(i)}
 	j, ok := w.verdicts[k]
 	if !ok {
-		rec := &recorder{entryRepo: repo}
-		j = judged(refs.Judge(ref, rec), rec.asked)
+		// the questions are noted in the workspace's scratch list and kept
+		// in a list of their own of exactly their number: grown by
+		// appending, each judgement's list would be up to twice that
+		rec := &recorder{entryRepo: repo, asked: w.asking[:0]}
+		v := refs.Judge(ref, rec)
+		w.asking = rec.asked
+		j = judged(v, slices.Clone(rec.asked))
 	}
 	w.judgedNow[k] = j
 	return j.verdict()
@@ -185,8 +194,14 @@ type recorder struct {
 	asked []question
 }
 
+// ask notes a question once: a judgement is judged again when any of its
+// questions may be answered otherwise, so a repeat says nothing more (a
+// path is asked of with Stat, then Endings, then Moved).
 func (r *recorder) ask(op asking, tool refs.Tool, s string) {
-	r.asked = append(r.asked, question{op: op, tool: tool, s: s})
+	q := question{op: op, tool: tool, s: s}
+	if !slices.Contains(r.asked, q) {
+		r.asked = append(r.asked, q)
+	}
 }
 
 func (r *recorder) Stat(p string) (isDir, ok bool) {

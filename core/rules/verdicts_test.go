@@ -140,3 +140,24 @@ func nonZero(t reflect.Type) reflect.Value {
 	}
 	return v
 }
+
+// TestRecorderNotesEachQuestionOnce: a path asked of three ways is one
+// question (a judgement is kept with its questions, one per reference a
+// folder cites), and a change to it is still seen, as is one to another
+// question asked after it.
+func TestRecorderNotesEachQuestionOnce(t *testing.T) {
+	rec := &recorder{entryRepo: &entryRepo{Repo: &fakeRepo{}}}
+	rec.Stat("src/app.ts")
+	rec.Endings("src/app.ts")
+	rec.Moved("src/app.ts")
+	rec.Manifest(refs.Npm, "web")
+	rec.Stat("src/app.ts")
+	want := []question{{op: askPath, s: "src/app.ts"}, {op: askManifest, tool: refs.Npm, s: "web"}}
+	if !reflect.DeepEqual(rec.asked, want) {
+		t.Fatalf("asked %+v, want %+v", rec.asked, want)
+	}
+	j := judged(refs.Verdict{Status: refs.Silent}, rec.asked)
+	if !j.affected(namedPaths{"src/app.ts"}) || j.affected(namedPaths{"src/other.ts"}) {
+		t.Error("the judgement does not follow the change to its path")
+	}
+}
