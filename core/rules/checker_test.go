@@ -46,7 +46,7 @@ func checkerPairs(c *Checker) []similar.Pair {
 		for _, p := range g.pairs {
 			out = append(out, similar.Pair{I: p.I + off, J: p.J + off, Verdict: p.Verdict})
 		}
-		off += len(g.contents)
+		off += len(g.texts)
 	}
 	return out
 }
@@ -308,7 +308,7 @@ func assertCache(t *testing.T, c *Checker) {
 	t.Helper()
 	want := map[string]int{}
 	for _, g := range c.groups {
-		for _, ct := range g.contents {
+		for _, ct := range g.contents() {
 			want[ct]++
 		}
 	}
