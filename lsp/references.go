@@ -69,7 +69,7 @@ func (c *citeCache) of(file *rules.File) [][]refs.Ref {
 	}
 	es := file.Doc.Entries
 	out := make([][]refs.Ref, len(es))
-	var read map[string][]refs.Ref
+	var read *rules.Readings
 	if ck := c.checker.Load(); ck != nil {
 		read = ck.References()
 	}
@@ -98,7 +98,7 @@ func (c *citeCache) of(file *rules.File) [][]refs.Ref {
 		}
 		rs, ok := was[ct]
 		if !ok {
-			rs, ok = read[ct]
+			rs, ok = read.Of(ct)
 		}
 		if !ok {
 			rs = refs.Extract(ct)

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/memory-lsp/memory-lsp/core/config"
-	"github.com/memory-lsp/memory-lsp/core/refs"
 	"github.com/memory-lsp/memory-lsp/core/secret"
 	"github.com/memory-lsp/memory-lsp/core/similar"
 	"github.com/memory-lsp/memory-lsp/core/textdiff"
@@ -55,9 +54,9 @@ type Checker struct {
 	took map[string]time.Duration
 	// read are the references the previous call read in each content,
 	// for the rules that need the repository (references.go), as
-	// References hands them out: set by the call that made the map, read
+	// References hands them out: set by the call that made them, read
 	// without c.mu.
-	read atomic.Pointer[map[string][]refs.Ref]
+	read atomic.Pointer[Readings]
 	// verdicts are the reference rules' verdicts of the previous call,
 	// judged against judgedBy (verdicts.go).
 	verdicts map[verdictKey]judgement

@@ -292,10 +292,10 @@ func assertReadings(t *testing.T, c *Checker, files []File) {
 			}
 		}
 	}
-	if len(c.References()) != len(want) {
-		t.Fatalf("the Checker keeps %d readings for %d contents", len(c.References()), len(want))
+	if c.References().Len() != len(want) {
+		t.Fatalf("the Checker keeps %d readings for %d contents", c.References().Len(), len(want))
 	}
-	for ct, rs := range c.References() {
+	for ct, rs := range c.References().All() {
 		if !want[ct] || !reflect.DeepEqual(rs, refs.Extract(ct)) {
 			t.Fatalf("reading of %q: %v, want %v", ct, rs, refs.Extract(ct))
 		}
