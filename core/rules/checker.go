@@ -61,6 +61,10 @@ type Checker struct {
 	// judged against judgedBy (verdicts.go).
 	verdicts map[verdictKey]judgement
 	judgedBy Repo
+	// gen numbers the checks that judge references, for the verdicts;
+	// verdictsHigh is the most verdicts the map has held since it was made.
+	gen          uint32
+	verdictsHigh int
 
 	// Repo is what the reference rules judge entries against; nil keeps
 	// them silent. Set it before a call, not during one.
@@ -135,15 +139,10 @@ func (c *Checker) Check(files []File, cfg config.Config) []Finding {
 		tasks = append(tasks, &task{key: referencesTask, run: func(w *workspace) {
 			w.cites = c.citations(files)
 			if c.keepsVerdicts() {
-				w.verdicts = c.reusableVerdicts()
-				// sized once: on a first check, by the references to judge
-				n := len(c.verdicts)
-				if n == 0 {
-					for _, ct := range w.cites {
-						n += len(ct.refs)
-					}
-				}
-				w.judgedNow = make(map[verdictKey]judgement, n)
+				w.gen = c.startVerdicts(w.cites)
+				w.verdicts = c.verdicts
+			} else {
+				c.verdicts = nil
 			}
 			for i := range registry {
 				if r := &registry[i]; r.on(cfg) && r.NeedsRepo {
@@ -151,7 +150,10 @@ func (c *Checker) Check(files []File, cfg config.Config) []Finding {
 					r.check(w)
 				}
 			}
-			c.verdicts, c.judgedBy = w.judgedNow, c.Repo
+			if w.verdicts != nil {
+				c.endVerdicts(w.gen)
+			}
+			c.judgedBy = c.Repo
 		}})
 	} else {
 		c.keepReadings(nil) // nothing to judge: keep no readings
@@ -315,6 +317,9 @@ func parallelTasks(n int, task func(k int)) {
 func (c *Checker) reset() {
 	c.groups, c.cache, c.slugBases, c.took = nil, nil, nil, nil
 	c.directives, c.secrets, c.scores = nil, nil, nil
+	// judged in place: some may have been judged against c.Repo, others
+	// only against judgedBy
+	c.verdicts, c.judgedBy, c.verdictsHigh = nil, nil, 0
 	c.keepReadings(nil)
 }
 
