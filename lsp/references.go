@@ -41,13 +41,21 @@ type citeCache struct {
 	checker atomic.Pointer[rules.Checker]
 }
 
-// fileCites is one file's references, by entry index, for the parse they
-// were last read from (views share a parse while the file is unchanged).
-// Only that parse's are kept: a map of them by content, kept beside them,
-// held as much again as the references (10 MB at 100,000 entries).
+// fileCites is one file's references, for the parse they were last read
+// from (views share a parse while the file is unchanged): those of the
+// entries that cite something, in entry order. Two entries in three cite
+// nothing, and a list by entry index was 24 bytes for each of them. Only
+// that parse's are kept: a map of them by content, kept beside them, held
+// as much again as the references (10 MB at 100,000 entries).
 type fileCites struct {
-	doc     *memfile.Document
-	entries [][]refs.Ref
+	doc   *memfile.Document
+	cited []entryCites
+}
+
+// entryCites are the references the entry at index entry cites, never none.
+type entryCites struct {
+	entry int
+	refs  []refs.Ref
 }
 
 // fewChanged is how many entries of a file whose entries did not move are
@@ -55,9 +63,10 @@ type fileCites struct {
 // content.
 const fewChanged = 8
 
-// of returns the references of each entry of file, by entry index; nil for
-// a file that holds no entries to read. The result is shared: read only.
-func (c *citeCache) of(file *rules.File) [][]refs.Ref {
+// of returns the references of the entries of file that cite something, in
+// entry order; nil for a file that holds no entries to read. The result is
+// shared: read only.
+func (c *citeCache) of(file *rules.File) []entryCites {
 	if !file.IsCategory || file.Doc == nil || file.TooLarge() {
 		return nil
 	}
@@ -65,11 +74,11 @@ func (c *citeCache) of(file *rules.File) [][]refs.Ref {
 	defer c.mu.Unlock()
 	fc := c.byFile[file.Path]
 	if fc != nil && fc.doc == file.Doc {
-		return fc.entries
+		return fc.cited
 	}
 	es := file.Doc.Entries
-	out := make([][]refs.Ref, len(es))
-	var read map[string][]refs.Ref
+	var out []entryCites
+	var read *rules.Readings
 	if ck := c.checker.Load(); ck != nil {
 		read = ck.References()
 	}
@@ -78,37 +87,58 @@ func (c *citeCache) of(file *rules.File) [][]refs.Ref {
 	// than a few changed: an edited entry (a keystroke) is read afresh, as
 	// it would be anyway, rather than after indexing 10,000 others.
 	var was map[string][]refs.Ref
-	moved := fc != nil && len(fc.entries) != len(es)
-	changed := 0
+	var prev []refs.Ref // the references of the previous parse's entry i
+	moved := fc != nil && len(fc.doc.Entries) != len(es)
+	changed, next := 0, 0 // next: the first of fc.cited not yet passed
 	for i := range es {
 		ct := es[i].Content
-		if fc != nil && i < len(fc.entries) && fc.doc.Entries[i].Content == ct {
-			out[i] = fc.entries[i]
-			continue
-		}
-		if changed++; !moved && changed <= fewChanged {
-			out[i] = refs.Extract(ct)
-			continue
-		}
-		if was == nil && fc != nil {
-			was = make(map[string][]refs.Ref, len(fc.entries))
-			for j, rs := range fc.entries {
-				was[fc.doc.Entries[j].Content] = rs
+		var rs []refs.Ref
+		if fc != nil && i < len(fc.doc.Entries) {
+			prev = nil
+			for next < len(fc.cited) && fc.cited[next].entry < i {
+				next++
+			}
+			if next < len(fc.cited) && fc.cited[next].entry == i {
+				prev = fc.cited[next].refs
 			}
 		}
-		rs, ok := was[ct]
-		if !ok {
-			rs, ok = read[ct]
-		}
-		if !ok {
+		switch {
+		case fc != nil && i < len(fc.doc.Entries) && fc.doc.Entries[i].Content == ct:
+			rs = prev
+		case !moved && changed < fewChanged:
+			changed++
 			rs = refs.Extract(ct)
+		default:
+			changed++
+			if was == nil && fc != nil {
+				was = make(map[string][]refs.Ref, len(fc.doc.Entries))
+				k := 0
+				for j := range fc.doc.Entries {
+					var jrs []refs.Ref
+					if k < len(fc.cited) && fc.cited[k].entry == j {
+						jrs = fc.cited[k].refs
+						k++
+					}
+					was[fc.doc.Entries[j].Content] = jrs
+				}
+			}
+			var ok bool
+			rs, ok = was[ct]
+			if !ok {
+				rs, ok = read.Of(ct)
+			}
+			if !ok {
+				rs = refs.Extract(ct)
+			}
 		}
-		out[i] = rs
+		if len(rs) > 0 {
+			out = append(out, entryCites{entry: i, refs: rs})
+		}
 	}
 	if c.byFile == nil {
 		c.byFile = map[string]*fileCites{}
 	}
-	c.byFile[file.Path] = &fileCites{doc: file.Doc, entries: out}
+	c.byFile[file.Path] = &fileCites{doc: file.Doc, cited: out}
 	return out
 }
 
@@ -127,10 +157,10 @@ func (c *citeCache) keepOnly(paths map[string]bool) {
 // the file's bytes: Extract's spans are offsets into an entry's content.
 func (f *folder) citations(file *rules.File) []citation {
 	var out []citation
-	for i, rs := range f.cites.of(file) {
-		base := file.Doc.Entries[i].ContentSpan.Start
-		for _, r := range rs {
-			out = append(out, citation{ref: r, entry: i, span: text.Span{Start: base + r.Start, End: base + r.End}})
+	for _, ec := range f.cites.of(file) {
+		base := file.Doc.Entries[ec.entry].ContentSpan.Start
+		for _, r := range ec.refs {
+			out = append(out, citation{ref: r, entry: ec.entry, span: text.Span{Start: base + r.Start, End: base + r.End}})
 		}
 	}
 	return out
@@ -163,7 +193,7 @@ func destinationOf(repo rules.Repo, ref refs.Ref) (destination, bool) {
 	switch ref.Kind {
 	case refs.Path:
 		if abs, ok := repo.Locate(ref.Path); ok {
-			return destination{path: abs, line: ref.Line}, true
+			return destination{path: abs, line: int(ref.Line)}, true
 		}
 	case refs.Command:
 		m, ok := repo.Manifest(ref.Tool, ref.In)

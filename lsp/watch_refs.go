@@ -145,8 +145,8 @@ func (s *Server) followReferences(f *folder) {
 		files[file.Path] = true
 		// by entry, not f.citations: the spans are not needed, and a list
 		// of every citation is 16 MB at 100,000 entries
-		for _, rs := range f.cites.of(file) {
-			for _, r := range rs {
+		for _, ec := range f.cites.of(file) {
+			for _, r := range ec.refs {
 				dirs = append(dirs, citedDirs(repo, sc, r, in)...)
 			}
 		}

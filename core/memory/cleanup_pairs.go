@@ -223,8 +223,8 @@ func survivingPairs(d *memfile.Document, pairs []similar.Pair, drop []int) []sim
 
 // moreComplete: a says more than b — more keywords, else more text.
 func moreComplete(a string, at *similar.Text, b string, bt *similar.Text) bool {
-	if len(at.Keys) != len(bt.Keys) {
-		return len(at.Keys) > len(bt.Keys)
+	if len(at.Keys()) != len(bt.Keys()) {
+		return len(at.Keys()) > len(bt.Keys())
 	}
 	return text.UTF16Len(a) > text.UTF16Len(b)
 }

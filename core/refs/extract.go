@@ -232,7 +232,7 @@ func (x *extraction) path(t span, mode pathMode) {
 		x.folders = append(x.folders, len(x.cands))
 	}
 	x.cands = append(x.cands, Ref{Kind: Path, Start: t.start, End: t.end,
-		ValueStart: t.start, ValueEnd: t.start + lead + p.valueLen, Path: p.path, Line: p.line, Dir: p.dir, Soft: soft})
+		ValueStart: t.start, ValueEnd: t.start + lead + p.valueLen, Path: p.path, Line: int32(p.line), Dir: p.dir, Soft: soft})
 }
 
 // priority orders kinds when candidates overlap: a command's words and a

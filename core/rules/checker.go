@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/memory-lsp/memory-lsp/core/config"
-	"github.com/memory-lsp/memory-lsp/core/refs"
 	"github.com/memory-lsp/memory-lsp/core/secret"
 	"github.com/memory-lsp/memory-lsp/core/similar"
 	"github.com/memory-lsp/memory-lsp/core/textdiff"
@@ -55,13 +54,17 @@ type Checker struct {
 	took map[string]time.Duration
 	// read are the references the previous call read in each content,
 	// for the rules that need the repository (references.go), as
-	// References hands them out: set by the call that made the map, read
+	// References hands them out: set by the call that made them, read
 	// without c.mu.
-	read atomic.Pointer[map[string][]refs.Ref]
+	read atomic.Pointer[Readings]
 	// verdicts are the reference rules' verdicts of the previous call,
 	// judged against judgedBy (verdicts.go).
 	verdicts map[verdictKey]judgement
 	judgedBy Repo
+	// gen numbers the checks that judge references, for the verdicts;
+	// verdictsHigh is the most verdicts the map has held since it was made.
+	gen          uint32
+	verdictsHigh int
 
 	// Repo is what the reference rules judge entries against; nil keeps
 	// them silent. Set it before a call, not during one.
@@ -72,13 +75,23 @@ type Checker struct {
 const pairsTask = " pairs"
 
 // pairGroup is one category file's part of the pair computation: the
-// non-empty contents in file order, their analyses, and the related pairs
-// among them in local indices, sorted by (I, J).
+// analyses of its non-empty contents in file order, and the related pairs
+// among them in local indices, sorted by (I, J). The contents are the
+// analyses' Raw: a list of them beside would be 16 bytes an entry kept for
+// as long as the Checker.
 type pairGroup struct {
-	path     string
-	contents []string
-	texts    []*similar.Text
-	pairs    []similar.Pair
+	path  string
+	texts []*similar.Text
+	pairs []similar.Pair
+}
+
+// contents lists the group's contents, for a diff with the next call's.
+func (g *pairGroup) contents() []string {
+	out := make([]string, len(g.texts))
+	for i, t := range g.texts {
+		out[i] = t.Raw
+	}
+	return out
 }
 
 type cached struct {
@@ -126,15 +139,10 @@ func (c *Checker) Check(files []File, cfg config.Config) []Finding {
 		tasks = append(tasks, &task{key: referencesTask, run: func(w *workspace) {
 			w.cites = c.citations(files)
 			if c.keepsVerdicts() {
-				w.verdicts = c.reusableVerdicts()
-				// sized once: on a first check, by the references to judge
-				n := len(c.verdicts)
-				if n == 0 {
-					for _, ct := range w.cites {
-						n += len(ct.refs)
-					}
-				}
-				w.judgedNow = make(map[verdictKey]judgement, n)
+				w.gen = c.startVerdicts(w.cites)
+				w.verdicts = c.verdicts
+			} else {
+				c.verdicts = nil
 			}
 			for i := range registry {
 				if r := &registry[i]; r.on(cfg) && r.NeedsRepo {
@@ -142,7 +150,10 @@ func (c *Checker) Check(files []File, cfg config.Config) []Finding {
 					r.check(w)
 				}
 			}
-			c.verdicts, c.judgedBy = w.judgedNow, c.Repo
+			if w.verdicts != nil {
+				c.endVerdicts(w.gen)
+			}
+			c.judgedBy = c.Repo
 		}})
 	} else {
 		c.keepReadings(nil) // nothing to judge: keep no readings
@@ -306,6 +317,9 @@ func parallelTasks(n int, task func(k int)) {
 func (c *Checker) reset() {
 	c.groups, c.cache, c.slugBases, c.took = nil, nil, nil, nil
 	c.directives, c.secrets, c.scores = nil, nil, nil
+	// judged in place: some may have been judged against c.Repo, others
+	// only against judgedBy
+	c.verdicts, c.judgedBy, c.verdictsHigh = nil, nil, 0
 	c.keepReadings(nil)
 }
 
@@ -372,29 +386,32 @@ func (c *Checker) computePairs(files []File, cfg config.Config) ([]entryRef, []s
 	// nil when the group has no predecessor.
 	matches := make([][]int, 0, len(files))
 	prevs := make([]*pairGroup, 0, len(files))
+	contents := make([][]string, 0, len(files)) // by group, for this call only
 	for fi := range files {
 		f := &files[fi]
 		if !f.IsCategory || !f.parsed() {
 			continue // a file over MaxFileBytes leaves nothing behind
 		}
-		g := &pairGroup{path: f.Path, contents: make([]string, 0, len(f.Doc.Entries))}
+		g := &pairGroup{path: f.Path}
+		cts := make([]string, 0, len(f.Doc.Entries))
 		for i := range f.Doc.Entries {
 			if ct := f.Doc.Entries[i].Content; ct != "" {
 				refs = append(refs, entryRef{fi, i})
-				g.contents = append(g.contents, ct)
+				cts = append(cts, ct)
 			}
 		}
-		g.texts = make([]*similar.Text, len(g.contents))
+		g.texts = make([]*similar.Text, len(cts))
 		var prev *pairGroup
 		var match []int
 		if olds := old[f.Path]; len(olds) > 0 {
 			prev, old[f.Path] = olds[0], olds[1:]
-			match = matchContents(prev.contents, g.contents, maxChanges(len(g.contents)))
+			match = matchContents(prev.contents(), cts, maxChanges(len(cts)))
 			if match == nil {
 				prev = nil
 			}
 		}
 		groups, matches, prevs = append(groups, g), append(matches, match), append(prevs, prev)
+		contents = append(contents, cts)
 	}
 
 	// Analyses: reused where the entry is unchanged, else from the cache,
@@ -402,7 +419,7 @@ func (c *Checker) computePairs(files []File, cfg config.Config) ([]entryRef, []s
 	var missing []string
 	var missingAt []*(*similar.Text)
 	for gi, g := range groups {
-		for i, ct := range g.contents {
+		for i, ct := range contents[gi] {
 			if m := matches[gi]; m != nil && m[i] >= 0 {
 				g.texts[i] = prevs[gi].texts[m[i]]
 			} else if e := c.lookup(ct); e != nil {
@@ -415,13 +432,6 @@ func (c *Checker) computePairs(files []File, cfg config.Config) ([]entryRef, []s
 	}
 	for k, t := range similar.AnalyzeAll(missing) {
 		*missingAt[k] = t
-	}
-	for _, g := range groups {
-		for i, t := range g.texts {
-			// the same string: keep the analysed one and let go of the
-			// file's copy, which the caller's document holds
-			g.contents[i] = t.Raw
-		}
 	}
 	c.updateCache(groups, matches, prevs)
 
@@ -456,7 +466,7 @@ func (c *Checker) computePairs(files []File, cfg config.Config) ([]entryRef, []s
 		for _, p := range g.pairs {
 			pairs = append(pairs, similar.Pair{I: p.I + off, J: p.J + off, Verdict: p.Verdict})
 		}
-		off += len(g.contents)
+		off += len(g.texts)
 	}
 	c.groups, c.th = groups, th
 	return refs, pairs
@@ -474,7 +484,7 @@ func maxChanges(n int) int {
 // (similar.ExactStarsAfter): each is a pair with the earliest entry of its
 // class, which such a change can replace.
 func updatePairs(prev, g *pairGroup, match []int, th similar.Thresholds) []similar.Pair {
-	now := make([]int, len(prev.contents)) // old index → new, -1 if gone
+	now := make([]int, len(prev.texts)) // old index → new, -1 if gone
 	for i := range now {
 		now[i] = -1
 	}
@@ -486,7 +496,7 @@ func updatePairs(prev, g *pairGroup, match []int, th similar.Thresholds) []simil
 			changed = append(changed, i)
 		}
 	}
-	if len(changed) == 0 && len(prev.contents) == len(g.contents) {
+	if len(changed) == 0 && len(prev.texts) == len(g.texts) {
 		return prev.pairs // nothing moved
 	}
 	fresh := similar.PairsInvolving(g.texts, changed, th)
@@ -538,11 +548,11 @@ func (c *Checker) lookup(content string) *cached {
 	if c.cache == nil {
 		c.cache = map[string]*cached{}
 		for _, g := range c.groups {
-			for i, ct := range g.contents {
-				if e := c.cache[ct]; e != nil {
+			for _, t := range g.texts {
+				if e := c.cache[t.Raw]; e != nil {
 					e.n++
 				} else {
-					c.cache[ct] = &cached{text: g.texts[i], n: 1}
+					c.cache[t.Raw] = &cached{text: t, n: 1}
 				}
 			}
 		}
@@ -562,17 +572,17 @@ func (c *Checker) updateCache(groups []*pairGroup, matches [][]int, prevs []*pai
 		m, prev := matches[gi], prevs[gi]
 		var live []bool
 		if prev != nil {
-			live = make([]bool, len(prev.contents))
+			live = make([]bool, len(prev.texts))
 		}
-		for i, ct := range g.contents {
+		for i, t := range g.texts {
 			if m != nil && m[i] >= 0 {
 				live[m[i]] = true
 				continue
 			}
-			if e := c.cache[ct]; e != nil {
+			if e := c.cache[t.Raw]; e != nil {
 				e.n++
 			} else {
-				c.cache[ct] = &cached{text: g.texts[i], n: 1}
+				c.cache[t.Raw] = &cached{text: t, n: 1}
 			}
 		}
 		if prev != nil {
@@ -581,13 +591,13 @@ func (c *Checker) updateCache(groups []*pairGroup, matches [][]int, prevs []*pai
 	}
 	for _, g := range c.groups {
 		live := kept[g]
-		for i, ct := range g.contents {
+		for i, t := range g.texts {
 			if live != nil && live[i] {
 				continue
 			}
-			if e := c.cache[ct]; e != nil {
+			if e := c.cache[t.Raw]; e != nil {
 				if e.n--; e.n <= 0 {
-					delete(c.cache, ct)
+					delete(c.cache, t.Raw)
 				}
 			}
 		}

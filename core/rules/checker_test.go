@@ -46,7 +46,7 @@ func checkerPairs(c *Checker) []similar.Pair {
 		for _, p := range g.pairs {
 			out = append(out, similar.Pair{I: p.I + off, J: p.J + off, Verdict: p.Verdict})
 		}
-		off += len(g.contents)
+		off += len(g.texts)
 	}
 	return out
 }
@@ -292,10 +292,10 @@ func assertReadings(t *testing.T, c *Checker, files []File) {
 			}
 		}
 	}
-	if len(c.References()) != len(want) {
-		t.Fatalf("the Checker keeps %d readings for %d contents", len(c.References()), len(want))
+	if c.References().Len() != len(want) {
+		t.Fatalf("the Checker keeps %d readings for %d contents", c.References().Len(), len(want))
 	}
-	for ct, rs := range c.References() {
+	for ct, rs := range c.References().All() {
 		if !want[ct] || !reflect.DeepEqual(rs, refs.Extract(ct)) {
 			t.Fatalf("reading of %q: %v, want %v", ct, rs, refs.Extract(ct))
 		}
@@ -308,7 +308,7 @@ func assertCache(t *testing.T, c *Checker) {
 	t.Helper()
 	want := map[string]int{}
 	for _, g := range c.groups {
-		for _, ct := range g.contents {
+		for _, ct := range g.contents() {
 			want[ct]++
 		}
 	}

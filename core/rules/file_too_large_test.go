@@ -121,7 +121,7 @@ func TestCheckerKeepsNoParseOfTooLargeFile(t *testing.T) {
 		fs := c.Check(files, config.Default())
 		held := 0
 		for _, g := range c.groups {
-			held += len(g.contents)
+			held += len(g.texts)
 		}
 		if held != st.entries {
 			t.Errorf("step %d: the Checker holds %d contents, want %d", i, held, st.entries)

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"iter"
 	"time"
 
 	"github.com/memory-lsp/memory-lsp/core/config"
@@ -34,7 +35,7 @@ func (c *Checker) citations(files []File) []citing {
 	old := c.References()
 	// sized once: on a first call, by the entries (a map grown by doubling
 	// keeps up to twice the room it needs, and drops as much on the way)
-	n := len(old)
+	n := old.Len()
 	if n == 0 {
 		for fi := range files {
 			if f := &files[fi]; f.IsCategory && f.parsed() {
@@ -42,7 +43,10 @@ func (c *Checker) citations(files []File) []citing {
 			}
 		}
 	}
-	now := make(map[string][]refs.Ref, n)
+	now := &Readings{at: make(map[string]int32, n)}
+	if old != nil {
+		now.cited = make([][]refs.Ref, 0, len(old.cited))
+	}
 	var out []citing
 	for fi := range files {
 		f := &files[fi]
@@ -51,12 +55,12 @@ func (c *Checker) citations(files []File) []citing {
 		}
 		for i := range f.Doc.Entries {
 			ct := f.Doc.Entries[i].Content
-			rs, ok := now[ct]
+			rs, ok := now.Of(ct)
 			if !ok {
-				if rs, ok = old[ct]; !ok {
+				if rs, ok = old.Of(ct); !ok {
 					rs = refs.Extract(ct)
 				}
-				now[ct] = rs
+				now.add(ct, rs)
 			}
 			if len(rs) > 0 {
 				out = append(out, citing{file: fi, entry: i, refs: rs})
@@ -67,14 +71,68 @@ func (c *Checker) citations(files []File) []citing {
 	return out
 }
 
-// keepReadings makes m the readings the next call reuses and References
-// hands out. m is not changed afterwards.
-func (c *Checker) keepReadings(m map[string][]refs.Ref) {
-	if m == nil {
-		c.read.Store(nil)
-	} else {
-		c.read.Store(&m)
+// Readings are refs.Extract's results by content, as a call of a Checker
+// read them. Most entries cite nothing: a content maps to its reading's
+// place in a list of those that are not nil, or to -1, so that the map's
+// slots are 24 bytes rather than the 40 of a map to the references (one
+// for every content of the folder). Read only once made.
+type Readings struct {
+	at    map[string]int32
+	cited [][]refs.Ref
+}
+
+// Of is the reading of content; ok is false when it was not read.
+func (r *Readings) Of(content string) (rs []refs.Ref, ok bool) {
+	if r == nil {
+		return nil, false
 	}
+	k, ok := r.at[content]
+	if !ok || k < 0 {
+		return nil, ok
+	}
+	return r.cited[k], true
+}
+
+// Len is the number of contents read.
+func (r *Readings) Len() int {
+	if r == nil {
+		return 0
+	}
+	return len(r.at)
+}
+
+// All yields every content read with its reading, in no order.
+func (r *Readings) All() iter.Seq2[string, []refs.Ref] {
+	return func(yield func(string, []refs.Ref) bool) {
+		if r == nil {
+			return
+		}
+		for ct, k := range r.at {
+			var rs []refs.Ref
+			if k >= 0 {
+				rs = r.cited[k]
+			}
+			if !yield(ct, rs) {
+				return
+			}
+		}
+	}
+}
+
+// add notes the reading of content.
+func (r *Readings) add(content string, rs []refs.Ref) {
+	if rs == nil {
+		r.at[content] = -1
+		return
+	}
+	r.at[content] = int32(len(r.cited))
+	r.cited = append(r.cited, rs)
+}
+
+// keepReadings makes r the readings the next call reuses and References
+// hands out. r is not changed afterwards.
+func (c *Checker) keepReadings(r *Readings) {
+	c.read.Store(r)
 }
 
 // References is what the latest call read in each content it judged,
@@ -82,13 +140,10 @@ func (c *Checker) keepReadings(m map[string][]refs.Ref) {
 // the same entries' references (the language server's links, hovers and
 // watch set) takes them from here instead of extracting them a second
 // time and keeping a second copy (9 MB at 100,000 entries). Safe to call
-// during a call (it returns the previous call's); the map is never changed
-// after the call that made it: read only.
-func (c *Checker) References() map[string][]refs.Ref {
-	if m := c.read.Load(); m != nil {
-		return *m
-	}
-	return nil
+// during a call (it returns the previous call's); the readings are never
+// changed after the call that made them: read only.
+func (c *Checker) References() *Readings {
+	return c.read.Load()
 }
 
 // judged calls fn for each reference of kind that an entry cites and that

@@ -268,7 +268,7 @@ func TestCheckerReusesReadings(t *testing.T) {
 			t.Fatalf("Checker found\n%v\nCheckWithRepo\n%v", got, want)
 		}
 		var keys []string
-		for k := range c.References() {
+		for k := range c.References().All() {
 			keys = append(keys, k)
 		}
 		var contents []string
@@ -280,7 +280,7 @@ func TestCheckerReusesReadings(t *testing.T) {
 		}
 	}
 	// a reading is reused: one planted for a content stands in for Extract
-	c.References()["Plain text."] = []refs.Ref{{Kind: refs.Version, Start: 0, End: 5, ValueStart: 0, ValueEnd: 5, Subject: "node", Version: "18"}}
+	c.References().add("Plain text.", []refs.Ref{{Kind: refs.Version, Start: 0, End: 5, ValueStart: 0, ValueEnd: 5, Subject: "node", Version: "18"}})
 	got := c.Check([]File{newFile(".memory/decisions.md", []byte(a))}, config.Default())
 	found := false
 	for _, f := range got {
@@ -347,5 +347,44 @@ func TestCheckReferences(t *testing.T) {
 		if got := CheckReferences(files, c.at, c.cfg, c.repo); len(got) != 0 {
 			t.Errorf("%s: %v, want none", name, got)
 		}
+	}
+}
+
+// TestReadingsAreAMapOfReadings: Readings hand out what was added for each
+// content, nil and empty readings as they were, and nothing for a content
+// not read.
+func TestReadingsAreAMapOfReadings(t *testing.T) {
+	want := map[string][]refs.Ref{
+		"Plain text.":        nil,
+		"Run `make e2e`.":    refs.Extract("Run `make e2e`."),
+		"Auth in `src/a.ts`": refs.Extract("Auth in `src/a.ts`"),
+		"empty, not nil":     {},
+		"more plain text":    nil,
+	}
+	r := &Readings{at: map[string]int32{}}
+	for ct, rs := range want {
+		r.add(ct, rs)
+	}
+	if r.Len() != len(want) {
+		t.Errorf("Len %d, want %d", r.Len(), len(want))
+	}
+	for ct, rs := range want {
+		if got, ok := r.Of(ct); !ok || !reflect.DeepEqual(got, rs) {
+			t.Errorf("Of(%q) = %v, %v; want %v", ct, got, ok, rs)
+		}
+	}
+	all := map[string][]refs.Ref{}
+	for ct, rs := range r.All() {
+		all[ct] = rs
+	}
+	if !reflect.DeepEqual(all, want) {
+		t.Errorf("All yields %v, want %v", all, want)
+	}
+	if _, ok := r.Of("never read"); ok {
+		t.Error("a content never read has a reading")
+	}
+	var none *Readings
+	if _, ok := none.Of("Plain text."); ok || none.Len() != 0 {
+		t.Error("nil Readings hold a reading")
 	}
 }

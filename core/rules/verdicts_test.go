@@ -1,9 +1,12 @@
 package rules
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/memory-lsp/memory-lsp/core/config"
@@ -139,4 +142,77 @@ func nonZero(t reflect.Type) reflect.Value {
 		panic("nonZero: " + t.String())
 	}
 	return v
+}
+
+// TestRecorderNotesEachQuestionOnce: a path asked of three ways is one
+// question (a judgement is kept with its questions, one per reference a
+// folder cites), and a change to it is still seen, as is one to another
+// question asked after it.
+func TestRecorderNotesEachQuestionOnce(t *testing.T) {
+	rec := &recorder{entryRepo: &entryRepo{Repo: &fakeRepo{}}}
+	rec.Stat("src/app.ts")
+	rec.Endings("src/app.ts")
+	rec.Moved("src/app.ts")
+	rec.Manifest(refs.Npm, "web")
+	rec.Stat("src/app.ts")
+	want := []question{{op: askPath, s: "src/app.ts"}, {op: askManifest, tool: refs.Npm, s: "web"}}
+	if !reflect.DeepEqual(rec.asked, want) {
+		t.Fatalf("asked %+v, want %+v", rec.asked, want)
+	}
+	j := judged(refs.Verdict{Status: refs.Silent}, rec.asked)
+	if !j.affected(namedPaths{"src/app.ts"}) || j.affected(namedPaths{"src/other.ts"}) {
+		t.Error("the judgement does not follow the change to its path")
+	}
+}
+
+// TestVerdictsKeptInPlace: the verdicts, updated in place from check to
+// check, are those a new Checker keeps after checking the same files
+// against the same repository (no verdict of a reference no longer cited,
+// none the change since could alter), and the findings are a full
+// check's; once the map holds a quarter of the most it held, it is made
+// afresh.
+func TestVerdictsKeptInPlace(t *testing.T) {
+	var many strings.Builder
+	many.WriteString("# Decisions\n\n")
+	for i := range 40 {
+		fmt.Fprintf(&many, "- Step %d is in `src/step%d.ts`, run `make step-%d`.\n", i, i, i)
+	}
+	few := "# Decisions\n\n- The app is in `src/app.ts`.\n- Step 3 is in `src/step3.ts`, run `make step-3`.\n"
+	cfg := config.Default()
+	r := &derivedRepo{fakeRepo: testRepo()}
+	c := &Checker{Repo: r}
+	kept := func(c *Checker) string {
+		keys := slices.SortedFunc(maps.Keys(c.verdicts), func(a, b verdictKey) int {
+			return cmp.Or(cmp.Compare(a.content, b.content), cmp.Compare(a.path, b.path), cmp.Compare(a.line, b.line), cmp.Compare(a.ref, b.ref))
+		})
+		var b strings.Builder
+		for _, k := range keys {
+			j := c.verdicts[k]
+			fmt.Fprintf(&b, "%+v %+v %+v\n", k, j.verdict(), j.asked)
+		}
+		return b.String()
+	}
+	for step, tc := range []struct {
+		src     string
+		changed []string // paths the repository changes before the check
+	}{{many.String(), nil}, {few, nil}, {few, []string{"src/app.ts"}}, {many.String(), []string{"src/step3.ts"}}, {few, nil}} {
+		if tc.changed != nil {
+			r = r.derive(tc.changed, false)
+			r.Files = slices.DeleteFunc(slices.Clone(r.Files), func(f string) bool { return slices.Contains(tc.changed, f) })
+			c.Repo = r
+		}
+		files := []File{newFile(".memory/decisions.md", []byte(tc.src))}
+		got := fmt.Sprintf("%+v", c.Check(files, cfg))
+		if want := fmt.Sprintf("%+v", CheckWithRepo(files, cfg, r.fakeRepo)); got != want {
+			t.Errorf("step %d: findings\n%s\nwant\n%s", step, got, want)
+		}
+		fresh := &Checker{Repo: r}
+		fresh.Check(files, cfg)
+		if got, want := kept(c), kept(fresh); got != want {
+			t.Errorf("step %d: the Checker keeps\n%s\na new Checker\n%s", step, got, want)
+		}
+		if step == 1 && c.verdictsHigh != len(c.verdicts) {
+			t.Errorf("step %d: the map of %d verdicts is still the one that held %d", step, len(c.verdicts), c.verdictsHigh)
+		}
+	}
 }

@@ -16,29 +16,25 @@ func Analyze(s string) *Text {
 // analyzeGeneral is Analyze for any text; analyzeASCII must agree with it.
 func analyzeGeneral(s string) *Text {
 	tk := tokenize(s, true)
-	t := &Text{
-		Raw:     s,
-		Norm:    Normalize(s),
-		Numbers: tk.numbers,
-		Sign:    1,
-	}
+	t := &Text{Raw: s, Norm: Normalize(s), Sign: 1}
 	if (tk.flips+comparatorFlips(s))%2 == 1 {
 		t.Sign = -1
 	}
-	if len(t.Numbers) > 1 {
-		t.Numbers = sortedSet(t.Numbers)
+	numbers := tk.numbers
+	if len(numbers) > 1 {
+		numbers = sortedSet(numbers)
 	}
-	t.Keys, t.Core = tk.keys, tk.core
 	t.hasOrder = tk.orders || tk.flips > 0 && hasCommaMark(s)
+	var named []string
 	for _, w := range tk.words {
 		if w.named {
-			t.Named = append(t.Named, tk.clean[w.start:w.end])
+			named = append(named, tk.clean[w.start:w.end])
 		}
 	}
-	if len(t.Named) > 1 {
-		t.Named = sortedSet(t.Named)
+	if len(named) > 1 {
+		named = sortedSet(named)
 	}
-	t.setKeys(s)
+	t.setLists(s, tk.keys, tk.core, numbers, named)
 	return t
 }
 
@@ -46,16 +42,26 @@ func analyzeGeneral(s string) *Text {
 // text (and cuts the CJK ones out of CJK words).
 func withoutVocabulary(norm string) string {
 	var kept []string
-	for _, w := range strings.Split(norm, " ") {
+	all := strings.Split(norm, " ")
+	same := true // nothing cut: the result is norm, and shares its bytes
+	for _, w := range all {
 		if words[w]&(fFlip|fPartner|fConnective) != 0 {
+			same = false
 			continue
 		}
 		if r, _ := utf8.DecodeRuneInString(w); r >= 0x1100 {
-			w = cutCJKVocabulary(w)
+			cut := cutCJKVocabulary(w)
+			same = same && cut == w
+			w = cut
 		}
 		if w != "" {
 			kept = append(kept, w)
+		} else {
+			same = false
 		}
+	}
+	if same {
+		return norm
 	}
 	return strings.Join(kept, " ")
 }

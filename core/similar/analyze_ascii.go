@@ -35,21 +35,6 @@ var asciiClass = func() (c [128]uint8) {
 	return c
 }()
 
-// strBlock carves a Text's short lists out of one array of exactly the
-// strings they need: one allocation instead of four for a typical entry,
-// and no unused room (a language server keeps a Text for every entry).
-type strBlock []string
-
-// take carves n strings out of the block.
-func (b *strBlock) take(n int) []string {
-	if n == 0 {
-		return nil
-	}
-	s := (*b)[:n:n]
-	*b = (*b)[n:]
-	return s
-}
-
 // asciiPass is the state of analyzeASCII's single pass. Its buffers are
 // recycled through a pool: they are all Analyze would otherwise allocate
 // besides the Text itself.
@@ -60,6 +45,13 @@ type asciiPass struct {
 	core []sortSpan
 	ws   []word
 	nums []string
+	// at maps a keyword's start in buf to where the same bytes are in the
+	// Text's string: in Norm for a word Norm spells the same (no hyphen, no
+	// digit-dot-digit), else -1 until text places it after Norm.
+	at []int32
+
+	wordNorm int32 // where the open word starts in norm
+	sameNorm bool  // norm spells the open word as buf does
 
 	inWord                 bool
 	wordStart              int32
@@ -91,7 +83,7 @@ func analyzeASCII(s string) (*Text, bool) {
 // scan makes the pass; less counts the comparators that say "less".
 func (p *asciiPass) scan(s string) (less int, ok bool) {
 	*p = asciiPass{buf: p.buf[:0], norm: p.norm[:0], keys: p.keys[:0], core: p.core[:0],
-		ws: p.ws[:0], nums: p.nums[:0], sentenceHead: true}
+		ws: p.ws[:0], nums: p.nums[:0], at: p.at[:0], sentenceHead: true}
 	lastStop := false
 	rawStart, rawDigit := -1, false
 	space := false // Norm owes a space before its next character
@@ -126,22 +118,27 @@ func (p *asciiPass) scan(s string) (less int, ok bool) {
 		}
 		switch {
 		case cl&(bLower|bDigit) != 0:
+			p.openWord(norm, space)
 			buf = p.wordByte(buf, c, false, cl&bDigit != 0)
 			rawDigit = rawDigit || cl&bDigit != 0
 			lastStop = false
 			norm = normByte(norm, c, &space)
 		case cl&bUpper != 0:
 			c += 'a' - 'A'
+			p.openWord(norm, space)
 			buf = p.wordByte(buf, c, true, false)
 			lastStop = false
 			norm = normByte(norm, c, &space)
 		case cl&bHyphen != 0:
+			p.openWord(norm, space)
 			buf = p.wordByte(buf, c, false, false)
+			p.sameNorm = false // Norm drops it
 			lastStop = false
 		default:
 			lastStop = cl&bStop != 0
 			if (c == '.' || c == ',') && isDigitByte(prev) && i+1 < len(s) && isDigitByte(s[i+1]) {
 				norm = normByte(norm, c, &space)
+				p.sameNorm = false // the word does not have it
 			}
 			if c == '<' && lessAt(s, i) {
 				less++
@@ -216,6 +213,18 @@ func normByte(norm []byte, c byte, space *bool) []byte {
 	return append(norm, c)
 }
 
+// openWord notes, before a word's first byte, where norm will have it:
+// after the space norm owes, if any.
+func (p *asciiPass) openWord(norm []byte, space bool) {
+	if p.inWord {
+		return
+	}
+	p.wordNorm, p.sameNorm = int32(len(norm)), true
+	if space {
+		p.wordNorm++
+	}
+}
+
 // wordByte adds c to the open word (opening one if need be) at the end of
 // buf, p.buf's working copy, and returns buf.
 func (p *asciiPass) wordByte(buf []byte, c byte, upper, digit bool) []byte {
@@ -251,6 +260,12 @@ func (p *asciiPass) flushWord(buf []byte) {
 	}
 	w.key = p.runes > 2 && w.flags&fStop == 0
 	if w.key {
+		for int32(len(p.at)) < sp.end {
+			p.at = append(p.at, -1)
+		}
+		if p.sameNorm {
+			p.at[sp.start] = p.wordNorm
+		}
 		k := newSortSpan(buf, sp)
 		p.keys = append(p.keys, k)
 		if w.flags&(fFlip|fPartner|fConnective) != 0 || p.digits && isValueWord(buf[sp.start:sp.end]) {
@@ -273,59 +288,87 @@ func (p *asciiPass) flushWord(buf []byte) {
 	p.ws = append(p.ws, w)
 }
 
-// text builds the Text from the finished pass.
+// text builds the Text from the finished pass: one string, Norm followed by
+// the keywords Norm does not spell (hyphenated ones), which every keyword is
+// a view of.
 func (p *asciiPass) text(s string, less int) *Text {
-	t := new(Text)
-	nClean := len(p.buf)
-	p.buf = append(p.buf, p.norm...)
-	all := string(p.buf)
-	clean := all[:nClean]
-	t.Raw, t.Norm, t.Sign = s, all[nClean:], 1
+	t := &Text{Raw: s, Sign: 1}
 	if (p.flips+less)%2 == 1 {
 		t.Sign = -1
 	}
+	t.hasOrder = p.orders || p.flips > 0 && hasCommaMark(s)
 	keys := sortSpans(p.buf, p.keys)
+	coreIsKeys := !p.vocab
 	var core []sortSpan
-	n := len(keys) + len(p.nums) + p.named
 	if p.vocab {
 		core = sortSpans(p.buf, p.core)
-		n += len(core)
 	}
-	blk := make(strBlock, n)
-	t.Keys = blk.take(len(keys))
-	for i, k := range keys {
-		t.Keys[i] = clean[k.start:k.end]
-	}
-	if p.vocab {
-		// an empty Core is still a non-nil slice here, as on the general path
-		t.Core = blk.take(len(core))
-		if t.Core == nil {
-			t.Core = t.Keys[len(t.Keys):]
-		}
-		for i, k := range core {
-			t.Core[i] = clean[k.start:k.end]
-		}
-	} else {
-		t.Core = t.Keys
-	}
-	if len(p.nums) > 0 {
-		t.Numbers = sortedInto(blk.take(len(p.nums)), p.nums)
-	}
-	t.hasOrder = p.orders || p.flips > 0 && hasCommaMark(s)
+	var named []sortSpan
 	if p.named > 0 {
-		named := p.core[:0] // core is spent: reuse its room
+		named = p.core[len(core):len(core)] // past core's room: p.core holds no more than core
 		for _, w := range p.ws {
 			if w.named {
 				named = append(named, newSortSpan(p.buf, w.span))
 			}
 		}
 		named = sortSpans(p.buf, named)
-		t.Named = blk.take(len(named))
-		for i, k := range named {
-			t.Named[i] = clean[k.start:k.end]
+	}
+
+	str := p.norm
+	nNorm := len(str)
+	for _, l := range [][]sortSpan{keys, core, named} {
+		for _, k := range l {
+			if p.at[k.start] < 0 {
+				p.at[k.start] = int32(len(str))
+				str = append(str, p.buf[k.start:k.end]...)
+			}
 		}
 	}
-	t.setKeys(s)
+	p.norm = str
+	all := string(str)
+	t.Norm = all[:nNorm]
+
+	coreLen := len(core)
+	if coreIsKeys {
+		coreLen = len(keys)
+	}
+	alt, hasAlt := altOf(s, t.Norm, coreLen)
+	n := len(keys) + len(core) + len(p.nums) + len(named)
+	if hasAlt {
+		n++
+	}
+	if n == 0 {
+		return t
+	}
+	view := func(k sortSpan) string {
+		at := p.at[k.start]
+		return all[at : at+k.end-k.start]
+	}
+	l := make([]string, n)
+	for i, k := range keys {
+		l[i] = view(k)
+	}
+	end := len(keys)
+	t.keysEnd, t.coreIsKeys = uint32(end), coreIsKeys
+	for i, k := range core {
+		l[end+i] = view(k)
+	}
+	end += len(core)
+	t.coreEnd = uint32(end)
+	if len(p.nums) > 0 {
+		end += len(sortedInto(l[end:end+len(p.nums)], p.nums))
+	}
+	t.numsEnd = uint32(end)
+	for i, k := range named {
+		l[end+i] = view(k)
+	}
+	end += len(named)
+	if hasAlt {
+		l[end] = alt
+		end++
+		t.hasAlt = true
+	}
+	t.lists = l[:end:end]
 	return t
 }
 

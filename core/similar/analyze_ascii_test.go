@@ -26,7 +26,7 @@ func TestAnalyzeASCIIMatchesGeneral(t *testing.T) {
 			t.Errorf("analyzeASCII(%q) =\n%+v\nwant\n%+v", s, got, want)
 		}
 		// Pairs reads a shared backing array as "Core is Keys"
-		if sameSlice(got.Core, got.Keys) != sameSlice(want.Core, want.Keys) {
+		if sameSlice(got.Core(), got.Keys()) != sameSlice(want.Core(), want.Keys()) {
 			t.Errorf("analyzeASCII(%q): Core shares Keys differently", s)
 		}
 	}

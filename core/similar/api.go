@@ -10,6 +10,7 @@
 package similar
 
 import (
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -73,45 +74,77 @@ const (
 )
 
 // Text is the analysis of one content string, computed once and reused for
-// every comparison. Fields are read-only after Analyze.
+// every comparison. Read-only after Analyze.
+//
+// A language server keeps a Text for every entry of a workspace, so its
+// lists live back to back in one array (one slice header, one allocation)
+// and its keywords are views of Norm wherever they are spelled the same;
+// the header is 80 bytes (TestTextSize).
 type Text struct {
 	Raw string
 	// Norm is the normalised form for the exact-match shortcut.
 	Norm string
-	// Keys are the keywords, sorted and unique.
-	Keys []string
-	// Numbers are the value tokens ("1.8", "v2", "eu-west-1"), sorted and
-	// unique: two texts that differ only here state different values.
-	Numbers []string
+	// lists is Keys, Core (unless Core is Keys), Numbers, Named and alt,
+	// back to back; the ends say where each stops.
+	lists                     []string
+	keysEnd, coreEnd, numsEnd uint32
 	// Sign is +1 or -1: the product of the polarity flips (not, never,
 	// disable, without, <, 不, не …) in the text.
 	Sign int8
 	// hasOrder: the text may hold an order phrase ("A over B", "not A but
 	// B", "A, не B"); only then is its shape read for one.
 	hasOrder bool
-	// Core is Keys without the polarity and ordering vocabulary and without
-	// values, so a rule and its reversal, or the same rule with another
-	// value, have the same Core.
-	Core []string
-	// Named are the keywords written as names in the text (ALL-CAPS, or
-	// Capitalised inside a sentence), sorted and unique.
-	Named []string
-
-	// alt is, for a text that normalises to nothing, its exactKey; for any
-	// other, its normCore. One field for the two (a text with an empty Norm
-	// has an empty normCore), and Sign a byte beside hasOrder: a language
-	// server keeps a Text for every entry, and this keeps it in the 160-byte
-	// size class rather than the 192-byte one (TestTextKeys).
-	alt string
+	// coreIsKeys: Core is Keys, and lists holds it once.
+	coreIsKeys bool
+	// hasAlt: alt is lists' last element (else it is empty).
+	hasAlt bool
 	// shapeCache is the shape, built on first use.
 	shapeCache atomic.Pointer[shape]
+}
+
+// Keys are the keywords, sorted and unique.
+func (t *Text) Keys() []string { return t.lists[:t.keysEnd:t.keysEnd] }
+
+// Core is Keys without the polarity and ordering vocabulary and without
+// values, so a rule and its reversal, or the same rule with another value,
+// have the same Core. When nothing was left out it is Keys itself (the same
+// array), which Pairs reads as "intern once".
+func (t *Text) Core() []string {
+	if t.coreIsKeys {
+		return t.Keys()
+	}
+	return t.lists[t.keysEnd:t.coreEnd:t.coreEnd]
+}
+
+// Numbers are the value tokens ("1.8", "v2", "eu-west-1"), sorted and
+// unique: two texts that differ only here state different values.
+func (t *Text) Numbers() []string { return t.lists[t.coreEnd:t.numsEnd:t.numsEnd] }
+
+// Named are the keywords written as names in the text (ALL-CAPS, or
+// Capitalised inside a sentence), sorted and unique.
+func (t *Text) Named() []string {
+	end := len(t.lists)
+	if t.hasAlt {
+		end--
+	}
+	return t.lists[t.numsEnd:end:end]
+}
+
+// alt is, for a text that normalises to nothing, its exactKey; for any
+// other, its normCore. One value for the two: a text with an empty Norm has
+// an empty normCore.
+func (t *Text) alt() string {
+	if t.hasAlt {
+		return t.lists[len(t.lists)-1]
+	}
+	return ""
 }
 
 // exactKey is Norm, or for a text that normalises to nothing its trimmed
 // lowercased raw form, so two different emoji-only texts are not equal.
 func (t *Text) exactKey() string {
 	if t.Norm == "" {
-		return t.alt
+		return t.alt()
 	}
 	return t.Norm
 }
@@ -122,17 +155,50 @@ func (t *Text) normCore() string {
 	if t.Norm == "" {
 		return ""
 	}
-	return t.alt
+	return t.alt()
 }
 
-// setKeys sets exactKey and normCore from Norm, Core and the raw text s.
-func (t *Text) setKeys(s string) {
+// altOf is alt for a text with the given Norm and Core, and raw text s; ok
+// is false when it is empty.
+func altOf(s, norm string, coreLen int) (alt string, ok bool) {
 	switch {
-	case t.Norm == "":
-		t.alt = "\x00" + strings.ToLower(strings.TrimFunc(s, text.IsJSSpace))
-	case len(t.Core) == 0:
-		t.alt = withoutVocabulary(t.Norm)
+	case norm == "":
+		return "\x00" + strings.ToLower(strings.TrimFunc(s, text.IsJSSpace)), true
+	case coreLen == 0:
+		return withoutVocabulary(norm), true
 	}
+	return "", false
+}
+
+// setLists packs the lists into one array of exactly the room they need.
+func (t *Text) setLists(s string, keys, core, numbers, named []string) {
+	t.coreIsKeys = slices.Equal(core, keys)
+	alt, hasAlt := altOf(s, t.Norm, len(core))
+	n := len(keys) + len(numbers) + len(named)
+	if !t.coreIsKeys {
+		n += len(core)
+	}
+	if hasAlt {
+		n++
+	}
+	if n == 0 {
+		return
+	}
+	l := make([]string, 0, n)
+	l = append(l, keys...)
+	t.keysEnd = uint32(len(l))
+	if !t.coreIsKeys {
+		l = append(l, core...)
+	}
+	t.coreEnd = uint32(len(l))
+	l = append(l, numbers...)
+	t.numsEnd = uint32(len(l))
+	l = append(l, named...)
+	if hasAlt {
+		l = append(l, alt)
+		t.hasAlt = true
+	}
+	t.lists = l
 }
 
 // Pair is a related pair of texts found by Pairs, I < J.

@@ -33,12 +33,12 @@ func Classify(old, new *Text, th Thresholds) Verdict {
 		return exactVerdict
 	}
 	flipped := old.effectiveSign() != new.effectiveSign()
-	sim := Jaccard(old.Keys, new.Keys)
+	sim := Jaccard(old.Keys(), new.Keys())
 	if v, ok := reversal(old, new, flipped, sim); ok {
 		return v
 	}
-	valuesDiffer := !slices.Equal(old.Numbers, new.Numbers)
-	if valuesDiffer && len(old.Core) >= 2 && slices.Equal(old.Core, new.Core) && !flipped {
+	valuesDiffer := !slices.Equal(old.Numbers(), new.Numbers())
+	if valuesDiffer && len(old.Core()) >= 2 && slices.Equal(old.Core(), new.Core()) && !flipped {
 		// Only values differ, however few words are left to compare:
 		// "Pin Terraform to 1.5.7" / "… to 1.9.0" is 0.5 to HackLM.
 		return Verdict{Action: Update, Similarity: sim, Kind: KindValue, Reason: "values differ"}
@@ -78,13 +78,13 @@ func reversal(old, new *Text, flipped bool, sim float64) (Verdict, bool) {
 	conflict := func(reason string) (Verdict, bool) {
 		return Verdict{Action: Conflict, Similarity: sim, Kind: KindReversal, Reason: reason}, true
 	}
-	if len(old.Core) == 0 && len(new.Core) == 0 {
+	if len(old.Core()) == 0 && len(new.Core()) == 0 {
 		if flipped && old.normCore() != "" && old.normCore() == new.normCore() {
 			return conflict("reversal")
 		}
 		return Verdict{}, false
 	}
-	coreSim := Jaccard(old.Core, new.Core)
+	coreSim := Jaccard(old.Core(), new.Core())
 	if coreSim < coreCandidateMin {
 		return Verdict{}, false
 	}
@@ -93,12 +93,12 @@ func reversal(old, new *Text, flipped bool, sim float64) (Verdict, bool) {
 		if coreSim >= reversalMin {
 			return conflict("reversal")
 		}
-		if subset(old.Core, new.Core) || subset(new.Core, old.Core) {
+		if subset(old.Core(), new.Core()) || subset(new.Core(), old.Core()) {
 			return conflict("reversal with extra words")
 		}
 	}
 	if !flipped && !reversed && (orderAgainst(old, new) || orderAgainst(new, old)) &&
-		(subset(old.Core, new.Core) || subset(new.Core, old.Core)) {
+		(subset(old.Core(), new.Core()) || subset(new.Core(), old.Core())) {
 		return conflict("prefers another option")
 	}
 	return Verdict{}, false

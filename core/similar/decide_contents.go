@@ -14,7 +14,7 @@ import "math"
 // pass one of those tests (and non-ASCII entries) are analysed in full; the
 // rest are a Store at their exact similarity, which is what Classify returns.
 func DecideContents(new *Text, contents []string, th Thresholds) (match int, v Verdict) {
-	if len(new.Keys) == 0 || len(new.Core) == 0 || new.Norm == "" {
+	if len(new.Keys()) == 0 || len(new.Core()) == 0 || new.Norm == "" {
 		// Nothing cheap can rule an entry out: compare everything.
 		texts := make([]*Text, len(contents))
 		for i, c := range contents {
@@ -23,12 +23,12 @@ func DecideContents(new *Text, contents []string, th Thresholds) (match int, v V
 		return Decide(new, texts, th)
 	}
 	alnum := alnumOf(new.Norm)
-	coreNeed := coreCandidates(len(new.Core))
+	coreNeed := coreCandidates(len(new.Core()))
 	verdicts := make([]Verdict, len(contents))
 	judge := func(from, to int) {
 		var q quickScan
 		for i := from; i < to; i++ {
-			sim, inCore, sameAlnum, ok := q.scan(contents[i], new.Keys, new.Core, alnum)
+			sim, inCore, sameAlnum, ok := q.scan(contents[i], new.Keys(), new.Core(), alnum)
 			if ok && !sameAlnum && sim < th.Update && sim < th.Skip && inCore < coreNeed {
 				verdicts[i] = Verdict{Action: Store, Similarity: sim}
 			} else {

@@ -10,7 +10,7 @@ var exactVerdict = Verdict{Action: Skip, Similarity: 1, Exact: true, Kind: KindD
 // equivalence, which is why Pairs can report an exact class of n texts with
 // n−1 pairs instead of n(n−1)/2.
 func sameExact(a, b *Text) bool {
-	return a.exactKey() == b.exactKey() && a.effectiveSign() == b.effectiveSign() && slices.Equal(a.Numbers, b.Numbers)
+	return a.exactKey() == b.exactKey() && a.effectiveSign() == b.effectiveSign() && slices.Equal(a.Numbers(), b.Numbers())
 }
 
 // ExactStars pairs each text that is an exact duplicate of an earlier one
@@ -116,7 +116,7 @@ func newTwinNodes(texts []*Text, members []int32) *twinNodes {
 // tell them apart.
 func sameNode(a, b *Text) bool {
 	return sameExact(a, b) && a.normCore() == b.normCore() &&
-		slices.Equal(a.Keys, b.Keys) && slices.Equal(a.Core, b.Core)
+		slices.Equal(a.Keys(), b.Keys()) && slices.Equal(a.Core(), b.Core())
 }
 
 // twinsOf lists the twins of node f, each its members ascending, in the

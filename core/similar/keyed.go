@@ -97,19 +97,19 @@ func alnumHash(s string) uint64 {
 // read (k.Len() == len(contents), in order): the same decision, reading
 // only the entries that may be other than a plain store.
 func DecideKeyed(new *Text, contents []string, k *Keyed, th Thresholds) (match int, v Verdict) {
-	if len(new.Keys) == 0 || len(new.Core) == 0 || new.Norm == "" {
+	if len(new.Keys()) == 0 || len(new.Core()) == 0 || new.Norm == "" {
 		return DecideContents(new, contents, th)
 	}
 	// The new text's keywords and Core as ids; one k never saw is in no
 	// entry.
-	isKey := make(map[uint32]bool, len(new.Keys))
-	isCore := make(map[uint32]bool, len(new.Core))
-	for _, w := range new.Keys {
+	isKey := make(map[uint32]bool, len(new.Keys()))
+	isCore := make(map[uint32]bool, len(new.Core()))
+	for _, w := range new.Keys() {
 		if id, ok := k.vocab[w]; ok {
 			isKey[id] = true
 		}
 	}
-	for _, w := range new.Core {
+	for _, w := range new.Core() {
 		if id, ok := k.vocab[w]; ok {
 			isCore[id] = true
 		}
@@ -118,7 +118,7 @@ func DecideKeyed(new *Text, contents []string, k *Keyed, th Thresholds) (match i
 	// beyond ASCII are left out of it, which can only send an entry to the
 	// full comparison, never past it.
 	h := alnumHash(new.Norm)
-	coreNeed := coreCandidates(len(new.Core))
+	coreNeed := coreCandidates(len(new.Core()))
 	verdicts := make([]Verdict, len(contents))
 	parallel(len(contents), func(from, to int) {
 		for i := from; i < to; i++ {
@@ -135,7 +135,7 @@ func DecideKeyed(new *Text, contents []string, k *Keyed, th Thresholds) (match i
 				}
 				sim := 0.0
 				if inKeys > 0 {
-					sim = float64(inKeys) / float64(len(new.Keys)+len(ids)-inKeys)
+					sim = float64(inKeys) / float64(len(new.Keys())+len(ids)-inKeys)
 				}
 				if sim < th.Update && sim < th.Skip && inCore < coreNeed {
 					verdicts[i] = Verdict{Action: Store, Similarity: sim}

@@ -132,11 +132,11 @@ func newPairIndex(texts []*Text, t float64) *pairIndex {
 	type bounds struct{ k0, k1, c0, c1 int }
 	b := make([]bounds, len(texts))
 	for i, t := range texts {
-		b[i].k0, b[i].k1 = intern(t.Keys)
-		if sameSlice(t.Core, t.Keys) {
+		b[i].k0, b[i].k1 = intern(t.Keys())
+		if sameSlice(t.Core(), t.Keys()) {
 			b[i].c0, b[i].c1 = b[i].k0, b[i].k1
 		} else {
-			b[i].c0, b[i].c1 = intern(t.Core)
+			b[i].c0, b[i].c1 = intern(t.Core())
 		}
 	}
 	rank := rankByFrequency(df)
@@ -227,7 +227,7 @@ func (ix *pairIndex) group(out []Pair, texts []*Text, members []int32, th Thresh
 	for _, j := range firsts {
 		tj := texts[j]
 		cands = chain(cands, exact, ix.sameKey, tj.exactKey(), j)
-		if len(tj.Core) == 0 && tj.normCore() != "" {
+		if len(tj.Core()) == 0 && tj.normCore() != "" {
 			cands = chain(cands, emptyCore, ix.sameCore, tj.normCore(), j)
 		}
 	}

@@ -66,12 +66,12 @@ func PairsInvolving(texts []*Text, changed []int, th Thresholds) []Pair {
 	exactLen := map[int]bool{}
 	for s, c := range changed {
 		tc := texts[c]
-		union(tc.Keys, tc.Core, func(w string, key, core bool) {
+		union(tc.Keys(), tc.Core(), func(w string, key, core bool) {
 			tokens[w] = append(tokens[w], posting{int32(s), key, core})
 		})
 		exact[tc.exactKey()] = append(exact[tc.exactKey()], int32(s))
 		exactLen[len(tc.exactKey())] = true
-		if len(tc.Core) == 0 && tc.normCore() != "" {
+		if len(tc.Core()) == 0 && tc.normCore() != "" {
 			emptyCore[tc.normCore()] = append(emptyCore[tc.normCore()], int32(s))
 		}
 	}
@@ -94,7 +94,7 @@ func PairsInvolving(texts []*Text, changed []int, th Thresholds) []Pair {
 	}
 	for x, tx := range texts {
 		touched = touched[:0]
-		union(tx.Keys, tx.Core, func(w string, key, core bool) {
+		union(tx.Keys(), tx.Core(), func(w string, key, core bool) {
 			for _, p := range tokens[w] {
 				reach(p.slot, x)
 				if key && p.key {
@@ -111,7 +111,7 @@ func PairsInvolving(texts []*Text, changed []int, th Thresholds) []Pair {
 				sure[s] = true
 			}
 		}
-		if len(tx.Core) == 0 && tx.normCore() != "" {
+		if len(tx.Core()) == 0 && tx.normCore() != "" {
 			for _, s := range emptyCore[tx.normCore()] {
 				reach(s, x)
 				sure[s] = true
@@ -123,8 +123,8 @@ func PairsInvolving(texts []*Text, changed []int, th Thresholds) []Pair {
 				continue
 			}
 			tc := texts[c]
-			if sure[s] || reaches(int(keyN[s]), len(tx.Keys), len(tc.Keys), t) ||
-				reaches(int(coreN[s]), len(tx.Core), len(tc.Core), coreCandidateMin) {
+			if sure[s] || reaches(int(keyN[s]), len(tx.Keys()), len(tc.Keys()), t) ||
+				reaches(int(coreN[s]), len(tx.Core()), len(tc.Core()), coreCandidateMin) {
 				judge(x, c)
 			}
 		}

@@ -58,8 +58,8 @@ func TestCore(t *testing.T) {
 	}
 	for _, tt := range tests {
 		a, b := Analyze(tt.a), Analyze(tt.b)
-		if !slices.Equal(a.Core, b.Core) || len(a.Core) == 0 {
-			t.Errorf("Core(%q) = %q, Core(%q) = %q: want equal and non-empty", tt.a, a.Core, tt.b, b.Core)
+		if !slices.Equal(a.Core(), b.Core()) || len(a.Core()) == 0 {
+			t.Errorf("Core(%q) = %q, Core(%q) = %q: want equal and non-empty", tt.a, a.Core(), tt.b, b.Core())
 		}
 	}
 }
@@ -77,11 +77,11 @@ func TestNumbersAndNamed(t *testing.T) {
 	}
 	for _, tt := range tests {
 		tx := Analyze(tt.in)
-		if !slices.Equal(tx.Numbers, tt.numbers) {
-			t.Errorf("Numbers(%q) = %q, want %q", tt.in, tx.Numbers, tt.numbers)
+		if !slices.Equal(tx.Numbers(), tt.numbers) {
+			t.Errorf("Numbers(%q) = %q, want %q", tt.in, tx.Numbers(), tt.numbers)
 		}
-		if !slices.Equal(tx.Named, tt.named) {
-			t.Errorf("Named(%q) = %q, want %q", tt.in, tx.Named, tt.named)
+		if !slices.Equal(tx.Named(), tt.named) {
+			t.Errorf("Named(%q) = %q, want %q", tt.in, tx.Named(), tt.named)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package similar
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"unsafe"
@@ -24,7 +25,7 @@ func TestTextKeys(t *testing.T) {
 				wantKey = "\x00" + strings.ToLower(strings.TrimFunc(s, text.IsJSSpace))
 			}
 			wantCore := ""
-			if len(x.Core) == 0 {
+			if len(x.Core()) == 0 {
 				wantCore = withoutVocabulary(x.Norm)
 			}
 			if x.exactKey() != wantKey || x.normCore() != wantCore {
@@ -32,7 +33,29 @@ func TestTextKeys(t *testing.T) {
 			}
 		}
 	}
-	if n := unsafe.Sizeof(Text{}); n > 160 {
-		t.Errorf("a Text is %d bytes: over the 160-byte size class", n)
+}
+
+// TestTextSize: a language server keeps a Text for every entry; its header
+// stays in the 80-byte size class.
+func TestTextSize(t *testing.T) {
+	if n := unsafe.Sizeof(Text{}); n > 80 {
+		t.Errorf("a Text is %d bytes: over the 80-byte size class", n)
+	}
+}
+
+// TestTextListsDoNotAlias: the lists share one array, so each is handed out
+// without room past its end; appending to one must leave the others as
+// they were.
+func TestTextListsDoNotAlias(t *testing.T) {
+	for _, s := range []string{"Never use YAML v1.2 over JSON in eu-west-1 for Postgres", "Use Postgres for the ledger.", "日志 不 使用 v2"} {
+		for _, x := range []*Text{Analyze(s), analyzeGeneral(s)} {
+			before := fmt.Sprintf("%q %q %q %q %q", x.Keys(), x.Core(), x.Numbers(), x.Named(), x.alt())
+			for _, l := range [][]string{x.Keys(), x.Core(), x.Numbers(), x.Named()} {
+				_ = append(l, "clobbered")
+			}
+			if after := fmt.Sprintf("%q %q %q %q %q", x.Keys(), x.Core(), x.Numbers(), x.Named(), x.alt()); after != before {
+				t.Errorf("%q: appending to a list changed the Text: %s, was %s", s, after, before)
+			}
+		}
 	}
 }
