@@ -44,8 +44,9 @@ func withoutVocabulary(norm string) string {
 	var kept []string
 	all := strings.Split(norm, " ")
 	same := true // nothing cut: the result is norm, and shares its bytes
+	v := vocab()
 	for _, w := range all {
-		if words[w]&(fFlip|fPartner|fConnective) != 0 {
+		if v.words[w]&(fFlip|fPartner|fConnective) != 0 {
 			same = false
 			continue
 		}

@@ -39,12 +39,13 @@ var asciiClass = func() (c [128]uint8) {
 // recycled through a pool: they are all Analyze would otherwise allocate
 // besides the Text itself.
 type asciiPass struct {
-	buf  []byte // cleaned words back to back, then Norm
-	norm []byte
-	keys []sortSpan
-	core []sortSpan
-	ws   []word
-	nums []string
+	table *wordTable // vocab().table, looked up once a text
+	buf   []byte     // cleaned words back to back, then Norm
+	norm  []byte
+	keys  []sortSpan
+	core  []sortSpan
+	ws    []word
+	nums  []string
 	// at maps a keyword's start in buf to where the same bytes are in the
 	// Text's string: in Norm for a word Norm spells the same (no hyphen, no
 	// digit-dot-digit), else -1 until text places it after Norm.
@@ -83,7 +84,7 @@ func analyzeASCII(s string) (*Text, bool) {
 // scan makes the pass; less counts the comparators that say "less".
 func (p *asciiPass) scan(s string) (less int, ok bool) {
 	*p = asciiPass{buf: p.buf[:0], norm: p.norm[:0], keys: p.keys[:0], core: p.core[:0],
-		ws: p.ws[:0], nums: p.nums[:0], at: p.at[:0], sentenceHead: true}
+		ws: p.ws[:0], nums: p.nums[:0], at: p.at[:0], sentenceHead: true, table: vocab().table}
 	lastStop := false
 	rawStart, rawDigit := -1, false
 	space := false // Norm owes a space before its next character
@@ -254,7 +255,7 @@ func (p *asciiPass) flushWord(buf []byte) {
 	}
 	p.inWord = false
 	sp := span{p.wordStart, int32(len(buf))}
-	w := word{span: sp, flags: lookupWord(buf[sp.start:sp.end])}
+	w := word{span: sp, flags: p.table.lookup(buf[sp.start:sp.end])}
 	if w.flags&fFlip != 0 {
 		p.flips++
 	}
@@ -373,4 +374,4 @@ func (p *asciiPass) text(s string, less int) *Text {
 }
 
 // lookupWord is words[string(w)].
-func lookupWord(w []byte) wordFlags { return wordsTable.lookup(w) }
+func lookupWord(w []byte) wordFlags { return vocab().table.lookup(w) }

@@ -54,6 +54,7 @@ type tokens struct {
 // digits and marks of every script are kept, where HackLM deletes all of them
 // outside a–z and 0–9.
 type tokenizer struct {
+	table     *wordTable // vocab().table
 	buf       []byte
 	keys      []span
 	core      []span
@@ -88,6 +89,7 @@ var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 func tokenize(s string, sorted bool) tokens {
 	sc := scratchPool.Get().(*scratch)
 	tk := tokenizer{
+		table:        vocab().table,
 		buf:          sc.buf[:0],
 		keys:         sc.keys[:0],
 		core:         sc.core[:0],
@@ -234,7 +236,7 @@ func (tk *tokenizer) flush() {
 func (tk *tokenizer) flushWord() {
 	tk.inWord = false
 	sp := span{tk.wordStart, int32(len(tk.buf))}
-	w := word{span: sp, flags: wordsTable.lookup(tk.buf[sp.start:sp.end])}
+	w := word{span: sp, flags: tk.table.lookup(tk.buf[sp.start:sp.end])}
 	if w.flags&fFlip != 0 {
 		tk.t.flips++
 	}

@@ -3,6 +3,7 @@ package similar
 import (
 	"bytes"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/memory-lsp/memory-lsp/internal/hacklm"
@@ -48,25 +49,38 @@ const (
 	triggers    = `but than plutôt lieu mais statt anstatt anstelle sondern вместо а thay chứ mà`
 )
 
-var words = map[string]wordFlags{}
+// vocabulary is the lookup tables of the word lists of this package,
+// built on first use (vocab): built at package initialisation they cost
+// every run of the binary a quarter of a millisecond, and most runs (a
+// query, a list, the version) never compare two texts.
+type vocabulary struct {
+	words      map[string]wordFlags
+	table      *wordTable // words, for lookups by bytes
+	cjkFirst   map[rune]bool
+	cjkBytes   [][]byte
+	shapeStop  map[string]bool
+	accentFold map[rune]rune
+}
 
-// wordsTable is words for lookups by bytes.
-var wordsTable *wordTable
-
-func init() {
+var vocab = sync.OnceValue(func() *vocabulary {
+	v := &vocabulary{words: map[string]wordFlags{}}
 	for _, w := range hacklm.StopWords() {
-		words[w] |= fStop
+		v.words[w] |= fStop
 	}
 	for _, list := range []struct {
 		text string
 		f    wordFlags
 	}{{negators, fFlip}, {partners, fPartner}, {connectives, fConnective}, {triggers, fTrigger}} {
 		for _, w := range strings.Fields(list.text) {
-			words[w] |= list.f
+			v.words[w] |= list.f
 		}
 	}
-	wordsTable = newWordTable(words)
-}
+	v.table = newWordTable(v.words)
+	v.cjkFirst, v.cjkBytes = cjkTables()
+	v.shapeStop = shapeStopWords()
+	v.accentFold = accentFolds()
+	return v
+})
 
 // cjkVocab is matched inside runs of CJK characters, which have no word
 // boundaries: at each position the longest entry wins. The entries with no
@@ -89,28 +103,27 @@ var cjkVocab = []struct {
 	{"别人", 0}, {"别的", 0}, {"不过", 0}, {"不断", 0},
 }
 
-// cjkVocabFirst holds the first rune of every cjkVocab entry, so most CJK
-// characters are rejected with one map probe.
-var cjkVocabFirst = map[rune]bool{}
-
-// cjkVocabBytes[i] is cjkVocab[i].word, for matching inside a byte buffer.
-var cjkVocabBytes [][]byte
-
-func init() {
+// cjkTables are the first rune of every cjkVocab entry, so that most CJK
+// characters are rejected with one map probe, and the entries' words as
+// bytes (cjkBytes[i] is cjkVocab[i].word), for matching inside a buffer.
+func cjkTables() (first map[rune]bool, words [][]byte) {
+	first = map[rune]bool{}
 	for _, v := range cjkVocab {
-		cjkVocabBytes = append(cjkVocabBytes, []byte(v.word))
+		words = append(words, []byte(v.word))
 		r, _ := utf8.DecodeRuneInString(v.word)
-		cjkVocabFirst[r] = true
+		first[r] = true
 	}
+	return first, words
 }
 
 // cjkMatch returns the longest cjkVocab entry that starts run, if any.
 func cjkMatch(run []byte) (n int, f wordFlags, ok bool) {
 	r, _ := utf8.DecodeRune(run)
-	if !cjkVocabFirst[r] {
+	v := vocab()
+	if !v.cjkFirst[r] {
 		return 0, 0, false
 	}
-	for i, b := range cjkVocabBytes {
+	for i, b := range v.cjkBytes {
 		if len(b) > n && bytes.HasPrefix(run, b) {
 			n, f, ok = len(b), cjkVocab[i].f, true
 		}

@@ -86,6 +86,7 @@ func buildShape(raw string) *shape {
 func shapeTokens(raw string) []stok {
 	var toks []stok
 	var w strings.Builder
+	v := vocab()
 	clause, comma := 0, false
 	runes, letters, uppers, nonASCII, digits := 0, 0, 0, false, false
 	endWord := func() {
@@ -94,9 +95,9 @@ func shapeTokens(raw string) []stok {
 		}
 		s := stripElision(w.String())
 		w.Reset()
-		f := words[s]
+		f := v.words[s]
 		t := stok{s: s, flags: f, comma: comma, clause: clause, value: digits}
-		vocab := f&(fStop|fFlip|fPartner|fConnective) != 0 || shapeStop[s]
+		vocab := f&(fStop|fFlip|fPartner|fConnective) != 0 || v.shapeStop[s]
 		long := runes > 2 || nonASCII && runes == 2
 		allCaps := letters >= 2 && uppers == letters
 		t.unit = !vocab && (long || allCaps || digits)
@@ -170,12 +171,11 @@ func stripElision(s string) string {
 	return strings.ReplaceAll(strings.TrimRight(s, "-."), "'", "")
 }
 
-// shapeStop are function words of the other languages memory files are
+// shapeStopWords are function words of the other languages memory files are
 // written in. They never count as content when facts are compared word by
 // word; keyword similarity (HackLM's) does not use this list.
-var shapeStop = map[string]bool{}
-
-func init() {
+func shapeStopWords() map[string]bool {
+	stop := map[string]bool{}
 	for _, w := range strings.Fields(`le la les un une des du de au aux et ou en pour par sur avec dans que qui
 		est sont ce cette ces son sa ses leur leurs où
 		der die das den dem des ein eine einen einem einer und oder für von zu zum zur im auf bei ist
@@ -184,8 +184,9 @@ func init() {
 		các những của và cho khi là được có trong với để một này đó thì
 		el los las del y para con por una uno es son al lo
 		il gli della di da per con una sono`) {
-		shapeStop[w] = true
+		stop[w] = true
 	}
+	return stop
 }
 
 // Order phrases. The infix ones read "A <phrase> B" with A preferred; the

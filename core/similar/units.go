@@ -124,11 +124,12 @@ func foldUnits(us []unit) string {
 // fold drops hyphens and the accents of Latin letters.
 func fold(s string) string {
 	var b strings.Builder
+	fold := vocab().accentFold
 	for _, r := range s {
 		if r == '-' {
 			continue
 		}
-		if f, ok := accentFold[r]; ok {
+		if f, ok := fold[r]; ok {
 			r = f
 		}
 		b.WriteRune(r)
@@ -151,16 +152,17 @@ func commonPrefix(a, b string) int {
 	return n
 }
 
-var accentFold = map[rune]rune{}
-
-func init() {
+// accentFolds maps the accented Latin letters to their base letter.
+func accentFolds() map[rune]rune {
+	fold := map[rune]rune{}
 	for base, accented := range map[rune]string{
 		'a': "àáâãäåāăą", 'c': "çćĉċč", 'd': "ďđ", 'e': "èéêëēĕėęě", 'g': "ĝğġģ", 'h': "ĥħ",
 		'i': "ìíîïĩīĭįı", 'j': "ĵ", 'k': "ķ", 'l': "ĺļľŀł", 'n': "ñńņňŉ", 'o': "òóôõöøōŏő",
 		'r': "ŕŗř", 's': "śŝşšß", 't': "ţťŧ", 'u': "ùúûüũūŭůűų", 'w': "ŵ", 'y': "ýÿŷ", 'z': "źżž",
 	} {
 		for _, r := range accented {
-			accentFold[r] = base
+			fold[r] = base
 		}
 	}
+	return fold
 }

@@ -10,6 +10,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -19,9 +20,11 @@ import (
 // stopWords is HackLM's list, verbatim (behaviour spec §6). The entries of
 // two letters or fewer can never matter because of the length filter, but are
 // kept so the list can be compared with the source at a glance.
-var stopWords = map[string]bool{}
-
-func init() {
+//
+// Built on first use: at package initialisation it cost every run of the
+// binary, most of which never compare texts.
+var stopWords = sync.OnceValue(func() map[string]bool {
+	stop := map[string]bool{}
 	for _, w := range strings.Fields(`a above after all always an and any are as at be because
 		been before being below both but by can could dare did do does during each either
 		every few for from had has have how i if in into is it its just may me might more
@@ -29,12 +32,13 @@ func init() {
 		should so some such than that the their them these they this those through to too
 		used use using very was we were what when where which while who whom will with would
 		yet you your`) {
-		stopWords[w] = true
+		stop[w] = true
 	}
-}
+	return stop
+})
 
 // StopWords is HackLM's stop word list, sorted.
-func StopWords() []string { return slices.Sorted(maps.Keys(stopWords)) }
+func StopWords() []string { return slices.Sorted(maps.Keys(stopWords())) }
 
 // lower is one rune of JavaScript's toLowerCase as far as the result can
 // survive HackLM's a–z filter: the only non-ASCII letters that lowercase into
@@ -56,8 +60,9 @@ func lower(r rune) rune {
 func Keywords(s string) []string {
 	var keys []string
 	var b strings.Builder
+	stop := stopWords()
 	flush := func() {
-		if b.Len() > 2 && !stopWords[b.String()] {
+		if b.Len() > 2 && !stop[b.String()] {
 			keys = append(keys, b.String())
 		}
 		b.Reset()
