@@ -425,7 +425,7 @@ func (s *Server) retire(f *folder) {
 	s.unwatchReferences(f)
 	f.pub.Lock()
 	defer f.pub.Unlock()
-	f.checker, f.last = nil, nil
+	f.checker, f.last, f.cited = nil, nil, nil
 	f.cites.checker.Store(nil)
 	f.repo.Store(nil)
 	slices.Sort(gone)
