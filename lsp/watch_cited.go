@@ -31,10 +31,10 @@ func (s *Server) citedWatch(f *folder, last *checked, sc *repoScope, was map[str
 		c := citedOf(was[file.Path], last.repo, sc, repo, f.cites.of(file))
 		found[file.Path] = c
 		all = append(all, c.dirs...)
-		for p := range c.in.paths {
+		for _, p := range c.paths {
 			in.paths[p] = true
 		}
-		for n := range c.in.names {
+		for _, n := range c.names {
 			in.names[n] = true
 		}
 	}
@@ -59,9 +59,11 @@ type citedFile struct {
 	st      *repoState
 	sc      *repoScope
 	entries [][]refs.Ref // the references it was read from, by entry
-	dirs    []string     // the folders to watch, each once, in order
-	seen    map[string]bool
-	in      *interest // what they cite
+	// the folders to watch, each once, in order, and what they cite
+	// (interest's paths and names), each once: lists, not sets, so that
+	// they cost a string each beside the folder's interest, which holds
+	// them all too (3 MB as sets at 100,000 entries)
+	dirs, paths, names []string
 }
 
 // citedOf is c brought up to entries: c itself when they are the ones it
@@ -73,25 +75,51 @@ func citedOf(c *citedFile, st *repoState, sc *repoScope, repo rules.Repo, entrie
 	from := 0
 	switch {
 	case c == nil || st == nil || c.st != st || c.sc != sc || len(entries) < len(c.entries) || !sameRefs(c.entries, entries[:len(c.entries)]):
-		c = &citedFile{st: st, sc: sc, seen: map[string]bool{},
-			in: &interest{paths: map[string]bool{}, names: map[string]bool{}}}
+		c = &citedFile{st: st, sc: sc}
 	case len(entries) == len(c.entries):
 		return c
 	default:
-		from = len(c.entries)
+		from = len(c.entries) // read on: only the pass that replaces c held it
 	}
+	in := &interest{paths: setOf(c.paths), names: setOf(c.names)}
+	seen := setOf(c.dirs)
 	for _, rs := range entries[from:] {
 		for _, r := range rs {
-			for _, d := range citedDirs(repo, sc, r, c.in) {
-				if !c.seen[d] {
-					c.seen[d] = true
+			for _, d := range citedDirs(repo, sc, r, in) {
+				if !seen[d] {
+					seen[d] = true
 					c.dirs = append(c.dirs, d)
 				}
 			}
 		}
 	}
+	c.paths = appendNew(c.paths, in.paths)
+	c.names = appendNew(c.names, in.names)
 	c.entries = entries
 	return c
+}
+
+// setOf is the set of list's strings.
+func setOf(list []string) map[string]bool {
+	m := make(map[string]bool, len(list))
+	for _, s := range list {
+		m[s] = true
+	}
+	return m
+}
+
+// appendNew appends to list, which holds some of set's strings, the others.
+func appendNew(list []string, set map[string]bool) []string {
+	if len(list) == len(set) {
+		return list
+	}
+	had := setOf(list)
+	for s := range set {
+		if !had[s] {
+			list = append(list, s)
+		}
+	}
+	return list
 }
 
 // sameRefs reports whether a and b hold the same reference lists, entry for
