@@ -21,8 +21,10 @@ const Name = "memory-lsp"
 // MemoryLimit is the soft heap limit `memory-lsp serve` sets (unless
 // GOMEMLIMIT is set): an editor keeps the server running all day beside
 // everything else, so the collector is asked to keep the heap near 44 MiB.
-// It is soft: a larger live workspace still works, it collects more often.
-// The latency benchmarks run under the same limit.
+// It is soft: a larger live workspace still works, and once its live heap
+// outgrows the limit the server raises it above that heap (memlimit.go),
+// rather than collecting without pause. The latency benchmarks run under
+// the same limit.
 const MemoryLimit = 44 << 20
 
 // Options tune a Server; the zero value is what the binary uses.
@@ -38,6 +40,10 @@ type Options struct {
 	// the reference rules, links, definitions and hovers read (repo.go);
 	// default memory.OpenRepo. Tests give a fake.
 	OpenRepo func(ctx context.Context, root string, cfg config.Config) (rules.Repo, error)
+	// FitMemoryLimit, set when the soft memory limit is the server's own
+	// (MemoryLimit), keeps it above the live heap after each check
+	// (memlimit.go). It is the process's: tests leave it unset.
+	FitMemoryLimit bool
 }
 
 type lifecycle int

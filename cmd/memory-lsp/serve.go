@@ -19,7 +19,8 @@ func runServe(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 	if err := configureLogging(a, "notice"); err != nil {
 		return exitError, err
 	}
-	if os.Getenv("GOMEMLIMIT") == "" {
+	own := os.Getenv("GOMEMLIMIT") == ""
+	if own {
 		debug.SetMemoryLimit(lsp.MemoryLimit)
 	}
 	in, out := e.stdin, e.stdout
@@ -32,7 +33,7 @@ func runServe(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 		fmt.Fprintln(e.stderr, "memory-lsp: this is the language server, waiting for LSP messages on stdin; editors start it themselves.\nRun `memory-lsp help` for the commands (check, store, query, …); Ctrl-C quits.")
 	}
 	log := commonlog.GetLogger(lsp.Name)
-	srv := lsp.NewServer(lsp.Options{Version: versionString()}, log)
+	srv := lsp.NewServer(lsp.Options{Version: versionString(), FitMemoryLimit: own}, log)
 	ok, err := srv.Serve(ctx, lsp.NewConn(in, out, srv, log))
 	if err != nil && err != io.EOF {
 		log.Errorf("connection: %v", err)
