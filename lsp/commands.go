@@ -133,7 +133,7 @@ func (s *Server) cmdStore(ctx context.Context, _ string, raw json.RawMessage) (a
 	rep, err := s.writeReading(ctx, root, "Store memory", []string{st.Category.File()}, func(files []rules.File, cfg config.Config) (map[string][]byte, error) {
 		path := filepath.Join(memoryDir(root), st.Category.File())
 		var cur []byte
-		parse, keyed := memfile.Parse, memory.Dedup(nil)
+		parse, keyed, grow := memfile.Parse, memory.Dedup(nil), memory.Appender(nil)
 		if f := memory.CategoryFile(files, st.Category); f != nil {
 			if f.TooLarge() {
 				// A file from disk that large was never read: its empty
@@ -142,9 +142,9 @@ func (s *Server) cmdStore(ctx context.Context, _ string, raw json.RawMessage) (a
 				return nil, &memory.FileTooLargeError{Op: "store into", Path: st.Category.File(), Size: f.Size()}
 			}
 			path, cur, parse = f.Path, f.Doc.Src, memory.ParsedAs(f.Doc)
-			keyed = catalog.Dedup(f.Path)
+			keyed, grow = catalog.Dedup(f.Path), catalog.Appender(f.Path)
 		}
-		out, r, err := memory.PlanStoreParsing(cur, parse, keyed, st, cfg)
+		out, r, err := memory.PlanStoreParsing(cur, parse, keyed, grow, st, cfg)
 		res = r
 		if err != nil || out == nil {
 			return nil, err

@@ -287,6 +287,9 @@ func (s *Server) publish(f *folder) {
 		return
 	}
 	v, _, findings := s.checkLocked(f)
+	if s.opt.FitMemoryLimit {
+		fitMemoryLimit(MemoryLimit)
+	}
 	findings = s.withoutKept(v, findings)
 	// Each file's findings, in order; each file is encoded (publish.go) just
 	// before it is sent, into buffers sized by the last publish.
@@ -425,7 +428,7 @@ func (s *Server) retire(f *folder) {
 	s.unwatchReferences(f)
 	f.pub.Lock()
 	defer f.pub.Unlock()
-	f.checker, f.last = nil, nil
+	f.checker, f.last, f.cited = nil, nil, nil
 	f.cites.checker.Store(nil)
 	f.repo.Store(nil)
 	slices.Sort(gone)

@@ -140,6 +140,9 @@ func (s *Server) diskFiles(f *folder, open map[string]bool) (*store.Snapshot, []
 	var snap *store.Snapshot
 	ws, err := store.Open(filepath.Dir(dir))
 	if err == nil {
+		// After a write of ours, most files hold what the catalog read
+		// or we wrote: compared, not copied (10 MB at 100,000 entries).
+		ws.Known = f.catalog.Bytes
 		snap, err = ws.Snapshot()
 	}
 	if err != nil {

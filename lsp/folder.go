@@ -84,6 +84,9 @@ type folder struct {
 	// (watch_refs.go).
 	interest atomic.Pointer[interest]
 	followed *checked
+	// cited is what each file's entries cite, by path, as the last
+	// followReferences found it (guarded by pub; watch_cited.go).
+	cited map[string]*citedFile
 }
 
 func newFolder(dir, key string) *folder {

@@ -364,18 +364,9 @@ func watcherVoids(t *testing.T, caps map[string]any, answer func(string, json.Ra
 	t.Helper()
 	root := t.TempDir()
 	cited := filepath.Join(root, "src", "auth", "session.ts")
-	for _, p := range []string{cited, filepath.Join(root, "Makefile")} {
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte("x\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeCode(t, root, "src/auth/session.ts", "Makefile")
 	path := writeMemory(t, root, "decisions.md", citing)
-	rf := &repoFactory{make: func(root string) (rules.Repo, error) {
-		return &fakeRepo{root: root, Repo: refstest.Repo{Files: diskFiles(t, root), Manifests: map[refstest.At]refs.Manifest{{Tool: refs.Make}: makefile}}}, nil
-	}}
+	rf := diskRepo(t)
 	c := newTestClient(t, Options{OpenRepo: rf.open})
 	c.answer = answer
 	c.initialize(root, nil, caps)
@@ -505,4 +496,26 @@ func TestCiteCache(t *testing.T) {
 	if len(c.byFile) != 0 {
 		t.Error("keepOnly kept a file")
 	}
+}
+
+// writeCode writes a file at each of paths (slash-separated, under root).
+func writeCode(t *testing.T, root string, paths ...string) {
+	t.Helper()
+	for _, p := range paths {
+		p = filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// diskRepo builds repositories of the files on disk at each build, with
+// citing's Makefile.
+func diskRepo(t *testing.T) *repoFactory {
+	return &repoFactory{make: func(root string) (rules.Repo, error) {
+		return &fakeRepo{root: root, Repo: refstest.Repo{Files: diskFiles(t, root), Manifests: map[refstest.At]refs.Manifest{{Tool: refs.Make}: makefile}}}, nil
+	}}
 }

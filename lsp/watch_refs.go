@@ -130,26 +130,11 @@ func (s *Server) followReferences(f *folder) {
 	if last == nil || f.followed == last || sc == nil {
 		return
 	}
-	repo := last.repo.get()
-	in := &interest{paths: map[string]bool{}, names: map[string]bool{}}
-	dirs := []string{sc.root}
-	if sc.gitDir != "" {
-		dirs = append(dirs, sc.gitDir, filepath.Join(sc.gitDir, "logs"))
-	}
-	if repo != nil {
-		repo = &locatedOnce{Repo: repo, at: map[string]located{}}
-	}
-	files := map[string]bool{}
+	dirs, in, cited := s.citedWatch(f, last, sc, f.cited)
+	f.cited = cited
+	files := make(map[string]bool, len(last.v.files))
 	for i := range last.v.files {
-		file := &last.v.files[i]
-		files[file.Path] = true
-		// by entry, not f.citations: the spans are not needed, and a list
-		// of every citation is 16 MB at 100,000 entries
-		for _, ec := range f.cites.of(file) {
-			for _, r := range ec.refs {
-				dirs = append(dirs, citedDirs(repo, sc, r, in)...)
-			}
-		}
+		files[last.v.files[i].Path] = true
 	}
 	f.cites.keepOnly(files)
 	f.interest.Store(in)
@@ -163,15 +148,7 @@ func (s *Server) followReferences(f *folder) {
 	case w == nil:
 		return // not watching yet (before initialized): again at the next publish
 	}
-	kept := dirs[:0]
-	seen := map[string]bool{}
-	for _, d := range dirs {
-		if !seen[d] && filepath.Base(d) != store.DirName {
-			seen[d] = true
-			kept = append(kept, d)
-		}
-	}
-	if w.followDirs(f, kept) && repo != nil {
+	if w.followDirs(f, dirs) && last.repo.get() != nil {
 		// A commit, a checkout or a git mv made before git's folder was
 		// watched would go unseen: the repository looks at git's index and
 		// history now (nothing to do, and no check, if they did not move).

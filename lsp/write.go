@@ -116,6 +116,9 @@ func (s *Server) transact(ctx context.Context, f *folder, label string, names []
 	if err != nil {
 		return nil, echoes, err
 	}
+	// A file that holds what this server last wrote or read there is
+	// compared with those bytes inside the lock, not read into a copy.
+	ws.Known = f.catalog.Bytes
 	if names != nil {
 		names = slices.Clone(names)
 		s.mu.Lock()

@@ -160,6 +160,9 @@ func (s *Server) service(root string) (*memory.Service, error) {
 		s.recent = s.recent[1:]
 	}
 	s.mu.Unlock()
+	// A file that holds what the folder's Warm last wrote or read there is
+	// compared with those bytes, not read into a copy.
+	ws.Known = w.Bytes
 	return &memory.Service{WS: ws, Cfg: s.opts.Config, Warm: w}, nil
 }
 

@@ -19,7 +19,8 @@ func runServe(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 	if err := configureLogging(a, "notice"); err != nil {
 		return exitError, err
 	}
-	if os.Getenv("GOMEMLIMIT") == "" {
+	own := os.Getenv("GOMEMLIMIT") == ""
+	if own {
 		debug.SetMemoryLimit(lsp.MemoryLimit)
 	}
 	in, out := e.stdin, e.stdout
@@ -35,7 +36,7 @@ func runServe(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 	defer cancel()
 	go releaseWhenIdle(ctx, newIdleReleaser())
 	log := commonlog.GetLogger(lsp.Name)
-	srv := lsp.NewServer(lsp.Options{Version: versionString()}, log)
+	srv := lsp.NewServer(lsp.Options{Version: versionString(), FitMemoryLimit: own}, log)
 	ok, err := srv.Serve(ctx, lsp.NewConn(in, out, srv, log))
 	if err != nil && err != io.EOF {
 		log.Errorf("connection: %v", err)

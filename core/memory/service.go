@@ -128,15 +128,15 @@ func (s *Service) Store(ctx context.Context, req StoreRequest, dryRun bool) (Sto
 			// on it would replace the file with a new one.
 			return nil, &FileTooLargeError{Op: "store into", Path: f.Path, Size: f.Size}
 		}
-		parse, keyed := memfile.Parse, Dedup(nil)
+		parse, keyed, grow := memfile.Parse, Dedup(nil), Appender(nil)
 		if f != nil && f.Exists {
 			cur = f.Data
 			if s.Warm != nil {
 				parse = func(b []byte) *memfile.Document { return s.Warm.Parse(f.Path, b) }
-				keyed = s.Warm.Dedup(f.Path)
+				keyed, grow = s.Warm.Dedup(f.Path), s.Warm.Appender(f.Path)
 			}
 		}
-		out, r, err := PlanStoreParsing(cur, parse, keyed, v, s.Cfg)
+		out, r, err := PlanStoreParsing(cur, parse, keyed, grow, v, s.Cfg)
 		res = r
 		if err != nil || out == nil || dryRun {
 			return nil, err

@@ -100,15 +100,17 @@ type StoreResult struct {
 // replaces the rule it reverses and says so, a changed value is an update not
 // a duplicate, and eviction happens only when an entry is added.
 func PlanStore(cur []byte, s Store, cfg config.Config) ([]byte, StoreResult, error) {
-	return PlanStoreParsing(cur, memfile.Parse, nil, s, cfg)
+	return PlanStoreParsing(cur, memfile.Parse, nil, nil, s, cfg)
 }
 
 // PlanStoreParsing is PlanStore with the file's parse made by parse, which
 // must be memfile.Parse's: a long-lived process keeps the parse of the
 // file's earlier bytes (Warm.Parse), or has these bytes parsed already
 // (ParsedAs). keyed, when not nil, gives what the dedup reads in each
-// entry of that parse, which such a process keeps too (Warm.Keyed).
-func PlanStoreParsing(cur []byte, parse func([]byte) *memfile.Document, keyed Dedup, s Store, cfg config.Config) ([]byte, StoreResult, error) {
+// entry of that parse, which such a process keeps too (Warm.Keyed); grow,
+// when not nil, makes the new bytes of a store that only appends an entry
+// (Warm.Append).
+func PlanStoreParsing(cur []byte, parse func([]byte) *memfile.Document, keyed Dedup, grow Appender, s Store, cfg config.Config) ([]byte, StoreResult, error) {
 	file := s.Category.File()
 	if len(cur) > rules.MaxFileBytes {
 		return nil, StoreResult{}, &FileTooLargeError{Op: "store into", Path: file, Size: int64(len(cur))}
@@ -201,7 +203,13 @@ func PlanStoreParsing(cur []byte, parse func([]byte) *memfile.Document, keyed De
 		}
 		edits = append(edits, appendEntry(d, memfile.EntryLine(s.Slug, s.Content)))
 	}
-	out, err := text.Apply(cur, edits)
+	var out []byte
+	var err error
+	if len(edits) == 1 && grow != nil && edits[0].Start == len(cur) && edits[0].End == len(cur) {
+		out = grow(cur, edits[0].New)
+	} else {
+		out, err = text.Apply(cur, edits)
+	}
 	if err != nil {
 		return nil, res, fmt.Errorf("planning store into %s: %w", file, err)
 	}

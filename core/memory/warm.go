@@ -38,6 +38,9 @@ type Warm struct {
 	// indexing goroutine (one at a time: indexing) has yet to parse.
 	pending  map[string][]byte
 	indexing bool
+	// parsing are the bytes of each file the indexing goroutine took from
+	// pending and is parsing now, until it has kept its parse.
+	parsing map[string][]byte
 	// latest is the last parse Parse or the indexing made of each file, so
 	// that the next reader of the same bytes (a store's plan, a check, the
 	// indexing) takes it instead of making its own: a parse of 10,000
@@ -48,6 +51,10 @@ type Warm struct {
 	// parse w made from an earlier one. Any other parse is read into a
 	// copy, so that no two documents ever write to one array.
 	tips map[string]*memfile.Document
+	// rooms is, by path, the bytes the last store into that file made
+	// (Append), whose spare room behind them the next store may append
+	// into; taken by the first that does.
+	rooms map[string][]byte
 	// keyed is what the dedup of the last store into each file read in
 	// its entries (Keyed).
 	keyed map[string]*keyedFile
@@ -86,6 +93,12 @@ func (w *Warm) Catalog(files []rules.File) *Catalog {
 		// A tip no later parse can start from is only memory.
 		if p := w.parts[path]; d != w.latest[path] && (p == nil || p.doc != d) {
 			delete(w.tips, path)
+		}
+	}
+	for path, b := range w.rooms {
+		// Kept only while they may be the bytes the next store starts from.
+		if p := w.parts[path]; !sameBytes(w.pending[path], b) && (p == nil || !sameBytes(p.doc.Src, b)) {
+			delete(w.rooms, path)
 		}
 	}
 	w.last = &Catalog{parts: c.parts, index: c.index}
@@ -137,8 +150,15 @@ func (w *Warm) indexPending() {
 		}
 		data := w.pending[path]
 		delete(w.pending, path)
+		if w.parsing == nil {
+			w.parsing = map[string][]byte{}
+		}
+		w.parsing[path] = data
 		w.mu.Unlock()
 		w.wrote(path, data)
+		w.mu.Lock()
+		delete(w.parsing, path)
+		w.mu.Unlock()
 	}
 }
 
@@ -254,6 +274,25 @@ func (w *Warm) Overlay(snap *store.Snapshot, bufs map[string][]byte) []rules.Fil
 // File is rules.NewFile with the parse made by Parse.
 func (w *Warm) File(path string, data []byte) rules.File {
 	return rules.NewFileParsing(path, data, func(b []byte) *memfile.Document { return w.Parse(path, b) })
+}
+
+// Bytes is what w last knew the file at path to hold (nil: nothing): the
+// bytes this process last wrote there, else those of the latest parse w
+// holds of it. For store.Workspace.Known: a read that finds them in the
+// file takes them instead of a copy.
+func (w *Warm) Bytes(path string) []byte {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if b, ok := w.pending[path]; ok {
+		return b
+	}
+	if b, ok := w.parsing[path]; ok {
+		return b
+	}
+	if d := w.known(path); d != nil {
+		return d.Src
+	}
+	return nil
 }
 
 // known is the latest parse w holds of the file at path, or nil. w.mu is

@@ -313,6 +313,9 @@ func TestWarmStoresDecideAsCold(t *testing.T) {
 	warmRoot, coldRoot := t.TempDir(), t.TempDir()
 	warm, cold := newService(warmRoot), newService(coldRoot)
 	warm.Warm = &Warm{}
+	// as the MCP server opens it: a file holding the bytes last written
+	// or parsed there is taken as them, and stores append behind them
+	warm.WS.Known = warm.Warm.Bytes
 	var stored []string
 	for step := range 80 {
 		content := lsptest.Sentence(r, true)
@@ -329,6 +332,18 @@ func TestWarmStoresDecideAsCold(t *testing.T) {
 				path := filepath.Join(root, ".memory", "decisions.md")
 				data, _ := os.ReadFile(path)
 				if err := os.WriteFile(path, []byte(warmEdit(rand.New(rand.NewPCG(uint64(step), 7)), string(data))), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		case k == 4:
+			// Another writer changes a letter: the same size, other bytes.
+			for _, root := range []string{warmRoot, coldRoot} {
+				path := filepath.Join(root, ".memory", "decisions.md")
+				data, _ := os.ReadFile(path)
+				if i := strings.LastIndexAny(string(data), "aeiou"); i >= 0 {
+					data[i] = 'x'
+				}
+				if err := os.WriteFile(path, data, 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}

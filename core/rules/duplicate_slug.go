@@ -13,17 +13,23 @@ import (
 // the checkbox rule.
 func checkDuplicateSlug(w *workspace) {
 	type use struct{ file, entry int }
-	firstIn := make(map[string]use) // first use across files
-	allUsed := make(map[string]bool)
 	// each file's slugs, gathered once for allUsed and then handed to the
 	// file's renames, which add to them
 	usedIn := make([]map[string]bool, len(w.files))
+	n := 0
 	w.categoryFiles(func(fi int, f *File) {
 		usedIn[fi] = usedSlugs(f)
-		for k := range usedIn[fi] {
+		n += len(usedIn[fi])
+	})
+	// sized once: grown by doubling, the two maps of 100,000 slugs were
+	// rehashed a dozen times on every check
+	firstIn := make(map[string]use, n) // first use across files
+	allUsed := make(map[string]bool, n)
+	for _, used := range usedIn {
+		for k := range used {
 			allUsed[k] = true
 		}
-	})
+	}
 	w.categoryFiles(func(fi int, f *File) {
 		d := f.Doc
 		used := usedIn[fi]

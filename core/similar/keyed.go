@@ -3,6 +3,7 @@ package similar
 import (
 	"maps"
 	"slices"
+	"sync"
 )
 
 // Keyed is what DecideContents reads in each of a list of contents (the
@@ -16,16 +17,22 @@ import (
 // always compared in full). A Keyed is never changed once made; Extend
 // makes another.
 type Keyed struct {
-	vocab map[string]uint32
-	ids   []uint32 // content i's keywords are ids[off[i]:off[i+1]]
-	off   []uint32
-	alnum []uint64
-	ascii []bool
+	// base and added give each keyword its id. base is never changed once
+	// made; added, the words read since, only by the Keyed that made it,
+	// until one is extended from it, which copies it: a word new to the
+	// file then costs a copy of the few words added since base, not of
+	// the whole vocabulary (1 MB at 20,000 entries, on most stores). Once
+	// added is large beside base the two are merged into a new base.
+	base, added map[string]uint32
+	ids         []uint32 // content i's keywords are ids[off[i]:off[i+1]]
+	off         []uint32
+	alnum       []uint64
+	ascii       []bool
 }
 
 // NewKeyed reads contents.
 func NewKeyed(contents []string) *Keyed {
-	return (&Keyed{vocab: map[string]uint32{}, off: []uint32{0}}).extend(contents, false)
+	return (&Keyed{added: map[string]uint32{}, off: []uint32{0}}).extend(contents, false)
 }
 
 // Len is the number of contents k read.
@@ -34,7 +41,7 @@ func (k *Keyed) Len() int { return len(k.alnum) }
 // Extend is NewKeyed(contents) for contents that begin with the k.Len()
 // contents k read: only the others are read.
 func (k *Keyed) Extend(contents []string) *Keyed {
-	return (&Keyed{vocab: k.vocab, ids: slices.Clip(k.ids), off: slices.Clip(k.off),
+	return (&Keyed{base: k.base, added: k.added, ids: slices.Clip(k.ids), off: slices.Clip(k.off),
 		alnum: slices.Clip(k.alnum), ascii: slices.Clip(k.ascii)}).extend(contents[k.Len():], true)
 }
 
@@ -44,10 +51,10 @@ func (k *Keyed) Extend(contents []string) *Keyed {
 // own that room: no Keyed was extended from k in place before, and none
 // will be after.
 func (k *Keyed) ExtendInPlace(contents []string) *Keyed {
-	return (&Keyed{vocab: k.vocab, ids: k.ids, off: k.off, alnum: k.alnum, ascii: k.ascii}).extend(contents[k.Len():], true)
+	return (&Keyed{base: k.base, added: k.added, ids: k.ids, off: k.off, alnum: k.alnum, ascii: k.ascii}).extend(contents[k.Len():], true)
 }
 
-// extend reads contents after those k holds; shared, k's vocabulary is
+// extend reads contents after those k holds; shared, k's added words are
 // copied before it gains a word (an earlier Keyed may be in use).
 func (k *Keyed) extend(contents []string, shared bool) *Keyed {
 	var q quickScan
@@ -62,19 +69,42 @@ func (k *Keyed) extend(contents []string, shared bool) *Keyed {
 			}
 			w := string(q.buf[prev:end])
 			prev = end
-			id, known := k.vocab[w]
+			id, known := k.id(w)
 			if !known {
 				if shared {
-					k.vocab, shared = maps.Clone(k.vocab), false
+					k.added, shared = maps.Clone(k.added), false
 				}
-				id = uint32(len(k.vocab))
-				k.vocab[w] = id
+				id = uint32(len(k.base) + len(k.added))
+				k.added[w] = id
+				if len(k.added) > len(k.base)/mergeShare+mergeMin {
+					base := make(map[string]uint32, len(k.base)+len(k.added))
+					maps.Copy(base, k.base)
+					maps.Copy(base, k.added)
+					k.base, k.added = base, map[string]uint32{}
+				}
 			}
 			k.ids = append(k.ids, id)
 		}
 		k.off = append(k.off, uint32(len(k.ids)))
 	}
 	return k
+}
+
+// Added words are merged into a new base once they are more than a
+// mergeShare of it and mergeMin: a copy of the vocabulary in every few
+// thousand new words, not in every one.
+const (
+	mergeShare = 8
+	mergeMin   = 256
+)
+
+// id is the id of keyword w, if k read it.
+func (k *Keyed) id(w string) (uint32, bool) {
+	if id, ok := k.added[w]; ok {
+		return id, true
+	}
+	id, ok := k.base[w]
+	return id, ok
 }
 
 // alnumHash is an FNV-1a hash of the ASCII letters (lowercased) and digits
@@ -105,12 +135,12 @@ func DecideKeyed(new *Text, contents []string, k *Keyed, th Thresholds) (match i
 	isKey := make(map[uint32]bool, len(new.Keys()))
 	isCore := make(map[uint32]bool, len(new.Core()))
 	for _, w := range new.Keys() {
-		if id, ok := k.vocab[w]; ok {
+		if id, ok := k.id(w); ok {
 			isKey[id] = true
 		}
 	}
 	for _, w := range new.Core() {
-		if id, ok := k.vocab[w]; ok {
+		if id, ok := k.id(w); ok {
 			isCore[id] = true
 		}
 	}
@@ -119,9 +149,22 @@ func DecideKeyed(new *Text, contents []string, k *Keyed, th Thresholds) (match i
 	// full comparison, never past it.
 	h := alnumHash(new.Norm)
 	coreNeed := coreCandidates(len(new.Core()))
-	verdicts := make([]Verdict, len(contents))
+	// Each part keeps only its strongest verdict, not one per entry (1.4 MB
+	// of strings to zero and scan at 20,000 entries, on every store):
+	// stronger is a strict order, so the strongest of the parts' strongest,
+	// taken in order, is the strongest of all, the earliest on a tie.
+	var mu sync.Mutex
+	var parts []strongestOf
 	parallel(len(contents), func(from, to int) {
+		best := strongestOf{from: from, match: -1, v: Verdict{Action: Store}}
+		defer func() {
+			mu.Lock()
+			parts = append(parts, best)
+			mu.Unlock()
+		}()
 		for i := from; i < to; i++ {
+			var v Verdict
+			quick := false
 			if k.ascii[i] && k.alnum[i] != h {
 				inKeys, inCore := 0, 0
 				ids := k.ids[k.off[i]:k.off[i+1]]
@@ -138,12 +181,44 @@ func DecideKeyed(new *Text, contents []string, k *Keyed, th Thresholds) (match i
 					sim = float64(inKeys) / float64(len(new.Keys())+len(ids)-inKeys)
 				}
 				if sim < th.Update && sim < th.Skip && inCore < coreNeed {
-					verdicts[i] = Verdict{Action: Store, Similarity: sim}
-					continue
+					v, quick = Verdict{Action: Store, Similarity: sim}, true
 				}
 			}
-			verdicts[i] = Classify(Analyze(contents[i]), new, th)
+			if !quick {
+				v = Classify(Analyze(contents[i]), new, th)
+			}
+			if best.add(i, v) {
+				return
+			}
 		}
 	})
-	return strongest(verdicts)
+	slices.SortFunc(parts, func(a, b strongestOf) int { return a.from - b.from })
+	best := make([]Verdict, len(parts))
+	for i, p := range parts {
+		best[i] = p.v
+	}
+	if i, v := strongest(best); i >= 0 {
+		return parts[i].match, v
+	}
+	return -1, Verdict{Action: Store}
+}
+
+// strongestOf is the strongest verdict of the entries from index from on
+// that were added, as strongest finds it.
+type strongestOf struct {
+	from, match int
+	v           Verdict
+}
+
+// add takes entry i's verdict, and reports whether it is exact: the
+// strongest of the part then, whatever follows.
+func (b *strongestOf) add(i int, v Verdict) bool {
+	if v.Exact {
+		b.match, b.v = i, v
+		return true
+	}
+	if stronger(v, b.v) {
+		b.match, b.v = i, v
+	}
+	return false
 }

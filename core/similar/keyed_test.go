@@ -1,6 +1,10 @@
 package similar
 
-import "testing"
+import (
+	"runtime"
+	"slices"
+	"testing"
+)
 
 // TestDecideKeyedMatchesDecideContents: a store decided on what a Keyed
 // read, made at once or extended entry by entry as stores append them, is
@@ -51,6 +55,35 @@ func TestDecideKeyedParallel(t *testing.T) {
 			wi, wv := DecideContents(nt, contents, defaultTh)
 			if gi, gv := DecideKeyed(nt, contents, k, defaultTh); gi != wi || gv != wv {
 				t.Fatalf("new %q: DecideKeyed = %d %+v, DecideContents = %d %+v", nt.Raw, gi, gv, wi, wv)
+			}
+		}
+	}
+}
+
+// TestDecideKeyedPartsKeepTheEarliest: the entries are judged in parts side
+// by side, each keeping only its strongest verdict; the decision is still
+// the earliest of the strongest, as when every verdict was kept, with the
+// same text or equally similar ones in several parts.
+func TestDecideKeyedPartsKeepTheEarliest(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	g := newEntryGen(7, 80)
+	contents := make([]string, 4*parallelMin+37)
+	for i := range contents {
+		contents[i] = g.next()
+	}
+	same := []string{"Use the blue deploy pipeline for staging", "use the blue deploy pipeline for staging!"}
+	for _, at := range [][]int{{3 * parallelMin}, {parallelMin + 5, 3*parallelMin + 1}, {2*parallelMin + 9, 10}, {len(contents) - 1, 0}} {
+		cs := slices.Clone(contents)
+		for j, i := range at {
+			cs[i] = same[j%len(same)]
+		}
+		k := NewKeyed(cs)
+		for _, nt := range []*Text{Analyze(same[0]), Analyze(same[1]), Analyze("Use the blue deploy pipeline for production"), Analyze(cs[1])} {
+			for _, th := range []Thresholds{defaultTh, {0.3, 0.3}} {
+				wi, wv := DecideContents(nt, cs, th)
+				if gi, gv := DecideKeyed(nt, cs, k, th); gi != wi || gv != wv {
+					t.Fatalf("at %v, new %q, %v: DecideKeyed = %d %+v, DecideContents = %d %+v", at, nt.Raw, th, gi, gv, wi, wv)
+				}
 			}
 		}
 	}
