@@ -287,9 +287,6 @@ func (s *Server) publish(f *folder) {
 		return
 	}
 	v, _, findings := s.checkLocked(f)
-	if s.opt.FitMemoryLimit {
-		fitMemoryLimit(MemoryLimit)
-	}
 	findings = s.withoutKept(v, findings)
 	// Each file's findings, in order; each file is encoded (publish.go) just
 	// before it is sent, into buffers sized by the last publish.

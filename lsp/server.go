@@ -40,10 +40,6 @@ type Options struct {
 	// the reference rules, links, definitions and hovers read (repo.go);
 	// default memory.OpenRepo. Tests give a fake.
 	OpenRepo func(ctx context.Context, root string, cfg config.Config) (rules.Repo, error)
-	// FitMemoryLimit, set when the soft memory limit is the server's own
-	// (MemoryLimit), keeps it above the live heap after each check
-	// (memlimit.go). It is the process's: tests leave it unset.
-	FitMemoryLimit bool
 }
 
 type lifecycle int

@@ -19,13 +19,16 @@ import (
 //     release is a full collection (tens of milliseconds at 100,000
 //     entries, on the ticker's goroutine) and happens at most once per
 //     quiet spell, and only after enough allocation to be worth it.
-//   - It keeps the soft heap limit a guard above what is live. The limit
-//     the server starts with keeps a small workspace's heap small; under
-//     a live heap larger than it (100,000 entries hold about 140 MB) the
-//     collector would run on every allocation, up to half the CPU: a
-//     store at 100,000 entries cost 43–48 ms of server CPU instead of
-//     14–15. So the limit follows the live heap at half again its size,
-//     and comes back to the starting one when the live heap shrinks.
+//   - It keeps the soft memory limit a guard above what is live. The
+//     limit the server starts with keeps a small workspace's heap small;
+//     under a live heap larger than it (100,000 entries hold about
+//     140 MB) the collector would start a full mark at the first
+//     allocation after each one, up to half the CPU: a store at 100,000
+//     entries cost 43–48 ms of server CPU instead of 14–15. So the limit
+//     follows the live heap at half again its size, plus the runtime's
+//     memory beside the heap (stacks, the collector's own), which the
+//     limit counts too, and comes back to the starting one when the live
+//     heap shrinks.
 const (
 	idleTick = time.Second
 	// idleAllocation is what a tick may allocate and still count as idle.
@@ -39,7 +42,9 @@ const (
 // soft limit is.
 type idleReleaser struct {
 	allocated func() uint64 // bytes allocated since the process started
-	live      func() uint64 // the heap live at the last collection
+	// heap is the heap live at the last collection, and the runtime's
+	// memory that is not the heap's.
+	heap      func() (live, other uint64)
 	release   func()
 	setLimit  func(int64) // nil: the limit is the user's (GOMEMLIMIT) or off
 	baseLimit int64       // the limit the process started with
@@ -49,15 +54,28 @@ type idleReleaser struct {
 }
 
 func newIdleReleaser() *idleReleaser {
-	sample := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}, {Name: "/gc/heap/live:bytes"}}
+	allocs := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+	heap := []metrics.Sample{
+		{Name: "/gc/heap/live:bytes"},
+		{Name: "/memory/classes/total:bytes"},
+		{Name: "/memory/classes/heap/objects:bytes"},
+		{Name: "/memory/classes/heap/unused:bytes"},
+		{Name: "/memory/classes/heap/free:bytes"},
+		{Name: "/memory/classes/heap/released:bytes"},
+	}
 	r := &idleReleaser{
 		allocated: func() uint64 {
-			metrics.Read(sample[:1])
-			return sample[0].Value.Uint64()
+			metrics.Read(allocs)
+			return allocs[0].Value.Uint64()
 		},
-		live: func() uint64 {
-			metrics.Read(sample[1:])
-			return sample[1].Value.Uint64()
+		heap: func() (live, other uint64) {
+			metrics.Read(heap)
+			v := func(i int) uint64 { return heap[i].Value.Uint64() }
+			heapTotal := v(2) + v(3) + v(4) + v(5)
+			if v(1) > heapTotal {
+				other = v(1) - heapTotal
+			}
+			return v(0), other
 		},
 		release: debug.FreeOSMemory,
 	}
@@ -72,8 +90,9 @@ func newIdleReleaser() *idleReleaser {
 // last tick was quiet and enough was allocated since the last release.
 func (r *idleReleaser) tick() {
 	if r.setLimit != nil {
-		live := int64(min(r.live(), math.MaxInt64/2))
-		if l := max(r.baseLimit, live+live/2); l != r.limit {
+		live, other := r.heap()
+		need := int64(min(live+live/2+other, math.MaxInt64/2))
+		if l := max(r.baseLimit, need); l != r.limit {
 			r.setLimit(l)
 			r.limit = l
 		}

@@ -1,6 +1,11 @@
 package main
 
-import "testing"
+import (
+	"os"
+	"runtime"
+	"runtime/debug"
+	"testing"
+)
 
 // TestIdleReleaser: the heap is released on the first quiet tick after
 // enough work, once per quiet spell, never while work goes on, and not
@@ -51,7 +56,7 @@ func TestSoftLimitFollowsTheLiveHeap(t *testing.T) {
 	const mb = 1 << 20
 	var live uint64
 	var set []int64
-	r := &idleReleaser{allocated: func() uint64 { return 0 }, live: func() uint64 { return live }, release: func() {},
+	r := &idleReleaser{allocated: func() uint64 { return 0 }, heap: func() (uint64, uint64) { return live, 0 }, release: func() {},
 		setLimit: func(l int64) { set = append(set, l) }, baseLimit: 44 * mb, limit: 44 * mb}
 	for _, s := range []struct {
 		live  uint64
@@ -66,6 +71,34 @@ func TestSoftLimitFollowsTheLiveHeap(t *testing.T) {
 	if len(set) != 3 {
 		t.Fatalf("the limit was set %d times (%v), want 3: only when it changes", len(set), set)
 	}
-	user := &idleReleaser{allocated: func() uint64 { return 0 }, live: func() uint64 { return 500 * mb }, release: func() {}}
+	user := &idleReleaser{allocated: func() uint64 { return 0 }, heap: func() (uint64, uint64) { return 500 * mb, 0 }, release: func() {}}
 	user.tick() // no setLimit: would panic if it were called
+}
+
+// TestSoftLimitAboveTheRealHeap: with the runtime's own figures, a live
+// heap that outgrew the starting limit raises it above that heap and the
+// room, and the limit comes back once the heap is garbage.
+func TestSoftLimitAboveTheRealHeap(t *testing.T) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		t.Skip("GOMEMLIMIT is set: the releaser leaves the limit alone")
+	}
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(16 << 20))
+	r := newIdleReleaser()
+	r.release = func() {}
+	live := make([][]byte, 64)
+	for i := range live {
+		live[i] = make([]byte, 1<<20) // 64 MB live, in pieces
+	}
+	runtime.GC()
+	r.tick()
+	if got := debug.SetMemoryLimit(-1); got < 96<<20 {
+		t.Errorf("with 64 MB live the limit is %d MB; want at least 96", got>>20)
+	}
+	runtime.KeepAlive(live)
+	live = nil
+	runtime.GC()
+	r.tick()
+	if got := debug.SetMemoryLimit(-1); got != 16<<20 {
+		t.Errorf("with the live heap gone the limit is %d MB; want the starting 16", got>>20)
+	}
 }

@@ -19,8 +19,7 @@ func runServe(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 	if err := configureLogging(a, "notice"); err != nil {
 		return exitError, err
 	}
-	own := os.Getenv("GOMEMLIMIT") == ""
-	if own {
+	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(lsp.MemoryLimit)
 	}
 	in, out := e.stdin, e.stdout
@@ -36,7 +35,7 @@ func runServe(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 	defer cancel()
 	go releaseWhenIdle(ctx, newIdleReleaser())
 	log := commonlog.GetLogger(lsp.Name)
-	srv := lsp.NewServer(lsp.Options{Version: versionString(), FitMemoryLimit: own}, log)
+	srv := lsp.NewServer(lsp.Options{Version: versionString()}, log)
 	ok, err := srv.Serve(ctx, lsp.NewConn(in, out, srv, log))
 	if err != nil && err != io.EOF {
 		log.Errorf("connection: %v", err)
