@@ -112,8 +112,12 @@ type Index struct {
 	scratch   [][]float64
 }
 
-// accumulators returns a zeroed slice of n scores, to be given back with
-// release once zeroed again.
+// accumulators returns a zeroed slice of a score per doc the segments
+// hold, to be given back with release once zeroed again. That is n for a
+// joined index, but SearchParts and Scan.Search index only the docs that
+// can score and keep n, the whole set's count, for the statistics: sized
+// by n, each of their searches allocated and cleared 0.8 MB at 100,000
+// entries for a few thousand candidates.
 func (ix *Index) accumulators() []float64 {
 	ix.scratchMu.Lock()
 	defer ix.scratchMu.Unlock()
@@ -122,7 +126,11 @@ func (ix *Index) accumulators() []float64 {
 		ix.scratch = ix.scratch[:k-1]
 		return acc
 	}
-	return make([]float64, ix.n)
+	held := 0
+	for _, s := range ix.segs {
+		held += len(s.docLen)
+	}
+	return make([]float64, held)
 }
 
 func (ix *Index) release(acc []float64) {
