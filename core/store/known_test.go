@@ -3,7 +3,6 @@ package store
 import (
 	"bytes"
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,15 +14,9 @@ import (
 // bytes of the same size, another size, none; a file larger than a block
 // included. Its data equal a snapshot's without Known, file for file.
 func TestKnownBytesReadAsTheFile(t *testing.T) {
-	w, _ := Open(t.TempDir())
-	mkdirs(t, w.Dir)
 	big := "# Decisions\n\n" + strings.Repeat("- [a-b] an entry of some length\n", 5000)
 	files := map[string]string{"decisions.md": big, "quirks.md": "# Quirks\n\n- one\n", "notes.md": "# Notes\n", "facts.md": ""}
-	for name, data := range files {
-		if err := os.WriteFile(filepath.Join(w.Dir, name), []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	w := workspaceWith(t, files)
 	plain, err := w.Snapshot()
 	if err != nil {
 		t.Fatal(err)

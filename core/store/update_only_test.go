@@ -12,13 +12,7 @@ import (
 // read inside the lock (a category file absent, a file of another name),
 // and no other; what fn writes of them lands as with Update.
 func TestUpdateOnlyReadsTheNamedFiles(t *testing.T) {
-	w, _ := Open(t.TempDir())
-	mkdirs(t, w.Dir)
-	for name, data := range map[string]string{"quirks.md": "# Quirks\n", "notes.md": "# Notes\n", "other.md": "# Other\n"} {
-		if err := os.WriteFile(filepath.Join(w.Dir, name), []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	w := workspaceWith(t, map[string]string{"quirks.md": "# Quirks\n", "notes.md": "# Notes\n", "other.md": "# Other\n"})
 	var names []string
 	_, err := w.UpdateOnly(context.Background(), []string{"decisions.md", "notes.md"}, func(s *Snapshot) ([]Change, error) {
 		for _, f := range s.Files {

@@ -40,6 +40,19 @@ func mkdirs(t *testing.T, paths ...string) {
 	}
 }
 
+// workspaceWith is a workspace whose .memory folder holds files (by name).
+func workspaceWith(t *testing.T, files map[string]string) *Workspace {
+	t.Helper()
+	w, _ := Open(t.TempDir())
+	mkdirs(t, w.Dir)
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(w.Dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return w
+}
+
 func TestFindRoot(t *testing.T) {
 	base, _ := filepath.EvalSymlinks(t.TempDir())
 	mkdirs(t, filepath.Join(base, "ws", ".memory"), filepath.Join(base, "ws", "a", "b"),
