@@ -66,11 +66,11 @@ func newIdleReleaser() *idleReleaser {
 	r := &idleReleaser{
 		allocated: func() uint64 {
 			metrics.Read(allocs)
-			return allocs[0].Value.Uint64()
+			return sampled(allocs[0])
 		},
 		heap: func() (live, other uint64) {
 			metrics.Read(heap)
-			v := func(i int) uint64 { return heap[i].Value.Uint64() }
+			v := func(i int) uint64 { return sampled(heap[i]) }
 			heapTotal := v(2) + v(3) + v(4) + v(5)
 			if v(1) > heapTotal {
 				other = v(1) - heapTotal
@@ -84,6 +84,15 @@ func newIdleReleaser() *idleReleaser {
 		r.baseLimit, r.limit = base, base
 	}
 	return r
+}
+
+// sampled is s's value, 0 when this runtime does not measure it (a
+// Value of another kind would panic).
+func sampled(s metrics.Sample) uint64 {
+	if s.Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s.Value.Uint64()
 }
 
 // tick moves the soft limit with the live heap, and releases when the
