@@ -10,10 +10,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/memory-lsp/memory-lsp/core/memfile"
+	"github.com/memory-lsp/memory-lsp/internal/lsptest"
 )
 
 // maxCleanupRSS is the memory a cleanup of 60,000 entries may take, as the
@@ -85,14 +85,13 @@ func TestCleanupSixtyThousandEntriesInBoundedMemory(t *testing.T) {
 	cmd := exec.Command(binary, "cleanup", "--apply", "--json", "--root", root)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
+	peak, measured, err := lsptest.PeakRSS(cmd)
+	if err != nil {
 		t.Fatalf("cleanup --apply: %v: %s", err, errb.String())
 	}
-	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	if !ok {
+	if !measured {
 		t.Skip("no resource usage on this system")
 	}
-	peak := int64(ru.Maxrss) << 10 // kilobytes on Linux
 	t.Logf("peak RSS %d MiB for %d bytes of input, %d bytes of JSON output", peak>>20, len(input), out.Len())
 	if peak > maxCleanupRSS {
 		t.Errorf("cleanup of 60,000 entries peaked at %d MiB, over %d MiB", peak>>20, maxCleanupRSS>>20)
