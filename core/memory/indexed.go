@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"io/fs"
 	"runtime/debug"
 	"time"
 
@@ -36,6 +37,15 @@ func (s *Service) indexedQuery(req QueryRequest) (QueryResult, bool) {
 	return res, ok
 }
 
+// mapIndex maps the index file at path, unless use is false: the file was
+// found damaged, and every part is built again and written over it.
+func mapIndex(path string, use bool) ([]byte, func(), error) {
+	if !use {
+		return nil, nil, fs.ErrNotExist
+	}
+	return store.MapCacheFile(path)
+}
+
 // queryIndex is indexedQuery, with the index file read when useFile.
 // damaged reports that a block read of it did not match its sum: the
 // answer is then to be thrown away.
@@ -65,7 +75,8 @@ func (s *Service) queryIndex(req QueryRequest, useFile bool) (res QueryResult, o
 
 	cached := map[string]search.IndexedFile{}
 	var file *search.IndexFile
-	if data, release, err := store.MapCacheFile(s.QueryIndex); useFile && err == nil {
+	data, release, err := mapIndex(s.QueryIndex, useFile)
+	if err == nil {
 		defer release()
 		// A fault on the mapped bytes (a file truncated under us) is a
 		// panic to recover from, not a crash: the query scans instead.
@@ -84,8 +95,6 @@ func (s *Service) queryIndex(req QueryRequest, useFile bool) (res QueryResult, o
 				cached[f.Name] = f
 			}
 		}
-	} else if err == nil {
-		release() // not read: built again from the files, and written over it
 	}
 	defer func() {
 		if file.Damaged() {
