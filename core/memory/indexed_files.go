@@ -30,14 +30,18 @@ type queryIndex struct {
 	base     []int
 	opened   map[int]*store.Opened
 	read     map[int][]byte
-	indexed  []search.IndexedFile // the parts as the index file holds them
-	rebuilt  []bool
+	// lines are the lines read from the files at their parts' places, by
+	// part and doc: a hit is read for its text, its phrase and its stale
+	// notes, and each would otherwise be a read of its own.
+	lines   map[[2]int][]byte
+	indexed []search.IndexedFile // the parts as the index file holds them
+	rebuilt []bool
 }
 
 // indexFiles gives each category file of snap its part: the cached one
 // when its stamp vouches for the file, else one built from the file read.
 func (s *Service) indexFiles(snap *store.Snapshot, opened []*store.Opened, cached map[string]search.IndexedFile, built int64) (*queryIndex, error) {
-	ix := &queryIndex{opened: map[int]*store.Opened{}, read: map[int][]byte{}}
+	ix := &queryIndex{opened: map[int]*store.Opened{}, read: map[int][]byte{}, lines: map[[2]int][]byte{}}
 	byIndex := map[int]*store.Opened{}
 	for _, o := range opened {
 		byIndex[o.Index] = o
@@ -177,10 +181,14 @@ func (ix *queryIndex) rawLine(k, d int) ([]byte, error) {
 		}
 		return b[loc.Start:loc.End], nil
 	}
+	if line, ok := ix.lines[[2]int{k, d}]; ok {
+		return line, nil
+	}
 	line := make([]byte, loc.End-loc.Start)
 	if err := o.ReadAt(line, int64(loc.Start)); err != nil {
 		return nil, fmt.Errorf("reading %s: %w", ix.kept[fi].Path, err)
 	}
+	ix.lines[[2]int{k, d}] = line
 	return line, nil
 }
 
