@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -16,7 +18,8 @@ import (
 // index, as a user runs it in a git repository whose memory other programs
 // write between queries (another memory-lsp process storing, an editor
 // rewriting a file in place to the same size with its old modification
-// time put back, a tool replacing one by a rename, a commit), answers
+// time put back, a tool replacing one by a rename, a commit) and whose
+// index a disk or another program damaged, answers
 // exactly as `query --no-cache`, stale marks included, and does use its
 // index (the cache folder holds one).
 func TestQueryIndexWithOtherWriters(t *testing.T) {
@@ -31,14 +34,16 @@ func TestQueryIndexWithOtherWriters(t *testing.T) {
 	for step := range 40 {
 		path := filepath.Join(dir, category.All[r.IntN(len(category.All))].File())
 		var what string
-		switch r.IntN(5) {
+		switch r.IntN(6) {
 		case 0:
 			what = "another process's store"
 			runWithEnv(t, g.Dir, env, "store", "--category", category.All[r.IntN(len(category.All))].String(), "--", lsptest.Citing(r, lsptest.CodePaths))
 		case 1:
 			what = "a rewrite in place of the same size, its time put back"
 			data, err := os.ReadFile(path)
-			if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				continue // a category no store has written yet
+			} else if err != nil {
 				t.Fatal(err)
 			}
 			fi, err := os.Stat(path)
@@ -60,6 +65,21 @@ func TestQueryIndexWithOtherWriters(t *testing.T) {
 			what = lsptest.Rewrite(t, r, path, &past)
 		case 3:
 			what = lsptest.ChangeCode(t, g, r, lsptest.CodePaths)
+		case 4:
+			what = "the index file damaged: a byte of every block changed"
+			idx, _ := filepath.Glob(filepath.Join(cache, "query", "*.idx"))
+			for _, f := range idx {
+				data, err := os.ReadFile(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i := 64 + r.IntN(960); i < len(data); i += 1024 {
+					data[i] ^= 0x41
+				}
+				if err := os.WriteFile(f, data, 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
 		default:
 			what, _ = lsptest.CommitAll(g, &day)
 		}
