@@ -19,9 +19,10 @@ import (
 // write between queries (another memory-lsp process storing, an editor
 // rewriting a file in place to the same size with its old modification
 // time put back, a tool replacing one by a rename, a commit) and whose
-// index a disk or another program damaged, answers
-// exactly as `query --no-cache`, stale marks included, and does use its
-// index (the cache folder holds one).
+// index a disk or another program damaged, answers exactly as a query
+// that keeps nothing between runs (MEMORY_LSP_CACHE=off), stale marks
+// included, and does keep its index and the history's moves (the cache
+// folder holds one of each).
 func TestQueryIndexWithOtherWriters(t *testing.T) {
 	r := rand.New(rand.NewPCG(16, 31))
 	g := lsptest.CitingRepo(t, r)
@@ -86,7 +87,8 @@ func TestQueryIndexWithOtherWriters(t *testing.T) {
 		for range 2 {
 			q := []string{"query", "--json", "--limit", "20", lsptest.Words[r.IntN(len(lsptest.Words))]}
 			got := runWithEnv(t, g.Dir, env, q...)
-			want := runWithEnv(t, g.Dir, env, append(q, "--no-cache")...)
+			// read afresh: no index and no kept history either
+			want := runWithEnv(t, g.Dir, map[string]string{"MEMORY_LSP_CACHE": "off"}, q...)
 			if got != want {
 				t.Fatalf("step %d (%s): %v from the index:\n%s\nread afresh:\n%s", step, what, q, got, want)
 			}
@@ -98,5 +100,8 @@ func TestQueryIndexWithOtherWriters(t *testing.T) {
 	}
 	if idx, _ := filepath.Glob(filepath.Join(cache, "query", "*.idx")); len(idx) != 1 {
 		t.Fatalf("the cache folder holds %v: the queries did not keep an index", idx)
+	}
+	if moves, _ := filepath.Glob(filepath.Join(cache, "moves", "*")); len(moves) != 1 {
+		t.Fatalf("the cache folder holds %v: the queries did not keep the history's moves", moves)
 	}
 }
