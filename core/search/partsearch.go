@@ -185,7 +185,7 @@ func SearchParts(query string, opt Options, parts []FilePart, content func(part,
 		}
 	}
 	ix := &Index{segs: []*Segment{seg}, base: []int32{0}, n: n, norm: [][]float64{normalise(seg.docLen, avgLen)}}
-	hits := ix.Search(query, opt)
+	hits := ix.search(qt, opt)
 	for i := range hits {
 		hits[i].ID = int(cands[hits[i].ID])
 	}

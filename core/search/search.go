@@ -351,11 +351,15 @@ func idf(n, df int) float64 {
 // order, then its slug bonus; then the exact-slug and phrase bonuses. So a
 // joined index gives bit for bit the scores of one built at once.
 func (ix *Index) Search(query string, opt Options) []Hit {
+	return ix.search(analyse(query), opt)
+}
+
+// search is Search of the query analysed as qt.
+func (ix *Index) search(qt queryTerms, opt Options) []Hit {
 	n := ix.n
 	if n == 0 {
 		return nil
 	}
-	qt := analyse(query)
 	if qt.distinct == nil {
 		return nil
 	}
