@@ -14,22 +14,33 @@ import (
 	"github.com/memory-lsp/memory-lsp/lsp"
 )
 
+// storeText is a new entry, every third one citing the repository's files.
+func storeText(r *rand.Rand) string {
+	if r.IntN(3) == 0 {
+		return lsptest.Citing(r, lsptest.CodePaths)
+	}
+	return lsptest.Sentence(r, false)
+}
+
 // TestBackToBackStoresPublishAsAFreshServer: stores sent back to back
 // (each as soon as the last is answered, some two at once) meet the
 // re-checks the stores before them set going, an open buffer the stores
 // change through workspace/applyEdit while it is edited, and another
-// program writing a closed file in the middle of the burst. However those
+// program writing a closed file in the middle of the burst, in a git
+// repository whose files the entries cite. However those
 // re-checks were coalesced or overtaken, once the server is quiet the last
 // diagnostics it published for every file are those a new server publishes
 // for the same files and buffer.
 func TestBackToBackStoresPublishAsAFreshServer(t *testing.T) {
 	r := rand.New(rand.NewPCG(16, 26))
-	root := t.TempDir()
+	// Where users work: a git repository whose entries cite its files,
+	// so that the re-checks judge references too.
+	root := lsptest.CitingRepo(t, r).Top()
 	dir := filepath.Join(root, ".memory")
 	for _, cat := range category.All {
 		// Findings that stores and edits move: a duplicate, two entries
 		// under one slug, a near-duplicate pair.
-		writeFile(t, filepath.Join(dir, cat.File()), lsptest.PairedFile(r, cat))
+		writeFile(t, filepath.Join(dir, cat.File()), lsptest.PairedFile(r, cat)+"- "+lsptest.Citing(r, lsptest.CodePaths)+"\n")
 	}
 	// A debounce shorter than a store: each re-check starts while the next
 	// store runs, as at 10,000 entries on a busy machine.
@@ -39,7 +50,7 @@ func TestBackToBackStoresPublishAsAFreshServer(t *testing.T) {
 	open := warm.OpenFile(quirks)
 	store := func(cat category.Category) *lsptest.Call {
 		call, err := warm.Go("workspace/executeCommand", map[string]any{"command": "memory.storeMemory",
-			"arguments": []any{map[string]any{"category": cat.String(), "content": lsptest.Sentence(r, false)}}})
+			"arguments": []any{map[string]any{"category": cat.String(), "content": storeText(r)}}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -89,14 +100,15 @@ func TestBackToBackStoresPublishAsAFreshServer(t *testing.T) {
 	cold.AwaitDiagnostics(uris[quirks], 1, time.Minute)
 	time.Sleep(300 * time.Millisecond)
 	want := map[string]string{}
-	some := 0
+	some, stale := 0, 0
 	for path, uri := range uris {
 		d := cold.AwaitDiagnostics(uri, lsptest.AnyVersion, time.Minute)
 		want[path], some = diagnosticsJSON(t, d), some+len(d.Diagnostics)
+		stale += strings.Count(want[path], `"stale-`)
 	}
 	cold.Shutdown()
-	if some == 0 {
-		t.Fatal("a new server publishes no diagnostics for these files: nothing would be compared")
+	if some == 0 || stale == 0 {
+		t.Fatalf("a new server publishes %d diagnostics for these files, %d of them on references: nothing would be compared", some, stale)
 	}
 
 	for path, uri := range uris {
