@@ -2,7 +2,7 @@ package memory
 
 import (
 	"context"
-	"io/fs"
+	"errors"
 	"runtime/debug"
 	"time"
 
@@ -41,10 +41,12 @@ func (s *Service) indexedQuery(req QueryRequest) (QueryResult, bool) {
 // found damaged, and every part is built again and written over it.
 func mapIndex(path string, use bool) ([]byte, func(), error) {
 	if !use {
-		return nil, nil, fs.ErrNotExist
+		return nil, nil, errIndexNotRead
 	}
 	return store.MapCacheFile(path)
 }
+
+var errIndexNotRead = errors.New("the query index is not to be read")
 
 // queryIndex is indexedQuery, with the index file read when useFile.
 // damaged reports that a block read of it did not match its sum: the
