@@ -224,7 +224,7 @@ func (e *env) service() (*memory.Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &memory.Service{WS: ws, Cfg: e.cfg, CacheDir: cacheFolder(false)}, nil
+	return &memory.Service{WS: ws, Cfg: e.cfg, CacheDir: cacheFolder(false), By: memory.ByCLI}, nil
 }
 
 // fail reports err on stderr (and as JSON on stdout with --json) and picks

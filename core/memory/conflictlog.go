@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"time"
+
+	"github.com/memory-lsp/memory-lsp/core/store"
 )
 
 // ConflictLog is the log, in `.memory/`, where HackLM records a rule that a
@@ -23,4 +25,4 @@ func ConflictRecord(r StoreResult, now time.Time) []byte {
 }
 
 // IsLog: path is a log a write appends to rather than replaces.
-func IsLog(path string) bool { return filepath.Base(path) == ConflictLog }
+func IsLog(path string) bool { return filepath.Base(path) == ConflictLog || store.IsJournal(path) }

@@ -37,6 +37,10 @@ type Service struct {
 	// between runs (store.Project.MovesCached).
 	CacheDir string
 
+	// By names the writer in the journal of what it acknowledged
+	// (store.Ack.By: ByCLI, ByMCP).
+	By string
+
 	// now, when set (tests), is the clock indexedQuery dates its parts
 	// by; used counts what it did, when set (tests).
 	now  func() time.Time
@@ -138,14 +142,19 @@ func (s *Service) Store(ctx context.Context, req StoreRequest, dryRun bool) (Sto
 		}
 		out, r, err := PlanStoreParsing(cur, parse, keyed, grow, v, s.Cfg)
 		res = r
-		if err != nil || out == nil || dryRun {
+		if err != nil || dryRun {
 			return nil, err
 		}
-		changes := []store.Change{{Path: filepath.Join(s.WS.Dir, v.Category.File()), Data: out}}
+		var changes []store.Change
+		if out != nil {
+			changes = append(changes, store.Change{Path: filepath.Join(s.WS.Dir, v.Category.File()), Data: out})
+		}
 		if rec := ConflictRecord(r, time.Now()); rec != nil {
 			changes = append(changes, store.Change{Path: filepath.Join(s.WS.Dir, ConflictLog), Data: rec, Append: true})
 		}
-		return changes, nil
+		// Also a store that wrote nothing (the entry is there already)
+		// answers "stored": an editor's save must not take it out either.
+		return append(changes, AckChange(s.WS.Dir, StoreAck(r, s.By, time.Now()))), nil
 	}
 	if dryRun {
 		snap, err := s.WS.Snapshot()

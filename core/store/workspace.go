@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/memfile"
@@ -600,13 +601,25 @@ func (w *Workspace) updateOnce(ctx context.Context, names []string, fn func(s *S
 		written = append(written, c)
 	}
 	for _, c := range todo {
-		if !c.Append {
+		if !c.Append || IsJournal(c.Path) {
 			continue
 		}
 		if err := appendLog(c.Path, c.Data); err != nil {
 			return written, err
 		}
 		written = append(written, c)
+	}
+	// The journal last, and inside the lock: a server that reads it there
+	// sees every record of what the files it reads hold.
+	for _, c := range todo {
+		if !IsJournal(c.Path) {
+			continue
+		}
+		// Not in written: the journal is not memory, and readers that
+		// follow what a write changed have nothing to do with it.
+		if err := appendJournal(c.Path, c.Data, time.Now()); err != nil {
+			return written, err
+		}
 	}
 	w.at(stageWritten)
 	return written, nil
@@ -712,7 +725,11 @@ func (w *Workspace) checkChanges(snap *Snapshot, changes []Change) ([]Change, er
 		if filepath.Dir(p) != w.Dir {
 			return nil, fmt.Errorf("refusing to write %s: only files directly inside %s may be written", c.Path, w.Dir)
 		}
-		if strings.HasPrefix(name, ".") {
+		if IsJournal(p) {
+			if !c.Append {
+				return nil, fmt.Errorf("refusing to write %s: the journal is only appended to", c.Path)
+			}
+		} else if strings.HasPrefix(name, ".") {
 			return nil, fmt.Errorf("refusing to write %s: hidden files (like the lock) are not memory files", c.Path)
 		}
 		if seen[p] && !c.Append {
