@@ -146,10 +146,16 @@ func (s *Server) cmdStore(ctx context.Context, _ string, raw json.RawMessage) (a
 		}
 		out, r, err := memory.PlanStoreParsing(cur, parse, keyed, grow, st, cfg)
 		res = r
-		if err != nil || out == nil {
+		if err != nil {
 			return nil, err
 		}
-		changes := map[string][]byte{path: out}
+		// The acknowledgement is journaled as every writer's is (acks.go):
+		// another server may hold the file open.
+		ack := memory.AckChange(memoryDir(root), memory.StoreAck(r, memory.ByLSP, time.Now()))
+		changes := map[string][]byte{ack.Path: ack.Data}
+		if out != nil {
+			changes[path] = out
+		}
 		if rec := memory.ConflictRecord(r, time.Now()); rec != nil {
 			changes[filepath.Join(memoryDir(root), memory.ConflictLog)] = rec
 		}

@@ -28,6 +28,9 @@ type openDoc struct {
 	// changed is closed (and replaced) at every didChange, for whoever
 	// waits for the editor to echo an edit.
 	changed chan struct{}
+	// seen is what the buffer has shown of the acknowledged entries
+	// (acks.go).
+	seen ackSeen
 }
 
 // document is one version of an open editor buffer of a memory file.

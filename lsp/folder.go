@@ -56,6 +56,16 @@ type folder struct {
 	// first estimate, diagnosticBytes, allots 4.3 MB).
 	diagBytes int
 
+	// acks are the journal's records the server tracks (acks.go), by ID
+	// in ackIDs; records older than ackFrom, when the folder began to be
+	// served, were written while no buffer of this server could save over
+	// them. Guarded by Server.mu.
+	acks    []*ack
+	ackIDs  map[string]bool
+	ackFrom time.Time
+	// ackIgnored: git was asked to ignore the journal (store.IgnoreJournal).
+	ackIgnored bool
+
 	// catalog keeps the search index of the folder's entries between
 	// queries (memory.queryMemory, workspace/symbol): each re-indexes only
 	// the files whose bytes changed since the last.
@@ -90,7 +100,7 @@ type folder struct {
 }
 
 func newFolder(dir, key string) *folder {
-	return &folder{dir: dir, key: key, docs: map[string]*openDoc{}, shown: map[string]bool{}}
+	return &folder{dir: dir, key: key, docs: map[string]*openDoc{}, shown: map[string]bool{}, ackIDs: map[string]bool{}, ackFrom: time.Now()}
 }
 
 // path is the path of file name in the folder, as views name it.

@@ -94,8 +94,9 @@ func (s *Server) didOpen(_ context.Context, p *protocol.DidOpenTextDocumentParam
 		// usually opened as it is on disk is enough.
 		disk = doc.text
 	}
-	od := &openDoc{f: f, name: name, base: disk, last: disk, doc: doc, changed: make(chan struct{})}
+	od := &openDoc{f: f, name: name, base: disk, last: disk, doc: doc, changed: make(chan struct{}), seen: ackSeen{held: map[*ack]bool{}}}
 	f.docs[name] = od
+	od.changedText(doc.text)
 	s.mu.Unlock()
 	s.rewatch()
 	// Published at once, even when empty: clients and tests wait for it.
@@ -127,6 +128,7 @@ func (s *Server) didChange(_ context.Context, p *protocol.DidChangeTextDocumentP
 	s.mu.Lock()
 	if od.doc == d {
 		od.doc = next
+		od.changedText(next.text)
 		close(od.changed)
 		od.changed = make(chan struct{})
 	}
@@ -153,6 +155,10 @@ func (s *Server) didSave(_ context.Context, p *protocol.DidSaveTextDocumentParam
 		}
 		return nil
 	}
+	s.mu.Lock()
+	od.seen.saves++
+	od.noteText(od.doc.text)
+	s.mu.Unlock()
 	s.scheduleSync(od.f, 0)
 	s.schedule(od.f, 0)
 	return nil

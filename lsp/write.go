@@ -75,6 +75,10 @@ type bufferPlan struct {
 	seen []byte    // the buffer's last-seen disk text when planned
 	disk []byte    // the disk text once the write is done (nil: absent)
 	rec  merge.Reconciled
+	// restored are acknowledged entries a save dropped, put back (acks.go);
+	// saves is the buffer's count of saves this plan judged.
+	restored []string
+	saves    int
 }
 
 // echoTimeout bounds the wait for the editor to echo an applied edit.
@@ -157,7 +161,10 @@ func (s *Server) transact(ctx context.Context, f *folder, label string, names []
 	}
 	s.mu.Unlock()
 	var waits []func()
+	now := time.Now()
 	for _, p := range pend {
+		s.judgedSaves(p)
+		s.trackBrought(p, now)
 		br, wait := s.applyBuffer(ctx, label, p)
 		if br != nil {
 			rep.Buffers = append(rep.Buffers, *br)
@@ -195,6 +202,7 @@ func (s *Server) planWrite(f *folder, snap *store.Snapshot, cfg config.Config, n
 		bases = append(bases, [2][]byte{od.base, od.last})
 	}
 	s.mu.Unlock()
+	s.learnAcks(f, time.Now())
 	merged := map[string][]byte{}
 	kept := pend[:0]
 	for i, p := range pend {
@@ -205,8 +213,12 @@ func (s *Server) planWrite(f *folder, snap *store.Snapshot, cfg config.Config, n
 		if sf != nil && sf.Exists {
 			p.was = sf.Data
 		}
+		disk := p.was
+		if disk != nil {
+			disk, p.restored = s.restoreAcks(&p, disk)
+		}
 		p.seen = bases[i][1]
-		p.rec = merge.Reconcile(bases[i][0], p.doc.text, p.seen, p.was)
+		p.rec = merge.Reconcile(bases[i][0], p.doc.text, p.seen, disk)
 		p.to, p.disk = p.rec.Buffer, p.rec.Disk
 		merged[p.doc.path] = p.to
 		kept = append(kept, p)
@@ -370,6 +382,10 @@ const maxNamed = 3
 
 // tellReconciled tells the user what reconciling a buffer with the disk did.
 func (s *Server) tellReconciled(p bufferPlan) {
+	if len(p.restored) > 0 {
+		s.showMessage(protocol.MessageTypeWarning, fmt.Sprintf("%s: a save dropped %s acknowledged as stored that the buffer had not taken in; restored on disk and in the buffer: %s",
+			p.od.name, plural(len(p.restored), "entry", "entries"), named(p.restored)))
+	}
 	if len(p.rec.Restored) > 0 {
 		s.showMessage(protocol.MessageTypeWarning, fmt.Sprintf("%s: a save overwrote %s on disk that the buffer did not hold yet; restored on disk and in the buffer: %s",
 			p.od.name, plural(len(p.rec.Restored), "entry", "entries"), named(p.rec.Restored)))
@@ -457,7 +473,7 @@ func (s *Server) needsSync(f *folder) bool {
 		if err != nil || x == nil {
 			continue
 		}
-		if !bytes.Equal(x, d.base) || !bytes.Equal(d.last, d.base) {
+		if !bytes.Equal(x, d.base) || !bytes.Equal(d.last, d.base) || s.ackMissing(f, filepath.Base(d.path), x) {
 			return true
 		}
 	}

@@ -1,0 +1,227 @@
+package lsp
+
+import (
+	"bytes"
+	"hash/maphash"
+	"slices"
+	"time"
+
+	"github.com/memory-lsp/memory-lsp/core/memory"
+	"github.com/memory-lsp/memory-lsp/core/store"
+)
+
+// Acknowledged entries. Every writer of ours journals, inside the lock, the
+// entry it told its caller is stored (store.Ack). An editor's save may
+// overwrite the file with a buffer that never held that entry, at any
+// moment after the store: before the server has read the file, or while
+// the edit that brings the entry into the buffer is on its way. A save is
+// not a decision to delete what the buffer never showed, so the reconcile
+// puts such an entry back (on disk and in the buffer), and only a save of a
+// buffer that held the entry and lost it by an edit takes it out.
+//
+// So for each record the server knows whether each open buffer has held
+// its entry at some version since the server learned of it (ackSeen.held),
+// and which disk texts are saves of a buffer: those after a didSave, and
+// those equal to a text the buffer held while a record was young (hashes,
+// not copies: a crossing save writes a version older than the buffer's
+// latest, and an 8 MiB buffer is not kept twice).
+
+// ackYoung is how long a record the buffers all held stays tracked: a save
+// that crosses the edit bringing it in lands within moments of it.
+const ackYoung = 2 * time.Minute
+
+// maxSavedTexts bounds the hashes of a buffer's recent texts.
+const maxSavedTexts = 32
+
+// ack is a journal record the server has learned of. Guarded by Server.mu.
+type ack struct {
+	store.Ack
+	learned time.Time
+	// gone: a change the server honours took the entry out; it is never
+	// put back.
+	gone bool
+}
+
+// ackSeen is what one buffer has shown of the folder's records. Guarded by
+// Server.mu.
+type ackSeen struct {
+	// held are the records whose entry the buffer has held.
+	held map[*ack]bool
+	// texts are hashes of the buffer's texts while a record was young.
+	texts []uint64
+	// saves counts didSave; judged is the count the last reconcile judged.
+	saves, judged int
+}
+
+var textSeed = maphash.MakeSeed()
+
+func textHash(b []byte) uint64 { return maphash.Bytes(textSeed, b) }
+
+// learnAcks reads the folder's journal (the caller holds the lock) and
+// notes the records it did not know, with which buffers hold their entry
+// now. s.mu is not held.
+func (s *Server) learnAcks(f *folder, now time.Time) {
+	recs, err := store.ReadJournal(f.dir, now)
+	if err != nil {
+		s.log.Warningf("%v", err)
+	}
+	s.mu.Lock()
+	ignore := len(recs) > 0 && !f.ackIgnored
+	f.ackIgnored = f.ackIgnored || ignore
+	s.mu.Unlock()
+	if ignore {
+		// A sandboxed agent may not write git's folder; the server may.
+		store.IgnoreJournal(f.dir)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, r := range recs {
+		if f.ackIDs[r.ID] || r.At.Before(f.ackFrom) || r.Add == "" {
+			continue
+		}
+		f.ackIDs[r.ID] = true
+		a := &ack{Ack: r, learned: now}
+		f.acks = append(f.acks, a)
+		if od := f.docs[r.File]; od != nil {
+			od.noteText(od.doc.text)
+			od.seen.held[a] = memory.HoldsEntry(od.doc.text, a.Add)
+		}
+	}
+	// A record every buffer of its file held, young no more, is done.
+	f.acks = slices.DeleteFunc(f.acks, func(a *ack) bool {
+		if a.gone {
+			return true
+		}
+		if now.Sub(a.learned) < ackYoung {
+			return false
+		}
+		od := f.docs[a.File]
+		return od == nil || od.seen.held[a]
+	})
+}
+
+// liveAcks reports whether a record of file name is tracked; s.mu is held.
+func (f *folder) liveAcks(name string) bool {
+	for _, a := range f.acks {
+		if a.File == name {
+			return true
+		}
+	}
+	return false
+}
+
+// noteText remembers a text of the buffer; s.mu is held.
+func (od *openDoc) noteText(b []byte) {
+	h := textHash(b)
+	if n := len(od.seen.texts); n > 0 && od.seen.texts[n-1] == h {
+		return
+	}
+	if len(od.seen.texts) == maxSavedTexts {
+		od.seen.texts = slices.Delete(od.seen.texts, 0, 1)
+	}
+	od.seen.texts = append(od.seen.texts, h)
+}
+
+// changedText notes a new version of the buffer against the records of its
+// file; s.mu is held.
+func (od *openDoc) changedText(b []byte) {
+	if !od.f.liveAcks(od.name) {
+		return
+	}
+	od.noteText(b)
+	for _, a := range od.f.acks {
+		if a.File == od.name && !od.seen.held[a] && memory.HoldsEntry(b, a.Add) {
+			od.seen.held[a] = true
+		}
+	}
+}
+
+// savedBy reports whether disk, a text of the buffer's file, is a save of
+// the buffer: a didSave came since the last reconcile, or disk is a text the
+// buffer held. s.mu is held.
+func (od *openDoc) savedBy(disk []byte) bool {
+	if od.seen.saves > od.seen.judged || bytes.Equal(disk, od.doc.text) {
+		return true
+	}
+	return slices.Contains(od.seen.texts, textHash(disk))
+}
+
+// restoreAcks is disk with every entry put back that a save of the buffer
+// p dropped although the buffer never held it, or holds it still; and the
+// entry lines it put back. A record whose entry another writer took out, or
+// the buffer's own edit did, is honoured and forgotten. s.mu is not held.
+func (s *Server) restoreAcks(p *bufferPlan, disk []byte) ([]byte, []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	od := p.od
+	p.saves = od.seen.saves
+	var restored []string
+	judged, saved := false, false
+	for _, a := range od.f.acks {
+		if a.File != od.name || a.gone || memory.HoldsEntry(disk, a.Add) {
+			continue
+		}
+		if !judged {
+			judged, saved = true, od.savedBy(disk)
+		}
+		if !saved {
+			a.gone = true // another writer took it out
+			continue
+		}
+		if od.seen.held[a] && !memory.HoldsEntry(p.doc.text, a.Add) {
+			a.gone = true // the buffer's own edit took it out
+			continue
+		}
+		disk = memory.Reapply(disk, a.Ack)
+		restored = append(restored, a.Add)
+	}
+	return disk, restored
+}
+
+// judgedSaves records that the reconcile planned on p judged the saves the
+// buffer had made by then.
+func (s *Server) judgedSaves(p bufferPlan) {
+	s.mu.Lock()
+	p.od.seen.judged = max(p.od.seen.judged, p.saves)
+	s.mu.Unlock()
+}
+
+// trackBrought makes the entries a reconcile brings into a buffer records
+// too: a save that crosses the edit bringing them in must not take them
+// out, whoever wrote them (HackLM journals nothing). s.mu is not held.
+func (s *Server) trackBrought(p bufferPlan, now time.Time) {
+	if len(p.rec.Brought) == 0 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f := p.od.f
+	p.od.noteText(p.doc.text)
+	for _, line := range p.rec.Brought {
+		a := &ack{Ack: store.NewAck(p.od.name, line, nil, "reconcile", now), learned: now}
+		f.acks = append(f.acks, a)
+		p.od.seen.held[a] = false
+	}
+}
+
+// ackMissing reports whether x, the disk text of file name, lacks the entry
+// of a record the reconcile has to judge: one it tracks, or one in the
+// journal it has not learned yet (a save that wrote back the very text the
+// buffer last matched leaves nothing else to see). A hint, read without
+// the lock. s.mu is not held.
+func (s *Server) ackMissing(f *folder, name string, x []byte) bool {
+	recs, _ := store.ReadJournal(f.dir, time.Now())
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, a := range f.acks {
+		if a.File == name && !a.gone && !memory.HoldsEntry(x, a.Add) {
+			return true
+		}
+	}
+	for _, r := range recs {
+		if r.File == name && !f.ackIDs[r.ID] && !r.At.Before(f.ackFrom) && r.Add != "" && !memory.HoldsEntry(x, r.Add) {
+			return true
+		}
+	}
+	return false
+}

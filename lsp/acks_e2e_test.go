@@ -1,0 +1,153 @@
+package lsp_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/memory-lsp/memory-lsp/internal/lsptest"
+)
+
+// A save right after an agent's store, before the server has read the
+// file: the entry is put back from the journal, on disk and in the buffer.
+func TestE2ESaveRightAfterAgentStore(t *testing.T) {
+	for _, unsaved := range []bool{true, false} {
+		t.Run(fmt.Sprintf("unsaved=%v", unsaved), func(t *testing.T) {
+			root, path, c, uri := session(t, togetherDecisions, false, nil)
+			want := []string{"- [db] Use Postgres for the ledger.", agent}
+			if unsaved {
+				c.Change(uri, lsptest.TextEdit{Range: lsptest.R(4, 0, 4, 0), NewText: mine + "\n"})
+				want = append(want, mine)
+			}
+			agentStore(t, root, strings.TrimPrefix(agent, "- "))
+			c.Save(uri)
+			eventuallyTrue(t, "the entry on disk", func() (bool, string) { return holdsEach(readFile(t, path), want...) })
+			eventuallyTrue(t, "the entry in the buffer", func() (bool, string) { return holdsEach(c.Text(uri), want...) })
+			c.Shutdown()
+			if ok, state := holdsEach(readFile(t, path), want...); !ok {
+				t.Errorf("after shutdown: %s", state)
+			}
+		})
+	}
+}
+
+// The editor saves its buffer as the server's edit bringing an agent's
+// entry in arrives: the save writes the text from before the edit.
+// The writer is an agent's CLI store (journaled) or a HackLM-style write
+// in place (nothing journaled: the server knows the entry only from the
+// edit it sent).
+func TestE2ESaveCrossesBringIn(t *testing.T) {
+	for _, tc := range []struct{ order, writer string }{
+		{"save-then-apply", "cli"}, {"apply-then-save", "cli"},
+		{"save-then-apply", "hacklm"}, {"apply-then-save", "hacklm"},
+	} {
+		order := tc.order
+		t.Run(tc.order+"/"+tc.writer, func(t *testing.T) {
+			root, path := gitWorkspace(t, togetherDecisions)
+			c := startBinary(t, root)
+			var uri string
+			crossed := false
+			c.Handle("workspace/applyEdit", func(raw json.RawMessage) (any, error) {
+				var p struct {
+					Edit json.RawMessage `json:"edit"`
+				}
+				json.Unmarshal(raw, &p)
+				old := c.Text(uri)
+				save := func() {
+					os.WriteFile(path, []byte(old), 0o644)
+					c.Notify("textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": uri}})
+				}
+				first := !crossed
+				crossed = true
+				if first && order == "save-then-apply" {
+					save()
+				}
+				if err := c.ApplyEdit(p.Edit); err != nil {
+					return map[string]any{"applied": false, "failureReason": err.Error()}, nil
+				}
+				if first && order == "apply-then-save" {
+					save()
+				}
+				return map[string]any{"applied": true}, nil
+			})
+			c.Initialize(initParams(root, false, nil))
+			uri = c.OpenFile(path)
+			c.AwaitDiagnostics(uri, 1, wait)
+			c.Change(uri, lsptest.TextEdit{Range: lsptest.R(4, 0, 4, 0), NewText: mine + "\n"})
+			if tc.writer == "cli" {
+				agentStore(t, root, strings.TrimPrefix(agent, "- "))
+			} else {
+				appendInPlace(t, path, agent+"\n")
+			}
+			want := []string{"- [db] Use Postgres for the ledger.", mine, agent}
+			eventuallyTrue(t, "the entry on disk", func() (bool, string) { return holdsEach(readFile(t, path), want...) })
+			eventuallyTrue(t, "the entry in the buffer", func() (bool, string) { return holdsEach(c.Text(uri), want...) })
+			eventuallyTrue(t, "a message naming the restored entry", func() (bool, string) {
+				return someMessage(c, "restored", strings.TrimPrefix(agent, "- "))
+			})
+			c.Shutdown()
+			if ok, state := holdsEach(readFile(t, path), want...); !ok {
+				t.Errorf("after shutdown: %s", state)
+			}
+		})
+	}
+}
+
+// appendInPlace appends to a file without replacing it, as HackLM writes.
+func appendInPlace(t *testing.T, path, text string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(text); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The other side: an agent's entry the buffer held, deleted or reworded by
+// the user and saved, stays as the user left it, with no restore.
+func TestE2EUserEditOfAgentEntryIsHonoured(t *testing.T) {
+	for _, edit := range []string{"delete", "reword"} {
+		t.Run(edit, func(t *testing.T) {
+			root, path, c, uri := session(t, togetherDecisions, false, nil)
+			agentStore(t, root, strings.TrimPrefix(agent, "- "))
+			eventuallyTrue(t, "the entry in the buffer", func() (bool, string) { return holdsEach(c.Text(uri), agent) })
+			lines := strings.Split(c.Text(uri), "\n")
+			at := -1
+			for i, l := range lines {
+				if l == agent {
+					at = i
+				}
+			}
+			reworded := "- Tag every release from the release branch."
+			if edit == "delete" {
+				c.Change(uri, lsptest.TextEdit{Range: lsptest.R(at, 0, at+1, 0), NewText: ""})
+			} else {
+				c.Change(uri, lsptest.TextEdit{Range: lsptest.R(at, 0, at, len(agent)), NewText: reworded})
+			}
+			c.Save(uri)
+			// Let a reconcile run, then make sure it changed nothing.
+			mark := len(messages(c))
+			c.Request("workspace/executeCommand", map[string]any{"command": "memory.listMemories", "arguments": []any{map[string]any{}}})
+			time.Sleep(500 * time.Millisecond)
+			c.Shutdown()
+			disk := readFile(t, path)
+			if strings.Contains(disk, agent) || strings.Contains(c.Text(uri), agent) {
+				t.Errorf("the entry the user took out came back:\n%s", disk)
+			}
+			if edit == "reword" && !once(disk, reworded) {
+				t.Errorf("the reword is not on disk once:\n%s", disk)
+			}
+			for _, m := range messages(c)[mark:] {
+				if strings.Contains(m, "restored") {
+					t.Errorf("a restore after the user's edit: %s", m)
+				}
+			}
+		})
+	}
+}
