@@ -3,6 +3,7 @@ package lsp
 import (
 	"bytes"
 	"hash/maphash"
+	"path/filepath"
 	"slices"
 	"time"
 
@@ -57,29 +58,42 @@ var textSeed = maphash.MakeSeed()
 
 func textHash(b []byte) uint64 { return maphash.Bytes(textSeed, b) }
 
+// ackSlack is how far a record's time may stray from the window in which
+// the server expects it (clocks of one machine, stepped by NTP).
+const ackSlack = 5 * time.Second
+
 // learnAcks reads the folder's journal (the caller holds the lock) and
 // notes the records it did not know, with which buffers hold their entry
-// now. s.mu is not held.
+// now. The journal is a file in the work tree, so a record is trusted only
+// as one of our writers makes it: written since the server last read the
+// journal (a writer appends inside the lock, which the server holds when it
+// reads), by a store validation would let through, in a journal git does
+// not track. s.mu is not held.
 func (s *Server) learnAcks(f *folder, now time.Time) {
 	recs, err := store.ReadJournal(f.dir, now)
 	if err != nil {
 		s.log.Warningf("%v", err)
 	}
-	s.mu.Lock()
-	ignore := len(recs) > 0 && !f.ackIgnored
-	f.ackIgnored = f.ackIgnored || ignore
-	s.mu.Unlock()
-	if ignore {
-		// A sandboxed agent may not write git's folder; the server may.
-		store.IgnoreJournal(f.dir)
+	if len(recs) > 0 && s.journalTracked(f) {
+		recs = nil
 	}
+	cfg := s.config()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	from := f.ackRead
+	f.ackRead = now
 	for _, r := range recs {
-		if f.ackIDs[r.ID] || r.At.Before(f.ackFrom) || r.Add == "" {
+		if f.ackIDs[r.ID] {
 			continue
 		}
 		f.ackIDs[r.ID] = true
+		if r.Add == "" || r.At.Before(from.Add(-ackSlack)) || r.At.After(now.Add(ackSlack)) {
+			continue
+		}
+		if err := memory.ValidAck(r, cfg); err != nil {
+			s.log.Warningf("%s: a journal record is not trusted: %v", f.dir, err)
+			continue
+		}
 		a := &ack{Ack: r, learned: now}
 		f.acks = append(f.acks, a)
 		if od := f.docs[r.File]; od != nil {
@@ -98,6 +112,36 @@ func (s *Server) learnAcks(f *folder, now time.Time) {
 		od := f.docs[a.File]
 		return od == nil || od.seen.held[a]
 	})
+}
+
+// journalTracked reports whether git tracks f's journal, asking git again
+// only when the journal is another file than the last time (a checkout
+// writes a new one; appends keep it). The first time, git is also told to
+// ignore the journal: an agent in a sandbox may not write git's folder,
+// the server may. s.mu is not held.
+func (s *Server) journalTracked(f *folder) bool {
+	fi, err := store.Stat(filepath.Join(f.dir, store.JournalName))
+	if err != nil {
+		return false
+	}
+	s.mu.Lock()
+	known := f.ackFile != nil && store.SameFile(f.ackFile, fi)
+	tracked, first := f.ackTracked, f.ackFile == nil
+	s.mu.Unlock()
+	if known {
+		return tracked
+	}
+	if first {
+		store.IgnoreJournal(f.dir)
+	}
+	tracked = store.JournalTracked(f.dir)
+	if tracked {
+		s.log.Warningf("%s/%s is tracked by git: it came from a commit, and no entry is put back from it; remove it from the repository (git rm --cached)", f.dir, store.JournalName)
+	}
+	s.mu.Lock()
+	f.ackFile, f.ackTracked = fi, tracked
+	s.mu.Unlock()
+	return tracked
 }
 
 // liveAcks reports whether a record of file name is tracked; s.mu is held.
@@ -219,7 +263,7 @@ func (s *Server) ackMissing(f *folder, name string, x []byte) bool {
 		}
 	}
 	for _, r := range recs {
-		if r.File == name && !f.ackIDs[r.ID] && !r.At.Before(f.ackFrom) && r.Add != "" && !memory.HoldsEntry(x, r.Add) {
+		if r.File == name && !f.ackIDs[r.ID] && !r.At.Before(f.ackRead.Add(-ackSlack)) && r.Add != "" && !memory.HoldsEntry(x, r.Add) {
 			return true
 		}
 	}

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -56,15 +57,17 @@ type folder struct {
 	// first estimate, diagnosticBytes, allots 4.3 MB).
 	diagBytes int
 
-	// acks are the journal's records the server tracks (acks.go), by ID
-	// in ackIDs; records older than ackFrom, when the folder began to be
-	// served, were written while no buffer of this server could save over
-	// them. Guarded by Server.mu.
-	acks    []*ack
-	ackIDs  map[string]bool
-	ackFrom time.Time
-	// ackIgnored: git was asked to ignore the journal (store.IgnoreJournal).
-	ackIgnored bool
+	// acks are the journal's records the server tracks (acks.go); ackIDs
+	// the IDs of every record read; ackRead when the journal was last read
+	// (at first, when the folder began to be served: a record older than
+	// that was written while no buffer of this server could save over it);
+	// ackFile the journal as last stat-ed, and whether git tracks it.
+	// Guarded by Server.mu.
+	acks       []*ack
+	ackIDs     map[string]bool
+	ackRead    time.Time
+	ackFile    fs.FileInfo
+	ackTracked bool
 
 	// catalog keeps the search index of the folder's entries between
 	// queries (memory.queryMemory, workspace/symbol): each re-indexes only
@@ -100,7 +103,7 @@ type folder struct {
 }
 
 func newFolder(dir, key string) *folder {
-	return &folder{dir: dir, key: key, docs: map[string]*openDoc{}, shown: map[string]bool{}, ackIDs: map[string]bool{}, ackFrom: time.Now()}
+	return &folder{dir: dir, key: key, docs: map[string]*openDoc{}, shown: map[string]bool{}, ackIDs: map[string]bool{}, ackRead: time.Now()}
 }
 
 // path is the path of file name in the folder, as views name it.

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/memory-lsp/memory-lsp/core/category"
+	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/store"
 	"github.com/memory-lsp/memory-lsp/core/text"
@@ -135,4 +137,28 @@ func Reapply(x []byte, a store.Ack) []byte {
 		panic(fmt.Sprintf("reapplying %q: %v", a.Add, err))
 	}
 	return out
+}
+
+// ValidAck reports whether the entry of a journal record is one a store
+// would write: the journal is a file in the work tree, and anything that
+// writes there (a checkout of a branch that committed one) must not get a
+// line past store validation by having it put back.
+func ValidAck(a store.Ack, cfg config.Config) error {
+	cat, ok := category.FromFile(a.File)
+	if !ok {
+		return fmt.Errorf("the journal names %q, which is not a category file", a.File)
+	}
+	e, ok := memfile.EntryOfLine([]byte(a.Add), 0, 1)
+	if !ok || memfile.EntryLine(slugOfEntry(e), e.Content) != a.Add {
+		return fmt.Errorf("the journal's line %q is not an entry as a store writes it", a.Add)
+	}
+	_, err := Validate(StoreRequest{Category: cat.String(), Content: e.Content, Slug: slugOfEntry(e)}, cfg)
+	return err
+}
+
+func slugOfEntry(e memfile.Entry) string {
+	if e.HasSlug {
+		return e.Slug
+	}
+	return ""
 }

@@ -237,3 +237,10 @@ func IgnoreJournal(dir string) {
 	}
 	f.WriteString(add)
 }
+
+// JournalTracked reports whether git tracks the journal of the memory
+// folder dir: then it came from a commit, not from a writer of this
+// machine, and none of its records is to be trusted.
+func JournalTracked(dir string) bool {
+	return exec.Command("git", "-C", dir, "ls-files", "--error-unmatch", "--", JournalName).Run() == nil
+}
