@@ -82,6 +82,12 @@ func (s *Server) learnAcks(f *folder, now time.Time) {
 	defer s.mu.Unlock()
 	from := f.ackRead
 	f.ackRead = now
+	// Only the IDs still in the journal can be read again.
+	inJournal := make(map[string]bool, len(recs))
+	for _, r := range recs {
+		inJournal[r.ID] = f.ackIDs[r.ID]
+	}
+	f.ackIDs = inJournal
 	for _, r := range recs {
 		if f.ackIDs[r.ID] {
 			continue
@@ -268,4 +274,26 @@ func (s *Server) ackMissing(f *folder, name string, x []byte) bool {
 		}
 	}
 	return false
+}
+
+// savesOf counts the saves of each of f's buffers so far.
+func (s *Server) savesOf(f *folder) map[*openDoc]int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[*openDoc]int, len(f.docs))
+	for _, od := range f.docs {
+		out[od] = od.seen.saves
+	}
+	return out
+}
+
+// savesJudged records that the saves counted in saves left nothing to
+// reconcile (the disk held what the buffers last matched): a later change
+// by another writer is not to be taken for one of them.
+func (s *Server) savesJudged(f *folder, saves map[*openDoc]int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for od, n := range saves {
+		od.seen.judged = max(od.seen.judged, n)
+	}
 }

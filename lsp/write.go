@@ -438,7 +438,9 @@ func (s *Server) scheduleSync(f *folder, delay time.Duration) {
 // syncFolder reconciles f's open buffers with the disk, in the folder's
 // queue, when a file under a buffer changed since the buffer's base.
 func (s *Server) syncFolder(f *folder) {
+	saves := s.savesOf(f)
 	if !s.needsSync(f) {
+		s.savesJudged(f, saves)
 		return
 	}
 	f.queue.Lock()
