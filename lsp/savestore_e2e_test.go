@@ -284,6 +284,7 @@ type outcome struct {
 	saved          string // the text the editor's save wrote
 	needsRestore   bool   // that text lacked the acknowledged entry
 	restoreMessage bool
+	messages       []string // the server's window/showMessage texts
 }
 
 func (o *outcome) see(disk, buffer string) {
@@ -381,6 +382,9 @@ func settle(t *testing.T, c *lsptest.Client, uri, path string, p promise, o *out
 	check := func() (bool, string) {
 		disk, buf := readFile(t, path), c.Text(uri)
 		o.see(disk, buf)
+		o.mu.Lock()
+		o.messages = messages(c)
+		o.mu.Unlock()
 		okDisk, sDisk := entriesAre(disk, p.want)
 		okBuf, sBuf := entriesAre(buf, p.want)
 		return okDisk && okBuf, fmt.Sprintf("disk: %s\nbuffer: %s", sDisk, sBuf)
@@ -739,7 +743,10 @@ func runCell(t *testing.T, c cell) {
 func runOnce(t *testing.T, c cell, o *outcome) {
 	t.Cleanup(func() {
 		if t.Failed() {
-			t.Logf("seen: %s", o)
+			o.mu.Lock()
+			msgs := strings.Join(o.messages, "\n")
+			o.mu.Unlock()
+			t.Logf("seen: %s\nthe server's messages:\n%s", o, msgs)
 		}
 	})
 	c.run(t, o)
