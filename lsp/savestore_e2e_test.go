@@ -61,8 +61,8 @@ type saveMode int
 
 const (
 	// atomicSave writes a temporary file beside it and renames it over the
-	// file (VS Code, Neovim with backupcopy=no): the file is always whole
-	// and is a new inode.
+	// file, as editors that save safely do (Neovim with backupcopy=no or,
+	// mostly, auto): the file is always whole and is a new inode.
 	atomicSave saveMode = iota
 	// inPlaceSave truncates the file and writes it (Vim with
 	// backupcopy=yes): for a moment the file is empty or partial.
