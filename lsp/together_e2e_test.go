@@ -35,13 +35,16 @@ func gitWorkspace(t *testing.T, decisions string) (root, path string) {
 	return root, path
 }
 
-// agentStore stores content as an agent does, through the CLI process.
-func agentStore(t *testing.T, root, content string, args ...string) {
+// agentStore stores content as an agent does, through the CLI process,
+// and returns what it printed (the agent reads "Stored" from it).
+func agentStore(t *testing.T, root, content string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command(binary, append(append([]string{"store", "--root", root, "--category", "Decision"}, args...), content)...)
-	if out, err := cmd.CombinedOutput(); err != nil {
+	out, err := cmd.CombinedOutput()
+	if err != nil {
 		t.Fatalf("agent store: %v\n%s", err, out)
 	}
+	return string(out)
 }
 
 // initParams are an editor's initialize params; versioned says whether it
