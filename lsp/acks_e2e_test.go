@@ -37,12 +37,13 @@ func TestE2ESaveRightAfterAgentStore(t *testing.T) {
 	}
 }
 
-// The editor saves its buffer as the server's edit bringing an agent's
-// entry in arrives: the save writes the text from before the edit.
-// The writer is an agent's CLI store (journaled) or a HackLM-style write
-// in place (nothing journaled: the server knows the entry only from the
-// edit it sent).
-func TestE2ESaveCrossesBringIn(t *testing.T) {
+// The editor saves its buffer as the server's edit bringing an entry in
+// arrives (the save writes the text from before the edit), whoever wrote
+// the entry: an agent's CLI store (journaled) or a HackLM-style write in
+// place (nothing journaled: the server knows the entry only from the edit
+// it sent). TestE2ESaveCrossesBringIn crosses every client shape with the
+// CLI's stores.
+func TestE2ESaveCrossesBringInAnyWriter(t *testing.T) {
 	for _, tc := range []struct{ order, writer string }{
 		{"save-then-apply", "cli"}, {"apply-then-save", "cli"},
 		{"save-then-apply", "hacklm"}, {"apply-then-save", "hacklm"},
