@@ -4,8 +4,10 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/memory-lsp/memory-lsp/core/rules"
+	"github.com/memory-lsp/memory-lsp/core/store"
 )
 
 // TestReadmeRuleTable keeps the README's table of diagnostic codes equal to
@@ -82,5 +84,21 @@ func TestReadmeFirstCommands(t *testing.T) {
 	}
 	if !strings.Contains(errs, "memory: 0 errors, 7 warnings in 3 files") {
 		t.Errorf("%s: stderr %q", first, errs)
+	}
+}
+
+// The README states how long the journal keeps a store and what git is
+// told; both are the code's.
+func TestReadmeJournal(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := strings.Join(strings.Fields(string(data)), " ")
+	if store.JournalKeep != time.Hour || !strings.Contains(readme, "`.memory/"+store.JournalName+"` (a journal of the last hour's acknowledged stores") {
+		t.Errorf("the README's journal sentence does not say what the code keeps (%s, %s)", store.JournalName, store.JournalKeep)
+	}
+	if !strings.Contains(readme, "`.git/info/exclude`") {
+		t.Error("the README does not say where git is told to ignore the journal")
 	}
 }
