@@ -383,7 +383,7 @@ const maxNamed = 3
 // tellReconciled tells the user what reconciling a buffer with the disk did.
 func (s *Server) tellReconciled(p bufferPlan) {
 	if len(p.restored) > 0 {
-		s.showMessage(protocol.MessageTypeWarning, fmt.Sprintf("%s: a save dropped %s acknowledged as stored that the buffer had not taken in; restored on disk and in the buffer: %s",
+		s.showMessage(protocol.MessageTypeWarning, fmt.Sprintf("%s: a save overwrote %s acknowledged as stored; restored on disk and in the buffer: %s",
 			p.od.name, plural(len(p.restored), "entry", "entries"), named(p.restored)))
 	}
 	if len(p.rec.Restored) > 0 {
