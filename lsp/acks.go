@@ -52,6 +52,10 @@ type ackSeen struct {
 	texts []uint64
 	// saves counts didSave; judged is the count the last reconcile judged.
 	saves, judged int
+	// wrote is the hash of the text the server last wrote to the file: a
+	// disk holding it is the server's own decision, never a save that
+	// overwrote something (a cleanup or update that took an entry out).
+	wrote uint64
 }
 
 var textSeed = maphash.MakeSeed()
@@ -99,6 +103,15 @@ func (s *Server) learnAcks(f *folder, now time.Time) {
 		if err := memory.ValidAck(r, cfg); err != nil {
 			s.log.Warningf("%s: a journal record is not trusted: %v", f.dir, err)
 			continue
+		}
+		// A later store that took the entry out (an update, an
+		// eviction) supersedes the record of it.
+		for _, d := range r.Drop {
+			for _, b := range f.acks {
+				if b.File == r.File && sameEntry(b.Add, d) {
+					b.gone = true
+				}
+			}
 		}
 		a := &ack{Ack: r, learned: now}
 		f.acks = append(f.acks, a)
@@ -190,10 +203,14 @@ func (od *openDoc) changedText(b []byte) {
 // the buffer: a didSave came since the last reconcile, or disk is a text the
 // buffer held. s.mu is held.
 func (od *openDoc) savedBy(disk []byte) bool {
+	h := textHash(disk)
+	if od.seen.wrote != 0 && h == od.seen.wrote {
+		return false
+	}
 	if od.seen.saves > od.seen.judged || bytes.Equal(disk, od.doc.text) {
 		return true
 	}
-	return slices.Contains(od.seen.texts, textHash(disk))
+	return slices.Contains(od.seen.texts, h)
 }
 
 // restoreAcks is disk with every entry put back that a save of the buffer
@@ -248,6 +265,9 @@ func (s *Server) trackBrought(p bufferPlan, now time.Time) {
 	f := p.od.f
 	p.od.noteText(p.doc.text)
 	for _, line := range p.rec.Brought {
+		if !memory.HoldsEntry(p.to, line) {
+			continue // the write planned with it took it out
+		}
 		a := &ack{Ack: store.NewAck(p.od.name, line, nil, "reconcile", now), learned: now}
 		f.acks = append(f.acks, a)
 		p.od.seen.held[a] = false
@@ -295,5 +315,21 @@ func (s *Server) savesJudged(f *folder, saves map[*openDoc]int) {
 	defer s.mu.Unlock()
 	for od, n := range saves {
 		od.seen.judged = max(od.seen.judged, n)
+	}
+}
+
+// sameEntry reports whether two entry lines hold the same fact.
+func sameEntry(a, b string) bool { return memory.HoldsEntry([]byte(b), a) }
+
+// plannedOut forgets the records whose entry a write of ours takes out of
+// the file (a delete, a cleanup, an update): the write decided it, and no
+// later save is to bring it back. s.mu is not held.
+func (s *Server) plannedOut(od *openDoc, before, after []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, a := range od.f.acks {
+		if a.File == od.name && !a.gone && memory.HoldsEntry(before, a.Add) && !memory.HoldsEntry(after, a.Add) {
+			a.gone = true
+		}
 	}
 }

@@ -206,3 +206,24 @@ func git(t *testing.T, dir string, args ...string) {
 		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
 }
+
+// A delete through the server right after an agent's store, before the
+// entry reached the buffer: the server's own write decided it, and a
+// later save does not bring the entry back.
+func TestE2EDeleteRightAfterStoreStays(t *testing.T) {
+	root, path, c, uri := session(t, togetherDecisions, false, nil)
+	agentStore(t, root, strings.TrimPrefix(agent, "- "))
+	if raw, err := c.Request("workspace/executeCommand", map[string]any{"command": "memory.deleteMemory",
+		"arguments": []any{map[string]any{"category": "Decision", "content": strings.TrimPrefix(agent, "- ")}}}); err != nil || !strings.Contains(string(raw), `"deleted"`) {
+		t.Fatalf("delete: %v %s", err, raw)
+	}
+	c.Change(uri, lsptest.TextEdit{Range: lsptest.R(4, 0, 4, 0), NewText: mine + "\n"})
+	c.Save(uri)
+	eventuallyTrue(t, "the save on disk", func() (bool, string) { return holdsEach(readFile(t, path), mine) })
+	c.Request("workspace/executeCommand", map[string]any{"command": "memory.listMemories", "arguments": []any{map[string]any{}}})
+	time.Sleep(500 * time.Millisecond) // a reconcile, had the save scheduled one
+	c.Shutdown()
+	if disk := readFile(t, path); strings.Contains(disk, agent) || strings.Contains(c.Text(uri), agent) {
+		t.Errorf("the deleted entry came back:\n%s\nbuffer:\n%s\nmessages: %q", disk, c.Text(uri), messages(c))
+	}
+}

@@ -158,6 +158,9 @@ func (s *Server) transact(ctx context.Context, f *folder, label string, names []
 		if bytes.Equal(p.od.last, p.seen) {
 			p.od.last = p.disk
 		}
+		if p.disk != nil && !bytes.Equal(p.disk, p.was) {
+			p.od.seen.wrote = textHash(p.disk)
+		}
 	}
 	s.mu.Unlock()
 	var waits []func()
@@ -238,6 +241,7 @@ func (s *Server) planWrite(f *folder, snap *store.Snapshot, cfg config.Config, n
 		if o, ok := out[p.doc.path]; ok {
 			delete(out, p.doc.path)
 			if !bytes.Equal(o, p.to) {
+				s.plannedOut(p.od, p.to, o)
 				// The plan's change, and only it, goes to the disk: the
 				// buffer's unsaved edits stay in the buffer.
 				disk := p.disk
