@@ -185,12 +185,7 @@ func TestE2EPlantedJournalInjectsNothing(t *testing.T) {
 				git(t, root, "add", "-f", ".memory/.acked")
 				git(t, root, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "journal")
 			}
-			c.Change(uri, lsptest.TextEdit{Range: lsptest.R(4, 0, 4, 0), NewText: mine + "\n"})
-			c.Save(uri)
-			eventuallyTrue(t, "the save on disk", func() (bool, string) { return holdsEach(readFile(t, path), mine) })
-			c.Request("workspace/executeCommand", map[string]any{"command": "memory.listMemories", "arguments": []any{map[string]any{}}})
-			time.Sleep(500 * time.Millisecond) // a reconcile, had the save scheduled one
-			c.Shutdown()
+			saveMineAndStop(t, c, uri, path)
 			disk := readFile(t, path)
 			in := strings.Contains(disk, strings.TrimPrefix(tc.line, "- ")) || strings.Contains(c.Text(uri), strings.TrimPrefix(tc.line, "- "))
 			if in != tc.kept {
@@ -217,13 +212,20 @@ func TestE2EDeleteRightAfterStoreStays(t *testing.T) {
 		"arguments": []any{map[string]any{"category": "Decision", "content": strings.TrimPrefix(agent, "- ")}}}); err != nil || !strings.Contains(string(raw), `"deleted"`) {
 		t.Fatalf("delete: %v %s", err, raw)
 	}
+	saveMineAndStop(t, c, uri, path)
+	if disk := readFile(t, path); strings.Contains(disk, agent) || strings.Contains(c.Text(uri), agent) {
+		t.Errorf("the deleted entry came back:\n%s\nbuffer:\n%s\nmessages: %q", disk, c.Text(uri), messages(c))
+	}
+}
+
+// saveMineAndStop adds the user's line to the buffer, saves, lets the
+// reconcile the save schedules run, and shuts the server down.
+func saveMineAndStop(t *testing.T, c *lsptest.Client, uri, path string) {
+	t.Helper()
 	c.Change(uri, lsptest.TextEdit{Range: lsptest.R(4, 0, 4, 0), NewText: mine + "\n"})
 	c.Save(uri)
 	eventuallyTrue(t, "the save on disk", func() (bool, string) { return holdsEach(readFile(t, path), mine) })
 	c.Request("workspace/executeCommand", map[string]any{"command": "memory.listMemories", "arguments": []any{map[string]any{}}})
 	time.Sleep(500 * time.Millisecond) // a reconcile, had the save scheduled one
 	c.Shutdown()
-	if disk := readFile(t, path); strings.Contains(disk, agent) || strings.Contains(c.Text(uri), agent) {
-		t.Errorf("the deleted entry came back:\n%s\nbuffer:\n%s\nmessages: %q", disk, c.Text(uri), messages(c))
-	}
 }
