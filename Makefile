@@ -12,3 +12,12 @@ stress:
 FUZZTIME ?= 10m
 fuzz:
 	scripts/fuzz $(FUZZTIME)
+
+.PHONY: soak
+
+# The save-versus-store soak (build tag soak): every cell of
+# lsp/savestore_e2e_test.go 20 times, quiet and with both cores kept busy.
+# .ci/run runs it with 2 runs a cell under load.
+soak:
+	go test -tags soak -run TestSoakSaveStore -v -timeout 0 ./lsp/
+	MEMLSP_SOAK_LOAD=1 go test -tags soak -run TestSoakSaveStore -v -timeout 0 ./lsp/
