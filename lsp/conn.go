@@ -83,8 +83,12 @@ func (c *Conn) Run(ctx context.Context) error {
 			// apart so that a client knows whether its encoder or its
 			// message is wrong.
 			e := errorf(codeParseError, "message is not valid JSON: %v", err)
-			if json.Valid(body) {
-				e = errorf(codeInvalidRequest, "a message must be one JSON object: %v", err)
+			switch {
+			case !json.Valid(body):
+			case bytes.HasPrefix(bytes.TrimLeft(body, " \t\r\n"), []byte("{")):
+				e = errorf(codeInvalidRequest, "not a JSON-RPC message: %v", err)
+			default:
+				e = errorf(codeInvalidRequest, "a message must be a JSON object")
 			}
 			c.log.Warningf("unreadable message: %s", e.Message)
 			c.write(errorOut{JSONRPC: "2.0", ID: json.RawMessage("null"), Error: e})
