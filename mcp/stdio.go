@@ -134,7 +134,7 @@ type gate struct {
 	pending map[string]bool
 }
 
-func (g *gate) run(in io.Reader, sdk *io.PipeWriter) {
+func (g *gate) run(in io.Reader, toSDK *io.PipeWriter) {
 	r := bufio.NewReaderSize(in, 64<<10)
 	var buf []byte
 	for {
@@ -148,16 +148,16 @@ func (g *gate) run(in io.Reader, sdk *io.PipeWriter) {
 				g.write(answer)
 			}
 			for _, p := range pass {
-				if _, werr := sdk.Write(p); werr != nil {
+				if _, werr := toSDK.Write(p); werr != nil {
 					return // the session has ended
 				}
 			}
 		}
 		if err != nil {
 			if err == io.EOF {
-				sdk.Close()
+				toSDK.Close()
 			} else {
-				sdk.CloseWithError(err)
+				toSDK.CloseWithError(err)
 			}
 			return
 		}
@@ -172,7 +172,8 @@ func (g *gate) run(in io.Reader, sdk *io.PipeWriter) {
 // than max is read to its end without being kept: long reports it.
 func readLine(r *bufio.Reader, max int, buf []byte) (line []byte, long bool, err error) {
 	for {
-		chunk, err := r.ReadSlice('\n')
+		var chunk []byte
+		chunk, err = r.ReadSlice('\n')
 		if !long {
 			if len(buf)+len(chunk) > max+2 {
 				long, buf = true, buf[:0]
