@@ -185,7 +185,9 @@ func TestE2EProtocolAbuse(t *testing.T) {
 			code int
 		}{
 			{`{bad}`, -32700},
-			{`[1,2]`, -32700},
+			{`[1,2]`, lsptest.CodeInvalidRequest}, // JSON, but no object
+			{`true`, lsptest.CodeInvalidRequest},
+			{`{"jsonrpc":"2.0","id":7,"method":5}`, lsptest.CodeInvalidRequest},
 			{`{"jsonrpc":"2.0","id":`, -32700},
 			{`{"jsonrpc":"2.0"}`, lsptest.CodeInvalidRequest},
 		} {

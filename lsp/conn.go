@@ -78,8 +78,29 @@ func (c *Conn) Run(ctx context.Context) error {
 		}
 		var m incoming
 		if err := json.Unmarshal(body, &m); err != nil {
-			c.log.Warningf("unparsable message: %v", err)
-			c.write(errorOut{JSONRPC: "2.0", ID: json.RawMessage("null"), Error: errorf(codeParseError, "message is not valid JSON: %v", err)})
+			// Valid JSON that is no object (an array, a number) is a bad
+			// request, not a parse error: the specification tells the two
+			// apart so that a client knows whether its encoder or its
+			// message is wrong.
+			e := errorf(codeParseError, "message is not valid JSON: %v", err)
+			switch {
+			case !json.Valid(body):
+			case bytes.HasPrefix(bytes.TrimLeft(body, " \t\r\n"), []byte("{")):
+				e = errorf(codeInvalidRequest, "not a JSON-RPC message: %v", err)
+			default:
+				e = errorf(codeInvalidRequest, "a message must be a JSON object")
+			}
+			c.log.Warningf("unreadable message: %s", e.Message)
+			c.write(errorOut{JSONRPC: "2.0", ID: json.RawMessage("null"), Error: e})
+			continue
+		}
+		if problem := badID(m.ID); problem != "" {
+			// Not run, whatever its method: a shutdown with "id":true must
+			// not stop the server, and its answer could not be matched to
+			// it anyway. The id is not echoed, as the specification asks
+			// when the id cannot be read.
+			c.log.Warningf("refused %q: %s", m.Method, problem)
+			c.write(errorOut{JSONRPC: "2.0", ID: json.RawMessage("null"), Error: errorf(codeInvalidRequest, "%s", problem)})
 			continue
 		}
 		switch {

@@ -58,6 +58,28 @@ func (m *incoming) isResponse() bool     { return m.Method == "" && hasID(m.ID) 
 
 func hasID(id json.RawMessage) bool { return len(id) > 0 && !bytes.Equal(id, []byte("null")) }
 
+// badID says what is wrong with a message's id, or "" when it has none or
+// one JSON-RPC 2.0 allows: a string or a number (echoed as sent, so a
+// fraction is answered as well as an integer), or null. A method with a
+// null id is read as a notification, JSON-RPC 1.0's form of one: nothing
+// could be answered to it that a client could match.
+func badID(id json.RawMessage) string {
+	if len(id) == 0 {
+		return ""
+	}
+	switch id[0] {
+	case '"', 'n', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		return ""
+	case '{':
+		return "the id is an object; it must be a string or a number"
+	case '[':
+		return "the id is an array; it must be a string or a number"
+	case 't', 'f':
+		return "the id is a boolean; it must be a string or a number"
+	}
+	return "the id must be a string or a number"
+}
+
 // outgoing messages; a successful response must carry "result" even when it
 // is null, so result has no omitempty.
 type (

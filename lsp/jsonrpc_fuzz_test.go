@@ -48,13 +48,16 @@ func FuzzReadFrame(f *testing.F) {
 	})
 }
 
-// TestConnSurvivesGarbage: malformed JSON gets a parse error and the
-// connection goes on; a frame with a bad header ends it with a framing
-// error rather than a hang or a crash.
+// TestConnSurvivesGarbage: malformed JSON gets a parse error, a request
+// with a boolean id InvalidRequest, and the connection goes on; a frame
+// with a bad header ends it with a framing error rather than a hang or a
+// crash.
 func TestConnSurvivesGarbage(t *testing.T) {
 	var out bytes.Buffer
 	req := `{"jsonrpc":"2.0","id":1,"method":"no/such"}`
+	badID := `{"jsonrpc":"2.0","id":true,"method":"shutdown"}`
 	in := "Content-Length: 5\r\n\r\n{bad}" +
+		fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(badID), badID) +
 		fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(req), req) +
 		"Content-Length: nope\r\n\r\n"
 	log := commonlog.GetLogger("test")
@@ -64,7 +67,7 @@ func TestConnSurvivesGarbage(t *testing.T) {
 		t.Fatalf("Serve ended with %v, want a framing error", err)
 	}
 	got := out.String()
-	for _, want := range []string{`"code":-32700`, `"id":1`, `"code":-32002`} {
+	for _, want := range []string{`"code":-32700`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"the id is a boolean; it must be a string or a number"}}`, `"id":1`, `"code":-32002`} {
 		if !bytes.Contains([]byte(got), []byte(want)) {
 			t.Errorf("output lacks %s:\n%s", want, got)
 		}

@@ -11,4 +11,8 @@
 //
 // The workspace is --root, else the client's roots, else the nearest folder
 // above the current one holding .memory.
+//
+// On stdio (Stdio) every line from the client is checked before the SDK
+// reads it, and a malformed one is answered with its JSON-RPC error rather
+// than ending the session, as the SDK would.
 package mcp

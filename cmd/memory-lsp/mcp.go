@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tliron/commonlog"
 
 	"github.com/memory-lsp/memory-lsp/core/store"
@@ -51,14 +50,9 @@ func runMCP(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go releaseWhenIdle(ctx, newIdleReleaser())
-	err := mcp.New(opts).Serve(ctx, &sdk.IOTransport{Reader: in, Writer: nopWriteCloser{e.stdout}})
+	err := mcp.New(opts).Serve(ctx, &mcp.Stdio{In: in, Out: e.stdout, Logger: opts.Logger})
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return exitError, err
 	}
 	return exitOK, nil
 }
-
-// nopWriteCloser keeps stdout open when the session closes its transport.
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }

@@ -15,7 +15,9 @@ import (
 // "catgory" must not silently store into the default. A missing or null
 // argument leaves v at its zero value. Every error is an *InputError naming
 // the field, worded the same for every caller; an unknown field's message
-// lists the accepted ones, read from v's json tags.
+// lists the accepted ones, read from v's json tags. A string that is not
+// text (invalid UTF-8, a lone surrogate escape) is refused, where decoding
+// alone would have replaced it with U+FFFD.
 func DecodeArgs(raw json.RawMessage, v any) error {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
@@ -28,6 +30,9 @@ func DecodeArgs(raw json.RawMessage, v any) error {
 	dec.DisallowUnknownFields()
 	err := dec.Decode(v)
 	if err == nil {
+		if problem := jsonTextProblem(raw); problem != "" {
+			return textError(raw, problem)
+		}
 		return nil
 	}
 	var te *json.UnmarshalTypeError

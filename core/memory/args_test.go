@@ -36,6 +36,17 @@ func TestDecodeArgs(t *testing.T) {
 		{raw: `{"tags": {}}`, field: "tags", problem: "must be an array, not a JSON object"},
 		{raw: `{"root": false}`, field: "root", problem: "must be a string, not a JSON bool"},
 		{raw: `{"category": "Quirk"`, field: "arguments", problem: "unexpected EOF"},
+		// Not text: refused, where decoding alone would give U+FFFD.
+		{raw: "{\"category\": \"Qu\xffirk\"}", field: "category", problem: "category is not valid UTF-8: byte 0xFF is not part of any character"},
+		{raw: "{\"root\": \"/w\", \"tags\": [\"a\", \"\xed\xa0\x80\"]}", field: "tags", problem: "tags is not valid UTF-8: byte 0xED is not part of any character"},
+		{raw: `{"category": "\ud800"}`, field: "category", problem: `category is not valid UTF-8: \ud800 is half of a UTF-16 surrogate pair, without its other half`},
+		{raw: `{"category": "a\uDFFFb"}`, field: "category", problem: `category is not valid UTF-8: \udfff is half of a UTF-16 surrogate pair, without its other half`},
+		{raw: `{"category": "\ud83d\u0041"}`, field: "category", problem: `category is not valid UTF-8: \ud83d is half of a UTF-16 surrogate pair, without its other half`},
+		{raw: `{"category": "\ud83d"}`, field: "category", problem: `category is not valid UTF-8: \ud83d is half of a UTF-16 surrogate pair, without its other half`},
+		{raw: "{\"cat\xffegory\": \"Quirk\"}", field: "cat\ufffdegory", problem: "unknown argument; the arguments are root, category, limit, score, apply, tags"},
+		// Text: a real U+FFFD, a pair, an escaped backslash before a u.
+		{raw: `{"category": "\ufffd \ud83d\ude00 \\ud800"}`},
+		{raw: "{\"category\": \"\xef\xbf\xbd \xf0\x9f\x98\x80\"}"},
 	} {
 		var a args
 		err := DecodeArgs(json.RawMessage(tc.raw), &a)

@@ -78,7 +78,7 @@ func validateContent(raw string, cfg config.Config) (string, error) {
 		return &InputError{Field: "content", Problem: fmt.Sprintf(format, args...)}
 	}
 	if !utf8.ValidString(raw) {
-		return "", bad("content is not valid UTF-8")
+		return "", bad("content is not valid UTF-8: %s", notUTF8(raw))
 	}
 	for _, r := range raw {
 		switch {

@@ -113,3 +113,56 @@ func Unchanged(t testing.TB, root string, before map[string]string, what string)
 		t.Errorf("%s changed .memory/:\nbefore %q\nafter  %q", what, before, after)
 	}
 }
+
+// NotText is a content that is not UTF-8 text, and what its refusal must
+// say.
+type NotText struct {
+	Name string
+	// JSON is the content as it stands between the quotes of a JSON
+	// string: raw bytes, or escapes of half a surrogate pair, which
+	// encoding/json alone turns into U+FFFD.
+	JSON string
+	// Raw is the content as a command line passes it, "" for an escape,
+	// which only JSON has.
+	Raw  string
+	Says string
+}
+
+// NotUTF8 are the contents every front end's store must refuse as not
+// being text.
+var NotUTF8 = []NotText{
+	{"byte 0xFF", "Use \xff MySQL for reporting.", "Use \xff MySQL for reporting.", "content is not valid UTF-8: byte 0xFF is not part of any character"},
+	{"a lone continuation byte", "Use \x80 MySQL.", "Use \x80 MySQL.", "content is not valid UTF-8: byte 0x80 is not part of any character"},
+	{"a surrogate in UTF-8", "Use \xed\xa0\x80 MySQL.", "Use \xed\xa0\x80 MySQL.", "content is not valid UTF-8: byte 0xED is not part of any character"},
+	{"a cut character", "Use MySQL \xe2\x82.", "Use MySQL \xe2\x82.", "content is not valid UTF-8: byte 0xE2 is not part of any character"},
+	{"a lone high surrogate escape", `Use \ud800 MySQL.`, "", `content is not valid UTF-8: \ud800 is half of a UTF-16 surrogate pair, without its other half`},
+	{"a lone low surrogate escape", `Use \uDC00 MySQL.`, "", `content is not valid UTF-8: \udc00 is half of a UTF-16 surrogate pair, without its other half`},
+	{"a high surrogate escape before a letter", `Use \ud83d\u0041 MySQL.`, "", `content is not valid UTF-8: \ud83d is half of a UTF-16 surrogate pair, without its other half`},
+	{"a high surrogate escape at the end", `Use MySQL \ud83d`, "", `content is not valid UTF-8: \ud83d is half of a UTF-16 surrogate pair, without its other half`},
+}
+
+// RealFFFD are contents holding U+FFFD sent as text, in JSON (the escape,
+// the UTF-8 bytes): a store must keep them, and the file then holds Stored.
+var RealFFFD = []struct{ JSON, Stored string }{
+	{`Keep \ufffd as the replacement mark.`, "- Keep \ufffd as the replacement mark.\n"},
+	{"Show \xef\xbf\xbd where a sample file is damaged.", "- Show \ufffd where a sample file is damaged.\n"},
+}
+
+// RefusedNotUTF8 stores every row of NotUTF8 through store, in the
+// workspace at root, and fails t unless each is refused with its words and
+// .memory/ is byte-identical after each. store answers the refusal's text,
+// or refused false; it skips a row it cannot send by answering skip.
+func RefusedNotUTF8(t testing.TB, root string, store func(row NotText) (refusal string, refused, skip bool)) {
+	t.Helper()
+	before := Files(t, root)
+	for _, row := range NotUTF8 {
+		msg, refused, skip := store(row)
+		if skip {
+			continue
+		}
+		if !refused || !strings.Contains(msg, row.Says) {
+			t.Errorf("%s: %q (refused %v), want a refusal saying %q", row.Name, msg, refused, row.Says)
+		}
+		Unchanged(t, root, before, "a refused store of "+row.Name)
+	}
+}
