@@ -22,14 +22,21 @@ import (
 //
 // So for each record the server knows whether each open buffer has held
 // its entry at some version since the server learned of it (ackSeen.held),
-// and which disk texts are saves of a buffer: those after a didSave, and
-// those equal to a text the buffer held while a record was young (hashes,
-// not copies: a crossing save writes a version older than the buffer's
-// latest, and an 8 MiB buffer is not kept twice).
+// and which disk texts are saves of the buffer. A client that sends didSave
+// says so itself; the server waits a moment for it (saveGrace) before it
+// takes a change for another writer's (git restoring the text the buffer
+// held before the entry came, another editor saving the same text). For a
+// client that does not, a save is a disk text equal to one the buffer held
+// (hashes, not copies: a crossing save writes a version older than the
+// buffer's latest, and an 8 MiB buffer is not kept twice).
 
 // ackYoung is how long a record the buffers all held stays tracked: a save
 // that crosses the edit bringing it in lands within moments of it.
 const ackYoung = 2 * time.Minute
+
+// saveGrace is how long a change that took out an acknowledged entry waits
+// for the didSave that would make it the buffer's save.
+const saveGrace = 2 * time.Second
 
 // maxSavedTexts bounds the hashes of a buffer's recent texts.
 const maxSavedTexts = 32
@@ -48,7 +55,7 @@ type ack struct {
 type ackSeen struct {
 	// held are the records whose entry the buffer has held.
 	held map[*ack]bool
-	// texts are hashes of the buffer's texts while a record was young.
+	// texts are hashes of the buffer's recent texts.
 	texts []uint64
 	// saves counts didSave; judged is the count the last reconcile judged.
 	saves, judged int
@@ -56,25 +63,34 @@ type ackSeen struct {
 	// disk holding it is the server's own decision, never a save that
 	// overwrote something (a cleanup or update that took an entry out).
 	wrote uint64
+	// waiting is when a change that took out an entry began to wait for
+	// a didSave (zero: none waits).
+	waiting time.Time
 }
 
 var textSeed = maphash.MakeSeed()
 
 func textHash(b []byte) uint64 { return maphash.Bytes(textSeed, b) }
 
-// ackSlack is how far a record's time may stray from the window in which
-// the server expects it (clocks of one machine, stepped by NTP).
-const ackSlack = 5 * time.Second
+// firstAcks notes the IDs in f's journal as the folder begins to be
+// served: those records were written while no buffer of this server could
+// save over them, and every record with another ID was written since (no
+// clock is compared: an agent may run in a VM whose clock drifted).
+func firstAcks(f *folder) {
+	recs, _ := store.ReadJournal(f.dir)
+	for _, r := range recs {
+		f.ackIDs[r.ID] = true
+	}
+}
 
 // learnAcks reads the folder's journal (the caller holds the lock) and
 // notes the records it did not know, with which buffers hold their entry
 // now. The journal is a file in the work tree, so a record is trusted only
-// as one of our writers makes it: written since the server last read the
-// journal (a writer appends inside the lock, which the server holds when it
-// reads), by a store validation would let through, in a journal git does
-// not track. s.mu is not held.
+// as one of our writers makes it: appended since the server last read the
+// journal (its ID is new), an entry store validation lets through, in a
+// journal git does not track. s.mu is not held.
 func (s *Server) learnAcks(f *folder, now time.Time) {
-	recs, err := store.ReadJournal(f.dir, now)
+	recs, err := store.ReadJournal(f.dir)
 	if err != nil {
 		s.log.Warningf("%v", err)
 	}
@@ -84,20 +100,18 @@ func (s *Server) learnAcks(f *folder, now time.Time) {
 	cfg := s.config()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	from := f.ackRead
-	f.ackRead = now
 	// Only the IDs still in the journal can be read again.
-	inJournal := make(map[string]bool, len(recs))
+	seen := make(map[string]bool, len(recs))
 	for _, r := range recs {
-		inJournal[r.ID] = f.ackIDs[r.ID]
+		seen[r.ID] = f.ackIDs[r.ID]
 	}
-	f.ackIDs = inJournal
+	f.ackIDs = seen
 	for _, r := range recs {
 		if f.ackIDs[r.ID] {
 			continue
 		}
 		f.ackIDs[r.ID] = true
-		if r.Add == "" || r.At.Before(from.Add(-ackSlack)) || r.At.After(now.Add(ackSlack)) {
+		if r.Add == "" {
 			continue
 		}
 		if err := memory.ValidAck(r, cfg); err != nil {
@@ -116,7 +130,6 @@ func (s *Server) learnAcks(f *folder, now time.Time) {
 		a := &ack{Ack: r, learned: now}
 		f.acks = append(f.acks, a)
 		if od := f.docs[r.File]; od != nil {
-			od.noteText(od.doc.text)
 			od.seen.held[a] = memory.HoldsEntry(od.doc.text, a.Add)
 		}
 	}
@@ -185,13 +198,15 @@ func (od *openDoc) noteText(b []byte) {
 	od.seen.texts = append(od.seen.texts, h)
 }
 
-// changedText notes a new version of the buffer against the records of its
-// file; s.mu is held.
+// changedText notes a new version of the buffer: its text, a save of which
+// is to be known when it comes (whether or not a record is young yet: the
+// store it crosses may be journaled a moment later), and the records whose
+// entry it holds. s.mu is held.
 func (od *openDoc) changedText(b []byte) {
+	od.noteText(b)
 	if !od.f.liveAcks(od.name) {
 		return
 	}
-	od.noteText(b)
 	for _, a := range od.f.acks {
 		if a.File == od.name && !od.seen.held[a] && memory.HoldsEntry(b, a.Add) {
 			od.seen.held[a] = true
@@ -199,39 +214,67 @@ func (od *openDoc) changedText(b []byte) {
 	}
 }
 
-// savedBy reports whether disk, a text of the buffer's file, is a save of
-// the buffer: a didSave came since the last reconcile, or disk is a text the
-// buffer held. s.mu is held.
-func (od *openDoc) savedBy(disk []byte) bool {
+// saveVerdict is whether a disk text is a save of a buffer.
+type saveVerdict int
+
+const (
+	notSaved saveVerdict = iota
+	saved
+	awaitSave // not yet known: a didSave may be on its way
+)
+
+// savedBy judges whether disk, a text of the buffer's file that lacks an
+// acknowledged entry, is a save of the buffer. A client that sends didSave
+// is waited for until saveGrace has passed; for others, disk is a save
+// when it is a text the buffer held. s.mu is held.
+func (s *Server) savedBy(od *openDoc, disk []byte, now time.Time) saveVerdict {
 	h := textHash(disk)
-	if od.seen.wrote != 0 && h == od.seen.wrote {
-		return false
+	switch {
+	case od.seen.wrote != 0 && h == od.seen.wrote:
+		return notSaved
+	case od.seen.saves > od.seen.judged:
+		return saved
+	case !s.caps.didSave:
+		if bytes.Equal(disk, od.doc.text) || slices.Contains(od.seen.texts, h) {
+			return saved
+		}
+		return notSaved
+	case od.seen.waiting.IsZero():
+		od.seen.waiting = now
+		return awaitSave
+	case now.Sub(od.seen.waiting) < saveGrace:
+		return awaitSave
 	}
-	if od.seen.saves > od.seen.judged || bytes.Equal(disk, od.doc.text) {
-		return true
-	}
-	return slices.Contains(od.seen.texts, h)
+	return notSaved
 }
 
 // restoreAcks is disk with every entry put back that a save of the buffer
 // p dropped although the buffer never held it, or holds it still; and the
 // entry lines it put back. A record whose entry another writer took out, or
-// the buffer's own edit did, is honoured and forgotten. s.mu is not held.
-func (s *Server) restoreAcks(p *bufferPlan, disk []byte) ([]byte, []string) {
+// the buffer's own edit did, is honoured and forgotten. wait says that a
+// didSave may yet come that decides it: the caller leaves the buffer for a
+// later reconcile (waitable; a write that cannot wait takes the change for
+// a save, the choice that loses nothing). s.mu is not held.
+func (s *Server) restoreAcks(p *bufferPlan, disk []byte, waitable bool, now time.Time) (out []byte, restored []string, wait bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	od := p.od
 	p.saves = od.seen.saves
-	var restored []string
-	judged, saved := false, false
+	verdict, judged := notSaved, false
 	for _, a := range od.f.acks {
 		if a.File != od.name || a.gone || memory.HoldsEntry(disk, a.Add) {
 			continue
 		}
 		if !judged {
-			judged, saved = true, od.savedBy(disk)
+			judged, verdict = true, s.savedBy(od, disk, now)
+			if verdict == awaitSave {
+				if waitable {
+					return disk, nil, true
+				}
+				verdict = saved
+			}
 		}
-		if !saved {
+		if verdict == notSaved {
 			a.gone = true // another writer took it out
 			continue
 		}
@@ -242,7 +285,8 @@ func (s *Server) restoreAcks(p *bufferPlan, disk []byte) ([]byte, []string) {
 		disk = memory.Reapply(disk, a.Ack)
 		restored = append(restored, a.Add)
 	}
-	return disk, restored
+	od.seen.waiting = time.Time{}
+	return disk, restored, false
 }
 
 // judgedSaves records that the reconcile planned on p judged the saves the
@@ -263,7 +307,6 @@ func (s *Server) trackBrought(p bufferPlan, now time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	f := p.od.f
-	p.od.noteText(p.doc.text)
 	for _, line := range p.rec.Brought {
 		if !memory.HoldsEntry(p.to, line) {
 			continue // the write planned with it took it out
@@ -280,7 +323,7 @@ func (s *Server) trackBrought(p bufferPlan, now time.Time) {
 // buffer last matched leaves nothing else to see). A hint, read without
 // the lock. s.mu is not held.
 func (s *Server) ackMissing(f *folder, name string, x []byte) bool {
-	recs, _ := store.ReadJournal(f.dir, time.Now())
+	recs, _ := store.ReadJournal(f.dir)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, a := range f.acks {
@@ -289,12 +332,15 @@ func (s *Server) ackMissing(f *folder, name string, x []byte) bool {
 		}
 	}
 	for _, r := range recs {
-		if r.File == name && !f.ackIDs[r.ID] && !r.At.Before(f.ackRead.Add(-ackSlack)) && r.Add != "" && !memory.HoldsEntry(x, r.Add) {
+		if r.File == name && !f.ackIDs[r.ID] && r.Add != "" && !memory.HoldsEntry(x, r.Add) {
 			return true
 		}
 	}
 	return false
 }
+
+// sameEntry reports whether two entry lines hold the same fact.
+func sameEntry(a, b string) bool { return memory.HoldsEntry([]byte(b), a) }
 
 // savesOf counts the saves of each of f's buffers so far.
 func (s *Server) savesOf(f *folder) map[*openDoc]int {
@@ -317,9 +363,6 @@ func (s *Server) savesJudged(f *folder, saves map[*openDoc]int) {
 		od.seen.judged = max(od.seen.judged, n)
 	}
 }
-
-// sameEntry reports whether two entry lines hold the same fact.
-func sameEntry(a, b string) bool { return memory.HoldsEntry([]byte(b), a) }
 
 // plannedOut forgets the records whose entry a write of ours takes out of
 // the file (a delete, a cleanup, an update): the write decided it, and no

@@ -58,14 +58,11 @@ type folder struct {
 	diagBytes int
 
 	// acks are the journal's records the server tracks (acks.go); ackIDs
-	// the IDs of every record read; ackRead when the journal was last read
-	// (at first, when the folder began to be served: a record older than
-	// that was written while no buffer of this server could save over it);
-	// ackFile the journal as last stat-ed, and whether git tracks it.
-	// Guarded by Server.mu.
+	// the IDs of every record read, from the journal as the folder began
+	// to be served on (firstAcks); ackFile the journal as last stat-ed,
+	// and whether git tracks it. Guarded by Server.mu.
 	acks       []*ack
 	ackIDs     map[string]bool
-	ackRead    time.Time
 	ackFile    fs.FileInfo
 	ackTracked bool
 
@@ -103,7 +100,9 @@ type folder struct {
 }
 
 func newFolder(dir, key string) *folder {
-	return &folder{dir: dir, key: key, docs: map[string]*openDoc{}, shown: map[string]bool{}, ackIDs: map[string]bool{}, ackRead: time.Now()}
+	f := &folder{dir: dir, key: key, docs: map[string]*openDoc{}, shown: map[string]bool{}, ackIDs: map[string]bool{}}
+	firstAcks(f)
+	return f
 }
 
 // path is the path of file name in the folder, as views name it.

@@ -25,6 +25,7 @@ type clientCaps struct {
 	documentChanges bool // versioned TextDocumentEdits in WorkspaceEdits
 	configuration   bool // workspace/configuration pulls
 	watchedFiles    bool // dynamic registration of didChangeWatchedFiles
+	didSave         bool // didSave notifications after each save
 }
 
 // initializeParams is the part of InitializeParams we read. glsp's type nests
@@ -45,6 +46,11 @@ type initializeParams struct {
 				DynamicRegistration bool `json:"dynamicRegistration"`
 			} `json:"didChangeWatchedFiles"`
 		} `json:"workspace"`
+		TextDocument struct {
+			Synchronization struct {
+				DidSave bool `json:"didSave"`
+			} `json:"synchronization"`
+		} `json:"textDocument"`
 	} `json:"capabilities"`
 }
 
@@ -69,7 +75,7 @@ func (s *Server) initialize(_ context.Context, p *initializeParams) (any, error)
 	s.roots, s.base, s.cfg, s.startup, s.state = dedupe(roots), base, cfg, notes, stateRunning
 	s.refoldLocked()
 	s.caps = clientCaps{documentChanges: c.WorkspaceEdit.DocumentChanges, configuration: c.Configuration,
-		watchedFiles: c.DidChangeWatchedFiles.DynamicRegistration}
+		watchedFiles: c.DidChangeWatchedFiles.DynamicRegistration, didSave: p.Capabilities.TextDocument.Synchronization.DidSave}
 	s.mu.Unlock()
 	return protocol.InitializeResult{Capabilities: capabilities(), ServerInfo: &protocol.InitializeResultServerInfo{Name: Name, Version: &s.opt.Version}}, nil
 }

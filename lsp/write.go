@@ -132,14 +132,19 @@ func (s *Server) transact(ctx context.Context, f *folder, label string, names []
 		s.mu.Unlock()
 	}
 	var pend []bufferPlan
+	var waitSave bool
 	written, err := writingTo(f, func() ([]store.Change, error) {
 		return ws.UpdateOnly(ctx, names, func(snap *store.Snapshot) ([]store.Change, error) {
 			var changes []store.Change
 			var err error
-			pend, changes, err = s.planWrite(f, snap, cfg, names, plan)
+			pend, changes, waitSave, err = s.planWrite(f, snap, cfg, names, plan)
 			return changes, err
 		})
 	})
+	if waitSave {
+		// A buffer was left as it is until its didSave comes, or does not.
+		s.scheduleSync(f, saveGrace/4)
+	}
 	// Our own write: the folder's cached disk side is stale (also after a
 	// failure, which may come after some files were written).
 	s.invalidateDisk(f)
@@ -193,7 +198,7 @@ func (s *Server) transact(ctx context.Context, f *folder, label string, names []
 // nothing, so the store may call it again. A snapshot of only the files
 // named (names non-nil) lacks the file of a buffer opened since the names
 // were taken; that buffer is left to the next reconcile.
-func (s *Server) planWrite(f *folder, snap *store.Snapshot, cfg config.Config, names []string, plan planFunc) ([]bufferPlan, []store.Change, error) {
+func (s *Server) planWrite(f *folder, snap *store.Snapshot, cfg config.Config, names []string, plan planFunc) (_ []bufferPlan, _ []store.Change, waits bool, _ error) {
 	s.mu.Lock()
 	pend := make([]bufferPlan, 0, len(f.docs))
 	bases := make([][2][]byte, 0, len(f.docs))
@@ -205,7 +210,8 @@ func (s *Server) planWrite(f *folder, snap *store.Snapshot, cfg config.Config, n
 		bases = append(bases, [2][]byte{od.base, od.last})
 	}
 	s.mu.Unlock()
-	s.learnAcks(f, time.Now())
+	now := time.Now()
+	s.learnAcks(f, now)
 	merged := map[string][]byte{}
 	kept := pend[:0]
 	for i, p := range pend {
@@ -218,7 +224,12 @@ func (s *Server) planWrite(f *folder, snap *store.Snapshot, cfg config.Config, n
 		}
 		disk := p.was
 		if disk != nil {
-			disk, p.restored = s.restoreAcks(&p, disk)
+			var wait bool
+			// Only a reconcile waits: a write planned on the buffer goes on.
+			if disk, p.restored, wait = s.restoreAcks(&p, disk, plan == nil, now); wait {
+				waits = true
+				continue
+			}
 		}
 		p.seen = bases[i][1]
 		p.rec = merge.Reconcile(bases[i][0], p.doc.text, p.seen, disk)
@@ -232,7 +243,7 @@ func (s *Server) planWrite(f *folder, snap *store.Snapshot, cfg config.Config, n
 	if plan != nil {
 		var err error
 		if out, err = plan(f.catalog.Overlay(snap, merged), cfg); err != nil {
-			return nil, nil, err
+			return nil, nil, false, err
 		}
 	}
 	var changes []store.Change
@@ -260,7 +271,7 @@ func (s *Server) planWrite(f *folder, snap *store.Snapshot, cfg config.Config, n
 		changes = append(changes, store.Change{Path: path, Data: data, Append: memory.IsLog(path)})
 	}
 	sort.Slice(changes, func(i, j int) bool { return changes[i].Path < changes[j].Path })
-	return pend, changes, nil
+	return pend, changes, waits, nil
 }
 
 // newFileBytes is the layout a memory file gets when a write creates it.

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/memory-lsp/memory-lsp/core/store"
 	"github.com/memory-lsp/memory-lsp/internal/gittest"
@@ -23,7 +22,7 @@ func TestBinaryStoreJournalStaysOutOfGit(t *testing.T) {
 			t.Fatalf("store: exit %d\n%s%s", code, out, errOut)
 		}
 	}
-	recs, err := store.ReadJournal(filepath.Join(r.Dir, ".memory"), time.Now())
+	recs, err := store.ReadJournal(filepath.Join(r.Dir, ".memory"))
 	if err != nil || len(recs) != 2 || recs[0].Add != "- Tag every release from main." || recs[1].Add != "- Use Postgres for the ledger." || recs[0].By != "cli" {
 		t.Fatalf("journal: %+v %v", recs, err)
 	}

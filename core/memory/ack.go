@@ -81,7 +81,11 @@ func HoldsEntry(x []byte, line string) bool {
 		} else {
 			end += i
 		}
-		if e, ok := memfile.EntryOfLine(x[start:end], start, 1); ok && e.Content == c {
+		line := x[start:end]
+		if start == 0 {
+			line = bytes.TrimPrefix(line, []byte("\uFEFF")) // the file's BOM
+		}
+		if e, ok := memfile.EntryOfLine(line, start, 1); ok && e.Content == c {
 			return true
 		}
 		off = i + 1

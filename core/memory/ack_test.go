@@ -43,6 +43,9 @@ func TestReapply(t *testing.T) {
 
 func TestHoldsEntry(t *testing.T) {
 	x := []byte("# Decisions\n\n- [db] Use Postgres.\nUse Redis. is prose\n- Use Redis for caching.\r\n- Not an entry: Use Kafka.\n")
+	if !HoldsEntry([]byte("\uFEFF- Use Postgres.\n"), "- Use Postgres.") {
+		t.Error("an entry on the first line of a file with a BOM is not found")
+	}
 	for line, want := range map[string]bool{
 		"- [db] Use Postgres.":      true,
 		"- [other] Use Postgres.":   true, // the fact under another slug
@@ -99,7 +102,7 @@ func TestServiceJournalsStores(t *testing.T) {
 	if _, err := s.Store(ctx, StoreRequest{Category: "Decision", Content: "line one\nline two"}, false); err == nil {
 		t.Fatal("a content with a line break was stored")
 	}
-	recs, err := store.ReadJournal(ws.Dir, time.Now())
+	recs, err := store.ReadJournal(ws.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -83,20 +83,28 @@ func (a Ack) Encode() []byte {
 func IsJournal(path string) bool { return filepath.Base(path) == JournalName }
 
 // ReadJournal returns the records of the journal in dir (a `.memory`
-// folder) younger than JournalKeep at now, oldest first; none when it is
-// absent. A line that does not decode (a writer killed mid-append) is
-// skipped: the records around it still count.
-func ReadJournal(dir string, now time.Time) ([]Ack, error) {
-	data, _, _, err := readAtMost(filepath.Join(dir, JournalName), 4*journalMaxBytes)
+// folder), oldest first; none when it is absent. Their age is the writers'
+// to judge (they drop old records as they append): a reader compares
+// records by ID, never by a clock another process kept. A line that does
+// not decode (a writer killed mid-append) is skipped: the records around
+// it still count.
+func ReadJournal(dir string) ([]Ack, error) {
+	data, _, _, err := readAtMost(filepath.Join(dir, JournalName), journalReadBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading the journal of %s: %w", dir, err)
 	}
-	return decodeJournal(data, now), nil
+	return decodeJournal(data, time.Time{}), nil
 }
 
+// journalReadBytes bounds what is read of a journal: one that is larger
+// was not written by our writers, which keep it under journalMaxBytes.
+const journalReadBytes = 4 * journalMaxBytes
+
+// decodeJournal is the records of data; with now non-zero, only those
+// younger than JournalKeep.
 func decodeJournal(data []byte, now time.Time) []Ack {
 	var out []Ack
 	for _, line := range bytes.Split(data, []byte{'\n'}) {
@@ -107,7 +115,7 @@ func decodeJournal(data []byte, now time.Time) []Ack {
 		if json.Unmarshal(line, &a) != nil || a.ID == "" || a.File == "" {
 			continue
 		}
-		if now.Sub(a.At) > JournalKeep {
+		if !now.IsZero() && now.Sub(a.At) > JournalKeep {
 			continue
 		}
 		out = append(out, a)
@@ -120,8 +128,8 @@ func decodeJournal(data []byte, now time.Time) []Ack {
 // first record is old (so that it holds little more than JournalKeep's
 // records). The caller holds the lock.
 func appendJournal(path string, data []byte, now time.Time) error {
-	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
-		return fmt.Errorf("appending to %s: not a regular file", path)
+	if err := journalWritable(path); err != nil {
+		return err
 	}
 	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
 		IgnoreJournal(filepath.Dir(path))
@@ -144,7 +152,7 @@ func appendJournal(path string, data []byte, now time.Time) error {
 	if fi.Size() <= journalMaxBytes && !oldestExpired(path, now) {
 		return nil
 	}
-	return pruneJournal(path, now)
+	return pruneJournal(path, now, data)
 }
 
 // oldestExpired reports whether the journal's first record is older than
@@ -167,13 +175,15 @@ func oldestExpired(path string, now time.Time) bool {
 // pruneJournal rewrites the journal at path with its records younger than
 // JournalKeep (the newest that fit in half of journalMaxBytes), or removes
 // it when none is. The caller holds the lock.
-func pruneJournal(path string, now time.Time) error {
-	data, _, _, err := readAtMost(path, 4*journalMaxBytes)
+func pruneJournal(path string, now time.Time, appended []byte) error {
+	data, size, _, err := readAtMost(path, journalReadBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
-	if err != nil {
-		return fmt.Errorf("pruning %s: %w", path, err)
+	if err != nil || size > journalReadBytes {
+		// Not ours to read whole (none of our writers lets it grow so):
+		// what was just appended is what the journal must hold.
+		data = appended
 	}
 	keep := decodeJournal(data, now)
 	var out []byte
@@ -194,8 +204,10 @@ func pruneJournal(path string, now time.Time) error {
 }
 
 // journalPattern is the line of git's exclude file that keeps every
-// `.memory/.acked` out of commits.
-const journalPattern = DirName + "/" + JournalName
+// `.memory/.acked` out of commits, at any depth (a workspace in a subfolder
+// of a monorepo): a pattern with a slash inside is anchored to the top
+// unless it starts with `**/`.
+const journalPattern = "**/" + DirName + "/" + JournalName
 
 // IgnoreJournal makes git ignore the journal of the memory folder dir, in
 // the repository's own exclude file (never in a file the team shares): a
@@ -243,4 +255,35 @@ func IgnoreJournal(dir string) {
 // machine, and none of its records is to be trusted.
 func JournalTracked(dir string) bool {
 	return exec.Command("git", "-C", dir, "ls-files", "--error-unmatch", "--", JournalName).Run() == nil
+}
+
+// journalWritable refuses a journal path that is something else than a
+// regular file (a folder, a symlink, a pipe committed or planted there): an
+// update checks it before it writes any file, so that a store is refused
+// whole, naming the problem, rather than written and then reported failed.
+func journalWritable(path string) error {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("refusing to write: the journal %s: %w", path, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("refusing to write: %s is %s, not memory-lsp's journal of acknowledged stores (a regular file); remove it and store again", path, describeMode(fi.Mode()))
+	}
+	return nil
+}
+
+func describeMode(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a folder"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	default:
+		return "not a regular file"
+	}
 }

@@ -729,6 +729,11 @@ func (w *Workspace) checkChanges(snap *Snapshot, changes []Change) ([]Change, er
 			if !c.Append {
 				return nil, fmt.Errorf("refusing to write %s: the journal is only appended to", c.Path)
 			}
+			if err := journalWritable(p); err != nil {
+				return nil, err
+			}
+			todo = append(todo, Change{Path: p, Data: c.Data, Append: true})
+			continue
 		} else if strings.HasPrefix(name, ".") {
 			return nil, fmt.Errorf("refusing to write %s: hidden files (like the lock) are not memory files", c.Path)
 		}
