@@ -183,3 +183,34 @@ var distinctFacts = []string{
 	"Pin container images by digest.",
 	"Feature flags expire after one quarter.",
 }
+
+// storeCLI runs an agent's CLI store and returns its exit error and output.
+func storeCLI(root, content string) (string, error) {
+	out, err := exec.Command(binary, "store", "--root", root, "--category", "Decision", content).CombinedOutput()
+	return string(out), err
+}
+
+// A repository can plant the journal's path as something else than a
+// regular file: a folder (`.memory/.acked/x` committed) refuses every store
+// of every writer of ours, and a symlink to a memory file beside it makes
+// each store write the entry and then answer that it failed (an agent told
+// "not stored" about an entry that is on disk).
+func TestRedPlantedJournalPathBreaksStores(t *testing.T) {
+	for _, kind := range []string{"folder", "symlink"} {
+		t.Run(kind, func(t *testing.T) {
+			root, path := gitWorkspace(t, togetherDecisions)
+			j := filepath.Join(root, ".memory", ".acked")
+			if kind == "folder" {
+				writeFile(t, filepath.Join(j, "keep"), "")
+			} else if err := os.Symlink("decisions.md", j); err != nil {
+				t.Fatal(err)
+			}
+			commitAll(t, root)
+			out, err := storeCLI(root, "Run the linter before every push.")
+			stored := strings.Contains(readFile(t, path), "Run the linter before every push.")
+			if err != nil || !stored {
+				t.Errorf("store: exit %v, entry on disk %v:\n%s", err, stored, out)
+			}
+		})
+	}
+}
