@@ -6,6 +6,7 @@ package lsp_test
 // against.
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memory-lsp/memory-lsp/core/store"
 	"github.com/memory-lsp/memory-lsp/internal/lsptest"
 )
 
@@ -211,6 +213,42 @@ func TestRedPlantedJournalPathBreaksStores(t *testing.T) {
 			if err != nil || !stored {
 				t.Errorf("store: exit %v, entry on disk %v:\n%s", err, stored, out)
 			}
+		})
+	}
+}
+
+// An agent whose clock is a few seconds behind the editor's (a container or
+// a VM whose clock drifted: WSL2 and Docker's VM after a sleep) stores as
+// our writers do, file and journal record inside the lock; the editor saves
+// right after. The record is older than the server's last read of the
+// journal minus its 5 s slack, so it is not judged, and the entry is lost
+// as before the journal. skew is how far behind the agent's clock is.
+func TestRedSkewedWriterClockLosesEntry(t *testing.T) {
+	for _, skew := range []time.Duration{0, 10 * time.Second} {
+		t.Run(skew.String(), func(t *testing.T) {
+			root, path, c, uri := session(t, togetherDecisions, false, nil)
+			// One reconcile, so that the server has read the journal.
+			c.Change(uri, lsptest.TextEdit{Range: lsptest.R(4, 0, 4, 0), NewText: mine + "\n"})
+			c.Save(uri)
+			settle(c)
+			ws, err := store.Open(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = ws.Update(context.Background(), func(s *store.Snapshot) ([]store.Change, error) {
+				f := s.Lookup("decisions.md")
+				rec := store.NewAck("decisions.md", agent, nil, "cli", time.Now().Add(-skew))
+				return []store.Change{
+					{Path: f.Path, Data: append(append([]byte{}, f.Data...), agent+"\n"...)},
+					{Path: filepath.Join(s.Dir, store.JournalName), Data: rec.Encode(), Append: true},
+				}, nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.Save(uri) // the editor's save right after the store
+			settle(c)
+			eventuallyTrue(t, "the acknowledged entry on disk", func() (bool, string) { return holdsEach(readFile(t, path), agent, mine) })
 		})
 	}
 }
