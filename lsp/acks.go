@@ -59,10 +59,6 @@ type ackSeen struct {
 	texts []uint64
 	// saves counts didSave; judged is the count the last reconcile judged.
 	saves, judged int
-	// wrote is the hash of the text the server last wrote to the file: a
-	// disk holding it is the server's own decision, never a save that
-	// overwrote something (a cleanup or update that took an entry out).
-	wrote uint64
 	// waiting is when a change that took out an entry began to wait for
 	// a didSave (zero: none waits).
 	waiting time.Time
@@ -228,14 +224,11 @@ const (
 // is waited for until saveGrace has passed; for others, disk is a save
 // when it is a text the buffer held. s.mu is held.
 func (s *Server) savedBy(od *openDoc, disk []byte, now time.Time) saveVerdict {
-	h := textHash(disk)
 	switch {
-	case od.seen.wrote != 0 && h == od.seen.wrote:
-		return notSaved
 	case od.seen.saves > od.seen.judged:
 		return saved
 	case !s.caps.didSave:
-		if bytes.Equal(disk, od.doc.text) || slices.Contains(od.seen.texts, h) {
+		if bytes.Equal(disk, od.doc.text) || slices.Contains(od.seen.texts, textHash(disk)) {
 			return saved
 		}
 		return notSaved

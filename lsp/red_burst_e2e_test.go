@@ -40,10 +40,10 @@ func TestRedBurstOfStoresWithCrossingSaves(t *testing.T) {
 		c.Save(uri)
 		want = append(want, "- "+content)
 	}
-	settle(c)
+	redSettle(c)
 	eventuallyTrue(t, "every entry on disk", func() (bool, string) { return holdsEach(readFile(t, path), want...) })
 	eventuallyTrue(t, "every entry in the buffer", func() (bool, string) { return holdsEach(c.Text(uri), want...) })
-	settle(c)
+	redSettle(c)
 	c.Shutdown()
 	if ok, state := holdsEach(readFile(t, path), want...); !ok {
 		t.Errorf("after shutdown: %s", state)
@@ -86,7 +86,7 @@ func TestRedCrossingSaveOfUpdateEvictionAndOwnStore(t *testing.T) {
 	t.Run("update", func(t *testing.T) {
 		root, path, c, uri := crossingSession(t, togetherDecisions, nil)
 		agentStore(t, root, "Deploy the web app before the API.", "--slug", "deploy")
-		settle(c)
+		redSettle(c)
 		want := "- [deploy] Deploy the web app before the API."
 		eventuallyTrue(t, "the update on disk", func() (bool, string) { return holdsEach(readFile(t, path), want) })
 		eventuallyTrue(t, "the update in the buffer", func() (bool, string) { return holdsEach(c.Text(uri), want) })
@@ -99,7 +99,7 @@ func TestRedCrossingSaveOfUpdateEvictionAndOwnStore(t *testing.T) {
 		cfg := filepath.Join(t.TempDir(), "settings.json")
 		writeFile(t, cfg, `{"categoryLimit":{"decision":3}}`)
 		agentStore(t, root, "Pin the base image of every container by digest.", "--config", cfg)
-		settle(c)
+		redSettle(c)
 		want := "- Pin the base image of every container by digest."
 		eventuallyTrue(t, "the store on disk", func() (bool, string) { return holdsEach(readFile(t, path), want) })
 		eventuallyTrue(t, "the store in the buffer", func() (bool, string) { return holdsEach(c.Text(uri), want) })
@@ -109,7 +109,7 @@ func TestRedCrossingSaveOfUpdateEvictionAndOwnStore(t *testing.T) {
 		if _, err := c.Request("workspace/executeCommand", map[string]any{"command": "memory.storeMemory", "arguments": []any{map[string]any{"category": "Decision", "content": "Pin the base image of every container by digest."}}}); err != nil {
 			t.Fatal(err)
 		}
-		settle(c)
+		redSettle(c)
 		want := "- Pin the base image of every container by digest."
 		eventuallyTrue(t, "the store on disk", func() (bool, string) { return holdsEach(readFile(t, path), want) })
 		eventuallyTrue(t, "the store in the buffer", func() (bool, string) { return holdsEach(c.Text(uri), want) })

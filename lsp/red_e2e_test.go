@@ -20,7 +20,7 @@ import (
 
 // settle lets the server's watcher and reconcile run, then makes sure a
 // request round-trips (the read loop is past every notification sent).
-func settle(c *lsptest.Client) {
+func redSettle(c *lsptest.Client) {
 	time.Sleep(700 * time.Millisecond)
 	c.Request("workspace/executeCommand", map[string]any{"command": "memory.listMemories", "arguments": []any{map[string]any{}}})
 	time.Sleep(300 * time.Millisecond)
@@ -32,15 +32,23 @@ func settle(c *lsptest.Client) {
 // text at the reconcile nor one it noted (no record was live while it was
 // typed), so the save is judged "another writer" and the acknowledged entry
 // is honoured as deleted.
+// (The client says so in its capabilities: one that declares didSave is
+// waited for, and a change without it is another writer's.)
 func TestRedNoDidSaveTypingAfterSaveLosesAgentEntry(t *testing.T) {
-	root, path, c, uri := session(t, togetherDecisions, false, nil)
+	root, path := gitWorkspace(t, togetherDecisions)
+	c := startBinary(t, root)
+	p := initParams(root, false, nil)
+	p["capabilities"].(map[string]any)["textDocument"].(map[string]any)["synchronization"] = map[string]any{"didSave": false}
+	c.Initialize(p)
+	uri := c.OpenFile(path)
+	c.AwaitDiagnostics(uri, 1, wait)
 	agentStore(t, root, strings.TrimPrefix(agent, "- "))
 	// The editor's save: the buffer as it is, written in place, no didSave.
 	if err := os.WriteFile(path, []byte(c.Text(uri)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	c.Change(uri, lsptest.TextEdit{Range: lsptest.R(4, 0, 4, 0), NewText: mine + "\n"})
-	settle(c)
+	redSettle(c)
 	eventuallyTrue(t, "the acknowledged entry on disk", func() (bool, string) { return holdsEach(readFile(t, path), agent) })
 	eventuallyTrue(t, "the acknowledged entry in the buffer", func() (bool, string) { return holdsEach(c.Text(uri), agent, mine) })
 }
@@ -70,14 +78,14 @@ func TestRedGitDiscardOfAgentEntryIsUndone(t *testing.T) {
 			c.AwaitDiagnostics(uri, 1, wait)
 			agentStore(t, root, strings.TrimPrefix(agent, "- "))
 			eventuallyTrue(t, "the entry in the buffer", func() (bool, string) { return holdsEach(c.Text(uri), agent) })
-			settle(c)
+			redSettle(c)
 			if how == "stash" {
 				git(t, root, "stash", "-q")
 			} else {
 				git(t, root, "checkout", "-q", "--", ".memory/decisions.md")
 			}
-			settle(c)
-			settle(c)
+			redSettle(c)
+			redSettle(c)
 			if disk := readFile(t, path); strings.Contains(disk, agent) {
 				t.Errorf("after git %s the discarded entry is back on disk:\n%s\nmessages: %q", how, disk, messages(c))
 			}
@@ -110,8 +118,8 @@ func TestRedDeletionInOneEditorUndoneByTheOther(t *testing.T) {
 	agentStore(t, root, strings.TrimPrefix(agent, "- "))
 	eventuallyTrue(t, "the entry in editor A", func() (bool, string) { return holdsEach(a.Text(ua), agent) })
 	eventuallyTrue(t, "the entry in editor B", func() (bool, string) { return holdsEach(b.Text(ub), agent) })
-	settle(a)
-	settle(b)
+	redSettle(a)
+	redSettle(b)
 
 	lines := strings.Split(a.Text(ua), "\n")
 	at := -1
@@ -122,8 +130,8 @@ func TestRedDeletionInOneEditorUndoneByTheOther(t *testing.T) {
 	}
 	a.Change(ua, lsptest.TextEdit{Range: lsptest.R(at, 0, at+1, 0), NewText: ""})
 	a.Save(ua)
-	settle(a)
-	settle(b)
+	redSettle(a)
+	redSettle(b)
 	if disk := readFile(t, path); strings.Contains(disk, agent) {
 		t.Errorf("the entry the user deleted in editor A is back on disk:\nA: %q\nB: %q\n%s", messages(a), messages(b), disk)
 	}
@@ -168,7 +176,7 @@ func TestRedJournalInSubfolderIsCommittedAndDisarmed(t *testing.T) {
 			for _, content := range distinctFacts {
 				agentStore(t, root, content)
 				c.Save(uri) // the editor's save right after the store
-				settle(c)
+				redSettle(c)
 				eventuallyTrue(t, "the acknowledged entry on disk", func() (bool, string) {
 					return holdsEach(readFile(t, path), "- "+content)
 				})
@@ -193,10 +201,11 @@ func storeCLI(root, content string) (string, error) {
 }
 
 // A repository can plant the journal's path as something else than a
-// regular file: a folder (`.memory/.acked/x` committed) refuses every store
-// of every writer of ours, and a symlink to a memory file beside it makes
-// each store write the entry and then answer that it failed (an agent told
-// "not stored" about an entry that is on disk).
+// regular file: a folder (`.memory/.acked/x` committed) or a symlink to a
+// memory file beside it. A store is then refused before anything is
+// written, naming the journal (it had written the entry through the symlink
+// and then answered that it failed: an agent told "not stored" about an
+// entry on disk).
 func TestRedPlantedJournalPathBreaksStores(t *testing.T) {
 	for _, kind := range []string{"folder", "symlink"} {
 		t.Run(kind, func(t *testing.T) {
@@ -208,10 +217,13 @@ func TestRedPlantedJournalPathBreaksStores(t *testing.T) {
 				t.Fatal(err)
 			}
 			commitAll(t, root)
+			before := readFile(t, path)
 			out, err := storeCLI(root, "Run the linter before every push.")
-			stored := strings.Contains(readFile(t, path), "Run the linter before every push.")
-			if err != nil || !stored {
-				t.Errorf("store: exit %v, entry on disk %v:\n%s", err, stored, out)
+			if err == nil || !strings.Contains(out, ".acked") || !strings.Contains(out, "remove it") {
+				t.Errorf("store: exit %v, want a refusal naming the journal:\n%s", err, out)
+			}
+			if after := readFile(t, path); after != before {
+				t.Errorf("the refused store wrote decisions.md:\n%s", after)
 			}
 		})
 	}
@@ -230,7 +242,7 @@ func TestRedSkewedWriterClockLosesEntry(t *testing.T) {
 			// One reconcile, so that the server has read the journal.
 			c.Change(uri, lsptest.TextEdit{Range: lsptest.R(4, 0, 4, 0), NewText: mine + "\n"})
 			c.Save(uri)
-			settle(c)
+			redSettle(c)
 			ws, err := store.Open(root)
 			if err != nil {
 				t.Fatal(err)
@@ -247,7 +259,7 @@ func TestRedSkewedWriterClockLosesEntry(t *testing.T) {
 				t.Fatal(err)
 			}
 			c.Save(uri) // the editor's save right after the store
-			settle(c)
+			redSettle(c)
 			eventuallyTrue(t, "the acknowledged entry on disk", func() (bool, string) { return holdsEach(readFile(t, path), agent, mine) })
 		})
 	}

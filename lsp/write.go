@@ -163,9 +163,6 @@ func (s *Server) transact(ctx context.Context, f *folder, label string, names []
 		if bytes.Equal(p.od.last, p.seen) {
 			p.od.last = p.disk
 		}
-		if p.disk != nil && !bytes.Equal(p.disk, p.was) {
-			p.od.seen.wrote = textHash(p.disk)
-		}
 	}
 	s.mu.Unlock()
 	var waits []func()
