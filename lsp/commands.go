@@ -364,6 +364,9 @@ func (s *Server) cmdCleanup(ctx context.Context, _ string, raw json.RawMessage) 
 				return nil, err
 			}
 			plan, files = memory.PlanCleanup(fs, cfg, opts), fs
+			if err := memory.RefuseGrown("clean up", fs, plan.After); err != nil {
+				return nil, err
+			}
 			out := map[string][]byte{}
 			for i, b := range plan.After {
 				out[fs[i].Path] = b
@@ -380,6 +383,9 @@ func (s *Server) cmdCleanup(ctx context.Context, _ string, raw json.RawMessage) 
 		}
 		files = fs
 		plan = memory.PlanCleanup(files, cfg, opts)
+		if err := memory.RefuseGrown("clean up", files, plan.After); err != nil {
+			return nil, err
+		}
 	}
 	res := cleanupResult{Applied: a.Apply && len(plan.After) > 0, Steps: plan.Steps, Suggestions: plan.Suggestions, Diff: plan.Diff(files),
 		EntriesBefore: plan.EntriesBefore, EntriesAfter: plan.EntriesAfter, writeReport: rep}

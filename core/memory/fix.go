@@ -50,6 +50,9 @@ func FixAll(files []rules.File, cfg config.Config, repo rules.Repo, only int, fi
 			after[i] = cur[i].Doc.Src
 		}
 	}
+	if gerr := RefuseGrown("fix", files, after); gerr != nil {
+		return nil, gerr
+	}
 	return after, err
 }
 

@@ -9,16 +9,53 @@ import (
 
 // FileTooLargeError refuses a write that would have to plan edits in a
 // memory file over rules.MaxFileBytes: such a file is never parsed, so no
-// edit to it can be placed, and it is left byte for byte as it is.
+// edit to it can be placed, and it is left byte for byte as it is. With
+// Grown set it refuses a write that would take a file within the limit
+// over it: every reader (this tool's and the editor's server alike) would
+// then pass the file by, and a buffer of it saved later would drop what
+// the write added, so the write is refused before anything is written.
 type FileTooLargeError struct {
 	// Op is what was refused: "store into", "fix", "clean up".
 	Op   string
 	Path string
 	Size int64
+	// Grown is the size the refused write would have made of the file; 0
+	// when the file is over the limit already.
+	Grown int64
 }
 
 func (e *FileTooLargeError) Error() string {
+	if e.Grown > 0 {
+		return fmt.Sprintf("refusing to %s %s: it is %d bytes, and this would make it %d bytes, over the limit of a memory file (%d MiB, %d bytes) past which it is not read; nothing was written — trim it or split it first",
+			e.Op, e.Path, e.Size, e.Grown, rules.MaxFileBytes>>20, rules.MaxFileBytes)
+	}
 	return fmt.Sprintf("refusing to %s %s: it %s, so it is not parsed and nothing is written — trim it or split it first", e.Op, e.Path, rules.SizeProblem(e.Size))
+}
+
+// RefuseGrowth returns a *FileTooLargeError with Grown when after, the new
+// bytes of the file at path (now before), is over rules.MaxFileBytes, or
+// nil. A file of exactly that many bytes is still read, parsed and checked
+// (rules.File.TooLarge), so a write may fill it to the byte.
+func RefuseGrowth(op, path string, before, after []byte) error {
+	if len(after) <= rules.MaxFileBytes {
+		return nil
+	}
+	return &FileTooLargeError{Op: op, Path: path, Size: int64(len(before)), Grown: int64(len(after))}
+}
+
+// RefuseGrown is RefuseGrowth for the first file, in file order, that
+// after (new bytes by index into files, as FixAll, PlanAssignSlugs and
+// PlanCleanup give them) would take over the limit: one file refused
+// refuses the whole write, which plans across the files.
+func RefuseGrown(op string, files []rules.File, after map[int][]byte) error {
+	for i := range files {
+		if b, ok := after[i]; ok {
+			if err := RefuseGrowth(op, files[i].Path, files[i].Doc.Src, b); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // RefuseTooLarge returns a FileTooLargeError for the first category file

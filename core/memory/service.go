@@ -276,6 +276,9 @@ func (s *Service) Cleanup(ctx context.Context, opts CleanupOptions, apply bool, 
 		return nil, nil, err
 	}
 	plan := PlanCleanup(files, s.Cfg, opts)
+	if err := RefuseGrown("clean up", files, plan.After); err != nil {
+		return nil, nil, err
+	}
 	if show != nil {
 		if err := show(plan, files); err != nil {
 			return plan, files, err

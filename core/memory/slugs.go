@@ -84,6 +84,9 @@ func PlanAssignSlugs(files []rules.File, cfg config.Config, only string) (SlugAs
 		a.Assigned = append(a.Assigned, assigned...)
 		a.Files = append(a.Files, f.Name)
 	}
+	if err := RefuseGrown("assign slugs in", files, a.After); err != nil {
+		return SlugAssignment{}, err
+	}
 	if len(a.Assigned) == 0 {
 		a.Message = "Every entry already has a slug."
 	} else {

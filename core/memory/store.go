@@ -213,6 +213,9 @@ func PlanStoreParsing(cur []byte, parse func([]byte) *memfile.Document, keyed De
 	if err != nil {
 		return nil, res, fmt.Errorf("planning store into %s: %w", file, err)
 	}
+	if err := RefuseGrowth("store into", file, cur, out); err != nil {
+		return nil, StoreResult{}, err
+	}
 	res.Line = lineOf(out, target >= 0, d, target)
 	res.Message = messageFor(res)
 	return out, res, nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 )
@@ -41,9 +42,20 @@ func appendLog(path string, data []byte) error {
 
 // TrimLog rewrites the log at path with its last keep non-empty lines, each
 // ending in LF, as HackLM's cleanup does; a log within the limit, or absent,
-// is left alone.
+// is left alone. A log over MaxReadBytes (HackLM appends without trimming,
+// and trims only at its cleanup) is trimmed from its last MaxReadBytes,
+// whose first line may be cut and is dropped: the lines kept are the last.
 func TrimLog(path string, keep int) error {
-	data, _, _, err := readAtMost(path, MaxReadBytes)
+	data, size, _, err := readAtMost(path, MaxReadBytes)
+	over := err == nil && data == nil && size > MaxReadBytes
+	if over {
+		data, err = readTail(path, MaxReadBytes)
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			data = data[i+1:]
+		} else {
+			data = nil
+		}
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -56,9 +68,31 @@ func TrimLog(path string, keep int) error {
 			lines = append(lines, l)
 		}
 	}
-	if len(lines) <= keep {
+	if len(lines) <= keep && !over {
 		return nil
 	}
-	out := append(bytes.Join(lines[len(lines)-keep:], []byte{'\n'}), '\n')
+	if len(lines) > keep {
+		lines = lines[len(lines)-keep:]
+	}
+	out := []byte{}
+	if len(lines) > 0 {
+		out = append(bytes.Join(lines, []byte{'\n'}), '\n')
+	}
 	return WriteFileAtomic(path, out)
+}
+
+// readTail reads the last n bytes of the regular file at path.
+func readTail(path string, n int64) ([]byte, error) {
+	fh, fi, err := openRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	at := max(fi.Size()-n, 0)
+	buf := make([]byte, fi.Size()-at)
+	k, err := fh.ReadAt(buf, at)
+	if err == io.EOF {
+		err = nil // shrunk meanwhile: what was read is the tail
+	}
+	return buf[:k], err
 }

@@ -135,6 +135,66 @@ func TestUpdateNeverRewritesAnUnreadFile(t *testing.T) {
 	noLeftovers(t, w.Dir, "decisions.md", "notes.md", "quirks.md", "security.md")
 }
 
+// TestUpdateNeverWritesPastTheLimit: a change whose new text is over
+// MaxReadBytes is refused before anything is written, even beside changes
+// that fit, and every file stays byte-identical; one of exactly MaxReadBytes
+// is written, since it is still read.
+func TestUpdateNeverWritesPastTheLimit(t *testing.T) {
+	w, files := bigWorkspace(t)
+	grown := append(bytes.Clone(files["quirks.md"]), '\n')
+	_, err := w.Update(context.Background(), func(s *Snapshot) ([]Change, error) {
+		return []Change{
+			{Path: "security.md", Data: []byte("# Security\n")},
+			{Path: "quirks.md", Data: grown},
+		}, nil
+	})
+	want := fmt.Sprintf("refusing to write %s: the new text is %d bytes, over the %d-byte limit of a memory file past which it is not read; nothing was written", filepath.Join(w.Dir, "quirks.md"), MaxReadBytes+1, MaxReadBytes)
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("err = %v, want %q", err, want)
+	}
+	for _, name := range []string{"quirks.md", "security.md"} {
+		if got, err := os.ReadFile(filepath.Join(w.Dir, name)); err != nil || !bytes.Equal(got, files[name]) {
+			t.Errorf("%s changed (%d bytes, %v)", name, len(got), err)
+		}
+	}
+	full := append(bytes.Clone(files["security.md"]), bytes.Repeat([]byte{'z'}, MaxReadBytes-len(files["security.md"]))...)
+	if _, err := w.Update(context.Background(), func(s *Snapshot) ([]Change, error) {
+		return []Change{{Path: "security.md", Data: full}}, nil
+	}); err != nil {
+		t.Errorf("a change of exactly MaxReadBytes: %v", err)
+	}
+	noLeftovers(t, w.Dir, "decisions.md", "notes.md", "quirks.md", "security.md")
+}
+
+// TestTrimLogPastTheLimit: a log HackLM let grow over MaxReadBytes is
+// trimmed to its last lines like any other, read from its tail, rather
+// than left to grow.
+func TestTrimLogPastTheLimit(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "conflicts.log")
+	var b bytes.Buffer
+	for i := 0; b.Len() <= MaxReadBytes; i++ {
+		fmt.Fprintf(&b, "2026-01-01 | decisions.md | s%d | OLD: \"a\" | NEW: \"b\"\n", i)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := appendLog(path, []byte("2026-11-28 | decisions.md | last | OLD: \"x\" | NEW: \"y\"\n")); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(got), "\n"), "\n")
+	if len(lines) != MaxLogLines || !strings.Contains(lines[MaxLogLines-1], "| last |") {
+		t.Fatalf("the log has %d lines after the append (%d bytes), ending %q; want the last %d", len(lines), len(got), lines[len(lines)-1], MaxLogLines)
+	}
+	all := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	if lines[0] != all[len(all)-MaxLogLines+1] {
+		t.Errorf("first kept line %q, want %q", lines[0], all[len(all)-MaxLogLines+1])
+	}
+}
+
 // TestReadAtMost: the limit is inclusive, an empty file reads as non-nil
 // empty data, and anything that is not a regular file is refused.
 func TestReadAtMost(t *testing.T) {

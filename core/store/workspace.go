@@ -766,6 +766,14 @@ func (w *Workspace) checkChanges(snap *Snapshot, changes []Change) ([]Change, er
 			}
 			continue
 		}
+		if len(c.Data) > MaxReadBytes {
+			// The planners refuse to grow a file past the limit themselves
+			// (memory.RefuseGrowth); this is the net under them, and under
+			// any write that carries a change onto a larger disk text. No
+			// reader reads such a file, so what the write put there would
+			// be acknowledged and then lost.
+			return nil, fmt.Errorf("refusing to write %s: the new text is %d bytes, over the %d-byte limit of a memory file past which it is not read; nothing was written", p, len(c.Data), int64(MaxReadBytes))
+		}
 		if f != nil && f.Exists && f.Data != nil && bytes.Equal(f.Data, c.Data) {
 			continue
 		}

@@ -1,13 +1,16 @@
 // Package poison holds, for the end-to-end tests of every front end, the
-// hidden-text contents that store must refuse (issue 15's table) and the
+// hidden-text contents that store must refuse (issue 15's table), files at
+// the size limit that a store must not take past it (issue 26), and the
 // check that a refused store left every memory file byte-identical.
 package poison
 
 import (
+	"fmt"
 	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -110,7 +113,7 @@ func Refused(t testing.TB, root string, store func(content string) (refusal stri
 func Unchanged(t testing.TB, root string, before map[string]string, what string) {
 	t.Helper()
 	if after := Files(t, root); !maps.Equal(after, before) {
-		t.Errorf("%s changed .memory/:\nbefore %q\nafter  %q", what, before, after)
+		t.Errorf("%s changed .memory/:%s", what, differences(before, after))
 	}
 }
 
@@ -165,4 +168,31 @@ func RefusedNotUTF8(t testing.TB, root string, store func(row NotText) (refusal 
 		}
 		Unchanged(t, root, before, "a refused store of "+row.Name)
 	}
+}
+
+// differences names each file that differs between before and after, with
+// its size in each (-1: absent), and shows the two texts of small ones;
+// a test file at the 8 MiB limit would otherwise fill the log.
+func differences(before, after map[string]string) string {
+	var b strings.Builder
+	all := maps.Clone(before)
+	maps.Copy(all, after)
+	for _, name := range slices.Sorted(maps.Keys(all)) {
+		was, ok1 := before[name]
+		now, ok2 := after[name]
+		if ok1 == ok2 && was == now {
+			continue
+		}
+		size := func(s string, ok bool) int {
+			if !ok {
+				return -1
+			}
+			return len(s)
+		}
+		fmt.Fprintf(&b, "\n%s: %d bytes before, %d after", name, size(was, ok1), size(now, ok2))
+		if len(was)+len(now) <= 4096 {
+			fmt.Fprintf(&b, "\n  before %q\n  after  %q", was, now)
+		}
+	}
+	return b.String()
 }

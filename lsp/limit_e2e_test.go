@@ -1,0 +1,136 @@
+package lsp_test
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/memory-lsp/memory-lsp/core/memfile"
+	"github.com/memory-lsp/memory-lsp/internal/lsptest"
+	"github.com/memory-lsp/memory-lsp/internal/poison"
+)
+
+// TestE2EStoreAtTheLimit (issue 26): decisions.md a few bytes under the
+// 8 MiB limit, in a git repository, open in the editor, while an agent
+// stores through the CLI. A store whose line would take the file past the
+// limit is refused by the CLI (non-zero exit, the reason on stderr) and by
+// the server's memory.storeMemory, naming the file, its size and the limit,
+// and nothing changes: every file of .memory/ byte for byte, and the buffer
+// (no edit sent). Stores that still fit land on disk and in the buffer; the
+// one that fills the file to the byte too (a file of exactly the limit is
+// read); and the editor's save that follows keeps each once.
+func TestE2EStoreAtTheLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("moves 8 MiB files around")
+	}
+	const (
+		long   = "Tag every release from the main branch and sign the tag with the release key."
+		first  = "Ship on Tuesdays."
+		second = "Freeze merges on Fridays."
+	)
+	lineOf := func(s string) int { return len(memfile.EntryLine("", s)) + 1 }
+	// Room for first and second, not for long.
+	size := memfile.MaxBytes - lineOf(first) - lineOf(second)
+	root, path := gitWorkspace(t, poison.FileOfSize(size))
+	settingsPath := filepath.Join(root, "settings.json")
+	writeFile(t, settingsPath, poison.RoomySettings)
+	var settings map[string]any
+	if err := json.Unmarshal([]byte(poison.RoomySettings), &settings); err != nil {
+		t.Fatal(err)
+	}
+	c := startBinary(t, root)
+	c.Initialize(initParams(root, true, settings))
+	uri := c.OpenFile(path)
+	// A check of some 60,000 entries: slower than wait on a busy machine.
+	if d := c.AwaitDiagnostics(uri, 1, time.Minute); d.Find("file-too-large") != nil {
+		t.Fatalf("the file under the limit is reported too large: %v", d.Codes())
+	}
+
+	cli := func(content string) (string, error) {
+		out, err := exec.Command(binary, "store", "--root", root, "--config", settingsPath, "--category", "Decision", content).CombinedOutput()
+		return string(out), err
+	}
+	lsp := func(content string) (string, error) {
+		res, err := c.Request("workspace/executeCommand", map[string]any{"command": "memory.storeMemory",
+			"arguments": []any{map[string]any{"category": "Decision", "content": content}}})
+		var e *lsptest.Error
+		if errors.As(err, &e) {
+			return e.Message, err
+		}
+		return string(res), err
+	}
+	refused := func(content string, now int) {
+		t.Helper()
+		before, text := poison.Files(t, root), c.Text(uri)
+		edits := len(c.ServerRequests("workspace/applyEdit"))
+		grown := now + lineOf(content)
+		want := []string{"refusing to store into decisions.md", fmt.Sprintf("it is %d bytes, and this would make it %d bytes", now, grown),
+			fmt.Sprintf("over the limit of a memory file (8 MiB, %d bytes)", memfile.MaxBytes), "nothing was written"}
+		for _, front := range []struct {
+			name  string
+			store func(string) (string, error)
+		}{{"the CLI", cli}, {"memory.storeMemory", lsp}} {
+			msg, err := front.store(content)
+			if err == nil {
+				t.Fatalf("%s stored %q into the full file: %s", front.name, content, msg)
+			}
+			var ee *exec.ExitError
+			if front.name == "the CLI" && (!errors.As(err, &ee) || ee.ExitCode() == 0) {
+				t.Errorf("the CLI's refusal: %v, want a non-zero exit", err)
+			}
+			for _, w := range want {
+				if !strings.Contains(msg, w) {
+					t.Errorf("%s's refusal %q does not say %q", front.name, msg, w)
+				}
+			}
+			poison.Unchanged(t, root, before, front.name+"'s refused store")
+		}
+		if n := len(c.ServerRequests("workspace/applyEdit")); n != edits {
+			t.Errorf("the refused stores sent the editor %d edits", n-edits)
+		}
+		if c.Text(uri) != text {
+			t.Errorf("a refused store changed the buffer")
+		}
+	}
+
+	refused(long, size)
+	// The server's store that fits: on disk and, through the editor, in
+	// the buffer.
+	if msg, err := lsp(first); err != nil || !strings.Contains(msg, "Stored in decisions.md") {
+		t.Fatalf("memory.storeMemory with room: %v %s", err, msg)
+	}
+	eventuallyTrue(t, "the server's store in the buffer", func() (bool, string) { return once(c.Text(uri), "- "+first), "" })
+	// The agent's store that fills the file to the byte.
+	if out, err := cli(second); err != nil || !strings.Contains(out, "Stored in decisions.md") {
+		t.Fatalf("the CLI's store with room: %v %s", err, out)
+	}
+	if got := len(readFile(t, path)); got != memfile.MaxBytes {
+		t.Fatalf("decisions.md is %d bytes after the stores, want exactly %d", got, memfile.MaxBytes)
+	}
+	eventuallyTrue(t, "the agent's store in the buffer", func() (bool, string) {
+		return holdsEach(c.Text(uri)[size:], "- "+first, "- "+second)
+	})
+	// Full to the byte: nothing more goes in, not even a short line.
+	refused("Ship it.", memfile.MaxBytes)
+
+	mark := c.Mark()
+	c.Save(uri)
+	d := c.AwaitDiagnosticsWhere(mark, uri, time.Minute, func(*lsptest.Diagnostics) bool { return true })
+	if d.Find("file-too-large") != nil {
+		t.Errorf("the saved file, exactly at the limit, is reported too large")
+	}
+	eventuallyTrue(t, "both stores on disk after the save", func() (bool, string) {
+		disk := readFile(t, path)
+		return len(disk) == memfile.MaxBytes && once(disk, "- "+first) && once(disk, "- "+second), fmt.Sprintf("%d bytes", len(disk))
+	})
+	if got, err := os.ReadFile(path); err != nil || string(got) != c.Text(uri) {
+		t.Errorf("disk and buffer differ after the save (%d and %d bytes)", len(got), len(c.Text(uri)))
+	}
+	c.Shutdown()
+}
