@@ -2,12 +2,17 @@ package lsp
 
 import (
 	"bytes"
+	"fmt"
 	"hash/maphash"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
+	protocol "github.com/tliron/glsp/protocol_3_16"
+
 	"github.com/memory-lsp/memory-lsp/core/memory"
+	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/store"
 )
 
@@ -275,7 +280,16 @@ func (s *Server) restoreAcks(p *bufferPlan, disk []byte, waitable bool, now time
 			a.gone = true // the buffer's own edit took it out
 			continue
 		}
-		disk = memory.Reapply(disk, a.Ack)
+		again := memory.Reapply(disk, a.Ack)
+		if len(again) > rules.MaxFileBytes {
+			// The save grew the file to the limit: putting the entry back
+			// would make it one that is never read, and refuse every later
+			// write of the folder. The user is told, naming the entry.
+			a.gone = true
+			p.unrestored = append(p.unrestored, a.Add)
+			continue
+		}
+		disk = again
 		restored = append(restored, a.Add)
 	}
 	od.seen.waiting = time.Time{}
@@ -368,4 +382,47 @@ func (s *Server) plannedOut(od *openDoc, before, after []byte) {
 			a.gone = true
 		}
 	}
+}
+
+// tooLargeToRestore tells the user, naming them, of the acknowledged
+// entries the buffer lacks while its file on disk is past the size limit
+// (a save of a buffer that grew past it): the file is never read, so they
+// cannot be put back. s.mu is not held.
+func (s *Server) tooLargeToRestore(p bufferPlan) {
+	s.mu.Lock()
+	var lost []string
+	for _, a := range p.od.f.acks {
+		if a.File == p.od.name && !a.gone && !memory.HoldsEntry(p.doc.text, a.Add) {
+			a.gone = true
+			lost = append(lost, a.Add)
+		}
+	}
+	s.mu.Unlock()
+	if len(lost) > 0 {
+		s.showMessage(protocol.MessageTypeError, fmt.Sprintf("%s is past its %d-byte limit on disk, so it is not read, and %s acknowledged as stored %s not in the buffer: a save of the buffer overwrote them or will. Trim the file and store again: %s",
+			p.od.name, rules.MaxFileBytes, plural(len(lost), "entry", "entries"), map[bool]string{true: "is", false: "are"}[len(lost) == 1], strings.Join(lost, " ")))
+		for _, l := range lost {
+			s.log.Errorf("%s: not in the buffer while the file is past its size limit: %s", p.od.name, l)
+		}
+	}
+}
+
+// ackOpen reports whether a record of file name may be waiting to be
+// judged: one tracked and not forgotten, or the journal holds one not
+// learned yet. s.mu is not held.
+func (s *Server) ackOpen(f *folder, name string) bool {
+	recs, _ := store.ReadJournal(f.dir)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, a := range f.acks {
+		if a.File == name && !a.gone {
+			return true
+		}
+	}
+	for _, r := range recs {
+		if r.File == name && !f.ackIDs[r.ID] && r.Add != "" {
+			return true
+		}
+	}
+	return false
 }

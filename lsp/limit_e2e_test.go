@@ -134,3 +134,45 @@ func TestE2EStoreAtTheLimit(t *testing.T) {
 	}
 	c.Shutdown()
 }
+
+// A save that grows a file near the limit after an agent's store, before
+// the buffer took the entry in: putting the entry back would take the file
+// past the limit (a file never read, and every later write refused), or the
+// save itself took it past (then the file is not read at all). The entry is
+// not put back, and the user is told, with the entry's whole text.
+func TestE2ERestoreAtTheLimitIsNamed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("moves 8 MiB files around")
+	}
+	const stored = "Ship on Tuesdays."
+	lineOf := func(s string) int { return len(memfile.EntryLine("", s)) + 1 }
+	size := memfile.MaxBytes - lineOf(stored) - 4
+	for _, tc := range []struct{ name, typed string }{
+		// The save (the file and the typed line) fits; with the entry, not.
+		{"the entry would pass the limit", "- [t] Hi."},
+		{"the save passed the limit", "- [typed] The user typed this line while the agent stored."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root, path := gitWorkspace(t, poison.FileOfSize(size))
+			settingsPath := filepath.Join(root, "settings.json")
+			writeFile(t, settingsPath, poison.RoomySettings)
+			var settings map[string]any
+			if err := json.Unmarshal([]byte(poison.RoomySettings), &settings); err != nil {
+				t.Fatal(err)
+			}
+			c := startBinary(t, root)
+			c.Initialize(initParams(root, true, settings))
+			uri := c.OpenFile(path)
+			c.AwaitDiagnostics(uri, 1, time.Minute)
+			if out, err := exec.Command(binary, "store", "--root", root, "--config", settingsPath, "--category", "Decision", stored).CombinedOutput(); err != nil {
+				t.Fatalf("store: %v\n%s", err, out)
+			}
+			c.Change(uri, lsptest.TextEdit{Range: lsptest.R(2, 0, 2, 0), NewText: tc.typed + "\n"})
+			c.Save(uri)
+			eventuallyTrue(t, "an error naming the entry", func() (bool, string) {
+				return someMessage(c, "Trim the file and store again", "- "+stored)
+			})
+			c.Shutdown()
+		})
+	}
+}

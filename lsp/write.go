@@ -79,6 +79,9 @@ type bufferPlan struct {
 	// saves is the buffer's count of saves this plan judged.
 	restored []string
 	saves    int
+	// unrestored are entries a save dropped that could not be put back
+	// (the file would pass the size limit).
+	unrestored []string
 }
 
 // echoTimeout bounds the wait for the editor to echo an applied edit.
@@ -214,6 +217,7 @@ func (s *Server) planWrite(f *folder, snap *store.Snapshot, cfg config.Config, n
 	for i, p := range pend {
 		sf := snap.Lookup(p.od.name)
 		if sf != nil && sf.TooLarge() {
+			s.tooLargeToRestore(p)
 			continue // never read, so neither reconciled nor written
 		}
 		if sf != nil && sf.Exists {
@@ -394,6 +398,9 @@ const maxNamed = 3
 
 // tellReconciled tells the user what reconciling a buffer with the disk did.
 func (s *Server) tellReconciled(p bufferPlan) {
+	if len(p.unrestored) > 0 {
+		s.tellUnrestored(p.od.name, p.unrestored)
+	}
 	if len(p.restored) > 0 {
 		s.showMessage(protocol.MessageTypeWarning, fmt.Sprintf("%s: a save overwrote %s acknowledged as stored; restored on disk and in the buffer: %s",
 			p.od.name, plural(len(p.restored), "entry", "entries"), named(p.restored)))
@@ -409,6 +416,17 @@ func (s *Server) tellReconciled(p bufferPlan) {
 	for _, c := range p.rec.Conflicts {
 		s.showMessage(protocol.MessageTypeWarning, fmt.Sprintf("%s: the buffer and the disk changed [%s] differently; both lines are kept (lines %d and %d) — keep one with the conflict's code action",
 			p.od.name, c.Slug, c.Ours, c.Theirs))
+	}
+}
+
+// tellUnrestored tells the user of acknowledged entries a save overwrote
+// that cannot be put back (the file would pass, or is past, its size
+// limit), each in full, so that it can be stored again.
+func (s *Server) tellUnrestored(name string, lines []string) {
+	s.showMessage(protocol.MessageTypeError, fmt.Sprintf("%s: a save overwrote %s acknowledged as stored, which cannot be put back: the file would pass its %d-byte limit. Trim the file and store again: %s",
+		name, plural(len(lines), "entry", "entries"), rules.MaxFileBytes, strings.Join(lines, " ")))
+	for _, l := range lines {
+		s.log.Errorf("%s: not put back (the file is at its size limit): %s", name, l)
 	}
 }
 
@@ -484,6 +502,9 @@ func (s *Server) needsSync(f *folder) bool {
 	s.mu.Unlock()
 	for _, d := range docs {
 		x, err := store.ReadOne(d.path)
+		if errors.Is(err, store.ErrTooLarge) && s.ackOpen(f, filepath.Base(d.path)) {
+			return true // the reconcile tells what the buffer lacks (tooLargeToRestore)
+		}
 		if err != nil || x == nil {
 			continue
 		}
