@@ -247,3 +247,35 @@ func TestRed2CrossingSaveUndoesServerDelete(t *testing.T) {
 		t.Errorf("the entry deleted through the server is back in the buffer:\n%s", c.Text(uri))
 	}
 }
+
+// The user saves and at once discards the agent's entry with git (Vim's
+// `:wa | !git stash`, an editor's "save all" before a git command): the
+// didSave of the save, which wrote the text the disk already held, is
+// still unjudged when the reconcile sees git's text, so git's change is
+// taken for that save and the discarded entry is put back on disk (after a
+// stash, `git stash pop` then refuses to run).
+func TestRed2SaveThenGitDiscardIsUndone(t *testing.T) {
+	for _, how := range []string{"stash", "checkout"} {
+		t.Run(how, func(t *testing.T) {
+			root, path := gitWorkspace(t, togetherDecisions)
+			commitAll(t, root)
+			c := startBinary(t, root)
+			c.Initialize(initParams(root, false, nil))
+			uri := c.OpenFile(path)
+			c.AwaitDiagnostics(uri, 1, wait)
+			agentInBuffer(t, root, c, uri)
+			c.Save(uri)
+			if how == "stash" {
+				git(t, root, "stash", "-q")
+			} else {
+				git(t, root, "checkout", "-q", "--", ".memory/decisions.md")
+			}
+			redSettle(c)
+			redSettle(c)
+			redSettle(c)
+			if disk := readFile(t, path); strings.Contains(disk, agent) {
+				t.Errorf("after a save and git %s, the discarded entry is back on disk:\n%s\nmessages: %q", how, disk, messages(c))
+			}
+		})
+	}
+}
