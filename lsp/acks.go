@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"hash/maphash"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/memory-lsp/memory-lsp/core/memory"
+	"github.com/memory-lsp/memory-lsp/core/merge"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/store"
 )
@@ -28,12 +30,15 @@ import (
 // So for each record the server knows whether each open buffer has held
 // its entry at some version since the server learned of it (ackSeen.held),
 // and which disk texts are saves of the buffer. A client that sends didSave
-// says so itself; the server waits a moment for it (saveGrace) before it
-// takes a change for another writer's (git restoring the text the buffer
-// held before the entry came, another editor saving the same text). For a
-// client that does not, a save is a disk text equal to one the buffer held
-// (hashes, not copies: a crossing save writes a version older than the
-// buffer's latest, and an 8 MiB buffer is not kept twice).
+// says so itself: the file's stat at its latest didSave is the save's, and
+// a disk with another stat was written after it (git restoring the text the
+// buffer held before the entry came, another editor saving the same text).
+// Without such a didSave yet, the server waits a moment for it (saveGrace);
+// one that comes later still, for the disk judged without it, reopens the
+// records that judgement let go. For a client that does not send didSave, a
+// save is a disk text equal to one the buffer held, line endings and the
+// final newline aside (hashes, not copies: a crossing save writes a version
+// older than the buffer's latest, and an 8 MiB buffer is not kept twice).
 
 // ackYoung is how long a record the buffers all held stays tracked: a save
 // that crosses the edit bringing it in lands within moments of it.
@@ -53,6 +58,10 @@ type ack struct {
 	// gone: a change the server honours took the entry out; it is never
 	// put back.
 	gone bool
+	// goneUnless, when set, is the stat of the disk that took the entry
+	// out without a didSave in time: a didSave that comes later for that
+	// very disk reopens the record.
+	goneUnless fs.FileInfo
 }
 
 // ackSeen is what one buffer has shown of the folder's records. Guarded by
@@ -62,8 +71,8 @@ type ackSeen struct {
 	held map[*ack]bool
 	// texts are hashes of the buffer's recent texts.
 	texts []uint64
-	// saves counts didSave; judged is the count the last reconcile judged.
-	saves, judged int
+	// saved is the file's stat at the latest didSave (nil: none yet).
+	saved fs.FileInfo
 	// waiting is when a change that took out an entry began to wait for
 	// a didSave (zero: none waits).
 	waiting time.Time
@@ -71,7 +80,20 @@ type ackSeen struct {
 
 var textSeed = maphash.MakeSeed()
 
-func textHash(b []byte) uint64 { return maphash.Bytes(textSeed, b) }
+// textHash hashes b with LF line endings and a final newline, which
+// editors change as they write a buffer (fileformat, fixeol).
+func textHash(b []byte) uint64 {
+	if bytes.Contains(b, []byte("\r\n")) {
+		b = bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n"))
+	}
+	var h maphash.Hash
+	h.SetSeed(textSeed)
+	h.Write(b)
+	if len(b) == 0 || b[len(b)-1] != '\n' {
+		h.WriteByte('\n')
+	}
+	return h.Sum64()
+}
 
 // firstAcks notes the IDs in f's journal as the folder begins to be
 // served: those records were written while no buffer of this server could
@@ -81,6 +103,30 @@ func firstAcks(f *folder) {
 	recs, _ := store.ReadJournal(f.dir)
 	for _, r := range recs {
 		f.ackIDs[r.ID] = true
+	}
+	f.preAcks = recs
+}
+
+// openedStale tracks the records from before the folder was served whose
+// entry the disk holds and the buffer just opened (od, from disk) lacks:
+// an editor that kept its buffer while the server restarted, or reopened
+// it from a swap file, would drop the entry with its next save. s.mu is
+// held.
+func (s *Server) openedStale(od *openDoc, disk []byte) {
+	if disk == nil {
+		return
+	}
+	now := time.Now()
+	for _, r := range od.f.preAcks {
+		if r.File != od.name || r.Add == "" || !memory.HoldsEntry(disk, r.Add) || memory.HoldsEntry(od.doc.text, r.Add) {
+			continue
+		}
+		if memory.ValidAck(r, s.cfg) != nil {
+			continue
+		}
+		a := &ack{Ack: r, learned: now}
+		od.f.acks = append(od.f.acks, a)
+		od.seen.held[a] = false
 	}
 }
 
@@ -143,7 +189,7 @@ func (s *Server) learnAcks(f *folder, now time.Time) {
 			return false
 		}
 		od := f.docs[a.File]
-		return od == nil || od.seen.held[a]
+		return od == nil || od.seen.held[a] || a.goneUnless != nil || a.Add == ""
 	})
 }
 
@@ -225,18 +271,18 @@ const (
 )
 
 // savedBy judges whether disk, a text of the buffer's file that lacks an
-// acknowledged entry, is a save of the buffer. A client that sends didSave
-// is waited for until saveGrace has passed; for others, disk is a save
-// when it is a text the buffer held. s.mu is held.
-func (s *Server) savedBy(od *openDoc, disk []byte, now time.Time) saveVerdict {
-	switch {
-	case od.seen.saves > od.seen.judged:
-		return saved
-	case !s.caps.didSave:
+// acknowledged entry, with the stat st, is a save of the buffer. s.mu is
+// held.
+func (s *Server) savedBy(od *openDoc, disk []byte, st fs.FileInfo, now time.Time) saveVerdict {
+	if !s.caps.didSave {
 		if bytes.Equal(disk, od.doc.text) || slices.Contains(od.seen.texts, textHash(disk)) {
 			return saved
 		}
 		return notSaved
+	}
+	switch {
+	case od.seen.saved != nil && st != nil && store.SameStat(od.seen.saved, st):
+		return saved
 	case od.seen.waiting.IsZero():
 		od.seen.waiting = now
 		return awaitSave
@@ -246,34 +292,42 @@ func (s *Server) savedBy(od *openDoc, disk []byte, now time.Time) saveVerdict {
 	return notSaved
 }
 
-// restoreAcks is disk with every entry put back that a save of the buffer
-// p dropped although the buffer never held it, or holds it still; and the
-// entry lines it put back. A record whose entry another writer took out, or
-// the buffer's own edit did, is honoured and forgotten. wait says that a
-// didSave may yet come that decides it: the caller leaves the buffer for a
-// later reconcile (waitable; a write that cannot wait takes the change for
-// a save, the choice that loses nothing). s.mu is not held.
-func (s *Server) restoreAcks(p *bufferPlan, disk []byte, waitable bool, now time.Time) (out []byte, restored []string, wait bool) {
+// restoreAcks is disk (with the stat st) with every entry put back that a
+// save of the buffer p dropped although the buffer never held it, or holds
+// it still; and the entry lines it put back. A record whose entry another
+// writer took out, or the buffer's own edit did, is let go. wait says that
+// a didSave may yet come that decides it: the caller leaves the buffer for
+// a later reconcile. s.mu is not held.
+func (s *Server) restoreAcks(p *bufferPlan, disk []byte, st fs.FileInfo, now time.Time) (out []byte, restored []string, wait bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	od := p.od
-	p.saves = od.seen.saves
+	for _, a := range od.f.acks {
+		// A didSave that came late, for the disk judged without it.
+		if a.File == od.name && a.goneUnless != nil && od.seen.saved != nil && store.SameStat(a.goneUnless, od.seen.saved) {
+			a.goneUnless = nil
+			od.seen.held[a] = false // the reconcile that let it go took it out of the buffer
+		}
+	}
 	verdict, judged := notSaved, false
 	for _, a := range od.f.acks {
-		if a.File != od.name || a.gone || memory.HoldsEntry(disk, a.Add) {
+		if a.File != od.name || a.gone || a.goneUnless != nil || a.Add == "" || memory.HoldsEntry(disk, a.Add) {
 			continue
 		}
 		if !judged {
-			judged, verdict = true, s.savedBy(od, disk, now)
+			judged, verdict = true, s.savedBy(od, disk, st, now)
 			if verdict == awaitSave {
-				if waitable {
-					return disk, nil, true
-				}
-				verdict = saved
+				return disk, nil, true
 			}
 		}
 		if verdict == notSaved {
-			a.gone = true // another writer took it out
+			// Another writer took it out, as far as the server can tell:
+			// unless a didSave says otherwise for this very disk.
+			if s.caps.didSave && st != nil {
+				a.goneUnless = st
+			} else {
+				a.gone = true
+			}
 			continue
 		}
 		if od.seen.held[a] && !memory.HoldsEntry(p.doc.text, a.Add) {
@@ -292,16 +346,9 @@ func (s *Server) restoreAcks(p *bufferPlan, disk []byte, waitable bool, now time
 		disk = again
 		restored = append(restored, a.Add)
 	}
+	disk, p.removedAgain = s.removeAgain(p, disk, st, now)
 	od.seen.waiting = time.Time{}
 	return disk, restored, false
-}
-
-// judgedSaves records that the reconcile planned on p judged the saves the
-// buffer had made by then.
-func (s *Server) judgedSaves(p bufferPlan) {
-	s.mu.Lock()
-	p.od.seen.judged = max(p.od.seen.judged, p.saves)
-	s.mu.Unlock()
 }
 
 // trackBrought makes the entries a reconcile brings into a buffer records
@@ -335,7 +382,7 @@ func (s *Server) ackMissing(f *folder, name string, x []byte) bool {
 	defer s.mu.Unlock()
 	for _, a := range f.acks {
 		if a.File == name && !a.gone && !memory.HoldsEntry(x, a.Add) {
-			return true
+			return true // one to judge, or one a late didSave may reopen
 		}
 	}
 	for _, r := range recs {
@@ -349,32 +396,14 @@ func (s *Server) ackMissing(f *folder, name string, x []byte) bool {
 // sameEntry reports whether two entry lines hold the same fact.
 func sameEntry(a, b string) bool { return memory.HoldsEntry([]byte(b), a) }
 
-// savesOf counts the saves of each of f's buffers so far.
-func (s *Server) savesOf(f *folder) map[*openDoc]int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := make(map[*openDoc]int, len(f.docs))
-	for _, od := range f.docs {
-		out[od] = od.seen.saves
-	}
-	return out
-}
-
-// savesJudged records that the saves counted in saves left nothing to
-// reconcile (the disk held what the buffers last matched): a later change
-// by another writer is not to be taken for one of them.
-func (s *Server) savesJudged(f *folder, saves map[*openDoc]int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for od, n := range saves {
-		od.seen.judged = max(od.seen.judged, n)
-	}
-}
-
 // plannedOut forgets the records whose entry a write of ours takes out of
 // the file (a delete, a cleanup, an update): the write decided it, and no
 // later save is to bring it back. s.mu is not held.
+// What it takes out becomes a record of a removal: a save of the buffer
+// from before the edit that takes it out of the buffer too writes the
+// lines back, and they are taken out again. s.mu is not held.
 func (s *Server) plannedOut(od *openDoc, before, after []byte) {
+	out := merge.NewEntries(after, before)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, a := range od.f.acks {
@@ -382,6 +411,46 @@ func (s *Server) plannedOut(od *openDoc, before, after []byte) {
 			a.gone = true
 		}
 	}
+	if len(out) > 0 {
+		now := time.Now()
+		od.f.acks = append(od.f.acks, &ack{Ack: store.NewAck(od.name, "", out, memory.ByLSP, now), learned: now})
+	}
+}
+
+// removeAgain is disk with the lines of the server's own removals taken out
+// again where a save of the buffer p from before the edit that removed them
+// wrote them back (the buffer lacks them now); and those lines. A removal
+// whose lines the buffer holds (the user typed one again, the edit was
+// refused) or that another writer brought back is let go. s.mu is held.
+func (s *Server) removeAgain(p *bufferPlan, disk []byte, st fs.FileInfo, now time.Time) ([]byte, []string) {
+	od := p.od
+	var removed []string
+	for _, a := range od.f.acks {
+		if a.File != od.name || a.gone || a.Add != "" {
+			continue
+		}
+		var back []string
+		for _, l := range a.Drop {
+			if memory.HoldsEntry(disk, l) {
+				back = append(back, l)
+			}
+		}
+		if len(back) == 0 {
+			continue
+		}
+		verdict := s.savedBy(od, disk, st, now)
+		held := false
+		for _, l := range back {
+			held = held || memory.HoldsEntry(p.doc.text, l)
+		}
+		if verdict != saved || held {
+			a.gone = true
+			continue
+		}
+		disk = memory.Reapply(disk, a.Ack)
+		removed = append(removed, back...)
+	}
+	return disk, removed
 }
 
 // tooLargeToRestore tells the user, naming them, of the acknowledged

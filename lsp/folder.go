@@ -59,10 +59,12 @@ type folder struct {
 
 	// acks are the journal's records the server tracks (acks.go); ackIDs
 	// the IDs of every record read, from the journal as the folder began
-	// to be served on (firstAcks); ackFile the journal as last stat-ed,
+	// to be served on (firstAcks), whose records a buffer opened stale may
+	// still need (openedStale); ackFile the journal as last stat-ed,
 	// and whether git tracks it. Guarded by Server.mu.
 	acks       []*ack
 	ackIDs     map[string]bool
+	preAcks    []store.Ack // the journal as the folder began to be served
 	ackFile    fs.FileInfo
 	ackTracked bool
 

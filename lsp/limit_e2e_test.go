@@ -169,7 +169,7 @@ func TestE2ERestoreAtTheLimitIsNamed(t *testing.T) {
 			}
 			c.Change(uri, lsptest.TextEdit{Range: lsptest.R(2, 0, 2, 0), NewText: tc.typed + "\n"})
 			c.Save(uri)
-			eventuallyTrue(t, "an error naming the entry", func() (bool, string) {
+			eventuallyWithin(t, time.Minute, "an error naming the entry", func() (bool, string) {
 				return someMessage(c, "Trim the file and store again", "- "+stored)
 			})
 			c.Shutdown()

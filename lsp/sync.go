@@ -97,6 +97,7 @@ func (s *Server) didOpen(_ context.Context, p *protocol.DidOpenTextDocumentParam
 	od := &openDoc{f: f, name: name, base: disk, last: disk, doc: doc, changed: make(chan struct{}), seen: ackSeen{held: map[*ack]bool{}}}
 	f.docs[name] = od
 	od.changedText(doc.text)
+	s.openedStale(od, disk)
 	s.mu.Unlock()
 	s.rewatch()
 	// Published at once, even when empty: clients and tests wait for it.
@@ -155,8 +156,14 @@ func (s *Server) didSave(_ context.Context, p *protocol.DidSaveTextDocumentParam
 		}
 		return nil
 	}
+	// The file as this save left it: a disk with another stat was written
+	// after the save (acks.go).
+	st, err := store.Stat(path)
+	if err != nil {
+		st = nil
+	}
 	s.mu.Lock()
-	od.seen.saves++
+	od.seen.saved = st
 	od.noteText(od.doc.text)
 	s.mu.Unlock()
 	s.scheduleSync(od.f, 0)

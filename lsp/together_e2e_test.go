@@ -71,6 +71,13 @@ func session(t *testing.T, decisions string, versioned bool, options any) (root,
 // eventuallyTrue polls cond until it holds or wait runs out.
 func eventuallyTrue(t *testing.T, what string, cond func() (bool, string)) {
 	t.Helper()
+	eventuallyWithin(t, wait, what, cond)
+}
+
+// eventuallyWithin is eventuallyTrue with its own bound, for a server that
+// checks an 8 MiB file on a busy machine.
+func eventuallyWithin(t *testing.T, wait time.Duration, what string, cond func() (bool, string)) {
+	t.Helper()
 	deadline := time.Now().Add(wait)
 	for {
 		ok, state := cond()

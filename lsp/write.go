@@ -75,10 +75,10 @@ type bufferPlan struct {
 	seen []byte    // the buffer's last-seen disk text when planned
 	disk []byte    // the disk text once the write is done (nil: absent)
 	rec  merge.Reconciled
-	// restored are acknowledged entries a save dropped, put back (acks.go);
-	// saves is the buffer's count of saves this plan judged.
-	restored []string
-	saves    int
+	// restored are acknowledged entries a save dropped, put back;
+	// removedAgain entries the server took out that a save wrote back,
+	// taken out again (acks.go).
+	restored, removedAgain []string
 	// unrestored are entries a save dropped that could not be put back
 	// (the file would pass the size limit).
 	unrestored []string
@@ -171,7 +171,6 @@ func (s *Server) transact(ctx context.Context, f *folder, label string, names []
 	var waits []func()
 	now := time.Now()
 	for _, p := range pend {
-		s.judgedSaves(p)
 		s.trackBrought(p, now)
 		br, wait := s.applyBuffer(ctx, label, p)
 		if br != nil {
@@ -226,14 +225,23 @@ func (s *Server) planWrite(f *folder, snap *store.Snapshot, cfg config.Config, n
 		disk := p.was
 		if disk != nil {
 			var wait bool
-			// Only a reconcile waits: a write planned on the buffer goes on.
-			if disk, p.restored, wait = s.restoreAcks(&p, disk, plan == nil, now); wait {
+			// A buffer whose save is not known yet is left out: a write
+			// plans on its file's disk text, as if it were not open, and
+			// the reconcile after the wait brings the write into it.
+			st, _ := store.Stat(p.doc.path)
+			if disk, p.restored, wait = s.restoreAcks(&p, disk, st, now); wait {
 				waits = true
 				continue
 			}
 		}
 		p.seen = bases[i][1]
-		p.rec = merge.Reconcile(bases[i][0], p.doc.text, p.seen, disk)
+		last := p.seen
+		if len(p.removedAgain) > 0 && last != nil {
+			// The last text seen on disk was that save's: what is taken
+			// out again is not to be restored from it.
+			last = memory.Reapply(last, store.Ack{Drop: p.removedAgain})
+		}
+		p.rec = merge.Reconcile(bases[i][0], p.doc.text, last, disk)
 		p.to, p.disk = p.rec.Buffer, p.rec.Disk
 		merged[p.doc.path] = p.to
 		kept = append(kept, p)
@@ -398,6 +406,10 @@ const maxNamed = 3
 
 // tellReconciled tells the user what reconciling a buffer with the disk did.
 func (s *Server) tellReconciled(p bufferPlan) {
+	if len(p.removedAgain) > 0 {
+		s.showMessage(protocol.MessageTypeWarning, fmt.Sprintf("%s: a save wrote back %s taken out through memory-lsp just before; taken out again: %s",
+			p.od.name, plural(len(p.removedAgain), "entry", "entries"), named(p.removedAgain)))
+	}
 	if len(p.unrestored) > 0 {
 		s.tellUnrestored(p.od.name, p.unrestored)
 	}
@@ -468,9 +480,7 @@ func (s *Server) scheduleSync(f *folder, delay time.Duration) {
 // syncFolder reconciles f's open buffers with the disk, in the folder's
 // queue, when a file under a buffer changed since the buffer's base.
 func (s *Server) syncFolder(f *folder) {
-	saves := s.savesOf(f)
 	if !s.needsSync(f) {
-		s.savesJudged(f, saves)
 		return
 	}
 	f.queue.Lock()

@@ -109,11 +109,28 @@ func entryIndex(d *memfile.Document, c string) int {
 // Reapply is x with a's write made again, as the store made it: a's entry
 // in place of the first line a dropped that x holds again, else appended;
 // and the other lines a dropped taken out. x that holds a's entry already
-// is returned as it is, and so is a record that adds nothing.
+// is returned as it is. A record that adds nothing (a removal) has the
+// lines it dropped taken out again.
 func Reapply(x []byte, a store.Ack) []byte {
 	d := memfile.Parse(x)
 	add := ackedContent(a.Add)
-	if add == "" || entryIndex(d, add) >= 0 {
+	if add == "" {
+		var del []int
+		for _, line := range a.Drop {
+			if i := entryIndex(d, ackedContent(line)); i >= 0 && !slices.Contains(del, d.Entries[i].LineIndex) {
+				del = append(del, d.Entries[i].LineIndex)
+			}
+		}
+		if len(del) == 0 {
+			return x
+		}
+		out, err := text.Apply(x, d.DeleteLines(del))
+		if err != nil {
+			panic(fmt.Sprintf("reapplying the removal of %q: %v", a.Drop, err))
+		}
+		return out
+	}
+	if entryIndex(d, add) >= 0 {
 		return x
 	}
 	var edits []text.Edit
