@@ -242,6 +242,13 @@ func (s *Server) planWrite(f *folder, snap *store.Snapshot, cfg config.Config, n
 			last = memory.Reapply(last, store.Ack{Drop: p.removedAgain})
 		}
 		p.rec = merge.Reconcile(bases[i][0], p.doc.text, last, disk)
+		if len(p.rec.Disk) > rules.MaxFileBytes && len(p.rec.Restored) > 0 {
+			// Restoring from the last text seen would take the file past
+			// the limit, and every write of the folder would be refused:
+			// the user is told, naming each entry, instead.
+			p.unrestored = append(p.unrestored, p.rec.Restored...)
+			p.rec = merge.Reconcile(bases[i][0], p.doc.text, nil, disk)
+		}
 		p.to, p.disk = p.rec.Buffer, p.rec.Disk
 		merged[p.doc.path] = p.to
 		kept = append(kept, p)
