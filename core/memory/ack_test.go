@@ -30,7 +30,8 @@ func TestReapply(t *testing.T) {
 			head + "- [db] Use Postgres 17.\n- A one.\n"},
 		{"CRLF kept", "# Decisions\r\n\r\n- A one.\r\n", store.Ack{Add: "- B two."}, "# Decisions\r\n\r\n- A one.\r\n- B two.\r\n"},
 		{"no final newline", head + "- A one.", store.Ack{Add: "- B two."}, head + "- A one.\n- B two.\n"},
-		{"a record that adds nothing", head + "- A one.\n", store.Ack{Drop: []string{"- A one."}}, head + "- A one.\n"},
+		{"a removal, made again", head + "- A one.\n- B two.\n", store.Ack{Drop: []string{"- A one."}}, head + "- B two.\n"},
+		{"a removal of what is not there", head + "- B two.\n", store.Ack{Drop: []string{"- A one."}}, head + "- B two.\n"},
 		{"empty file", "", store.Ack{Add: "- B two."}, "- B two.\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
