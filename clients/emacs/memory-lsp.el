@@ -74,7 +74,7 @@ with \\[eglot-reconnect]."
 
 (defcustom memory-lsp-server-args nil
   "Extra arguments for `memory-lsp serve --stdio'.
-For example (\"--log-file\" \"/tmp/memory-lsp.log\" \"--log-level\" \"debug\").
+For example (\"--log-file\" \"memory-lsp.log\" \"--log-level\" \"debug\").
 Without --log-file the server logs to its stderr, which Eglot keeps in
 the buffer `*EGLOT (...) stderr*'."
   :type '(repeat string))

@@ -135,7 +135,7 @@ func commands() []command {
 			notes: "stdout carries JSON-RPC only; logs go to stderr or --log-file. For troubleshooting, --log-level debug logs every message with its outcome and time.",
 			flags: append([]flagSpec{
 				{name: "stdio", boolean: true, help: "use stdio (the only transport; accepted because clients add it)"}}, logFlags("notice")...),
-			examples: []string{"memory-lsp serve --stdio --log-level debug --log-file /tmp/memory-lsp.log"},
+			examples: []string{"memory-lsp serve --stdio --log-level debug --log-file memory-lsp.log"},
 			run:      runServe},
 	}
 }

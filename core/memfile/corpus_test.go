@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// The shared corpus lives beside the clone: /work/shared next to /work/main.
+// The shared corpus lives beside the clone: ../shared next to the clone.
 // From this package directory (core/memfile) that is ../../../shared.
 const sharedCorpusDir = "../../../shared/corpus"
 

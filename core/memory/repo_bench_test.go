@@ -19,8 +19,8 @@ import (
 // scripts/gen-reference-repo writes (100,000 files, 1,000 entries), named by
 // MEMORY_LSP_BENCH_REPO:
 //
-//	scripts/gen-reference-repo /tmp/memory-lsp-bench/repo100k
-//	MEMORY_LSP_BENCH_REPO=/tmp/memory-lsp-bench/repo100k go test -bench RepoJudge -run '^$' ./core/memory/
+//	scripts/gen-reference-repo $TMPDIR/memory-lsp-bench/repo100k
+//	MEMORY_LSP_BENCH_REPO=$TMPDIR/memory-lsp-bench/repo100k go test -bench RepoJudge -run '^$' ./core/memory/
 func BenchmarkRepoJudge(b *testing.B) {
 	root := os.Getenv("MEMORY_LSP_BENCH_REPO")
 	if root == "" {

@@ -15,7 +15,7 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/memfile"
 )
 
-// The shared corpus lives beside the clone (/work/shared next to the
+// The shared corpus lives beside the clone (../shared next to the
 // worktree); from core/refs that is ../../../shared. Its text is other
 // people's and stays there: the labels in testdata/refs name a reference by
 // file, line and byte offsets only.

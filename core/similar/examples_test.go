@@ -13,7 +13,7 @@ import (
 	"github.com/memory-lsp/memory-lsp/internal/hacklm"
 )
 
-// examplesDir is /work/shared/spec/examples seen from this package.
+// examplesDir is ../shared/spec/examples (beside the clone) seen from this package.
 var examplesDir = filepath.Join("..", "..", "..", "shared", "spec", "examples")
 
 type dedupExample struct {

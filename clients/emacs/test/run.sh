@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Batch test of clients/emacs/memory-lsp.el against a real memory-lsp binary.
 #
-#   go build -o /tmp/memory-lsp ./cmd/memory-lsp
-#   MEMORY_LSP_BIN=/tmp/memory-lsp bash clients/emacs/test/run.sh
+#   go build -o $TMPDIR/memory-lsp ./cmd/memory-lsp
+#   MEMORY_LSP_BIN=$TMPDIR/memory-lsp bash clients/emacs/test/run.sh
 #
 # Needs Emacs >= 28 with Eglot (Debian/Ubuntu: apt-get install -y emacs-nox
 # elpa-eglot; Emacs 29+ has Eglot built in). EMACS picks the binary (default:
@@ -14,7 +14,7 @@ emacs=${EMACS:-emacs}
 limit=${TIMEOUT:-120}
 
 if [[ -z "${MEMORY_LSP_BIN:-}" ]]; then
-	echo "run.sh: set MEMORY_LSP_BIN to a memory-lsp binary (go build -o /tmp/memory-lsp ./cmd/memory-lsp)" >&2
+	echo "run.sh: set MEMORY_LSP_BIN to a memory-lsp binary (go build -o "$TMPDIR"/memory-lsp ./cmd/memory-lsp)" >&2
 	exit 2
 fi
 if [[ ! -x "$MEMORY_LSP_BIN" ]]; then

@@ -49,7 +49,7 @@ end
 
 ---@type vim.lsp.Config
 return {
-  -- The server on stdio. Add '--log-file', '/tmp/memory-lsp.log',
+  -- The server on stdio. Add '--log-file', 'memory-lsp.log',
   -- '--log-level', 'debug' to log elsewhere than the LSP log (stderr).
   cmd = { 'memory-lsp', 'serve', '--stdio' },
 

@@ -6,8 +6,8 @@
 # go-to-definition on a cited path, and that README.md gets
 # no client.
 #
-#   go build -o /tmp/memory-lsp ./cmd/memory-lsp
-#   MEMORY_LSP_BIN=/tmp/memory-lsp bash clients/nvim/test/run.sh
+#   go build -o $TMPDIR/memory-lsp ./cmd/memory-lsp
+#   MEMORY_LSP_BIN=$TMPDIR/memory-lsp bash clients/nvim/test/run.sh
 #
 # Exits 0 on success; on failure prints the reason and the logs to stderr.
 set -euo pipefail
@@ -16,7 +16,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 client_dir=$(cd "$here/.." && pwd)
 
 if [[ -z "${MEMORY_LSP_BIN:-}" ]]; then
-  echo "run.sh: set MEMORY_LSP_BIN to the memory-lsp binary (go build -o /tmp/memory-lsp ./cmd/memory-lsp)" >&2
+  echo "run.sh: set MEMORY_LSP_BIN to the memory-lsp binary (go build -o "$TMPDIR"/memory-lsp ./cmd/memory-lsp)" >&2
   exit 2
 fi
 bin=$(cd "$(dirname "$MEMORY_LSP_BIN")" && pwd)/$(basename "$MEMORY_LSP_BIN")

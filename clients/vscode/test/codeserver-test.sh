@@ -8,8 +8,8 @@
 # entry cites opens that file at the cited line.
 #
 #   clients/vscode/test/install-code-server.sh     # once; .ci/run does it
-#   go build -o /tmp/memory-lsp ./cmd/memory-lsp
-#   MEMORY_LSP_BIN=/tmp/memory-lsp clients/vscode/test/codeserver-test.sh
+#   go build -o $TMPDIR/memory-lsp ./cmd/memory-lsp
+#   MEMORY_LSP_BIN=$TMPDIR/memory-lsp clients/vscode/test/codeserver-test.sh
 #
 # Exits 0 on success, 77 when something it needs is not installed (the Go
 # test skips then), anything else on failure, with a screenshot, the
@@ -21,7 +21,7 @@ client_dir=$(cd "$here/.." && pwd)
 . "$here/codeserver/env.sh"
 
 if [[ -z "${MEMORY_LSP_BIN:-}" || ! -x "${MEMORY_LSP_BIN:-}" ]]; then
-  echo "codeserver-test.sh: set MEMORY_LSP_BIN to the memory-lsp binary (go build -o /tmp/memory-lsp ./cmd/memory-lsp)" >&2
+  echo "codeserver-test.sh: set MEMORY_LSP_BIN to the memory-lsp binary (go build -o "$TMPDIR"/memory-lsp ./cmd/memory-lsp)" >&2
   exit 2
 fi
 bin=$(cd "$(dirname "$MEMORY_LSP_BIN")" && pwd)/$(basename "$MEMORY_LSP_BIN")

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what codeserver-test.sh needs, with no downloads but the npm
-# registry and Debian's archive (see /work/shared/design/vscode-in-ci.md):
+# registry and Debian's archive (see ../shared/design/vscode-in-ci.md, beside the clone):
 #   - Debian's chromium and ripgrep (apt, when run as root and missing);
 #   - code-server 4.99.4 (VS Code 1.99, the last line on Node 20) from
 #     codeserver/server/package-lock.json into a cache folder (codeserver/env.sh),

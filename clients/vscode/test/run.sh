@@ -6,7 +6,7 @@
 set -euo pipefail
 
 if [[ -z "${MEMORY_LSP_BIN:-}" ]]; then
-  echo "run.sh: set MEMORY_LSP_BIN to the memory-lsp binary (go build -o /tmp/memory-lsp ./cmd/memory-lsp)" >&2
+  echo "run.sh: set MEMORY_LSP_BIN to the memory-lsp binary (go build -o "$TMPDIR"/memory-lsp ./cmd/memory-lsp)" >&2
   exit 2
 fi
 if [[ ! -x "$MEMORY_LSP_BIN" ]]; then

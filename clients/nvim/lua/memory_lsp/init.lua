@@ -400,7 +400,7 @@ local defaults = {
   -- The server command; `binary` replaces only its first word.
   cmd = { 'memory-lsp', 'serve', '--stdio' },
   binary = nil,
-  -- Extra server arguments, e.g. { '--log-file', '/tmp/memory-lsp.log', '--log-level', 'debug' }.
+  -- Extra server arguments, e.g. { '--log-file', 'memory-lsp.log', '--log-level', 'debug' }.
   args = nil,
   -- Sent to the server after start (workspace/didChangeConfiguration), and
   -- the answer to its workspace/configuration pull for section "memory".
