@@ -245,12 +245,16 @@ func (od *openDoc) noteText(b []byte) {
 	od.seen.texts = append(od.seen.texts, h)
 }
 
-// changedText notes a new version of the buffer: its text, a save of which
-// is to be known when it comes (whether or not a record is young yet: the
-// store it crosses may be journaled a moment later), and the records whose
-// entry it holds. s.mu is held.
-func (od *openDoc) changedText(b []byte) {
-	od.noteText(b)
+// changedText notes a new version of the buffer: the records whose entry
+// it holds, and, for a client that sends no didSave (hashTexts), its text,
+// a save of which is to be known when it comes (whether or not a record is
+// young yet: the store it crosses may be journaled a moment later). A
+// client that sends didSave is judged by the stat its didSave saw, so its
+// keystrokes hash nothing. s.mu is held.
+func (od *openDoc) changedText(b []byte, hashTexts bool) {
+	if hashTexts {
+		od.noteText(b)
+	}
 	if !od.f.liveAcks(od.name) {
 		return
 	}

@@ -96,7 +96,7 @@ func (s *Server) didOpen(_ context.Context, p *protocol.DidOpenTextDocumentParam
 	}
 	od := &openDoc{f: f, name: name, base: disk, last: disk, doc: doc, changed: make(chan struct{}), seen: ackSeen{held: map[*ack]bool{}}}
 	f.docs[name] = od
-	od.changedText(doc.text)
+	od.changedText(doc.text, !s.caps.didSave)
 	s.openedStale(od, disk)
 	s.mu.Unlock()
 	s.rewatch()
@@ -129,7 +129,7 @@ func (s *Server) didChange(_ context.Context, p *protocol.DidChangeTextDocumentP
 	s.mu.Lock()
 	if od.doc == d {
 		od.doc = next
-		od.changedText(next.text)
+		od.changedText(next.text, !s.caps.didSave)
 		close(od.changed)
 		od.changed = make(chan struct{})
 	}
@@ -164,7 +164,6 @@ func (s *Server) didSave(_ context.Context, p *protocol.DidSaveTextDocumentParam
 	}
 	s.mu.Lock()
 	od.seen.saved = st
-	od.noteText(od.doc.text)
 	s.mu.Unlock()
 	s.scheduleSync(od.f, 0)
 	s.schedule(od.f, 0)
