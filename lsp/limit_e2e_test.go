@@ -37,16 +37,7 @@ func TestE2EStoreAtTheLimit(t *testing.T) {
 	lineOf := func(s string) int { return len(memfile.EntryLine("", s)) + 1 }
 	// Room for first and second, not for long.
 	size := memfile.MaxBytes - lineOf(first) - lineOf(second)
-	root, path := gitWorkspace(t, poison.FileOfSize(size))
-	settingsPath := filepath.Join(root, "settings.json")
-	writeFile(t, settingsPath, poison.RoomySettings)
-	var settings map[string]any
-	if err := json.Unmarshal([]byte(poison.RoomySettings), &settings); err != nil {
-		t.Fatal(err)
-	}
-	c := startBinary(t, root)
-	c.Initialize(initParams(root, true, settings))
-	uri := c.OpenFile(path)
+	root, path, settingsPath, c, uri := limitSession(t, size)
 	// A check of some 60,000 entries: slower than wait on a busy machine.
 	if d := c.AwaitDiagnostics(uri, 1, time.Minute); d.Find("file-too-large") != nil {
 		t.Fatalf("the file under the limit is reported too large: %v", d.Codes())
@@ -153,16 +144,7 @@ func TestE2ERestoreAtTheLimitIsNamed(t *testing.T) {
 		{"the save passed the limit", "- [typed] The user typed this line while the agent stored."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			root, path := gitWorkspace(t, poison.FileOfSize(size))
-			settingsPath := filepath.Join(root, "settings.json")
-			writeFile(t, settingsPath, poison.RoomySettings)
-			var settings map[string]any
-			if err := json.Unmarshal([]byte(poison.RoomySettings), &settings); err != nil {
-				t.Fatal(err)
-			}
-			c := startBinary(t, root)
-			c.Initialize(initParams(root, true, settings))
-			uri := c.OpenFile(path)
+			root, _, settingsPath, c, uri := limitSession(t, size)
 			c.AwaitDiagnostics(uri, 1, time.Minute)
 			if out, err := exec.Command(binary, "store", "--root", root, "--config", settingsPath, "--category", "Decision", stored).CombinedOutput(); err != nil {
 				t.Fatalf("store: %v\n%s", err, out)
@@ -175,4 +157,22 @@ func TestE2ERestoreAtTheLimitIsNamed(t *testing.T) {
 			c.Shutdown()
 		})
 	}
+}
+
+// limitSession is a git workspace whose decisions.md is size bytes, with
+// settings whose limits leave room for stores (also in a settings file for
+// the CLI), open in the server.
+func limitSession(t *testing.T, size int) (root, path, settingsPath string, c *lsptest.Client, uri string) {
+	t.Helper()
+	root, path = gitWorkspace(t, poison.FileOfSize(size))
+	settingsPath = filepath.Join(root, "settings.json")
+	writeFile(t, settingsPath, poison.RoomySettings)
+	var settings map[string]any
+	if err := json.Unmarshal([]byte(poison.RoomySettings), &settings); err != nil {
+		t.Fatal(err)
+	}
+	c = startBinary(t, root)
+	c.Initialize(initParams(root, true, settings))
+	uri = c.OpenFile(path)
+	return root, path, settingsPath, c, uri
 }
