@@ -40,7 +40,16 @@ func (d *Document) DeleteLines(lines []int) []text.Edit {
 		ls = append([]int(nil), lines...)
 		sort.Ints(ls)
 	}
-	var out []text.Edit
+	if len(ls) == 0 {
+		return nil
+	}
+	runs := 0 // sized once: pruning a large category deletes thousands of runs
+	for i := range ls {
+		if i == 0 || ls[i] > ls[i-1]+1 {
+			runs++
+		}
+	}
+	out := make([]text.Edit, 0, runs)
 	for i := 0; i < len(ls); {
 		a := ls[i]
 		b := a

@@ -217,7 +217,7 @@ var fixKinds = map[string][]string{
 	"duplicate":       {"Delete the duplicate"},
 	"near-duplicate":  {"Keep this one", "Keep the other", "Keep both"},
 	"conflict":        {"Keep this one", "Keep the other", "Keep both"},
-	"over-limit":      {"Delete this entry", "Prune "},
+	"over-limit":      {"Prune "},
 	"stray-line":      {"Make it an entry", "Delete line"},
 	"secret":          {"Delete entry", "Delete line", "Delete lines", "Replace the secret with a placeholder"},
 	"agent-directive": {"Delete entry", "Delete line"},

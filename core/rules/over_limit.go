@@ -3,15 +3,23 @@ package rules
 import (
 	"fmt"
 	"sort"
-	"strconv"
 
 	"github.com/memory-lsp/memory-lsp/core/similar"
 )
 
-// checkOverLimit flags, in a category holding more entries than its limit,
-// exactly the entries HackLM's pruning would remove: all entries are scored,
-// stably sorted by score (highest first), and everything after the first
-// `limit` goes, so among equal scores the later lines go first.
+// overLimitListed is how many of the entries pruning would remove an
+// over-limit warning lists as its related information, first by line: a
+// person reads a few dozen, and a category thousands over its limit would
+// otherwise carry thousands of locations into every publish. `memory-lsp
+// cleanup` shows the whole plan.
+const overLimitListed = 100
+
+// checkOverLimit reports once for each category holding more entries than
+// its limit, naming exactly the entries HackLM's pruning would remove: all
+// entries are scored, stably sorted by score (highest first), and
+// everything after the first `limit` goes, so among equal scores the later
+// lines go first. The warning sits on the first of them by line and lists
+// them (up to overLimitListed) as related information; its fix prunes.
 func checkOverLimit(w *workspace) {
 	w.categoryFiles(func(fi int, f *File) {
 		d := f.Doc
@@ -25,37 +33,31 @@ func checkOverLimit(w *workspace) {
 			contents[i] = d.Entries[i].Content
 		}
 		scores := w.pruneScores(f, contents)
-		order := similar.OrderByScore(scores)
-		pruned := append([]int(nil), order[limit:]...)
+		pruned := similar.OrderByScore(scores)[limit:]
 		sort.Ints(pruned)
 		lines := make([]int, len(pruned))
 		for k, i := range pruned {
 			lines[k] = d.Entries[i].LineIndex
 		}
-		prune := Fix{Title: fmt.Sprintf("Prune %s to %d entries", f.Category, limit), FileWide: true, Edits: in(fi, d.DeleteLines(lines)...)}
-		// Only the score differs from one message to the next: the rest is
-		// formatted once per file, and each message once per score (a large
-		// category has thousands of findings and a few dozen scores). The
-		// findings' fixes and edits are carved from one allocation each: on
-		// HackLM's limits a 10,000-entry file has 9,960 of them, remade on
-		// every keystroke in an editor.
-		head := fmt.Sprintf("the %s category holds %d entries, over its limit of %d: HackLM's pruning removes this one (score ", f.Category, n, limit)
-		tail := fmt.Sprintf(", among the %d lowest)", n-limit)
-		messages := map[int]string{}
-		fixes := make([]Fix, 2*len(pruned))
-		edits := make([]FileEdit, len(pruned))
-		w.willReport(len(pruned))
-		for k, i := range pruned {
+		first := &d.Entries[pruned[0]]
+		listed := pruned[:min(len(pruned), overLimitListed)]
+		related := make([]Related, len(listed))
+		for k, i := range listed {
 			e := &d.Entries[i]
-			msg, ok := messages[scores[i]]
-			if !ok {
-				msg = head + strconv.Itoa(scores[i]) + tail
-				messages[scores[i]] = msg
-			}
-			edits[k] = FileEdit{File: fi, Edit: d.DeleteLine(e.LineIndex)}
-			fx := fixes[2*k : 2*k+2 : 2*k+2]
-			fx[0], fx[1] = Fix{Title: "Delete this entry", Edits: edits[k : k+1 : k+1]}, prune
-			w.report(Finding{File: fi, Span: entrySpan(e), Message: msg, Fixes: fx})
+			related[k] = Related{File: fi, Span: entrySpan(e), Message: fmt.Sprintf("pruning removes this entry (score %d)", scores[i])}
 		}
+		msg := fmt.Sprintf("the %s category holds %d entries, over its limit of %d: HackLM's pruning removes ", f.Category, n, limit)
+		switch {
+		case len(pruned) == 1:
+			msg += fmt.Sprintf("the one with the lowest score, this one (score %d)", scores[pruned[0]])
+		case len(pruned) == 2:
+			msg += fmt.Sprintf("the 2 with the lowest scores, this one (score %d) first by line; the related information lists both", scores[pruned[0]])
+		case len(listed) == len(pruned):
+			msg += fmt.Sprintf("the %d with the lowest scores, this one (score %d) first by line; the related information lists all %d", len(pruned), scores[pruned[0]], len(pruned))
+		default:
+			msg += fmt.Sprintf("the %d with the lowest scores, this one (score %d) first by line; the related information lists the first %d, memory-lsp cleanup all of them", len(pruned), scores[pruned[0]], len(listed))
+		}
+		w.report(Finding{File: fi, Span: entrySpan(first), Message: msg, Related: related,
+			Fixes: []Fix{{Title: fmt.Sprintf("Prune %s to %d entries", f.Category, limit), FileWide: true, Edits: in(fi, d.DeleteLines(lines)...)}}})
 	})
 }

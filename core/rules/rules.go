@@ -240,7 +240,7 @@ var registry = []rule{
 	{Info{"duplicate", Warning, "An entry whose normalised text equals an earlier entry's in the same file."}, checkDuplicate, Traits{Pairs: true, Unnecessary: true, CleanupOwnStep: true}},
 	{Info{"near-duplicate", Information, "An entry at least as similar to an earlier one as HackLM's update threshold (Jaccard ≥ 0.6), or a sibling of it (the same sentence with one term changed, likely a second fact). The fixes keep this one, the other, or both."}, checkNearDuplicate, Traits{Pairs: true, KeepBoth: true, Rewrites: true}},
 	{Info{"conflict", Warning, "An entry that reverses an earlier one (always/never, enable/disable, A over B / B over A, A instead of B, not A but B, а не, 而不是), also with words added. The fixes keep this one, the other, or both."}, checkConflict, Traits{Pairs: true, KeepBoth: true, Rewrites: true, Conflicting: true}},
-	{Info{"over-limit", Warning, "An entry that pruning would remove because its category holds more entries than its limit."}, checkOverLimit, Traits{Rewrites: true}},
+	{Info{"over-limit", Warning, "A category holding more entries than its limit: one warning, on the first entry pruning would remove, listing the entries it removes."}, checkOverLimit, Traits{Rewrites: true}},
 	{Info{"long-entry", Information, "An entry over the length limit (200 UTF-16 units) or holding several sentences."}, checkLongEntry, Traits{}},
 	{Info{"unknown-file", Warning, "A `.md` file in `.memory/` that is no category file: HackLM never reads it."}, checkUnknownFile, Traits{}},
 	{Info{"secret", Error, "A likely credential (API key, token, private key, password)."}, checkSecret, Traits{Hazard: true}},
