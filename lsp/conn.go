@@ -107,7 +107,7 @@ func (c *Conn) Run(ctx context.Context) error {
 		case m.isResponse():
 			c.deliver(&m)
 		case m.Method == "$/cancelRequest":
-			c.cancel(m.Params)
+			c.cancel(json.RawMessage(m.Params))
 		case m.isNotification():
 			if err := c.notification(ctx, &m); errors.Is(err, errExit) {
 				return nil
@@ -138,19 +138,26 @@ func (c *Conn) Run(ctx context.Context) error {
 }
 
 func (c *Conn) notification(ctx context.Context, m *incoming) (err error) {
+	// The handler owns the params from here: m (which the read loop's
+	// goroutine closure makes a heap object) would keep them alive for as
+	// long as the handler runs, and a didOpen's are the whole file, held
+	// while it waits for a check in progress (an 8 MiB file's peak, issue
+	// 26).
+	method, params := m.Method, json.RawMessage(m.Params)
+	m.Params = nil
 	defer func() {
 		if p := recover(); p != nil {
-			c.log.Errorf("panic in %s: %v\n%s", m.Method, p, debug.Stack())
+			c.log.Errorf("panic in %s: %v\n%s", method, p, debug.Stack())
 			err = nil
 		}
 	}()
 	if c.debug() {
-		start := time.Now()
-		defer func() { c.log.Debugf("<- %s (%d bytes): handled in %s", m.Method, len(m.Params), since(start)) }()
+		start, n := time.Now(), len(params)
+		defer func() { c.log.Debugf("<- %s (%d bytes): handled in %s", method, n, since(start)) }()
 	}
-	err = c.h.Notification(ctx, m.Method, m.Params)
+	err = c.h.Notification(ctx, method, params)
 	if err != nil && !errors.Is(err, errExit) {
-		c.log.Warningf("%s: %v", m.Method, err)
+		c.log.Warningf("%s: %v", method, err)
 	}
 	return err
 }
@@ -182,7 +189,7 @@ func (c *Conn) request(ctx context.Context, m *incoming) {
 				err = errorf(codeInternalError, "internal error in %s: %v", m.Method, p)
 			}
 		}()
-		result, err = c.h.Request(ctx, m.Method, m.Params)
+		result, err = c.h.Request(ctx, m.Method, json.RawMessage(m.Params))
 	}()
 	if c.debug() {
 		outcome := "answered"

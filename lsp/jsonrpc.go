@@ -47,9 +47,21 @@ func errorf(code int, format string, args ...any) *Error {
 type incoming struct {
 	ID     json.RawMessage `json:"id"`
 	Method string          `json:"method"`
-	Params json.RawMessage `json:"params"`
-	Result json.RawMessage `json:"result"`
+	Params framePart       `json:"params"`
+	Result framePart       `json:"result"`
 	Error  *Error          `json:"error"`
+}
+
+// framePart is a value of a message, as json.RawMessage, but a view of the
+// frame's bytes instead of a copy: every frame is a slice of its own that
+// nothing else writes (readFrame), so the view stays as it was read, and a
+// didOpen of an 8 MiB file costs one copy of it fewer while it is decoded
+// (issue 26).
+type framePart []byte
+
+func (p *framePart) UnmarshalJSON(b []byte) error {
+	*p = b
+	return nil
 }
 
 func (m *incoming) isRequest() bool      { return m.Method != "" && hasID(m.ID) }

@@ -68,8 +68,17 @@ func (s *Server) didOpen(_ context.Context, p *protocol.DidOpenTextDocumentParam
 	dir, name := filepath.Dir(path), filepath.Base(path)
 	key := canonicalDir(dir)
 	// The disk text the buffer starts from is its base: what it was loaded
-	// from, as far as the server can know.
-	disk, err := store.ReadOne(path)
+	// from, as far as the server can know. A check of the folder may be
+	// reading the same file now: its bytes are compared, not copied (one
+	// 8 MiB copy fewer at the peak, issue 26).
+	var known []byte
+	s.mu.Lock()
+	served := s.folderLocked(key)
+	s.mu.Unlock()
+	if served != nil {
+		known = served.catalog.Bytes(path)
+	}
+	disk, err := store.ReadOneKnown(path, known)
 	if err != nil && !errors.Is(err, store.ErrTooLarge) {
 		s.log.Warningf("didOpen %s: %v", path, err)
 	}

@@ -25,10 +25,14 @@ import (
 //     140 MB) the collector would start a full mark at the first
 //     allocation after each one, up to half the CPU: a store at 100,000
 //     entries cost 43–48 ms of server CPU instead of 14–15. So the limit
-//     follows the live heap at half again its size, plus the runtime's
-//     memory beside the heap (stacks, the collector's own), which the
-//     limit counts too, and comes back to the starting one when the live
-//     heap shrinks.
+//     follows the live heap at a quarter again its size, plus the
+//     runtime's memory beside the heap (stacks, the collector's own),
+//     which the limit counts too, and comes back to the starting one when
+//     the live heap shrinks. A quarter, not the collector's own doubling
+//     or the half it was: with an 8 MiB file open the server's peak is
+//     that live heap and this room, and a half kept it over 100 MB where
+//     a quarter checks as fast (issue 26; BenchmarkServerMemoryFullFile,
+//     figures in BENCHMARKS.md).
 const (
 	idleTick = time.Second
 	// idleAllocation is what a tick may allocate and still count as idle.
@@ -100,7 +104,7 @@ func sampled(s metrics.Sample) uint64 {
 func (r *idleReleaser) tick() {
 	if r.setLimit != nil {
 		live, other := r.heap()
-		need := int64(min(live+live/2+other, math.MaxInt64/2))
+		need := int64(min(live+live/4+other, math.MaxInt64/2))
 		if l := max(r.baseLimit, need); l != r.limit {
 			r.setLimit(l)
 			r.limit = l

@@ -15,8 +15,12 @@ var ErrTooLarge = errors.New("memory file too large")
 // pipe. The language server uses it to see, cheaply and without the lock,
 // whether the file under an open buffer has changed; every decision that
 // follows is made again on a snapshot read inside the lock.
-func ReadOne(path string) ([]byte, error) {
-	data, size, _, err := readAtMost(path, MaxReadBytes)
+func ReadOne(path string) ([]byte, error) { return ReadOneKnown(path, nil) }
+
+// ReadOneKnown is ReadOne, giving known itself (non-nil) when the file holds
+// exactly those bytes: compared, not copied, as Workspace.Known.
+func ReadOneKnown(path string, known []byte) ([]byte, error) {
+	data, size, _, err := readKnown(path, MaxReadBytes, known)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, nil
