@@ -121,15 +121,17 @@ func init() {
 // Find returns the likely credentials in s, sorted by position, without
 // overlaps (the more specific detector wins).
 func Find(s string) []Match {
-	lower := asciiLower(s)
+	// The anchors are matched against s lowered a byte at a time: a
+	// lowered copy of s would be a second copy of a whole file at every
+	// check (8 MB at the size limit, issue 26).
 	var hits [][2]int // (anchor index, offset)
-	for i := 0; i+1 < len(lower); i++ {
-		k := uint16(lower[i])<<8 | uint16(lower[i+1])
+	for i := 0; i+1 < len(s); i++ {
+		k := uint16(lowerByte(s[i]))<<8 | uint16(lowerByte(s[i+1]))
 		if !isPair[k] {
 			continue
 		}
 		for _, ai := range byPair[k] {
-			if strings.HasPrefix(lower[i:], anchors[ai].text) {
+			if hasLowerPrefix(s, i, anchors[ai].text) {
 				hits = append(hits, [2]int{int(ai), i})
 			}
 		}
@@ -169,7 +171,7 @@ func Find(s string) []Match {
 	}
 	for _, h := range hits {
 		if anchors[h[0]].det == -2 {
-			out = findAssignment(s, lower, h[1], anchors[h[0]].text, out)
+			out = findAssignment(s, h[1], anchors[h[0]].text, out)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Start < out[j].Start })
@@ -258,9 +260,14 @@ var assignmentValue = lazy(`^["']?[ \t]*(?::=|[:=])[ \t]*["']?([^\s"'` + "`" + `
 
 // findAssignment checks one assignment root at i for `password: value`
 // whose value looks like a real secret (see genericValue).
-func findAssignment(s, lower string, i int, root string, out []Match) []Match {
-	end, ok := assignmentKey(lower, i, root)
-	if !ok || !assignsNext(lower, end) {
+func findAssignment(s string, i int, root string, out []Match) []Match {
+	// assignmentKey reads at most 8 bytes before the root and a suffix and
+	// a byte after it: lowered, that window is all it needs
+	from, to := max(0, i-8), min(len(s), i+len(root)+len("phrase")+1)
+	end, ok := assignmentKey(asciiLower(s[from:to]), i-from, root)
+	end += from
+	// assignsNext reads quotes, blanks, ':' and '=', which no lowering changes
+	if !ok || !assignsNext(s, end) {
 		return out
 	}
 	m := assignmentValue().FindStringSubmatchIndex(s[end:min(len(s), end+window)])
@@ -289,10 +296,31 @@ func isIdentChar(c byte) bool {
 	return ('a' <= c && c <= 'z') || ('0' <= c && c <= '9') || c == '_' || c == '-'
 }
 
+// lowerByte is c lowered if it is an ASCII letter.
+func lowerByte(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// hasLowerPrefix reports whether s[i:], ASCII letters lowered, starts with
+// p (lower-case).
+func hasLowerPrefix(s string, i int, p string) bool {
+	if len(s)-i < len(p) {
+		return false
+	}
+	for k := 0; k < len(p); k++ {
+		if lowerByte(s[i+k]) != p[k] {
+			return false
+		}
+	}
+	return true
+}
+
 // asciiLower lowers ASCII letters only, so byte offsets stay the same.
 // It copies s once (a Builder's string is its buffer), not twice as a
-// []byte and a string of it would: Find lowers a whole megabyte-sized file
-// on every keystroke in an editor.
+// []byte and a string of it would.
 func asciiLower(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
