@@ -14,24 +14,39 @@ import (
 // holding several sentences (dedup and pruning work on whole lines, so
 // facts in one line live and die together).
 func checkLongEntry(w *workspace) {
+	// A message is made once for each length and sentence count it
+	// states: a file of long entries has as many findings as entries, and
+	// a copy of the message each held a large file's worth of bytes at the
+	// language server's peak (issue 26).
+	type about struct{ units, sentences int }
+	messages := map[about]string{}
 	w.categoryFiles(func(fi int, f *File) {
 		d := f.Doc
 		for i := range d.Entries {
 			e := &d.Entries[i]
-			n := utf16Len(e.Content)
-			s := sentences(e.Content)
-			var parts []string
-			if n > w.cfg.LongEntry {
-				parts = append(parts, fmt.Sprintf("is %d UTF-16 units long (limit %d)", n, w.cfg.LongEntry))
+			var a about
+			if n := utf16Len(e.Content); n > w.cfg.LongEntry {
+				a.units = n
 			}
-			if s > 1 {
-				parts = append(parts, fmt.Sprintf("holds %d sentences", s))
+			if s := sentences(e.Content); s > 1 {
+				a.sentences = s
 			}
-			if len(parts) == 0 {
+			if a == (about{}) {
 				continue
 			}
-			w.report(Finding{File: fi, Span: entrySpan(e),
-				Message: "entry " + strings.Join(parts, " and ") + ": HackLM keeps short single facts longer and dedups them better"})
+			msg, ok := messages[a]
+			if !ok {
+				var parts []string
+				if a.units > 0 {
+					parts = append(parts, fmt.Sprintf("is %d UTF-16 units long (limit %d)", a.units, w.cfg.LongEntry))
+				}
+				if a.sentences > 0 {
+					parts = append(parts, fmt.Sprintf("holds %d sentences", a.sentences))
+				}
+				msg = "entry " + strings.Join(parts, " and ") + ": HackLM keeps short single facts longer and dedups them better"
+				messages[a] = msg
+			}
+			w.report(Finding{File: fi, Span: entrySpan(e), Message: msg})
 		}
 	})
 }
