@@ -22,8 +22,8 @@ import (
 // the file at path, when disk, its bytes read now, and opened, the buffer
 // opened, are both what the cache holds; else false. The parse may be made
 // now, if no view has asked for it yet: not under s.mu.
-func (s *Server) diskParse(key, path string, disk []byte, opened string) (rules.File, bool) {
-	if disk == nil || len(disk) != len(opened) || string(disk) != opened {
+func (s *Server) diskParse(key, path string, disk, opened []byte) (rules.File, bool) {
+	if disk == nil || !bytes.Equal(disk, opened) {
 		return rules.File{}, false
 	}
 	s.mu.Lock()

@@ -60,7 +60,7 @@ func (f *folder) docLocked(name string) *openDoc {
 	return nil
 }
 
-func (s *Server) didOpen(_ context.Context, p *protocol.DidOpenTextDocumentParams) error {
+func (s *Server) didOpen(_ context.Context, p *openParams) error {
 	path := memoryPath(p.TextDocument.URI)
 	if path == "" {
 		return nil
@@ -70,7 +70,7 @@ func (s *Server) didOpen(_ context.Context, p *protocol.DidOpenTextDocumentParam
 	// The disk text the buffer starts from is its base: what it was loaded
 	// from, as far as the server can know. A check of the folder may be
 	// reading the same file now: its bytes are compared, not copied (one
-	// 8 MiB copy fewer at the peak, issue 26).
+	// copy of a large file fewer at the peak, issue 26).
 	var known []byte
 	s.mu.Lock()
 	served := s.folderLocked(key)
@@ -96,7 +96,11 @@ func (s *Server) didOpen(_ context.Context, p *protocol.DidOpenTextDocumentParam
 	if ok && parsed.Path == f.path(name) {
 		doc = parsedDocument(p.TextDocument.URI, p.TextDocument.Version, parsed)
 	} else {
-		doc = newDocument(p.TextDocument.URI, f.path(name), p.TextDocument.Version, p.TextDocument.Text)
+		text := []byte(p.TextDocument.Text)
+		if text == nil { // "text": null, read as the empty text it was before
+			text = []byte{}
+		}
+		doc = makeDocument(p.TextDocument.URI, f.path(name), p.TextDocument.Version, text, nil, nil)
 	}
 	if disk != nil && bytes.Equal(disk, doc.text) {
 		// Nothing writes into either slice: one copy of a file that is
