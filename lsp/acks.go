@@ -12,6 +12,7 @@ import (
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
+	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/merge"
 	"github.com/memory-lsp/memory-lsp/core/rules"
@@ -339,7 +340,7 @@ func (s *Server) restoreAcks(p *bufferPlan, disk []byte, st fs.FileInfo, now tim
 			continue
 		}
 		again := memory.Reapply(disk, a.Ack)
-		if len(again) > rules.MaxFileBytes {
+		if !memfile.Fits(again) {
 			// The save grew the file to the limit: putting the entry back
 			// would make it one that is never read, and refuse every later
 			// write of the folder. The user is told, naming the entry.
@@ -472,8 +473,8 @@ func (s *Server) tooLargeToRestore(p bufferPlan) {
 	}
 	s.mu.Unlock()
 	if len(lost) > 0 {
-		s.showMessage(protocol.MessageTypeError, fmt.Sprintf("%s is past its %d-byte limit on disk, so it is not read, and %s acknowledged as stored %s not in the buffer: a save of the buffer overwrote them or will. Trim the file and store again: %s",
-			p.od.name, rules.MaxFileBytes, plural(len(lost), "entry", "entries"), map[bool]string{true: "is", false: "are"}[len(lost) == 1], strings.Join(lost, " ")))
+		s.showMessage(protocol.MessageTypeError, fmt.Sprintf("%s is past its limit on disk (%d bytes, %d lines), so it is not read, and %s acknowledged as stored %s not in the buffer: a save of the buffer overwrote them or will. Trim the file and store again: %s",
+			p.od.name, rules.MaxFileBytes, rules.MaxFileLines, plural(len(lost), "entry", "entries"), map[bool]string{true: "is", false: "are"}[len(lost) == 1], strings.Join(lost, " ")))
 		for _, l := range lost {
 			s.log.Errorf("%s: not in the buffer while the file is past its size limit: %s", p.od.name, l)
 		}

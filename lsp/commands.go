@@ -139,7 +139,7 @@ func (s *Server) cmdStore(ctx context.Context, _ string, raw json.RawMessage) (a
 				// A file from disk that large was never read: its empty
 				// Doc must not be taken for an empty file. Named as
 				// PlanStore names it.
-				return nil, &memory.FileTooLargeError{Op: "store into", Path: st.Category.File(), Size: f.Size()}
+				return nil, &memory.FileTooLargeError{Op: "store into", Path: st.Category.File(), Size: f.Size(), Lines: f.Lines()}
 			}
 			path, cur, parse = f.Path, f.Doc.Src, memory.ParsedAs(f.Doc)
 			keyed, grow = catalog.Dedup(f.Path), catalog.Appender(f.Path)

@@ -141,7 +141,7 @@ func (c *Conn) notification(ctx context.Context, m *incoming) (err error) {
 	// The handler owns the params from here: m (which the read loop's
 	// goroutine closure makes a heap object) would keep them alive for as
 	// long as the handler runs, and a didOpen's are the whole file, held
-	// while it waits for a check in progress (an 8 MiB file's peak, issue
+	// while it waits for a check in progress (a large file's peak, issue
 	// 26).
 	method, params := m.Method, json.RawMessage(m.Params)
 	m.Params = nil

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/memory-lsp/memory-lsp/core/memfile"
+	"github.com/memory-lsp/memory-lsp/core/store"
 	"github.com/memory-lsp/memory-lsp/internal/lsptest"
 	"github.com/memory-lsp/memory-lsp/internal/poison"
 )
@@ -27,7 +29,7 @@ import (
 // read); and the editor's save that follows keeps each once.
 func TestE2EStoreAtTheLimit(t *testing.T) {
 	if testing.Short() {
-		t.Skip("moves 8 MiB files around")
+		t.Skip("moves files at the size limit around")
 	}
 	const (
 		long   = "Tag every release from the main branch and sign the tag with the release key."
@@ -58,11 +60,18 @@ func TestE2EStoreAtTheLimit(t *testing.T) {
 	}
 	refused := func(content string, now int) {
 		t.Helper()
+		// The server records what the last store left on disk inside the
+		// lock (capture): the snapshot is taken once it is let go, or the
+		// lock file would be read as a change the refused stores made.
+		eventuallyTrue(t, "the lock let go after the last store", func() (bool, string) {
+			_, err := os.Stat(filepath.Join(root, ".memory", store.LockFile))
+			return errors.Is(err, fs.ErrNotExist), ""
+		})
 		before, text := poison.Files(t, root), c.Text(uri)
 		edits := len(c.ServerRequests("workspace/applyEdit"))
 		grown := now + lineOf(content)
 		want := []string{"refusing to store into decisions.md", fmt.Sprintf("it is %d bytes, and this would make it %d bytes", now, grown),
-			fmt.Sprintf("over the limit of a memory file (8 MiB, %d bytes)", memfile.MaxBytes), "nothing was written"}
+			fmt.Sprintf("over the limit of a memory file (%d MiB, %d bytes)", memfile.MaxBytes>>20, memfile.MaxBytes), "nothing was written"}
 		for _, front := range []struct {
 			name  string
 			store func(string) (string, error)
@@ -133,7 +142,7 @@ func TestE2EStoreAtTheLimit(t *testing.T) {
 // not put back, and the user is told, with the entry's whole text.
 func TestE2ERestoreAtTheLimitIsNamed(t *testing.T) {
 	if testing.Short() {
-		t.Skip("moves 8 MiB files around")
+		t.Skip("moves files at the size limit around")
 	}
 	const stored = "Ship on Tuesdays."
 	lineOf := func(s string) int { return len(memfile.EntryLine("", s)) + 1 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
+	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/merge"
 	"github.com/memory-lsp/memory-lsp/core/rules"
@@ -215,9 +216,9 @@ func (s *Server) planWrite(f *folder, snap *store.Snapshot, cfg config.Config, n
 	kept := pend[:0]
 	for i, p := range pend {
 		sf := snap.Lookup(p.od.name)
-		if sf != nil && sf.TooLarge() {
+		if pastLimit(sf) {
 			s.tooLargeToRestore(p)
-			continue // never read, so neither reconciled nor written
+			continue // never parsed, so neither reconciled nor written
 		}
 		if sf != nil && sf.Exists {
 			p.was = sf.Data
@@ -242,7 +243,7 @@ func (s *Server) planWrite(f *folder, snap *store.Snapshot, cfg config.Config, n
 			last = memory.Reapply(last, store.Ack{Drop: p.removedAgain})
 		}
 		p.rec = merge.Reconcile(bases[i][0], p.doc.text, last, disk)
-		if len(p.rec.Disk) > rules.MaxFileBytes && len(p.rec.Restored) > 0 {
+		if !memfile.Fits(p.rec.Disk) && len(p.rec.Restored) > 0 {
 			// Restoring from the last text seen would take the file past
 			// the limit, and every write of the folder would be refused:
 			// the user is told, naming each entry, instead.
@@ -442,8 +443,8 @@ func (s *Server) tellReconciled(p bufferPlan) {
 // that cannot be put back (the file would pass, or is past, its size
 // limit), each in full, so that it can be stored again.
 func (s *Server) tellUnrestored(name string, lines []string) {
-	s.showMessage(protocol.MessageTypeError, fmt.Sprintf("%s: a save overwrote %s acknowledged as stored, which cannot be put back: the file would pass its %d-byte limit. Trim the file and store again: %s",
-		name, plural(len(lines), "entry", "entries"), rules.MaxFileBytes, strings.Join(lines, " ")))
+	s.showMessage(protocol.MessageTypeError, fmt.Sprintf("%s: a save overwrote %s acknowledged as stored, which cannot be put back: the file would pass its limit (%d bytes, %d lines). Trim the file and store again: %s",
+		name, plural(len(lines), "entry", "entries"), rules.MaxFileBytes, rules.MaxFileLines, strings.Join(lines, " ")))
 	for _, l := range lines {
 		s.log.Errorf("%s: not put back (the file is at its size limit): %s", name, l)
 	}
@@ -519,7 +520,7 @@ func (s *Server) needsSync(f *folder) bool {
 	s.mu.Unlock()
 	for _, d := range docs {
 		x, err := store.ReadOne(d.path)
-		if errors.Is(err, store.ErrTooLarge) && s.ackOpen(f, filepath.Base(d.path)) {
+		if (errors.Is(err, store.ErrTooLarge) || x != nil && !memfile.Fits(x)) && s.ackOpen(f, filepath.Base(d.path)) {
 			return true // the reconcile tells what the buffer lacks (tooLargeToRestore)
 		}
 		if err != nil || x == nil {
@@ -635,4 +636,11 @@ func writingTo(f *folder, write func() ([]store.Change, error)) ([]store.Change,
 	f.writing.Add(1)
 	defer f.writing.Add(-1)
 	return write()
+}
+
+// pastLimit reports whether sf, a memory file read for a write, is past the
+// limits of one (memfile.MaxBytes: not read; memfile.MaxLines: read, but
+// parsed by no one), so that nothing is planned in it.
+func pastLimit(sf *store.File) bool {
+	return sf != nil && (sf.TooLarge() || sf.Data != nil && !memfile.Fits(sf.Data))
 }

@@ -49,7 +49,7 @@ func TestBinaryStoreAtTheLimit(t *testing.T) {
 			t.Fatalf("stored %q into the full file: %s", content, r.Text)
 		}
 		for _, w := range []string{"refusing to store into decisions.md", fmt.Sprintf("it is %d bytes, and this would make it %d bytes", now, now+line(content)),
-			fmt.Sprintf("over the limit of a memory file (8 MiB, %d bytes)", memfile.MaxBytes), "nothing was written"} {
+			fmt.Sprintf("over the limit of a memory file (%d MiB, %d bytes)", memfile.MaxBytes>>20, memfile.MaxBytes), "nothing was written"} {
 			if !strings.Contains(r.Text, w) {
 				t.Errorf("the refusal %q does not say %q", r.Text, w)
 			}

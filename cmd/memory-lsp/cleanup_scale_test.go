@@ -16,7 +16,8 @@ import (
 	"github.com/memory-lsp/memory-lsp/internal/lsptest"
 )
 
-// maxCleanupRSS is the memory a cleanup of 60,000 entries may take, as the
+// maxCleanupRSS is the memory a cleanup of a file at the line limit may
+// take (memfile.MaxLines: 49,997 entries), as the
 // peak resident size of the process: a cleanup that needs gigabytes for a
 // memory folder this large is killed by the system, possibly after --apply
 // has already written the file.
@@ -67,18 +68,23 @@ func scaleEntries(n int) []byte {
 	return b.Bytes()
 }
 
-// TestCleanupSixtyThousandEntriesInBoundedMemory runs cleanup --apply on
-// 60,000 entries through the built binary and holds its peak memory under
+// TestCleanupAtTheLineLimitInBoundedMemory runs cleanup --apply on a file
+// at memfile.MaxLines, an entry on each line but the heading's, through the
+// built binary and holds its peak memory under
 // maxCleanupRSS (a memory bound, not a time one). The result keeps the
 // category's limit of entries and holds nothing but the heading, blank
 // lines and entries.
-func TestCleanupSixtyThousandEntriesInBoundedMemory(t *testing.T) {
+func TestCleanupAtTheLineLimitInBoundedMemory(t *testing.T) {
 	root := t.TempDir()
 	path := filepath.Join(root, ".memory", "decisions.md")
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	input := scaleEntries(60000)
+	n := memfile.MaxLines - 3 // the heading, its blank line, the text after the last LF
+	input := scaleEntries(n)
+	if memfile.Lines(input) != memfile.MaxLines {
+		t.Fatalf("input holds %d lines", memfile.Lines(input))
+	}
 	if err := os.WriteFile(path, input, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -94,9 +100,9 @@ func TestCleanupSixtyThousandEntriesInBoundedMemory(t *testing.T) {
 	}
 	t.Logf("peak RSS %d MiB for %d bytes of input, %d bytes of JSON output", peak>>20, len(input), out.Len())
 	if peak > maxCleanupRSS {
-		t.Errorf("cleanup of 60,000 entries peaked at %d MiB, over %d MiB", peak>>20, maxCleanupRSS>>20)
+		t.Errorf("cleanup of %d entries peaked at %d MiB, over %d MiB", n, peak>>20, maxCleanupRSS>>20)
 	}
-	if !bytes.Contains(out.Bytes(), []byte(`"entriesBefore": 60000`)) || !bytes.Contains(out.Bytes(), []byte(`"applied": true`)) {
+	if !bytes.Contains(out.Bytes(), fmt.Appendf(nil, `"entriesBefore": %d`, n)) || !bytes.Contains(out.Bytes(), []byte(`"applied": true`)) {
 		t.Errorf("output does not report the applied plan: %.300s", out.String())
 	}
 	after, err := os.ReadFile(path)

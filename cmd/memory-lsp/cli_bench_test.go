@@ -54,8 +54,8 @@ func BenchmarkCLIProcess(b *testing.B) {
 			}
 			b.Run("store", func(b *testing.B) {
 				if n > 10000 {
-					// 100,000 entries of one category are 9.3 MiB, over the
-					// 8 MiB a memory file may hold: store refuses them.
+					// 100,000 entries of one category are 9.3 MiB and 200,000
+					// lines, over what a memory file may hold: store refuses them.
 					b.Skip("one category of 100,000 entries is over the memory file size limit")
 				}
 				ws := lsptest.CopyWorkspace(b, lsptest.BenchCategoryWorkspace(b, n))

@@ -54,7 +54,7 @@ type DeletePlan struct {
 func PlanDelete(files []rules.File, t DeleteTarget) (DeletePlan, error) {
 	f := CategoryFile(files, t.Category)
 	if f != nil && f.TooLarge() {
-		return DeletePlan{}, &FileTooLargeError{Op: "delete from", Path: f.Path, Size: f.Size()}
+		return DeletePlan{}, tooLarge("delete from", f)
 	}
 	var e *memfile.Entry
 	if f != nil {

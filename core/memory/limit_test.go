@@ -67,7 +67,7 @@ func TestStoreUpToTheLimit(t *testing.T) {
 				if !errors.As(err, &tl) || tl.Size != int64(tc.size) || tl.Grown != int64(tc.grownTo) {
 					t.Fatalf("dry run %v: %v (%+v); want a FileTooLargeError of a %d-byte file grown to %d", dry, err, tl, tc.size, tc.grownTo)
 				}
-				for _, w := range []string{"refusing to store into decisions.md", fmt.Sprintf("it is %d bytes", tc.size), fmt.Sprintf("%d bytes, over the limit of a memory file (8 MiB, %d bytes)", tc.grownTo, rules.MaxFileBytes), "nothing was written"} {
+				for _, w := range []string{"refusing to store into decisions.md", fmt.Sprintf("it is %d bytes", tc.size), fmt.Sprintf("%d bytes, over the limit of a memory file (%d MiB, %d bytes)", tc.grownTo, rules.MaxFileBytes>>20, rules.MaxFileBytes), "nothing was written"} {
 					if !strings.Contains(err.Error(), w) {
 						t.Errorf("the refusal %q does not say %q", err, w)
 					}
@@ -112,5 +112,57 @@ func TestAssignSlugsUpToTheLimit(t *testing.T) {
 	small := []rules.File{rules.NewFile("/w/.memory/decisions.md", []byte("# Decisions\n\n- Deploy with blue green releases.\n"))}
 	if a, err := PlanAssignSlugs(small, config.Default(), ""); err != nil || len(a.Assigned) != 1 {
 		t.Errorf("PlanAssignSlugs with room: %v, %v", err, a.Assigned)
+	}
+}
+
+// TestStoreUpToTheLineLimit: a store that would take a file past
+// memfile.MaxLines is refused before anything is written, naming the lines
+// it holds, those it would hold and the limit; a file past the limit
+// already is refused as one that is not parsed. Both through the service,
+// as the CLI and MCP run it.
+func TestStoreUpToTheLineLimit(t *testing.T) {
+	roomy := config.Default()
+	for i := range roomy.Limits {
+		roomy.Limits[i] = poison.RoomyLimit
+	}
+	head := "# Decisions\n\n- [db] Use Postgres for the ledger.\n"
+	full := head + strings.Repeat("\n", memfile.MaxLines-memfile.Lines([]byte(head)))
+	if memfile.Lines([]byte(full)) != memfile.MaxLines {
+		t.Fatalf("fixture holds %d lines", memfile.Lines([]byte(full)))
+	}
+	for _, tc := range []struct {
+		name, text string
+		want       []string
+		grown      bool
+	}{
+		{"at the limit", full, []string{"refusing to store into decisions.md", fmt.Sprintf("it holds %d lines, and this would make it", memfile.MaxLines), fmt.Sprintf("over the limit of a memory file (%d lines)", memfile.MaxLines), "nothing was written"}, true},
+		{"past the limit", full + "\n", []string{"refusing to store into decisions.md", fmt.Sprintf("holds %d lines, over the %d-line limit of a memory file", memfile.MaxLines+1, memfile.MaxLines), "nothing is written"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := gitRoot(t)
+			path := filepath.Join(root, ".memory", "decisions.md")
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			before := poison.Files(t, root)
+			svc := newService(root)
+			svc.Cfg = roomy
+			for _, dry := range []bool{true, false} {
+				_, err := svc.Store(context.Background(), StoreRequest{Category: "Decision", Content: "Ship on Tuesdays."}, dry)
+				var tl *FileTooLargeError
+				if !errors.As(err, &tl) || (tl.GrownLines > memfile.MaxLines) != tc.grown {
+					t.Fatalf("dry run %v: %v (%+v); want a FileTooLargeError, grown %v", dry, err, tl, tc.grown)
+				}
+				for _, w := range tc.want {
+					if !strings.Contains(err.Error(), w) {
+						t.Errorf("the refusal %q does not say %q", err, w)
+					}
+				}
+			}
+			poison.Unchanged(t, root, before, "a refused store")
+		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -63,7 +64,7 @@ func TestFileTooLargeRefusesWrites(t *testing.T) {
 		if !errors.As(err, &tl) || tl.Op != r.op || tl.Path != bigPath || tl.Size != int64(len(big)) {
 			t.Fatalf("%s: err = %v, want a FileTooLargeError for %s", r.op, err, bigPath)
 		}
-		for _, want := range []string{"refusing to " + r.op, bigPath, " bytes (", "over the 8 MiB limit"} {
+		for _, want := range []string{"refusing to " + r.op, bigPath, " bytes (", fmt.Sprintf("over the %d MiB limit", rules.MaxFileBytes>>20)} {
 			if !strings.Contains(err.Error(), want) {
 				t.Errorf("%s: %q lacks %q", r.op, err, want)
 			}

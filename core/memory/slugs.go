@@ -62,7 +62,7 @@ type SlugAssignment struct {
 func PlanAssignSlugs(files []rules.File, cfg config.Config, only string) (SlugAssignment, error) {
 	for _, f := range files {
 		if f.Path == only && f.TooLarge() {
-			return SlugAssignment{}, &FileTooLargeError{Op: "assign slugs in", Path: f.Path, Size: f.Size()}
+			return SlugAssignment{}, tooLarge("assign slugs in", &f)
 		}
 	}
 	a := SlugAssignment{After: map[int][]byte{}}

@@ -8,7 +8,6 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/memfile"
-	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/similar"
 	"github.com/memory-lsp/memory-lsp/core/store"
 	"github.com/memory-lsp/memory-lsp/core/text"
@@ -112,8 +111,8 @@ func PlanStore(cur []byte, s Store, cfg config.Config) ([]byte, StoreResult, err
 // (Warm.Append).
 func PlanStoreParsing(cur []byte, parse func([]byte) *memfile.Document, keyed Dedup, grow Appender, s Store, cfg config.Config) ([]byte, StoreResult, error) {
 	file := s.Category.File()
-	if len(cur) > rules.MaxFileBytes {
-		return nil, StoreResult{}, &FileTooLargeError{Op: "store into", Path: file, Size: int64(len(cur))}
+	if !memfile.Fits(cur) {
+		return nil, StoreResult{}, &FileTooLargeError{Op: "store into", Path: file, Size: int64(len(cur)), Lines: memfile.Lines(cur)}
 	}
 	if cur == nil {
 		cur = store.NewFileBytes(s.Category)

@@ -181,7 +181,7 @@ func (c *Checker) Check(files []File, cfg config.Config) []Finding {
 	// sized for the contents of the previous call, or on a first call for
 	// every entry without a slug: the map then never grows. None at all
 	// when no rule derives slugs (missing-slug is off by default): the map
-	// is kept until the next call, 5 MB for an 8 MiB file.
+	// is kept until the next call, megabytes for a large file.
 	hint := len(c.slugBases)
 	derives := slices.ContainsFunc(tasks, func(t *task) bool { return t.slugs })
 	if c.slugBases == nil && derives {

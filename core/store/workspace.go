@@ -774,6 +774,11 @@ func (w *Workspace) checkChanges(snap *Snapshot, changes []Change) ([]Change, er
 			// be acknowledged and then lost.
 			return nil, fmt.Errorf("refusing to write %s: the new text is %d bytes, over the %d-byte limit of a memory file past which it is not read; nothing was written", p, len(c.Data), int64(MaxReadBytes))
 		}
+		if n := memfile.Lines(c.Data); n > memfile.MaxLines && strings.HasSuffix(name, ".md") {
+			// The same net for the line limit, past which a file is read
+			// but not parsed: what the write put there would go unseen.
+			return nil, fmt.Errorf("refusing to write %s: the new text holds %d lines, over the %d-line limit of a memory file past which it is not parsed; nothing was written", p, n, memfile.MaxLines)
+		}
 		if f != nil && f.Exists && f.Data != nil && bytes.Equal(f.Data, c.Data) {
 			continue
 		}

@@ -7,21 +7,27 @@ import (
 
 // FileOfSize is a decisions.md of exactly size bytes, for the stores that
 // must be refused at the size limit of a memory file (issue 26): a slugged
-// entry [db], slugged filler entries of about 100 bytes each (so that a file
-// at the limit holds fewer entries than RoomyLimit, and a store into it adds
-// an entry rather than evicting one) whose words no two share (entries that
+// entry [db], slugged filler entries of about 300 bytes each (so that a file
+// at the size limit is well within the line limit, and holds fewer entries
+// than RoomyLimit: a store into it adds an entry rather than evicting one)
+// whose words no two share (entries that
 // all resemble each other would make every pair a finding), then an entry
 // whose words pad it to the byte, ending in LF.
 func FileOfSize(size int) string {
 	var b strings.Builder
 	b.Grow(size)
 	b.WriteString("# Decisions\n\n- [db] Use Postgres for the ledger.\n")
-	for i := 0; b.Len() < size-200; i++ {
-		fmt.Fprintf(&b, "- [f-%d] Filler", i)
-		for j := range 9 {
-			b.WriteString(" " + word(i*9+j))
+	for i := 0; ; i++ {
+		var e strings.Builder
+		fmt.Fprintf(&e, "- [f-%d] Filler", i)
+		for j := range 40 {
+			e.WriteString(" " + word(i*40+j))
 		}
-		b.WriteString(".\n")
+		e.WriteString(".\n")
+		if b.Len()+e.Len() > size-200 {
+			break
+		}
+		b.WriteString(e.String())
 	}
 	pad := "- [pad] Padding"
 	for b.Len()+len(pad)+len(" word.\n") <= size {
