@@ -31,6 +31,10 @@ type openDoc struct {
 	// seen is what the buffer has shown of the acknowledged entries
 	// (acks.go).
 	seen ackSeen
+	// pastLimit is the size of the file past the limits of a memory file
+	// that another writer left under the buffer and the user was warned of
+	// (warnPastLimit); 0 while the file is within them.
+	pastLimit int64
 }
 
 // document is one version of an open editor buffer of a memory file.

@@ -185,3 +185,55 @@ func limitSession(t *testing.T, size int) (root, path, settingsPath string, c *l
 	uri = c.OpenFile(path)
 	return root, path, settingsPath, c, uri
 }
+
+// TestE2EPastTheLimitUnderAnOpenBuffer: another writer (a merge, a script,
+// a person) takes the file under an open buffer past the limits of a memory
+// file. The server does not read it, so it cannot bring the buffer in step;
+// it warns, once for each size the file takes, that a save of the buffer
+// would replace that text, and leaves the buffer as it is. A file past the
+// limits by its lines and one past them by its bytes are both told.
+func TestE2EPastTheLimitUnderAnOpenBuffer(t *testing.T) {
+	root, path := gitWorkspace(t, "# Decisions\n\n- [db] Use Postgres for the ledger.\n")
+	c := startBinary(t, root)
+	c.Initialize(initParams(root, true, nil))
+	uri := c.OpenFile(path)
+	c.AwaitDiagnostics(uri, 1, wait)
+	text := c.Text(uri)
+	warnings := func(mark int) []string {
+		var out []string
+		for _, m := range c.Messages()[mark:] {
+			if m.Method == "window/showMessage" && strings.Contains(string(m.Params), "written outside this buffer") {
+				out = append(out, string(m.Params))
+			}
+		}
+		return out
+	}
+	byLines := "# Decisions\n\n- [db] Use Postgres for the ledger.\n" + strings.Repeat("- Filler.\n", memfile.MaxLines)
+	byBytes := "# Decisions\n\n- [db] Use Postgres for the ledger.\n- " + strings.Repeat("x", memfile.MaxBytes) + "\n"
+	for _, tc := range []struct {
+		name, disk, says string
+	}{
+		{"past the lines", byLines, fmt.Sprintf("decisions.md on disk holds %d lines, over the %d-line limit", memfile.Lines([]byte(byLines)), memfile.MaxLines)},
+		{"past the bytes", byBytes, fmt.Sprintf("decisions.md on disk is %d bytes", len(byBytes))},
+	} {
+		mark := c.Mark()
+		writeFile(t, path, tc.disk)
+		eventuallyTrue(t, tc.name+": warned", func() (bool, string) {
+			w := warnings(mark)
+			return len(w) == 1 && strings.Contains(w[0], tc.says) && strings.Contains(w[0], "Saving the buffer replaces that text"), strings.Join(w, "\n")
+		})
+		// The same file written again at the same size: not told twice
+		// (well past the server's settling of a change on disk, 150 ms).
+		writeFile(t, path, tc.disk)
+		time.Sleep(time.Second)
+		if w := warnings(mark); len(w) != 1 {
+			t.Errorf("%s: %d warnings, want one:\n%s", tc.name, len(w), strings.Join(w, "\n"))
+		}
+		if c.Text(uri) != text {
+			t.Errorf("%s: the buffer changed", tc.name)
+		}
+		if got := readFile(t, path); got != tc.disk {
+			t.Errorf("%s: the server wrote the file (%d bytes)", tc.name, len(got))
+		}
+	}
+}

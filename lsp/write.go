@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -217,9 +218,13 @@ func (s *Server) planWrite(f *folder, snap *store.Snapshot, cfg config.Config, n
 	for i, p := range pend {
 		sf := snap.Lookup(p.od.name)
 		if pastLimit(sf) {
+			s.warnPastLimit(p, sf)
 			s.tooLargeToRestore(p)
 			continue // never parsed, so neither reconciled nor written
 		}
+		s.mu.Lock()
+		p.od.pastLimit = 0
+		s.mu.Unlock()
 		if sf != nil && sf.Exists {
 			p.was = sf.Data
 		}
@@ -511,17 +516,27 @@ func (s *Server) needsSync(f *folder) bool {
 	type state struct {
 		path       string
 		base, last []byte
+		pastLimit  int64
 	}
 	s.mu.Lock()
 	docs := make([]state, 0, len(f.docs))
 	for _, od := range f.docs {
-		docs = append(docs, state{od.doc.path, od.base, od.last})
+		docs = append(docs, state{od.doc.path, od.base, od.last, od.pastLimit})
 	}
 	s.mu.Unlock()
 	for _, d := range docs {
 		x, err := store.ReadOne(d.path)
-		if (errors.Is(err, store.ErrTooLarge) || x != nil && !memfile.Fits(x)) && s.ackOpen(f, filepath.Base(d.path)) {
-			return true // the reconcile tells what the buffer lacks (tooLargeToRestore)
+		if errors.Is(err, store.ErrTooLarge) || x != nil && !memfile.Fits(x) {
+			size := int64(len(x))
+			if fi, err := os.Stat(d.path); err == nil && x == nil {
+				size = fi.Size()
+			}
+			if size != d.pastLimit || s.ackOpen(f, filepath.Base(d.path)) {
+				// the reconcile warns of it (warnPastLimit) and tells what
+				// the buffer lacks (tooLargeToRestore)
+				return true
+			}
+			continue
 		}
 		if err != nil || x == nil {
 			continue
@@ -643,4 +658,28 @@ func writingTo(f *folder, write func() ([]store.Change, error)) ([]store.Change,
 // parsed by no one), so that nothing is planned in it.
 func pastLimit(sf *store.File) bool {
 	return sf != nil && (sf.TooLarge() || sf.Data != nil && !memfile.Fits(sf.Data))
+}
+
+// warnPastLimit warns, once for each size it takes, that the file under
+// p's buffer is past the limits of a memory file and was not written by
+// this buffer (another program, a merge, a person): the server neither
+// reads nor reconciles such a file, so a save of the buffer would replace
+// what that writer put there without a word. A save of the buffer's own
+// text past the limits is not warned of here: its diagnostics say so.
+func (s *Server) warnPastLimit(p bufferPlan, sf *store.File) {
+	own := sf.Data != nil && bytes.Equal(sf.Data, p.doc.text)
+	s.mu.Lock()
+	warned := p.od.pastLimit == sf.Size
+	p.od.pastLimit = sf.Size
+	s.mu.Unlock()
+	if own || warned {
+		return
+	}
+	problem := memfile.LimitProblem(sf.Size, 0)
+	if sf.Data != nil {
+		problem = memfile.LimitProblem(sf.Size, memfile.Lines(sf.Data))
+	}
+	msg := fmt.Sprintf("%s on disk %s, written outside this buffer: the server no longer reads it, and the buffer was not brought in step. Saving the buffer replaces that text with the buffer's; to keep it, close the buffer without saving and trim or split the file", p.od.name, problem)
+	s.showMessage(protocol.MessageTypeWarning, msg)
+	s.log.Warningf("%s", msg)
 }
