@@ -17,7 +17,7 @@ import (
 )
 
 // maxCleanupRSS is the memory a cleanup of a file at the line limit may
-// take (memfile.MaxLines: 49,997 entries), as the
+// take (memfile.MaxLines: 24,997 entries), as the
 // peak resident size of the process: a cleanup that needs gigabytes for a
 // memory folder this large is killed by the system, possibly after --apply
 // has already written the file.
