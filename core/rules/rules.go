@@ -16,7 +16,6 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/similar"
 	"github.com/memory-lsp/memory-lsp/core/text"
 	"path/filepath"
-	"slices"
 	"sync"
 	"unsafe"
 )
@@ -328,10 +327,6 @@ type entryRef struct{ file, entry int }
 // report adds a finding of the running rule, which fills in its code and
 // its severity from the registry: a rule never spells either.
 func (w *workspace) report(f Finding) { w.reportAs(w.rule.Severity, f) }
-
-// willReport makes room for n more findings, for a rule that knows it will
-// report thousands.
-func (w *workspace) willReport(n int) { w.out = slices.Grow(w.out, n) }
 
 // reportAs is report with another severity than the registry's, for a rule
 // whose findings differ in weight (a duplicate slug within one file is an
