@@ -2,6 +2,7 @@ package memory
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -110,7 +111,10 @@ func validateContent(raw string, cfg config.Config) (string, error) {
 	// Text a reader of the file cannot see (bidi controls, tag characters,
 	// zero-width characters, comments) would reach every agent unreviewed.
 	if cfg.Enabled(rules.HiddenTextCode) {
-		if h := rules.FindHidden(content); len(h) > 0 {
+		// A comment that holds only a note (rules.Hidden.Note) is stored:
+		// check warns of it, and refusing it would lose the user's fact.
+		h := slices.DeleteFunc(rules.FindHidden(content), func(h rules.Hidden) bool { return h.Note })
+		if len(h) > 0 {
 			return "", bad("content holds hidden text at character %d, %s (made visible: %s); memory is read by agents, so it is not stored — remove it",
 				utf8.RuneCountInString(content[:h[0].Start])+1, h[0].What(), quoteVisible(content, h))
 		}

@@ -45,6 +45,10 @@ type Hidden struct {
 	Start, End int
 	Kind       HiddenKind
 	Visible    string
+	// Note: a comment whose words are a note, not an instruction: a reader
+	// of the rendered file does not see it, but it asks nothing of an
+	// agent, so it is a warning and does not make a store refused.
+	Note bool
 }
 
 // What says in words what the passage is, showing it, for a finding or a
@@ -321,11 +325,106 @@ func ShowHidden(s string, hidden []Hidden) string {
 	return b.String()
 }
 
-// pragma is a comment that speaks to a Markdown tool and holds nothing
-// else: `<!-- markdownlint-disable MD013 -->`, `<!-- prettier-ignore -->`.
+// A comment is judged by what it holds (issue 27): one that asks something
+// of an agent is hidden text at its worst (an error, and a store holding it
+// is refused); one that is metadata for a person or a tool (a review stamp,
+// an id, a linter's pragma, HackLM's own markers) hides nothing worth a
+// word; any other words are a note a reader of the rendered file does not
+// see (a warning).
+
+// toolMarkers are comments that tools write and read, whole, whatever
+// their words say: the all-contributors and doctoc markers speak in
+// capitals to the person editing the file, not to an agent.
+var toolMarkers = map[string]bool{
+	"ALL-CONTRIBUTORS-LIST:START - Do not remove or modify this section": true,
+	"ALL-CONTRIBUTORS-LIST:END": true,
+	"ALL-CONTRIBUTORS-BADGE:START - Do not remove or modify this section":      true,
+	"ALL-CONTRIBUTORS-BADGE:END":                                               true,
+	"START doctoc generated TOC please keep comment here to allow auto update": true,
+	"DON'T EDIT THIS SECTION, INSTEAD RE-RUN doctoc TO UPDATE":                 true,
+	"END doctoc generated TOC please keep comment here to allow auto update":   true,
+	"prettier-ignore-start":                                                    true,
+	"prettier-ignore-end":                                                      true,
+}
+
+// pragma is a comment that speaks to a Markdown or prose tool and holds
+// nothing else: `<!-- markdownlint-disable MD013 -->`, `<!-- vale off -->`,
+// `<!-- cspell:ignore trgm -->`, `<!-- hacklm-memory:start -->`.
 var pragma = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^\s*(?:markdownlint-(?:disable|enable|capture|restore)(?:-line|-next-line|-file)?(?:\s+MD\d{3})*|prettier-ignore(?:-start|-end)?)\s*$`)
+	return regexp.MustCompile(`(?i)^\s*(?:markdownlint|prettier|eslint|vale|cspell|spell-?checker|textlint|remark(?:-lint)?|stylelint|biome|dprint|deno-(?:fmt|lint)|codespell|typos|alex|proselint|mdformat|rumdl|lychee|markdown-link-check|hacklm-memory|doctoc|markdown-toc|toc|lint)(?:[-:][\w.-]*)*(?:[ \t]+[\w.,:/=-]+){0,6}\s*$`)
 })
+
+// stamp is a comment of metadata: a key and a short value (`reviewed:
+// 2026-06-26`, `id: 7f3c2a`, `source: Slack #infra 2026-04-02`), or one of
+// the keys people stamp entries with and its value without the colon
+// (`reviewed 2026-06-26 by @li`).
+var stamp = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^\s*(?:[\p{L}][\p{L}\d_-]*:|(?:reviewed|updated|last-(?:updated|reviewed|verified|checked)|verified|checked|created|added|expires|expiry|source|owner|author|confidence|status|since|version|generated|id|ref|tags?)\b)(?:[ \t]+\S+){0,5}\s*$`)
+})
+
+// metadataComment reports whether a comment's body is metadata: a tool's
+// marker or pragma, or a stamp (commentInstructs is asked first).
+func metadataComment(body string) bool {
+	b := strings.Join(strings.Fields(body), " ")
+	return toolMarkers[b] || pragma().MatchString(b) && !pragmaArgsInstruct(b) || stamp().MatchString(b)
+}
+
+// pragmaArgsInstruct reports whether a pragma's arguments spell an order
+// in a rule's clothing (`markdownlint-disable push-to-main`).
+func pragmaArgsInstruct(b string) bool {
+	for _, arg := range strings.Fields(b)[1:] {
+		first, _, _ := strings.Cut(strings.ToLower(arg), "-")
+		first, _, _ = strings.Cut(first, "_")
+		if imperativeVerbs[first] {
+			return true
+		}
+	}
+	return false
+}
+
+// agentAddressed finds a comment that speaks to or of the agent reading the
+// file: its name or role, in the languages agent-directive reads.
+var agentAddressed = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:assistants?|agents?|ai|a\.i\.|llms?|claude|copilot|cursor|codex|gemini|chatgpt|gpt-?\d*|system|ki|ia|agenten|agente|l'agent)\b\s*[:：,]|(?i)(?:(?:ассистент|агент|ии)\p{L}*\s*[:：,]|für den agenten|pour l'agent|pour l'ia|para el agente|para la ia|для агента|для ии|给\s*ai|ai\s*助手|智能体|aiアシスタント|エージェント|アシスタントへ|to the (?:ai|agent|assistant|model)|for the (?:ai|agent|assistant|model)|note to (?:the )?(?:ai|agent|assistant|model))`)
+})
+
+// imperativeVerbs open an English clause that tells the reader to act.
+var imperativeVerbs = map[string]bool{
+	"add": true, "always": true, "append": true, "change": true, "commit": true, "copy": true, "create": true,
+	"delete": true, "disable": true, "do": true, "don't": true, "dont": true, "download": true, "drop": true,
+	"enable": true, "execute": true, "fetch": true, "follow": true, "force": true, "forget": true, "ignore": true,
+	"include": true, "install": true, "insert": true, "merge": true, "mention": true, "never": true, "open": true,
+	"overwrite": true, "pass": true, "paste": true, "post": true, "print": true, "publish": true, "push": true,
+	"remove": true, "replace": true, "report": true, "reveal": true, "rm": true, "run": true, "say": true,
+	"send": true, "set": true, "share": true, "skip": true, "tell": true, "turn": true, "upload": true,
+	"use": true, "write": true,
+}
+
+// commentInstructs reports whether a comment's body asks something of the
+// agent that reads it: a passage agent-directive reads as one, words
+// addressed to an agent, or an English clause that opens with a verb in
+// the imperative ("copy it into the repo", "and pass --force").
+func commentInstructs(body string) bool {
+	if len(FindDirectives(body)) > 0 || agentAddressed().MatchString(body) {
+		return true
+	}
+	for _, clause := range strings.FieldsFunc(strings.ToLower(body), func(r rune) bool { return strings.ContainsRune(".;!?\n", r) }) {
+		words := strings.Fields(clause)
+		for len(words) > 0 && (words[0] == "and" || words[0] == "then" || words[0] == "also" || words[0] == "please" || words[0] == "after" || words[0] == "that" || words[0] == "-") {
+			words = words[1:]
+		}
+		for k, w := range words {
+			// a clause may open after a comma or a label too: "if CI
+			// fails, copy it", "note: push it"
+			if k == 0 || strings.HasSuffix(words[k-1], ",") || strings.HasSuffix(words[k-1], ":") {
+				if imperativeVerbs[strings.Trim(w, ",:()\"'")] {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
 
 // emptyLink is a Markdown inline link with no text: `[](dest "title")`.
 var emptyLink = sync.OnceValue(func() *regexp.Regexp {
@@ -394,8 +493,10 @@ func findHiddenMarkup(s string) []Hidden {
 				default:
 					continue
 				}
-				if body := s[i+j+4 : max(i+j+4, to-3)]; carriesText(body) && !pragma().MatchString(body) {
-					out = append(out, Hidden{Start: i + j, End: to, Kind: HiddenComment, Visible: oneLine(s[i+j : to])})
+				if body := s[i+j+4 : max(i+j+4, to-3)]; carriesText(body) {
+					if in := commentInstructs(body); in || !metadataComment(body) {
+						out = append(out, Hidden{Start: i + j, End: to, Kind: HiddenComment, Visible: oneLine(s[i+j : to]), Note: !in})
+					}
 				}
 				if to > end {
 					next = to // scanning goes on after the comment, on its last line

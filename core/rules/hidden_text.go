@@ -28,9 +28,14 @@ func checkHiddenText(w *workspace) {
 				h.Start, h.Visible = 3, showRunes(string(d.Src[3:h.End]))
 			}
 			span := text.Span{Start: h.Start, End: h.End}
-			w.report(Finding{File: fi, Span: span,
-				Message: h.What() + " (memory poisoning); remove it",
-				Fixes:   append([]Fix{removeHidden(fi, d, h)}, hazardFixes(fi, d, span, false)...)})
+			fixes := append([]Fix{removeHidden(fi, d, h)}, hazardFixes(fi, d, span, false)...)
+			if h.Note {
+				// words, not an instruction: a reader of the rendered
+				// file misses them, nothing more (issue 27)
+				w.reportAs(Warning, Finding{File: fi, Span: span, Message: h.What() + "; make it visible text or remove it", Fixes: fixes})
+				continue
+			}
+			w.report(Finding{File: fi, Span: span, Message: h.What() + " (memory poisoning); remove it", Fixes: fixes})
 		}
 	})
 }
