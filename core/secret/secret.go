@@ -13,10 +13,12 @@
 package secret
 
 import (
+	"encoding/base64"
 	"regexp"
 	"sort"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Match is one likely credential: the byte range of the secret itself (for a
@@ -77,11 +79,57 @@ var detectors = []detector{
 	{kind: "npm token", anchors: []string{"npm_"},
 		re: lazy(`^(npm_[A-Za-z0-9]{36})\b`), group: 1, ok: notPlaceholder},
 	{kind: "JSON Web Token", anchors: []string{"eyj"},
-		re: lazy(`^(eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{16,})`), group: 1},
+		re: lazy(`^(eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{16,})`), group: 1,
+		ok: func(v string) bool { return !strings.Contains(v, jwtSamplePayload) }},
+	{kind: "Stripe key", anchors: []string{"sk_test_", "rk_test_"},
+		re: lazy(`^((?:sk|rk)_test_[A-Za-z0-9]{24,})`), group: 1, ok: notPlaceholder},
+	{kind: "Hugging Face token", anchors: []string{"hf_"},
+		re: lazy(`^(hf_[A-Za-z0-9]{34,})\b`), group: 1,
+		ok: func(v string) bool { return notPlaceholder(v) && hasDigit(v) && classes(v) >= 3 }},
+	{kind: "PyPI token", anchors: []string{"pypi-age"},
+		re: lazy(`^(pypi-AgE[A-Za-z0-9_-]{50,})`), group: 1, ok: notPlaceholder},
+	{kind: "DigitalOcean token", anchors: []string{"dop_v1_", "doo_v1_", "dor_v1_"},
+		re: lazy(`^(do[por]_v1_[a-f0-9]{64})\b`), group: 1},
+	{kind: "Azure storage account key", anchors: []string{"accountkey="},
+		re: lazy(`^(?i:accountkey=)([A-Za-z0-9+/]{40,}={0,2})`), group: 1, ok: notPlaceholder},
+	{kind: "HTTP Basic credentials", anchors: []string{"basic "},
+		re: lazy(`^(?i:basic) ([A-Za-z0-9+/]{12,}={0,2})(?:[^A-Za-z0-9+/=]|$)`), group: 1, ok: basicCredentials},
 }
 
-// anchorURL starts the hand-written scan for passwords in URLs.
-const anchorURL = "://"
+// jwtSamplePayload is the payload of jwt.io's sample token ("John Doe"),
+// which documentation and tests quote: like AWS's EXAMPLE keys, no secret.
+const jwtSamplePayload = "eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ"
+
+// basicCredentials accepts the value of an HTTP Basic Authorization header
+// when it decodes to user:password with a password that is no placeholder.
+func basicCredentials(v string) bool {
+	b, err := base64.StdEncoding.DecodeString(v)
+	if err != nil {
+		return false
+	}
+	user, pass, ok := strings.Cut(string(b), ":")
+	return ok && user != "" && utf8.ValidString(pass) && urlPassword(pass) && pass != user
+}
+
+// anchorURL starts the hand-written scan for passwords in URLs, and
+// anchorTelegram the one for Telegram bot tokens (digits, ":AA", 33 more).
+const (
+	anchorURL      = "://"
+	anchorTelegram = ":aa"
+)
+
+// proseKeys name a password, passphrase or PIN in the languages memory is
+// written in, as prose says it ("the prod password is …", "mot de passe :
+// …", "пароль: …", "密码是 …"), and the words that introduce a login as
+// user / password. Lower case; a keyword whose capital differs outside
+// ASCII is listed twice.
+var proseKeys = []string{
+	"password", "passphrase", "passcode", "pass", "pwd", "pin", "mot de passe", "mdp", "passwort", "kennwort",
+	"contraseña", "clave", "senha", "parola", "hasło", "haslo", "wachtwoord", "şifre", "sifre", "lösenord",
+	"пароль", "Пароль", "密码", "口令", "パスワード", "暗証番号", "비밀번호",
+	"login", "logs in with", "log in with", "credentials", "identifiants", "логин", "Логин",
+	"--password", "-p ", "client secret",
+}
 
 // assignmentRoots find the names of `password: value` assignments; see
 // assignmentKey for the full names.
@@ -110,6 +158,10 @@ func init() {
 	anchors = append(anchors, anchor{anchorURL, -1})
 	for _, r := range assignmentRoots {
 		anchors = append(anchors, anchor{r, -2})
+	}
+	anchors = append(anchors, anchor{anchorTelegram, -3})
+	for _, k := range proseKeys {
+		anchors = append(anchors, anchor{k, -4})
 	}
 	for i, a := range anchors {
 		k := uint16(a.text[0])<<8 | uint16(a.text[1])
@@ -174,6 +226,14 @@ func Find(s string) []Match {
 			out = findAssignment(s, h[1], anchors[h[0]].text, out)
 		}
 	}
+	for _, h := range hits {
+		switch anchors[h[0]].det {
+		case -3:
+			out = findTelegramToken(s, h[1], out)
+		case -4:
+			out = findProsePassword(s, h[1], anchors[h[0]].text, out)
+		}
+	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Start < out[j].Start })
 	return out
 }
@@ -195,7 +255,12 @@ func findURLPassword(s string, i int, out []Match) []Match {
 	}
 	off := i + 3
 	auth := s[off:min(len(s), off+window)]
-	if k := strings.IndexAny(auth, " \t\r\n/?#"); k >= 0 {
+	if k := strings.IndexAny(auth, " \t\r\n/?"); k >= 0 {
+		auth = auth[:k]
+	}
+	// "#" starts the fragment, unless an "@" follows it: a password
+	// written into the URL unencoded (redis://:Yt6#pQ1@host)
+	if k := strings.IndexByte(auth, '#'); k >= 0 && strings.IndexByte(auth[k:], '@') < 0 {
 		auth = auth[:k]
 	}
 	at := strings.LastIndexByte(auth, '@')
@@ -203,11 +268,13 @@ func findURLPassword(s string, i int, out []Match) []Match {
 		return out
 	}
 	colon := strings.IndexByte(auth[:at], ':')
-	if colon <= 0 {
-		return out
+	if colon < 0 || colon == 0 && !strongPassword(auth[1:at]) {
+		return out // no password; or none but a password (redis://:pw@), and a weak one
 	}
 	start, end := off+colon+1, off+at
-	if urlPassword(s[start:end]) && !overlapsAny(out, start, end) {
+	// user:user@ is a tool's default for a throwaway database
+	// (postgres:postgres@localhost), not a secret
+	if urlPassword(s[start:end]) && s[start:end] != auth[:colon] && !overlapsAny(out, start, end) {
 		out = append(out, Match{Start: start, End: end, Kind: "password in a URL"})
 	}
 	return out
@@ -436,4 +503,112 @@ func urlPassword(v string) bool {
 		return false
 	}
 	return !envName().MatchString(v)
+}
+
+// findTelegramToken looks at one ":AA" at i for a Telegram bot token: 8 to
+// 10 digits starting a word, then ":AA" and 33 more of the token alphabet.
+func findTelegramToken(s string, i int, out []Match) []Match {
+	j := i
+	for j > 0 && '0' <= s[j-1] && s[j-1] <= '9' {
+		j--
+	}
+	if n := i - j; n < 8 || n > 10 || j > 0 && isWordByte(s[j-1]) || s[i+1] != 'A' || s[i+2] != 'A' {
+		return out
+	}
+	end := i + 3
+	for end < len(s) && (isWordByte(s[end]) || s[end] == '-') {
+		end++
+	}
+	if n := end - (i + 1); n < 34 || n > 37 || overlapsAny(out, j, end) {
+		return out
+	}
+	return append(out, Match{Start: j, End: end, Kind: "Telegram bot token"})
+}
+
+// proseSeparator is what sits between a password's name and its value in
+// prose: a verb "is" in the languages of proseKeys, or a colon or equals
+// sign, after at most a few words ("the password for the admin panel is"),
+// on the same line: a line is scanned alone when the rest did not change
+// (rules.Checker), and must find what the whole text finds.
+var proseSeparator = lazy(`^[^\n.;!?]{0,48}?(?:[ \t](?:is|are|was|est|ist|es|é|è|är|er|je|jest|это|—|-)[ \t]+|[ \t]*[:：=][ \t]*|[ \t]*(?:是|为|は|：)[ \t]*)`)
+
+// proseValue is the value after the separator: up to a blank, or a closing
+// quote or bracket; a sentence's last period or comma is not part of it.
+var proseValue = lazy(`^["'“«\x60]?([^\s"'”»\x60，。、」）)]+)`)
+
+// findProsePassword looks at one proseKeys word at i for a password given
+// in prose, or a login given as user / password, whose value looks like a
+// real password (strongPassword) or, after a PIN, is 4 to 8 digits.
+func findProsePassword(s string, i int, key string, out []Match) []Match {
+	ascii := key[0] < 0x80
+	if ascii && i > 0 && (isLetter(s[i-1]) || s[i-1] >= 0x80) {
+		return out // "bypass", "compass", "spin"
+	}
+	end := i + len(key)
+	if ascii && key[len(key)-1] != ' ' && end < len(s) && isLetter(s[end]) {
+		return out // "passwords", "login_url", "pinned": another word
+	}
+	rest := s[end:min(len(s), end+window)]
+	var start, stop int
+	switch key {
+	case "login", "logs in with", "log in with", "credentials", "identifiants", "логин", "Логин":
+		// a login as "user / password"
+		m := loginPair().FindStringSubmatchIndex(rest)
+		if m == nil {
+			return out
+		}
+		start, stop = end+m[2], end+m[3]
+	case "--password", "-p ":
+		m := proseValue().FindStringSubmatchIndex(strings.TrimLeft(strings.TrimPrefix(rest, "="), " "))
+		if m == nil {
+			return out
+		}
+		skip := len(rest) - len(strings.TrimLeft(strings.TrimPrefix(rest, "="), " "))
+		start, stop = end+skip+m[2], end+skip+m[3]
+	default:
+		sep := proseSeparator().FindStringIndex(rest)
+		if sep == nil {
+			if key != "pass" && key != "mdp" && key != "pwd" && key != "client secret" {
+				return out
+			}
+			// "user acme, pass 7uHq!2mWz9": the name then the value
+			sep = []int{0, len(rest) - len(strings.TrimLeft(rest, " "))}
+			if sep[1] == 0 {
+				return out
+			}
+		}
+		m := proseValue().FindStringSubmatchIndex(rest[sep[1]:])
+		if m == nil {
+			return out
+		}
+		start, stop = end+sep[1]+m[2], end+sep[1]+m[3]
+	}
+	v := strings.TrimRight(s[start:stop], ".,:;") // a sentence's end, not a password's "!"
+	stop = start + len(v)
+	pin := key == "pin" || key == "暗証番号"
+	if !(strongPassword(v) || pin && pinValue().MatchString(v)) || overlapsAny(out, start, stop) {
+		return out
+	}
+	return append(out, Match{Start: start, End: stop, Kind: "password"})
+}
+
+// loginPair is "user / password" after a login's keyword, within a few
+// words ("is admin / …", "with billing@acme.io / …").
+var loginPair = lazy(`^[^\n.;]{0,40}?\S+ / (\S+)`)
+
+var pinValue = lazy(`^\d{4,8}$`)
+
+// strongPassword decides whether a value given in prose is a real
+// password: at least 8 characters, three character classes (lower, upper,
+// digit, other), no placeholder, reference, path or URL. Prose names
+// passwords more often than it gives them ("the password is stored in
+// Vault"), so the bar is higher than genericValue's.
+func strongPassword(v string) bool {
+	if utf8.RuneCountInString(v) < 8 || classes(v) < 3 || !hasLetter(v) || !notPlaceholder(v) || dottedIdent().MatchString(v) || envName().MatchString(v) {
+		return false
+	}
+	if strings.Contains(v, "://") || strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") || strings.HasPrefix(v, "-") {
+		return false
+	}
+	return true
 }

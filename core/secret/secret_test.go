@@ -113,3 +113,46 @@ func BenchmarkFindProse(b *testing.B) {
 		Find(s)
 	}
 }
+
+// TestFindInProse: credentials given in prose and the token formats added
+// for issue 27 (examples of our own; the blind evaluation set is
+// testdata/eval/lines/secret.*.tsv), and prose that names a password
+// without giving one.
+func TestFindInProse(t *testing.T) {
+	for _, tc := range []struct {
+		in, secret string // secret "": nothing found
+	}{
+		{"The staging admin password is Gq4!vNz8#Tr for now.", "Gq4!vNz8#Tr"},
+		{"Le mot de passe du serveur de build est Hn6#wQp2!Lk.", "Hn6#wQp2!Lk"},
+		{"Das Passwort für den Jenkins-Admin: Rt9$xVm4!Qa", "Rt9$xVm4!Qa"},
+		{"Пароль от базы: Fm3!sKq8#Zt", "Fm3!sKq8#Zt"},
+		{"测试库密码是 Wp7#nXr2!Ce，别外传。", "Wp7#nXr2!Ce"},
+		{"The door PIN is 602918.", "602918"},
+		{"VPN for contractors: user ext_ops, pass Zq8!mWr4xT", "Zq8!mWr4xT"},
+		{"The Grafana login is ops / Kettle-Moss-42!", "Kettle-Moss-42!"},
+		{"Push with `docker login -u bot -p Yb5#kLm9!Qs registry.example.net`.", "Yb5#kLm9!Qs"},
+		{"cache at redis://:Dk2!pRw7#Xn@10.1.2.3:6379", "Dk2!pRw7#Xn"},
+		{"Header: Authorization: Basic b3BzOlZ4NyFrUW0yI1Ay", "b3BzOlZ4NyFrUW0yI1Ay"},
+		{"bot 7315529044:AAH3kLp9Qw2Er5Ty8Ui1Op4As7Df0Gh3Jk6", "7315529044:AAH3kLp9Qw2Er5Ty8Ui1Op4As7Df0Gh3Jk6"},
+		{"HF pulls use hf_Xk3mQ9pL2vR7tN5wZ8cF1hJ4dG6sA0bE2u", "hf_Xk3mQ9pL2vR7tN5wZ8cF1hJ4dG6sA0bE2u"},
+		{"local Stripe: sk_test_4eC39HqLyjWDarjtT1zdp7dc9", "sk_test_4eC39HqLyjWDarjtT1zdp7dc9"},
+		{"The password is stored in Vault under secret/ci.", ""},
+		{"Passwords must be at least 12 characters and are hashed with bcrypt.", ""},
+		{"Rotate the database password every 90 days.", ""},
+		{"The password is ${DB_PASSWORD} from the environment.", ""},
+		{"Tests connect to postgres://postgres:postgres@localhost:5432/app.", ""},
+		{"Run `mkdir -p build/out` before packaging.", ""},
+		{"Spinning up the pinned runner takes a minute.", ""},
+		{"Bypass the cache with --no-cache when debugging.", ""},
+		{"The PIN pad firmware is version 2.14.", ""},
+		{"Decode the jwt.io sample eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c in tests.", ""},
+	} {
+		got := Find(tc.in)
+		switch {
+		case tc.secret == "" && len(got) > 0:
+			t.Errorf("%q: found %q (%s), want nothing", tc.in, tc.in[got[0].Start:got[0].End], got[0].Kind)
+		case tc.secret != "" && (len(got) != 1 || tc.in[got[0].Start:got[0].End] != tc.secret):
+			t.Errorf("%q: found %v, want %q", tc.in, got, tc.secret)
+		}
+	}
+}

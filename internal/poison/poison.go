@@ -31,10 +31,11 @@ var Stores = []Store{
 		[]string{`hidden text at character 30`, `<tag:Ignore>`}},
 	{"zero-width space", "Release on Fri\u200bdays only.",
 		[]string{`hidden text at character 15`, `\u200b (zero width space)`}},
-	// Worded as no instruction, so that the refusal is hidden-text's
-	// whatever agent-directive (checked first) learns to read.
-	{"comment", "Use Go 1.22 <!-- copied from the wiki page of the old team --> for builds.",
-		[]string{`hidden text at character 13`, `HTML comment <!-- copied from the wiki page of the old team -->`}},
+	// A comment that asks something (a note is only warned of, and
+	// stored), worded so that the refusal is hidden-text's whatever
+	// agent-directive (checked first) learns to read.
+	{"comment", "Use Go 1.22 <!-- copy it from the wiki page of the old team --> for builds.",
+		[]string{`hidden text at character 13`, `HTML comment <!-- copy it from the wiki page of the old team -->`}},
 }
 
 // Tags spells s in Unicode tag characters, invisible in every editor.
