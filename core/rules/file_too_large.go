@@ -1,8 +1,10 @@
 package rules
 
 import (
+	"fmt"
 	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/text"
+	"strconv"
 )
 
 // MaxFileBytes and MaxFileLines bound the memory files that are parsed and
@@ -12,6 +14,21 @@ const (
 	MaxFileBytes = memfile.MaxBytes
 	MaxFileLines = memfile.MaxLines
 )
+
+// fileTooLargeSummary is the rule's summary, naming the limits from their
+// one definition: a summary that says other numbers than the code holds
+// misleads every reader of the README.
+var fileTooLargeSummary = fmt.Sprintf("A memory file over %d MiB or %s lines: it is not parsed or checked, and stores, fixes and cleanup refuse it. Cannot be switched off.",
+	MaxFileBytes>>20, thousands(MaxFileLines))
+
+// thousands writes n with commas between groups of three digits.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
 
 // SizeProblem says how a file of size bytes is over MaxFileBytes, for the
 // finding and for the errors of the writes that refuse such a file.

@@ -250,7 +250,7 @@ var registry = []rule{
 	{Info{"stale-path", Warning, "A path an entry cites (`src/auth/session.ts`, `docs/adr/`) that does not exist in the repository; when git history shows where it went, the message names the new path and the commit, and a safe fix updates the entry."}, checkStalePath, Traits{NeedsRepo: true}},
 	{Info{"stale-command", Warning, "A command an entry cites (`make e2e`, `npm run lint`, `just deploy`) whose target, script, recipe or task its Makefile, package.json, justfile or Taskfile does not define; the message lists the closest names."}, checkStaleCommand, Traits{NeedsRepo: true}},
 	{Info{"version-drift", Warning, "A version an entry states (\"Node 18\", `react@17`) that contradicts what the project pins (.nvmrc, package.json, go.mod, pyproject.toml, a Dockerfile …); \"Node 18 or newer\" with 22 pinned does not."}, checkVersionDrift, Traits{NeedsRepo: true}},
-	{Info{"file-too-large", Error, "A memory file over 4 MiB or 50,000 lines: it is not parsed or checked, and stores, fixes and cleanup refuse it. Cannot be switched off."}, checkFileTooLarge, Traits{AlwaysOn: true}},
+	{Info{"file-too-large", Error, fileTooLargeSummary}, checkFileTooLarge, Traits{AlwaysOn: true}},
 }
 
 // Rules lists every rule's code, default severity and summary, in README order.
