@@ -668,6 +668,14 @@ func pastLimit(sf *store.File) bool {
 // text past the limits is not warned of here: its diagnostics say so.
 func (s *Server) warnPastLimit(p bufferPlan, sf *store.File) {
 	own := sf.Data != nil && bytes.Equal(sf.Data, p.doc.text)
+	if sf.Data == nil && sf.Size == int64(len(p.doc.text)) {
+		// past the size limit the store does not read the file; the
+		// buffer of that size is in memory already, and so may the file
+		// be for as long as it takes to compare them
+		if disk, err := os.ReadFile(sf.Path); err == nil {
+			own = bytes.Equal(disk, p.doc.text)
+		}
+	}
 	s.mu.Lock()
 	warned := p.od.pastLimit == sf.Size
 	p.od.pastLimit = sf.Size
