@@ -119,6 +119,9 @@ func encodeFile(data []byte, cat category.Category) ([]byte, error) {
 		docs []search.Doc
 		locs []search.Loc
 	)
+	if !memfile.Fits(data) {
+		data = nil // past the limits no reader parses it: no entries, as rules.NewFile
+	}
 	memfile.Entries(data, func(e memfile.Entry) {
 		d := search.Doc{Category: cat, Content: e.Content}
 		if e.HasSlug {

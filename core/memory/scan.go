@@ -57,8 +57,8 @@ func (s *Service) scanQuery(req QueryRequest) (QueryResult, error) {
 		fi := len(kept)
 		kept = append(kept, sf)
 		cat, known := category.FromFile(sf.Name)
-		if !known || sf.Data == nil || len(sf.Data) > rules.MaxFileBytes {
-			continue // no entries (rules.NewFile parses no file that large)
+		if !known || sf.Data == nil || !memfile.Fits(sf.Data) {
+			continue // no entries (rules.NewFile parses no file past the limits)
 		}
 		p := &part{scan: search.NewScan(q)}
 		parts = append(parts, p)
