@@ -35,6 +35,9 @@ type openDoc struct {
 	// that another writer left under the buffer and the user was warned of
 	// (warnPastLimit); 0 while the file is within them.
 	pastLimit int64
+	// bufferPastLimit is the size of the buffer past the limits the user
+	// was last warned of (warnBufferPastLimit); 0 none.
+	bufferPastLimit int64
 }
 
 // document is one version of an open editor buffer of a memory file.

@@ -237,3 +237,124 @@ func TestE2EPastTheLimitUnderAnOpenBuffer(t *testing.T) {
 		}
 	}
 }
+
+// TestE2EBringInThatWouldPassTheLimits (red team, issue 26): decisions.md a
+// few lines under the line limit, open; the user types four entries
+// (unsaved; the buffer still fits); an agent stores four (acknowledged; the
+// disk still fits). Bringing them all into the buffer would take it past
+// the limits, and its save would write a file no reader reads: the buffer
+// stays within them, and each of the agent's entries is either brought in
+// or named in an error before any save. A save that then drops those is
+// told again, naming them: nothing acknowledged goes unmentioned.
+func TestE2EBringInThatWouldPassTheLimits(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# Decision\n")
+	for i := 0; memfile.Lines([]byte(b.String())) < memfile.MaxLines-6-2; i++ {
+		fmt.Fprintf(&b, "## Section %d\n", i)
+	}
+	b.WriteString("\n- [db] Use Postgres for the ledger.\n")
+	base := b.String()
+	root, path := gitWorkspace(t, base)
+	c := startBinary(t, root)
+	c.Initialize(initParams(root, true, nil))
+	uri := c.Open(path, base)
+	c.AwaitDiagnostics(uri, 1, time.Minute)
+	last := memfile.Lines([]byte(base)) - 1
+	mine := "- Review schema changes with a second person.\n- Prefer small pull requests over large ones.\n- Document every public endpoint in the API reference.\n- Pin the Go toolchain version in go.mod.\n"
+	v := c.Change(uri, lsptest.TextEdit{Range: lsptest.Range{Start: lsptest.Position{Line: last}, End: lsptest.Position{Line: last}}, NewText: mine})
+	c.AwaitDiagnostics(uri, v, time.Minute)
+	agents := []string{
+		"Tag every release train from the main branch.",
+		"Run the flaky integration suite nightly on the staging cluster.",
+		"Keep the payments schema migrations backward compatible for one release.",
+		"Use feature flags for mobile experiments rather than long-lived branches.",
+	}
+	for _, a := range agents {
+		if out := agentStore(t, root, a); !strings.HasPrefix(out, "Stored") {
+			t.Fatalf("agent store: %s", out)
+		}
+	}
+	var told []string // the agent's entries named as not brought in
+	eventuallyWithin(t, 30*time.Second, "each of the agent's entries brought in or named", func() (bool, string) {
+		_, m := someMessage(c, "not brought into the buffer")
+		text := c.Text(uri)
+		told = told[:0]
+		for _, a := range agents {
+			switch {
+			case strings.Contains(text, a):
+			case strings.Contains(m, a):
+				told = append(told, a)
+			default:
+				return false, a + " neither in the buffer nor named:\n" + strings.Join(messages(c), "\n")
+			}
+		}
+		return len(told) > 0, strings.Join(messages(c), "\n")
+	})
+	text := c.Text(uri)
+	if !memfile.Fits([]byte(text)) || !strings.Contains(text, "Pin the Go toolchain") {
+		t.Fatalf("the buffer: %d lines, the user's lines kept %v", memfile.Lines([]byte(text)), strings.Contains(text, "Pin the Go toolchain"))
+	}
+	if disk := readFile(t, path); !strings.Contains(disk, agents[3]) || !memfile.Fits([]byte(disk)) {
+		t.Errorf("the agent's entries are not on disk within the limits (%d lines)", memfile.Lines([]byte(disk)))
+	}
+	mark := c.Mark()
+	c.Save(uri)
+	eventuallyWithin(t, 30*time.Second, "the save that drops them is told, naming them", func() (bool, string) {
+		var all []string
+		for _, m := range c.Messages()[mark:] {
+			if m.Method == "window/showMessage" {
+				all = append(all, string(m.Params))
+			}
+		}
+		joined := strings.Join(all, "\n")
+		ok := strings.Contains(joined, "cannot be put back")
+		for _, a := range told {
+			ok = ok && strings.Contains(joined, a)
+		}
+		return ok, joined
+	})
+	c.Shutdown()
+}
+
+// TestE2EBufferPastTheLimitsThenAgentStores (red team, issue 26): the file
+// on disk is small; the user pastes 8 MiB into its buffer (unsaved) and an
+// agent stores an entry. A buffer past the limits is parsed by no one, so
+// the server does not bring the entry into it (reconciling would parse a
+// million lines: a gigabyte): it warns that the buffer is not brought in
+// step and that its save would write a file no reader reads, and stays
+// within serverMemoryBound.
+func TestE2EBufferPastTheLimitsThenAgentStores(t *testing.T) {
+	if _, err := os.Stat("/proc/self/status"); err != nil {
+		t.Skip("no /proc: the peak memory cannot be read")
+	}
+	for _, line := range []string{"- a\n", "- Deploy the billing service before the web app and keep the release window on Tuesdays.\n"} {
+		const small = "# Decision\n\n- [db] Use Postgres for the ledger.\n"
+		root, path := gitWorkspace(t, small)
+		cmd := exec.Command(binary, "serve", "--stdio")
+		cmd.Dir = root
+		c := lsptest.Start(t, cmd)
+		c.Initialize(initParams(root, true, nil))
+		uri := c.Open(path, small)
+		c.AwaitDiagnostics(uri, 1, wait)
+		big := small + strings.Repeat(line, issue26Bytes/len(line))
+		v := c.Change(uri, lsptest.TextEdit{Range: lsptest.Range{End: lsptest.Position{Line: 3}}, NewText: big})
+		c.AwaitDiagnostics(uri, v, 2*time.Minute)
+		const agents = "Use one release branch per quarter for the mobile apps."
+		if out := agentStore(t, root, agents); !strings.HasPrefix(out, "Stored") {
+			t.Fatalf("agent store: %s", out)
+		}
+		eventuallyTrue(t, "warned that the buffer is past the limits", func() (bool, string) {
+			return someMessage(c, "the buffer is", "entries stored by others are not brought into it")
+		})
+		if strings.Contains(c.Text(uri), agents) {
+			t.Errorf("the agent's entry was brought into a buffer past the limits")
+		}
+		if !strings.Contains(readFile(t, path), agents) {
+			t.Errorf("the agent's entry is not on disk")
+		}
+		if peak := vmHWM(t, cmd.Process.Pid); peak > serverMemoryBound {
+			t.Errorf("%q lines: peak resident memory %d MiB, over the %d MiB bound", line[:6], peak>>20, serverMemoryBound>>20)
+		}
+		c.Shutdown()
+	}
+}

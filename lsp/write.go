@@ -225,6 +225,13 @@ func (s *Server) planWrite(f *folder, snap *store.Snapshot, cfg config.Config, n
 		s.mu.Lock()
 		p.od.pastLimit = 0
 		s.mu.Unlock()
+		if !memfile.Fits(p.doc.text) {
+			// A buffer past the limits is parsed by no one: reconciling
+			// it would parse it all (an 8 MiB paste is a million lines),
+			// and its save would write a file no reader reads.
+			s.warnBufferPastLimit(p)
+			continue
+		}
 		if sf != nil && sf.Exists {
 			p.was = sf.Data
 		}
@@ -256,6 +263,15 @@ func (s *Server) planWrite(f *folder, snap *store.Snapshot, cfg config.Config, n
 			p.rec = merge.Reconcile(bases[i][0], p.doc.text, nil, disk)
 		}
 		p.to, p.disk = p.rec.Buffer, p.rec.Disk
+		if !memfile.Fits(p.to) {
+			// What others stored, with the buffer's unsaved lines, would
+			// take the buffer past the limits, and its save would write a
+			// file no reader reads: the entries stay on disk, out of the
+			// buffer, and the user is told which (a save that drops them
+			// then is told again, tellUnrestored).
+			s.tellNotBroughtIn(p.od.name, merge.NewEntries(p.doc.text, p.to))
+			p.to = p.doc.text
+		}
 		merged[p.doc.path] = p.to
 		kept = append(kept, p)
 	}
@@ -690,4 +706,35 @@ func (s *Server) warnPastLimit(p bufferPlan, sf *store.File) {
 	msg := fmt.Sprintf("%s on disk %s, written outside this buffer: the server no longer reads it, and the buffer was not brought in step. Saving the buffer replaces that text with the buffer's; to keep it, close the buffer without saving and trim or split the file", p.od.name, problem)
 	s.showMessage(protocol.MessageTypeWarning, msg)
 	s.log.Warningf("%s", msg)
+}
+
+// warnBufferPastLimit warns, once for each size the buffer takes, that a
+// buffer past the limits of a memory file is not brought in step with the
+// disk. s.mu is not held.
+func (s *Server) warnBufferPastLimit(p bufferPlan) {
+	size := int64(len(p.doc.text))
+	s.mu.Lock()
+	warned := p.od.bufferPastLimit == size
+	p.od.bufferPastLimit = size
+	s.mu.Unlock()
+	if warned {
+		return
+	}
+	msg := fmt.Sprintf("%s: the buffer %s: entries stored by others are not brought into it, and saving it would write a file no reader reads; trim it first",
+		p.od.name, memfile.LimitProblem(size, memfile.Lines(p.doc.text)))
+	s.showMessage(protocol.MessageTypeWarning, msg)
+	s.log.Warningf("%s", msg)
+}
+
+// tellNotBroughtIn tells the user of entries stored by others that could
+// not be brought into the buffer without taking it past the limits.
+func (s *Server) tellNotBroughtIn(name string, lines []string) {
+	if len(lines) == 0 {
+		return
+	}
+	s.showMessage(protocol.MessageTypeError, fmt.Sprintf("%s: %s stored by another writer %s on disk but not brought into the buffer: with the buffer's unsaved lines the file would pass its limits (%d bytes, %d lines). Trim the buffer, or saving it drops them: %s",
+		name, plural(len(lines), "entry", "entries"), map[bool]string{true: "is", false: "are"}[len(lines) == 1], rules.MaxFileBytes, rules.MaxFileLines, strings.Join(lines, " ")))
+	for _, l := range lines {
+		s.log.Errorf("%s: not brought into the buffer (the file would pass its limits): %s", name, l)
+	}
 }
