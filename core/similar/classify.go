@@ -1,6 +1,10 @@
 package similar
 
-import "slices"
+import (
+	"slices"
+	"strings"
+	"unicode"
+)
 
 // reversalMin is how alike two Cores must be before a flipped sign or order
 // is read as a reversal of the same rule. It is fixed rather than tied to the
@@ -32,8 +36,14 @@ func Classify(old, new *Text, th Thresholds) Verdict {
 	if sameExact(old, new) {
 		return exactVerdict
 	}
-	flipped := old.effectiveSign() != new.effectiveSign()
 	sim := Jaccard(old.Keys(), new.Keys())
+	if samePunctuatedAside(old.Raw, new.Raw) {
+		// "Wrap at eighty columns, not one hundred" without its comma:
+		// punctuation, spacing and hyphens never make a reversal (issue
+		// 27), though a comma changes how an order phrase is read
+		return Verdict{Action: Skip, Similarity: sim, Kind: KindDuplicate}
+	}
+	flipped := old.effectiveSign() != new.effectiveSign()
 	if v, ok := reversal(old, new, flipped, sim); ok {
 		return v
 	}
@@ -51,6 +61,9 @@ func Classify(old, new *Text, th Thresholds) Verdict {
 	}
 	d := compareUnits(old.shapeOf().units, new.shapeOf().units)
 	switch {
+	case d.sibling && quantityUnits(d.old) && quantityUnits(d.new):
+		// "thirty minutes" / "sixty minutes": a value in words
+		return Verdict{Action: Update, Similarity: sim, Kind: KindValue, Reason: "values differ"}
 	case d.sibling:
 		return Verdict{Action: Store, Similarity: sim, Kind: KindSibling, Reason: d.reason()}
 	case d.adds || d.drops:
@@ -168,4 +181,33 @@ func stronger(c, best Verdict) bool {
 		return rank[c.Action] > rank[best.Action]
 	}
 	return c.Similarity > best.Similarity
+}
+
+// samePunctuatedAside reports whether two texts hold the same words and
+// comparison signs in the same order, letter case, punctuation, spacing and
+// hyphens aside. The signs stay: "< 1000" and "> 1000" differ.
+func samePunctuatedAside(a, b string) bool {
+	return a != b && wordsAndSigns(a) == wordsAndSigns(b) && wordsAndSigns(a) != ""
+}
+
+func wordsAndSigns(s string) string {
+	var out strings.Builder
+	space := false
+	for _, r := range s {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) || strings.ContainsRune("<>≤≥=!≠", r):
+			if space && out.Len() > 0 {
+				out.WriteByte(' ')
+			}
+			space = false
+			out.WriteRune(unicode.ToLower(r))
+		case r == '-' || r == '‐' || r == '_':
+			// "RFC-7807" / "RFC 7807", "snake_case" / "snake case": a
+			// joiner is a space
+			space = true
+		default:
+			space = true
+		}
+	}
+	return out.String()
 }

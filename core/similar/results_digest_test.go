@@ -91,8 +91,12 @@ func resultsDigest(facts func(*Text) string) string {
 // fields Keys, Core, Numbers and Named, which are now methods. A change of
 // representation must not move it; a change of what the analysis decides
 // will, and then this test is rewritten with that change's reasons.
+// Rewritten for issue 27: a substituted term that is a quantity word on
+// both sides is a changed value (number_words.go), and two texts that differ
+// only in punctuation, spacing and hyphens are duplicates, never a reversal
+// (samePunctuatedAside).
 func TestResultsUnchangedByRepresentation(t *testing.T) {
-	const want = "50ddcf50732eb0089a4db7a89e79ee1f05ac8c16d4771c965b60ab814c239e1e"
+	const want = "f6c65d77fd62d1f8bf0be67ab76e53207bda9c6c33226f41794c3a46b399ac22"
 	got := resultsDigest(func(x *Text) string {
 		return fmt.Sprintf("%q %q %q %q %q %d %v", x.Norm, x.Keys(), x.Core(), x.Numbers(), x.Named(), x.Sign, x.hasOrder)
 	})
