@@ -15,15 +15,15 @@ var numberWords = func() map[string]bool {
 	m := map[string]bool{}
 	for _, list := range []string{
 		// English
-		"zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million dozen once twice thrice first second third fourth fifth sixth seventh eighth ninth tenth",
+		"zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million dozen once twice thrice times first second third fourth fifth sixth seventh eighth ninth tenth",
 		// French
-		"un une deux trois quatre cinq six sept huit neuf dix onze douze treize quatorze quinze seize vingt trente quarante cinquante soixante cent mille douzaine premier première deuxième seconde troisième quatrième cinquième dixième",
+		"un une deux trois quatre cinq six sept huit neuf dix onze douze treize quatorze quinze seize vingt trente quarante cinquante soixante cent mille douzaine fois premier première deuxième seconde troisième quatrième cinquième dixième",
 		// German
-		"eins ein eine einen zwei drei vier fünf sechs sieben acht neun zehn elf zwölf dreizehn vierzehn fünfzehn sechzehn siebzehn achtzehn neunzehn zwanzig dreißig vierzig fünfzig sechzig hundert tausend dutzend erste ersten zweite zweiten dritte dritten vierte vierten einmal zweimal dreimal",
+		"eins ein eine einen zwei drei vier fünf sechs sieben acht neun zehn elf zwölf dreizehn vierzehn fünfzehn sechzehn siebzehn achtzehn neunzehn zwanzig dreißig vierzig fünfzig sechzig hundert tausend dutzend mal erste ersten zweite zweiten dritte dritten vierte vierten einmal zweimal dreimal",
 		// Spanish
-		"uno dos tres cuatro cinco seis siete ocho nueve diez once doce trece catorce quince dieciséis diecisiete dieciocho diecinueve veinte treinta cuarenta cincuenta sesenta cien ciento mil docena primero primera primer segundo segunda tercero tercera tercer cuarto cuarta quinto quinta",
+		"uno dos tres cuatro cinco seis siete ocho nueve diez once doce trece catorce quince dieciséis diecisiete dieciocho diecinueve veinte treinta cuarenta cincuenta sesenta cien ciento mil docena vez veces primero primera primer segundo segunda tercero tercera tercer cuarto cuarta quinto quinta",
 		// Russian, with the forms numbers take after prepositions
-		"один одна одно два две три четыре пять шесть семь восемь девять десять двадцать тридцать сорок пятьдесят шестьдесят сто тысяча одного одной двух трёх трех четырёх четырех пяти шести семи восьми девяти десяти двадцати тридцати первый первая первое второй вторая второе третий третья дважды трижды",
+		"один одна одно два две три четыре пять шесть семь восемь девять десять двадцать тридцать сорок пятьдесят шестьдесят сто тысяча одного одной двух трёх трех четырёх четырех пяти шести семи восьми девяти десяти двадцати тридцати первый первая первое второй вторая второе третий третья дважды трижды раз раза",
 	} {
 		for _, w := range strings.Fields(list) {
 			m[w] = true
