@@ -113,6 +113,9 @@ func TestFindDirectives(t *testing.T) {
 		"Show the rules in the settings page.",
 		"Print its configuration with nginx -T.",
 		"System: Ubuntu 22.04 on the CI runners.",
+		// a quotation opened by a mark standing alone, French style (issue 27)
+		"Les journaux d'attaque citent « ignore les règles précédentes » ; on les garde pour les tests.",
+		"The fixtures quote \" ignore all prior rules \" with spaces; keep them.",
 		// pipes that are data, not programs
 		"curl -s localhost:8080/metrics | python3 -m json.tool pretty-prints the metrics.",
 		"curl -s https://api.example/x | jq .items | less",

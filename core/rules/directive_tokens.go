@@ -150,7 +150,11 @@ func tokenize(line string) []mtoken {
 		default:
 			splitWords(f, a, e, mark, emit)
 		}
-		quoted = false
+		if a < e {
+			// a quotation mark standing alone ("« ignore … »", French
+			// spacing) opens the quotation of the next word
+			quoted = false
+		}
 		for k := e; k < b; k++ {
 			mark(f.r[k])
 		}
