@@ -254,8 +254,12 @@ func runInit(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 	}
 	for _, p := range created {
 		verb := "wrote" // a pointer file: created, or a block added or refreshed
-		if filepath.Dir(p) == svc.WS.Dir {
+		switch {
+		case filepath.Dir(p) == svc.WS.Dir:
 			verb = "created" // category files are only ever created
+		case filepath.Base(p) == ".gitignore":
+			fmt.Fprintf(e.stdout, "added .memory/.lock to %s (HackLM's lock file is never committed)\n", display(p))
+			continue
 		}
 		fmt.Fprintf(e.stdout, "%s %s\n", verb, display(p))
 	}

@@ -124,7 +124,7 @@ func commands() []command {
 				{name: "accept", value: "KINDS", help: "also apply the suggested choice for these kinds of pairs: reversal, value, reworded, qualification, sibling, or all"}},
 			examples: []string{"memory-lsp cleanup", "memory-lsp cleanup --apply", "memory-lsp cleanup --apply --accept reversal,value"},
 			run:      runCleanup},
-		{name: "init", args: "[--git] [--agents-md] [--claude-md]", help: "create the missing category files and a pointer block in .github/copilot-instructions.md; --agents-md, --claude-md: also in AGENTS.md, CLAUDE.md; --git: register the merge driver",
+		{name: "init", args: "[--git] [--agents-md] [--claude-md]", help: "create the missing category files, a pointer block in .github/copilot-instructions.md and, in git, a .gitignore line for .memory/.lock; --agents-md, --claude-md: also in AGENTS.md, CLAUDE.md; --git: register the merge driver",
 			flags:    initFlags(),
 			examples: []string{"memory-lsp init", "memory-lsp init --git --agents-md"},
 			run:      runInit},

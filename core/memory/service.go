@@ -344,5 +344,13 @@ func (s *Service) Init(ctx context.Context, opts InitOptions) ([]string, error) 
 		return nil, err
 	}
 	wrote, err := s.writePointers(pointers)
-	return append(created, wrote...), err
+	created = append(created, wrote...)
+	if err != nil {
+		return created, err
+	}
+	ignored, err := s.ignoreLock()
+	if ignored != "" {
+		created = append(created, ignored)
+	}
+	return created, err
 }
