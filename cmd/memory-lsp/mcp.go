@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"golang.org/x/term"
 	"io"
 	"log/slog"
+	"os"
 
 	"github.com/tliron/commonlog"
 
@@ -42,6 +44,10 @@ func runMCP(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 		opts.Root = ws.Root
 	} else {
 		opts.Fallback = e.root
+	}
+	if f, ok := e.stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		// typed in a terminal: say what it is, as serve does (issue 28)
+		fmt.Fprintln(e.stderr, "memory-lsp mcp: this is the MCP server, waiting for JSON-RPC messages on stdin; agents start it themselves.\nRun `memory-lsp help` for the commands (check, store, query, …); Ctrl-C quits.")
 	}
 	in, ok := e.stdin.(io.ReadCloser)
 	if !ok {
