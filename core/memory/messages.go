@@ -21,7 +21,7 @@ func messageFor(r StoreResult) string {
 		}
 		return msg
 	case ActionConflict:
-		return fmt.Sprintf("Updated in %s: %s (replaced: %s) — the new entry reverses the old one; recorded in %s.", r.File, quote(r.Content), quote(r.Matched.Content), ConflictLog)
+		return fmt.Sprintf("Updated in %s: %s (replaced: %s) — the new entry reverses the old one; recorded in %s.", r.File, quote(r.Content), quote(r.Matched.Content), ConflictLog) + slugKept(r)
 	case ActionUpdated:
 		if r.SlugAdded {
 			return fmt.Sprintf("Updated in %s: added slug [%s] to the stored entry %s (%d%% match).", r.File, r.Slug, quote(r.Content), percent(r.Similarity))
@@ -36,7 +36,7 @@ func messageFor(r StoreResult) string {
 		case similar.KindAddsDetail:
 			msg += " — the same fact with more detail."
 		}
-		return msg
+		return msg + slugKept(r)
 	}
 	msg := fmt.Sprintf("Stored in %s: %s", r.File, quote(r.Content))
 	if r.Kind == similar.KindSibling && r.Matched != nil {
@@ -46,6 +46,15 @@ func messageFor(r StoreResult) string {
 		msg += fmt.Sprintf(" (category full: removed the lowest-scoring entry %s)", quote(r.Evicted.Content))
 	}
 	return msg
+}
+
+// slugKept says, for an update that matched an entry under another slug
+// than the one asked for, which it keeps.
+func slugKept(r StoreResult) string {
+	if r.SlugAsked == "" {
+		return ""
+	}
+	return fmt.Sprintf(" It keeps its slug [%s]: [%s] was asked for, and an update keeps the entry's identity.", r.Slug, r.SlugAsked)
 }
 
 // quote wraps text in double quotes without escaping, as HackLM's template does.

@@ -82,6 +82,10 @@ type StoreResult struct {
 	// SlugAdded: the content was already stored without a slug, and the
 	// store gave that entry the requested slug (Action is ActionUpdated).
 	SlugAdded bool   `json:"slugAdded,omitempty"`
+	// SlugAsked is the slug the caller gave when the update matched an
+	// entry under another slug: the entry keeps its own (Slug), so that
+	// whatever addresses it by that slug still finds it (issue 28).
+	SlugAsked string `json:"slugAsked,omitempty"`
 	Content   string `json:"content"`
 	// Kind is how the new text relates to Matched (similar.Kind*): a
 	// "sibling" was stored beside it, a "reversal" replaced it.
@@ -186,8 +190,13 @@ func PlanStoreParsing(cur []byte, parse func([]byte) *memfile.Document, keyed De
 		return nil, res, nil
 	case target >= 0:
 		old := d.Entries[target]
-		if res.Slug == "" && old.HasSlug {
+		switch {
+		case res.Slug == "" && old.HasSlug:
 			res.Slug = old.Slug // an update keeps the entry's identity
+		case old.HasSlug && res.Slug != old.Slug:
+			// matched by what it says, under another slug: it keeps its
+			// own, and the reply says so
+			res.SlugAsked, res.Slug = res.Slug, old.Slug
 		}
 		edits = append(edits, d.ReplaceLine(old.LineIndex, memfile.EntryLine(res.Slug, res.Content)))
 	default:

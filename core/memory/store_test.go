@@ -65,6 +65,14 @@ func TestPlanStore(t *testing.T) {
 			wantMsg: `Updated in decisions.md: added slug [db] to the stored entry "Use Postgres for the ledger."`,
 		},
 		{
+			name:       "an update matched under another slug keeps it, and says so (issue 28)",
+			cur:        "# Decisions\n\n- [db] Use Postgres 16 for the ledger.\n",
+			req:        Store{Category: category.Decision, Content: "Use Postgres 17 for the ledger.", Slug: "ledger-db"},
+			wantAction: ActionUpdated, wantSim: -1, wantLine: 3,
+			want:    "# Decisions\n\n- [db] Use Postgres 17 for the ledger.\n",
+			wantMsg: `Updated in decisions.md: "Use Postgres 17 for the ledger." (replaced: "Use Postgres 16 for the ledger.") — the same fact with a changed value. It keeps its slug [db]: [ledger-db] was asked for, and an update keeps the entry's identity.`,
+		},
+		{
 			name:       "a fact stored under another slug keeps it: skipped",
 			cur:        "# Decisions\n\n- [ledger] Use Postgres for the ledger.\n",
 			req:        Store{Category: category.Decision, Content: "Use Postgres for the ledger.", Slug: "db"},
