@@ -348,7 +348,7 @@ func (s *Service) Init(ctx context.Context, opts InitOptions) ([]string, error) 
 	if err != nil {
 		return created, err
 	}
-	ignored, err := s.ignoreLock()
+	ignored, err := store.IgnoreLock(s.WS.Root)
 	if ignored != "" {
 		created = append(created, ignored)
 	}

@@ -81,7 +81,7 @@ type StoreResult struct {
 	Slug       string    `json:"slug,omitempty"`
 	// SlugAdded: the content was already stored without a slug, and the
 	// store gave that entry the requested slug (Action is ActionUpdated).
-	SlugAdded bool   `json:"slugAdded,omitempty"`
+	SlugAdded bool `json:"slugAdded,omitempty"`
 	// SlugAsked is the slug the caller gave when the update matched an
 	// entry under another slug: the entry keeps its own (Slug), so that
 	// whatever addresses it by that slug still finds it (issue 28).
