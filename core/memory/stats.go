@@ -163,7 +163,13 @@ func (st Stats) Message(lastChange, lastFile string) string {
 		fmt.Fprintf(&b, "\n%s: %s:%d %q repeats %s:%d %q (similarity %.2f)", p.Kind, p.Entry.File, p.Entry.Line, p.Entry.Content, p.Other.File, p.Other.Line, p.Other.Content, p.Similarity)
 	}
 	for _, p := range st.Conflicts {
-		fmt.Fprintf(&b, "\nconflict: %s:%d %q reverses %s:%d %q", p.Entry.File, p.Entry.Line, p.Entry.Content, p.Other.File, p.Other.Line, p.Other.Content)
+		// only a real reversal "reverses"; two texts under one slug may
+		// say different things without reversing anything (issue 28)
+		relation := "reverses"
+		if !reverses(p.Reason) {
+			relation = "holds another text under the same slug as"
+		}
+		fmt.Fprintf(&b, "\nconflict: %s:%d %q %s %s:%d %q", p.Entry.File, p.Entry.Line, p.Entry.Content, relation, p.Other.File, p.Other.Line, p.Other.Content)
 	}
 	for _, p := range st.Siblings {
 		fmt.Fprintf(&b, "\nsibling: %s:%d %q and %s:%d %q differ by one term (%s): two facts, unless they are one", p.Entry.File, p.Entry.Line, p.Entry.Content, p.Other.File, p.Other.Line, p.Other.Content, p.Reason)
@@ -175,4 +181,9 @@ func (st Stats) Message(lastChange, lastFile string) string {
 		fmt.Fprintf(&b, "\nLast change: %s (%s)", lastChange, lastFile)
 	}
 	return b.String()
+}
+
+// reverses reports whether a verdict's reason is a reversal's.
+func reverses(reason string) bool {
+	return strings.HasPrefix(reason, "reversal") || reason == "prefers another option"
 }

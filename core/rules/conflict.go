@@ -92,7 +92,7 @@ func checkSlugVersions(w *workspace) {
 			r, o := entryRef{fi, i}, entryRef{fi, other}
 			oe := w.entry(o)
 			w.report(Finding{File: fi, Span: entrySpan(e),
-				Message: fmt.Sprintf("slug %q holds a different text on line %d, as when both sides of a merge change one entry: keep one", e.Slug, w.entryLineNo(o)),
+				Message: fmt.Sprintf("slug %q holds a different text on line %d: a store under it updates only one of them — keep one, or give one another slug if they are two facts", e.Slug, w.entryLineNo(o)),
 				Related: []Related{{File: fi, Span: entrySpan(oe), Message: "the other version of the slug"}},
 				Fixes:   w.pairFixes(o, r)})
 		}
