@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 )
@@ -165,4 +166,71 @@ func objectKeys(raw json.RawMessage) ([]string, error) {
 		}
 	}
 	return keys, nil
+}
+
+// TestVSCodeDocumentedDefaults (issue 28): the defaults the VS Code
+// client's README states for the server's settings ("unset (server: `V`)")
+// are the server's own (config.Default): it said maxContent was 5000 where
+// the server's is 1000.
+func TestVSCodeDocumentedDefaults(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("vscode", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := config.Default()
+	limits := map[string]int{}
+	for _, c := range category.All {
+		limits[c.String()] = d.Limits[c]
+	}
+	want := map[string]any{
+		"categoryLimit": limits, "skipThreshold": d.SkipThreshold, "updateThreshold": d.UpdateThreshold,
+		"mergeThreshold": d.MergeThreshold, "longEntry": d.LongEntry, "maxContent": d.MaxContent, "historyDepth": d.HistoryDepth,
+	}
+	row := regexp.MustCompile("(?m)^\\| `" + config.Section + "\\.(\\w+)` \\| unset \\(server: `([^`]*)`\\)")
+	seen := 0
+	for _, m := range row.FindAllSubmatch(data, -1) {
+		key, doc := string(m[1]), m[2]
+		w, ok := want[key]
+		if !ok {
+			t.Errorf("clients/vscode/README.md states a default for %s, which has none in config.Default", key)
+			continue
+		}
+		seen++
+		wantJSON, _ := json.Marshal(w)
+		var got, exp any
+		if err := json.Unmarshal(doc, &got); err != nil {
+			t.Errorf("%s: the documented default %s is not JSON: %v", key, doc, err)
+			continue
+		}
+		json.Unmarshal(wantJSON, &exp)
+		if !reflect.DeepEqual(got, exp) {
+			t.Errorf("clients/vscode/README.md says %s defaults to %s; the server's default is %s", key, doc, wantJSON)
+		}
+	}
+	if seen != len(want) {
+		t.Errorf("clients/vscode/README.md states %d of the %d server defaults", seen, len(want))
+	}
+	// and the settings editor's descriptions ("Unset: `V`.")
+	var props map[string]struct {
+		Description string `json:"markdownDescription"`
+	}
+	if err := json.Unmarshal(vscodeSettings(t), &props); err != nil {
+		t.Fatal(err)
+	}
+	unset := regexp.MustCompile("Unset: `([^`]*)`")
+	for key, w := range want {
+		m := unset.FindStringSubmatch(props[config.Section+"."+key].Description)
+		if m == nil {
+			continue
+		}
+		wantJSON, _ := json.Marshal(w)
+		var got, exp any
+		if json.Unmarshal([]byte(m[1]), &got) != nil {
+			continue // words, not a value
+		}
+		json.Unmarshal(wantJSON, &exp)
+		if !reflect.DeepEqual(got, exp) {
+			t.Errorf("clients/vscode/package.json says %s is %s unset; the server's default is %s", key, m[1], wantJSON)
+		}
+	}
 }
