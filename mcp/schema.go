@@ -31,6 +31,10 @@ func object(required []string, props ...prop) *jsonschema.Schema {
 	return s
 }
 
+// categoryForms says which spellings of a category the server reads
+// (category.Parse): the enum lists the canonical ones.
+const categoryForms = "Any letter case, the plural (Decisions) and the file name (decisions.md) are accepted too"
+
 func str(desc string) *jsonschema.Schema {
 	return &jsonschema.Schema{Type: "string", Description: desc}
 }
@@ -39,9 +43,11 @@ func integer(desc string, min float64) *jsonschema.Schema {
 	return &jsonschema.Schema{Type: "integer", Description: desc, Minimum: &min}
 }
 
-// categoryEnum is HackLM's enum of the five category names.
+// categoryEnum is HackLM's enum of the five category names, kept as
+// HackLM's tool schema has it; the description says what else the server
+// accepts, so that the schema does not contradict it (issue 28).
 func categoryEnum(desc string) *jsonschema.Schema {
-	s := str(desc)
+	s := str(desc + ". " + categoryForms)
 	for _, c := range category.All {
 		s.Enum = append(s.Enum, c.String())
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/memory-lsp/memory-lsp/core/text"
 	"strconv"
 	"strings"
 )
@@ -101,36 +102,9 @@ func (p *parsedArgs) int(name string) (*int, error) {
 func nearestFlag(name string, specs []flagSpec) string {
 	best, bestD := "", 3
 	for _, s := range specs {
-		if d := editDistance(name, s.name); d < bestD {
+		if d := text.EditDistance(name, s.name); d < bestD {
 			best, bestD = s.name, d
 		}
 	}
 	return best
-}
-
-// editDistance is the number of insertions, deletions, substitutions and
-// swaps of two neighbours that turn a into b (optimal string alignment).
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	d := make([][]int, len(ra)+1)
-	for i := range d {
-		d[i] = make([]int, len(rb)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(ra)][len(rb)]
 }
