@@ -228,7 +228,7 @@ var lexicon = []struct {
 	{wGuard, "review* überprüfung* sicherheitsprüfungen branch-schutz schutz signierung signatur"},
 	{wOpaque, "ordner verzeichnis datei dateien inhalt variablen"},
 	{wYou, "du dich dir dein deine deinen deiner euch musst sollst darfst kannst"},
-	{wAgent, "agent assistent ki modell"},
+	{wAgent, "agent agenten assistent assistenten ki modell"},
 	{wRead, "liest lest lesen siehst"},
 	{wWhen, "wenn sobald falls nachdem"},
 	{wAs, "als"},

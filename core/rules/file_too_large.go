@@ -30,9 +30,6 @@ func thousands(n int) string {
 	return s
 }
 
-// SizeProblem says how a file of size bytes is over MaxFileBytes, for the
-// finding and for the errors of the writes that refuse such a file.
-func SizeProblem(size int64) string { return memfile.LimitProblem(size, 0) }
 
 // TooLarge reports whether the file is over MaxFileBytes or MaxFileLines.
 // Such a file is not parsed (NewFile leaves its Document without lines or

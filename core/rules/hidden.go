@@ -382,11 +382,20 @@ func pragmaArgsInstruct(b string) bool {
 	return false
 }
 
-// agentAddressed finds a comment that speaks to or of the agent reading the
-// file: its name or role, in the languages agent-directive reads.
-var agentAddressed = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(?:assistants?|agents?|ai|a\.i\.|llms?|claude|copilot|cursor|codex|gemini|chatgpt|gpt-?\d*|system|ki|ia|agenten|agente|l'agent)\b\s*[:：,]|(?i)(?:(?:ассистент|агент|ии)\p{L}*\s*[:：,]|für den agenten|pour l'agent|pour l'ia|para el agente|para la ia|для агента|для ии|给\s*ai|ai\s*助手|智能体|aiアシスタント|エージェント|アシスタントへ|to the (?:ai|agent|assistant|model)|for the (?:ai|agent|assistant|model)|note to (?:the )?(?:ai|agent|assistant|model))`)
-})
+// addressesAgent reports whether a comment speaks to or of the agent that
+// reads the file: a word of agent-directive's lexicon for an agent (agent,
+// assistant, AI, Claude, 助手, агент …), or a turn label before a colon
+// ("system:"), read as that rule reads words.
+func addressesAgent(body string) bool {
+	for line := range strings.SplitSeq(body, "\n") {
+		for _, t := range tokenize(line) {
+			if t.c&wAgent != 0 || t.c&wRole != 0 && t.colon {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // imperativeVerbs open an English clause that tells the reader to act.
 var imperativeVerbs = map[string]bool{
@@ -405,7 +414,7 @@ var imperativeVerbs = map[string]bool{
 // addressed to an agent, or an English clause that opens with a verb in
 // the imperative ("copy it into the repo", "and pass --force").
 func commentInstructs(body string) bool {
-	if len(FindDirectives(body)) > 0 || agentAddressed().MatchString(body) {
+	if len(FindDirectives(body)) > 0 || addressesAgent(body) {
 		return true
 	}
 	for _, clause := range strings.FieldsFunc(strings.ToLower(body), func(r rune) bool { return strings.ContainsRune(".;!?\n", r) }) {
