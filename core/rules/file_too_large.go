@@ -30,7 +30,6 @@ func thousands(n int) string {
 	return s
 }
 
-
 // TooLarge reports whether the file is over MaxFileBytes or MaxFileLines.
 // Such a file is not parsed (NewFile leaves its Document without lines or
 // entries, and NewFileTooLarge without bytes) and every rule but
