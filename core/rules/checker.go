@@ -82,7 +82,7 @@ const pairsTask = " pairs"
 type pairGroup struct {
 	path  string
 	texts []*similar.Text
-	pairs []similar.Pair
+	pairs similar.PairSet
 }
 
 // contents lists the group's contents, for a diff with the next call's.
@@ -450,9 +450,9 @@ func (c *Checker) computePairs(files []File, cfg config.Config) ([]entryRef, []s
 	pairsOf := func(gi int) {
 		g := groups[gi]
 		if prev, m := prevs[gi], matches[gi]; samePairs && prev != nil {
-			g.pairs = updatePairs(prev, g, m, th)
+			g.pairs = prev.pairs.Update(prev.texts, g.texts, m, th)
 		} else {
-			g.pairs = similar.Pairs(g.texts, nil, th)
+			g.pairs = similar.GroupPairs(g.texts, th)
 		}
 	}
 	// The files are independent: on a large workspace they are spread over
@@ -467,12 +467,12 @@ func (c *Checker) computePairs(files []File, cfg config.Config) ([]entryRef, []s
 	}
 	np := 0
 	for _, g := range groups {
-		np += len(g.pairs)
+		np += len(g.pairs.Pairs)
 	}
 	pairs := make([]similar.Pair, 0, np)
 	off := 0
 	for _, g := range groups {
-		for _, p := range g.pairs {
+		for _, p := range g.pairs.Pairs {
 			pairs = append(pairs, similar.Pair{I: p.I + off, J: p.J + off, Verdict: p.Verdict})
 		}
 		off += len(g.texts)
@@ -485,67 +485,6 @@ func (c *Checker) computePairs(files []File, cfg config.Config) ([]entryRef, []s
 // still be updated rather than recomputed.
 func maxChanges(n int) int {
 	return max(minIncremental, int(recomputeShare*float64(n)))
-}
-
-// updatePairs keeps prev's pairs between entries that are still there
-// (renumbered) and adds those that involve a changed entry. The exact pairs
-// of the classes an entry came into or went from are made afresh
-// (similar.ExactStarsAfter): each is a pair with the earliest entry of its
-// class, which such a change can replace.
-func updatePairs(prev, g *pairGroup, match []int, th similar.Thresholds) []similar.Pair {
-	now := make([]int, len(prev.texts)) // old index → new, -1 if gone
-	for i := range now {
-		now[i] = -1
-	}
-	var changed []int
-	for i, o := range match {
-		if o >= 0 {
-			now[o] = i
-		} else {
-			changed = append(changed, i)
-		}
-	}
-	if len(changed) == 0 && len(prev.texts) == len(g.texts) {
-		return prev.pairs // nothing moved
-	}
-	fresh := similar.PairsInvolving(g.texts, changed, th)
-	kept := make([]similar.Pair, 0, len(prev.pairs)+len(fresh))
-	var keptExact []similar.Pair
-	for _, p := range prev.pairs {
-		if i, j := now[p.I], now[p.J]; i >= 0 && j >= 0 {
-			if p.Verdict.Exact {
-				keptExact = append(keptExact, similar.Pair{I: i, J: j, Verdict: p.Verdict})
-			} else {
-				kept = append(kept, similar.Pair{I: i, J: j, Verdict: p.Verdict})
-			}
-		}
-	}
-	touched := make([]*similar.Text, 0, 2*len(changed))
-	for _, i := range changed {
-		touched = append(touched, g.texts[i])
-	}
-	for o, i := range now {
-		if i < 0 {
-			touched = append(touched, prev.texts[o])
-		}
-	}
-	return mergePairs(mergePairs(kept, fresh), similar.ExactStarsAfter(g.texts, keptExact, touched))
-}
-
-// mergePairs merges two lists of pairs sorted by (I, J) with no pair in both.
-func mergePairs(p, q []similar.Pair) []similar.Pair {
-	out := make([]similar.Pair, 0, len(p)+len(q))
-	a, b := 0, 0
-	for a < len(p) || b < len(q) {
-		if b == len(q) || a < len(p) && (p[a].I < q[b].I || p[a].I == q[b].I && p[a].J < q[b].J) {
-			out = append(out, p[a])
-			a++
-		} else {
-			out = append(out, q[b])
-			b++
-		}
-	}
-	return out
 }
 
 // lookup finds an analysis of the previous call by content, building the

@@ -43,7 +43,7 @@ func checkerPairs(c *Checker) []similar.Pair {
 	var out []similar.Pair
 	off := 0
 	for _, g := range c.groups {
-		for _, p := range g.pairs {
+		for _, p := range g.pairs.Pairs {
 			out = append(out, similar.Pair{I: p.I + off, J: p.J + off, Verdict: p.Verdict})
 		}
 		off += len(g.texts)
@@ -469,9 +469,11 @@ func TestCheckerWarm10k(t *testing.T) {
 // Checker, which waited for its pair computation, starts afresh next time.
 func TestCheckerPanicResets(t *testing.T) {
 	c := new(Checker)
-	good := []File{newFile(".memory/decisions.md", []byte("- Always run seeds\n- Never run seeds\n- Run seeds\n"))}
+	good := []File{newFile(".memory/decisions.md", []byte("\ufeff- Always run seeds\n- Never run seeds\n- Run seeds\n"))}
 	c.Check(good, config.Default())
-	// An entry whose line does not exist: the rules index Lines with it.
+	// A document without its lines: the byte-order-mark rule reads the
+	// first line, and the pair rules (which read none now, their choices'
+	// edits being made when asked for) have run beside it.
 	broken := *good[0].Doc
 	broken.Lines = nil
 	panicked := func() (p any) {

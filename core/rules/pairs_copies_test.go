@@ -16,6 +16,8 @@ import (
 // cliquePairs is every related pair of each category file, every pair of
 // exact duplicates included: what the pair rules read before similar.Pairs
 // reduced the exact pairs to those with the earliest entry of their class.
+// A file too dense for every pair (similar.PairSet.Dense) has its windows'
+// pairs, which similar's tests hold to their definition.
 func cliquePairs(files []File, cfg config.Config) ([]entryRef, []similar.Pair) {
 	th := similar.Thresholds{Skip: cfg.SkipThreshold, Update: cfg.UpdateThreshold}
 	var refs []entryRef
@@ -32,6 +34,12 @@ func cliquePairs(files []File, cfg config.Config) ([]entryRef, []similar.Pair) {
 				refs = append(refs, entryRef{fi, i})
 				texts = append(texts, similar.Analyze(c))
 			}
+		}
+		if ps := similar.GroupPairs(texts, th); ps.Dense {
+			for _, p := range ps.Pairs {
+				pairs = append(pairs, similar.Pair{I: off + p.I, J: off + p.J, Verdict: p.Verdict})
+			}
+			continue
 		}
 		for i := range texts {
 			for j := i + 1; j < len(texts); j++ {

@@ -136,6 +136,12 @@ func Jaccard(a, b []string) float64 {
 	if len(a) == 0 || len(b) == 0 {
 		return 0
 	}
+	inter := intersection(a, b)
+	return float64(inter) / float64(len(a)+len(b)-inter)
+}
+
+// intersection counts the elements two sorted unique slices share.
+func intersection(a, b []string) int {
 	inter := 0
 	for i, j := 0, 0; i < len(a) && j < len(b); {
 		switch {
@@ -149,7 +155,7 @@ func Jaccard(a, b []string) float64 {
 			j++
 		}
 	}
-	return float64(inter) / float64(len(a)+len(b)-inter)
+	return inter
 }
 
 // Decide is storeMemory's dedup over the entries of one category, in file

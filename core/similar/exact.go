@@ -86,12 +86,14 @@ type twinNodes struct {
 	node   []int32     // node[i]: the node of member i, by its first member
 	next   []int32     // next[i]: the next member of i's node, -1 at the end
 	last   []int32     // last[f]: the last member so far of the node first f
+	size   []int32     // size[f]: the number of members of the node first f
 	twins  [][][]int32 // twins of a node with more than one member, by first
 	firsts []int32     // the first member of each node, ascending
 }
 
 func newTwinNodes(texts []*Text, members []int32) *twinNodes {
-	tn := &twinNodes{texts: texts, node: make([]int32, len(texts)), next: make([]int32, len(texts)), last: make([]int32, len(texts))}
+	tn := &twinNodes{texts: texts, node: make([]int32, len(texts)), next: make([]int32, len(texts)),
+		last: make([]int32, len(texts)), size: make([]int32, len(texts))}
 	byKey := make(map[string][]int32, len(members))
 	for _, j := range members {
 		tj := texts[j]
@@ -100,7 +102,7 @@ func newTwinNodes(texts []*Text, members []int32) *twinNodes {
 		tn.next[j] = -1
 		if k < 0 {
 			byKey[tj.exactKey()] = append(fs, j)
-			tn.node[j], tn.last[j] = j, j
+			tn.node[j], tn.last[j], tn.size[j] = j, j, 1
 			tn.firsts = append(tn.firsts, j)
 			continue
 		}
@@ -108,6 +110,7 @@ func newTwinNodes(texts []*Text, members []int32) *twinNodes {
 		tn.node[j] = f
 		tn.next[tn.last[f]] = j
 		tn.last[f] = j
+		tn.size[f]++
 	}
 	return tn
 }

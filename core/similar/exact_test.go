@@ -59,7 +59,7 @@ func TestPairsOfCopiesMatchBruteForce(t *testing.T) {
 		}
 		changed := []int{0, len(texts) / 2, len(texts) - 1}
 		var want []Pair
-		for _, p := range bruteForce(texts, nil, defaultTh) {
+		for _, p := range bruteAllPairs(texts, defaultTh) {
 			if !p.Verdict.Exact && (slices.Contains(changed, p.I) || slices.Contains(changed, p.J)) {
 				want = append(want, p)
 			}

@@ -9,7 +9,9 @@ import (
 // Pairs finds every pair (i < j) whose verdict is Related, without comparing
 // all pairs: candidates come from an inverted index of keywords with prefix
 // filtering. group[i] restricts comparisons to texts of the same group (the
-// category); pass nil to compare everything.
+// category); pass nil to compare everything. A group whose texts are so alike
+// that it holds more candidate pairs than denseLimit of its size is dense:
+// its texts are compared with their neighbours only (windowPairs).
 //
 // Exact duplicates are the exception: being an exact duplicate is an
 // equivalence (sameExact), and j is paired only with the earliest text of its
@@ -18,18 +20,38 @@ import (
 // with the same earliest text. Copies are also found and judged together
 // (twinNodes), so they cost no more comparisons than one text.
 //
-// A pair can only be more than Store if (a) the exact keys are equal, (b) the
-// Cores reach coreCandidateMin or both are empty with equal normCore, or (c) the
-// keyword Jaccard reaches the lower threshold. (a) and the empty-Core half of
-// (b) are hash lookups; the rest is the prefix filter: with every set sorted
-// rarest token first, two sets with Jaccard ≥ t share a token within the first
-// |A| − ⌈t·|A|⌉ + 1 of each, and within the first |A| − minOverlap(|A|, |A|) + 1
-// of the smaller (see side). Every candidate is then judged by Classify, so
-// the result is exactly that of comparing all pairs, exact pairs reduced as
-// above.
+// A pair can only be more than Store if it is a candidate: (a) the exact keys
+// are equal, (b) the Cores reach coreCandidateMin or both are empty with
+// equal normCore, or (c) the keyword Jaccard reaches the lower threshold. (a)
+// and the empty-Core half of (b) are hash lookups; the rest is the prefix
+// filter: with every set sorted rarest token first, two sets with Jaccard ≥ t
+// share a token within the first |A| − ⌈t·|A|⌉ + 1 of each, and within the
+// first |A| − minOverlap(|A|, |A|) + 1 of the smaller (see side). Every
+// candidate is then judged by Classify, so the result of a group that is not
+// dense is exactly that of comparing all pairs, exact pairs reduced as above.
 func Pairs(texts []*Text, group []int, th Thresholds) []Pair {
 	out, _ := countedPairs(texts, group, th)
 	return out
+}
+
+// PairSet is the related pairs of one group of texts (Pairs with a nil
+// group), with what Update needs to bring them up to date after an edit.
+type PairSet struct {
+	Pairs []Pair
+	// Dense: the texts hold more candidate pairs than denseLimit, and the
+	// pairs are each text's with its neighbours (windowPairs).
+	Dense bool
+	// candidates counts the candidate pairs of texts that are not exact
+	// duplicates, when not Dense.
+	candidates int
+}
+
+// GroupPairs is Pairs(texts, nil, th) as a PairSet.
+func GroupPairs(texts []*Text, th Thresholds) PairSet {
+	ps, _ := groupPairs(nil, texts, allMembers(len(texts)), th)
+	sortPairs(ps.Pairs)
+	trimShapes(texts)
+	return ps
 }
 
 // countedPairs is Pairs, with the number of candidate pairs of first texts
@@ -39,45 +61,69 @@ func countedPairs(texts []*Text, group []int, th Thresholds) ([]Pair, [2]int) {
 	if group != nil && len(group) != len(texts) {
 		panic("similar.Pairs: group must be nil or as long as texts")
 	}
-	t := min(th.Skip, th.Update)
-	if !(t > 0) {
-		// every pair reaches a threshold of zero: nothing to filter
-		return allPairs(texts, group, th), [2]int{}
-	}
-	ix := newPairIndex(texts, t)
+	var ix *pairIndex
 	var out []Pair
 	for _, members := range partition(len(texts), group) {
-		out = ix.group(out, texts, members, th)
+		var ps PairSet
+		ps, ix = groupPairs(ix, texts, members, th)
+		out = append(out, ps.Pairs...)
 	}
 	sortPairs(out)
+	if ix == nil {
+		return out, [2]int{}
+	}
 	return out, [2]int{ix.candidates, ix.classified}
 }
 
-func allPairs(texts []*Text, group []int, th Thresholds) []Pair {
+// groupPairs finds the pairs among members (ascending), unsorted, with the
+// index of texts it made or was given (nil to make one when needed).
+func groupPairs(ix *pairIndex, texts []*Text, members []int32, th Thresholds) (PairSet, *pairIndex) {
+	t := min(th.Skip, th.Update)
+	if t > 0 {
+		if ix == nil {
+			ix = newPairIndex(texts, t)
+		}
+		out, n, dense := ix.group(nil, texts, members, th)
+		return PairSet{Pairs: out, Dense: dense, candidates: n}, ix
+	}
+	// every pair reaches a threshold of zero: nothing to filter, and every
+	// pair but the exact ones is a candidate
+	n := len(members) * (len(members) - 1) / 2
+	stars := map[int]int{} // per class, by its earliest text: its other texts
+	for _, p := range exactStars(nil, texts, members) {
+		stars[p.I]++
+	}
+	for _, s := range stars {
+		n -= (s + 1) * s / 2 // a class of k texts holds k(k−1)/2 exact pairs
+	}
+	if n > denseLimit(len(members)) {
+		return PairSet{Pairs: windowPairs(nil, texts, members, th), Dense: true}, ix
+	}
 	var out []Pair
-	for i := range texts {
-		for j := i + 1; j < len(texts); j++ {
-			if group != nil && group[i] != group[j] || sameExact(texts[i], texts[j]) {
+	for a, i := range members {
+		for _, j := range members[a+1:] {
+			if sameExact(texts[i], texts[j]) {
 				continue
 			}
 			if v := Classify(texts[i], texts[j], th); v.Related() {
-				out = append(out, Pair{I: i, J: j, Verdict: v})
+				out = append(out, Pair{I: int(i), J: int(j), Verdict: v})
 			}
 		}
 	}
-	for _, members := range partition(len(texts), group) {
-		out = exactStars(out, texts, members)
-	}
-	sortPairs(out)
-	return out
+	return PairSet{Pairs: exactStars(out, texts, members), candidates: n}, ix
 }
 
-// partition lists the indices of each group in order.
-func partition(n int, group []int) [][]int32 {
+func allMembers(n int) []int32 {
 	all := make([]int32, n)
 	for i := range all {
 		all[i] = int32(i)
 	}
+	return all
+}
+
+// partition lists the indices of each group in order.
+func partition(n int, group []int) [][]int32 {
+	all := allMembers(n)
 	if group == nil {
 		return [][]int32{all}
 	}
@@ -212,39 +258,65 @@ func sizesAllow(a, b int, t float64) bool {
 	return float64(min(a, b)) >= t*float64(max(a, b))-1e-9
 }
 
-// group finds the pairs among members (ascending indices) and appends them.
+// group finds the pairs among members (ascending indices) and appends them,
+// with the number of candidate pairs among them, or dense when they are too
+// many (denseLimit) and the pairs are windowPairs'.
+//
 // The search runs over the first text of each node (twinNodes); its
 // candidates are the hash hits, which are always judged, and the pairs whose
 // keyword or Core Jaccard reaches its threshold; each is judged once per
 // pair of twins, the earlier text as the old one, as a comparison of all
-// pairs would. The exact pairs are exactStars'.
-func (ix *pairIndex) group(out []Pair, texts []*Text, members []int32, th Thresholds) []Pair {
+// pairs would. The exact pairs are exactStars'. The candidates are counted
+// as they come, compacting them whenever they have doubled, so that a dense
+// group is known as such before its candidates fill the memory.
+func (ix *pairIndex) group(out []Pair, texts []*Text, members []int32, th Thresholds) (_ []Pair, candidates int, dense bool) {
 	tn := newTwinNodes(texts, members)
 	firsts := tn.firsts
+	limit := denseLimit(len(members))
+	spillAt := 2 * limit
+	spill := func(cands []uint64) ([]uint64, bool) {
+		if len(cands) < spillAt {
+			return cands, true
+		}
+		cands = compactCandidates(cands)
+		if countCandidates(cands, texts, tn) > limit {
+			return cands, false
+		}
+		spillAt = max(spillAt, 2*len(cands))
+		return cands, true
+	}
 	cands := ix.cands[:0]
 	exact := make(map[string]int32, len(firsts))
 	emptyCore := map[string]int32{}
+	ok := true
 	for _, j := range firsts {
 		tj := texts[j]
 		cands = chain(cands, exact, ix.sameKey, tj.exactKey(), j)
 		if len(tj.Core()) == 0 && tj.normCore() != "" {
 			cands = chain(cands, emptyCore, ix.sameCore, tj.normCore(), j)
 		}
-	}
-	cands = ix.keys.join(cands, firsts)
-	cands = ix.core.join(cands, firsts)
-	slices.Sort(cands)
-	n := 0
-	for k, c := range cands {
-		if k > 0 && c == cands[k-1] {
-			continue
+		if cands, ok = spill(cands); !ok {
+			break
 		}
+	}
+	if ok {
+		cands, ok = ix.keys.join(cands, firsts, spill)
+	}
+	if ok {
+		cands, ok = ix.core.join(cands, firsts, spill)
+	}
+	cands = compactCandidates(cands)
+	ix.cands = cands
+	if candidates = countCandidates(cands, texts, tn); !ok || candidates > limit {
+		return windowPairs(out, texts, members, th), 0, true
+	}
+	n := 0
+	for _, c := range cands {
 		ix.candidates++
 		out, n = tn.judge(out, int32(c>>32), int32(uint32(c)), th)
 		ix.classified += n
 	}
-	ix.cands = cands
-	return exactStars(out, texts, members)
+	return exactStars(out, texts, members), candidates, false
 }
 
 // pack is the candidate pair of texts a and b, the lower index first.

@@ -11,49 +11,100 @@ import "slices"
 // entry can move the earliest text of an exact class, and so every exact pair
 // of the class.
 //
-// The changed texts are indexed by keyword; one pass over all texts counts
-// the keywords (and Core words) each shares with each changed text. A pair is
-// judged by Classify only if it could be more than Store — the exact keys or
-// the empty-Core fallbacks are equal, or a counted Jaccard reaches the lower
-// threshold or coreCandidateMin — which are the conditions Pairs filters on.
+// A pair is judged by Classify only if it is a candidate, as in Pairs: the
+// changed texts are the probes of scanPartners.
 func PairsInvolving(texts []*Text, changed []int, th Thresholds) []Pair {
-	if len(changed) == 0 {
-		return nil
+	cands, _ := candidatesOf(texts, changed, min(th.Skip, th.Update), -1)
+	return judgeCandidates(texts, cands, th)
+}
+
+// candidatesOf lists the candidate pairs (see candidate) of texts that are
+// not exact duplicates and of which one end or both is in probes
+// (ascending, distinct), each pair once, the earlier text first, and counts
+// them. Past budget pairs (unless it is negative) it goes on counting but
+// lists no more.
+func candidatesOf(texts []*Text, probes []int, t float64, budget int) ([][2]int32, int) {
+	if len(probes) == 0 {
+		return nil, 0
 	}
-	isChanged := make([]bool, len(texts))
-	for _, c := range changed {
-		isChanged[c] = true
+	isProbe := make([]bool, len(texts))
+	for _, c := range probes {
+		isProbe[c] = true
 	}
-	var out []Pair
-	judge := func(i, j int) {
-		if i > j {
-			i, j = j, i
-		}
-		if sameExact(texts[i], texts[j]) {
+	var out [][2]int32
+	n := 0
+	scanPartners(texts, probes, t, func(x, c int) {
+		// a pair of two probes is taken from the earlier one's side
+		if isProbe[x] && x < c || sameExact(texts[x], texts[c]) {
 			return
 		}
-		if v := Classify(texts[i], texts[j], th); v.Related() {
-			out = append(out, Pair{I: i, J: j, Verdict: v})
+		if n++; budget < 0 || n <= budget {
+			out = append(out, [2]int32{int32(min(x, c)), int32(max(x, c))})
+		}
+	})
+	return out, n
+}
+
+// judgeCandidates classifies candidate pairs (earlier text first) and
+// returns the related ones, sorted by (I, J).
+func judgeCandidates(texts []*Text, cands [][2]int32, th Thresholds) []Pair {
+	var out []Pair
+	for _, c := range cands {
+		if v := Classify(texts[c[0]], texts[c[1]], th); v.Related() {
+			out = append(out, Pair{I: int(c[0]), J: int(c[1]), Verdict: v})
 		}
 	}
-	// skip reports the pairs another step judges: a text with itself, and a
-	// pair of two changed texts except from the earlier one's side.
-	skip := func(x, c int) bool { return x == c || isChanged[x] && x < c }
-	t := min(th.Skip, th.Update)
+	sortPairs(out)
+	return out
+}
+
+// candidate is the filter Pairs applies before Classify, pair by pair: the
+// exact keys are equal, or both Cores are empty with equal normCore, or the
+// keyword Jaccard reaches t, or the Core Jaccard reaches coreCandidateMin.
+// Any pair it rejects is Store to Classify. Pairs and scanPartners find
+// exactly the pairs it accepts; the tests hold them to it.
+func candidate(a, b *Text, t float64) bool {
+	if !(t > 0) || a.exactKey() == b.exactKey() ||
+		len(a.Core()) == 0 && len(b.Core()) == 0 && a.normCore() != "" && a.normCore() == b.normCore() {
+		return true
+	}
+	return jaccardReaches(a.Keys(), b.Keys(), t) || jaccardReaches(a.Core(), b.Core(), coreCandidateMin)
+}
+
+func jaccardReaches(a, b []string, t float64) bool {
+	return overlapReaches(intersection(a, b), len(a), len(b), t)
+}
+
+// overlapReaches: two sets of sizes na and nb sharing inter elements have
+// a Jaccard of at least t, with the 1e-9 slack of every filter here.
+func overlapReaches(inter, na, nb int, t float64) bool {
+	return inter > 0 && float64(inter)/float64(na+nb-inter) >= t-1e-9
+}
+
+// scanPartners calls visit(x, c) for every probe c (probes: ascending,
+// distinct indices into texts) and every other text x that is its
+// candidate at the lower threshold t, exact duplicates included.
+//
+// The probes are indexed by keyword; one pass over all texts counts the
+// keywords (and Core words) each shares with each probe, so that the cost
+// is that of reading every text once, whatever the number of probes.
+func scanPartners(texts []*Text, probes []int, t float64, visit func(x, c int)) {
+	if len(probes) == 0 {
+		return
+	}
 	if !(t > 0) {
 		// every pair reaches a threshold of zero: nothing to filter
-		for _, c := range changed {
+		for _, c := range probes {
 			for x := range texts {
-				if !skip(x, c) {
-					judge(x, c)
+				if x != c {
+					visit(x, c)
 				}
 			}
 		}
-		sortPairs(out)
-		return out
+		return
 	}
 
-	// posting is one changed text (by slot in changed) holding a token as a
+	// posting is one probe (by slot in probes) holding a token as a
 	// keyword, as a Core word, or both: CJK Cores hold pieces that are not
 	// keywords, so the two are indexed together but counted apart.
 	type posting struct {
@@ -64,7 +115,7 @@ func PairsInvolving(texts []*Text, changed []int, th Thresholds) []Pair {
 	exact := map[string][]int32{}
 	emptyCore := map[string][]int32{}
 	exactLen := map[int]bool{}
-	for s, c := range changed {
+	for s, c := range probes {
 		tc := texts[c]
 		union(tc.Keys(), tc.Core(), func(w string, key, core bool) {
 			tokens[w] = append(tokens[w], posting{int32(s), key, core})
@@ -78,19 +129,16 @@ func PairsInvolving(texts []*Text, changed []int, th Thresholds) []Pair {
 	// Per slot, for the text x being scanned: stamp[s] == x+1 when s was
 	// reached, with the shared keyword and Core counts and whether a hash
 	// key matched.
-	stamp := make([]int32, len(changed))
-	keyN := make([]int32, len(changed))
-	coreN := make([]int32, len(changed))
-	sure := make([]bool, len(changed))
+	stamp := make([]int32, len(probes))
+	keyN := make([]int32, len(probes))
+	coreN := make([]int32, len(probes))
+	sure := make([]bool, len(probes))
 	var touched []int32
 	reach := func(s int32, x int) {
 		if stamp[s] != int32(x)+1 {
 			stamp[s], keyN[s], coreN[s], sure[s] = int32(x)+1, 0, 0, false
 			touched = append(touched, s)
 		}
-	}
-	reaches := func(inter, na, nb int, t float64) bool {
-		return inter > 0 && float64(inter)/float64(na+nb-inter) >= t-1e-9
 	}
 	for x, tx := range texts {
 		touched = touched[:0]
@@ -118,19 +166,17 @@ func PairsInvolving(texts []*Text, changed []int, th Thresholds) []Pair {
 			}
 		}
 		for _, s := range touched {
-			c := changed[s]
-			if skip(x, c) {
+			c := probes[s]
+			if x == c {
 				continue
 			}
 			tc := texts[c]
-			if sure[s] || reaches(int(keyN[s]), len(tx.Keys()), len(tc.Keys()), t) ||
-				reaches(int(coreN[s]), len(tx.Core()), len(tc.Core()), coreCandidateMin) {
-				judge(x, c)
+			if sure[s] || overlapReaches(int(keyN[s]), len(tx.Keys()), len(tc.Keys()), t) ||
+				overlapReaches(int(coreN[s]), len(tx.Core()), len(tc.Core()), coreCandidateMin) {
+				visit(x, c)
 			}
 		}
 	}
-	sortPairs(out)
-	return out
 }
 
 func sortPairs(ps []Pair) {

@@ -28,7 +28,7 @@ func TestPairsInvolvingMatchesBruteForce(t *testing.T) {
 			}
 			for _, th := range ths {
 				want := []Pair{}
-				for _, p := range bruteForce(texts, nil, th) {
+				for _, p := range bruteAllPairs(texts, th) {
 					if !p.Verdict.Exact && (slices.Contains(changed, p.I) || slices.Contains(changed, p.J)) {
 						want = append(want, p)
 					}

@@ -1,6 +1,7 @@
 package similar
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"testing"
@@ -84,26 +85,118 @@ func TestPairsEdges(t *testing.T) {
 	}
 }
 
-// bruteForce is the definition Pairs must meet: Classify on every pair, of
-// the exact duplicates only the pairs with the earliest text they duplicate.
+// bruteForce is the definition Pairs must meet: per group, when its
+// candidate pairs (counted pair by pair) are within denseLimit, Classify on
+// every pair, of the exact duplicates only the pairs with the earliest text
+// they duplicate; past it, bruteWindow.
 func bruteForce(texts []*Text, group []int, th Thresholds) []Pair {
 	var out []Pair
-	hasEarlier := make([]bool, len(texts)) // j already paired with an exact duplicate
-	for i := range texts {
-		for j := i + 1; j < len(texts); j++ {
-			if group == nil || group[i] == group[j] {
-				v := Classify(texts[i], texts[j], th)
-				if v.Exact && hasEarlier[j] {
-					continue
-				}
-				if v.Exact {
-					hasEarlier[j] = true
-				}
-				if v.Related() {
-					out = append(out, Pair{I: i, J: j, Verdict: v})
-				}
+	for _, members := range bruteGroups(len(texts), group) {
+		if bruteCandidates(texts, members, th) > denseLimit(len(members)) {
+			out = append(out, bruteWindow(texts, members, th)...)
+		} else {
+			out = append(out, bruteAll(texts, members, th)...)
+		}
+	}
+	slices.SortFunc(out, func(a, b Pair) int { return cmp.Or(cmp.Compare(a.I, b.I), cmp.Compare(a.J, b.J)) })
+	return out
+}
+
+func bruteGroups(n int, group []int) [][]int {
+	at := map[int]int{}
+	var out [][]int
+	for i := range n {
+		g := 0
+		if group != nil {
+			g = group[i]
+		}
+		k, ok := at[g]
+		if !ok {
+			k = len(out)
+			at[g] = k
+			out = append(out, nil)
+		}
+		out[k] = append(out[k], i)
+	}
+	return out
+}
+
+// bruteCandidates counts the pairs of members that pass the candidate
+// filter and are not exact duplicates.
+func bruteCandidates(texts []*Text, members []int, th Thresholds) int {
+	n := 0
+	for a, i := range members {
+		for _, j := range members[a+1:] {
+			if candidate(texts[i], texts[j], min(th.Skip, th.Update)) && !sameExact(texts[i], texts[j]) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// bruteAll is every related pair of members, exact pairs with the earliest
+// text of their class only.
+func bruteAll(texts []*Text, members []int, th Thresholds) []Pair {
+	var out []Pair
+	hasEarlier := map[int]bool{} // j already paired with an exact duplicate
+	for a, i := range members {
+		for _, j := range members[a+1:] {
+			v := Classify(texts[i], texts[j], th)
+			if v.Exact && hasEarlier[j] {
+				continue
+			}
+			if v.Exact {
+				hasEarlier[j] = true
+			}
+			if v.Related() {
+				out = append(out, Pair{I: i, J: j, Verdict: v})
 			}
 		}
 	}
 	return out
+}
+
+// bruteWindow is a dense group's pairs as the doc of denseLimit states
+// them: per member, of the related texts among the denseWindow members
+// before it, the strongest non-reversal and the strongest reversal (action,
+// then similarity, then the earlier), and the exact pair with the earliest
+// text of its class.
+func bruteWindow(texts []*Text, members []int, th Thresholds) []Pair {
+	var out []Pair
+	for k, j := range members {
+		var near, reverse []Pair
+		for _, i := range members[max(0, k-denseWindow):k] {
+			v := Classify(texts[i], texts[j], th)
+			switch {
+			case v.Exact || !v.Related():
+			case v.Action == Conflict:
+				reverse = append(reverse, Pair{I: i, J: j, Verdict: v})
+			default:
+				near = append(near, Pair{I: i, J: j, Verdict: v})
+			}
+		}
+		order := func(a, b Pair) int {
+			return cmp.Or(cmp.Compare(rank[b.Verdict.Action], rank[a.Verdict.Action]),
+				cmp.Compare(b.Verdict.Similarity, a.Verdict.Similarity), cmp.Compare(a.I, b.I))
+		}
+		for _, ps := range [][]Pair{near, reverse} {
+			if len(ps) > 0 {
+				out = append(out, slices.MinFunc(ps, order))
+			}
+		}
+		for _, i := range members[:k] {
+			if sameExact(texts[i], texts[j]) {
+				out = append(out, Pair{I: i, J: j, Verdict: exactVerdict})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// bruteAllPairs is bruteAll over all texts: the pairs of every group as
+// though none were dense, which PairsInvolving finds.
+func bruteAllPairs(texts []*Text, th Thresholds) []Pair {
+	return bruteAll(texts, bruteGroups(len(texts), nil)[0], th)
 }

@@ -42,10 +42,12 @@ func newSide(texts, tokens int, t float64) side {
 }
 
 // join appends to cands every pair of members whose Jaccard on this side
-// reaches t, as pack(i, j).
-func (sd *side) join(cands []uint64, members []int32) []uint64 {
+// reaches t, as pack(i, j). After each text it hands cands to spill, which
+// may compact them, and stops when spill says so (ok false).
+func (sd *side) join(cands []uint64, members []int32, spill func([]uint64) ([]uint64, bool)) (_ []uint64, ok bool) {
 	order := sd.bySize(members)
 	sd.layout(order)
+	ok = true
 	for _, j := range order {
 		a := sd.sets[j]
 		if len(a) == 0 {
@@ -78,13 +80,16 @@ func (sd *side) join(cands []uint64, members []int32) []uint64 {
 			sd.flat[sd.end[r]] = j
 			sd.end[r]++
 		}
+		if cands, ok = spill(cands); !ok {
+			break
+		}
 	}
 	for _, r := range sd.touched {
 		// an empty posting for the next group, which may probe r unindexed
 		sd.n[r], sd.base[r], sd.end[r], sd.from[r] = 0, 0, 0, 0
 	}
 	sd.touched, sd.order = sd.touched[:0], order
-	return cands
+	return cands, ok
 }
 
 // bySize orders members by set size with a counting sort, stably: equal

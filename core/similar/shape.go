@@ -11,7 +11,10 @@ import (
 // shape is the part of a text's reading that only a few comparisons need:
 // its content words in order and the sides of its "A over B" phrases. It is
 // built on first use (see Text.shape), so checking a workspace of thousands
-// of unrelated entries never pays for it.
+// of unrelated entries never pays for it, and kept while pairs are found
+// (a text is compared with each of its candidates); after that only its
+// sign is kept (trimShapes), since a shape weighs more than the rest of the
+// analysis and a Checker holds an analysis of every entry.
 type shape struct {
 	// units are the content words in text order: no stop words, no polarity
 	// or ordering vocabulary. A CJK character is a unit of its own, as the
@@ -23,7 +26,12 @@ type shape struct {
 	// Y", "X, not Y", "а не"): they say which side is preferred, not that
 	// the rule is negated, so they do not count towards the sign.
 	consumed int
+	// signOnly: units and orders were dropped (trimShapes); consumed stays.
+	signOnly bool
 }
+
+// signOnlyShapes are the trimmed shapes, by consumed%2.
+var signOnlyShapes = [2]*shape{{signOnly: true}, {consumed: 1, signOnly: true}}
 
 type unit struct {
 	s     string
@@ -37,12 +45,23 @@ type orderSides struct{ pref, other []string }
 // shapeOf returns t's shape, building it once; concurrent first calls may
 // both build it, and either result is the same.
 func (t *Text) shapeOf() *shape {
-	if s := t.shapeCache.Load(); s != nil {
-		return s
+	old := t.shapeCache.Load()
+	if old != nil && !old.signOnly {
+		return old
 	}
 	s := buildShape(t.Raw)
-	t.shapeCache.CompareAndSwap(nil, s)
-	return t.shapeCache.Load()
+	t.shapeCache.CompareAndSwap(old, s)
+	return s
+}
+
+// trimShapes drops the shapes of texts but their signs, once their pairs
+// are found (see shape).
+func trimShapes(texts []*Text) {
+	for _, t := range texts {
+		if s := t.shapeCache.Load(); s != nil && !s.signOnly {
+			t.shapeCache.CompareAndSwap(s, signOnlyShapes[s.consumed%2])
+		}
+	}
 }
 
 // effectiveSign is Sign without the negators that an order phrase uses.
@@ -50,7 +69,11 @@ func (t *Text) effectiveSign() int {
 	if !t.hasOrder {
 		return int(t.Sign)
 	}
-	if t.shapeOf().consumed%2 == 1 {
+	s := t.shapeCache.Load()
+	if s == nil {
+		s = t.shapeOf()
+	}
+	if s.consumed%2 == 1 {
 		return -int(t.Sign)
 	}
 	return int(t.Sign)
