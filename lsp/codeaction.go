@@ -150,7 +150,7 @@ func (s *Server) codeAction(_ context.Context, p *codeActionParams) (any, error)
 			if hazards.Blocks(v.files, f, fx) {
 				continue
 			}
-			add(kind, fx.Title, preferred, &d, fx.Edits)
+			add(kind, fx.Title, preferred, &d, f.EditsOf(&fx, v.files))
 		}
 	}
 

@@ -75,7 +75,7 @@ func (s *Server) fileRewrites(v *view, fi, kept int, findings []rules.Finding, h
 			}
 			for _, fx := range f.Fixes {
 				if fx.FileWide && !made[fx.Title] {
-					rewrite(fx.Title, true, fx.Edits)
+					rewrite(fx.Title, true, f.EditsOf(&fx, v.files))
 					made[fx.Title] = fa.rewrites[len(fa.rewrites)-1].err == nil
 				}
 			}

@@ -240,10 +240,10 @@ func sarifResultOf(c *checked, f rules.Finding, root string, ruleIndex map[strin
 	}
 	res.PartialFingerprints = map[string]string{fingerprintKey: c.fingerprint(f, root, seen)}
 	for _, fx := range f.Fixes {
-		if len(fx.Edits) == 0 {
+		if fx.KeepBoth {
 			continue // "Keep both": a choice, not a change to the files
 		}
-		res.Fixes = append(res.Fixes, c.sarifFixOf(fx, root))
+		res.Fixes = append(res.Fixes, c.sarifFixOf(f.EditsOf(&fx, c.files), fx, root))
 	}
 	return res
 }
@@ -342,9 +342,9 @@ func (c *checked) fingerprint(f rules.Finding, root string, seen map[string]int)
 // sarifFixOf turns a fix's byte edits into SARIF replacements, one
 // artifactChange per file, each region in the file as it is now and in file
 // order, so a consumer can apply them from the last to the first.
-func (c *checked) sarifFixOf(fx rules.Fix, root string) sarifFix {
+func (c *checked) sarifFixOf(fixEdits []rules.FileEdit, fx rules.Fix, root string) sarifFix {
 	out := sarifFix{Description: sarifMessage{Text: fx.Title}, Properties: map[string]any{"safe": fx.Safe}}
-	edits := slices.Clone(fx.Edits)
+	edits := slices.Clone(fixEdits)
 	slices.SortStableFunc(edits, func(a, b rules.FileEdit) int { return a.Edit.Start - b.Edit.Start })
 	byFile := map[int]int{} // file → index in ArtifactChanges
 	for _, fe := range edits {

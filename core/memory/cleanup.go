@@ -125,10 +125,11 @@ func (p *CleanupPlan) normalize(files []rules.File, cfg config.Config) {
 		taken := map[int][]text.Span{}
 		for _, f := range findings {
 			fix, ok := normalizingFix(f)
-			if !ok || overlapsAny(fix, taken) || hazards.Blocks(files, f, fix) {
+			edits := f.EditsOf(&fix, files)
+			if !ok || len(edits) == 0 || overlapsAny(edits, taken) || hazards.Blocks(files, f, fix) {
 				continue
 			}
-			for _, fe := range fix.Edits {
+			for _, fe := range edits {
 				perFile[fe.File] = append(perFile[fe.File], fe.Edit)
 				taken[fe.File] = append(taken[fe.File], text.Span{Start: fe.Edit.Start, End: fe.Edit.End})
 			}
@@ -154,14 +155,14 @@ func normalizingFix(f rules.Finding) (rules.Fix, bool) {
 	}
 	for _, fx := range f.Fixes {
 		if fx.Safe || f.Traits().CleanupNormalizes {
-			return fx, len(fx.Edits) > 0
+			return fx, true
 		}
 	}
 	return rules.Fix{}, false
 }
 
-func overlapsAny(fx rules.Fix, taken map[int][]text.Span) bool {
-	for _, fe := range fx.Edits {
+func overlapsAny(edits []rules.FileEdit, taken map[int][]text.Span) bool {
+	for _, fe := range edits {
 		for _, s := range taken[fe.File] {
 			if fe.Edit.Start < s.End && s.Start < fe.Edit.End || fe.Edit.Start == s.Start {
 				return true

@@ -35,7 +35,7 @@ func FixAll(files []rules.File, cfg config.Config, repo rules.Repo, only int, fi
 		if only == AllFiles {
 			return rules.FixAll(files, findings)
 		}
-		edits := rules.FixAll(files, fixesOnlyIn(findings, only))[only]
+		edits := rules.FixAll(files, fixesOnlyIn(files, findings, only))[only]
 		if len(edits) == 0 {
 			return nil
 		}
@@ -59,7 +59,7 @@ func FixAll(files []rules.File, cfg config.Config, repo rules.Repo, only int, fi
 // fixesOnlyIn is file fi's findings, each with only the fixes that edit
 // file fi alone. A finding keeps its place even with no fix left, so that
 // rules.FixAll takes each finding's first remaining safe fix.
-func fixesOnlyIn(findings []rules.Finding, fi int) []rules.Finding {
+func fixesOnlyIn(files []rules.File, findings []rules.Finding, fi int) []rules.Finding {
 	var own []rules.Finding
 	for _, f := range findings {
 		if f.File != fi {
@@ -68,7 +68,7 @@ func fixesOnlyIn(findings []rules.Finding, fi int) []rules.Finding {
 		g := f
 		g.Fixes = nil
 		for _, fx := range f.Fixes {
-			if editsOnly(fx.Edits, fi) {
+			if editsOnly(f.EditsOf(&fx, files), fi) {
 				g.Fixes = append(g.Fixes, fx)
 			}
 		}

@@ -26,10 +26,11 @@ func checkConflict(w *workspace) {
 		if v.Reason != "" && v.Reason != "reversal" {
 			msg = fmt.Sprintf("reverses line %d (%s): %s", line, v.Reason, quote(oe.Content, 60))
 		}
-		w.report(Finding{File: r.file, Span: entrySpan(e),
+		fd := Finding{File: r.file, Span: entrySpan(e),
 			Message: msg,
-			Related: []Related{{File: o.file, Span: entrySpan(oe), Message: "the entry it reverses"}},
-			Fixes:   w.pairFixes(o, r)})
+			Related: []Related{{File: o.file, Span: entrySpan(oe), Message: "the entry it reverses"}}}
+		w.pairFixes(&fd, o, r)
+		w.report(fd)
 	}
 }
 
@@ -91,10 +92,11 @@ func checkSlugVersions(w *workspace) {
 			}
 			r, o := entryRef{fi, i}, entryRef{fi, other}
 			oe := w.entry(o)
-			w.report(Finding{File: fi, Span: entrySpan(e),
+			fd := Finding{File: fi, Span: entrySpan(e),
 				Message: fmt.Sprintf("slug %q holds a different text on line %d: a store under it updates only one of them — keep one, or give one another slug if they are two facts", e.Slug, w.entryLineNo(o)),
-				Related: []Related{{File: fi, Span: entrySpan(oe), Message: "the other version of the slug"}},
-				Fixes:   w.pairFixes(o, r)})
+				Related: []Related{{File: fi, Span: entrySpan(oe), Message: "the other version of the slug"}}}
+			w.pairFixes(&fd, o, r)
+			w.report(fd)
 		}
 	})
 }

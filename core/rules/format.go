@@ -34,8 +34,8 @@ func FixAll(files []File, findings []Finding) map[int][]text.Edit {
 			if !fx.Safe || hazards.Blocks(files, f, fx) {
 				continue
 			}
-			if fits(out, fx.Edits) {
-				for _, fe := range fx.Edits {
+			if edits := f.EditsOf(&fx, files); fits(out, edits) {
+				for _, fe := range edits {
 					out[fe.File] = append(out[fe.File], fe.Edit)
 				}
 			}

@@ -55,7 +55,7 @@ func FuzzCheck(f *testing.F) {
 			}
 			for _, fx := range fd.Fixes {
 				by := map[int][]text.Edit{}
-				for _, e := range fx.Edits {
+				for _, e := range fd.EditsOf(&fx, files) {
 					by[e.File] = append(by[e.File], e.Edit)
 					isPosition(fd.Code+" / "+fx.Title+" edit", e.File, e.Edit.Start, e.Edit.End)
 				}

@@ -158,10 +158,11 @@ func TestGoldenFixes(t *testing.T) {
 			} else {
 				code, title, _ := strings.Cut(fx.Fix, "/")
 				var chosen *Fix
+				var of Finding
 				for _, f := range fx.check(files) {
 					for i := range f.Fixes {
 						if f.Code == code && f.Fixes[i].Title == title && chosen == nil {
-							chosen = &f.Fixes[i]
+							chosen, of = &f.Fixes[i], f
 						}
 					}
 				}
@@ -170,7 +171,7 @@ func TestGoldenFixes(t *testing.T) {
 				}
 				covered[code+"/"+fixKind(code, title)] = true
 				byFile := map[int][]text.Edit{}
-				for _, e := range chosen.Edits {
+				for _, e := range of.EditsOf(chosen, files) {
 					byFile[e.File] = append(byFile[e.File], e.Edit)
 				}
 				files = applyEdits(t, files, byFile)

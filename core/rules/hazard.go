@@ -95,7 +95,7 @@ func (h Hazards) Blocks(files []File, f Finding, fix Fix) bool {
 	if f.Hazard() || len(h) == 0 {
 		return false
 	}
-	for _, fe := range fix.Edits {
+	for _, fe := range f.EditsOf(&fix, files) {
 		lines := h[fe.File]
 		if len(lines) == 0 || fe.File >= len(files) || files[fe.File].Doc == nil {
 			continue

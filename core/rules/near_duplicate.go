@@ -27,9 +27,10 @@ func checkNearDuplicate(w *workspace) {
 			terms := strings.TrimPrefix(v.Reason, "sibling: ")
 			msg = fmt.Sprintf("sibling of line %d (%s, similarity %.2f): %s — two facts, or one? Keep both if two", line, terms, v.Similarity, quote(oe.Content, 60))
 		}
-		w.report(Finding{File: r.file, Span: entrySpan(e),
+		fd := Finding{File: r.file, Span: entrySpan(e),
 			Message: msg,
-			Related: []Related{{File: o.file, Span: entrySpan(oe), Message: "the similar earlier entry"}},
-			Fixes:   w.pairFixes(o, r)})
+			Related: []Related{{File: o.file, Span: entrySpan(oe), Message: "the similar earlier entry"}}}
+		w.pairFixes(&fd, o, r)
+		w.report(fd)
 	}
 }

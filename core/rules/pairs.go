@@ -94,22 +94,49 @@ const (
 )
 
 // pairFixes are the choices on the pair of the earlier entry old and the
-// later entry this. Keeping this one puts its text in the earlier entry's
-// place (where a store would have updated it), under its own slug or else
-// the earlier one's; keeping the other deletes this line, and the other
-// takes this slug if it has none. Either way no slug a reader may look up
-// is lost and no text is rewritten.
-func (w *workspace) pairFixes(old, this entryRef) []Fix {
+// later entry this, set on fd, the pair's finding. Keeping this one puts its
+// text in the earlier entry's place (where a store would have updated it),
+// under its own slug or else the earlier one's; keeping the other deletes
+// this line, and the other takes this slug if it has none. Either way no slug
+// a reader may look up is lost and no text is rewritten. Their edits are made
+// when asked for (Finding.EditsOf), and every such finding shares one list
+// of them: a file of thousands of near-duplicates offers three on each, and
+// edits made up front held its text twice over (TestPairFixesAreLight).
+func (w *workspace) pairFixes(fd *Finding, old, this entryRef) {
+	fd.pair = pairRef{int32(old.file), int32(old.entry), int32(this.file), int32(this.entry)}
+	fd.Fixes = pairChoices
+}
+
+// pairChoices are the fixes of every pair finding (pairFixes). Shared: a
+// front end that changes a finding's fixes makes a list of its own.
+var pairChoices = []Fix{{Title: FixKeepThis, keep: keepThis}, {Title: FixKeepOther, keep: keepOther}, {Title: FixKeepBoth, KeepBoth: true}}
+
+const (
+	keepThis  = 1
+	keepOther = 2
+)
+
+// pairRef is the earlier and the later entry of a pair finding: a value,
+// so that findings compare equal when they say the same.
+type pairRef struct{ oldFile, oldEntry, thisFile, thisEntry int32 }
+
+// edits are the edits of keeping one entry of the pair (keepThis or
+// keepOther).
+func (c pairRef) edits(files []File, keep uint8) []FileEdit {
+	w := &workspace{files: files}
+	old, this := entryRef{int(c.oldFile), int(c.oldEntry)}, entryRef{int(c.thisFile), int(c.thisEntry)}
 	oe, e := w.entry(old), w.entry(this)
-	slug := e.Slug
-	if !e.HasSlug {
-		slug = oe.Slug
+	if keep == keepThis {
+		slug := e.Slug
+		if !e.HasSlug {
+			slug = oe.Slug
+		}
+		return w.takeOver(old, this, slug)
 	}
-	keepThis := w.takeOver(old, this, slug)
-	od, d := w.files[old.file].Doc, w.files[this.file].Doc
+	od, d := files[old.file].Doc, files[this.file].Doc
 	keepOther := in(this.file, d.DeleteLines([]int{e.LineIndex})...)
 	if !oe.HasSlug && e.HasSlug {
 		keepOther = append(in(old.file, od.ReplaceLine(oe.LineIndex, memfile.EntryLine(e.Slug, oe.Content))), keepOther...)
 	}
-	return []Fix{{Title: FixKeepThis, Edits: keepThis}, {Title: FixKeepOther, Edits: keepOther}, {Title: FixKeepBoth, KeepBoth: true}}
+	return keepOther
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/similar"
+	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 // cliquePairs is every related pair of each category file, every pair of
@@ -123,4 +124,41 @@ func registryOf(code string) *rule {
 		}
 	}
 	panic(fmt.Sprintf("no rule %q", code))
+}
+
+// TestPairFixesAreLight: the choices on a pair of entries hold no edits
+// until asked for (a file of thousands of near-duplicates offers three on
+// each), and the edits they then make apply to the files checked, keep this
+// entry's text in the earlier one's place or drop this line.
+func TestPairFixesAreLight(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# Decisions\n\n")
+	for i := range 2000 {
+		fmt.Fprintf(&b, "- [e%d] Keep the deploy of service%d behind the release flag until QA signs off\n", i, i/2)
+	}
+	files := []File{newFile(".memory/decisions.md", []byte(b.String()))}
+	choices := 0
+	for _, f := range Check(files, config.Default()) {
+		for _, fx := range f.Fixes {
+			if fx.Title != FixKeepThis && fx.Title != FixKeepOther {
+				continue
+			}
+			choices++
+			if fx.Edits != nil {
+				t.Fatalf("%s: %q holds its edits before they are asked for", f.Message, fx.Title)
+			}
+			edits := f.EditsOf(&fx, files)
+			var es []text.Edit
+			for _, e := range edits {
+				es = append(es, e.Edit)
+			}
+			after, err := text.Apply(files[0].Doc.Src, es)
+			if err != nil || len(after) >= len(files[0].Doc.Src) {
+				t.Fatalf("%s: %q: %v, %d bytes from %d", f.Message, fx.Title, err, len(after), len(files[0].Doc.Src))
+			}
+		}
+	}
+	if choices < 1000 {
+		t.Errorf("%d choices on pairs: the file is too tame", choices)
+	}
 }

@@ -113,6 +113,9 @@ type Finding struct {
 	Message string
 	Related []Related
 	Fixes   []Fix
+	// pair is the pair of entries a near-duplicate or conflict finding is
+	// about, whose choices (pairFixes) make their edits when asked for.
+	pair pairRef
 }
 
 // Related is another place a finding refers to (the first use of a slug, the
@@ -128,7 +131,12 @@ type Related struct {
 type Fix struct {
 	Title string
 	Safe  bool
+	// Edits are the fix's edits, but for a choice on a pair of entries,
+	// whose edits are made when asked for: read them with Finding.EditsOf.
 	Edits []FileEdit
+	// keep is which entry of the finding's pair the choice keeps, 0 for
+	// any other fix.
+	keep uint8
 	// FileWide: the fix rewrites the whole file (prune a category to its
 	// limit); editors offer it wherever the cursor is.
 	FileWide bool
@@ -136,6 +144,15 @@ type Fix struct {
 	// a front end records it (the language server stops reporting the
 	// pair) rather than editing text.
 	KeepBoth bool
+}
+
+// EditsOf are the edits of fx, one of f's fixes; files are those f was
+// found in.
+func (f *Finding) EditsOf(fx *Fix, files []File) []FileEdit {
+	if fx.keep != 0 {
+		return f.pair.edits(files, fx.keep)
+	}
+	return fx.Edits
 }
 
 // FileEdit is an edit to one file of the workspace.

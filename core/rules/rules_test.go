@@ -229,7 +229,7 @@ func TestSortedAndNoPanicOnOddInput(t *testing.T) {
 			FormatText("p", indexOf(files[f.File].Doc), f)
 			for _, x := range f.Fixes {
 				by := map[int][]text.Edit{}
-				for _, e := range x.Edits {
+				for _, e := range f.EditsOf(&x, files) {
 					by[e.File] = append(by[e.File], e.Edit)
 				}
 				for fi, es := range by {
