@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/memory-lsp/memory-lsp/core/memfile"
+	"github.com/memory-lsp/memory-lsp/internal/fixture"
 	"github.com/memory-lsp/memory-lsp/internal/lsptest"
 	"github.com/memory-lsp/memory-lsp/lsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
@@ -37,8 +38,13 @@ type fullFile struct {
 // line between them, about 100 bytes each) to the line limit; "lines",
 // entries one per line to the line limit, each as long as the size limit
 // leaves room for; "prose", entries of about 170 bytes, one per line, to
-// the size limit; "long", 64 lines filling the size limit; and two past
-// them, which are read no further than it takes to see so and reported:
+// the size limit; "long", 64 lines filling the size limit; two shapes the
+// red team of issue 26 found, one sentence with one word changed to the
+// line limit, "siblings" (every pair of entries related: the pair search
+// compares each with its neighbours only, similar.PairSet.Dense), and
+// "sliding", entries of seven words each sharing six with the one before
+// (one near-duplicate finding on every entry); and two past them, which
+// are read no further than it takes to see so and reported:
 // "over-bytes", prose grown to 8 MiB (the file of issue 26), and
 // "over-lines", the size limit's worth of four-byte entries.
 func fullFiles(tb testing.TB) []fullFile {
@@ -97,11 +103,30 @@ func fullFiles(tb testing.TB) []fullFile {
 	for tiny.Len()+4 <= memfile.MaxBytes {
 		tiny.WriteString("- a\n")
 	}
+	// lines is head and then line(i) for i = 0, 1, … while both limits allow.
+	lines := func(line func(i int) string) string {
+		var b strings.Builder
+		b.WriteString(head)
+		for i := 0; ; i++ {
+			l := line(i)
+			if b.Len()+len(l) > maxBytes || strings.Count(b.String(), "\n")+1 >= maxLines {
+				return b.String()
+			}
+			b.WriteString(l)
+		}
+	}
 	return []fullFile{
 		{"entries", entries.String()},
 		{"lines", fill(perLine, false)},
 		{"prose", fill(170, false)},
 		{"long", fill((maxBytes-len(head))/64, false)},
+		{"siblings", lines(func(i int) string {
+			return "- Deploy the api service before the web app on " + fixture.Word(i) + ".\n"
+		})},
+		{"sliding", lines(func(i int) string {
+			return "- Keep " + fixture.Word(i) + " " + fixture.Word(i+1) + " " + fixture.Word(i+2) + " " + fixture.Word(i+3) + " " +
+				fixture.Word(i+4) + " " + fixture.Word(i+5) + " on " + fixture.Word(i+6) + ".\n"
+		})},
 		{"over-bytes", fill(170, true)},
 		{"over-lines", tiny.String()},
 	}
