@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // reversalMin is how alike two Cores must be before a flipped sign or order
@@ -191,29 +192,72 @@ func stronger(c, best Verdict) bool {
 
 // samePunctuatedAside reports whether two texts hold the same words and
 // comparison signs in the same order, letter case, punctuation, spacing and
-// hyphens aside. The signs stay: "< 1000" and "> 1000" differ.
+// hyphens aside. The signs stay: "< 1000" and "> 1000" differ. Classify asks
+// it of every pair it judges, so the two texts are read side by side and
+// left at the first difference, with nothing allocated.
 func samePunctuatedAside(a, b string) bool {
-	return a != b && wordsAndSigns(a) == wordsAndSigns(b) && wordsAndSigns(a) != ""
-}
-
-func wordsAndSigns(s string) string {
-	var out strings.Builder
-	space := false
-	for _, r := range s {
-		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) || strings.ContainsRune("<>≤≥=!≠", r):
-			if space && out.Len() > 0 {
-				out.WriteByte(' ')
-			}
-			space = false
-			out.WriteRune(unicode.ToLower(r))
-		case r == '-' || r == '‐' || r == '_':
-			// "RFC-7807" / "RFC 7807", "snake_case" / "snake case": a
-			// joiner is a space
-			space = true
-		default:
-			space = true
+	if a == b {
+		return false
+	}
+	x, y := signReader{s: a}, signReader{s: b}
+	for {
+		r, ok := x.next()
+		q, ok2 := y.next()
+		if ok != ok2 || r != q {
+			return false
+		}
+		if !ok {
+			return x.any
 		}
 	}
-	return out.String()
+}
+
+// signReader reads a text as samePunctuatedAside compares it: its letters,
+// digits, marks and comparison signs, lower-cased, a word apart from the
+// next by one space whatever separates them ("RFC-7807" / "RFC 7807",
+// "snake_case" / "snake case": a joiner is a space).
+type signReader struct {
+	s       string
+	i       int
+	space   bool // a separator came since the last rune read
+	any     bool // a rune was read
+	pending rune // the rune after a space given out
+}
+
+func (sr *signReader) next() (rune, bool) {
+	if r := sr.pending; r != 0 {
+		sr.pending = 0
+		return r, true
+	}
+	for sr.i < len(sr.s) {
+		var r rune
+		if c := sr.s[sr.i]; c < utf8.RuneSelf {
+			sr.i++
+			switch {
+			case 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '<' || c == '>' || c == '=' || c == '!':
+				r = rune(c)
+			case 'A' <= c && c <= 'Z':
+				r = rune(c + 'a' - 'A')
+			default:
+				sr.space = true
+				continue
+			}
+		} else {
+			var n int
+			r, n = utf8.DecodeRuneInString(sr.s[sr.i:])
+			sr.i += n
+			if !(unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) || strings.ContainsRune("≤≥≠", r)) {
+				sr.space = true
+				continue
+			}
+			r = unicode.ToLower(r)
+		}
+		if sr.space && sr.any {
+			sr.space, sr.pending = false, r
+			return ' ', true
+		}
+		sr.space, sr.any = false, true
+		return r, true
+	}
+	return 0, false
 }

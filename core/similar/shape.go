@@ -232,17 +232,22 @@ var (
 
 // matchAt reports how many tokens starting at i spell phrase.
 func matchAt(toks []stok, i int, phrase string) int {
-	parts := strings.Split(phrase, " ")
-	if i+len(parts) > len(toks) {
-		return 0
-	}
-	for k, p := range parts {
-		t := toks[i+k]
-		if t.s != p || t.clause != toks[i].clause || k > 0 && t.comma {
+	// the phrase's words are read in place: a shape tries every phrase at
+	// every token
+	n := 0
+	for rest := phrase; ; n++ {
+		p, more, found := strings.Cut(rest, " ")
+		if i+n >= len(toks) {
 			return 0
 		}
+		if t := toks[i+n]; t.s != p || t.clause != toks[i].clause || n > 0 && t.comma {
+			return 0
+		}
+		if !found {
+			return n + 1
+		}
+		rest = more
 	}
-	return len(parts)
 }
 
 // findOrders lists the order phrases of a text with their sides, and how
