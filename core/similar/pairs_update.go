@@ -14,9 +14,6 @@ package similar
 // (ExactStarsAfter): each is a pair with the earliest text of its class,
 // which such a change can replace.
 func (s PairSet) Update(old, texts []*Text, match []int, th Thresholds) PairSet {
-	if s.Dense {
-		return GroupPairs(texts, th)
-	}
 	now := make([]int, len(old)) // old index → new, -1 if gone
 	for i := range now {
 		now[i] = -1
@@ -37,6 +34,9 @@ func (s PairSet) Update(old, texts []*Text, match []int, th Thresholds) PairSet 
 	}
 	if len(changed) == 0 && len(gone) == 0 {
 		return s // nothing moved
+	}
+	if s.Dense {
+		return GroupPairs(texts, th)
 	}
 	// the candidates that stay are known without listing them; those that
 	// came are listed (and judged) only while the group stays sparse
