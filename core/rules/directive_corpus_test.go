@@ -14,15 +14,10 @@ import (
 // root); nothing of it is copied into this repository.
 const directiveCorpusDir = "../../../shared/corpus"
 
-// TestAgentDirectiveOnRealMemory: the agent-directive rule reports nothing
-// on the real memory of the shared corpus — instructions, decisions and
-// quirks people and agents wrote, in English, French, Chinese and Russian —
-// so that reading by meaning does not turn ordinary instructions into
-// findings.
-func TestAgentDirectiveOnRealMemory(t *testing.T) {
-	if _, err := os.Stat(directiveCorpusDir); err != nil {
-		t.Skip("../shared/corpus not found beside the clone; this test reads the shared corpus of real .memory folders")
-	}
+// corpusFolders reads the memory files of the shared corpus, by the path of
+// their .memory folder.
+func corpusFolders(t *testing.T) map[string][]File {
+	t.Helper()
 	folders := map[string][]File{}
 	err := filepath.WalkDir(directiveCorpusDir, func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || filepath.Ext(path) != ".md" || filepath.Base(filepath.Dir(path)) != ".memory" {
@@ -39,6 +34,19 @@ func TestAgentDirectiveOnRealMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return folders
+}
+
+// TestAgentDirectiveOnRealMemory: the agent-directive rule reports nothing
+// on the real memory of the shared corpus — instructions, decisions and
+// quirks people and agents wrote, in English, French, Chinese and Russian —
+// so that reading by meaning does not turn ordinary instructions into
+// findings.
+func TestAgentDirectiveOnRealMemory(t *testing.T) {
+	if _, err := os.Stat(directiveCorpusDir); err != nil {
+		t.Skip("../shared/corpus not found beside the clone; this test reads the shared corpus of real .memory folders")
+	}
+	folders := corpusFolders(t)
 	dirs := make([]string, 0, len(folders))
 	for d := range folders {
 		dirs = append(dirs, d)

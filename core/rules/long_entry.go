@@ -11,7 +11,7 @@ import (
 
 // checkLongEntry flags entries over the configured length (HackLM's brevity
 // score drops with length, so long entries are pruned first) and entries
-// holding several sentences (dedup and pruning work on whole lines, so
+// holding manySentences or more (dedup and pruning work on whole lines, so
 // facts in one line live and die together).
 func checkLongEntry(w *workspace) {
 	// A message is made once for each length and sentence count it
@@ -28,7 +28,7 @@ func checkLongEntry(w *workspace) {
 			if n := utf16Len(e.Content); n > w.cfg.LongEntry {
 				a.units = n
 			}
-			if s := sentences(e.Content); s > 1 {
+			if s := sentences(e.Content); s >= manySentences {
 				a.sentences = s
 			}
 			if a == (about{}) {
@@ -50,6 +50,11 @@ func checkLongEntry(w *workspace) {
 		}
 	})
 }
+
+// manySentences is where an entry stops being a fact with its reason and
+// context ("Use X. Y needs it. Z broke without it.") and becomes several
+// facts: two and three sentences are how real teams write one (issue 28).
+const manySentences = 4
 
 // utf16Len is text.UTF16Len, counted without decoding for ASCII text: an
 // ASCII byte is one UTF-16 unit.

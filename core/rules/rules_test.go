@@ -193,7 +193,7 @@ func TestDisabledRule(t *testing.T) {
 	if fs := Check(files, on); len(fs) != 1 || fs[0].Code != "missing-slug" {
 		t.Errorf("missing-slug switched on: %+v", fs)
 	}
-	long := []File{newFile(".memory/decisions.md", []byte("- "+strings.Repeat("word ", 50)+"\n"))}
+	long := []File{newFile(".memory/decisions.md", []byte("- "+strings.Repeat("word ", 70)+"\n"))}
 	if fs := Check(long, config.Default()); len(fs) != 1 || fs[0].Code != "long-entry" {
 		t.Errorf("long-entry by default: %+v", fs)
 	}

@@ -538,8 +538,9 @@ would hide the server's exit status)."
   (concat "Deploy the API before the web app because the web app reads the API "
           "schema at build time, and a web app built against an old schema fails "
           "on the first request that touches a changed endpoint, which has "
-          "happened twice this year.")
-  "An entry longer than the 200 UTF-16 units of the `long-entry' rule.")
+          "happened twice this year, each time on a Friday evening when nobody who "
+          "knew the schema was around to roll the deploy back by hand.")
+  "An entry longer than the 300 UTF-16 units of the `long-entry' rule.")
 
 (defconst memory-lsp-test--settings-decisions
   (concat "# Decisions\n\n* Use Postgres for the ledger.\n"

@@ -58,13 +58,13 @@ cat >"$ws/.memory/quirks.md" <<'MD'
 - [gradle-leak] The Gradle daemon leaks memory after about 20 builds.
 MD
 # One finding each of two rules that are on by default: bullet-marker (line 3)
-# and long-entry (line 4, over 200 UTF-16 units). minimal_init.lua turns
+# and long-entry (line 4, over 300 UTF-16 units). minimal_init.lua turns
 # long-entry off in settings; the spec checks it is absent here and present
 # in $plain, which gets the same file and no such setting.
 prefs='# Preferences
 
 * Prefer small pull requests.
-- [review-order] Review the migration files first, then the API handlers, then the web app, because a wrong migration is the costliest mistake to undo and the web app changes are usually the easiest ones to check by running the app locally.
+- [review-order] Review the migration files first, then the API handlers, then the web app, because a wrong migration is the costliest mistake to undo and the web app changes are usually the easiest ones to check by running the app locally, while the API handlers need the migrations applied before their tests can start on a fresh database.
 '
 printf '%s' "$prefs" >"$ws/.memory/preferences.md"
 # Code the memory cites (committed, as in a user's repository): an entry
