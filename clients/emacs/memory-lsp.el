@@ -536,14 +536,20 @@ a category.  Returns the server's result plist."
                         (abbreviate-file-name default-directory)
                         (length results)))
         (dolist (r results)
-          (let ((path (plist-get r :path)))
-            (insert (format "%s:%s: [%s] %s\n"
+          (let ((path (plist-get r :path))
+                ;; What the repository contradicts in the entry, as the
+                ;; CLI prints it.
+                (stale (append (plist-get r :stale) nil)))
+            (insert (format "%s:%s: [%s] %s%s\n"
                             (if (stringp path)
                                 (file-relative-name path default-directory)
                               (concat ".memory/" (plist-get r :file)))
                             (plist-get r :line)
                             (plist-get r :category)
-                            (plist-get r :content)))))
+                            (plist-get r :content)
+                            (if stale
+                                (format " (stale: %s)" (mapconcat #'identity stale "; "))
+                              "")))))
         (goto-char (point-min))))
     (if results
         (display-buffer buffer)

@@ -319,7 +319,16 @@ running; `flymake-start' is what Flymake does on its own timers."
           (unless (re-search-forward
                    "^\\.memory/decisions\\.md:[0-9]+: \\[Decision\\] Run database migrations before deploying\\.$"
                    nil t)
-            (memory-lsp-test--fail "query buffer:\n%s" (buffer-string))))))
+            (memory-lsp-test--fail "query buffer:\n%s" (buffer-string))))
+        ;; A hit citing a path the repository does not have carries the
+        ;; stale mark the CLI prints.
+        (memory-lsp-query "legacy handler")
+        (with-current-buffer "*memory-lsp query*"
+          (goto-char (point-min))
+          (unless (re-search-forward
+                   "^\\.memory/instructions\\.md:[0-9]+: \\[Instruction\\] .*legacy/handler\\.ts.* (stale: .+)$"
+                   nil t)
+            (memory-lsp-test--fail "no stale mark in the query buffer:\n%s" (buffer-string))))))
 
     (memory-lsp-test--step "a message that came with a command's reply is read at once"
       ;; Emacs 28's jsonrpc leaves its process filter by a throw on the

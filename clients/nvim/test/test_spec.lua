@@ -418,6 +418,16 @@ local function main()
   check(first.text:find('The CI cache is keyed on the lock file only.', 1, true), 'first hit text: ' .. first.text)
   check(vim.fn.getqflist({ winid = 1 }).winid ~= 0, 'the quickfix window is open')
   vim.cmd('cclose')
+  -- A hit citing a path the repository does not have carries the stale
+  -- mark the CLI prints.
+  answers = { 'legacy handler' }
+  vim.cmd('MemoryQuery')
+  wait_for('the stale mark in the quickfix list of :MemoryQuery', function()
+    local qf = vim.fn.getqflist({ title = 1, items = 1 })
+    return qf.title == 'Memory: legacy handler' and #qf.items > 0 and qf.items[1].text:find('(stale: ', 1, true) ~= nil,
+      vim.inspect(qf.items[1] and qf.items[1].text)
+  end)
+  vim.cmd('cclose')
   api.nvim_set_current_buf(buf)
 
   -- 8. A second memory file of the same folder reuses the client.

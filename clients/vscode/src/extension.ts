@@ -242,6 +242,7 @@ interface QueryHit {
   slug?: string;
   content: string;
   score: number;
+  stale?: string[]; // what the repository contradicts in the entry
 }
 
 async function query(): Promise<void> {
@@ -262,7 +263,7 @@ async function query(): Promise<void> {
     hits.map((h) => ({
       label: h.content,
       description: `[${h.category}]${h.slug ? ' ' + h.slug : ''}`,
-      detail: `${h.file}:${h.line}`,
+      detail: `${h.file}:${h.line}${h.stale && h.stale.length > 0 ? ` — stale: ${h.stale.join('; ')}` : ''}`,
       hit: h,
     })),
     { title: `Memory: ${hits.length} result${hits.length === 1 ? '' : 's'} for "${text}"`, matchOnDescription: true },

@@ -264,11 +264,13 @@ function M.query(opts)
       local items = {}
       for _, hit in ipairs(result and result.results or {}) do
         local slug = (hit.slug and hit.slug ~= '') and ('[' .. hit.slug .. '] ') or ''
+        -- What the repository contradicts in the entry, as the CLI prints it.
+        local stale = (type(hit.stale) == 'table' and #hit.stale > 0) and (' (stale: ' .. table.concat(hit.stale, '; ') .. ')') or ''
         table.insert(items, {
           filename = hit.path or hit.file,
           lnum = hit.line,
           col = 1,
-          text = string.format('[%s] %s%s', hit.category or '?', slug, hit.content or ''),
+          text = string.format('[%s] %s%s%s', hit.category or '?', slug, hit.content or '', stale),
         })
       end
       vim.fn.setqflist({}, ' ', { title = 'Memory: ' .. q, items = items })
