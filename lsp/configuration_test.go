@@ -268,7 +268,7 @@ func TestUnknownRuleRefusedInEveryLayer(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
-			content := "# Decisions\n\n- " + strings.Repeat("word ", 50) + "\n"
+			content := "# Decisions\n\n- " + strings.Repeat("word ", 70) + "\n"
 			uri := uriOf(writeMemory(t, root, "decisions.md", content))
 			c := newTestClient(t, Options{})
 			from := tc.apply(c, root, uri)

@@ -16,7 +16,7 @@ import (
 // valid ones), never applied in part. Through the binary, in a git
 // repository.
 func TestE2EUnknownRuleIsRefused(t *testing.T) {
-	root, path := gitWorkspace(t, "# Decisions\n\n- "+strings.Repeat("word ", 50)+"\n")
+	root, path := gitWorkspace(t, "# Decisions\n\n- "+strings.Repeat("word ", 70)+"\n")
 	c := startBinary(t, root)
 	shown := func(from int, part string) int {
 		t.Helper()
