@@ -132,7 +132,7 @@ func (c *Checker) Check(files []File, cfg config.Config) []Finding {
 	var tasks []*task
 	for i := range registry {
 		if r := &registry[i]; r.on(cfg) && !r.Pairs && !r.NeedsRepo {
-			tasks = append(tasks, &task{key: r.Code, rule: r, run: r.check, slugs: r.AssignsSlug})
+			tasks = append(tasks, &task{key: r.Code, rule: r, run: func(w *workspace) { w.run(r) }, slugs: r.AssignsSlug})
 		}
 	}
 	if ReadsRepo(cfg) && c.Repo != nil && c.Repo.HasCode() {
@@ -146,8 +146,7 @@ func (c *Checker) Check(files []File, cfg config.Config) []Finding {
 			}
 			for i := range registry {
 				if r := &registry[i]; r.on(cfg) && r.NeedsRepo {
-					w.rule = r
-					r.check(w)
+					w.run(r)
 				}
 			}
 			if w.verdicts != nil {
@@ -165,8 +164,7 @@ func (c *Checker) Check(files []File, cfg config.Config) []Finding {
 			w.refs, w.pairs = c.computePairs(files, cfg)
 			for i := range registry {
 				if r := &registry[i]; r.on(cfg) && r.Pairs {
-					w.rule = r
-					r.check(w)
+					w.run(r)
 				}
 			}
 		}}

@@ -289,8 +289,7 @@ func CheckReferences(files []File, entries []EntryAt, cfg config.Config, repo Re
 	}
 	for i := range registry {
 		if r := &registry[i]; r.on(cfg) && r.NeedsRepo {
-			w.rule = r
-			r.check(w)
+			w.run(r)
 		}
 	}
 	return w.out

@@ -9,6 +9,7 @@
 package rules
 
 import (
+	"fmt"
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/memfile"
@@ -301,12 +302,15 @@ func Check(files []File, cfg config.Config) []Finding {
 
 // workspace is the state one Check shares between rules.
 type workspace struct {
-	// rule is the rule running, whose findings report adds.
-	rule  *rule
-	files []File
-	cfg   config.Config
-	repo  Repo // for the reference rules; may be nil
-	out   []Finding
+	// rule is the rule running, whose findings report adds; listed counts
+	// them by file, and past maxListed the first one not listed.
+	rule   *rule
+	listed []int
+	past   []Finding
+	files  []File
+	cfg    config.Config
+	repo   Repo // for the reference rules; may be nil
+	out    []Finding
 	// idx is shared by the tasks of one Check: each file's line index is
 	// built once, by the first task that needs it.
 	idx *fileViews
@@ -345,11 +349,54 @@ type entryRef struct{ file, entry int }
 // its severity from the registry: a rule never spells either.
 func (w *workspace) report(f Finding) { w.reportAs(w.rule.Severity, f) }
 
+// maxListed is the most findings of one rule one file lists; past it a
+// single finding says how many more there are. A file of 25,000 entries
+// can draw several findings on each — a near-duplicate and a reversal in a
+// registry, a slug, a comment and a length on every line — and the
+// language server held each with its message and related information:
+// 100,000 of them took it past 100 MiB (issue 26's red team). No one reads
+// past a few hundred; fixing those lists the next ones. The hazards
+// (secret, agent-directive, hidden-text) are all listed, always: every
+// tool reads them to keep such lines from being rewritten or spread.
+const maxListed = 2000
+
+// run runs rule r, its findings added to w.out.
+func (w *workspace) run(r *rule) {
+	w.rule = r
+	if r.Hazard {
+		r.check(w)
+		return
+	}
+	if len(w.listed) != len(w.files) {
+		w.listed, w.past = make([]int, len(w.files)), make([]Finding, len(w.files))
+	} else {
+		clear(w.listed)
+	}
+	r.check(w)
+	for fi, n := range w.listed {
+		if n <= maxListed {
+			continue
+		}
+		f := w.past[fi]
+		f.Message = fmt.Sprintf("%d more %s findings in this file from this line on are not listed (a file lists at most %d of a rule's): fix the ones listed and the next are", n-maxListed, r.Code, maxListed)
+		f.Related, f.Fixes, f.pair = nil, nil, pairRef{}
+		w.out = append(w.out, f)
+	}
+}
+
 // reportAs is report with another severity than the registry's, for a rule
 // whose findings differ in weight (a duplicate slug within one file is an
 // error, across two files a warning).
 func (w *workspace) reportAs(sev Severity, f Finding) {
 	f.Code, f.Severity = w.rule.Code, sev
+	if w.listed != nil && !w.rule.Hazard && f.File < len(w.listed) {
+		if w.listed[f.File]++; w.listed[f.File] > maxListed {
+			if w.listed[f.File] == maxListed+1 {
+				w.past[f.File] = f
+			}
+			return
+		}
+	}
 	w.out = append(w.out, f)
 }
 
