@@ -60,6 +60,10 @@ func windowPairs(out []Pair, texts []*Text, members []int32, th Thresholds) []Pa
 		if reverse >= 0 {
 			out = append(out, Pair{I: reverse, J: int(j), Verdict: reverseV})
 		}
+		if k >= denseWindow {
+			// the window has passed it: its shape is not read again here
+			trimShapes(texts[members[k-denseWindow] : members[k-denseWindow]+1])
+		}
 	}
 	return exactStars(out, texts, members)
 }
