@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -42,6 +43,20 @@ func TestReadmeRuleTable(t *testing.T) {
 		return
 	}
 	t.Errorf("README.md's table of diagnostic codes is out of date; run go test ./cmd/memory-lsp -run TestReadmeRuleTable -update")
+}
+
+// TestReadmeListedPerRule: the README states how many findings of a rule
+// a file lists, and it is rules.MaxListed.
+func TestReadmeListedPerRule(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := rules.MaxListed
+	want := fmt.Sprintf("A file lists at most %d,%03d findings of one rule", n/1000, n%1000)
+	if !strings.Contains(string(data), want) {
+		t.Errorf("README.md does not say %q", want)
+	}
 }
 
 // TestReadmeFirstCommands: the README opens with the two commands a

@@ -8,11 +8,11 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/config"
 )
 
-// TestFindingsListedPerRuleAreBounded: a file lists at most maxListed
+// TestFindingsListedPerRuleAreBounded: a file lists at most MaxListed
 // findings of one rule, the first ones, then one that says how many more
 // there are from its line on; the hazards are all listed.
 func TestFindingsListedPerRuleAreBounded(t *testing.T) {
-	const n = maxListed + 500
+	const n = MaxListed + 500
 	var b strings.Builder
 	b.WriteString("# Decisions\n\n")
 	for i := range n {
@@ -29,13 +29,13 @@ func TestFindingsListedPerRuleAreBounded(t *testing.T) {
 			summary = &fs[i]
 		}
 	}
-	if count["slug-format"] != maxListed+1 || summary == nil {
-		t.Fatalf("slug-format: %d findings (want %d and a summary), summary %v", count["slug-format"], maxListed+1, summary)
+	if count["slug-format"] != MaxListed+1 || summary == nil {
+		t.Fatalf("slug-format: %d findings (want %d and a summary), summary %v", count["slug-format"], MaxListed+1, summary)
 	}
 	if !strings.HasPrefix(summary.Message, "500 more slug-format findings") {
 		t.Errorf("summary %q", summary.Message)
 	}
-	if want := files[0].Doc.Lines[2+maxListed].Span.Start; summary.Span.Start < want || summary.Span.Start >= files[0].Doc.Lines[3+maxListed].Span.Start {
+	if want := files[0].Doc.Lines[2+MaxListed].Span.Start; summary.Span.Start < want || summary.Span.Start >= files[0].Doc.Lines[3+MaxListed].Span.Start {
 		t.Errorf("the summary is at byte %d, want on the line of the first not listed (from byte %d)", summary.Span.Start, want)
 	}
 	if count["hidden-text"] != n {
@@ -80,7 +80,7 @@ func TestRenamesOfManyRepeats(t *testing.T) {
 		seen[f.Fixes[0].Title] = true
 		k++
 	}
-	if k != maxListed {
-		t.Errorf("%d renames listed, want %d", k, maxListed)
+	if k != MaxListed {
+		t.Errorf("%d renames listed, want %d", k, MaxListed)
 	}
 }

@@ -303,7 +303,7 @@ func Check(files []File, cfg config.Config) []Finding {
 // workspace is the state one Check shares between rules.
 type workspace struct {
 	// rule is the rule running, whose findings report adds; listed counts
-	// them by file, and past maxListed the first one not listed.
+	// them by file, and past MaxListed the first one not listed.
 	rule   *rule
 	listed []int
 	past   []Finding
@@ -349,7 +349,7 @@ type entryRef struct{ file, entry int }
 // its severity from the registry: a rule never spells either.
 func (w *workspace) report(f Finding) { w.reportAs(w.rule.Severity, f) }
 
-// maxListed is the most findings of one rule one file lists; past it a
+// MaxListed is the most findings of one rule one file lists; past it a
 // single finding says how many more there are. A file of 25,000 entries
 // can draw several findings on each — a near-duplicate and a reversal in a
 // registry, a slug, a comment and a length on every line — and the
@@ -358,7 +358,7 @@ func (w *workspace) report(f Finding) { w.reportAs(w.rule.Severity, f) }
 // past a few hundred; fixing those lists the next ones. The hazards
 // (secret, agent-directive, hidden-text) are all listed, always: every
 // tool reads them to keep such lines from being rewritten or spread.
-const maxListed = 2000
+const MaxListed = 2000
 
 // run runs rule r, its findings added to w.out.
 func (w *workspace) run(r *rule) {
@@ -374,11 +374,11 @@ func (w *workspace) run(r *rule) {
 	}
 	r.check(w)
 	for fi, n := range w.listed {
-		if n <= maxListed {
+		if n <= MaxListed {
 			continue
 		}
 		f := w.past[fi]
-		f.Message = fmt.Sprintf("%d more %s findings in this file from this line on are not listed (a file lists at most %d of a rule's): fix the ones listed and the next are", n-maxListed, r.Code, maxListed)
+		f.Message = fmt.Sprintf("%d more %s findings in this file from this line on are not listed (a file lists at most %d of a rule's): fix the ones listed and the next are", n-MaxListed, r.Code, MaxListed)
 		f.Related, f.Fixes, f.pair = nil, nil, pairRef{}
 		w.out = append(w.out, f)
 	}
@@ -390,8 +390,8 @@ func (w *workspace) run(r *rule) {
 func (w *workspace) reportAs(sev Severity, f Finding) {
 	f.Code, f.Severity = w.rule.Code, sev
 	if w.listed != nil && !w.rule.Hazard && f.File < len(w.listed) {
-		if w.listed[f.File]++; w.listed[f.File] > maxListed {
-			if w.listed[f.File] == maxListed+1 {
+		if w.listed[f.File]++; w.listed[f.File] > MaxListed {
+			if w.listed[f.File] == MaxListed+1 {
 				w.past[f.File] = f
 			}
 			return
