@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memory-lsp/memory-lsp/internal/longtest"
 	"github.com/memory-lsp/memory-lsp/internal/lsptest"
 )
 
@@ -46,6 +47,7 @@ var editors = []struct {
 const skipExit = 77
 
 func TestEditors(t *testing.T) {
+	longtest.Skip(t)
 	for _, ed := range editors {
 		t.Run(ed.name, func(t *testing.T) {
 			if _, err := os.Stat(ed.script); err != nil {

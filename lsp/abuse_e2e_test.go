@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memory-lsp/memory-lsp/internal/longtest"
 	"github.com/memory-lsp/memory-lsp/internal/lsptest"
 )
 
@@ -283,6 +284,7 @@ func vmHWM(t *testing.T, pid int) int {
 // ordinary file again. The server's peak memory stays a small multiple of
 // the file.
 func TestE2EOversizedFile(t *testing.T) {
+	longtest.Skip(t)
 	if _, err := os.Stat("/proc/self/status"); err != nil {
 		t.Skip("no /proc: the peak memory cannot be read")
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/memory-lsp/memory-lsp/core/store"
+	"github.com/memory-lsp/memory-lsp/internal/longtest"
 	"github.com/memory-lsp/memory-lsp/internal/lsptest"
 )
 
@@ -44,6 +45,7 @@ func TestE2ESaveRightAfterAgentStore(t *testing.T) {
 // it sent). TestE2ESaveCrossesBringIn crosses every client shape with the
 // CLI's stores.
 func TestE2ESaveCrossesBringInAnyWriter(t *testing.T) {
+	longtest.Skip(t)
 	for _, tc := range []struct{ order, writer string }{
 		{"save-then-apply", "cli"}, {"apply-then-save", "cli"},
 		{"save-then-apply", "hacklm"}, {"apply-then-save", "hacklm"},
@@ -116,6 +118,7 @@ func appendInPlace(t *testing.T, path, text string) {
 // The other side: an agent's entry the buffer held, deleted or reworded by
 // the user and saved, stays as the user left it, with no restore.
 func TestE2EUserEditOfAgentEntryIsHonoured(t *testing.T) {
+	longtest.Skip(t)
 	for _, edit := range []string{"delete", "reword"} {
 		t.Run(edit, func(t *testing.T) {
 			root, path, c, uri := session(t, togetherDecisions, false, nil)
@@ -160,6 +163,7 @@ func TestE2EUserEditOfAgentEntryIsHonoured(t *testing.T) {
 // commit, a checkout, a tool) must not get an entry into memory that no
 // store of ours acknowledged.
 func TestE2EPlantedJournalInjectsNothing(t *testing.T) {
+	longtest.Skip(t)
 	for _, tc := range []struct {
 		name, line string
 		// before: the journal is there when the server starts (no

@@ -13,6 +13,7 @@ import (
 
 	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/internal/fixture"
+	"github.com/memory-lsp/memory-lsp/internal/longtest"
 	"github.com/memory-lsp/memory-lsp/internal/lsptest"
 	"github.com/memory-lsp/memory-lsp/lsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
@@ -235,6 +236,7 @@ const serverMemoryBound = 100 << 20
 // (VmHWM). A bound on memory, not on time; BenchmarkServerMemoryFullFile
 // has the figures.
 func TestE2EFullFileMemory(t *testing.T) {
+	longtest.Skip(t)
 	if _, err := os.Stat("/proc/self/status"); err != nil {
 		t.Skip("no /proc: the peak memory cannot be read")
 	}

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memory-lsp/memory-lsp/internal/longtest"
 	"github.com/memory-lsp/memory-lsp/internal/lsptest"
 )
 
@@ -55,6 +56,7 @@ func agentInBuffer(t *testing.T, root string, c *lsptest.Client, uri string) {
 // puts the discarded entry back on disk. The same happens with a user's
 // deletion saved from another editor.
 func TestRed2ServerWriteWithinGraceUndoesGitDiscard(t *testing.T) {
+	longtest.Skip(t)
 	for _, how := range []string{"stash", "checkout"} {
 		t.Run(how, func(t *testing.T) {
 			root, path := gitWorkspace(t, togetherDecisions)
@@ -91,6 +93,7 @@ func TestRed2ServerWriteWithinGraceUndoesGitDiscard(t *testing.T) {
 // didSave, and for it the removal is honoured (TestRedGitDiscardOf…,
 // TestRedDeletionInOneEditor…).
 func TestRed2NoDidSaveClientUndoesRemovals(t *testing.T) {
+	longtest.Skip(t)
 	t.Run("git checkout", func(t *testing.T) {
 		root, path := gitWorkspace(t, togetherDecisions)
 		commitAll(t, root)
@@ -146,6 +149,7 @@ func TestRed2NoDidSaveClientUndoesRemovals(t *testing.T) {
 // taken for another writer's and the acknowledged entry is dropped for
 // good, although the didSave that would have proved the save does come.
 func TestRed2LateDidSaveLosesAgentEntry(t *testing.T) {
+	longtest.Skip(t)
 	root, path, c, uri := session(t, togetherDecisions, false, nil)
 	agentStore(t, root, strings.TrimPrefix(agent, "- "))
 	if err := os.WriteFile(path, []byte(c.Text(uri)), 0o644); err != nil {
@@ -166,6 +170,7 @@ func TestRed2LateDidSaveLosesAgentEntry(t *testing.T) {
 // right after an agent's store is judged another writer's change, and the
 // acknowledged entry is dropped.
 func TestRed2NoDidSaveSaveNotByteEqualLosesAgentEntry(t *testing.T) {
+	longtest.Skip(t)
 	noEOL := strings.TrimSuffix(togetherDecisions, "\n")
 	crlf := strings.ReplaceAll(togetherDecisions, "\n", "\r\n")
 	for _, tc := range []struct {
@@ -204,6 +209,7 @@ func TestRed2NoDidSaveSaveNotByteEqualLosesAgentEntry(t *testing.T) {
 // new server notes every record in the journal as older than its serving
 // and judges none of them, so the save drops the acknowledged entry.
 func TestRed2RestartBetweenStoreAndSaveLosesAgentEntry(t *testing.T) {
+	longtest.Skip(t)
 	root, path, c, uri := session(t, togetherDecisions, false, nil)
 	text := c.Text(uri)
 	c.Shutdown()
@@ -223,6 +229,7 @@ func TestRed2RestartBetweenStoreAndSaveLosesAgentEntry(t *testing.T) {
 // deleted entry again, and the reconcile takes it for another writer's
 // entry and brings it back.
 func TestRed2CrossingSaveUndoesServerDelete(t *testing.T) {
+	longtest.Skip(t)
 	root, path := gitWorkspace(t, togetherDecisions)
 	c := startBinary(t, root)
 	var uri string
@@ -266,6 +273,7 @@ func TestRed2CrossingSaveUndoesServerDelete(t *testing.T) {
 // taken for that save and the discarded entry is put back on disk (after a
 // stash, `git stash pop` then refuses to run).
 func TestRed2SaveThenGitDiscardIsUndone(t *testing.T) {
+	longtest.Skip(t)
 	for _, how := range []string{"stash", "checkout"} {
 		t.Run(how, func(t *testing.T) {
 			root, path := gitWorkspace(t, togetherDecisions)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memory-lsp/memory-lsp/internal/longtest"
 	"github.com/memory-lsp/memory-lsp/internal/lsptest"
 )
 
@@ -15,6 +16,7 @@ import (
 // in (autosave crossing each bring-in): every entry ends on disk and in the
 // buffer, once.
 func TestRedBurstOfStoresWithCrossingSaves(t *testing.T) {
+	longtest.Skip(t)
 	root, path := gitWorkspace(t, togetherDecisions)
 	c := startBinary(t, root)
 	var uri string
@@ -82,6 +84,7 @@ func crossingSession(t *testing.T, decisions string, options any) (root, path st
 // store that evicted the oldest entry of a full category, and of the
 // language server's own store: the store stands as made, once.
 func TestRedCrossingSaveOfUpdateEvictionAndOwnStore(t *testing.T) {
+	longtest.Skip(t)
 	three := togetherDecisions + "- [cache] Cache rendered invoices for ten minutes.\n"
 	t.Run("update", func(t *testing.T) {
 		root, path, c, uri := crossingSession(t, togetherDecisions, nil)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/memory-lsp/memory-lsp/core/store"
+	"github.com/memory-lsp/memory-lsp/internal/longtest"
 	"github.com/memory-lsp/memory-lsp/internal/lsptest"
 )
 
@@ -35,6 +36,7 @@ func redSettle(c *lsptest.Client) {
 // (The client says so in its capabilities: one that declares didSave is
 // waited for, and a change without it is another writer's.)
 func TestRedNoDidSaveTypingAfterSaveLosesAgentEntry(t *testing.T) {
+	longtest.Skip(t)
 	root, path := gitWorkspace(t, togetherDecisions)
 	c := startBinary(t, root)
 	p := initParams(root, false, nil)
@@ -68,6 +70,7 @@ func commitAll(t *testing.T, root string) {
 // that crossed the bring-in and puts the entry back. After `git stash`, the
 // put-back line makes `git stash pop` refuse to run.
 func TestRedGitDiscardOfAgentEntryIsUndone(t *testing.T) {
+	longtest.Skip(t)
 	for _, how := range []string{"stash", "checkout"} {
 		t.Run(how, func(t *testing.T) {
 			root, path := gitWorkspace(t, togetherDecisions)
@@ -105,6 +108,7 @@ func TestRedGitDiscardOfAgentEntryIsUndone(t *testing.T) {
 // server takes it for a save of its own buffer that crossed the bring-in,
 // and puts the entry back: the user's deletion is undone.
 func TestRedDeletionInOneEditorUndoneByTheOther(t *testing.T) {
+	longtest.Skip(t)
 	root, path := gitWorkspace(t, togetherDecisions)
 	a := startBinary(t, root)
 	a.Initialize(initParams(root, false, nil))
@@ -146,6 +150,7 @@ func TestRedDeletionInOneEditorUndoneByTheOther(t *testing.T) {
 // from then on every record is ignored as "tracked by git": a save right
 // after an agent's store loses the entry again.
 func TestRedJournalInSubfolderIsCommittedAndDisarmed(t *testing.T) {
+	longtest.Skip(t)
 	for _, sub := range []string{"", "app"} {
 		name := "control: workspace at the repository's top"
 		if sub != "" {
@@ -236,6 +241,7 @@ func TestRedPlantedJournalPathBreaksStores(t *testing.T) {
 // journal minus its 5 s slack, so it is not judged, and the entry is lost
 // as before the journal. skew is how far behind the agent's clock is.
 func TestRedSkewedWriterClockLosesEntry(t *testing.T) {
+	longtest.Skip(t)
 	for _, skew := range []time.Duration{0, 10 * time.Second} {
 		t.Run(skew.String(), func(t *testing.T) {
 			root, path, c, uri := session(t, togetherDecisions, false, nil)

@@ -21,6 +21,7 @@ import (
 
 	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/internal/fixture"
+	"github.com/memory-lsp/memory-lsp/internal/longtest"
 	"github.com/memory-lsp/memory-lsp/internal/lsptest"
 )
 
@@ -151,6 +152,7 @@ func shapeServe(t *testing.T, text string, publishWithin time.Duration) (peak in
 // lines, 29,535 diagnostics) peaks at 104-112 MiB and took 20-43 s to
 // publish.
 func TestE2EShapeReversalRegistryMemory(t *testing.T) {
+	longtest.Skip(t)
 	if testing.Short() {
 		t.Skip("checks files at the size limit")
 	}
@@ -190,6 +192,7 @@ func TestE2EShapeReversalRegistryMemory(t *testing.T) {
 // With a shared slug on every third entry as well (duplicate-slug) and
 // always/never alternating: 149,843 diagnostics, 208 MiB, 100 s.
 func TestE2EShapeFindingsPerEntryMemory(t *testing.T) {
+	longtest.Skip(t)
 	if testing.Short() {
 		t.Skip("checks files at the size limit")
 	}
@@ -216,6 +219,7 @@ func TestE2EShapeFindingsPerEntryMemory(t *testing.T) {
 // `memory-lsp check` on the same file: 80 s, 122 MB max RSS (exit 1).
 // A user who pastes a log of "- [todo] …" lines sees no diagnostics at all.
 func TestE2EShapeDuplicateSlugsPublish(t *testing.T) {
+	longtest.Skip(t)
 	if testing.Short() {
 		t.Skip("checks files at the size limit")
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/internal/gittest"
+	"github.com/memory-lsp/memory-lsp/internal/longtest"
 	"github.com/memory-lsp/memory-lsp/internal/lsptest"
 )
 
@@ -23,6 +24,7 @@ import (
 // step the warm server's queryMemory answers, stale marks included, must be
 // a new server's, byte for byte.
 func TestWarmQueryMatchesColdServerInGit(t *testing.T) {
+	longtest.Skip(t)
 	r := rand.New(rand.NewPCG(16, 7))
 	g := lsptest.CitingRepo(t, r)
 	paths := lsptest.CodePaths

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/memory-lsp/memory-lsp/core/category"
+	"github.com/memory-lsp/memory-lsp/internal/longtest"
 	"github.com/memory-lsp/memory-lsp/internal/lsptest"
 )
 
@@ -24,6 +25,7 @@ import (
 // included, and does keep its index and the history's moves (the cache
 // folder holds one of each).
 func TestQueryIndexWithOtherWriters(t *testing.T) {
+	longtest.Skip(t)
 	r := rand.New(rand.NewPCG(16, 31))
 	g := lsptest.CitingRepo(t, r)
 	cache := t.TempDir()

@@ -84,6 +84,14 @@ func TestReadmeFirstCommands(t *testing.T) {
 	if err != nil || !strings.Contains(string(ci), "\n"+second+"\n") {
 		t.Errorf(".ci/run does not run %q as written: %v", second, err)
 	}
+	// the long suites the README's command leaves out (internal/longtest)
+	// run in CI after it
+	if i, j := strings.Index(string(ci), "\n"+second+"\n"), strings.Index(string(ci), "\ngo test -tags long ./...\n"); j < 0 || j < i {
+		t.Errorf(".ci/run does not run go test -tags long ./... after %q", second)
+	}
+	if !strings.Contains(string(data), "go test -tags long ./...") {
+		t.Error("README.md does not say how to run the long suites")
+	}
 	args, ok := strings.CutPrefix(first, "go run ./cmd/memory-lsp ")
 	if !ok {
 		t.Fatalf("first command %q does not run memory-lsp", first)

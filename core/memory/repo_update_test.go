@@ -13,6 +13,7 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/refs"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/internal/gittest"
+	"github.com/memory-lsp/memory-lsp/internal/longtest"
 )
 
 // updateQueries are the cited paths, commands and versions every verdict
@@ -66,6 +67,7 @@ func verdicts(t *testing.T, r rules.Repo, memFile string) []string {
 // a folder, commits, a manifest and a pin file edited, .gitignore files
 // written and removed, a file untracked and one force-added.
 func TestRepoUpdateMatchesOpen(t *testing.T) {
+	longtest.Skip(t)
 	g := historyRepo(t)
 	root := g.Top()
 	memFile := filepath.Join(root, ".memory", "decisions.md")

@@ -14,6 +14,7 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/internal/gittest"
+	"github.com/memory-lsp/memory-lsp/internal/longtest"
 )
 
 // verdictFiles are the files the random changes of
@@ -69,6 +70,7 @@ func verdictMemory() string {
 // change may alter (rules.DerivedRepo), to those of a full check against
 // the repository opened afresh: byte for byte.
 func TestCheckerReusesVerdictsAsAFullCheck(t *testing.T) {
+	longtest.Skip(t)
 	// Seed 22 removes a folder holding a file the history deleted once
 	// and that came back: its bare name is then gone again (Moved by name).
 	// Seeds 10 and 34 remove a folder whose .gitignore the index still

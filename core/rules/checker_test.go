@@ -14,6 +14,7 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/refs"
 	"github.com/memory-lsp/memory-lsp/core/similar"
 	"github.com/memory-lsp/memory-lsp/core/textdiff"
+	"github.com/memory-lsp/memory-lsp/internal/longtest"
 )
 
 // plainPairs is the pair computation as Check did it before the Checker:
@@ -220,6 +221,7 @@ func (ws *editWorkspace) edit() string {
 // the same findings in the same order, with the same messages and fixes,
 // and the same pairs as one similar.Pairs over everything.
 func TestCheckerMatchesCheck(t *testing.T) {
+	longtest.Skip(t)
 	ths := [][2]float64{{0.8, 0.6}, {0.7, 0.5}, {0.9, 0.9}, {1, 1}, {0.3, 0.3}, {0.5, 0.2}}
 	steps := 300
 	if testing.Short() {
@@ -435,6 +437,7 @@ func raisedLimits() config.Config {
 // changed, after an entry went and after one came back, finds what a fresh
 // Check finds.
 func TestCheckerWarm10k(t *testing.T) {
+	longtest.Skip(t)
 	if testing.Short() {
 		t.Skip("10,000 entries")
 	}

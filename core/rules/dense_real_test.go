@@ -9,6 +9,7 @@ import (
 
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/similar"
+	"github.com/memory-lsp/memory-lsp/internal/longtest"
 )
 
 // TestDenseNeverOnRealShapes: the dense limit of the pair search
@@ -19,6 +20,7 @@ import (
 // entries than any real file. Where it is not reached, every related pair
 // is found.
 func TestDenseNeverOnRealShapes(t *testing.T) {
+	longtest.Skip(t)
 	var folders []string
 	if _, err := os.Stat(directiveCorpusDir); err == nil {
 		err := filepath.WalkDir(directiveCorpusDir, func(path string, d os.DirEntry, err error) error {

@@ -12,6 +12,7 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/similar"
 	"github.com/memory-lsp/memory-lsp/core/text"
+	"github.com/memory-lsp/memory-lsp/internal/longtest"
 )
 
 // cliquePairs is every related pair of each category file, every pair of
@@ -58,6 +59,7 @@ func cliquePairs(files []File, cfg config.Config) ([]entryRef, []similar.Pair) {
 // (the merge-conflict versions of a slug included) are what the rules make of
 // every pair, and a warm Checker editing such files agrees.
 func TestPairRulesOnCopies(t *testing.T) {
+	longtest.Skip(t)
 	lines := []string{"Run the tests with -race", "run the tests with -race.", "RUN THE TESTS WITH -RACE!", "Never run the tests with -race",
 		"Pin Go to 1.26 on the runner", "pin go to 1.26 on the runner", "Pin Go to 1.25 on the runner", "entry", "Entry", "Do it", "Don't do it",
 		"Use YAML for the deploy config", "Use JSON for the deploy config", "Run the tests with -race on CI"}

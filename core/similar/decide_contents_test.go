@@ -1,10 +1,15 @@
 package similar
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/memory-lsp/memory-lsp/internal/longtest"
+)
 
 // TestDecideContentsMatchesDecide: the shortcut must never change a
 // decision, including the reported similarity of a plain store.
 func TestDecideContentsMatchesDecide(t *testing.T) {
+	longtest.Skip(t)
 	ths := []Thresholds{{0.8, 0.6}, {0.3, 0.3}, {0.9, 0.5}, {1, 1}}
 	checked := 0
 	for seed := range uint64(8) {

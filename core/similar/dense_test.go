@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/memory-lsp/memory-lsp/internal/fixture"
+	"github.com/memory-lsp/memory-lsp/internal/longtest"
 )
 
 // denseTexts is a registry of n entries that are one sentence with one term
@@ -35,6 +36,7 @@ func denseTexts(r *rand.Rand, n int) []*Text {
 // zero), Pairs is bruteForce: all pairs below the limit, the windows past
 // it.
 func TestDensePairsMatchBruteForce(t *testing.T) {
+	longtest.Skip(t)
 	for seed := range uint64(3) {
 		r := rand.New(rand.NewPCG(seed, 26))
 		for _, n := range []int{40, 90, 100, 130, 400} {
@@ -99,6 +101,7 @@ func TestCandidatesMatchBruteForce(t *testing.T) {
 // afresh: the same pairs, the same count of candidates, dense at the same
 // moments.
 func TestUpdateMatchesGroupPairs(t *testing.T) {
+	longtest.Skip(t)
 	for seed := range uint64(4) {
 		r := rand.New(rand.NewPCG(seed, 27))
 		g := newEntryGen(seed, 80)
@@ -169,6 +172,7 @@ func diffTexts(a, b []*Text) []int {
 // memory file is found dense with a bounded count of candidates, and its
 // pairs cost denseWindow comparisons an entry, not one per pair of entries.
 func TestDenseWorkIsLinear(t *testing.T) {
+	longtest.Skip(t)
 	if testing.Short() {
 		t.Skip("25,000 entries")
 	}

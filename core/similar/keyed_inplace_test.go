@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/memory-lsp/memory-lsp/internal/longtest"
 )
 
 // TestExtendInPlaceLeavesEarlierKeyeds: a chain of Keyeds each extended in
@@ -40,6 +42,7 @@ func TestExtendInPlaceLeavesEarlierKeyeds(t *testing.T) {
 // NewKeyed does (the same ids for the same words) and decides as
 // DecideContents.
 func TestKeyedVocabularyMergesAsRead(t *testing.T) {
+	longtest.Skip(t)
 	g := newEntryGen(11, 4000)
 	var contents []string
 	for range 20 {

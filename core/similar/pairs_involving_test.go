@@ -4,12 +4,15 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+
+	"github.com/memory-lsp/memory-lsp/internal/longtest"
 )
 
 // TestPairsInvolvingMatchesBruteForce: the non-exact pairs touching the
 // changed texts are exactly those of comparing all pairs, for any share of
 // changed texts.
 func TestPairsInvolvingMatchesBruteForce(t *testing.T) {
+	longtest.Skip(t)
 	ths := []Thresholds{{0.8, 0.6}, {0.3, 0.3}, {0.9, 0.5}, {1, 1}, {0, 0}}
 	extra := []string{"我不吃", "我吃", "不要提交生成的代码", "要提交生成的代码", "Do it", "Don't do it", "🙂", "🙃", "Use YAML", "Use JSON"}
 	for seed := range uint64(6) {

@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+
+	"github.com/memory-lsp/memory-lsp/internal/longtest"
 )
 
 func TestPairsMatchesBruteForce(t *testing.T) {
+	longtest.Skip(t)
 	ths := []Thresholds{{0.8, 0.6}, {0.3, 0.3}, {0.9, 0.5}, {1, 1}, {0, 0}}
 	for seed := range uint64(6) {
 		g := newEntryGen(seed, 40+int(seed)*30)

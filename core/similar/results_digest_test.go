@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/memory-lsp/memory-lsp/internal/longtest"
 )
 
 // digestTexts are entries of every shape the analysis treats apart: the
@@ -96,6 +98,7 @@ func resultsDigest(facts func(*Text) string) string {
 // only in punctuation, spacing and hyphens are duplicates, never a reversal
 // (samePunctuatedAside).
 func TestResultsUnchangedByRepresentation(t *testing.T) {
+	longtest.Skip(t)
 	const want = "f6c65d77fd62d1f8bf0be67ab76e53207bda9c6c33226f41794c3a46b399ac22"
 	got := resultsDigest(func(x *Text) string {
 		return fmt.Sprintf("%q %q %q %q %q %d %v", x.Norm, x.Keys(), x.Core(), x.Numbers(), x.Named(), x.Sign, x.hasOrder)

@@ -1,0 +1,5 @@
+//go:build long
+
+package longtest
+
+const enabled = true
