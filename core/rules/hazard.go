@@ -40,7 +40,11 @@ func FindHazards(files []File, findings []Finding) Hazards {
 		if !f.Hazard() || f.File >= len(files) || files[f.File].Doc == nil {
 			continue
 		}
-		for _, li := range linesOf(files[f.File].Doc, f.Span) {
+		var lines []int
+		for _, sp := range append([]text.Span{f.Span}, f.unlisted...) {
+			lines = append(lines, linesOf(files[f.File].Doc, sp)...)
+		}
+		for _, li := range lines {
 			if h[f.File] == nil {
 				h[f.File] = map[int]Hazard{}
 			}

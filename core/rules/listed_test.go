@@ -10,7 +10,8 @@ import (
 
 // TestFindingsListedPerRuleAreBounded: a file lists at most MaxListed
 // findings of one rule, the first ones, then one that says how many more
-// there are from its line on; the hazards are all listed.
+// there are from its line on; the lines of a hazard rule's findings not
+// listed are hazards all the same (FindHazards).
 func TestFindingsListedPerRuleAreBounded(t *testing.T) {
 	const n = MaxListed + 500
 	var b strings.Builder
@@ -38,8 +39,11 @@ func TestFindingsListedPerRuleAreBounded(t *testing.T) {
 	if want := files[0].Doc.Lines[2+MaxListed].Span.Start; summary.Span.Start < want || summary.Span.Start >= files[0].Doc.Lines[3+MaxListed].Span.Start {
 		t.Errorf("the summary is at byte %d, want on the line of the first not listed (from byte %d)", summary.Span.Start, want)
 	}
-	if count["hidden-text"] != n {
-		t.Errorf("hidden-text: %d findings, want every one of %d: hazards are all listed", count["hidden-text"], n)
+	if count["hidden-text"] != MaxListed+1 {
+		t.Errorf("hidden-text: %d findings, want %d and a summary", count["hidden-text"], MaxListed)
+	}
+	if h := FindHazards(files, fs); len(h[0]) != n {
+		t.Errorf("%d hazard lines, want every one of %d", len(h[0]), n)
 	}
 	// the Checker, warm, lists the same
 	c := new(Checker)

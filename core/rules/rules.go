@@ -117,6 +117,10 @@ type Finding struct {
 	// pair is the pair of entries a near-duplicate or conflict finding is
 	// about, whose choices (pairFixes) make their edits when asked for.
 	pair pairRef
+	// unlisted are the spans of a hazard rule's findings past MaxListed,
+	// on the finding that says how many there are: FindHazards keeps
+	// every such line from being rewritten.
+	unlisted []text.Span
 }
 
 // Related is another place a finding refers to (the first use of a slug, the
@@ -304,9 +308,10 @@ func Check(files []File, cfg config.Config) []Finding {
 type workspace struct {
 	// rule is the rule running, whose findings report adds; listed counts
 	// them by file, and past MaxListed the first one not listed.
-	rule   *rule
-	listed []int
-	past   []Finding
+	rule     *rule
+	listed   []int
+	past     []Finding
+	unlisted [][]text.Span // a hazard rule's spans past MaxListed, by file
 	files  []File
 	cfg    config.Config
 	repo   Repo // for the reference rules; may be nil
@@ -355,22 +360,20 @@ func (w *workspace) report(f Finding) { w.reportAs(w.rule.Severity, f) }
 // registry, a slug, a comment and a length on every line — and the
 // language server held each with its message and related information:
 // 100,000 of them took it past 100 MiB (issue 26's red team). No one reads
-// past a few hundred; fixing those lists the next ones. The hazards
-// (secret, agent-directive, hidden-text) are all listed, always: every
-// tool reads them to keep such lines from being rewritten or spread.
+// past a few hundred; fixing those lists the next ones. A hazard rule's
+// (secret, agent-directive, hidden-text) that are not listed keep their
+// spans on the finding that counts them (Finding.unlisted): every tool
+// reads the hazards to keep such lines from being rewritten or spread.
 const MaxListed = 2000
 
 // run runs rule r, its findings added to w.out.
 func (w *workspace) run(r *rule) {
 	w.rule = r
-	if r.Hazard {
-		r.check(w)
-		return
-	}
 	if len(w.listed) != len(w.files) {
-		w.listed, w.past = make([]int, len(w.files)), make([]Finding, len(w.files))
+		w.listed, w.past, w.unlisted = make([]int, len(w.files)), make([]Finding, len(w.files)), make([][]text.Span, len(w.files))
 	} else {
 		clear(w.listed)
+		clear(w.unlisted)
 	}
 	r.check(w)
 	for fi, n := range w.listed {
@@ -379,7 +382,7 @@ func (w *workspace) run(r *rule) {
 		}
 		f := w.past[fi]
 		f.Message = fmt.Sprintf("%d more %s findings in this file from this line on are not listed (a file lists at most %d of a rule's): fix the ones listed and the next are", n-MaxListed, r.Code, MaxListed)
-		f.Related, f.Fixes, f.pair = nil, nil, pairRef{}
+		f.Related, f.Fixes, f.pair, f.unlisted = nil, nil, pairRef{}, w.unlisted[fi]
 		w.out = append(w.out, f)
 	}
 }
@@ -389,10 +392,13 @@ func (w *workspace) run(r *rule) {
 // error, across two files a warning).
 func (w *workspace) reportAs(sev Severity, f Finding) {
 	f.Code, f.Severity = w.rule.Code, sev
-	if w.listed != nil && !w.rule.Hazard && f.File < len(w.listed) {
+	if w.listed != nil && f.File < len(w.listed) {
 		if w.listed[f.File]++; w.listed[f.File] > MaxListed {
 			if w.listed[f.File] == MaxListed+1 {
 				w.past[f.File] = f
+			}
+			if w.rule.Hazard {
+				w.unlisted[f.File] = append(w.unlisted[f.File], f.Span)
 			}
 			return
 		}
