@@ -312,10 +312,10 @@ type workspace struct {
 	listed   []int
 	past     []Finding
 	unlisted [][]text.Span // a hazard rule's spans past MaxListed, by file
-	files  []File
-	cfg    config.Config
-	repo   Repo // for the reference rules; may be nil
-	out    []Finding
+	files    []File
+	cfg      config.Config
+	repo     Repo // for the reference rules; may be nil
+	out      []Finding
 	// idx is shared by the tasks of one Check: each file's line index is
 	// built once, by the first task that needs it.
 	idx *fileViews
