@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"sort"
 
 	"github.com/memory-lsp/memory-lsp/core/config"
@@ -44,6 +45,12 @@ func FindHazards(files []File, findings []Finding) Hazards {
 		for _, sp := range append([]text.Span{f.Span}, f.unlisted...) {
 			lines = append(lines, linesOf(files[f.File].Doc, sp)...)
 		}
+		message := f.Message
+		if len(f.unlisted) > 0 {
+			// the finding that counts those not listed: its message is
+			// the count, not what is wrong with each line
+			message = fmt.Sprintf("a %s finding, one of those a file does not list past %d", f.Code, MaxListed)
+		}
 		for _, li := range lines {
 			if h[f.File] == nil {
 				h[f.File] = map[int]Hazard{}
@@ -56,7 +63,7 @@ func FindHazards(files []File, findings []Finding) Hazards {
 				case HiddenTextCode:
 					advice = "remove the hidden text (check --fix does) or delete the line"
 				}
-				h[f.File][li] = Hazard{Message: f.Message, Advice: advice}
+				h[f.File][li] = Hazard{Message: message, Advice: advice}
 			}
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/similar"
 	"github.com/memory-lsp/memory-lsp/core/text"
 	"path/filepath"
+	"sort"
 	"sync"
 	"unsafe"
 )
@@ -394,16 +395,44 @@ func (w *workspace) reportAs(sev Severity, f Finding) {
 	f.Code, f.Severity = w.rule.Code, sev
 	if w.listed != nil && f.File < len(w.listed) {
 		if w.listed[f.File]++; w.listed[f.File] > MaxListed {
+			past := &w.past[f.File]
 			if w.listed[f.File] == MaxListed+1 {
-				w.past[f.File] = f
+				*past = f
 			}
+			// the finding that counts them is as severe as the most
+			// severe of them: check's exit code counts on it
+			past.Severity = min(past.Severity, sev)
 			if w.rule.Hazard {
-				w.unlisted[f.File] = append(w.unlisted[f.File], f.Span)
+				w.unlisted[f.File] = appendLineSpan(w.unlisted[f.File], f.Span, w.files[f.File].Doc)
 			}
 			return
 		}
 	}
 	w.out = append(w.out, f)
+}
+
+// listing reports whether a finding of the running rule in file fi would
+// be listed: a rule that reports thousands may skip making the message
+// and fixes of those that would not (reportAs counts them all the same).
+func (w *workspace) listing(fi int) bool {
+	return w.listed == nil || fi >= len(w.listed) || w.listed[fi] < MaxListed
+}
+
+// appendLineSpan adds sp to spans, extending the last span instead when
+// sp starts on the line it ends on: what the hazards need of unlisted
+// findings is their lines, and a line may hold thousands of them.
+func appendLineSpan(spans []text.Span, sp text.Span, d *memfile.Document) []text.Span {
+	if n := len(spans); n > 0 && d != nil {
+		last := &spans[n-1]
+		lineOf := func(off int) int {
+			return sort.Search(len(d.Lines), func(i int) bool { return d.Lines[i].Span.End > off })
+		}
+		if lineOf(sp.Start) == lineOf(max(last.Start, last.End-1)) {
+			last.End = max(last.End, sp.End)
+			return spans
+		}
+	}
+	return append(spans, sp)
 }
 
 // categoryFiles calls fn for every parsed category file: the per-line rules
