@@ -2,6 +2,8 @@ package memory
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -244,6 +246,18 @@ func (p *CleanupPlan) leftAsIs(files []rules.File, cfg config.Config) {
 			detail = h.Message + "; cleanup leaves this line to you: " + h.Advice
 		}
 		p.Steps = append(p.Steps, CleanupStep{Kind: StepLeft, File: files[f.File].Name, Line: d.Lines[li].Num, Detail: detail})
+	}
+	// the hazard lines past those a file lists (rules.MaxListed): no
+	// finding of their own, but left as much as the others
+	for _, fi := range slices.Sorted(maps.Keys(hazards)) {
+		for _, li := range slices.Sorted(maps.Keys(hazards[fi])) {
+			if listed[[2]int{fi, li}] {
+				continue
+			}
+			h := hazards[fi][li]
+			p.Steps = append(p.Steps, CleanupStep{Kind: StepLeft, File: files[fi].Name, Line: files[fi].Doc.Lines[li].Num,
+				Detail: h.Message + "; cleanup leaves this line to you: " + h.Advice})
+		}
 	}
 }
 
