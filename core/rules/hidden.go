@@ -86,6 +86,58 @@ func FindHidden(s string) []Hidden {
 	return out
 }
 
+// eachHidden calls fn with each passage FindHidden(s) returns, in order,
+// reading the characters chunk bytes (and up to a line end) at a time: a
+// file of 2 MiB may hold 650,000 hidden characters, whose passages made
+// all at once took the language server past 100 MiB (issue 26's red
+// team). The characters' reading is the line's alone, so a chunk that
+// ends at a line end reads as the whole; comments and links, which may
+// span lines and fences, are read over the whole text, and are few.
+func eachHidden(s string, chunk int, fn func(Hidden)) {
+	var markup []Hidden
+	if strings.Contains(s, "<!--") || strings.Contains(s, "](") {
+		markup = findHiddenMarkup(s)
+	}
+	// pending is the last passage, held back until the next one cannot
+	// fall inside it (mergeHidden's rule)
+	var pending Hidden
+	held := false
+	emit := func(h Hidden) {
+		if held && h.Start < pending.End {
+			pending.End = max(pending.End, h.End)
+			return
+		}
+		if held {
+			fn(pending)
+		}
+		pending, held = h, true
+	}
+	for start := 0; start < len(s); {
+		end := len(s)
+		if start+chunk < len(s) {
+			end = lineEnd(s, start+chunk)
+			if end < len(s) {
+				end++ // past the line break
+			}
+		}
+		for _, h := range findHiddenChars(s[start:end]) {
+			h.Start, h.End = h.Start+start, h.End+start
+			for len(markup) > 0 && markup[0].Start <= h.Start {
+				emit(markup[0])
+				markup = markup[1:]
+			}
+			emit(h)
+		}
+		start = end
+	}
+	for _, h := range markup {
+		emit(h)
+	}
+	if held {
+		fn(pending)
+	}
+}
+
 // charNames names the invisible characters FindHidden reports; a rune not
 // here is a variation selector (hiddenRune).
 var charNames = map[rune]string{

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -196,4 +197,28 @@ func TestHiddenCommentClasses(t *testing.T) {
 			t.Errorf("%q: %d comments, class %d; want class %d (0 none, 1 note, 2 instruction)", tc.in, len(got), class, tc.want)
 		}
 	}
+}
+
+// FuzzEachHidden: reading hidden characters a chunk at a time (eachHidden)
+// finds exactly what FindHidden finds over the whole text, whatever the
+// chunk size, comments, fences and links across chunk ends included.
+func FuzzEachHidden(f *testing.F) {
+	for _, s := range []string{
+		"- a\u200bb\n- c\u202ed\u202c\n",
+		"- x <!-- a\nb --> y\u200b\n```\n<!-- in a fence -->\n```\n- [](http://x) z\u2060\n",
+		"- 👩\u200d💻 and \u200d alone\n- 🏴\U000E0067\U000E0062\U000E0065\U000E006E\U000E0067\U000E007F flag\n",
+		strings.Repeat("- \u202e\u200b\u202e\u200b\n", 40),
+	} {
+		f.Add(s, 7)
+	}
+	f.Fuzz(func(t *testing.T, s string, chunk int) {
+		if chunk < 1 || chunk > 1<<16 {
+			return
+		}
+		var got []Hidden
+		eachHidden(s, chunk, func(h Hidden) { got = append(got, h) })
+		if want := FindHidden(s); !slices.Equal(got, want) {
+			t.Errorf("chunk %d of %q: %+v, want %+v", chunk, s, got, want)
+		}
+	})
 }

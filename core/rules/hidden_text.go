@@ -19,26 +19,39 @@ func checkHiddenText(w *workspace) {
 		if !mayHide(d.Src) {
 			return
 		}
-		for _, h := range FindHidden(w.idx.source(w.files, fi)) {
+		eachHidden(w.idx.source(w.files, fi), hiddenChunk, func(h Hidden) {
 			if h.Start == 0 && h.Kind == HiddenInvisible && bytes.HasPrefix(d.Src, bomBytes) {
 				if h.End == 3 {
-					continue
+					return
 				}
 				// A run that begins with the BOM: the rest is hidden.
 				h.Start, h.Visible = 3, showRunes(string(d.Src[3:h.End]))
 			}
 			span := text.Span{Start: h.Start, End: h.End}
+			if !w.listing(fi) {
+				// counted, and its line kept from rewrites, not shown
+				sev := w.rule.Severity
+				if h.Note {
+					sev = Warning
+				}
+				w.reportAs(sev, Finding{File: fi, Span: span})
+				return
+			}
 			fixes := append([]Fix{removeHidden(fi, d, h)}, hazardFixes(fi, d, span, false)...)
 			if h.Note {
 				// words, not an instruction: a reader of the rendered
 				// file misses them, nothing more (issue 27)
 				w.reportAs(Warning, Finding{File: fi, Span: span, Message: h.What() + "; make it visible text or remove it", Fixes: fixes})
-				continue
+				return
 			}
 			w.report(Finding{File: fi, Span: span, Message: h.What() + " (memory poisoning); remove it", Fixes: fixes})
-		}
+		})
 	})
 }
+
+// hiddenChunk is how much of a file checkHiddenText reads for hidden
+// characters at a time (eachHidden).
+const hiddenChunk = 64 << 10
 
 // removeHidden is the fix that removes a hidden passage, safe unless it is a
 // comment over several lines. A comment or
