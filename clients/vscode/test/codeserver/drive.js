@@ -199,6 +199,21 @@ async function press(...keys) {
 // has just written may not be in VS Code's file search yet ("No matching
 // results"): as a person would, close the box and ask again.
 async function quickOpen(name, text) {
+  // Enter on a list still settling under load may open nothing: as a
+  // person would, ask again (twice at most).
+  for (let attempt = 1; ; attempt++) {
+    await quickOpenOnce(name);
+    await press('Enter');
+    const shown = await waitFor(`${name} in the editor`, async () => (await editorLines()).some((l) => l.includes(text)), attempt < 3 ? 10_000 : WAIT_MS)
+      .then(() => true, (err) => (attempt < 3 ? false : Promise.reject(err)));
+    if (shown) {
+      return;
+    }
+    await press('Escape');
+  }
+}
+
+async function quickOpenOnce(name) {
   await waitFor(`${name} in quick open`, async () => {
     await press('Control', 'p');
     const open = await waitFor('the quick open box', async () => (await quickInput()).visible, 2_000).catch(() => false);
@@ -215,8 +230,6 @@ async function quickOpen(name, text) {
     }
     return true;
   });
-  await press('Enter');
-  await waitFor(`${name} in the editor`, async () => (await editorLines()).some((l) => l.includes(text)));
 }
 
 // Types into the quick input once it shows `title` (a substring) and is focused.
