@@ -420,12 +420,61 @@ local defaults = {
   -- Show the most severe finding of a line in its sign and virtual text
   -- (vim.diagnostic's severity_sort, for this server's diagnostics only).
   severity_sort = true,
+  -- Show every finding of a line in its virtual text, most severe first:
+  -- vim.diagnostic's own virtual text shows one message a line (a warning
+  -- beside an error was a mark without words). false keeps Neovim's.
+  virtual_text_all = true,
   -- Buffer-local keymaps, e.g. { fix_all = '<leader>mf', store = '<leader>ms', query = '<leader>mq' }.
   keymaps = nil,
 }
 
 M.config = nil
 local root_clients = {} -- root -> client id
+
+-- The extmarks of virtual_text_all, one namespace for every client.
+M.virtual_text_ns = api.nvim_create_namespace('memory_lsp_virtual_text')
+
+local severity_hl = { 'DiagnosticVirtualTextError', 'DiagnosticVirtualTextWarn', 'DiagnosticVirtualTextInfo', 'DiagnosticVirtualTextHint' }
+
+-- The diagnostic namespaces of this server's clients that show every
+-- finding of a line (virtual_text_all).
+local all_text_namespaces = {}
+
+-- A vim.diagnostic handler, on only for this server's namespaces
+-- (virtual_text_all): each line's messages side by side, most severe first.
+vim.diagnostic.handlers.memory_lsp_virtual_text = {
+  show = function(namespace, bufnr, diagnostics)
+    if not all_text_namespaces[namespace] then
+      return
+    end
+    api.nvim_buf_clear_namespace(bufnr, M.virtual_text_ns, 0, -1)
+    local by_line = {}
+    for _, d in ipairs(diagnostics) do
+      by_line[d.lnum] = by_line[d.lnum] or {}
+      table.insert(by_line[d.lnum], d)
+    end
+    local last = api.nvim_buf_line_count(bufnr) - 1
+    for lnum, ds in pairs(by_line) do
+      table.sort(ds, function(a, b)
+        return a.severity < b.severity or a.severity == b.severity and a.col < b.col
+      end)
+      local chunks = {}
+      for i, d in ipairs(ds) do
+        local msg = d.message:gsub('\n.*', '')
+        table.insert(chunks, { (i == 1 and '■ ' or '  ■ ') .. msg, severity_hl[d.severity] or severity_hl[1] })
+      end
+      pcall(api.nvim_buf_set_extmark, bufnr, M.virtual_text_ns, math.min(lnum, last), 0, { virt_text = chunks, hl_mode = 'combine' })
+    end
+  end,
+  hide = function(namespace, bufnr)
+    if all_text_namespaces[namespace] and api.nvim_buf_is_valid(bufnr) then
+      api.nvim_buf_clear_namespace(bufnr, M.virtual_text_ns, 0, -1)
+    end
+  end,
+}
+-- A handler registered is on for every namespace by default: off, but
+-- where on_attach turns it on.
+vim.diagnostic.config({ memory_lsp_virtual_text = false })
 
 -- The server writes every change to disk first, where other agents read it,
 -- and then sends the same change to the open buffer (or an edit that
@@ -551,8 +600,13 @@ function M.attach(bufnr)
       -- finding of a line show, never a hint over a warning (the server
       -- also sends a line's findings most severe last, for clients that
       -- show the last). Only this client's namespace is configured.
+      local ns = vim.lsp.diagnostic.get_namespace(c.id)
       if cfg.severity_sort ~= false then
-        vim.diagnostic.config({ severity_sort = true }, vim.lsp.diagnostic.get_namespace(c.id))
+        vim.diagnostic.config({ severity_sort = true }, ns)
+      end
+      if cfg.virtual_text_all ~= false then
+        all_text_namespaces[ns] = true
+        vim.diagnostic.config({ virtual_text = false, memory_lsp_virtual_text = true }, ns)
       end
       if cfg.on_attach then
         cfg.on_attach(c, b)
