@@ -141,9 +141,15 @@ func touches(e text.Edit, d *memfile.Document, li int) bool {
 	return e.Start < line.End && line.Start < e.End
 }
 
+// lineAt is the index of the line holding byte off (its line break
+// included), len(d.Lines) past the last.
+func lineAt(d *memfile.Document, off int) int {
+	return sort.Search(len(d.Lines), func(i int) bool { return d.Lines[i].Span.End > off })
+}
+
 // linesOf lists the indexes of the lines span touches.
 func linesOf(d *memfile.Document, span text.Span) []int {
-	first := sort.Search(len(d.Lines), func(i int) bool { return d.Lines[i].Span.End > span.Start })
+	first := lineAt(d, span.Start)
 	var out []int
 	for li := first; li < len(d.Lines); li++ {
 		if li > first && d.Lines[li].Span.Start >= span.End {

@@ -79,10 +79,8 @@ func (h Hidden) What() string {
 // combining marks, which are visible. Comments and links are looked for
 // outside code spans and fenced code, where they show as written.
 func FindHidden(s string) []Hidden {
-	out := findHiddenChars(s)
-	if strings.Contains(s, "<!--") || strings.Contains(s, "](") {
-		out = mergeHidden(out, findHiddenMarkup(s))
-	}
+	var out []Hidden
+	eachHidden(s, len(s), func(h Hidden) { out = append(out, h) })
 	return out
 }
 
@@ -99,7 +97,8 @@ func eachHidden(s string, chunk int, fn func(Hidden)) {
 		markup = findHiddenMarkup(s)
 	}
 	// pending is the last passage, held back until the next one cannot
-	// fall inside it (mergeHidden's rule)
+	// fall inside it: an invisible character inside a comment is reported
+	// with the comment
 	var pending Hidden
 	held := false
 	emit := func(h Hidden) {
@@ -619,26 +618,4 @@ func carriesText(s string) bool {
 // oneLine joins the lines of a passage with spaces, for a message.
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
-}
-
-// mergeHidden merges two sorted lists, dropping a passage inside another
-// (an invisible character inside a comment is reported with the comment).
-func mergeHidden(a, b []Hidden) []Hidden {
-	out := make([]Hidden, 0, len(a)+len(b))
-	for len(a) > 0 || len(b) > 0 {
-		var h Hidden
-		if len(b) == 0 || len(a) > 0 && a[0].Start < b[0].Start {
-			h, a = a[0], a[1:]
-		} else {
-			h, b = b[0], b[1:]
-		}
-		if n := len(out); n > 0 && h.Start < out[n-1].End {
-			if h.End > out[n-1].End {
-				out[n-1].End = h.End
-			}
-			continue
-		}
-		out = append(out, h)
-	}
-	return out
 }

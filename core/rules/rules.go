@@ -17,7 +17,6 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/similar"
 	"github.com/memory-lsp/memory-lsp/core/text"
 	"path/filepath"
-	"sort"
 	"sync"
 	"unsafe"
 )
@@ -424,10 +423,7 @@ func (w *workspace) listing(fi int) bool {
 func appendLineSpan(spans []text.Span, sp text.Span, d *memfile.Document) []text.Span {
 	if n := len(spans); n > 0 && d != nil {
 		last := &spans[n-1]
-		lineOf := func(off int) int {
-			return sort.Search(len(d.Lines), func(i int) bool { return d.Lines[i].Span.End > off })
-		}
-		if lineOf(sp.Start) == lineOf(max(last.Start, last.End-1)) {
+		if lineAt(d, sp.Start) == lineAt(d, max(last.Start, last.End-1)) {
 			last.End = max(last.End, sp.End)
 			return spans
 		}

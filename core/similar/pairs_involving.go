@@ -58,23 +58,6 @@ func judgeCandidates(texts []*Text, cands [][2]int32, th Thresholds) []Pair {
 	return out
 }
 
-// candidate is the filter Pairs applies before Classify, pair by pair: the
-// exact keys are equal, or both Cores are empty with equal normCore, or the
-// keyword Jaccard reaches t, or the Core Jaccard reaches coreCandidateMin.
-// Any pair it rejects is Store to Classify. Pairs and scanPartners find
-// exactly the pairs it accepts; the tests hold them to it.
-func candidate(a, b *Text, t float64) bool {
-	if !(t > 0) || a.exactKey() == b.exactKey() ||
-		len(a.Core()) == 0 && len(b.Core()) == 0 && a.normCore() != "" && a.normCore() == b.normCore() {
-		return true
-	}
-	return jaccardReaches(a.Keys(), b.Keys(), t) || jaccardReaches(a.Core(), b.Core(), coreCandidateMin)
-}
-
-func jaccardReaches(a, b []string, t float64) bool {
-	return overlapReaches(intersection(a, b), len(a), len(b), t)
-}
-
 // overlapReaches: two sets of sizes na and nb sharing inter elements have
 // a Jaccard of at least t, with the 1e-9 slack of every filter here.
 func overlapReaches(inter, na, nb int, t float64) bool {

@@ -203,3 +203,21 @@ func bruteWindow(texts []*Text, members []int, th Thresholds) []Pair {
 func bruteAllPairs(texts []*Text, th Thresholds) []Pair {
 	return bruteAll(texts, bruteGroups(len(texts), nil)[0], th)
 }
+
+// candidate is the filter Pairs applies before Classify, pair by pair: the
+// exact keys are equal, or both Cores are empty with equal normCore, or the
+// keyword Jaccard reaches t, or the Core Jaccard reaches coreCandidateMin.
+// Any pair it rejects is Store to Classify. Pairs and scanPartners find
+// exactly the pairs it accepts, without testing each pair: this is the
+// definition the tests hold them to.
+func candidate(a, b *Text, t float64) bool {
+	if !(t > 0) || a.exactKey() == b.exactKey() ||
+		len(a.Core()) == 0 && len(b.Core()) == 0 && a.normCore() != "" && a.normCore() == b.normCore() {
+		return true
+	}
+	return jaccardReaches(a.Keys(), b.Keys(), t) || jaccardReaches(a.Core(), b.Core(), coreCandidateMin)
+}
+
+func jaccardReaches(a, b []string, t float64) bool {
+	return overlapReaches(intersection(a, b), len(a), len(b), t)
+}
