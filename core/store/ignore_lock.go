@@ -1,10 +1,10 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 )
 
@@ -20,10 +20,10 @@ const lockPattern = DirName + "/" + LockFile
 // git, or outside a repository, it does nothing: there is nothing to
 // commit.
 func IgnoreLock(root string) (string, error) {
-	if err := exec.Command("git", "-C", root, "rev-parse", "--is-inside-work-tree").Run(); err != nil {
+	if _, err := git(context.Background(), root, "rev-parse", "--is-inside-work-tree"); err != nil {
 		return "", nil
 	}
-	if exec.Command("git", "-C", root, "check-ignore", "-q", lockPattern).Run() == nil {
+	if check, _ := gitCommand(context.Background(), root, "check-ignore", "-q", lockPattern); check.Run() == nil {
 		return "", nil // ignored already
 	}
 	path := filepath.Join(root, ".gitignore")
