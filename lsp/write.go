@@ -692,20 +692,34 @@ func (s *Server) warnPastLimit(p bufferPlan, sf *store.File) {
 			own = bytes.Equal(disk, p.doc.text)
 		}
 	}
+	s.warnOnceASize(&p.od.pastLimit, sf.Size, func() string {
+		if own {
+			return ""
+		}
+		problem := memfile.LimitProblem(sf.Size, 0)
+		if sf.Data != nil {
+			problem = memfile.LimitProblem(sf.Size, memfile.Lines(sf.Data))
+		}
+		return fmt.Sprintf("%s on disk %s, written outside this buffer: the server no longer reads it, and the buffer was not brought in step. Saving the buffer replaces that text with the buffer's; to keep it, close the buffer without saving and trim or split the file", p.od.name, problem)
+	})
+}
+
+// warnOnceASize shows msg() as a warning, and logs it, unless *seen is size
+// already: a file or buffer past the limits is told of once for each size
+// it takes. An empty message is no warning (the size is noted all the
+// same). s.mu is not held; it guards *seen.
+func (s *Server) warnOnceASize(seen *int64, size int64, msg func() string) {
 	s.mu.Lock()
-	warned := p.od.pastLimit == sf.Size
-	p.od.pastLimit = sf.Size
+	warned := *seen == size
+	*seen = size
 	s.mu.Unlock()
-	if own || warned {
+	if warned {
 		return
 	}
-	problem := memfile.LimitProblem(sf.Size, 0)
-	if sf.Data != nil {
-		problem = memfile.LimitProblem(sf.Size, memfile.Lines(sf.Data))
+	if m := msg(); m != "" {
+		s.showMessage(protocol.MessageTypeWarning, m)
+		s.log.Warningf("%s", m)
 	}
-	msg := fmt.Sprintf("%s on disk %s, written outside this buffer: the server no longer reads it, and the buffer was not brought in step. Saving the buffer replaces that text with the buffer's; to keep it, close the buffer without saving and trim or split the file", p.od.name, problem)
-	s.showMessage(protocol.MessageTypeWarning, msg)
-	s.log.Warningf("%s", msg)
 }
 
 // warnBufferPastLimit warns, once for each size the buffer takes, that a
@@ -713,17 +727,10 @@ func (s *Server) warnPastLimit(p bufferPlan, sf *store.File) {
 // disk. s.mu is not held.
 func (s *Server) warnBufferPastLimit(p bufferPlan) {
 	size := int64(len(p.doc.text))
-	s.mu.Lock()
-	warned := p.od.bufferPastLimit == size
-	p.od.bufferPastLimit = size
-	s.mu.Unlock()
-	if warned {
-		return
-	}
-	msg := fmt.Sprintf("%s: the buffer %s: entries stored by others are not brought into it, and saving it would write a file no reader reads; trim it first",
-		p.od.name, memfile.LimitProblem(size, memfile.Lines(p.doc.text)))
-	s.showMessage(protocol.MessageTypeWarning, msg)
-	s.log.Warningf("%s", msg)
+	s.warnOnceASize(&p.od.bufferPastLimit, size, func() string {
+		return fmt.Sprintf("%s: the buffer %s: entries stored by others are not brought into it, and saving it would write a file no reader reads; trim it first",
+			p.od.name, memfile.LimitProblem(size, memfile.Lines(p.doc.text)))
+	})
 }
 
 // tellNotBroughtIn tells the user of entries stored by others that could
