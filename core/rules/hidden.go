@@ -405,12 +405,13 @@ var pragma = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)^\s*(?:markdownlint|prettier|eslint|vale|cspell|spell-?checker|textlint|remark(?:-lint)?|stylelint|biome|dprint|deno-(?:fmt|lint)|codespell|typos|alex|proselint|mdformat|rumdl|lychee|markdown-link-check|hacklm-memory|doctoc|markdown-toc|toc|lint)(?:[-:][\w.-]*)*(?:[ \t]+[\w.,:/=-]+){0,6}\s*$`)
 })
 
-// stamp is a comment of metadata: a key and a short value (`reviewed:
-// 2026-06-26`, `id: 7f3c2a`, `source: Slack #infra 2026-04-02`), or one of
-// the keys people stamp entries with and its value without the colon
-// (`reviewed 2026-06-26 by @li`).
+// stamp is a comment of metadata: any key and a short value (`id:
+// 7f3c2a`, `source: Slack #infra 2026-04-02`), or one of the keys people
+// stamp entries with, colon or not, and a value of any length: a review
+// stamp says what the review covered (`reviewed: 2026-06-26 | repo-wide
+// consistency audit; canonical facts in docs/…`, from a real team's file).
 var stamp = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)^\s*(?:[\p{L}][\p{L}\d_-]*:|(?:reviewed|updated|last-(?:updated|reviewed|verified|checked)|verified|checked|created|added|expires|expiry|source|owner|author|confidence|status|since|version|generated|id|ref|tags?)\b)(?:[ \t]+\S+){0,5}\s*$`)
+	return regexp.MustCompile(`(?i)^\s*(?:[\p{L}][\p{L}\d_-]*:(?:[ \t]+\S+){0,5}|(?:reviewed|updated|last-(?:updated|reviewed|verified|checked)|verified|checked|audited|created|added|expires|expiry|source|owner|author|confidence|status|since|version|generated|id|ref|tags?)\b:?(?:[ \t]+\S+)*)\s*$`)
 })
 
 // metadataComment reports whether a comment's body is metadata: a tool's
