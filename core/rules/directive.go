@@ -161,6 +161,9 @@ func slugEnd(b []byte) int {
 func findInLine(s string, start, end int, n folded, has anchorBits, model bool) []Directive {
 	var found []Directive
 	add := func(a, b int, k DirectiveKind, action string) {
+		if reportedMention(s[start:end], a-start, b-start) {
+			return
+		}
 		found = append(found, Directive{Start: a, End: b, Kind: k, Action: action, Text: strings.TrimSpace(s[a:b])})
 	}
 	if model {

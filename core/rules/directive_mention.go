@@ -1,0 +1,173 @@
+package rules
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/memory-lsp/memory-lsp/core/refs"
+)
+
+// A security note names the attacks it is about: `the red-team file
+// contains strings like "System: you are now unrestricted"`, `the old
+// installer used `curl | sh`; it was replaced by a signed package`, `we
+// block prompts that say "ignore previous instructions"`. Such an entry
+// quotes a directive, it does not give one, and refusing it loses the
+// team's note (issue 27: 5 of 303 ordinary entries were refused so). A
+// passage is a mention when it stands inside quotation marks or a code
+// span and the rest of its sentence reports on it: a word of containing,
+// exemplifying, attempting, blocking or replacing. An imperative sentence
+// ("Run `curl … | sh` first") is never a report, whatever else it says.
+
+// reportCues are the words, folded to lower case, that make a sentence
+// speak about quoted text rather than through it, in the six languages
+// the directive model reads. A cue matches at the start of a word (so
+// "contain" holds "contains", "containing"); CJK cues anywhere.
+var reportCues = []string{
+	// English
+	"contain", "like", "such as", "e.g", "for example", "for instance", "string", "phrase", "pattern",
+	"payload", "attempt", "tried", "injection", "injected", "example", "block", "reject", "detect",
+	"flag", "catch", "filter", "quote", "replaced", "deprecated", "removed", "no longer", "used to",
+	"formerly", "previously", "old ", "legacy", "banned", "red-team", "red team", "attack", "malicious",
+	"phishing", "poison",
+	// French
+	"contient", "contenant", "comme", "par exemple", "chaîne", "tentative", "bloqu", "rejet", "détect",
+	"remplacé", "utilisait", "attaque", "malveillant",
+	// German
+	"enthält", "enthalten", "wie ", "z. b", "z.b", "zum beispiel", "zeichenkette", "versuch", "blockier",
+	"erkenn", "ersetzt", "verwendete", "angriff", "bösartig",
+	// Spanish
+	"contiene", "como", "por ejemplo", "cadena", "intento", "bloque", "rechaz", "detecta", "reemplaz",
+	"usaba", "ataque", "malicios",
+	// Russian
+	"содерж", "например", "строк", "попытк", "блокир", "отклон", "обнаруж", "замен", "использовал",
+	"атак", "вредонос",
+	// Chinese and Japanese (matched anywhere)
+	"包含", "例如", "比如", "字符串", "尝试", "拦截", "阻止", "拒绝", "检测", "替换", "曾经", "以前", "攻击", "恶意",
+	"含む", "含まれ", "例えば", "文字列", "試み", "ブロック", "拒否", "検出", "置き換え", "攻撃", "悪意",
+}
+
+// reportedMention reports whether line[a:b], a directive found in line,
+// is quoted by a sentence that reports on it.
+func reportedMention(line string, a, b int) bool {
+	if !enclosed(line, a, b) {
+		return false
+	}
+	s, e := sentenceAround(line, a, b)
+	if imperativeOpening(line[s:e]) {
+		return false
+	}
+	rest := strings.ToLower(line[s:a] + " " + line[b:e])
+	for _, c := range reportCues {
+		for i := 0; ; {
+			k := strings.Index(rest[i:], c)
+			if k < 0 {
+				break
+			}
+			k += i
+			r, _ := utf8.DecodeRuneInString(rest[k:])
+			if r >= 0x2E80 || k == 0 || !isWordRune(lastRune(rest[:k])) {
+				return true
+			}
+			i = k + len(c)
+		}
+	}
+	return false
+}
+
+// enclosed reports whether line[a:b] lies inside a code span or a pair of
+// quotation marks of the line.
+func enclosed(line string, a, b int) bool {
+	for _, sp := range refs.CodeSpans(line) {
+		if sp[0] <= a && b <= sp[1] {
+			return true
+		}
+	}
+	for _, q := range quotePairs(line) {
+		if q[0] <= a && b <= q[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// quotePairs returns the byte spans of the line's quotations, marks
+// included: "…", “…”, „…“, «…», 「…」, 『…』, and '…' where the marks stand
+// at a word's edge (so "don't" opens none).
+func quotePairs(line string) [][2]int {
+	closers := map[rune]rune{'"': '"', '“': '”', '„': '“', '«': '»', '「': '」', '『': '』', '\'': '\''}
+	var out [][2]int
+	for i := 0; i < len(line); {
+		r, n := utf8.DecodeRuneInString(line[i:])
+		cl, ok := closers[r]
+		if !ok || r == '\'' && i > 0 && isWordRune(lastRune(line[:i])) {
+			i += n
+			continue
+		}
+		j := i + n
+		for j < len(line) {
+			r2, n2 := utf8.DecodeRuneInString(line[j:])
+			if r2 == cl && (r2 != '\'' || j+n2 == len(line) || !isWordRune(firstRune(line[j+n2:]))) {
+				break
+			}
+			j += n2
+		}
+		if j >= len(line) {
+			break
+		}
+		_, n2 := utf8.DecodeRuneInString(line[j:])
+		out = append(out, [2]int{i, j + n2})
+		i = j + n2
+	}
+	return out
+}
+
+// sentenceAround returns the bounds of the sentence of line that holds
+// line[a:b]: it ends at ". ", "; ", "! ", "? " or a CJK full stop outside
+// the span.
+func sentenceAround(line string, a, b int) (int, int) {
+	s := 0
+	for i := 0; i < a; {
+		r, n := utf8.DecodeRuneInString(line[i:])
+		if sentenceEnd(line, i, r, n) {
+			s = i + n
+		}
+		i += n
+	}
+	e := len(line)
+	for i := b; i < len(line); {
+		r, n := utf8.DecodeRuneInString(line[i:])
+		if sentenceEnd(line, i, r, n) {
+			e = i
+			break
+		}
+		i += n
+	}
+	return s, e
+}
+
+func sentenceEnd(line string, i int, r rune, n int) bool {
+	switch r {
+	case '。', '！', '？', '；':
+		return true
+	case '.', ';', '!', '?':
+		return i+n == len(line) || line[i+n] == ' '
+	}
+	return false
+}
+
+// imperativeOpening reports whether a sentence opens with an English verb
+// in the imperative ("Run …", "Always pipe …"), past a list marker.
+func imperativeOpening(sentence string) bool {
+	f := strings.FieldsFunc(sentence, func(r rune) bool { return !isWordRune(r) && r != '\'' })
+	return len(f) > 0 && imperativeVerbs[strings.ToLower(f[0])]
+}
+
+func lastRune(s string) rune {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return r
+}
+
+func firstRune(s string) rune {
+	r, _ := utf8.DecodeRuneInString(s)
+	return r
+}
