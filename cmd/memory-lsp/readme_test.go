@@ -100,12 +100,12 @@ func TestReadmeFirstCommands(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("%s: exit %d\n%s%s", first, code, out, errs)
 	}
-	for _, want := range []string{"[agent-directive]", "[conflict]", "[bullet-marker]", "    fix: Delete entry", "(check --fix applies it)"} {
+	for _, want := range []string{"[agent-directive]", "[conflict]", "[bullet-marker]", "sibling of line 4 (\"nats\" vs \"rabbitmq\"", "    fix: Delete entry", "(check --fix applies it)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("%s: stdout lacks %q:\n%s", first, want, out)
 		}
 	}
-	if !strings.Contains(errs, "memory: 0 errors, 7 warnings in 3 files") {
+	if !strings.Contains(errs, "memory: 0 errors, 7 warnings, 1 info in 3 files") {
 		t.Errorf("%s: stderr %q", first, errs)
 	}
 }

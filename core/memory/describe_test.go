@@ -23,7 +23,8 @@ func TestDescribeEntry(t *testing.T) {
 	var (
 		dup      = SimilarEntry{Line: 5, Start: at("- Use Postgres for the main database."), Similarity: 1, Note: "duplicate, identical text", Content: "Use Postgres for the main database."}
 		reversal = SimilarEntry{Line: 6, Start: at("- Never use Postgres for the main database."), Similarity: 1, Note: "conflict, reversal", Content: "Never use Postgres for the main database."}
-		other    = SimilarEntry{Line: 4, Start: at("- Use Postgres for the analytics database."), Similarity: 0.5, Content: "Use Postgres for the analytics database."}
+		// one term swapped: a sibling at any similarity (issue 27)
+		other = SimilarEntry{Line: 4, Start: at("- Use Postgres for the analytics database."), Similarity: 0.5, Note: `sibling: "analytics" vs "main"`, Content: "Use Postgres for the analytics database."}
 	)
 	described := func(slug string, similar ...SimilarEntry) EntryDescription {
 		return EntryDescription{Slug: slug, HasSlug: slug != "", Category: category.Decision, Score: 30, Weight: 15, Brevity: 15, Count: 6, Limit: 40, Similar: similar}
@@ -36,8 +37,8 @@ func TestDescribeEntry(t *testing.T) {
 		{"the most similar first: a duplicate and a reversal before a weaker pair", 0, 3, described("db", dup, reversal, other)},
 		{"at most max", 0, 1, described("db", dup)},
 		{"equals in file order", 1, 3, described("",
-			SimilarEntry{Line: 3, Start: at("- [db] Use Postgres for the main database."), Similarity: 0.5, Content: "Use Postgres for the main database."},
-			SimilarEntry{Line: 5, Start: dup.Start, Similarity: 0.5, Content: dup.Content},
+			SimilarEntry{Line: 3, Start: at("- [db] Use Postgres for the main database."), Similarity: 0.5, Note: `sibling: "main" vs "analytics"`, Content: "Use Postgres for the main database."},
+			SimilarEntry{Line: 5, Start: dup.Start, Similarity: 0.5, Note: `sibling: "main" vs "analytics"`, Content: dup.Content},
 			SimilarEntry{Line: 6, Start: reversal.Start, Similarity: 0.5, Content: reversal.Content})},
 		{"nothing alike", 4, 3, described("")},
 		{"no content, nothing to compare", 5, 3, described("")},

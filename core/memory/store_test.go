@@ -87,11 +87,21 @@ func TestPlanStore(t *testing.T) {
 			wantMsg: `Already stored something similar (100% match): "Use snake_case for Python module names"`,
 		},
 		{
+			// a text that says less skips at the threshold; one that adds
+			// detail replaces the old (issue 27), below
 			name:       "similarity exactly 0.8 skips",
-			cur:        "# Quirks\n\n- Gradle builds need the JAVA_HOME variable\n",
-			req:        Store{Category: category.Quirk, Content: "Gradle builds need the JAVA_HOME environment variable"},
+			cur:        "# Quirks\n\n- Gradle builds need the JAVA_HOME environment variable\n",
+			req:        Store{Category: category.Quirk, Content: "Gradle builds need the JAVA_HOME variable"},
 			wantAction: ActionSkipped, wantSim: 0.8, wantLine: 3,
 			wantMsg: `Already stored something similar (80% match)`,
+		},
+		{
+			name:       "similarity exactly 0.8 adding detail updates",
+			cur:        "# Quirks\n\n- Gradle builds need the JAVA_HOME variable\n",
+			req:        Store{Category: category.Quirk, Content: "Gradle builds need the JAVA_HOME environment variable"},
+			wantAction: ActionUpdated, wantSim: 0.8, wantLine: 3,
+			want:    "# Quirks\n\n- Gradle builds need the JAVA_HOME environment variable\n",
+			wantMsg: `Updated in quirks.md: "Gradle builds need the JAVA_HOME environment variable" (replaced: "Gradle builds need the JAVA_HOME variable")`,
 		},
 		{
 			name:       "similarity 0.75 updates in place",

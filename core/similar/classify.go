@@ -1,6 +1,7 @@
 package similar
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 	"unicode"
@@ -48,13 +49,42 @@ func Classify(old, new *Text, th Thresholds) Verdict {
 	if v, ok := reversal(old, new, flipped, sim); ok {
 		return v
 	}
+	if a, b, ok := oneWordApart(old.Core(), new.Core()); ok && antonyms(a, b) {
+		// "case-sensitive" / "case-insensitive", "Activer" / "Désactiver"
+		// (issue 27): a word and its negation by prefix flip the rule,
+		// unless a negator flips it back.
+		if !flipped {
+			return Verdict{Action: Conflict, Similarity: sim, Kind: KindReversal, Reason: "reversal"}
+		}
+		return Verdict{Action: Update, Similarity: sim, Kind: KindReworded}
+	}
 	valuesDiffer := !slices.Equal(old.Numbers(), new.Numbers())
 	if valuesDiffer && len(old.Core()) >= 2 && slices.Equal(old.Core(), new.Core()) && !flipped {
 		// Only values differ, however few words are left to compare:
 		// "Pin Terraform to 1.5.7" / "… to 1.9.0" is 0.5 to HackLM.
 		return Verdict{Action: Update, Similarity: sim, Kind: KindValue, Reason: "values differ"}
 	}
+	if !valuesDiffer && !flipped && len(old.Core()) >= 2 && sim < th.Update && sim < th.Skip &&
+		slices.Equal(old.Core(), new.Core()) {
+		// The same words said with other polarity vocabulary in the same
+		// direction: "Keep secrets out of the repository" / "Remove
+		// secrets from the repository" (issue 27). One fact, reworded.
+		return Verdict{Action: Update, Similarity: sim, Kind: KindReworded}
+	}
+	if !flipped && !valuesDiffer && !old.hasOrder && !new.hasOrder && sim < th.Skip && sim < th.Update {
+		if cs := Jaccard(old.Core(), new.Core()); cs >= max(th.Update, coreCandidateMin) {
+			// The content words agree and only the polarity words are
+			// spelled otherwise, in the same direction: "Don't create
+			// docs unless asked" / "Do not create docs unless asked",
+			// "Never …" / "… must not" (issue 27). The Core is judged in
+			// place of the keywords; Pairs offers the pair by its Core.
+			sim = cs
+		}
+	}
 	if sim < th.Skip && sim < th.Update {
+		if v, ok := swapVerdict(old, new, sim); ok {
+			return v
+		}
 		return Verdict{Action: Store, Similarity: sim}
 	}
 	if valuesDiffer {
@@ -67,14 +97,18 @@ func Classify(old, new *Text, th Thresholds) Verdict {
 		return Verdict{Action: Update, Similarity: sim, Kind: KindValue, Reason: "values differ"}
 	case d.sibling:
 		return Verdict{Action: Store, Similarity: sim, Kind: KindSibling, Reason: d.reason()}
-	case d.adds || d.drops:
+	case d.adds:
+		// The new text is the old one and more ("Supported platforms:
+		// macOS, Linux, Windows and FreeBSD"): replacing the old loses
+		// nothing, where HackLM's skip at its threshold drops the detail
+		// the agent was asked to keep (issue 27).
+		return Verdict{Action: Update, Similarity: sim, Kind: KindAddsDetail, Reason: "adds detail"}
+	case d.drops:
 		// HackLM's call stands (a skip at the skip threshold, else an
 		// update), but the kind tells cleanup this is no true duplicate:
-		// "Run tests with -race" and "… on CI" are two rules.
-		v := Verdict{Action: Update, Similarity: sim, Kind: KindAddsDetail, Reason: "adds detail"}
-		if d.drops {
-			v.Kind, v.Reason = KindLessDetail, "says less"
-		}
+		// "Run tests with -race on CI" and "Run tests with -race" are two
+		// rules.
+		v := Verdict{Action: Update, Similarity: sim, Kind: KindLessDetail, Reason: "says less"}
 		if sim >= th.Skip {
 			v.Action = Skip
 		}
@@ -142,7 +176,7 @@ func Jaccard(a, b []string) float64 {
 }
 
 // intersection counts the elements two sorted unique slices share.
-func intersection(a, b []string) int {
+func intersection[T cmp.Ordered](a, b []T) int {
 	inter := 0
 	for i, j := 0, 0; i < len(a) && j < len(b); {
 		switch {
@@ -190,9 +224,11 @@ func stronger(c, best Verdict) bool {
 	return c.Similarity > best.Similarity
 }
 
-// samePunctuatedAside reports whether two texts hold the same words and
-// comparison signs in the same order, letter case, punctuation, spacing and
-// hyphens aside. The signs stay: "< 1000" and "> 1000" differ. Classify asks
+// samePunctuatedAside reports whether two texts hold the same letters,
+// digits and comparison signs in the same order, letter case, punctuation,
+// spacing and hyphens aside ("hard-code" / "hardcode", "client-side" /
+// "client side"). The signs stay: "< 1000" and "> 1000" differ, and "!" is
+// one only before "=" ("!=", not an exclamation). Classify asks
 // it of every pair it judges, so the two texts are read side by side and
 // left at the first difference, with nothing allocated.
 func samePunctuatedAside(a, b string) bool {
@@ -213,15 +249,15 @@ func samePunctuatedAside(a, b string) bool {
 }
 
 // signReader reads a text as samePunctuatedAside compares it: its letters,
-// digits, marks and comparison signs, lower-cased, a word apart from the
-// next by one space whatever separates them ("RFC-7807" / "RFC 7807",
-// "snake_case" / "snake case": a joiner is a space).
+// digits, marks and comparison signs, lower-cased, with nothing between
+// them ("RFC-7807" / "RFC 7807", "snake_case" / "snake case").
 type signReader struct {
-	s       string
-	i       int
-	space   bool // a separator came since the last rune read
-	any     bool // a rune was read
-	pending rune // the rune after a space given out
+	s         string
+	i         int
+	any       bool // a rune was read
+	sep       bool // a separator came since the last rune read
+	lastDigit bool // the last rune read was a digit
+	pending   rune // the digit after a space given out
 }
 
 func (sr *signReader) next() (rune, bool) {
@@ -234,12 +270,13 @@ func (sr *signReader) next() (rune, bool) {
 		if c := sr.s[sr.i]; c < utf8.RuneSelf {
 			sr.i++
 			switch {
-			case 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '<' || c == '>' || c == '=' || c == '!':
+			case 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '<' || c == '>' || c == '=' ||
+				c == '!' && sr.i < len(sr.s) && sr.s[sr.i] == '=':
 				r = rune(c)
 			case 'A' <= c && c <= 'Z':
 				r = rune(c + 'a' - 'A')
 			default:
-				sr.space = true
+				sr.sep = true
 				continue
 			}
 		} else {
@@ -247,17 +284,69 @@ func (sr *signReader) next() (rune, bool) {
 			r, n = utf8.DecodeRuneInString(sr.s[sr.i:])
 			sr.i += n
 			if !(unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) || strings.ContainsRune("≤≥≠", r)) {
-				sr.space = true
+				sr.sep = true
 				continue
 			}
 			r = unicode.ToLower(r)
 		}
-		if sr.space && sr.any {
-			sr.space, sr.pending = false, r
+		digit := '0' <= r && r <= '9' || r >= utf8.RuneSelf && unicode.IsDigit(r)
+		space := sr.sep && sr.lastDigit && digit
+		sr.any, sr.sep, sr.lastDigit = true, false, digit
+		if space {
+			sr.pending = r
 			return ' ', true
 		}
-		sr.space, sr.any = false, true
 		return r, true
 	}
 	return 0, false
+}
+
+// oneWordApart returns the one word of sorted Core a that b lacks and the
+// one of b that a lacks, when the two differ by exactly that, sharing at
+// least two words (so that Pairs offers the pair: swapCandidate).
+func oneWordApart(a, b []string) (x, y string, ok bool) {
+	if len(a) != len(b) || len(a) < 3 {
+		return "", "", false
+	}
+	i, j, nx, ny := 0, 0, 0, 0
+	for i < len(a) || j < len(b) {
+		switch {
+		case j == len(b) || i < len(a) && a[i] < b[j]:
+			x, nx, i = a[i], nx+1, i+1
+		case i == len(a) || b[j] < a[i]:
+			y, ny, j = b[j], ny+1, j+1
+		default:
+			i, j = i+1, j+1
+		}
+		if nx > 1 || ny > 1 {
+			return "", "", false
+		}
+	}
+	return x, y, nx == 1 && ny == 1
+}
+
+// antonymPrefixes negate the word they open, with the least length of the
+// rest: "dis" only before five letters or more, so that "play" / "display"
+// is no pair.
+var antonymPrefixes = []struct {
+	p   string
+	min int
+}{{"non-", 3}, {"non", 4}, {"un", 4}, {"in", 4}, {"im", 4}, {"il", 4}, {"ir", 4}, {"dis", 5}, {"dés", 5}, {"des", 5}}
+
+// antonyms reports whether one word is the other negated by a prefix, as a
+// whole or after a shared hyphenated head ("case-sensitive" /
+// "case-insensitive").
+func antonyms(a, b string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	if i, j := strings.LastIndexByte(a, '-'), strings.LastIndexByte(b, '-'); i > 0 && j > 0 && a[:i] == b[:j] {
+		a, b = a[i+1:], b[j+1:]
+	}
+	for _, ap := range antonymPrefixes {
+		if rest, ok := strings.CutPrefix(b, ap.p); ok && rest == a && utf8.RuneCountInString(a) >= ap.min {
+			return true
+		}
+	}
+	return false
 }

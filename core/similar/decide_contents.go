@@ -23,7 +23,7 @@ func DecideContents(new *Text, contents []string, th Thresholds) (match int, v V
 		return Decide(new, texts, th)
 	}
 	alnum := alnumOf(new.Norm)
-	coreNeed := coreCandidates(len(new.Core()))
+	coreNeed := storeFloor(new)
 	verdicts := make([]Verdict, len(contents))
 	judge := func(from, to int) {
 		var q quickScan
@@ -43,6 +43,19 @@ func DecideContents(new *Text, contents []string, th Thresholds) (match int, v V
 // coreCandidates is how many of a Core of n words an entry must hold to be
 // a candidate reversal.
 func coreCandidates(n int) int { return int(math.Ceil(coreCandidateMin*float64(n) - 1e-9)) }
+
+// storeFloor is how many of new's Core words an entry must hold before
+// Classify can call it more than a Store at a similarity below both
+// thresholds: a candidate reversal (coreCandidates), or a swap, which
+// shares all of new's Core but one or two words, and two at least
+// (swapCandidate).
+func storeFloor(new *Text) int {
+	need := coreCandidates(len(new.Core()))
+	if n := len(new.Core()); n >= 3 && n <= swapCoreMax(2) {
+		need = min(need, max(2, n-2))
+	}
+	return need
+}
 
 // strongest is the decision of a store over each entry's verdict. The
 // reduction stays in file order, so ties and the first exact duplicate come

@@ -18,7 +18,13 @@ func TestDecideContentsMatchesDecide(t *testing.T) {
 		for range 200 {
 			contents = append(contents, g.next())
 		}
-		contents = append(contents, "auto-scaling nodes", "Autoscaling nodes!", "Do it", "Don't do it", "🚀", "发布前更新日志", "")
+		contents = append(contents, "auto-scaling nodes", "Autoscaling nodes!", "Do it", "Don't do it", "🚀", "发布前更新日志", "",
+			// issue 27: swaps, values in words, antonyms, polarity words aside
+			"Encrypt backups with KMS.", "Encrypt snapshots with KMS.", "Retry failed webhook deliveries twice.",
+			"Retry failed webhook deliveries three times.", "The CLI treats names as case-sensitive.",
+			"The CLI treats names as case-insensitive.", "Keep secrets out of the repository.",
+			"Remove secrets from the repository.", "Don't create Markdown docs unless asked.",
+			"Do not create Markdown documents unless asked.")
 		texts := make([]*Text, len(contents))
 		for i, c := range contents {
 			texts[i] = Analyze(c)

@@ -75,6 +75,12 @@ func hackLMDecide(existing, new string) (string, float64) {
 
 func isASCIIText(s string) bool { return isASCII(s) }
 
+// departures are the examples whose ideal this project departs from, with
+// its own: #15 adds a word to the old entry ("… the JAVA_HOME environment
+// variable"), and replacing the old with it loses nothing where a skip drops
+// the detail (issue 27: an entry that adds detail is an update).
+var departures = map[int]string{15: "update"}
+
 func TestDedupExamples(t *testing.T) {
 	var exs []dedupExample
 	loadExamples(t, "dedup-examples.json", &exs)
@@ -88,6 +94,9 @@ func TestDedupExamples(t *testing.T) {
 			t.Errorf("#%d HackLM model: %s %.17g, recorded %s %.17g", ex.ID, action, sim, ex.HackLM.Action, ex.HackLM.Similarity)
 		}
 		match, v := Decide(Analyze(ex.New), []*Text{Analyze(ex.Existing)}, defaultTh)
+		if d, ok := departures[ex.ID]; ok {
+			ex.Ideal = d
+		}
 		if v.Action.String() != ex.Ideal {
 			t.Errorf("#%d %s: got %s (%.3f, %q), ideal %s\n\told: %s\n\tnew: %s", ex.ID, ex.Kind, v.Action, v.Similarity, v.Reason, ex.Ideal, ex.Existing, ex.New)
 		}

@@ -148,7 +148,7 @@ func DecideKeyed(new *Text, contents []string, k *Keyed, th Thresholds) (match i
 	// beyond ASCII are left out of it, which can only send an entry to the
 	// full comparison, never past it.
 	h := alnumHash(new.Norm)
-	coreNeed := coreCandidates(len(new.Core()))
+	coreNeed := storeFloor(new)
 	// Each part keeps only its strongest verdict, not one per entry (1.4 MB
 	// of strings to zero and scan at 20,000 entries, on every store):
 	// stronger is a strict order, so the strongest of the parts' strongest,

@@ -17,7 +17,13 @@ func TestDecideKeyedMatchesDecideContents(t *testing.T) {
 		for range 150 {
 			contents = append(contents, g.next())
 		}
-		contents = append(contents, "auto-scaling nodes", "Autoscaling nodes!", "Do it", "Don't do it", "🚀", "发布前更新日志", "", "Use v2.1 of the API", "use V2.1 of the api")
+		contents = append(contents, "auto-scaling nodes", "Autoscaling nodes!", "Do it", "Don't do it", "🚀", "发布前更新日志", "", "Use v2.1 of the API", "use V2.1 of the api",
+			// issue 27: swaps, values in words, antonyms, polarity words aside
+			"Encrypt backups with KMS.", "Encrypt snapshots with KMS.", "Retry failed webhook deliveries twice.",
+			"Retry failed webhook deliveries three times.", "The CLI treats names as case-sensitive.",
+			"The CLI treats names as case-insensitive.", "Keep secrets out of the repository.",
+			"Remove secrets from the repository.", "Don't create Markdown docs unless asked.",
+			"Do not create Markdown documents unless asked.")
 		whole := NewKeyed(contents)
 		grown := NewKeyed(contents[:10])
 		for n := 11; n <= len(contents); n += 7 {

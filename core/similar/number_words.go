@@ -11,41 +11,62 @@ import "strings"
 // memory is written in use as values, lower case. Words with another common
 // sense as well ("second", "one") count only where both sides of the swap
 // are quantities.
-var numberWords = func() map[string]bool {
+var numberWords = wordSet(
+	// English
+	"zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million dozen once twice thrice times first second third fourth fifth sixth seventh eighth ninth tenth half quarter",
+	// French
+	"un une deux trois quatre cinq six sept huit neuf dix onze douze treize quatorze quinze seize vingt trente quarante cinquante soixante cent mille douzaine fois premier première deuxième seconde troisième quatrième cinquième dixième demi demie",
+	// German
+	"eins ein eine einen zwei drei vier fünf sechs sieben acht neun zehn elf zwölf dreizehn vierzehn fünfzehn sechzehn siebzehn achtzehn neunzehn zwanzig dreißig vierzig fünfzig sechzig hundert tausend dutzend mal erste ersten zweite zweiten dritte dritten vierte vierten einmal zweimal dreimal",
+	// Spanish
+	"uno dos tres cuatro cinco seis siete ocho nueve diez once doce trece catorce quince dieciséis diecisiete dieciocho diecinueve veinte treinta cuarenta cincuenta sesenta cien ciento mil docena vez veces primero primera primer segundo segunda tercero tercera tercer cuarto cuarta quinto quinta",
+	// Russian, with the forms numbers take after prepositions
+	"один одна одно два две три четыре пять шесть семь восемь девять десять двадцать тридцать сорок пятьдесят шестьдесят сто тысяча одного одной двух трёх трех четырёх четырех пяти шести семи восьми девяти десяти двадцати тридцати первый первая первое второй вторая второе третий третья дважды трижды раз раза",
+)
+
+// cjkNumerals are the characters Chinese and Japanese write numbers with.
+const cjkNumerals = "〇零一二两三四五六七八九十百千万"
+
+// measureWords are the units a quantity is counted in (time, size), in
+// the six languages: "15 minutes" / "half an hour", "one year" / "two
+// years" swap a quantity, measure and all.
+var measureWords = wordSet(`ms msec millisecond milliseconds sec secs second seconds min mins minute minutes
+		hour hours day days week weeks month months year years kb mb gb tb kib mib gib tib
+		seconde secondes heure heures jour jours semaine semaines mois an ans année années
+		sekunde sekunden minute minuten stunde stunden tag tage tagen woche wochen monat monate monaten jahr jahre jahren
+		segundo segundos minuto minutos hora horas día días dia dias semana semanas mes meses año años
+		секунда секунды секунд минута минуты минут час часа часов день дня дней неделя недели недель месяц месяца месяцев год года лет`)
+
+// cjkMeasures are the characters Chinese and Japanese count time in.
+const cjkMeasures = "秒分时時天日周週月年个個次"
+
+// quantityUnits reports whether a substituted term is a quantity: number
+// words, CJK numerals, digits and the measures they count, with at least
+// one number among them.
+func quantityUnits(us []unit) bool {
+	number := false
+	for _, u := range us {
+		s := strings.ToLower(u.s)
+		switch {
+		case s == "":
+			return false
+		case numberWords[s] || u.value || strings.Trim(s, cjkNumerals) == "":
+			number = true
+		case measureWords[s] || strings.Trim(s, cjkMeasures) == "":
+		default:
+			return false
+		}
+	}
+	return number
+}
+
+// wordSet is the set of the words of lists, split at white space.
+func wordSet(lists ...string) map[string]bool {
 	m := map[string]bool{}
-	for _, list := range []string{
-		// English
-		"zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million dozen once twice thrice times first second third fourth fifth sixth seventh eighth ninth tenth",
-		// French
-		"un une deux trois quatre cinq six sept huit neuf dix onze douze treize quatorze quinze seize vingt trente quarante cinquante soixante cent mille douzaine fois premier première deuxième seconde troisième quatrième cinquième dixième",
-		// German
-		"eins ein eine einen zwei drei vier fünf sechs sieben acht neun zehn elf zwölf dreizehn vierzehn fünfzehn sechzehn siebzehn achtzehn neunzehn zwanzig dreißig vierzig fünfzig sechzig hundert tausend dutzend mal erste ersten zweite zweiten dritte dritten vierte vierten einmal zweimal dreimal",
-		// Spanish
-		"uno dos tres cuatro cinco seis siete ocho nueve diez once doce trece catorce quince dieciséis diecisiete dieciocho diecinueve veinte treinta cuarenta cincuenta sesenta cien ciento mil docena vez veces primero primera primer segundo segunda tercero tercera tercer cuarto cuarta quinto quinta",
-		// Russian, with the forms numbers take after prepositions
-		"один одна одно два две три четыре пять шесть семь восемь девять десять двадцать тридцать сорок пятьдесят шестьдесят сто тысяча одного одной двух трёх трех четырёх четырех пяти шести семи восьми девяти десяти двадцати тридцати первый первая первое второй вторая второе третий третья дважды трижды раз раза",
-	} {
+	for _, list := range lists {
 		for _, w := range strings.Fields(list) {
 			m[w] = true
 		}
 	}
 	return m
-}()
-
-// cjkNumerals are the characters Chinese and Japanese write numbers with.
-const cjkNumerals = "〇零一二两三四五六七八九十百千万"
-
-// quantityUnits reports whether every unit of a substituted term is a
-// quantity: a number word, or CJK numerals.
-func quantityUnits(us []unit) bool {
-	if len(us) == 0 {
-		return false
-	}
-	for _, u := range us {
-		s := strings.ToLower(u.s)
-		if !numberWords[s] && (s == "" || strings.Trim(s, cjkNumerals) != "") {
-			return false
-		}
-	}
-	return true
 }

@@ -305,6 +305,9 @@ func (ix *pairIndex) group(out []Pair, texts []*Text, members []int32, th Thresh
 	if ok {
 		cands, ok = ix.core.join(cands, firsts, spill)
 	}
+	if ok {
+		cands, ok = ix.swapCandidates(cands, firsts, spill)
+	}
 	cands = compactCandidates(cands)
 	ix.cands = cands
 	if candidates = countCandidates(cands, texts, tn); !ok || candidates > limit {

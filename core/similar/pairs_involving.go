@@ -155,7 +155,8 @@ func scanPartners(texts []*Text, probes []int, t float64, visit func(x, c int)) 
 			}
 			tc := texts[c]
 			if sure[s] || overlapReaches(int(keyN[s]), len(tx.Keys()), len(tc.Keys()), t) ||
-				overlapReaches(int(coreN[s]), len(tx.Core()), len(tc.Core()), coreCandidateMin) {
+				overlapReaches(int(coreN[s]), len(tx.Core()), len(tc.Core()), coreCandidateMin) ||
+				swapShares(int(coreN[s]), len(tx.Core()), len(tc.Core())) {
 				visit(x, c)
 			}
 		}

@@ -215,7 +215,8 @@ func candidate(a, b *Text, t float64) bool {
 		len(a.Core()) == 0 && len(b.Core()) == 0 && a.normCore() != "" && a.normCore() == b.normCore() {
 		return true
 	}
-	return jaccardReaches(a.Keys(), b.Keys(), t) || jaccardReaches(a.Core(), b.Core(), coreCandidateMin)
+	return jaccardReaches(a.Keys(), b.Keys(), t) || jaccardReaches(a.Core(), b.Core(), coreCandidateMin) ||
+		swapCandidate(a.Core(), b.Core())
 }
 
 func jaccardReaches(a, b []string, t float64) bool {

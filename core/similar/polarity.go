@@ -36,7 +36,8 @@ const (
 		couldnt shouldnt mustnt without off avoid avoids avoided avoiding disable disabled
 		disables disabling disallow disallowed disallows deny denied denies forbid forbids
 		forbidden exclude excluded excludes excluding reject rejected rejects remove removed
-		removes removing after below less lower fewer
+		removes removing after below less lower fewer out
+		omit omits omitted omitting
 		не нельзя нет без nicht nie niemals kein keine keinen keinem keiner keines
 		ohne pas jamais nunca non không đừng chẳng`
 	// никогда ("never") is a partner, not a negator: Russian always says it
@@ -46,7 +47,7 @@ const (
 		greater higher more prefer prefers preferred
 		всегда никогда immer mit toujours avec siempre luôn hãy`
 	connectives = `over rather instead`
-	triggers    = `but than plutôt lieu mais statt anstatt anstelle sondern вместо а thay chứ mà`
+	triggers    = `but than plutôt lieu vez lugar mais statt anstatt anstelle sondern вместо а thay chứ mà`
 )
 
 // vocabulary is the lookup tables of the word lists of this package,
@@ -91,7 +92,8 @@ var cjkVocab = []struct {
 	f    wordFlags
 }{
 	{"不要", fFlip}, {"不", fFlip}, {"别", fFlip}, {"勿", fFlip}, {"禁止", fFlip},
-	{"没有", fFlip}, {"没", fFlip}, {"しない", fFlip}, {"しません", fFlip}, {"ないで", fFlip},
+	{"没有", fFlip}, {"没", fFlip}, {"禁用", fFlip}, {"无效", fFlip}, {"無効", fFlip},
+	{"有效", fPartner}, {"有効", fPartner}, {"しない", fFlip}, {"しません", fFlip}, {"ないで", fFlip},
 	{"않", fFlip},
 	{"总是", fPartner}, {"始终", fPartner}, {"必须", fPartner}, {"务必", fPartner},
 	{"启用", fPartner}, {"允许", fPartner}, {"使用", fPartner}, {"常に", fPartner},

@@ -27,8 +27,8 @@ func TestRelationTable(t *testing.T) {
 		{"Deploy the marketing site with the Vercel CLI", "Deploy the marketing site with the Netlify CLI", sibling},
 		{"The staging cluster runs on spot instances", "The preview cluster runs on spot instances", sibling},
 		{"Nightly crash dumps are uploaded to the ops bucket in the shared account", "Nightly crash dumps are uploaded to the ops bucket in the billing account", sibling},
-		// below the update threshold: stored beside, as any unrelated fact
-		{"Run eslint on frontend changes", "Run eslint on design system changes", store},
+		// below the update threshold: a sibling all the same (issue 27)
+		{"Run eslint on frontend changes", "Run eslint on design system changes", sibling},
 		{"Format Go code with gofmt before committing", "Format Go code with goimports before committing", sibling},
 		// English values: updates
 		{"Run the legacy reporting service on Java 1.8", "Run the legacy reporting service on Java 17", update},
@@ -50,7 +50,8 @@ func TestRelationTable(t *testing.T) {
 		{"Enable cluster auto-scaling for the batch node pool", "Enable cluster autoscaling for the batch node pool", dup},
 		{"Use snake_case for Python module names", "use SNAKE_CASE for python module names!", dup},
 		{"Regenerate the OpenAPI client after editing openapi.yaml", "After editing openapi.yaml, regenerate the OpenAPI client", dup},
-		{"Gradle builds need the JAVA_HOME variable", "Gradle builds need the JAVA_HOME environment variable", dup},
+		// adds a word: an update, which loses nothing (issue 27)
+		{"Gradle builds need the JAVA_HOME variable", "Gradle builds need the JAVA_HOME environment variable", update},
 		{"Strip EXIF metadata from uploaded photos", "Strip EXIF metadata from uploaded photos — always.", dup},
 		// English reversals
 		{"Always run tests with -race", "Never run tests with -race", conflict},
@@ -113,6 +114,33 @@ func TestRelationTable(t *testing.T) {
 		{"npmではなくpnpmを使う", "pnpmではなくnpmを使う", conflict},
 		{"フロントエンドの変更後にeslintを実行する", "バックエンドの変更後にeslintを実行する", sibling},
 		{"npm 대신 pnpm을 사용한다", "pnpm 대신 npm을 사용한다", conflict},
+		// issue 27, second round: a one-term swap at any similarity
+		{"Encrypt backups with KMS.", "Encrypt snapshots with KMS.", sibling},
+		{"Use Prometheus for metrics in all services.", "Use Datadog for metrics in all services.", sibling},
+		{"The iOS simulator drops the first deep link after launch.", "The Android emulator drops the first deep link after launch.", sibling},
+		// … but not a predicate swapped at an edge, nor a form of one word
+		{"Never commit .env files.", "Never log the contents of .env files.", store},
+		{"Keep React components small.", "React components live in src/components.", store},
+		{"The staging database resets every night at 02:00 UTC.", "The staging database is reset nightly at 02:00 UTC.", store},
+		// quantities in words, with their measures
+		{"Retry failed webhook deliveries twice.", "Retry failed webhook deliveries three times.", update},
+		{"Wrap lines at eighty columns.", "Wrap lines at one hundred columns.", update},
+		{"Keep audit logs for one year.", "Keep audit logs for two years.", update},
+		{"JWT access tokens live for 15 minutes.", "JWT access tokens live for half an hour.", update},
+		// a word and its negation by prefix
+		{"The CLI treats command names as case-sensitive.", "The CLI treats command names as case-insensitive.", conflict},
+		{"Activer le thème sombre par défaut.", "Désactiver le thème sombre par défaut.", conflict},
+		// the same direction in other polarity words, or other verbs
+		{"Keep secrets out of the repository.", "Remove secrets from the repository.", update},
+		{"Handlers must not call the database directly.", "Handlers may not talk to the database directly.", update},
+		{"Don't create Markdown docs unless the user asks for them.", "Do not create Markdown documents unless the user asks for them.", update},
+		// orders in French and Spanish, a language named with a sign
+		{"Utiliser C# plutôt que GDScript pour les scripts Godot.", "Utiliser GDScript plutôt que C# pour les scripts Godot.", conflict},
+		{"Usa Postgres en lugar de MySQL.", "Usa MySQL en lugar de Postgres.", conflict},
+		// hyphens and spaces read alike
+		{"Never hardcode secrets in client-side JavaScript.", "Never hard-code secrets in client side JavaScript!", dup},
+		// more detail replaces the old, less detail is a skip
+		{"Supported platforms: macOS, Linux and Windows.", "Supported platforms: macOS, Linux, Windows and FreeBSD.", update},
 	}
 	th := Thresholds{Skip: 0.8, Update: 0.6}
 	for _, tt := range tests {

@@ -111,7 +111,7 @@ func shapeTokens(raw string) []stok {
 	var w strings.Builder
 	v := vocab()
 	clause, comma := 0, false
-	runes, letters, uppers, nonASCII, digits := 0, 0, 0, false, false
+	runes, letters, uppers, nonASCII, digits, signed := 0, 0, 0, false, false, false
 	endWord := func() {
 		if w.Len() == 0 {
 			return
@@ -123,10 +123,10 @@ func shapeTokens(raw string) []stok {
 		vocab := f&(fStop|fFlip|fPartner|fConnective) != 0 || v.shapeStop[s]
 		long := runes > 2 || nonASCII && runes == 2
 		allCaps := letters >= 2 && uppers == letters
-		t.unit = !vocab && (long || allCaps || digits)
+		t.unit = !vocab && (long || allCaps || digits || signed)
 		toks = append(toks, t)
 		comma = false
-		runes, letters, uppers, nonASCII, digits = 0, 0, 0, false, false
+		runes, letters, uppers, nonASCII, digits, signed = 0, 0, 0, false, false, false
 	}
 	b := []byte(raw)
 	for i := 0; i < len(b); {
@@ -173,6 +173,10 @@ func shapeTokens(raw string) []stok {
 			}
 			nonASCII = nonASCII || r >= utf8.RuneSelf
 			w.WriteRune(lr)
+		case (r == '#' || r == '+') && w.Len() > 0:
+			// "C#", "F#", "C++": a language is a name, however short
+			w.WriteRune(r)
+			signed = true
 		case r == '\'' || r == '’':
 			w.WriteRune('\'') // kept until the word ends, for elisions
 		}
@@ -218,7 +222,7 @@ func shapeStopWords() map[string]bool {
 var (
 	infixPhrases = []string{"over", "rather than", "instead of", "in place of",
 		"plutôt que", "plutôt", "au lieu de", "au lieu du", "au lieu des", "au lieu",
-		"statt", "anstatt", "anstelle von", "anstelle", "вместо", "thay vì", "thay cho",
+		"statt", "anstatt", "anstelle von", "anstelle", "en lugar de", "en vez de", "em vez de", "вместо", "thay vì", "thay cho",
 		"chứ không phải", "chứ không", "而不是", "而非", "代替", "而不用"}
 	// commaNegators make "A, not B" an order when the comma precedes them,
 	// and "A and not B" with the conjunctions listed.

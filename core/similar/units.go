@@ -42,7 +42,7 @@ func compareUnits(a, b []unit) unitDiff {
 		d.drops = true
 	default:
 		d.sibling = termWeight(x) <= maxTermWeight && termWeight(y) <= maxTermWeight &&
-			!sharesUnit(x, y) && !allValues(x) && !allValues(y) && !variants(x, y)
+			!sharesUnit(x, y) && !allValues(x) && !allValues(y) && !variants(x, y) && !sharesStem(x, y)
 	}
 	return d
 }
@@ -105,12 +105,26 @@ func variants(x, y []unit) bool {
 		return foldUnits(x) == foldUnits(y)
 	}
 	a, b := fold(x[0].s), fold(y[0].s)
-	if a == b {
+	if a == b || synonyms[a] != 0 && synonyms[a] == synonyms[b] {
 		return true
 	}
 	n := commonPrefix(a, b)
 	ra, rb := utf8.RuneCountInString(a), utf8.RuneCountInString(b)
 	return n >= 4 && ra-n <= 3 && rb-n <= 3
+}
+
+// sharesStem: a word of one term is a form or a synonym of a word of the
+// other ("resets every night" / "is reset nightly", "call" / "talk to"):
+// the same fact reworded, not a second one.
+func sharesStem(x, y []unit) bool {
+	for _, a := range x {
+		for _, b := range y {
+			if !a.cjk && !b.cjk && variants([]unit{a}, []unit{b}) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func foldUnits(us []unit) string {
@@ -166,3 +180,38 @@ func accentFolds() map[rune]rune {
 	}
 	return fold
 }
+
+// synonyms groups words that name one thing or one act in the memory of
+// software teams: a swap within a group is a rewording ("Handlers must not
+// call the database directly" / "… may not talk to the database …",
+// "Deploy to Kubernetes" / "… to k8s"), never a second fact. Only words
+// whose senses all agree are grouped: a swap the table misses is reported
+// as a sibling, which loses nothing.
+var synonyms = func() map[string]int {
+	m := map[string]int{}
+	for g, group := range []string{
+		"call talk access query hit reach contact",
+		"use utilise utilize employ",
+		"run execute invoke",
+		"start begin",
+		"delete erase",
+		"kubernetes k8s",
+		"javascript js",
+		"typescript ts",
+		"database db",
+		"repository repo",
+		"configuration config",
+		"documentation docs documents doc",
+		"production prod",
+		"development dev",
+		"environment env",
+		"dependencies deps",
+		"directory dir folder",
+		"nightly daily",
+	} {
+		for _, w := range strings.Fields(group) {
+			m[w] = g + 1
+		}
+	}
+	return m
+}()
