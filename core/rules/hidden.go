@@ -414,11 +414,37 @@ var stamp = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)^\s*(?:[\p{L}][\p{L}\d_-]*:(?:[ \t]+\S+){0,5}|(?:reviewed|updated|last-(?:updated|reviewed|verified|checked)|verified|checked|audited|created|added|expires|expiry|source|owner|author|confidence|status|since|version|generated|id|ref|tags?)\b:?(?:[ \t]+\S+)*)\s*$`)
 })
 
+// sectionMarker is a comment of one token that names a section for a tool
+// or a template: `<!-- STATIC:ASK_USER_FIRST -->` and its closing
+// `<!-- /STATIC:ASK_USER_FIRST -->`, `<!-- BEGIN_GENERATED -->`.
+var sectionMarker = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^/?[A-Za-z][\w.-]*(?::[\w./-]+)*$`)
+})
+
 // metadataComment reports whether a comment's body is metadata: a tool's
 // marker or pragma, or a stamp (commentInstructs is asked first).
 func metadataComment(body string) bool {
 	b := strings.Join(strings.Fields(body), " ")
-	return toolMarkers[b] || pragma().MatchString(b) && !pragmaArgsInstruct(b) || stamp().MatchString(b)
+	return toolMarkers[b] || pragma().MatchString(b) && !pragmaArgsInstruct(b) || stamp().MatchString(b) ||
+		markerToken(b)
+}
+
+// markerToken reports whether a comment's body is a section marker: one
+// token, namespaced ("STATIC:…") or in capitals, or else none of whose
+// words is an order ("push-to-main" is one).
+func markerToken(b string) bool {
+	if !sectionMarker().MatchString(b) {
+		return false
+	}
+	if strings.Contains(b, ":") || strings.ToUpper(b) == b {
+		return true
+	}
+	for _, w := range strings.FieldsFunc(strings.ToLower(b), func(r rune) bool { return strings.ContainsRune("/_.-", r) }) {
+		if imperativeVerbs[w] {
+			return false
+		}
+	}
+	return true
 }
 
 // pragmaArgsInstruct reports whether a pragma's arguments spell an order
