@@ -127,9 +127,23 @@ var proseKeys = []string{
 	"password", "passphrase", "passcode", "pass", "pwd", "pin", "mot de passe", "mdp", "passwort", "kennwort",
 	"contraseña", "clave", "senha", "parola", "hasło", "haslo", "wachtwoord", "şifre", "sifre", "lösenord",
 	"пароль", "Пароль", "密码", "口令", "パスワード", "暗証番号", "비밀번호",
-	"login", "logs in with", "log in with", "credentials", "identifiants", "логин", "Логин",
-	"--password", "-p ", "client secret",
+	"login", "logs in with", "log in with", "credentials", "creds", "identifiants", "логин", "Логин",
+	"--password", "-p ", "-u ", "client secret", "密钥", "秘钥", "密鑰",
 }
+
+// bareValueKeys may be followed by the value with no "is" or colon between
+// ("Логин admin, пароль km%Aw^#5E…", "user acme, pass 7uHq!2mWz9"): the
+// value must then be a strong password.
+var bareValueKeys = map[string]bool{
+	"pass": true, "mdp": true, "pwd": true, "client secret": true, "password": true, "passwort": true,
+	"kennwort": true, "mot de passe": true, "contraseña": true, "senha": true, "пароль": true, "Пароль": true,
+}
+
+// vaults are the password managers and secret stores prose names where a
+// password is kept ("パスワードは 1Password の「本番DB」項目を参照"): a
+// reference, not a value.
+var vaults = []string{"1password", "bitwarden", "lastpass", "keepass", "keychain", "dashlane", "doppler",
+	"vaultwarden", "infisical", "secretsmanager", "secrets-manager", "keyvault", "key-vault"}
 
 // assignmentRoots find the names of `password: value` assignments; see
 // assignmentKey for the full names.
@@ -255,12 +269,13 @@ func findURLPassword(s string, i int, out []Match) []Match {
 	}
 	off := i + 3
 	auth := s[off:min(len(s), off+window)]
-	if k := strings.IndexAny(auth, " \t\r\n/?"); k >= 0 {
+	if k := strings.IndexAny(auth, " \t\r\n/"); k >= 0 {
 		auth = auth[:k]
 	}
-	// "#" starts the fragment, unless an "@" follows it: a password
-	// written into the URL unencoded (redis://:Yt6#pQ1@host)
-	if k := strings.IndexByte(auth, '#'); k >= 0 && strings.IndexByte(auth[k:], '@') < 0 {
+	// "?" starts the query and "#" the fragment, unless an "@" follows: a
+	// password written into the URL unencoded (redis://:Yt6#pQ1@host,
+	// postgres://app:75RF9ib?av!!oGPs@db)
+	if k := strings.IndexAny(auth, "?#"); k >= 0 && strings.IndexByte(auth[k:], '@') < 0 {
 		auth = auth[:k]
 	}
 	at := strings.LastIndexByte(auth, '@')
@@ -530,7 +545,7 @@ func findTelegramToken(s string, i int, out []Match) []Match {
 // sign, after at most a few words ("the password for the admin panel is"),
 // on the same line: a line is scanned alone when the rest did not change
 // (rules.Checker), and must find what the whole text finds.
-var proseSeparator = lazy(`^[^\n.;!?]{0,48}?(?:[ \t](?:is|are|was|est|ist|es|é|è|är|er|je|jest|это|—|-)[ \t]+|[ \t]*[:：=][ \t]*|[ \t]*(?:是|为|は|：)[ \t]*)`)
+var proseSeparator = lazy(`^[^\n.;!?]{0,48}?(?:[ \t](?:is|are|was|est|ist|lautet|es|é|è|är|er|je|jest|это|—|-)[ \t]+|[ \t]*[:：=][ \t]*|[ \t]*(?:是|为|は|：)[ \t]*)`)
 
 // proseValue is the value after the separator: up to a blank, or a closing
 // quote or bracket; a sentence's last period or comma is not part of it.
@@ -551,45 +566,66 @@ func findProsePassword(s string, i int, key string, out []Match) []Match {
 	rest := s[end:min(len(s), end+window)]
 	var start, stop int
 	switch key {
-	case "login", "logs in with", "log in with", "credentials", "identifiants", "логин", "Логин":
+	case "login", "logs in with", "log in with", "credentials", "creds", "identifiants", "логин", "Логин":
 		// a login as "user / password"
 		m := loginPair().FindStringSubmatchIndex(rest)
 		if m == nil {
 			return out
 		}
 		start, stop = end+m[2], end+m[3]
-	case "--password", "-p ":
+	case "--password", "-p ", "-u ":
 		m := proseValue().FindStringSubmatchIndex(strings.TrimLeft(strings.TrimPrefix(rest, "="), " "))
 		if m == nil {
 			return out
 		}
 		skip := len(rest) - len(strings.TrimLeft(strings.TrimPrefix(rest, "="), " "))
 		start, stop = end+skip+m[2], end+skip+m[3]
+		if key == "-u " {
+			// curl -u user:password
+			c := strings.IndexByte(s[start:stop], ':')
+			if c <= 0 {
+				return out
+			}
+			start += c + 1
+		}
 	default:
-		sep := proseSeparator().FindStringIndex(rest)
-		if sep == nil {
-			if key != "pass" && key != "mdp" && key != "pwd" && key != "client secret" {
-				return out
+		// "the prod password is …", "mot de passe : …"; or, for a few
+		// names, the value right after the name ("user acme, pass
+		// 7uHq!2mWz9"), which must then be a strong password
+		var seps []int
+		if sep := proseSeparator().FindStringIndex(rest); sep != nil {
+			seps = append(seps, sep[1])
+		}
+		if blank := len(rest) - len(strings.TrimLeft(rest, " ")); bareValueKeys[key] && blank > 0 {
+			seps = append(seps, blank)
+		}
+		for _, at := range seps {
+			m := proseValue().FindStringSubmatchIndex(rest[at:])
+			if m == nil {
+				continue
 			}
-			// "user acme, pass 7uHq!2mWz9": the name then the value
-			sep = []int{0, len(rest) - len(strings.TrimLeft(rest, " "))}
-			if sep[1] == 0 {
-				return out
+			if mt, ok := proseMatch(s, key, end+at+m[2], end+at+m[3], out); ok {
+				return append(out, mt)
 			}
 		}
-		m := proseValue().FindStringSubmatchIndex(rest[sep[1]:])
-		if m == nil {
-			return out
-		}
-		start, stop = end+sep[1]+m[2], end+sep[1]+m[3]
+		return out
 	}
+	if mt, ok := proseMatch(s, key, start, stop, out); ok {
+		out = append(out, mt)
+	}
+	return out
+}
+
+// proseMatch is the password s[start:stop] given after the name key, when
+// it looks like one.
+func proseMatch(s, key string, start, stop int, out []Match) (Match, bool) {
 	v := strings.TrimRight(s[start:stop], ".,:;") // a sentence's end, not a password's "!"
 	stop = start + len(v)
 	pin := key == "pin" || key == "暗証番号"
 	if !(strongPassword(v) || pin && pinValue().MatchString(v)) || overlapsAny(out, start, stop) {
-		return out
+		return Match{}, false
 	}
-	return append(out, Match{Start: start, End: stop, Kind: "password"})
+	return Match{Start: start, End: stop, Kind: "password"}, true
 }
 
 // loginPair is "user / password" after a login's keyword, within a few
@@ -609,6 +645,12 @@ func strongPassword(v string) bool {
 	}
 	if strings.Contains(v, "://") || strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") || strings.HasPrefix(v, "-") {
 		return false
+	}
+	l := asciiLower(v)
+	for _, name := range vaults {
+		if strings.Contains(l, name) {
+			return false
+		}
 	}
 	return true
 }

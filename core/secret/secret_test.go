@@ -43,6 +43,13 @@ func TestFindTruePositives(t *testing.T) {
 		{`"client_secret": "Qw3rTy8uIo2pAs5d"`, "credential in an assignment", "Qw3rTy8uIo2pAs5d"},
 		{"api-key: a1b2c3d4e5f6a7b8", "credential in an assignment", "a1b2c3d4e5f6a7b8"},
 		{"Set password = Summer2024!x in staging", "credential in an assignment", "Summer2024!x"},
+		// issue 27: passwords in prose and URLs as people write them
+		{"DATABASE_URL=postgres://app:7Rw2ib?av!!oHQs@db.internal:5432/app", "password in a URL", "7Rw2ib?av!!oHQs"},
+		{"Trigger builds with `curl -u admin:&QWTFf4XiLy8Vx7 https://ci.internal/job/app`.", "password", "&QWTFf4XiLy8Vx7"},
+		{"Admin panel creds are ops / fUg#yJ-qV8P6.", "password", "fUg#yJ-qV8P6"},
+		{"Das DB-Passwort für Staging lautet _*mWJ#0QRe7^$.", "password", "_*mWJ#0QRe7^$"},
+		{"Логин admin, пароль kn%Bw^#6FfM~?g_@B — для панели мониторинга.", "password", "kn%Bw^#6FfM~?g_@B"},
+		{"支付 API 密钥：GjFWKxlxp0UjO3Wu80nzGyzUYDgiQSM0", "password", "GjFWKxlxp0UjO3Wu80nzGyzUYDgiQSM0"},
 	}
 	for _, tt := range tests {
 		ms := Find(tt.in)
@@ -70,6 +77,12 @@ func TestFindFalsePositives(t *testing.T) {
 		"the JWT is validated on every request",
 		"AKIAIOSFODNN7EXAMPLE is the documented sample key.",
 		"password = changeme123",
+		"パスワードは 1Password の「本番DB」項目を参照。",
+		"The password for staging lives in Bitwarden under Team/Staging2024.",
+		"API 密钥不得写入代码。",
+		"git push -u origin main",
+		"docker run -u 1000:1000 app",
+		"https://example.com/search?q=user:pass@host",
 		"api_key: xxxxxxxxxxxxxxxx",
 		"secret: ********",
 		"token: your-token-here",
