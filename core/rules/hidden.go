@@ -36,6 +36,9 @@ const (
 	// HiddenLink: a link with no text (`[](url "title")`), which renders to
 	// nothing while its destination and title hold text.
 	HiddenLink
+	// HiddenElement: an HTML element a browser does not show (`<div
+	// hidden>`, `<span style="display:none">`), whose text agents read.
+	HiddenElement
 )
 
 // Hidden is one passage a reader of the rendered or displayed file cannot
@@ -63,6 +66,8 @@ func (h Hidden) What() string {
 		return "HTML comment " + clip(h.Visible, maxShown) + ": it renders to nothing, but agents read it"
 	case HiddenLink:
 		return "link with no text " + clip(h.Visible, maxShown) + ": it renders to nothing, but agents read it"
+	case HiddenElement:
+		return "hidden HTML element " + clip(h.Visible, maxShown) + ": a reader does not see it, but agents read it"
 	}
 	return "invisible character " + h.Visible + ": a reader sees nothing, but agents read it"
 }
@@ -93,7 +98,7 @@ func FindHidden(s string) []Hidden {
 // span lines and fences, are read over the whole text, and are few.
 func eachHidden(s string, chunk int, fn func(Hidden)) {
 	var markup []Hidden
-	if strings.Contains(s, "<!--") || strings.Contains(s, "](") {
+	if strings.Contains(s, "<!--") || strings.Contains(s, "](") || mayHideElements(s) {
 		markup = findHiddenMarkup(s)
 	}
 	// pending is the last passage, held back until the next one cannot
@@ -233,6 +238,12 @@ func allowedRune(s string, i int, r rune, n int) bool {
 		return pictographic(base) && pictographic(next) || joiningScript(prev) && joiningScript(next)
 	case r == 0x200C:
 		return joiningScript(prev) && joiningScript(next)
+	case r == 0x200B:
+		// Thai, Lao, Khmer and Myanmar write no spaces: a zero-width space
+		// marks a word break ("ทดสอบ​ทุกครั้ง"), alone, beside their letters
+		_, pn := hiddenRune(prev)
+		_, nn := hiddenRune(next)
+		return !pn && !nn && (wordBreakScript(prev) || wordBreakScript(next))
 	case r == 0x180E:
 		return unicode.Is(unicode.Mongolian, prev) && unicode.Is(unicode.Mongolian, next)
 	case r == 0xFE0E || r == 0xFE0F:
@@ -274,6 +285,11 @@ var joiningScripts = []*unicode.RangeTable{
 	unicode.Devanagari, unicode.Bengali, unicode.Gurmukhi, unicode.Gujarati, unicode.Oriya,
 	unicode.Tamil, unicode.Telugu, unicode.Kannada, unicode.Malayalam, unicode.Sinhala,
 	unicode.Myanmar, unicode.Khmer, unicode.Tibetan,
+}
+
+func wordBreakScript(r rune) bool {
+	return r > 0x7F && (unicode.IsLetter(r) || unicode.IsMark(r)) &&
+		unicode.IsOneOf([]*unicode.RangeTable{unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar}, r)
 }
 
 func joiningScript(r rune) bool {
@@ -406,12 +422,14 @@ var pragma = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // stamp is a comment of metadata: any key and a short value (`id:
-// 7f3c2a`, `source: Slack #infra 2026-04-02`), or one of the keys people
-// stamp entries with, colon or not, and a value of any length: a review
-// stamp says what the review covered (`reviewed: 2026-06-26 | repo-wide
-// consistency audit; canonical facts in docs/…`, from a real team's file).
+// 7f3c2a`, `source: Slack #infra 2026-04-02`, `更新日期：2026-05-10`), a
+// date with a few words around it in any language (`обновлено
+// 2026-02-14`), or one of the keys people stamp entries with, colon or not,
+// and a value of any length: a review stamp says what the review covered
+// (`reviewed: 2026-06-26 | repo-wide consistency audit; canonical facts in
+// docs/…`, from a real team's file).
 var stamp = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)^\s*(?:[\p{L}][\p{L}\d_-]*:(?:[ \t]+\S+){0,5}|(?:reviewed|updated|last-(?:updated|reviewed|verified|checked)|verified|checked|audited|created|added|expires|expiry|source|owner|author|confidence|status|since|version|generated|id|ref|tags?)\b:?(?:[ \t]+\S+)*)\s*$`)
+	return regexp.MustCompile(`(?i)^\s*(?:[\p{L}][\p{L}\d_-]*[:：](?:[ \t]*\S+){0,5}|(?:\S{1,40}?[:：]?[ \t]*)?(?:\S+[ \t]+){0,2}\d{4}[-/.]\d{2}[-/.]\d{2}(?:[ \t]+\S+){0,3}|(?:reviewed|updated|last-(?:updated|reviewed|verified|checked)|verified|checked|audited|created|added|expires|expiry|source|owner|author|confidence|status|since|version|generated|id|ref|tags?)\b:?(?:[ \t]+\S+)*)\s*$`)
 })
 
 // sectionMarker is a comment of one token that names a section for a tool
@@ -592,6 +610,17 @@ func findHiddenMarkup(s string) []Hidden {
 				j = to - i - 1
 				continue
 			}
+			if seg[j] == '<' {
+				if to, h, ok := hiddenElementAt(s, i+j); ok {
+					out = append(out, h)
+					if to > end {
+						next = to
+						break
+					}
+					j = to - i - 1
+				}
+				continue
+			}
 			if seg[j] == '[' && (j == 0 || seg[j-1] != '!') {
 				if m := emptyLink().FindString(seg[j:]); m != "" && carriesText(m) {
 					out = append(out, Hidden{Start: i + j, End: i + j + len(m), Kind: HiddenLink, Visible: m})
@@ -602,6 +631,54 @@ func findHiddenMarkup(s string) []Hidden {
 		i = next
 	}
 	return out
+}
+
+// hiddenOpen is the opening tag of an HTML element that a browser does not
+// show: the hidden attribute, or a style of display:none, visibility:hidden,
+// font-size or opacity 0. (aria-hidden hides from screen readers only.)
+var hiddenOpen = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^<([a-z][a-z0-9-]*)\b[^>\n]*?(?:\shidden(?:\s|=|/|>)|\sstyle\s*=\s*["'][^"'>]*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:\.0+)?[a-z%]*\s*(?:;|["'])|opacity\s*:\s*0(?:\.0+)?\s*(?:;|["'])))`)
+})
+
+// elementHints are the words an element that hides itself needs, one at
+// least (hiddenOpen).
+var elementHints = []string{"hidden", "none", "font-size", "opacity"}
+
+// mayHideElements: s holds a tag and an elementHints word.
+func mayHideElements(s string) bool {
+	if !strings.Contains(s, "<") {
+		return false
+	}
+	for _, h := range elementHints {
+		if strings.Contains(s, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// hiddenElementAt reads a hidden HTML element opening at s[i]: where it
+// ends (after its closing tag, or at the end of s when never closed, as a
+// browser reads it) and the passage, when it holds text.
+func hiddenElementAt(s string, i int) (int, Hidden, bool) {
+	m := hiddenOpen().FindStringSubmatchIndex(s[i:min(len(s), i+512)])
+	if m == nil {
+		return 0, Hidden{}, false
+	}
+	open := strings.IndexByte(s[i:], '>')
+	if open < 0 {
+		return 0, Hidden{}, false
+	}
+	from := i + open + 1
+	closing := "</" + strings.ToLower(s[i+m[2]:i+m[3]]) + ">"
+	to, inner := len(s), s[from:]
+	if k := strings.Index(strings.ToLower(s[from:]), closing); k >= 0 {
+		to, inner = from+k+len(closing), s[from:from+k]
+	}
+	if !carriesText(inner) {
+		return 0, Hidden{}, false
+	}
+	return to, Hidden{Start: i, End: to, Kind: HiddenElement, Visible: oneLine(s[i:to]), Note: !commentInstructs(inner)}, true
 }
 
 func lineEnd(s string, i int) int {

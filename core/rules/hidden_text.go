@@ -65,6 +65,8 @@ func removeHidden(fi int, d *memfile.Document, h Hidden) Fix {
 		title = "Remove the comment"
 	case HiddenLink:
 		title = "Remove the link"
+	case HiddenElement:
+		title = "Remove the hidden element"
 	default:
 		return Fix{Title: title, Safe: true, Edits: in(fi, text.Edit{Start: h.Start, End: h.End})}
 	}
@@ -94,7 +96,8 @@ func isClosing(c byte) bool {
 }
 
 // mayHide reports whether src holds what FindHidden looks for: a byte that
-// starts a character from U+115F on, or the start of a comment or a link.
+// starts a character from U+115F on, the start of a comment or a link, or
+// a tag and a word an element that hides itself needs (mayHideElements).
 // Most memory files hold neither, and FindHidden reads a string, which for
 // an open 1 MB file was one more copy of it a keystroke.
 func mayHide(src []byte) bool {
@@ -103,5 +106,15 @@ func mayHide(src []byte) bool {
 			return true
 		}
 	}
-	return bytes.Contains(src, []byte("<!--")) || bytes.Contains(src, []byte("]("))
+	if bytes.Contains(src, []byte("<!--")) || bytes.Contains(src, []byte("](")) {
+		return true
+	}
+	if bytes.IndexByte(src, '<') >= 0 {
+		for _, h := range elementHints {
+			if bytes.Contains(src, []byte(h)) {
+				return true
+			}
+		}
+	}
+	return false
 }
