@@ -185,6 +185,12 @@ func TestExtract(t *testing.T) {
 		// Versions.
 		{"node", "We are on Node 18.", []string{"Node 18=version:node =18"}},
 		{"node or newer", "Node 18 or newer is required.", []string{"Node 18 or newer=version:node >=18"}},
+		{"a name in two words", "Styles use Tailwind CSS 4.1.4 and Next JS 14.", []string{"Tailwind CSS 4.1.4=version:tailwindcss =4.1.4", "Next JS 14=version:next =14"}},
+		{"tailwind css v3", "Stay on Tailwind CSS v3 classes.", []string{"Tailwind CSS v3=version:tailwindcss =3"}},
+		{"next alone is a word", "The next 3 steps run in CI.", nil},
+		{"what a release brought", "Laravel 11 allows limiting eager loads; new commands are available in Laravel 11.", nil},
+		{"since a release", "Since Node 18, fetch is global.", nil},
+		{"written in", "The API is written in Go 1.22.", []string{"Go 1.22=version:go =1.22"}},
 		{"make with a comment", "`make snapshots-fix      # update existing snapshots`", []string{"make snapshots-fix=cmd:make snapshots-fix"}},
 		{"npm with a comment", "`npm run lint # then fix what it says`", []string{"npm run lint=cmd:npm lint"}},
 		{"node emphasised with a colon", "**Node.js**: Version 20 (see `.nvmrc`).", []string{"Node.js**: Version 20=version:node =20", ".nvmrc=path:.nvmrc"}},

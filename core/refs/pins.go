@@ -42,7 +42,7 @@ func ParsePins(file string, src []byte) []Pinned {
 // for a client asked to watch them.
 var PinFileGlobs = []string{
 	".nvmrc", ".node-version", ".python-version", "rust-toolchain", "rust-toolchain.toml",
-	"package.json", ".tool-versions", "go.mod", "pyproject.toml", "Cargo.toml",
+	"package.json", "composer.json", ".tool-versions", "go.mod", "pyproject.toml", "Cargo.toml",
 	"[Dd][Oo][Cc][Kk][Ee][Rr][Ff][Ii][Ll][Ee]*", "*.[Dd][Oo][Cc][Kk][Ee][Rr][Ff][Ii][Ll][Ee]",
 	"[Cc][Oo][Nn][Tt][Aa][Ii][Nn][Ee][Rr][Ff][Ii][Ll][Ee]*",
 	"*[Cc][Oo][Mm][Pp][Oo][Ss][Ee]*.[Yy][Mm][Ll]", "*[Cc][Oo][Mm][Pp][Oo][Ss][Ee]*.[Yy][Aa][Mm][Ll]",
@@ -70,6 +70,8 @@ func pinReader(name string) func([]byte) []Pinned {
 		return pyprojectPins
 	case name == "Cargo.toml":
 		return cargoPins
+	case name == "composer.json":
+		return composerPins
 	case lower == "dockerfile" || lower == "containerfile" || strings.HasPrefix(lower, "dockerfile.") ||
 		strings.HasSuffix(lower, ".dockerfile") || strings.HasPrefix(lower, "containerfile."):
 		return dockerfilePins
@@ -190,6 +192,29 @@ func packagePins(src []byte) []Pinned {
 			if m.isString {
 				out = append(out, Pinned{strings.ToLower(m.key), Pin{Value: m.value, Line: m.line}})
 			}
+		}
+	}
+	return out
+}
+
+// composerPins reads composer.json's require and require-dev: PHP itself
+// ("php": ">=8.3") and packages by their name ("laravel/framework":
+// "^13.0"). Composer writes alternatives with one bar ("^8.2|^8.3"); PHP
+// extensions ("ext-json") pin nothing a memory states.
+func composerPins(src []byte) []Pinned {
+	pkg, ok := readPackageJSON(src)
+	if !ok {
+		return nil
+	}
+	var out []Pinned
+	for _, section := range []string{"require", "require-dev"} {
+		for _, m := range pkg.objects[section] {
+			key := strings.ToLower(m.key)
+			if !m.isString || strings.HasPrefix(key, "ext-") || strings.HasPrefix(key, "lib-") {
+				continue
+			}
+			v := strings.ReplaceAll(strings.ReplaceAll(m.value, "||", "|"), "|", "||")
+			out = append(out, Pinned{key, Pin{Value: v, Line: m.line}})
 		}
 	}
 	return out

@@ -28,6 +28,8 @@ func TestParsePins(t *testing.T) {
 			[]p{pin("node", ">=18", 2, Exact), pin("pnpm", "9", 2, Exact), pin("node", "20.11.0", 4, Exact), pin("pnpm", "9.1.0", 3, Exact),
 				pin("react", "^18.3.1", 6, Exact), pin("@types/node", "20", 9, Exact)}},
 		{"package.json", "{not json", nil},
+		{"composer.json", "{\n  \"require\": {\n    \"php\": \"^8.2|^8.3\",\n    \"ext-json\": \"*\",\n    \"laravel/framework\": \"^13.0\"\n  },\n  \"require-dev\": {\"larastan/larastan\": \"^3.7\"}\n}\n",
+			[]p{pin("php", "^8.2||^8.3", 3, Exact), pin("laravel/framework", "^13.0", 5, Exact), pin("larastan/larastan", "^3.7", 7, Exact)}},
 		{"pyproject.toml", "[build-system]\nrequires = [\"hatchling>=1\"]\n\n[project]\nname = \"x\"\nrequires-python = \">=3.10,<4\"\ndependencies = [\n  \"Django>=4.2\", # web\n  \"requests\",\n  'attrs[tests] (>=23.1) ; python_version >= \"3.8\"',\n  \"pkg @ https://example.com/pkg.whl\",\n]\n\n[project.optional-dependencies]\ndev = [\"pytest~=8.0\"]\n\n[dependency-groups]\nlint = [\"ruff==0.4.*\"]\n\n[tool.other]\ndependencies = [\"nope>=1\"]\n",
 			[]p{pin("python", ">=3.10,<4", 6, Exact), pin("django", ">=4.2", 8, Exact), pin("attrs", ">=23.1", 10, Exact),
 				pin("pytest", "~=8.0", 15, Exact), pin("ruff", "==0.4.*", 18, Exact)}},
@@ -60,14 +62,14 @@ func TestParsePins(t *testing.T) {
 }
 
 func TestPinFile(t *testing.T) {
-	for _, name := range []string{".nvmrc", "package.json", "go.mod", "Cargo.toml", "Dockerfile", "Dockerfile.dev",
+	for _, name := range []string{".nvmrc", "package.json", "composer.json", "go.mod", "Cargo.toml", "Dockerfile", "Dockerfile.dev",
 		"web.dockerfile", "Containerfile", "compose.yml", "docker-compose.yaml", "docker-compose.prod.yml",
 		"pyproject.toml", ".python-version", ".tool-versions", "rust-toolchain", "rust-toolchain.toml", ".node-version"} {
 		if !PinFile(name) {
 			t.Errorf("PinFile(%q) = false", name)
 		}
 	}
-	for _, name := range []string{"Makefile", "go.sum", "package-lock.json", "composer.json", "README.md", "compose.json"} {
+	for _, name := range []string{"Makefile", "go.sum", "package-lock.json", "composer.lock", "README.md", "compose.json"} {
 		if PinFile(name) {
 			t.Errorf("PinFile(%q) = true", name)
 		}
@@ -131,7 +133,7 @@ func (r pinRepo) Pins(subject string) []Pin                { return r[subject] }
 // a client is asked to watch.
 func TestPinFileGlobs(t *testing.T) {
 	for _, name := range []string{".nvmrc", ".node-version", ".python-version", "rust-toolchain", "rust-toolchain.toml",
-		"package.json", ".tool-versions", "go.mod", "pyproject.toml", "Cargo.toml", "Dockerfile", "dockerfile",
+		"package.json", "composer.json", ".tool-versions", "go.mod", "pyproject.toml", "Cargo.toml", "Dockerfile", "dockerfile",
 		"Dockerfile.dev", "api.dockerfile", "Containerfile", "containerfile.ci", "compose.yaml", "docker-compose.yml",
 		"compose.prod.YAML"} {
 		if !PinFile(name) {

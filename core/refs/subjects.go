@@ -58,6 +58,16 @@ var subjects = map[string]subject{
 	"golangci-lint": {"golangci-lint", false},
 }
 
+// suffixed are names people write in two words, the second given here,
+// before a version: "Tailwind CSS 4.1.4", "Node JS 18", "Next JS 14".
+var suffixed = map[string]struct {
+	word string
+	sub  subject
+}{
+	"tailwind": {"css", subjects["tailwind"]}, "node": {"js", subjects["node"]},
+	"vue": {"js", subjects["vue"]}, "next": {"js", subjects["next.js"]}, "nest": {"js", subjects["nestjs"]},
+}
+
 // images are official image names that, as `name:tag`, are an image.
 var images = set(
 	"node", "python", "golang", "rust", "postgres", "mysql", "mariadb", "redis",

@@ -81,6 +81,19 @@ func nameVersions(s string, i, j, b int) []Ref {
 	case strings.HasPrefix(low, "python3."):
 		return fixedVersion(s, i, j, len("python"), "python")
 	}
+	if sx, ok := suffixed[low]; ok {
+		// "Tailwind CSS 4.1.4", "Next JS 14": a name written in two words
+		k := i + len(word)
+		for k < b && s[k] == ' ' {
+			k++
+		}
+		if k > i+len(word) && k+len(sx.word) <= b && strings.EqualFold(s[k:k+len(sx.word)], sx.word) &&
+			(k+len(sx.word) == b || !isNameByte(s[k+len(sx.word)])) {
+			if r, ok := subjectRef(s, i, k+len(sx.word), b, sx.sub); ok {
+				return []Ref{r}
+			}
+		}
+	}
 	if sub, ok := subjects[low]; ok {
 		if r, ok := subjectRef(s, i, i+len(word), b, sub); ok {
 			return []Ref{r}
@@ -190,6 +203,11 @@ func subjectRef(s string, i, j, b int, sub subject) (Ref, bool) {
 	if !sub.admits(ver, explicit) || languageWords[strings.ToLower(nextWord(s, j+m[1], b))] {
 		return Ref{}, false // "Python >3.12 typing style" is a style, not the runtime
 	}
+	if featureVerbs[strings.ToLower(nextWord(s, j+m[1], b))] || releasedIn(s, start) {
+		// "Laravel 11 allows …", "new commands available in Laravel 11":
+		// what a release brought, not what the project runs (issue 27)
+		return Ref{}, false
+	}
 	return Ref{Kind: Version, Start: start, End: j + m[1], ValueStart: j + m[4], ValueEnd: j + m[5],
 		Subject: sub.name, Version: ver, Op: op}, true
 }
@@ -267,6 +285,46 @@ func (sub subject) admits(ver string, explicit bool) bool {
 var languageWords = set("syntax", "typing", "style", "features", "feature", "idioms", "semantics", "grammar")
 
 // nextWord is the word that starts at s[i], past spaces, up to b.
+// featureVerbs after a version say what that release does ("Laravel 11
+// allows …"); sinceWords before one, or "in" after a participle of change
+// ("available in", "new in", "deprecated in"), say a feature came or went
+// with it. "Written in Go 1.22" is a claim about the project, and stays one.
+var (
+	featureVerbs = set("allows", "brought", "brings", "introduced", "introduces", "added", "adds", "removed",
+		"removes", "deprecated", "deprecates", "dropped", "drops", "changed", "changes", "ships", "shipped",
+		"supports", "lets", "enables")
+	sinceWords   = set("since", "until", "till")
+	changedWords = set("available", "new", "introduced", "added", "removed", "deprecated", "changed", "fixed", "dropped")
+)
+
+// releasedIn reports whether the words before s[i] say a release brought
+// or took away what the sentence speaks of.
+func releasedIn(s string, i int) bool {
+	w, at := wordBefore(s, i)
+	w = strings.ToLower(w)
+	if sinceWords[w] {
+		return true
+	}
+	if w != "in" {
+		return false
+	}
+	prev, _ := wordBefore(s, at)
+	return changedWords[strings.ToLower(prev)]
+}
+
+// wordBefore is the ASCII word that ends right before s[i], past blanks,
+// and where it starts.
+func wordBefore(s string, i int) (string, int) {
+	for i > 0 && (s[i-1] == ' ' || s[i-1] == '\t') {
+		i--
+	}
+	j := i
+	for j > 0 && ('a' <= s[j-1] && s[j-1] <= 'z' || 'A' <= s[j-1] && s[j-1] <= 'Z') {
+		j--
+	}
+	return s[j:i], j
+}
+
 func nextWord(s string, i, b int) string {
 	for i < b && (s[i] == ' ' || s[i] == '\t') {
 		i++
