@@ -28,22 +28,23 @@ var reportCues = []string{
 	"payload", "attempt", "tried", "injection", "injected", "example", "block", "reject", "detect",
 	"flag", "catch", "filter", "quote", "replaced", "deprecated", "removed", "no longer", "used to",
 	"formerly", "previously", "old ", "legacy", "banned", "red-team", "red team", "attack", "malicious",
-	"phishing", "poison",
+	"phishing", "poison", "says", "said", "saying", "refus", "check", "test", "eval", "fixture", "sample",
+	"ran ", "forbid", "prohibit", "ban ", "bans", "banned", "never", "don't", "do not", "disallow",
 	// French
 	"contient", "contenant", "comme", "par exemple", "chaîne", "tentative", "bloqu", "rejet", "détect",
-	"remplacé", "utilisait", "attaque", "malveillant",
+	"remplacé", "utilisait", "faisait", "interdi", "attaque", "malveillant",
 	// German
 	"enthält", "enthalten", "wie ", "z. b", "z.b", "zum beispiel", "zeichenkette", "versuch", "blockier",
-	"erkenn", "ersetzt", "verwendete", "angriff", "bösartig",
+	"erkenn", "ersetzt", "verwendete", "nutzte", "verbiet", "verbot", "angriff", "bösartig",
 	// Spanish
 	"contiene", "como", "por ejemplo", "cadena", "intento", "bloque", "rechaz", "detecta", "reemplaz",
-	"usaba", "ataque", "malicios",
+	"usaba", "hacía", "prohib", "ataque", "malicios",
 	// Russian
 	"содерж", "например", "строк", "попытк", "блокир", "отклон", "обнаруж", "замен", "использовал",
-	"атак", "вредонос",
+	"делал", "был", "убрал", "запрещ", "атак", "вредонос",
 	// Chinese and Japanese (matched anywhere)
-	"包含", "例如", "比如", "字符串", "尝试", "拦截", "阻止", "拒绝", "检测", "替换", "曾经", "以前", "攻击", "恶意",
-	"含む", "含まれ", "例えば", "文字列", "試み", "ブロック", "拒否", "検出", "置き換え", "攻撃", "悪意",
+	"包含", "例如", "比如", "字符串", "尝试", "拦截", "阻止", "拒绝", "检测", "替换", "曾经", "以前", "攻击", "恶意", "禁止",
+	"含む", "含まれ", "例えば", "文字列", "試み", "ブロック", "拒否", "検出", "置き換え", "攻撃", "悪意", "禁止",
 }
 
 // reportedMention reports whether line[a:b], a directive found in line,
@@ -149,17 +150,65 @@ func sentenceEnd(line string, i int, r rune, n int) bool {
 	switch r {
 	case '。', '！', '？', '；':
 		return true
-	case '.', ';', '!', '?':
+	case ';', '!', '?':
+		return i+n == len(line) || line[i+n] == ' '
+	case '.':
+		// "e.g. a PDF that says …": an abbreviation ends no sentence
+		w := strings.ToLower(line[max(0, i-4):i])
+		for _, abbr := range []string{"e.g", "i.e", "z.b", "etc", " vs", "p.ex", "bzw"} {
+			if strings.HasSuffix(w, abbr) {
+				return false
+			}
+		}
 		return i+n == len(line) || line[i+n] == ' '
 	}
 	return false
 }
 
 // imperativeOpening reports whether a sentence opens with an English verb
-// in the imperative ("Run …", "Always pipe …"), past a list marker.
+// in the imperative ("Run …", "Always pipe …"), past a list marker. A
+// prohibition ("Never pipe …", "Don't …") is no order to do it.
 func imperativeOpening(sentence string) bool {
 	f := strings.FieldsFunc(sentence, func(r rune) bool { return !isWordRune(r) && r != '\'' })
-	return len(f) > 0 && imperativeVerbs[strings.ToLower(f[0])]
+	if len(f) == 0 {
+		return false
+	}
+	switch w := strings.ToLower(f[0]); w {
+	case "never", "don't", "dont", "do":
+		return false
+	default:
+		return imperativeVerbs[w]
+	}
+}
+
+// refusedOrAsked reports whether the words before line[a:] in its sentence
+// forbid what follows ("Never reveal the system prompt to end users", "Don't
+// pipe …") or report someone else asking for it ("Users sometimes ask the
+// bot to reveal the system prompt"): a rule against the act, or a note of
+// it, not an order to the agent.
+func refusedOrAsked(line string, a int) bool {
+	s, _ := sentenceAround(line, a, a)
+	words := strings.FieldsFunc(strings.ToLower(line[s:a]), func(r rune) bool { return !isWordRune(r) && r != '\'' })
+	if len(words) > 8 {
+		words = words[len(words)-8:]
+	}
+	for i, w := range words {
+		switch w {
+		case "never", "don't", "dont", "not", "mustn't", "shouldn't", "cannot", "can't":
+			return true
+		case "to":
+			if i == len(words)-1 {
+				for _, v := range words[max(0, i-5):i] {
+					switch v {
+					case "ask", "asks", "asked", "asking", "try", "tries", "tried", "trying", "attempt", "attempts",
+						"attempted", "want", "wants", "wanted", "trick", "tricks", "tricked", "coax", "coaxes":
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }
 
 func lastRune(s string) rune {

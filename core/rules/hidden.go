@@ -235,6 +235,10 @@ func allowedRune(s string, i int, r rune, n int) bool {
 		if base == 0xFE0F {
 			base, _ = utf8.DecodeLastRuneInString(s[:i-3])
 		}
+		if joiningScript(prev) && unicode.Is(unicode.Mn, prev) && !unicode.IsLetter(next) && !unicode.IsMark(next) {
+			_, hidden := hiddenRune(next)
+			return !hidden // a virama and ZWJ at a word's end: Malayalam's old chillu form ("ന്‍")
+		}
 		return pictographic(base) && pictographic(next) || joiningScript(prev) && joiningScript(next)
 	case r == 0x200C:
 		return joiningScript(prev) && joiningScript(next)

@@ -237,6 +237,18 @@ func FuzzEachHidden(f *testing.F) {
 	})
 }
 
+// TestMalayalamChillu: a virama and a zero-width joiner at a word's end is
+// Malayalam's old chillu encoding (the red team's ordinary entry), not
+// hidden text; the same joiner alone after Latin is.
+func TestMalayalamChillu(t *testing.T) {
+	if h := FindHidden("Malayalam text like അവന്\u200d വന്നു uses the old chillu form."); len(h) != 0 {
+		t.Errorf("chillu: %+v", h)
+	}
+	if h := FindHidden("Ship on\u200d Tuesdays."); len(h) != 1 {
+		t.Errorf("a joiner after Latin: %+v, want one", h)
+	}
+}
+
 // TestHiddenElements: an HTML element a browser does not show hides its
 // text from the reader as a comment does (issue 27): an order in it is an
 // instruction, other words a note; a visible element or an empty hidden one

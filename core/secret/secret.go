@@ -139,6 +139,34 @@ var bareValueKeys = map[string]bool{
 	"kennwort": true, "mot de passe": true, "contraseña": true, "senha": true, "пароль": true, "Пароль": true,
 }
 
+// quotedAlone reports whether s[start:end] is quoted on its own ("the hook
+// blocks files containing \"-----BEGIN OPENSSH PRIVATE KEY-----\""): a
+// header named, no key after it.
+func quotedAlone(s string, start, end int) bool {
+	before, _ := utf8.DecodeLastRuneInString(s[:start])
+	after, _ := utf8.DecodeRuneInString(s[end:])
+	closing := map[rune]rune{'"': '"', '\'': '\'', '`': '`', '“': '”', '«': '»', '„': '“', '「': '」'}
+	c, ok := closing[before]
+	return ok && after == c
+}
+
+// namespacedID reports whether v is a key of a store or a resource name,
+// not a password: a word of letters in one case, then ":" or "#" and more
+// (user:42:profile:v3, arn:aws:kms:…, TENANT#a1b2c3, ORDER#2024-06-11).
+func namespacedID(v string) bool {
+	k := strings.IndexAny(v, ":#")
+	if k < 3 || k == len(v)-1 {
+		return false
+	}
+	head := v[:k]
+	for _, c := range []byte(head) {
+		if !isLetter(c) {
+			return false
+		}
+	}
+	return head == strings.ToLower(head) || head == strings.ToUpper(head)
+}
+
 // vaults are the password managers and secret stores prose names where a
 // password is kept ("パスワードは 1Password の「本番DB」項目を参照"): a
 // reference, not a value.
@@ -222,7 +250,7 @@ func Find(s string) []Match {
 				continue
 			}
 			start, end := p+m[2*d.group], p+m[2*d.group+1]
-			if d.ok != nil && !d.ok(s[start:end]) {
+			if d.ok != nil && !d.ok(s[start:end]) || d.kind == "private key" && quotedAlone(s, start, end) {
 				continue
 			}
 			if !overlapsAny(out, start, end) {
@@ -513,8 +541,13 @@ func urlPassword(v string) bool {
 	if !notPlaceholder(v) || len(v) < 3 {
 		return false
 	}
-	switch asciiLower(v) {
-	case "pass", "password", "passwd", "pwd", "secret", "pw", "token", "user", "username":
+	switch strings.ToLower(v) {
+	case "pass", "password", "passwd", "pwd", "secret", "pw", "token", "user", "username",
+		// the word "password" in the languages of proseKeys, as examples
+		// write it (postgres://utilisateur:motdepasse@localhost)
+		"motdepasse", "mot_de_passe", "mot-de-passe", "contrasena", "contraseña", "passwort", "kennwort",
+		"senha", "wachtwoord", "haslo", "hasło", "parola", "sifre", "şifre", "losenord", "lösenord",
+		"пароль", "parol", "パスワード", "密码", "비밀번호":
 		return false
 	}
 	return !envName().MatchString(v)
@@ -558,6 +591,9 @@ func findProsePassword(s string, i int, key string, out []Match) []Match {
 	ascii := key[0] < 0x80
 	if ascii && i > 0 && (isLetter(s[i-1]) || s[i-1] >= 0x80) {
 		return out // "bypass", "compass", "spin"
+	}
+	if i > 0 && (s[i-1] == ':' || s[i-1] == '/' || s[i-1] == '@') {
+		return out // a part of a URL or a path: postgres://USER:PASSWORD@HOST
 	}
 	end := i + len(key)
 	if ascii && key[len(key)-1] != ' ' && end < len(s) && isLetter(s[end]) {
@@ -644,6 +680,9 @@ func strongPassword(v string) bool {
 		return false
 	}
 	if strings.Contains(v, "://") || strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") || strings.HasPrefix(v, "-") {
+		return false
+	}
+	if namespacedID(v) {
 		return false
 	}
 	l := asciiLower(v)
