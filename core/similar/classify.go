@@ -90,7 +90,14 @@ func Classify(old, new *Text, th Thresholds) Verdict {
 	if valuesDiffer {
 		return Verdict{Action: Update, Similarity: sim, Kind: KindValue, Reason: "values differ"}
 	}
-	d := compareUnits(old.shapeOf().units, new.shapeOf().units)
+	ou, nu := old.shapeOf().units, new.shapeOf().units
+	if !flipped && !old.hasOrder && !new.hasOrder && sameWords(ou, nu) {
+		// The same words in another order, hyphenation or form: "CRLF
+		// line endings break shellcheck on Windows runners" / "On Windows
+		// runners, CRLF line-endings break `shellcheck`" (issue 27).
+		return Verdict{Action: Skip, Similarity: sim, Kind: KindDuplicate}
+	}
+	d := compareUnits(ou, nu)
 	switch {
 	case d.sibling && quantityUnits(d.old) && quantityUnits(d.new):
 		// "thirty minutes" / "sixty minutes": a value in words

@@ -132,8 +132,9 @@ func TestRelationTable(t *testing.T) {
 		{"Activer le thème sombre par défaut.", "Désactiver le thème sombre par défaut.", conflict},
 		// the same direction in other polarity words, or other verbs
 		{"Keep secrets out of the repository.", "Remove secrets from the repository.", update},
-		{"Handlers must not call the database directly.", "Handlers may not talk to the database directly.", update},
-		{"Don't create Markdown docs unless the user asks for them.", "Do not create Markdown documents unless the user asks for them.", update},
+		{"Handlers must not call the database directly.", "Handlers may not talk to the database directly.", dup},
+		{"Don't create Markdown docs unless the user asks for them.", "Do not create Markdown documents unless the user asks for them.", dup},
+		{"CRLF line endings break shellcheck on Windows runners.", "On Windows runners, CRLF line-endings break `shellcheck`.", dup},
 		// orders in French and Spanish, a language named with a sign
 		{"Utiliser C# plutôt que GDScript pour les scripts Godot.", "Utiliser GDScript plutôt que C# pour les scripts Godot.", conflict},
 		{"Usa Postgres en lugar de MySQL.", "Usa MySQL en lugar de Postgres.", conflict},

@@ -100,10 +100,11 @@ func resultsDigest(facts func(*Text) string) string {
 // one-term swap is a sibling or a changed value at any similarity
 // (swap.go), a word and its negation by prefix are a reversal, the Cores
 // are compared where only polarity words differ in spelling, a text that
-// adds detail is an update, and hyphens and spaces are read alike.
+// adds detail is an update, hyphens and spaces are read alike, and the
+// same words in another order or form are a duplicate.
 func TestResultsUnchangedByRepresentation(t *testing.T) {
 	longtest.Skip(t)
-	const want = "2f13e028c53b02b401a2c08261a32fa6c601d7136fbc06b6ca84449575832600"
+	const want = "c6f8a7f102bda906bda043424e1d779569e6c0283bebcd8d3ab9ba32e2ec22cb"
 	got := resultsDigest(func(x *Text) string {
 		return fmt.Sprintf("%q %q %q %q %q %d %v", x.Norm, x.Keys(), x.Core(), x.Numbers(), x.Named(), x.Sign, x.hasOrder)
 	})

@@ -215,3 +215,43 @@ var synonyms = func() map[string]int {
 	}
 	return m
 }()
+
+// sameWords reports whether two texts' content words are the same once
+// split at hyphens, in any order, a word matching another of its forms or
+// synonyms (variants).
+func sameWords(a, b []unit) bool {
+	x, y := hyphenParts(a), hyphenParts(b)
+	if len(x) != len(y) || len(x) == 0 {
+		return false
+	}
+	used := make([]bool, len(y))
+next:
+	for _, u := range x {
+		for j, v := range y {
+			if !used[j] && (u.s == v.s || variants([]unit{u}, []unit{v})) {
+				used[j] = true
+				continue next
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// hyphenParts splits the units at hyphens ("line-endings" is "line" and
+// "endings").
+func hyphenParts(us []unit) []unit {
+	var out []unit
+	for _, u := range us {
+		if u.cjk || !strings.Contains(u.s, "-") {
+			out = append(out, u)
+			continue
+		}
+		for p := range strings.SplitSeq(u.s, "-") {
+			if p != "" {
+				out = append(out, unit{s: p, value: u.value})
+			}
+		}
+	}
+	return out
+}
