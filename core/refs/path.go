@@ -74,6 +74,8 @@ func readPath(tok string, mode pathMode, shortcut bool) (pathToken, bool) {
 			return p, false
 		case len(s) == 1 && 'A' <= s[0] && s[0] <= 'Z':
 			return p, false // a placeholder: projects/X/
+		case placeholderSegment(s):
+			return p, false // a placeholder: tests/specs/nursery/myRuleName/, src/your-module/
 		case i < len(segs)-1 && hasExtension(s) && s[0] != '.':
 			return p, false // alternatives: Database.php/bootstrap.php
 		}
@@ -352,4 +354,28 @@ func union(a, b map[string]bool) map[string]bool {
 		m[k] = true
 	}
 	return m
+}
+
+// placeholderSegment reports whether a path segment names a thing for the
+// reader to fill in: "myRuleName", "my-feature", "your_module", "foo",
+// "<name>" (the biome labels of issue 27's second set).
+func placeholderSegment(s string) bool {
+	name := s
+	if k := strings.LastIndexByte(s, '.'); k > 0 {
+		name = s[:k]
+	}
+	switch strings.ToLower(name) {
+	case "foo", "bar", "baz", "xxx", "something", "whatever", "yourname":
+		return true
+	}
+	if strings.ContainsAny(name, "<>{}") {
+		return true
+	}
+	for _, p := range []string{"my", "your"} {
+		rest, ok := strings.CutPrefix(name, p)
+		if ok && rest != "" && (rest[0] == '-' || rest[0] == '_' || 'A' <= rest[0] && rest[0] <= 'Z') {
+			return true
+		}
+	}
+	return false
 }
