@@ -23,7 +23,7 @@ func gitProject(t *testing.T, memory bool) string {
 	return root
 }
 
-// TestExitCodes holds the README's table: 0 success, 1 findings of
+// TestExitCodes holds docs/commands.md's exit codes: 0 success, 1 findings of
 // severity error or a refused store, 2 a usage or I/O error — for every
 // command, run from a subfolder of a git repository as users run them.
 func TestExitCodes(t *testing.T) {

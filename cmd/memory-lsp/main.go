@@ -228,7 +228,7 @@ func (e *env) service() (*memory.Service, error) {
 }
 
 // fail reports err on stderr (and as JSON on stdout with --json) and picks
-// the exit code, as the README's table says: a refused request — content
+// the exit code, as docs/commands.md says: a refused request — content
 // that may not be stored — is 1; a usage error (an unknown category, a
 // limit out of range, a bad slug or flag) and an I/O error are 2.
 func fail(e *env, cmd *command, err error) int {

@@ -11,12 +11,12 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/store"
 )
 
-// TestReadmeRuleTable keeps the README's table of diagnostic codes equal to
-// the rule registry: codes are API, and a table that drifts from the code is
-// worse than none. `go test ./cmd/memory-lsp -run TestReadmeRuleTable -update`
-// regenerates it.
+// TestReadmeRuleTable keeps docs/rules.md's table of diagnostic codes equal
+// to the rule registry: codes are API, and a table that drifts from the code
+// is worse than none. `go test ./cmd/memory-lsp -run TestReadmeRuleTable
+// -update` regenerates it.
 func TestReadmeRuleTable(t *testing.T) {
-	const path = "../../README.md"
+	const path = "../../docs/rules.md"
 	const start, end = "<!-- rules:start -->\n", "<!-- rules:end -->"
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -25,7 +25,7 @@ func TestReadmeRuleTable(t *testing.T) {
 	s := string(data)
 	i, j := strings.Index(s, start), strings.Index(s, end)
 	if i < 0 || j < i {
-		t.Fatalf("README.md lacks the %q … %q markers", start, end)
+		t.Fatalf("docs/rules.md lacks the %q … %q markers", start, end)
 	}
 	var b strings.Builder
 	b.WriteString("| code | severity | meaning |\n|---|---|---|\n")
@@ -42,20 +42,20 @@ func TestReadmeRuleTable(t *testing.T) {
 		}
 		return
 	}
-	t.Errorf("README.md's table of diagnostic codes is out of date; run go test ./cmd/memory-lsp -run TestReadmeRuleTable -update")
+	t.Errorf("docs/rules.md's table of diagnostic codes is out of date; run go test ./cmd/memory-lsp -run TestReadmeRuleTable -update")
 }
 
-// TestReadmeListedPerRule: the README states how many findings of a rule
+// TestReadmeListedPerRule: docs/rules.md states how many findings of a rule
 // a file lists, and it is rules.MaxListed.
 func TestReadmeListedPerRule(t *testing.T) {
-	data, err := os.ReadFile("../../README.md")
+	data, err := os.ReadFile("../../docs/rules.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	n := rules.MaxListed
 	want := fmt.Sprintf("A file lists at most %d,%03d findings of one rule", n/1000, n%1000)
 	if !strings.Contains(string(data), want) {
-		t.Errorf("README.md does not say %q", want)
+		t.Errorf("docs/rules.md does not say %q", want)
 	}
 }
 
@@ -110,18 +110,18 @@ func TestReadmeFirstCommands(t *testing.T) {
 	}
 }
 
-// The README states how long the journal keeps a store and what git is
-// told; both are the code's.
+// docs/language-server.md states how long the journal keeps a store and
+// what git is told; both are the code's.
 func TestReadmeJournal(t *testing.T) {
-	data, err := os.ReadFile("../../README.md")
+	data, err := os.ReadFile("../../docs/language-server.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	readme := strings.Join(strings.Fields(string(data)), " ")
 	if store.JournalKeep != time.Hour || !strings.Contains(readme, "`.memory/"+store.JournalName+"` (a journal of the last hour's acknowledged stores") {
-		t.Errorf("the README's journal sentence does not say what the code keeps (%s, %s)", store.JournalName, store.JournalKeep)
+		t.Errorf("docs/language-server.md's journal sentence does not say what the code keeps (%s, %s)", store.JournalName, store.JournalKeep)
 	}
 	if !strings.Contains(readme, "`.git/info/exclude`") {
-		t.Error("the README does not say where git is told to ignore the journal")
+		t.Error("docs/language-server.md does not say where git is told to ignore the journal")
 	}
 }

@@ -28,7 +28,7 @@ const (
 	// resolves such uris against the repository's root.
 	sarifRoot      = "%SRCROOT%"
 	projectURI     = "https://github.com/memory-lsp/memory-lsp"
-	codesHelpURI   = projectURI + "#diagnostic-codes"
+	codesHelpURI   = projectURI + "/blob/main/docs/rules.md#diagnostic-codes"
 	fingerprintKey = "memoryLsp/v1"
 )
 

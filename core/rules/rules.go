@@ -1,11 +1,11 @@
 // Package rules checks memory files and reports findings: problems named in
-// plain words, each with a stable code (the README's "Diagnostic codes"), a severity, a byte span,
+// plain words, each with a stable code (docs/rules.md's "Diagnostic codes"), a severity, a byte span,
 // related places and optional fixes expressed as byte edits.
 //
 // Invariants: rules know nothing of LSP or of the disk; every position is a
 // byte offset into a File's Doc.Src; a fix is a list of non-overlapping
 // edits, possibly in two files. Each rule lives in its own file and is listed
-// in the registry below, which also feeds the README's table of codes.
+// in the registry below, which also feeds the table of codes in docs/rules.md.
 package rules
 
 import (
@@ -243,7 +243,7 @@ func (f Finding) Traits() Traits { return traitsOf(f.Code) }
 // on reports whether the rule runs under cfg.
 func (r rule) on(cfg config.Config) bool { return r.AlwaysOn || cfg.Enabled(r.Code) }
 
-// registry lists every rule in the order of the README's table of codes,
+// registry lists every rule in the order of the table of codes in docs/rules.md,
 // which a test keeps equal to it: agent-directive and hidden-text sit
 // beside secret (all three are about what text may be stored), the rules
 // that judge entries against the repository follow the rules of the text,
@@ -275,7 +275,7 @@ var registry = []rule{
 	{Info{"file-too-large", Error, fileTooLargeSummary}, checkFileTooLarge, Traits{AlwaysOn: true}},
 }
 
-// Rules lists every rule's code, default severity and summary, in README order.
+// Rules lists every rule's code, default severity and summary, in the order of docs/rules.md.
 func Rules() []Info {
 	out := make([]Info, len(registry))
 	for i, r := range registry {
