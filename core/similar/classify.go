@@ -58,7 +58,10 @@ func Classify(old, new *Text, th Thresholds) Verdict {
 		}
 		return Verdict{Action: Update, Similarity: sim, Kind: KindReworded}
 	}
-	valuesDiffer := !slices.Equal(old.Numbers(), new.Numbers())
+	// A value changed when both texts state one: a name that carries a
+	// digit where the other text has a word ("Windows" / "WSL2") is a
+	// swapped term, read below, not a changed value.
+	valuesDiffer := len(old.Numbers()) > 0 && len(new.Numbers()) > 0 && !slices.Equal(old.Numbers(), new.Numbers())
 	if valuesDiffer && len(old.Core()) >= 2 && slices.Equal(old.Core(), new.Core()) && !flipped {
 		// Only values differ, however few words are left to compare:
 		// "Pin Terraform to 1.5.7" / "… to 1.9.0" is 0.5 to HackLM.

@@ -127,6 +127,9 @@ func TestRelationTable(t *testing.T) {
 		{"Wrap lines at eighty columns.", "Wrap lines at one hundred columns.", update},
 		{"Keep audit logs for one year.", "Keep audit logs for two years.", update},
 		{"JWT access tokens live for 15 minutes.", "JWT access tokens live for half an hour.", update},
+		// a name that carries a digit, where the other text has a word
+		{"在 Windows 上文件监听要开启 polling 模式。", "在 WSL2 上文件监听要开启 polling 模式。", sibling},
+		{"Enable file watching polling on Windows hosts.", "Enable file watching polling on WSL2 hosts.", sibling},
 		// a word and its negation by prefix
 		{"The CLI treats command names as case-sensitive.", "The CLI treats command names as case-insensitive.", conflict},
 		{"Activer le thème sombre par défaut.", "Désactiver le thème sombre par défaut.", conflict},

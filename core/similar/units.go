@@ -42,7 +42,7 @@ func compareUnits(a, b []unit) unitDiff {
 		d.drops = true
 	default:
 		d.sibling = termWeight(x) <= maxTermWeight && termWeight(y) <= maxTermWeight &&
-			!sharesUnit(x, y) && !allValues(x) && !allValues(y) && !variants(x, y) && !sharesStem(x, y)
+			!sharesUnit(x, y) && !(allValues(x) && allValues(y)) && !variants(x, y) && !sharesStem(x, y)
 	}
 	return d
 }
