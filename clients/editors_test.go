@@ -36,6 +36,7 @@ var editors = []struct {
 }{
 	{name: "neovim", script: "nvim/test/run.sh", needs: []string{"nvim"}},
 	{name: "emacs", script: "emacs/test/run.sh", needs: []string{"emacs"}},
+	{name: "vim-ale", script: "vim/test/run.sh", needs: []string{"vim"}},
 	{name: "vscode", script: "vscode/test/node-test.sh", needs: []string{"node"}, also: "vscode/node_modules"},
 	// The extension in code-server (VS Code 1.99) in headless Chromium; about
 	// a minute and a half on 2 cores, more when the machine is busy.
