@@ -580,6 +580,17 @@ The same result as `memory-lsp check --fix'."
     (with-demoted-errors "memory-lsp fix-all on save: %S"
       (memory-lsp-fix-all))))
 
+(defun memory-lsp--read-choice (what choices)
+  "Read one of CHOICES (strings) for WHAT, the first by default.
+The choices are in the prompt and, in an interactive session, listed in
+*Completions* at once: plain `completing-read' shows nothing until TAB."
+  (minibuffer-with-setup-hook
+      (lambda ()
+        (unless noninteractive
+          (minibuffer-completion-help)))
+    (completing-read (format "%s (%s) [%s]: " what (mapconcat #'identity choices ", ") (car choices))
+                     choices nil t nil nil (car choices))))
+
 ;;;###autoload
 (defun memory-lsp-quickfix (&optional title)
   "Apply a quick fix of the finding at point (or in the region).
@@ -592,7 +603,7 @@ Works on Eglot 1.9, whose `eglot-code-action-quickfix' only lists."
          (title (cond (title)
                       ((null actions) (user-error "No quick fix here"))
                       ((null (cdr actions)) (car titles))
-                      (t (completing-read "Quick fix: " titles nil t))))
+                      (t (memory-lsp--read-choice "Quick fix" titles))))
          (action (cl-find title actions :key (lambda (a) (plist-get a :title))
                           :test #'equal)))
     (unless action

@@ -496,7 +496,18 @@ running; `flymake-start' is what Flymake does on its own timers."
           (dolist (want '("Keep this one" "Keep the other" "Keep both"))
             (unless (member want titles)
               (memory-lsp-test--fail "no %S among %S" want titles)))
-          (memory-lsp--apply-action server both)
+          (ignore both)
+          ;; C-c m . as a person types it: the fixes are offered in the prompt
+          ;; (and *Completions*) before any TAB; the reader answers "Keep both".
+          (let* ((prompt nil)
+                 (completing-read-function
+                  (lambda (p collection &rest _)
+                    (setq prompt (list p (all-completions "" collection)))
+                    "Keep both")))
+            (call-interactively #'memory-lsp-quickfix)
+            (unless (and prompt (cl-every (lambda (w) (string-match-p (regexp-quote w) (car prompt)))
+                                          '("Keep this one" "Keep the other" "Keep both")))
+              (memory-lsp-test--fail "C-c m . asked %S, without every fix in its prompt" prompt)))
           (unless (equal (buffer-string) before)
             (memory-lsp-test--fail "Keep both changed the buffer:\n%s" (buffer-string)))
           (memory-lsp-test--wait-for "the kept pair to stop being reported"
