@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -129,4 +131,91 @@ func TestReadmeFitsTwoScreens(t *testing.T) {
 			t.Errorf("README.md does not mention %s", want)
 		}
 	}
+}
+
+// TestReadmeProjectBlock runs the README's "Use it on your project" block as
+// a newcomer pastes it, line by line, in a fresh git repository with a
+// subfolder (the block says "in a git repository"): every command exits 0,
+// the store lands, the query finds it, check is clean (issue 28: a fresh
+// trial of the README's first screen works as written).
+func TestReadmeProjectBlock(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(data), "## Use it on your project")
+	if !ok {
+		t.Fatal(`README.md has no "## Use it on your project" section`)
+	}
+	_, block, ok := strings.Cut(rest, "```sh\n")
+	block, _, ok2 := strings.Cut(block, "```")
+	if !ok || !ok2 {
+		t.Fatal("the section has no sh block")
+	}
+	root := t.TempDir()
+	if out, err := exec.Command("git", "init", "-q", root).CombinedOutput(); err != nil {
+		t.Skipf("git init: %v %s", err, out)
+	}
+	ran := 0
+	for line := range strings.SplitSeq(block, "\n") {
+		cmdline, _, _ := strings.Cut(line, " #")
+		args, err := shellWords(strings.TrimSpace(cmdline))
+		if err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		if len(args) == 0 {
+			continue
+		}
+		if args[0] != "memory-lsp" {
+			t.Fatalf("%q: the block runs something else than memory-lsp", line)
+		}
+		out, errs, code := runBinary(t, root, "", args[1:]...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d\n%s%s", cmdline, code, out, errs)
+		}
+		switch args[1] {
+		case "store":
+			if !strings.HasPrefix(out, "Stored in decisions.md") {
+				t.Errorf("%s: %q", cmdline, out)
+			}
+		case "query":
+			if !strings.Contains(out, "Use Postgres 16 for the ledger.") {
+				t.Errorf("%s: %q", cmdline, out)
+			}
+		}
+		ran++
+	}
+	if ran < 4 {
+		t.Errorf("the block ran %d commands", ran)
+	}
+}
+
+// shellWords splits a command line as sh does for the README's examples:
+// words, and double-quoted strings without expansions.
+func shellWords(s string) ([]string, error) {
+	var out []string
+	var w strings.Builder
+	inWord, quoted := false, false
+	for _, r := range s {
+		switch {
+		case r == '"':
+			quoted, inWord = !quoted, true
+		case r == ' ' && !quoted:
+			if inWord {
+				out = append(out, w.String())
+				w.Reset()
+				inWord = false
+			}
+		default:
+			w.WriteRune(r)
+			inWord = true
+		}
+	}
+	if quoted {
+		return nil, fmt.Errorf("unclosed quote")
+	}
+	if inWord {
+		out = append(out, w.String())
+	}
+	return out, nil
 }
