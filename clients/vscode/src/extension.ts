@@ -15,7 +15,17 @@ import {
   TransportKind,
 } from 'vscode-languageclient/node';
 
-import { buildInitializationOptions, CATEGORIES, CATEGORY_FILES, memorySettings, storeArguments, validateContent, validateSlug } from './settings';
+import {
+  buildInitializationOptions,
+  CATEGORIES,
+  CATEGORY_FILES,
+  HACKLM_SECTION,
+  memorySettings,
+  statusText,
+  storeArguments,
+  validateContent,
+  validateSlug,
+} from './settings';
 
 const CLIENT_ID = 'memoryLsp'; // the client reads `memoryLsp.trace.server` itself
 const CLIENT_NAME = 'Memory LSP';
@@ -23,6 +33,14 @@ const SECTION = 'memory';
 
 let client: LanguageClient | undefined;
 let output: vscode.LogOutputChannel | undefined;
+let status: vscode.StatusBarItem | undefined;
+let statusTimer: ReturnType<typeof setTimeout> | undefined;
+
+// The cleanup plans shown, by URI, served read-only under PLAN_SCHEME.
+const PLAN_SCHEME = 'memory-cleanup';
+const plans = new Map<string, string>();
+const planChanged = new vscode.EventEmitter<vscode.Uri>();
+let planCount = 0;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   output = vscode.window.createOutputChannel(CLIENT_NAME, { log: true });
@@ -39,7 +57,65 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       }
     }),
   );
+  // HackLM's status bar item, "Memory (N)": the entries of the first
+  // folder's .memory/, kept current by every writer (the watcher sees the
+  // CLI, agents and HackLM too); a click runs Memory: Query.
+  context.subscriptions.push(
+    planChanged,
+    vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, {
+      onDidChange: planChanged.event,
+      provideTextDocumentContent: (uri) => plans.get(uri.toString()) ?? '',
+    }),
+    vscode.workspace.onDidCloseTextDocument((doc) => {
+      if (doc.uri.scheme === PLAN_SCHEME) {
+        plans.delete(doc.uri.toString());
+      }
+    }),
+  );
+  status = vscode.window.createStatusBarItem('memoryLsp.status', vscode.StatusBarAlignment.Left, 100);
+  status.name = 'Memory';
+  status.command = 'memoryLsp.query';
+  const watcher = vscode.workspace.createFileSystemWatcher('**/.memory/*.md');
+  context.subscriptions.push(
+    status,
+    watcher,
+    watcher.onDidCreate(scheduleStatus),
+    watcher.onDidChange(scheduleStatus),
+    watcher.onDidDelete(scheduleStatus),
+  );
   await start();
+  scheduleStatus();
+}
+
+// scheduleStatus counts the entries again once writes have settled.
+function scheduleStatus(): void {
+  if (statusTimer !== undefined) {
+    clearTimeout(statusTimer);
+  }
+  statusTimer = setTimeout(() => {
+    statusTimer = undefined;
+    void updateStatus();
+  }, 300);
+}
+
+async function updateStatus(): Promise<void> {
+  const c = client;
+  if (!status || !c || !c.isRunning()) {
+    return;
+  }
+  try {
+    const stats = (await c.sendRequest(ExecuteCommandRequest.type, { command: 'memory.stats', arguments: [{}] })) as {
+      total?: number;
+      categories?: { category: string; entries: number; limit: number }[];
+    };
+    const total = stats?.total ?? 0;
+    status.text = statusText(total);
+    const lines = (stats?.categories ?? []).map((c) => `${c.category}: ${c.entries} / ${c.limit}`);
+    status.tooltip = [`memory-lsp: ${total} ${total === 1 ? 'entry' : 'entries'} in .memory/`, ...lines, 'Click to query'].join('\n');
+    status.show();
+  } catch (err) {
+    output?.warn(`Memory status: ${errorText(err)}`);
+  }
 }
 
 export async function deactivate(): Promise<void> {
@@ -110,9 +186,11 @@ async function startWith(command: string): Promise<void> {
     // Only memory files, whatever their language id; the server checks the path too.
     documentSelector: [{ scheme: 'file', pattern: '**/.memory/*.md' }],
     // Read at every (re)start, so a restart picks up edited settings.
-    initializationOptions: () => buildInitializationOptions(vscode.workspace.getConfiguration(SECTION)),
-    // A change to memory.* sends workspace/didChangeConfiguration; the server then pulls the section.
-    synchronize: { configurationSection: SECTION },
+    initializationOptions: () =>
+      buildInitializationOptions(vscode.workspace.getConfiguration(SECTION), vscode.workspace.getConfiguration(HACKLM_SECTION)),
+    // A change to memory.* or hacklm-memory.* sends workspace/didChangeConfiguration;
+    // the server then pulls the section.
+    synchronize: { configurationSection: [SECTION, HACKLM_SECTION] },
     outputChannel: output,
     revealOutputChannelOn: RevealOutputChannelOn.Never,
     middleware: {
@@ -129,7 +207,7 @@ async function startWith(command: string): Promise<void> {
               return answers[i];
             }
             const scope = item.scopeUri ? vscode.Uri.parse(item.scopeUri) : undefined;
-            return memorySettings(vscode.workspace.getConfiguration(SECTION, scope));
+            return memorySettings(vscode.workspace.getConfiguration(SECTION, scope), vscode.workspace.getConfiguration(HACKLM_SECTION, scope));
           });
         },
       },
@@ -326,7 +404,13 @@ async function cleanup(): Promise<void> {
       entry(p.later),
     ]),
   ];
-  const doc = await vscode.workspace.openTextDocument({ language: 'diff', content: `${[...steps, ...decide].join('\n')}\n\n${plan.diff}` });
+  // A read-only document of our own scheme: an untitled one would be dirty
+  // and ask to be saved on close (issue 28).
+  const uri = vscode.Uri.from({ scheme: PLAN_SCHEME, path: `/cleanup-plan-${++planCount}.diff` });
+  plans.set(uri.toString(), `${[...steps, ...decide].join('\n')}\n\n${plan.diff}`);
+  planChanged.fire(uri);
+  const doc = await vscode.workspace.openTextDocument(uri);
+  await vscode.languages.setTextDocumentLanguage(doc, 'diff');
   await vscode.window.showTextDocument(doc, { preview: true });
   if (plan.steps.length === 0) {
     return; // only pairs to decide: nothing to apply

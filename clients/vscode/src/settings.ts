@@ -76,7 +76,7 @@ function compactObject(v: unknown): Record<string, unknown> | undefined {
  * left out so the server's own defaults apply; values are passed as they
  * are, and the server names any bad one.
  */
-export function memorySettings(section: SettingsSource): MemorySettings {
+export function memorySettings(section: SettingsSource, hacklm?: SettingsSource): MemorySettings {
   const out: Record<string, unknown> = {};
   for (const key of SETTINGS_KEYS) {
     const v = section.get(key);
@@ -89,15 +89,38 @@ export function memorySettings(section: SettingsSource): MemorySettings {
       out[key] = v;
     }
   }
+  // A HackLM user who raised a limit under hacklm-memory.categoryLimit.<Category>
+  // keeps it: ours, where set, wins; HackLM's fills the categories ours leaves
+  // unset (HackLM has no other setting memory-lsp reads).
+  if (hacklm !== undefined) {
+    const limits: Record<string, unknown> = { ...((out.categoryLimit as Record<string, unknown>) ?? {}) };
+    for (const cat of CATEGORIES) {
+      const v = hacklm.get(`categoryLimit.${cat}`);
+      if (limits[cat] === undefined && typeof v === 'number') {
+        limits[cat] = v;
+      }
+    }
+    if (Object.keys(limits).length > 0) {
+      out.categoryLimit = limits;
+    }
+  }
   return out as MemorySettings;
 }
+
+/** HackLM's settings section, read for what maps onto memory-lsp's. */
+export const HACKLM_SECTION = 'hacklm-memory';
 
 /**
  * initializationOptions: the settings nested under "memory", the section
  * name the server also pulls with workspace/configuration.
  */
-export function buildInitializationOptions(section: SettingsSource): { memory: MemorySettings } {
-  return { memory: memorySettings(section) };
+export function buildInitializationOptions(section: SettingsSource, hacklm?: SettingsSource): { memory: MemorySettings } {
+  return { memory: memorySettings(section, hacklm) };
+}
+
+/** The status bar item's text for a count of entries, as HackLM words it. */
+export function statusText(entries: number): string {
+  return `$(brain) Memory (${entries})`;
 }
 
 /** Arguments of memory.storeMemory; an empty slug is left out. */

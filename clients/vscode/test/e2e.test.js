@@ -25,8 +25,11 @@ const WAIT = 5000; // ms; a passing run never waits this long for one step
 
 // What a user might have in settings.json under memory.*: every key the
 // extension contributes, some left unset (null, as VS Code reports them).
+// The Decision limit comes from HackLM's own setting (hacklmSettings): a
+// HackLM user's raised or lowered limit reaches the server when memory.* leaves
+// it unset, and the over-limit finding below shows it took effect.
 const userSettings = {
-  categoryLimit: { Decision: 3, Quirk: null },
+  categoryLimit: { Quirk: null },
   skipThreshold: 0.8,
   updateThreshold: 0.6,
   mergeThreshold: 0.3,
@@ -35,6 +38,8 @@ const userSettings = {
   rules: { 'missing-slug': false, secret: null },
   historyDepth: 50,
 };
+
+const hacklmSettings = { 'categoryLimit.Decision': 3, 'categoryLimit.Instruction': 30 };
 
 const decisions =
   '# Decisions\n' +
@@ -107,7 +112,7 @@ class Session {
     this.conn.onNotification(lsp.LogMessageNotification.type, (p) => this.messages.push({ show: false, ...p }));
     // Answer pulls of `memory` as the extension's middleware does.
     this.conn.onRequest(lsp.ConfigurationRequest.type, (p) =>
-      p.items.map((item) => (item.section === 'memory' ? settings.memorySettings(settings.fromObject(userSettings)) : null)),
+      p.items.map((item) => (item.section === 'memory' ? settings.memorySettings(settings.fromObject(userSettings), settings.fromObject(hacklmSettings)) : null)),
     );
     this.conn.onRequest(lsp.RegistrationRequest.type, () => null);
     this.conn.onRequest(lsp.UnregistrationRequest.type, () => null);
@@ -174,10 +179,10 @@ test('memory-lsp through vscode-languageserver-protocol', { timeout: 30000, skip
   t.diagnostic(`server: ${BIN}`);
 
   const rootUri = uriOf(root);
-  const initializationOptions = settings.buildInitializationOptions(settings.fromObject(userSettings));
+  const initializationOptions = settings.buildInitializationOptions(settings.fromObject(userSettings), settings.fromObject(hacklmSettings));
   assert.deepEqual(initializationOptions, {
     memory: {
-      categoryLimit: { Decision: 3 },
+      categoryLimit: { Decision: 3, Instruction: 30 },
       skipThreshold: 0.8,
       updateThreshold: 0.6,
       mergeThreshold: 0.3,

@@ -80,3 +80,27 @@ test('storeArguments and validation', () => {
   assert.ok(settings.validateContent('a\nb'));
   assert.equal(settings.validateContent('Use Go.'), undefined);
 });
+
+test('HackLM\'s category limits fill the ones memory.* leaves unset', () => {
+  const hacklm = settings.fromObject({ 'categoryLimit.Quirk': 80, 'categoryLimit.Decision': 10, 'categoryLimit.Bogus': 5, autoApproveStore: true });
+  assert.deepEqual(settings.memorySettings(settings.fromObject({ categoryLimit: { Decision: 60 } }), hacklm), {
+    categoryLimit: { Decision: 60, Quirk: 80 },
+  });
+  assert.deepEqual(settings.memorySettings(settings.fromObject({}), hacklm), { categoryLimit: { Quirk: 80, Decision: 10 } });
+  assert.deepEqual(settings.memorySettings(settings.fromObject({}), settings.fromObject({})), {});
+  assert.deepEqual(settings.memorySettings(settings.fromObject({ skipThreshold: 0.7 })), { skipThreshold: 0.7 });
+});
+
+test('the status bar item reads as HackLM\'s', () => {
+  assert.equal(settings.statusText(0), '$(brain) Memory (0)');
+  assert.equal(settings.statusText(42), '$(brain) Memory (42)');
+  const src = fs.readFileSync(path.join(__dirname, '..', 'src', 'extension.ts'), 'utf8');
+  assert.match(src, /createStatusBarItem\('memoryLsp\.status'/);
+  assert.match(src, /status\.command = 'memoryLsp\.query'/);
+});
+
+test('the cleanup plan opens read-only, never as a dirty untitled editor', () => {
+  const src = fs.readFileSync(path.join(__dirname, '..', 'src', 'extension.ts'), 'utf8');
+  assert.match(src, /registerTextDocumentContentProvider\(PLAN_SCHEME/);
+  assert.doesNotMatch(src, /openTextDocument\(\{\s*language/, 'an untitled document with content asks to be saved');
+});

@@ -277,6 +277,24 @@ async function scenario() {
   log('workbench loaded');
   await shot('workbench');
 
+  // HackLM's status bar item, "Memory (N)", counting the workspace's entries.
+  const memoryCount = async () => page.evaluate(() => {
+    for (const el of document.querySelectorAll('.statusbar-item')) {
+      const m = /Memory \((\d+)\)/.exec(el.textContent ?? '');
+      if (m) return Number(m[1]);
+    }
+    return null;
+  });
+  // HackLM counts the "- " lines of the category files.
+  const diskEntries = () => fs.readdirSync(memoryDir).filter((f) => f.endsWith('.md'))
+    .reduce((n, f) => n + fs.readFileSync(path.join(memoryDir, f), 'utf8').split('\n').filter((l) => l.startsWith('- ')).length, 0);
+  const shownCount = async (what) => waitFor(what, async () => {
+    const n = await memoryCount();
+    return (n !== null && n === diskEntries()) ? n : { ok: false, seen: n, disk: diskEntries() };
+  });
+  const before = await shownCount('"Memory (N)" in the status bar, N the entries on disk');
+  log(`status bar: Memory (${before})`);
+
   // Open .memory/decisions.md with quick open.
   await quickOpen('decisions.md', 'Use Postgres');
   log('decisions.md open');
@@ -371,6 +389,7 @@ async function scenario() {
   log(`quick fix "${fixTitle}" applied and saved`);
   await shot('quickfixed');
 
+  const beforeStore = await shownCount('the status bar count after the fix');
   // Memory: Store from the command palette, into security.md (not open).
   await press('F1');
   await answer('', 'Memory: Store');
@@ -410,6 +429,9 @@ async function scenario() {
   });
   log(`Memory: Store wrote "${entry}" to security.md and said: ${msg}`);
   await shot('stored');
+  const afterStore = await shownCount('the status bar count after the store');
+  check(afterStore === beforeStore + 1, `the status bar went from Memory (${beforeStore}) to Memory (${afterStore})`);
+  log(`status bar: Memory (${afterStore})`);
 
   // References: instructions.md, written now by another program, cites a
   // missing path (a stale-path warning on line 4) and src/auth/session.ts:2,
@@ -441,6 +463,38 @@ async function scenario() {
   });
   log(`F12 on a cited path opened ${landed.tab} at ${landed.pos}`);
   await shot('definition');
+
+  // Memory: Cleanup shows its plan in a read-only editor (a dirty Untitled
+  // one asked to be saved when closed), then asks whether to apply it.
+  const beforeCleanup = readMemory('decisions.md');
+  await press('F1');
+  await answer('', 'Memory: Cleanup');
+  await waitFor('"Memory: Cleanup" in the command palette', async () => {
+    const q = await quickInput();
+    return q.rows[0]?.label === 'Memory: Cleanup' || { ok: false, seen: q };
+  });
+  await press('Enter');
+  const planTab = await waitFor('the cleanup plan in an editor tab', async () => {
+    const tab = await page.evaluate(() => {
+      const t = document.querySelector('.tabs-container .tab.active');
+      return t ? { label: t.querySelector('.label-name')?.textContent?.trim() ?? '', dirty: t.classList.contains('dirty') } : null;
+    });
+    return (tab && tab.label.startsWith('cleanup-plan')) ? tab : { ok: false, seen: tab };
+  });
+  check(!planTab.dirty, `the plan's tab is dirty: ${JSON.stringify(planTab)}`);
+  await shot('cleanup-plan');
+  // The modal "Apply it?": cancel it, and nothing is written.
+  await waitFor('the "Apply it?" dialog', async () => page.evaluate(() => !!document.querySelector('.monaco-dialog-box')));
+  await press('Escape');
+  await waitFor('the dialog gone', async () => page.evaluate(() => !document.querySelector('.monaco-dialog-box')));
+  check(readMemory('decisions.md') === beforeCleanup, 'a cancelled cleanup changed decisions.md');
+  // Closing the plan asks nothing.
+  await press('Control', 'w');
+  await waitFor('the plan closed without a save prompt', async () => page.evaluate(() => {
+    const active = document.querySelector('.tabs-container .tab.active .label-name')?.textContent?.trim() ?? '';
+    return !active.startsWith('cleanup-plan') && !document.querySelector('.monaco-dialog-box');
+  }));
+  log(`Memory: Cleanup showed ${planTab.label} read-only; cancelled, nothing written; closed without a prompt`);
 }
 
 // --- on failure -----------------------------------------------------------------
