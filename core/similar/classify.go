@@ -62,7 +62,8 @@ func Classify(old, new *Text, th Thresholds) Verdict {
 	// digit where the other text has a word ("Windows" / "WSL2") is a
 	// swapped term, read below, not a changed value.
 	valuesDiffer := len(old.Numbers()) > 0 && len(new.Numbers()) > 0 && !slices.Equal(old.Numbers(), new.Numbers())
-	if valuesDiffer && len(old.Core()) >= 2 && slices.Equal(old.Core(), new.Core()) && !flipped {
+	if valuesDiffer && len(old.Core()) >= 1 && slices.Equal(old.Core(), new.Core()) && !flipped &&
+		(len(old.Core()) >= 2 || sameButValues(old.Raw, new.Raw)) {
 		// Only values differ, however few words are left to compare:
 		// "Pin Terraform to 1.5.7" / "… to 1.9.0" is 0.5 to HackLM.
 		return Verdict{Action: Update, Similarity: sim, Kind: KindValue, Reason: "values differ"}
@@ -148,7 +149,10 @@ func reversal(old, new *Text, flipped bool, sim float64) (Verdict, bool) {
 	}
 	reversed := ordersReversed(old, new)
 	if flipped != reversed {
-		if coreSim >= reversalMin {
+		// Forms of one word count as one ("before you commit" / "before
+		// committing"): such a pair is already a candidate of Pairs, whose
+		// filter reads the Cores as they are.
+		if max(coreSim, looseJaccard(old.Core(), new.Core())) >= reversalMin {
 			return conflict("reversal")
 		}
 		if subset(old.Core(), new.Core()) || subset(new.Core(), old.Core()) {
@@ -359,4 +363,47 @@ func antonyms(a, b string) bool {
 		}
 	}
 	return false
+}
+
+// looseJaccard is Jaccard where two words that are forms of one (variants)
+// count as shared.
+func looseJaccard(a, b []string) float64 {
+	if len(a) == 0 || len(b) == 0 {
+		return 0
+	}
+	used := make([]bool, len(b))
+	shared := 0
+	for _, x := range a {
+		for j, y := range b {
+			if !used[j] && (x == y || variants([]unit{{s: x}}, []unit{{s: y}})) {
+				used[j] = true
+				shared++
+				break
+			}
+		}
+	}
+	return float64(shared) / float64(len(a)+len(b)-shared)
+}
+
+// sameButValues reports whether two texts are the same words, stop words
+// included, once their values are set aside: "Use Go 1.22 for builds" /
+// "Use Go 1.23 for builds", whose Core ("builds") is too short to say so.
+func sameButValues(a, b string) bool {
+	x, y := shapeTokens(a), shapeTokens(b)
+	i, j := 0, 0
+	for {
+		for i < len(x) && x[i].value {
+			i++
+		}
+		for j < len(y) && y[j].value {
+			j++
+		}
+		if i == len(x) || j == len(y) {
+			return i == len(x) && j == len(y)
+		}
+		if x[i].s != y[j].s {
+			return false
+		}
+		i, j = i+1, j+1
+	}
 }

@@ -130,6 +130,10 @@ func TestRelationTable(t *testing.T) {
 		// a name that carries a digit, where the other text has a word
 		{"在 Windows 上文件监听要开启 polling 模式。", "在 WSL2 上文件监听要开启 polling 模式。", sibling},
 		{"Enable file watching polling on Windows hosts.", "Enable file watching polling on WSL2 hosts.", sibling},
+		// a newcomer's trial (issue 28): a form of one word, a short sentence's value
+		{"Always run make test before you commit.", "Always run make test before committing.", dup},
+		{"Always run make test before committing.", "Never run make test before you commit.", conflict},
+		{"Use Go 1.22 for builds.", "Use Go 1.23 for builds.", update},
 		// a word and its negation by prefix
 		{"The CLI treats command names as case-sensitive.", "The CLI treats command names as case-insensitive.", conflict},
 		{"Activer le thème sombre par défaut.", "Désactiver le thème sombre par défaut.", conflict},

@@ -102,10 +102,12 @@ func resultsDigest(facts func(*Text) string) string {
 // are compared where only polarity words differ in spelling, a text that
 // adds detail is an update, hyphens and spaces are read alike, and the
 // same words in another order or form are a duplicate; a value changes
-// only where both texts state one.
+// only where both texts state one; forms of one word count as shared in a
+// reversal, and a short sentence that differs only in its values is an
+// update.
 func TestResultsUnchangedByRepresentation(t *testing.T) {
 	longtest.Skip(t)
-	const want = "a2d794f3c3250326639d2a02497509956a58d9cb9d9b3ba6ac25b34c68e01800"
+	const want = "49af271ae801c308d084f95691b85a4b949eaa65d25f8ed70bde15c2de1c057a"
 	got := resultsDigest(func(x *Text) string {
 		return fmt.Sprintf("%q %q %q %q %q %d %v", x.Norm, x.Keys(), x.Core(), x.Numbers(), x.Named(), x.Sign, x.hasOrder)
 	})

@@ -110,7 +110,13 @@ func variants(x, y []unit) bool {
 	}
 	n := commonPrefix(a, b)
 	ra, rb := utf8.RuneCountInString(a), utf8.RuneCountInString(b)
-	return n >= 4 && ra-n <= 3 && rb-n <= 3
+	// "commit" / "committing" doubles a consonant before its ending: one
+	// more letter is allowed where the stem is long
+	most := 3
+	if n >= 5 {
+		most = 4
+	}
+	return n >= 4 && ra-n <= most && rb-n <= most
 }
 
 // sharesStem: a word of one term is a form or a synonym of a word of the
