@@ -89,6 +89,13 @@ func TestDocLinks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// The README's reference moved to docs/ (issue 28): a page that sends
+		// the reader to "the server README" for it sends them nowhere.
+		for _, dead := range []string{"server README", "server's README", "README's \"", "README, \""} {
+			if strings.Contains(string(data), dead) {
+				t.Errorf("%s sends the reader to %q, whose reference moved to docs/", doc, dead)
+			}
+		}
 		for _, m := range mdLink.FindAllStringSubmatch(withoutCode(string(data)), -1) {
 			target := m[1]
 			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
