@@ -180,10 +180,23 @@ func runCleanup(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 			"entriesBefore": plan.EntriesBefore, "entriesAfter": plan.EntriesAfter})
 		return exitOK, nil
 	}
-	if o := plan.Outcome(apply, "run `memory-lsp cleanup --apply` to apply this plan"); o != "" {
+	if o := plan.Outcome(apply, "run `"+applyCommand(a)+"` to apply this plan"); o != "" {
 		fmt.Fprintln(e.stdout, "\n"+o)
 	}
 	return exitOK, nil
+}
+
+// applyCommand is the cleanup command that applies the plan just shown:
+// the same root, settings and accepted kinds, with --apply (a plan made
+// under --config with another limit is not the default settings' plan).
+func applyCommand(a *parsedArgs) string {
+	cmd := "memory-lsp cleanup --apply"
+	for _, f := range []string{"root", "config", "accept"} {
+		if v, ok := a.values[f]; ok && a.set[f] {
+			cmd += " --" + f + " " + shellQuote(v)
+		}
+	}
+	return cmd
 }
 
 // cleanupOptions reads --accept: a comma-separated list of suggestion

@@ -227,9 +227,10 @@ func driverCommand() (cmd, note string, err error) {
 	return shellQuote(exe) + merge.DriverArgs, fmt.Sprintf("memory-lsp is not on PATH, so git will run %s; run init --git again if you move it", exe), nil
 }
 
-// shellQuote quotes a path for the shell git runs the driver with.
+// shellQuote quotes a word for a POSIX shell (the one git runs the driver
+// with, or the user's, for a command we print) where it needs it.
 func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+") == "" {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+,") == "" {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
