@@ -168,7 +168,10 @@ func (r *repo) Ignored(cited string) bool {
 	}
 	if first, _, ok := strings.Cut(path.Clean(cited), "/"); ok && len(cs) > 0 {
 		for _, d := range r.ignoringFolders() {
-			if r.p.Ignored(d+"/"+first, true) {
+			// A .gitignore that keeps out everything (`*`, as Laravel's
+			// storage/ folders hold) names no folder in particular: it
+			// would silence every path of the repository (issue 27).
+			if r.p.Ignored(d+"/"+first, true) && !r.p.Ignored(d+"/"+unnamedFolder, true) {
 				return true
 			}
 		}
@@ -179,6 +182,10 @@ func (r *repo) Ignored(cited string) bool {
 	}
 	return false
 }
+
+// unnamedFolder is a folder name no ignore rule names: a subproject's
+// .gitignore that matches it matches any name.
+const unnamedFolder = "memory-lsp-unnamed-folder-7f3a9c"
 
 // ignoringFolders are the folders below the root (from the top) that hold
 // a .gitignore, found in the project's file list once.

@@ -585,3 +585,28 @@ func TestRepoRootThenAndModules(t *testing.T) {
 		}
 	}
 }
+
+// TestRepoNestedIgnoreAll: a subproject's .gitignore that keeps out
+// everything (`*`, as Laravel's storage/ folders hold) silences the paths
+// below it, not every path of the repository (issue 27); one that names a
+// folder (`dist/`) still excuses a cited `dist/…` (a subproject's build).
+func TestRepoNestedIgnoreAll(t *testing.T) {
+	g := gittest.New(t)
+	g.Write(map[string]string{
+		"storage/app/.gitignore": "*\n!.gitignore\n",
+		"web/.gitignore":         "dist/\n",
+		"src/main.go":            "package main\n",
+		".memory/decisions.md":   "# Decisions\n",
+	})
+	g.Commit("2024-01-01", "init")
+	r := openRepo(t, g.Dir)
+	if r.Ignored("src/auth/session.go") {
+		t.Error("storage/app/.gitignore's * silences src/auth/session.go")
+	}
+	if !r.Ignored("storage/app/uploads/x.png") {
+		t.Error("a path below storage/app is not ignored")
+	}
+	if !r.Ignored("dist/index.js") {
+		t.Error("web/.gitignore's dist/ does not excuse dist/index.js")
+	}
+}

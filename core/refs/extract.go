@@ -49,6 +49,16 @@ func (x *extraction) prose(a, b int) {
 	}
 	s := x.text
 	for _, t := range tokens(s, a, b) {
+		if k := strings.Index(s[t.start:t.end], "mdc:"); k >= 0 && t.start+k > 0 && s[t.start+k-1] == '(' {
+			// Cursor's rule links, [auth](mdc:src/rules/auth.mdc): the target
+			// is a path from the repository's top, as a code span's is
+			t.start += k + len("mdc:")
+			if e := strings.IndexByte(s[t.start:t.end], ')'); e >= 0 {
+				t.end = t.start + e
+			}
+			x.path(t, inCode)
+			continue
+		}
 		x.path(trimToken(s, t), inProse)
 	}
 	ws := words(s, a, b)

@@ -188,6 +188,7 @@ func TestExtract(t *testing.T) {
 		{"a name in two words", "Styles use Tailwind CSS 4.1.4 and Next JS 14.", []string{"Tailwind CSS 4.1.4=version:tailwindcss =4.1.4", "Next JS 14=version:next =14"}},
 		{"tailwind css v3", "Stay on Tailwind CSS v3 classes.", []string{"Tailwind CSS v3=version:tailwindcss =3"}},
 		{"next alone is a word", "The next 3 steps run in CI.", nil},
+		{"a Cursor rule link", "See [auth rules](mdc:src/rules/auth.mdc) for sessions.", []string{"src/rules/auth.mdc=path:src/rules/auth.mdc"}},
 		{"placeholder segments", "Add snapshots under `tests/specs/nursery/myRuleName/` and code in `src/your-module/foo.ts`.", nil},
 		{"my is a word", "Edit `src/mystery/index.ts`.", []string{"src/mystery/index.ts=path:src/mystery/index.ts"}},
 		{"what a release brought", "Laravel 11 allows limiting eager loads; new commands are available in Laravel 11.", nil},
