@@ -28,10 +28,25 @@ func (r *repo) Manifest(tool refs.Tool, dir string) (refs.Manifest, bool) {
 				continue
 			}
 			read := r.manifestAt(tool, f)
-			return read.m, read.ok
+			m := read.m
+			if dir == "" && r.hasSubmodules() {
+				// A repository with submodules holds Makefiles and scripts
+				// the work tree may not have checked out, and an entry may
+				// have cd'ed into one before the command it cites ("cd
+				// evaluation; make run-rag", the second blind set's mem0):
+				// a name the root's manifest lacks is no proof.
+				m.Open = true
+			}
+			return m, read.ok
 		}
 	}
 	return refs.Manifest{}, false
+}
+
+// hasSubmodules reports whether the repository declares git submodules.
+func (r *repo) hasSubmodules() bool {
+	isDir, ok := r.p.Stat(".gitmodules")
+	return ok && !isDir
 }
 
 // manifestFolders are the folders (from the top) a tool's manifest for dir

@@ -610,3 +610,21 @@ func TestRepoNestedIgnoreAll(t *testing.T) {
 		t.Error("web/.gitignore's dist/ does not excuse dist/index.js")
 	}
 }
+
+// TestRepoSubmodulesOpenTheManifest: in a repository with git submodules
+// the root's Makefile is not the last word on a target (a command may run
+// in a submodule the work tree has not checked out): a missing name is no
+// proof, and stale-command stays silent.
+func TestRepoSubmodulesOpenTheManifest(t *testing.T) {
+	g := gittest.New(t)
+	g.Write(map[string]string{"Makefile": "build:\n\tgo build ./...\n", "src/main.go": "package main\n", ".memory/decisions.md": "# Decisions\n"})
+	g.Commit("2024-01-01", "init")
+	if m, ok := openRepo(t, g.Dir).Manifest(refs.Make, ""); !ok || m.Open {
+		t.Fatalf("without submodules: Manifest = %+v, %v; want a closed one", m, ok)
+	}
+	g.Write(map[string]string{".gitmodules": "[submodule \"evaluation\"]\n\tpath = evaluation\n\turl = https://example.com/eval.git\n"})
+	g.Commit("2024-02-01", "a submodule")
+	if m, ok := openRepo(t, g.Dir).Manifest(refs.Make, ""); !ok || !m.Open {
+		t.Errorf("with .gitmodules: Manifest = %+v, %v; want an open one", m, ok)
+	}
+}
