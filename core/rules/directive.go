@@ -117,6 +117,7 @@ func FindDirectives(s string) []Directive {
 			buf = b
 			has, model = index().scan(b, slugEnd(b))
 			if !model && !index().wanted(has) {
+				out = append(out, claimDirectives(s, start, end)...)
 				start = end + 1
 				continue
 			}
@@ -192,6 +193,13 @@ func findInLine(s string, start, end int, n folded, has anchorBits, model bool) 
 				add(start+n.orig(m[0]), start+n.orig(m[1]), Impersonation, "")
 			}
 		}
+	}
+	for _, c := range findClaims(s[start:end]) {
+		kind, action := Override, ""
+		if exfilVerb().MatchString(s[start+c[0] : start+c[1]]) {
+			kind, action = OutOfScope, exfilAction
+		}
+		add(start+c[0], start+c[1], kind, action)
 	}
 	if has.all(index().fetch) {
 		for _, m := range fetchRe().FindAllStringIndex(n.s, -1) {
