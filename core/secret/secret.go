@@ -92,8 +92,24 @@ var detectors = []detector{
 		re: lazy(`^(do[por]_v1_[a-f0-9]{64})\b`), group: 1},
 	{kind: "Azure storage account key", anchors: []string{"accountkey="},
 		re: lazy(`^(?i:accountkey=)([A-Za-z0-9+/]{40,}={0,2})`), group: 1, ok: notPlaceholder},
+	{kind: "Alibaba Cloud AccessKey ID", anchors: []string{"ltai"},
+		re: lazy(`^(LTAI[A-Za-z0-9]{12,30})\b`), group: 1,
+		ok: func(v string) bool { return notPlaceholder(v) && hasDigit(v) && classes(v) >= 3 }},
+	{kind: "token", anchors: []string{"auth token ", "access token ", "api token ", "bot token ", "secret key ", "totp seed", "2fa secret", "otp secret"},
+		// a token named in prose, then given: "auth token f188ebf7…",
+		// "TOTP seed for the admin account: IGRMYERX…" (a base32 seed)
+		re:    lazy(`^(?i:auth|access|api|bot|secret|totp|2fa|otp)[ _-](?i:token|key|seed|secret)\b[^\n.;:]{0,40}?[ \t:=]+["'\x60]?([A-Za-z0-9_-]{24,})(?:[^A-Za-z0-9_-]|$)`),
+		group: 1, ok: longTokenValue},
 	{kind: "HTTP Basic credentials", anchors: []string{"basic "},
 		re: lazy(`^(?i:basic) ([A-Za-z0-9+/]{12,}={0,2})(?:[^A-Za-z0-9+/=]|$)`), group: 1, ok: basicCredentials},
+}
+
+// longTokenValue accepts the value given after a token's name in prose: 24
+// characters at least, letters with digits (a hex or base32 token), no
+// placeholder, no name (an env var or a file name holds "_" or "-"): "the
+// auth token is documented in docs/" gives none.
+func longTokenValue(v string) bool {
+	return notPlaceholder(v) && hasDigit(v) && hasLetter(v) && !strings.Contains(v, "_") && !strings.Contains(v, "-")
 }
 
 // jwtSamplePayload is the payload of jwt.io's sample token ("John Doe"),
