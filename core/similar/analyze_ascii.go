@@ -107,7 +107,9 @@ func (p *asciiPass) scan(s string) (less int, ok bool) {
 			}
 			lastStop = false
 			if rawDigit {
-				p.nums = append(p.nums, valueToken(s[rawStart:i]))
+				if v := valueToken(s[rawStart:i]); statesValue(v) {
+					p.nums = append(p.nums, v)
+				}
 			}
 			rawStart, rawDigit = -1, false
 			space = space || len(norm) > 0
@@ -149,7 +151,9 @@ func (p *asciiPass) scan(s string) (less int, ok bool) {
 	}
 	p.flushWord(buf)
 	if rawDigit {
-		p.nums = append(p.nums, valueToken(s[rawStart:]))
+		if v := valueToken(s[rawStart:]); statesValue(v) {
+			p.nums = append(p.nums, v)
+		}
 	}
 	return less, true
 }

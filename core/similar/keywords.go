@@ -106,7 +106,9 @@ func tokenize(s string, sorted bool) tokens {
 		}
 		lastPunc = false
 		if rawDigit {
-			tk.t.numbers = append(tk.t.numbers, strings.ToLower(strings.TrimFunc(s[rawStart:i], notAlnum)))
+			if v := strings.ToLower(strings.TrimFunc(s[rawStart:i], notAlnum)); statesValue(v) {
+				tk.t.numbers = append(tk.t.numbers, v)
+			}
 		}
 		rawStart, rawDigit = -1, false
 	}
@@ -397,6 +399,29 @@ func sortedSet(ss []string) []string {
 		}
 	}
 	return slices.Compact(ss)
+}
+
+// statesValue reports whether a raw token holding a digit (lower case,
+// trimmed of punctuation) states a value: a number, a version, a region, a
+// time ("1.5.7", "v2", "eu-west-1", "02:00", "python3.11") — not a name that
+// carries a digit ("queue0", "wsl2", "s3bucket"), which a swap replaces
+// as it replaces any name (docs/hacklm.md).
+func statesValue(v string) bool {
+	if isValueWord([]byte(v)) || strings.ContainsAny(v, ".:/=") {
+		return true // 1.5.7, 02:00, --maxWorkers=4
+	}
+	// a part after a hyphen that opens with a digit: gpt-4o-mini, llama-3
+	for i := strings.IndexByte(v, '-'); i >= 0 && i+1 < len(v); {
+		if '0' <= v[i+1] && v[i+1] <= '9' {
+			return true
+		}
+		j := strings.IndexByte(v[i+1:], '-')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
 }
 
 // isValueWord: a cleaned keyword that states a value — a number or version

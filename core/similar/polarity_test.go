@@ -72,7 +72,10 @@ func TestNumbersAndNamed(t *testing.T) {
 		{"Upload to the eu-west-1 bucket (v2), Java 1.8.", []string{"1.8", "eu-west-1", "v2"}, []string{"java"}},
 		{"Pin the Helm CLI to 3.14.2", []string{"3.14.2"}, []string{"cli", "helm"}},
 		{"Lint YAML files. Charts live here", nil, []string{"yaml"}},
-		{"Gradle builds need JAVA_HOME and H2O", []string{"h2o"}, []string{"javahome"}}, // a digit makes a value, not a name
+		// a digit inside a name makes no value, and no Named word either
+		{"Gradle builds need JAVA_HOME and H2O", nil, []string{"javahome"}},
+		{"Publish order events to queue0 at 02:00", []string{"02:00"}, nil},
+		{"Use gpt-4o-mini with --maxWorkers=4", []string{"gpt-4o-mini", "maxworkers=4"}, nil},
 		{"Résumé uploads", nil, nil},
 	}
 	for _, tt := range tests {

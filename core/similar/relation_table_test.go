@@ -127,6 +127,8 @@ func TestRelationTable(t *testing.T) {
 		{"Wrap lines at eighty columns.", "Wrap lines at one hundred columns.", update},
 		{"Keep audit logs for one year.", "Keep audit logs for two years.", update},
 		{"JWT access tokens live for 15 minutes.", "JWT access tokens live for half an hour.", update},
+		// a name that carries a digit is a name (docs/hacklm.md: queue0, s3bucket)
+		{"Publish order events to queue0.", "Publish order events to queue1.", sibling},
 		// a name that carries a digit, where the other text has a word
 		{"在 Windows 上文件监听要开启 polling 模式。", "在 WSL2 上文件监听要开启 polling 模式。", sibling},
 		{"Enable file watching polling on Windows hosts.", "Enable file watching polling on WSL2 hosts.", sibling},

@@ -119,7 +119,9 @@ func shapeTokens(raw string) []stok {
 		s := stripElision(w.String())
 		w.Reset()
 		f := v.words[s]
-		t := stok{s: s, flags: f, comma: comma, clause: clause, value: digits}
+		// a value as the keywords read one (isValueWord: 1.8, v2,
+		// eu-west-1), not a name that carries a digit (queue0, WSL2)
+		t := stok{s: s, flags: f, comma: comma, clause: clause, value: digits && isValueWord([]byte(s))}
 		vocab := f&(fStop|fFlip|fPartner|fConnective) != 0 || v.shapeStop[s]
 		long := runes > 2 || nonASCII && runes == 2
 		allCaps := letters >= 2 && uppers == letters

@@ -109,6 +109,9 @@ func variants(x, y []unit) bool {
 		return true
 	}
 	n := commonPrefix(a, b)
+	if strings.ContainsAny(a[prefixBytes(a, n):], "0123456789") || strings.ContainsAny(b[prefixBytes(b, n):], "0123456789") {
+		return false // queue0 / queue1: two names, not two forms of one
+	}
 	ra, rb := utf8.RuneCountInString(a), utf8.RuneCountInString(b)
 	// "commit" / "committing" doubles a consonant before its ending: one
 	// more letter is allowed where the stem is long
@@ -155,6 +158,17 @@ func fold(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// prefixBytes is the length in bytes of the first n runes of s.
+func prefixBytes(s string, n int) int {
+	for i := range s {
+		if n == 0 {
+			return i
+		}
+		n--
+	}
+	return len(s)
 }
 
 // commonPrefix counts the runes a and b start with alike.
