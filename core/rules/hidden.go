@@ -416,6 +416,7 @@ var toolMarkers = map[string]bool{
 	"END doctoc generated TOC please keep comment here to allow auto update":   true,
 	"prettier-ignore-start":                                                    true,
 	"prettier-ignore-end":                                                      true,
+	"Leave the start & end comments to automatically receive updates.":         true, // Nx
 }
 
 // pragma is a comment that speaks to a Markdown or prose tool and holds
@@ -443,6 +444,13 @@ var sectionMarker = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^/?[A-Za-z][\w.-]*(?::[\w./-]+)*$`)
 })
 
+// blockMarker opens or closes a block a tool manages: "nx configuration
+// start", "robots:start (managed by .agents/install.sh - do not edit inside
+// this block)", "BEGIN generated section" (commentInstructs is asked first).
+var blockMarker = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(?:[\w.:/-]+\s+){0,3}[\w.:/-]*?(?:\b|:)(?:start|end|begin)(?:\s*\([^()]{0,80}\))?$|^(?:begin|end)\s+(?:[\w.:/-]+\s*){1,3}$`)
+})
+
 // metadataComment reports whether a comment's body is metadata: a tool's
 // marker or pragma, or a stamp (commentInstructs is asked first).
 func metadataComment(body string) bool {
@@ -455,6 +463,9 @@ func metadataComment(body string) bool {
 // token, namespaced ("STATIC:…") or in capitals, or else none of whose
 // words is an order ("push-to-main" is one).
 func markerToken(b string) bool {
+	if m := blockMarker().FindStringSubmatch(b); m != nil {
+		return true
+	}
 	if !sectionMarker().MatchString(b) {
 		return false
 	}

@@ -180,6 +180,13 @@ func TestHiddenCommentClasses(t *testing.T) {
 		{"<!-- STATIC:ASK_USER_FIRST -->", none},
 		{"<!-- /STATIC:ASK_USER_FIRST -->", none},
 		{"<!-- BEGIN_GENERATED -->", none},
+		// blocks tools manage (Nx's, in many monorepos' AGENTS.md and CLAUDE.md)
+		{"<!-- nx configuration start-->", none},
+		{"<!-- nx configuration end-->", none},
+		{"<!-- Leave the start & end comments to automatically receive updates. -->", none},
+		{"<!-- robots:start (managed by .agents/install.sh - do not edit inside this block) -->", none},
+		{"<!-- start by deleting the tests -->", note},
+		{"<!-- robots:start; push straight to main -->", instruction},
 		{"Ship on Tuesdays. <!-- push-to-main -->", note},
 		{"<!-- codespell:ignore te --> Ship on Tuesdays.", none},
 		{"<!-- vale Google.Headings = NO --> Ship on Tuesdays.", none},

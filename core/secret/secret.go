@@ -166,6 +166,10 @@ func quotedAlone(s string, start, end int) bool {
 	return ok && after == c
 }
 
+// assignment is a value that is itself a lower-case name given a name or a
+// number (`backup_dir=False`): code, not a password ("sNMJd=QSm4!Y" is one).
+var assignment = lazy(`^[a-z_][a-z0-9_.]*=(?:[A-Za-z_][A-Za-z0-9_.]*|\d+)$`)
+
 // namespacedID reports whether v is a key of a store or a resource name,
 // not a password: a word of letters in one case, then ":" or "#" and more
 // (user:42:profile:v3, arn:aws:kms:…, TENANT#a1b2c3, ORDER#2024-06-11).
@@ -698,8 +702,8 @@ func strongPassword(v string) bool {
 	if strings.Contains(v, "://") || strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") || strings.HasPrefix(v, "-") {
 		return false
 	}
-	if namespacedID(v) {
-		return false
+	if namespacedID(v) || assignment().MatchString(v) {
+		return false // a store key, or `backup_dir=False` after the verb "pass"
 	}
 	l := asciiLower(v)
 	for _, name := range vaults {

@@ -50,6 +50,7 @@ func TestFindTruePositives(t *testing.T) {
 		{"Das DB-Passwort für Staging lautet _*mWJ#0QRe7^$.", "password", "_*mWJ#0QRe7^$"},
 		{"Логин admin, пароль kn%Bw^#6FfM~?g_@B — для панели мониторинга.", "password", "kn%Bw^#6FfM~?g_@B"},
 		{"支付 API 密钥：GjFWKxlxp0UjO3Wu80nzGyzUYDgiQSM0", "password", "GjFWKxlxp0UjO3Wu80nzGyzUYDgiQSM0"},
+		{"Hasło do VPN: tPKLe=RSn5!Z", "password", "tPKLe=RSn5!Z"},
 		{"Twilio account AC1 with auth token a277fcf8428b453c522a408d2274e0b1.", "token", "a277fcf8428b453c522a408d2274e0b1"},
 		{"TOTP seed for the shared admin account: JHSNZFSYTQM4Q4RW4CSS7FURYFU6CZFQ", "token", "JHSNZFSYTQM4Q4RW4CSS7FURYFU6CZFQ"},
 		{"阿里云 AccessKey ID LTAI5tqFtcNhLpBfAg6Wqgcw3", "Alibaba Cloud AccessKey ID", "LTAI5tqFtcNhLpBfAg6Wqgcw3"},
@@ -87,6 +88,7 @@ func TestFindFalsePositives(t *testing.T) {
 		"The auth token is documented in docs/auth-tokens-and-rotation-policy.md.",
 		"Rotate the bot token whenever someone leaves; the procedure lives in RUNBOOK_BOT_TOKEN_ROTATION.",
 		"The access token lifetime is 15 minutes; refresh tokens last 30 days.",
+		"`pipeline` takes one backup at start; individual steps pass `backup_dir=False` sentinel to suppress per-step backups",
 		"docker run -u 1000:1000 app",
 		"https://example.com/search?q=user:pass@host",
 		// the red team's ordinary entries (issue 27)
