@@ -96,26 +96,9 @@ func commandLine(t *testing.T, comment []byte) []string {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		var args []string
-		var cur strings.Builder
-		inQuote, have := false, false
-		for _, r := range line {
-			switch {
-			case r == '"':
-				inQuote, have = !inQuote, true
-			case r == ' ' && !inQuote:
-				if have {
-					args = append(args, cur.String())
-					cur.Reset()
-					have = false
-				}
-			default:
-				cur.WriteRune(r)
-				have = true
-			}
-		}
-		if have {
-			args = append(args, cur.String())
+		args, err := shellWords(line)
+		if err != nil {
+			t.Fatalf("command line %q: %v", line, err)
 		}
 		if len(args) == 0 || args[0] != "memory-lsp" {
 			t.Fatalf("command line %q must start with memory-lsp", line)
