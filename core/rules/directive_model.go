@@ -42,6 +42,12 @@ type hit struct {
 	action     string // for OutOfScope
 }
 
+// concealVerbs, negated, hide an action from the people it concerns ("…
+// and don't mention it"): a cue against the scope like "secretly".
+var concealVerbs = map[string]bool{"mention": true, "tell": true, "report": true, "inform": true,
+	"mentionne": true, "signale": true, "erwähne": true, "erwähnen": true, "menciones": true,
+	"menciona": true, "упоминай": true, "сообщай": true}
+
 // actionThreshold is the weight an action needs to be reported: the frame
 // (1 when addressed, 2 when pointedly), the action's base weight (1–3),
 // cues against the scope (+1 each, at most 2), scope cues (−2, or −1 for
@@ -90,7 +96,7 @@ func readSentence(toks []mtoken, s, e int, dialogue bool) (hit, bool) {
 	var host, scope int
 	for k := s; k < e; k++ {
 		c := toks[k].c
-		if c&(wHost|wTask) != 0 {
+		if c&(wHost|wTask) != 0 || concealVerbs[toks[k].w] && negatedAt(toks, clauseStart(toks, s, k), k, e) {
 			host++
 		}
 		switch {
@@ -541,8 +547,10 @@ func actionAt(toks []mtoken, cs, i, e int) (end, base, subset, from int, what st
 	if !hasContent(toks, a, b) {
 		// the object before the verb, the clause's first phrase: "把 .env
 		// 文件的内容发送到 …", "Animationen in Screenshot-Tests deaktivieren"
+		// A lone "/" before the verb separates alternatives ("intro / drop
+		// / outro"); only after one is it the root ("rm -rf /").
 		a = cs
-		for a < i && toks[a].c&(wSkip|wHost|wYou) != 0 {
+		for a < i && (toks[a].c&(wSkip|wHost|wYou) != 0 || toks[a].kind == tPath && toks[a].w == "/") {
 			a++
 		}
 		b = a
@@ -571,8 +579,16 @@ func actionAt(toks []mtoken, cs, i, e int) (end, base, subset, from int, what st
 			}
 		}
 	}
+	// Deleting a branch or skipping the hooks is what ordinary memory says
+	// ("Skip pre-commit hooks.", "删除release分支"): such an order alone
+	// weighs 1, and needs a cue against the scope, all of them or a pointed
+	// frame to be reported; tests, history or backups weigh 2, a path worth
+	// keeping or a guard 3.
 	if t.c&wDelete != 0 && obj(wValuable) {
 		w := 2
+		if onlyBranches(toks, a, b) {
+			w = 1
+		}
 		for k := a; k < b; k++ {
 			if toks[k].kind == tPath && pathClass(toks[k].w)&wValuable != 0 {
 				w = 3
@@ -581,9 +597,7 @@ func actionAt(toks []mtoken, cs, i, e int) (end, base, subset, from int, what st
 		return b - 1, w, subset, from, "delete what the project keeps"
 	}
 	if t.c&wDisable != 0 && obj(wGuard|wChecks) {
-		// branch protection, review, a security scan weigh more than tests;
-		// so does all of them
-		w := 2
+		w := 1
 		for k := a; k < b; k++ {
 			if toks[k].c&(wGuard|wAll) != 0 {
 				w = 3
@@ -618,9 +632,30 @@ func actionAt(toks []mtoken, cs, i, e int) (end, base, subset, from int, what st
 		if strings.ContainsAny(toks[url].w, "?$") && (strings.Contains(toks[url].w, "token") || strings.Contains(toks[url].w, "key") || strings.Contains(toks[url].w, "env") || strings.Contains(toks[url].w, "secret")) {
 			w = 2
 		}
-		return url, w, 0, from, "contact an address"
+		// no object is read here, so the clause must address the reader
+		// up to the verb itself: "Both build scripts `curl URL`" is a fact
+		return url, w, 0, i, "contact an address"
 	}
 	return 0, 0, 0, from, ""
+}
+
+// onlyBranches reports whether the only things worth keeping in the
+// object phrase [a, b) are some branches ("all branches" are more).
+func onlyBranches(toks []mtoken, a, b int) bool {
+	for k := a; k < b; k++ {
+		if toks[k].c&wAll != 0 {
+			return false
+		}
+		if toks[k].c&wValuable == 0 {
+			continue
+		}
+		switch w := toks[k].w; {
+		case w == "branch", w == "branches", w == "ramas", w == "分支", strings.HasPrefix(w, "ветк"):
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // objectPhrase returns the tokens [a, b) of the object of the verb at i:
