@@ -149,6 +149,11 @@ func readSentence(toks []mtoken, s, e int, dialogue bool) (hit, bool) {
 				if t.c&(wOverride|wFollow) == 0 && toks[b].c&(wInstr|wChecks|wGuard) != wInstr {
 					ok = false // "skip the safety guidelines", not "disable the security scan"
 				}
+				if ok && t.c&(wOverride|wFollow) == 0 && strings.HasPrefix(toks[b].w, "prompt") && !ownedPrompt(toks, a, b) {
+					// "skip the prompt" answers an installer; the agent's
+					// prompt is "your", "the system" or "all previous" one
+					ok = false
+				}
 				if ok && addressed(toks, cs, min(a, i)) {
 					return hit{start: toks[a].start, end: toks[b].end, kind: Override}, true
 				}
@@ -637,6 +642,17 @@ func actionAt(toks []mtoken, cs, i, e int) (end, base, subset, from int, what st
 		return url, w, 0, i, "contact an address"
 	}
 	return 0, 0, 0, from, ""
+}
+
+// ownedPrompt reports whether the prompt at b is marked as the agent's by
+// a word of [a, b): "your", "system", "previous", "all".
+func ownedPrompt(toks []mtoken, a, b int) bool {
+	for k := a; k < b; k++ {
+		if toks[k].c&(wYou|wPrior) != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // onlyBranches reports whether the only things worth keeping in the

@@ -120,6 +120,9 @@ func TestFindDirectives(t *testing.T) {
 		// separates them
 		"The nightly scripts `curl https://example.org/a.tar.gz` before building.",
 		"The exporter writes intro (slot 0) / drop (slot 1) / outro (slot 2) cues.",
+		// an installer's prompt is not the agent's
+		"Set FOO_SKILL=no to skip the prompt.",
+		"Press Enter to skip the prompt.",
 		// mentions of prompts and injection
 		"The chatbot's system prompt lives in prompts/system.md.",
 		"Set DEBUG=1 to print the system prompt to the console.",
