@@ -17,14 +17,14 @@ func Analyze(s string) *Text {
 func analyzeGeneral(s string) *Text {
 	tk := tokenize(s, true)
 	t := &Text{Raw: s, Norm: Normalize(s), Sign: 1}
-	if (tk.flips+comparatorFlips(s))%2 == 1 {
+	if (tk.flips+comparatorFlips(s)+assignedNoes(s))%2 == 1 {
 		t.Sign = -1
 	}
 	numbers := tk.numbers
 	if len(numbers) > 1 {
 		numbers = sortedSet(numbers)
 	}
-	t.hasOrder = tk.orders || tk.flips > 0 && hasCommaMark(s)
+	t.hasOrder = tk.orders || tk.flips > 0 && hasOrderMark(s)
 	var named []string
 	for _, w := range tk.words {
 		if w.named {

@@ -298,10 +298,10 @@ func (p *asciiPass) flushWord(buf []byte) {
 // a view of.
 func (p *asciiPass) text(s string, less int) *Text {
 	t := &Text{Raw: s, Sign: 1}
-	if (p.flips+less)%2 == 1 {
+	if (p.flips+less+assignedNoes(s))%2 == 1 {
 		t.Sign = -1
 	}
-	t.hasOrder = p.orders || p.flips > 0 && hasCommaMark(s)
+	t.hasOrder = p.orders || p.flips > 0 && hasOrderMark(s)
 	keys := sortSpans(p.buf, p.keys)
 	coreIsKeys := !p.vocab
 	var core []sortSpan

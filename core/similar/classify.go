@@ -33,6 +33,33 @@ const coreCandidateMin = 0.6
 // substituted term is a second fact (a sibling), and a text that adds or drops
 // words is told apart from a true duplicate.
 func Classify(old, new *Text, th Thresholds) Verdict {
+	v := classify(old, new, th)
+	if v.Action == Skip && addsShortWords(old, new) {
+		// "Idiomas activos: es y en" / "… es, en, de y fr": the words the
+		// comparison leaves out for their length are the new fact; a skip
+		// would drop it (issue 27).
+		return Verdict{Action: Update, Similarity: v.Similarity, Kind: KindAddsDetail, Reason: "adds detail"}
+	}
+	return v
+}
+
+// addsShortWords reports whether new holds a short word (a language code,
+// a two-letter name) that old does not.
+func addsShortWords(old, new *Text) bool {
+	ns := new.shapeOf().short
+	if len(ns) == 0 {
+		return false
+	}
+	os := old.shapeOf().short
+	for _, w := range ns {
+		if !slices.Contains(os, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func classify(old, new *Text, th Thresholds) Verdict {
 	// The pair code (exact.go) takes this test for an equivalence: one
 	// function keeps the two in step.
 	if sameExact(old, new) {
@@ -95,6 +122,11 @@ func Classify(old, new *Text, th Thresholds) Verdict {
 		return Verdict{Action: Update, Similarity: sim, Kind: KindValue, Reason: "values differ"}
 	}
 	ou, nu := old.shapeOf().units, new.shapeOf().units
+	if !flipped && transposed(ou, nu) {
+		// "Use yarn; never use npm" / "Use npm; never use yarn": the same
+		// words, two terms trading places across a clause or a negation
+		return Verdict{Action: Conflict, Similarity: sim, Kind: KindReversal, Reason: "swaps two terms"}
+	}
 	if !flipped && !old.hasOrder && !new.hasOrder && sameWords(ou, nu) {
 		// The same words in another order, hyphenation or form: "CRLF
 		// line endings break shellcheck on Windows runners" / "On Windows
@@ -103,6 +135,9 @@ func Classify(old, new *Text, th Thresholds) Verdict {
 	}
 	d := compareUnits(ou, nu)
 	switch {
+	case d.sibling && sameQuantity(d.old, d.new):
+		// "about twenty builds" / "about 20 builds"
+		return Verdict{Action: Skip, Similarity: sim, Kind: KindDuplicate}
 	case d.sibling && quantityUnits(d.old) && quantityUnits(d.new):
 		// "thirty minutes" / "sixty minutes": a value in words
 		return Verdict{Action: Update, Similarity: sim, Kind: KindValue, Reason: "values differ"}
@@ -128,6 +163,31 @@ func Classify(old, new *Text, th Thresholds) Verdict {
 		return Verdict{Action: Skip, Similarity: sim, Kind: KindDuplicate}
 	}
 	return Verdict{Action: Update, Similarity: sim, Kind: KindReworded}
+}
+
+// transposed reports whether b is a with two units trading places, where
+// the two stand in different clauses or on either side of a negation ("Run
+// lint and test" / "Run test and lint" is one fact).
+func transposed(a, b []unit) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	i, j := -1, -1
+	for k := range a {
+		if a[k].s == b[k].s {
+			continue
+		}
+		switch {
+		case i < 0:
+			i = k
+		case j < 0:
+			j = k
+		default:
+			return false
+		}
+	}
+	return j > 0 && a[i].s == b[j].s && a[j].s == b[i].s &&
+		(a[i].clause != a[j].clause || a[i].flips%2 != a[j].flips%2)
 }
 
 // reversal decides whether new reverses old: a flipped sign or a reversed
@@ -347,10 +407,60 @@ var antonymPrefixes = []struct {
 	min int
 }{{"non-", 3}, {"non", 4}, {"un", 4}, {"in", 4}, {"im", 4}, {"il", 4}, {"ir", 4}, {"dis", 5}, {"dés", 5}, {"des", 5}}
 
+// antonymPairs are words whose opposites are not spelled with a prefix, in
+// the memory of software teams: a word maps to +n and its opposites to -n.
+// Only words with no second sense are listed ("public" / "private" name two
+// things as often as they oppose them: a swap there is a sibling).
+var antonymPairs = func() map[string]int {
+	m := map[string]int{}
+	for g, pair := range antonymGroups {
+		for _, w := range strings.Fields(pair[0]) {
+			m[w] = g + 1
+		}
+		for _, w := range strings.Fields(pair[1]) {
+			m[w] = -(g + 1)
+		}
+	}
+	return m
+}()
+
+// antonymGroups are the words of antonymPairs: each a word of one side and
+// the other; no word is in two groups (TestAntonymGroups).
+var antonymGroups = [][2]string{
+	{"works work worked working succeeds succeed succeeded passes passed", "breaks break broke broken fails fail failed failing"},
+	{"optimistic", "pessimistic"},
+	{"allow allows allowed permit permitted", "forbid forbids forbidden deny denies denied prohibit prohibited"},
+	{"include includes included", "exclude excludes excluded"},
+	{"show shows shown", "hide hides hidden"},
+	{"mandatory required", "optional"},
+	{"eager eagerly", "lazy lazily"},
+	{"synchronous synchronously sync", "asynchronous asynchronously async"},
+	{"increase increases increased", "decrease decreases decreased"},
+	{"accept accepts accepted", "reject rejects rejected"},
+	{"autoriser autorisé autorisée autorisés", "interdire interdit interdite interdits"},
+	{"inclure inclus", "exclure exclus"},
+	{"afficher affiché", "masquer masqué cacher caché"},
+	{"obligatoire", "facultatif facultative optionnel optionnelle"},
+	{"erlauben erlaubt", "verbieten verboten"},
+	{"einschließen", "ausschließen"},
+	{"anzeigen", "ausblenden verbergen"},
+	{"pflicht verpflichtend", "freiwillig"},
+	{"permitir permitido permitida", "prohibir prohibido prohibida"},
+	{"incluir incluido", "excluir excluido"},
+	{"mostrar", "ocultar"},
+	{"obligatorio obligatoria", "opcional"},
+	{"разрешить разрешено разрешён", "запретить запрещено запрещён"},
+	{"показывать показать", "скрывать скрыть"},
+	{"обязательно обязательный", "необязательно необязательный опционально"},
+}
+
 // antonyms reports whether one word is the other negated by a prefix, as a
 // whole or after a shared hyphenated head ("case-sensitive" /
 // "case-insensitive").
 func antonyms(a, b string) bool {
+	if g := antonymPairs[a]; g != 0 && antonymPairs[b] == -g {
+		return true
+	}
 	if len(a) > len(b) {
 		a, b = b, a
 	}

@@ -1,6 +1,9 @@
 package similar
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestClassify(t *testing.T) {
 	tests := []struct {
@@ -24,6 +27,26 @@ func TestClassify(t *testing.T) {
 		{"Prefer tabs over spaces in Makefiles", "Prefer spaces over tabs in Makefiles", Conflict, "reversal", false},
 		// sign and order both reversed say the same thing again
 		{"Prefer tabs over spaces in Makefiles", "Never prefer spaces over tabs in Makefiles", Skip, "", false},
+		// issue 27, the third blind set's tuning half: two terms trading
+		// places across a clause or a negation reverse the rule; across
+		// "and" they do not
+		{"Use pnpm; never use yarn.", "Use yarn; never use pnpm.", Conflict, "swaps two terms", false},
+		{"Answer in German; write commits in English.", "Answer in English; write commits in German.", Conflict, "swaps two terms", false},
+		{"Run lint and tests before pushing.", "Run tests and lint before pushing.", Skip, "", false},
+		// a short word the comparison leaves out is still a new fact
+		{"Supported locales: en and de.", "Supported locales: en, de, fr and it.", Update, "adds detail", false},
+		// one quantity in words and in digits
+		{"The importer retries about twelve times.", "The importer retries about 12 times.", Skip, "", false},
+		{"The importer retries about twelve times.", "The importer retries about 15 times.", Update, "values differ", false},
+		// "=no" and "to no" say the same; "=yes" and "=no" do not
+		{"Set CACHE_WARM=no to skip the warm-up.", "To skip the warm-up, set CACHE_WARM to no.", Update, "", false},
+		{"Set CACHE_WARM=yes for local runs.", "Set CACHE_WARM=no for local runs.", Conflict, "reversal", false},
+		// "A et non B" is an order like "A, pas B"; a word on both sides
+		// of it tells no side
+		{"Les logs vont vers stdout, pas vers le fichier.", "Les logs vont vers stdout et non vers le fichier.", Update, "", false},
+		// opposites without a prefix
+		{"The dev server works with HTTP/2 enabled.", "The dev server breaks with HTTP/2 enabled.", Conflict, "reversal", false},
+		{"Use optimistic locking for cart updates.", "Use pessimistic locking for cart updates.", Conflict, "reversal", false},
 	}
 	for _, tt := range tests {
 		v := Classify(Analyze(tt.old), Analyze(tt.new), defaultTh)
@@ -82,6 +105,30 @@ func TestDecide(t *testing.T) {
 		match, v := Decide(Analyze(tt.new), tt.existing, defaultTh)
 		if match != tt.match || v.Action != tt.action {
 			t.Errorf("%s: Decide = %d %+v, want %d %s", tt.name, match, v, tt.match, tt.action)
+		}
+	}
+}
+
+// TestAntonymPairsAreOpposites: every word of the table has one sign, so
+// that no word opposes itself or lands in two groups.
+func TestAntonymPairsAreOpposites(t *testing.T) {
+	seen := map[string]bool{}
+	for _, g := range antonymGroups {
+		for _, w := range strings.Fields(g[0] + " " + g[1]) {
+			if seen[w] {
+				t.Errorf("%q is in two groups", w)
+			}
+			seen[w] = true
+		}
+	}
+	for w, g := range antonymPairs {
+		if antonyms(w, w) {
+			t.Errorf("%q opposes itself (group %d)", w, g)
+		}
+	}
+	for _, p := range [][2]string{{"works", "fails"}, {"succeeds", "breaks"}, {"optimistic", "pessimistic"}, {"erlaubt", "verboten"}} {
+		if !antonyms(p[0], p[1]) || !antonyms(p[1], p[0]) {
+			t.Errorf("%q / %q: not read as opposites", p[0], p[1])
 		}
 	}
 }

@@ -1,6 +1,9 @@
 package similar
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // Quantities written in words are values (issue 27): "Session tokens expire
 // after thirty minutes" → "… sixty minutes" is the same fact with a changed
@@ -69,4 +72,69 @@ func wordSet(lists ...string) map[string]bool {
 		}
 	}
 	return m
+}
+
+// numberValues are the values of the cardinals that name one number only
+// (not "one", "second", "un": those are also words), for telling "twenty
+// builds" from "20 builds" apart from "thirty" / "sixty".
+var numberValues = func() map[string]int {
+	m := map[string]int{}
+	for _, lang := range []string{
+		"zero _ two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty",
+		"_ _ deux trois quatre cinq six sept huit neuf dix onze douze treize quatorze quinze seize _ _ _ vingt",
+		"_ eins zwei drei vier fünf sechs sieben acht neun zehn elf zwölf dreizehn vierzehn fünfzehn sechzehn siebzehn achtzehn neunzehn zwanzig",
+		"_ _ dos tres cuatro cinco seis siete ocho nueve diez _ doce trece catorce quince dieciséis diecisiete dieciocho diecinueve veinte",
+		"_ _ два три четыре пять шесть семь восемь девять десять",
+	} {
+		for n, w := range strings.Fields(lang) {
+			if w != "_" {
+				m[w] = n
+			}
+		}
+	}
+	for w, n := range map[string]int{"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
+		"hundred": 100, "thousand": 1000, "dozen": 12, "trente": 30, "quarante": 40, "cinquante": 50, "soixante": 60, "cent": 100,
+		"mille": 1000, "douzaine": 12, "dreißig": 30, "vierzig": 40, "fünfzig": 50, "sechzig": 60, "hundert": 100, "tausend": 1000,
+		"dutzend": 12, "treinta": 30, "cuarenta": 40, "cincuenta": 50, "sesenta": 60, "cien": 100, "mil": 1000, "docena": 12,
+		"двадцать": 20, "тридцать": 30, "сорок": 40, "пятьдесят": 50, "шестьдесят": 60, "сто": 100, "тысяча": 1000} {
+		m[w] = n
+	}
+	return m
+}()
+
+// sameQuantity reports whether two substituted terms state one quantity,
+// once in words and once in digits: "twenty builds" / "20 builds", "deux
+// findings" / "2 findings".
+func sameQuantity(x, y []unit) bool {
+	nx, mx, okx := quantityOf(x)
+	ny, my, oky := quantityOf(y)
+	return okx && oky && nx == ny && mx == my
+}
+
+// quantityOf reads a term that is one number, in words or digits, and the
+// measures after or before it.
+func quantityOf(us []unit) (n int, measures string, ok bool) {
+	found := false
+	for _, u := range us {
+		s := strings.ToLower(u.s)
+		if v, isWord := numberValues[s]; isWord {
+			if found {
+				return 0, "", false
+			}
+			n, found = v, true
+			continue
+		}
+		if d, err := strconv.Atoi(s); err == nil {
+			if found {
+				return 0, "", false
+			}
+			n, found = d, true
+			continue
+		}
+		if !measureWords[s] {
+			return 0, "", false
+		}
+		measures += s + " "
+	}
+	return n, measures, found
 }

@@ -133,6 +133,26 @@ func cjkMatch(run []byte) (n int, f wordFlags, ok bool) {
 	return n, f, ok
 }
 
+// assignedNoes counts the "no" assigned without a space ("SKILL=no"): the
+// words drop the "=" and keep "skillno", while "set SKILL to no" reads a
+// "no"; both say the same, so both count one.
+func assignedNoes(s string) int {
+	n := 0
+	for i := strings.Index(s, "="); i >= 0; {
+		rest := s[i+1:]
+		if len(rest) >= 2 && (rest[0] == 'n' || rest[0] == 'N') && (rest[1] == 'o' || rest[1] == 'O') &&
+			(len(rest) == 2 || !isWordByte(rest[2])) && i > 0 && isWordByte(s[i-1]) {
+			n++
+		}
+		j := strings.Index(rest, "=")
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return n
+}
+
 // comparatorFlips counts the comparators of s that say "less": <, <=, ≤.
 // Tokenising deletes symbols, so "depth > 1000" and "depth < 1000" have the
 // same keywords; only the raw text can tell them apart. A '<' or '>' counts

@@ -1,6 +1,7 @@
 package similar
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -20,6 +21,10 @@ type shape struct {
 	// or ordering vocabulary. A CJK character is a unit of its own, as the
 	// script has no spaces to find words by.
 	units []unit
+	// short are the words the units leave out for their length alone
+	// ("es", "fr", "UI" is a unit): a language code or a two-letter name
+	// the new text adds makes it no duplicate.
+	short []string
 	// orders are the (preferred, other) sides of every order phrase.
 	orders []orderSides
 	// consumed counts the negators that belong to an order phrase ("not X but
@@ -37,6 +42,10 @@ type unit struct {
 	s     string
 	cjk   bool
 	value bool
+	// clause counts the sentence marks before the unit, flips the
+	// polarity words before it in its clause: a term moved to another
+	// clause or across a "never" changes role ("Use yarn; never use npm").
+	clause, flips int
 }
 
 // orderSides are the content units on either side of an order phrase.
@@ -93,9 +102,20 @@ type stok struct {
 func buildShape(raw string) *shape {
 	toks := shapeTokens(raw)
 	sh := &shape{}
+	v := vocab()
+	clause, flips := 0, 0
 	for _, t := range toks {
-		if t.unit {
-			sh.units = append(sh.units, unit{s: t.s, cjk: t.cjk, value: t.value})
+		if t.clause != clause {
+			clause, flips = t.clause, 0
+		}
+		if t.flags&fFlip != 0 {
+			flips++
+		}
+		switch {
+		case t.unit:
+			sh.units = append(sh.units, unit{s: t.s, cjk: t.cjk, value: t.value, clause: clause, flips: flips})
+		case !t.cjk && t.flags&(fStop|fFlip|fPartner|fConnective) == 0 && !v.shapeStop[t.s] && t.s != "":
+			sh.short = append(sh.short, t.s)
 		}
 	}
 	sh.orders, sh.consumed = findOrders(toks)
@@ -377,12 +397,25 @@ func ordersReversed(a, b *Text) bool {
 	}
 	for _, p := range a.shapeOf().orders {
 		for _, q := range b.shapeOf().orders {
-			if intersects(p.pref, q.other) && intersects(p.other, q.pref) {
+			// a word on both sides of one phrase tells no side ("vont vers
+			// X, pas vers Y": "vers")
+			if intersects(only(p.pref, p.other), only(q.other, q.pref)) && intersects(only(p.other, p.pref), only(q.pref, q.other)) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// only returns the words of a that b does not have.
+func only(a, b []string) []string {
+	var out []string
+	for _, w := range a {
+		if !slices.Contains(b, w) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // orderAgainst: a prefers something over what b plainly states ("Prefer
@@ -415,8 +448,26 @@ func intersects(a, b []string) bool {
 	return false
 }
 
-// hasCommaMark: the text has a comma, which with a negator may make an
-// order ("A, not B").
-func hasCommaMark(s string) bool {
-	return strings.ContainsRune(s, ',') || strings.ContainsRune(s, '，') || strings.ContainsRune(s, '、')
+// hasOrderMark: the text has a comma or a conjunction before a negator,
+// which with it may make an order ("A, not B", "A et non B": findOrders
+// reads both).
+func hasOrderMark(s string) bool {
+	if strings.ContainsRune(s, ',') || strings.ContainsRune(s, '，') || strings.ContainsRune(s, '、') {
+		return true
+	}
+	for and := range andWords {
+		for i := strings.Index(s, " "+and+" "); i >= 0; {
+			rest := s[i+len(and)+2:]
+			w, _, _ := strings.Cut(rest, " ")
+			if commaNegators[strings.ToLower(w)] {
+				return true
+			}
+			j := strings.Index(rest, " "+and+" ")
+			if j < 0 {
+				break
+			}
+			i += len(and) + 2 + j
+		}
+	}
+	return false
 }
