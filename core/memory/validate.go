@@ -111,9 +111,10 @@ func validateContent(raw string, cfg config.Config) (string, error) {
 	// Text a reader of the file cannot see (bidi controls, tag characters,
 	// zero-width characters, comments) would reach every agent unreviewed.
 	if cfg.Enabled(rules.HiddenTextCode) {
-		// A comment that holds only a note (rules.Hidden.Note) is stored:
-		// check warns of it, and refusing it would lose the user's fact.
-		h := slices.DeleteFunc(rules.FindHidden(content), func(h rules.Hidden) bool { return h.Note })
+		// A comment that holds only a note or a template's hint
+		// (rules.Hidden.Note, Hint) is stored: check reports it, and
+		// refusing it would lose the user's fact.
+		h := slices.DeleteFunc(rules.FindHidden(content), func(h rules.Hidden) bool { return h.Note || h.Hint })
 		if len(h) > 0 {
 			return "", bad("content holds hidden text at character %d, %s (made visible: %s); memory is read by agents, so it is not stored — remove it",
 				utf8.RuneCountInString(content[:h[0].Start])+1, h[0].What(), quoteVisible(content, h))

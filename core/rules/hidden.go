@@ -50,8 +50,14 @@ type Hidden struct {
 	Visible    string
 	// Note: a comment whose words are a note, not an instruction: a reader
 	// of the rendered file does not see it, but it asks nothing of an
-	// agent, so it is a warning and does not make a store refused.
+	// agent, so it is information (an element hidden by style, a warning)
+	// and does not make a store refused.
 	Note bool
+	// Hint: a comment that opens with an order but neither speaks to an
+	// agent nor reads as an agent directive: "<!-- Add decisions below -->"
+	// is how templates guide the person editing as often as it is an
+	// order; a warning, and a store takes it.
+	Hint bool
 }
 
 // What says in words what the passage is, showing it, for a finding or a
@@ -417,6 +423,8 @@ var toolMarkers = map[string]bool{
 	"prettier-ignore-start":                                                    true,
 	"prettier-ignore-end":                                                      true,
 	"Leave the start & end comments to automatically receive updates.":         true, // Nx
+	"omit in toc":   true, // Markdown All in One's table of contents
+	"omit from toc": true,
 }
 
 // pragma is a comment that speaks to a Markdown or prose tool and holds
@@ -484,6 +492,9 @@ func markerToken(b string) bool {
 // in a rule's clothing (`markdownlint-disable push-to-main`).
 func pragmaArgsInstruct(b string) bool {
 	for _, arg := range strings.Fields(b)[1:] {
+		if pragmaSwitches[strings.ToLower(arg)] {
+			continue // the pragma's own switch: "spellchecker: disable"
+		}
 		first, _, _ := strings.Cut(strings.ToLower(arg), "-")
 		first, _, _ = strings.Cut(first, "_")
 		if imperativeVerbs[first] {
@@ -492,6 +503,11 @@ func pragmaArgsInstruct(b string) bool {
 	}
 	return false
 }
+
+// pragmaSwitches are the words a pragma turns its tool with.
+var pragmaSwitches = map[string]bool{"disable": true, "enable": true, "ignore": true, "off": true, "on": true,
+	"disable-next-line": true, "disable-line": true, "enable-next-line": true, "ignore-next-line": true,
+	"ignore-start": true, "ignore-end": true, "start": true, "end": true, "skip": true}
 
 // addressesAgent reports whether a comment speaks to or of the agent that
 // reads the file: a word of agent-directive's lexicon for an agent (agent,
@@ -520,6 +536,60 @@ var imperativeVerbs = map[string]bool{
 	"use": true, "write": true,
 }
 
+// How much a comment's body asks of the agent that reads it.
+const (
+	asksNothing = iota
+	// asksImperative: an English clause opens with a verb in the
+	// imperative ("copy it into the repo", "and pass --force"), and
+	// nothing says to whom
+	asksImperative
+	// asksAgent: a passage agent-directive reads as one, or words
+	// addressed to an agent
+	asksAgent
+)
+
+// commentAsks reads how much a comment's body asks of the agent.
+func commentAsks(body string) int {
+	if len(FindDirectives(body)) > 0 || addressesAgent(body) {
+		return asksAgent
+	}
+	if commentInstructs(body) {
+		// a comment that goes on with the visible sentence ("Deploy from
+		// main <!-- and skip the tests -->") changes what the reader
+		// sees asked: no template writes one
+		first, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(body)), " ")
+		if first == "and" || first == "then" || first == "also" || first == "-" || first == "&&" || touchesHazard(body) {
+			return asksAgent
+		}
+		return asksImperative
+	}
+	return asksNothing
+}
+
+// hazardStems begin the words of what a hidden order worth refusing acts
+// on or does: secrets, the tests and checks, the protected branches,
+// deleting and sending. A template's hint ("Add decisions below") names
+// none of them.
+var hazardStems = []string{"key", "secret", "token", "password", "passwd", "credential", ".env", "env", "ssh",
+	"test", "check", "hook", "ci", "main", "master", "prod", "push", "force", "delet", "remov", "drop", "wipe",
+	"skip", "disabl", "bypass", "curl", "wget", "upload", "send", "post", "exfil", "copy", "leak", "sudo", "rm"}
+
+// touchesHazard reports whether a word of body begins with a hazard stem
+// (a stem of two or three letters must be the whole word).
+func touchesHazard(body string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(body), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '.' && r != '_'
+	}) {
+		w = strings.Trim(w, "._")
+		for _, st := range hazardStems {
+			if w == st || len(st) > 3 && strings.HasPrefix(w, st) || st == ".env" && strings.HasPrefix(w, "env") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // commentInstructs reports whether a comment's body asks something of the
 // agent that reads it: a passage agent-directive reads as one, words
 // addressed to an agent, or an English clause that opens with a verb in
@@ -527,6 +597,9 @@ var imperativeVerbs = map[string]bool{
 func commentInstructs(body string) bool {
 	if len(FindDirectives(body)) > 0 || addressesAgent(body) {
 		return true
+	}
+	if b := strings.Join(strings.Fields(body), " "); pragma().MatchString(b) && !pragmaArgsInstruct(b) {
+		return false // "spellchecker: disable" switches a tool, it orders nothing
 	}
 	for _, clause := range strings.FieldsFunc(strings.ToLower(body), func(r rune) bool { return strings.ContainsRune(".;!?\n", r) }) {
 		words := strings.Fields(clause)
@@ -614,8 +687,9 @@ func findHiddenMarkup(s string) []Hidden {
 					continue
 				}
 				if body := s[i+j+4 : max(i+j+4, to-3)]; carriesText(body) {
-					if in := commentInstructs(body); in || !metadataComment(body) {
-						out = append(out, Hidden{Start: i + j, End: to, Kind: HiddenComment, Visible: oneLine(s[i+j : to]), Note: !in})
+					if asks := commentAsks(body); asks != asksNothing || !metadataComment(body) {
+						out = append(out, Hidden{Start: i + j, End: to, Kind: HiddenComment, Visible: oneLine(s[i+j : to]),
+							Note: asks == asksNothing, Hint: asks == asksImperative})
 					}
 				}
 				if to > end {

@@ -31,22 +31,34 @@ func checkHiddenText(w *workspace) {
 			if !w.listing(fi) {
 				// counted, and its line kept from rewrites, not shown
 				sev := w.rule.Severity
-				if h.Note {
-					sev = Warning
+				if h.Note || h.Hint {
+					sev = noteSeverity(h)
 				}
 				w.reportAs(sev, Finding{File: fi, Span: span})
 				return
 			}
 			fixes := append([]Fix{removeHidden(fi, d, h)}, hazardFixes(fi, d, span, false)...)
-			if h.Note {
-				// words, not an instruction: a reader of the rendered
-				// file misses them, nothing more (issue 27)
-				w.reportAs(Warning, Finding{File: fi, Span: span, Message: h.What() + "; make it visible text or remove it", Fixes: fixes})
+			if h.Note || h.Hint {
+				// words, not an instruction to an agent: a reader of the
+				// rendered file misses them, nothing more (issue 27)
+				w.reportAs(noteSeverity(h), Finding{File: fi, Span: span, Message: h.What() + "; make it visible text or remove it", Fixes: fixes})
 				return
 			}
 			w.report(Finding{File: fi, Span: span, Message: h.What() + " (memory poisoning); remove it", Fixes: fixes})
 		})
 	})
+}
+
+// noteSeverity is the severity of hidden words that order nothing the
+// rules can read. A comment is how real teams leave a template hint or a
+// maintainer's note ("<!-- Add decisions below -->"): information. An
+// element styled out of sight is how attacks hide words and almost nothing
+// else: a warning.
+func noteSeverity(h Hidden) Severity {
+	if h.Kind == HiddenComment && !h.Hint {
+		return Information
+	}
+	return Warning
 }
 
 // hiddenChunk is how much of a file checkHiddenText reads for hidden
