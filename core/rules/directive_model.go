@@ -64,17 +64,32 @@ func readLine(line string) []hit {
 	toks := tokenize(line)
 	var out []hit
 	dialogue := roleLabels(toks) >= 2
+	// the cells of a table row record things ("force-push master + tags"
+	// in a status log); an action there is an order only with a cue
+	// against the scope or a pointed frame
+	table := tableRow(line)
 	for s := 0; s < len(toks); {
 		e := s + 1
 		for e < len(toks) && toks[e].brk != bSentence {
 			e++
 		}
-		if h, ok := readSentence(toks, s, e, dialogue); ok {
+		if h, ok := readSentence(toks, s, e, dialogue, table); ok {
 			out = append(out, h)
 		}
 		s = e
 	}
 	return out
+}
+
+// tableRow reports whether line is a row of a Markdown table, as written
+// or as an entry ("- | a | b |"): it opens with a pipe and has at least
+// three.
+func tableRow(line string) bool {
+	t := strings.TrimLeft(line, " \t")
+	if rest, ok := strings.CutPrefix(t, "- "); ok {
+		t = strings.TrimLeft(rest, " \t")
+	}
+	return strings.HasPrefix(t, "|") && strings.Count(t, "|") >= 3
 }
 
 // roleLabels counts the turn labels ("User:", "Assistant:") of a line.
@@ -88,7 +103,7 @@ func roleLabels(toks []mtoken) int {
 	return n
 }
 
-func readSentence(toks []mtoken, s, e int, dialogue bool) (hit, bool) {
+func readSentence(toks []mtoken, s, e int, dialogue, table bool) (hit, bool) {
 	if h, ok := readTurn(toks, s, e, dialogue); ok {
 		return h, true
 	}
@@ -169,6 +184,8 @@ func readSentence(toks []mtoken, s, e int, dialogue bool) (hit, bool) {
 		weight := 1
 		if strong {
 			weight = 2
+		} else if table && host == 0 {
+			continue
 		}
 		narrow := scope
 		if whole(toks, i, b) {
