@@ -84,8 +84,20 @@ var detectors = []detector{
 	{kind: "Stripe key", anchors: []string{"sk_test_", "rk_test_"},
 		re: lazy(`^((?:sk|rk)_test_[A-Za-z0-9]{24,})`), group: 1, ok: notPlaceholder},
 	{kind: "Hugging Face token", anchors: []string{"hf_"},
+		// Hugging Face writes its tokens in letters alone, of both cases
 		re: lazy(`^(hf_[A-Za-z0-9]{34,})\b`), group: 1,
-		ok: func(v string) bool { return notPlaceholder(v) && hasDigit(v) && classes(v) >= 3 }},
+		ok: func(v string) bool { return notPlaceholder(v) && classes(v[3:]) >= 2 }},
+	{kind: "Heroku API key", anchors: []string{"hrku-"},
+		re: lazy(`^(HRKU-[A-Za-z0-9_-]{40,})`), group: 1, ok: notPlaceholder},
+	{kind: "age secret key", anchors: []string{"age-secret-key-1"},
+		re: lazy(`^(AGE-SECRET-KEY-1[0-9A-Z]{58})\b`), group: 1},
+	{kind: "Vault token", anchors: []string{"hvs.", "hvb.", "hvr."},
+		re: lazy(`^(hv[sbr]\.[A-Za-z0-9_-]{24,})`), group: 1,
+		ok: func(v string) bool { return notPlaceholder(v) && hasDigit(v) && classes(v[4:]) >= 3 }},
+	{kind: "SendGrid API key", anchors: []string{"sg."},
+		re: lazy(`^(SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43})(?:[^A-Za-z0-9_-]|$)`), group: 1, ok: notPlaceholder},
+	{kind: "Databricks token", anchors: []string{"dapi"},
+		re: lazy(`^(dapi[a-f0-9]{32})(?:-\d)?\b`), group: 1, ok: func(v string) bool { return notPlaceholder(v) && hasLetter(v[4:]) && hasDigit(v) }},
 	{kind: "PyPI token", anchors: []string{"pypi-age"},
 		re: lazy(`^(pypi-AgE[A-Za-z0-9_-]{50,})`), group: 1, ok: notPlaceholder},
 	{kind: "DigitalOcean token", anchors: []string{"dop_v1_", "doo_v1_", "dor_v1_"},
@@ -142,7 +154,7 @@ const (
 var proseKeys = []string{
 	"password", "passphrase", "passcode", "pass", "pwd", "pin", "mot de passe", "mdp", "passwort", "kennwort",
 	"contraseña", "clave", "senha", "parola", "hasło", "haslo", "wachtwoord", "şifre", "sifre", "lösenord",
-	"пароль", "Пароль", "密码", "口令", "パスワード", "暗証番号", "비밀번호",
+	"пароль", "Пароль", "密码", "口令", "パスワード", "暗証番号", "비밀번호는", "비밀번호",
 	"login", "logs in with", "log in with", "credentials", "creds", "identifiants", "логин", "Логин",
 	"--password", "-p ", "-u ", "client secret", "密钥", "秘钥", "密鑰",
 }
@@ -153,6 +165,7 @@ var proseKeys = []string{
 var bareValueKeys = map[string]bool{
 	"pass": true, "mdp": true, "pwd": true, "client secret": true, "password": true, "passwort": true,
 	"kennwort": true, "mot de passe": true, "contraseña": true, "senha": true, "пароль": true, "Пароль": true,
+	"密码": true, "비밀번호": true, "비밀번호는": true,
 }
 
 // quotedAlone reports whether s[start:end] is quoted on its own ("the hook

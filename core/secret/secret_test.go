@@ -54,6 +54,15 @@ func TestFindTruePositives(t *testing.T) {
 		{"Twilio account AC1 with auth token a277fcf8428b453c522a408d2274e0b1.", "token", "a277fcf8428b453c522a408d2274e0b1"},
 		{"TOTP seed for the shared admin account: JHSNZFSYTQM4Q4RW4CSS7FURYFU6CZFQ", "token", "JHSNZFSYTQM4Q4RW4CSS7FURYFU6CZFQ"},
 		{"阿里云 AccessKey ID LTAI5tqFtcNhLpBfAg6Wqgcw3", "Alibaba Cloud AccessKey ID", "LTAI5tqFtcNhLpBfAg6Wqgcw3"},
+		// formats of the v3 set's tuning half (issue 27); values generated
+		{"Private models pull with 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.", "Hugging Face token", "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"},
+		{"CI deploys with HRKU-AA_snH0sebZT9UQOQQYSqHRM11ypc0ennH4Zxf2MmalG2ZFb0XPeSUOezmGv.", "Heroku API key", "HRKU-AA_snH0sebZT9UQOQQYSqHRM11ypc0ennH4Zxf2MmalG2ZFb0XPeSUOezmGv"},
+		{"Backups are encrypted to AGE-SECRET-KEY-1MPYKUSK1LOV3E8IB0FAHTOQ11Y82EXZ334HJYLDT6042IXBM0TRXUNF639.", "age secret key", "AGE-SECRET-KEY-1MPYKUSK1LOV3E8IB0FAHTOQ11Y82EXZ334HJYLDT6042IXBM0TRXUNF639"},
+		{"Dev cluster token: hvs.qiqkVG-fW33Gp2aLpW4HAGzzVZii-6laetgZh12i9aZ.", "Vault token", "hvs.qiqkVG-fW33Gp2aLpW4HAGzzVZii-6laetgZh12i9aZ"},
+		{"Mail goes out with 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.", "SendGrid API key", "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"},
+		{"Jobs run as dapiec87b4aadb394e3026cd4a5a7ab4dd2a.", "Databricks token", "dapiec87b4aadb394e3026cd4a5a7ab4dd2a"},
+		{"测试环境账号 admin，密码 mSZRmm%6^OOzzjwrs-。", "password", "mSZRmm%6^OOzzjwrs-"},
+		{"스테이징 관리자 비밀번호는 wD#*5C5WKy=e 입니다.", "password", "wD#*5C5WKy=e"},
 	}
 	for _, tt := range tests {
 		ms := Find(tt.in)
@@ -70,6 +79,14 @@ func TestFindTruePositives(t *testing.T) {
 
 func TestFindFalsePositives(t *testing.T) {
 	for _, in := range []string{
+		// the formats' names and placeholders, and passwords spoken of
+		"Hugging Face tokens start with hf_ and live in HF_TOKEN.",
+		"Set HF_TOKEN from the vault, never hf_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx.",
+		"Vault tokens look like hvs.XXXXXXXXXXXXXXXXXXXXXXXX and expire in 8 hours.",
+		"비밀번호는 1Password에 있습니다.",
+		"비밀번호는 최소 12자 이상이어야 합니다.",
+		"数据库密码存放在 Vault 中。",
+		"密码 至少 12 位。",
 		"Use the GITHUB_TOKEN env var in CI.",
 		"password: <your password>",
 		"token = ${NPM_TOKEN}",
