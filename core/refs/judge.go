@@ -101,6 +101,9 @@ func judgePath(ref Ref, repo Repo) Verdict {
 	if _, ok := repo.Stat(ref.Path); ok {
 		return Verdict{Status: Holds}
 	}
+	if siblingShorthand(ref.Path, repo) {
+		return Verdict{} // rewrite-groovy/kotlin/javascript: three modules
+	}
 	if ref.Soft && !rootFolder(repo, ref.Path) {
 		return Verdict{}
 	}
@@ -158,6 +161,38 @@ func judgePath(ref Ref, repo Repo) Verdict {
 		v.Moved = &m
 	}
 	return v
+}
+
+// siblingShorthand reports whether p names several folders in shorthand,
+// the words after a slash completing the stem of the last folder that
+// exists: "rewrite-json/yaml/xml" for rewrite-json, rewrite-yaml and
+// rewrite-xml. It holds when the path stops existing right after a folder
+// whose name has a stem ("rewrite-", "plugin_") and the stem with the next
+// word is a folder beside it.
+func siblingShorthand(p string, repo Repo) bool {
+	segs := strings.Split(p, "/")
+	for k := 0; k+1 < len(segs); k++ {
+		here := strings.Join(segs[:k+1], "/")
+		if _, ok := repo.Stat(here); !ok {
+			return false
+		}
+		if _, ok := repo.Stat(here + "/" + segs[k+1]); ok {
+			continue
+		}
+		seg := segs[k]
+		cut := strings.LastIndexAny(seg, "-_")
+		next := segs[k+1]
+		if cut <= 0 || next == "" || strings.ContainsAny(next, ".") {
+			return false
+		}
+		sibling := seg[:cut+1] + next
+		if k > 0 {
+			sibling = strings.Join(segs[:k], "/") + "/" + sibling
+		}
+		_, ok := repo.Stat(sibling)
+		return ok
+	}
+	return false
 }
 
 // rootFolder reports whether the first element of p is a folder at the

@@ -20,6 +20,7 @@ func sampleRepo() *refstest.Repo {
 			"docs/examples/basic.md", "scripts/old.py",
 			"internal-packages/redis-worker/index.ts", "src/lib/utils.ts",
 			"sqlite/parser/lib.rs", "docs/parser/README.md",
+			"rewrite-json/pom.xml", "rewrite-yaml/pom.xml", "rewrite-xml/pom.xml",
 		},
 		// The root when the entries were written: references/ and
 		// package-lock.json are gone since, parser/ went deeper.
@@ -96,6 +97,10 @@ func TestJudge(t *testing.T) {
 		{"ignored file", "Never commit `.env`.", refs.Verdict{}},
 		{"ignored by glob", "Read `logs/server.log`.", refs.Verdict{}},
 		{"root file", "Targets are in the Makefile.", refs.Verdict{Status: refs.Holds}},
+		// shorthand for sibling folders (issue 27, v3 tuning half): silent;
+		// a stem with no such sibling is a path that is gone
+		{"sibling shorthand", "Parsers live in `rewrite-json/yaml/xml`.", refs.Verdict{}},
+		{"no sibling of that stem", "Parsers live in `rewrite-json/toml/xml`.", refs.Verdict{Status: refs.Stale}},
 
 		// Commands.
 		{"target exists", "Run `make test-e2e`.", refs.Verdict{Status: refs.Holds, File: "Makefile"}},
