@@ -171,6 +171,9 @@ func judgePath(ref Ref, repo Repo) Verdict {
 // word is a folder beside it.
 func siblingShorthand(p string, repo Repo) bool {
 	segs := strings.Split(p, "/")
+	if !slices.ContainsFunc(segs[:len(segs)-1], func(s string) bool { return strings.ContainsAny(s, "-_") }) {
+		return false // no stem to complete: nothing to ask the repository
+	}
 	for k := 0; k+1 < len(segs); k++ {
 		here := strings.Join(segs[:k+1], "/")
 		if _, ok := repo.Stat(here); !ok {
