@@ -174,3 +174,104 @@ func noteSources(t *testing.T, dir string) {
 		t.Fatalf("listing %s: %v", dir, err)
 	}
 }
+
+// TestArchitectureDiagram: the bird's-eye view of ARCHITECTURE.md names,
+// for every package of the module, what it imports of the module (tests
+// and internal/ aside), and nothing else: a diagram that goes stale misleads
+// the newcomer it is for.
+func TestArchitectureDiagram(t *testing.T) {
+	doc, err := os.ReadFile("../ARCHITECTURE.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, view, ok := strings.Cut(string(doc), "## Bird's-eye view")
+	if !ok {
+		t.Fatal("ARCHITECTURE.md has no \"## Bird's-eye view\"")
+	}
+	_, view, _ = strings.Cut(view, "```\n")
+	view, _, ok = strings.Cut(view, "```")
+	if !ok {
+		t.Fatal("ARCHITECTURE.md's bird's-eye view has no diagram in a fenced block")
+	}
+	drawn := map[string][]string{} // package → what the diagram says it imports
+	var last []string
+	for _, line := range strings.Split(view, "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		left, right, arrow := strings.Cut(line, "──►")
+		if !arrow {
+			// a continuation of the line above: more imports
+			for _, p := range last {
+				drawn[p] = append(drawn[p], diagramNames(line)...)
+			}
+			continue
+		}
+		last = diagramNames(left)
+		for _, p := range last {
+			drawn[p] = diagramNames(right)
+		}
+	}
+	pkgs := goList(t, module+"/cmd/...", module+"/core/...", module+"/lsp/...", module+"/mcp/...")
+	for _, p := range pkgs {
+		rel, ok := strings.CutPrefix(p.ImportPath, module+"/")
+		if !ok || strings.HasPrefix(rel, "internal/") || strings.HasSuffix(rel, "test") || p.Dir == "" || !hasBuildFiles(p.Dir) {
+			continue
+		}
+		var real []string
+		for _, imp := range p.Imports {
+			if r, ok := strings.CutPrefix(imp, module+"/"); ok && !strings.HasPrefix(r, "internal/") {
+				real = append(real, r)
+			}
+		}
+		want, ok := drawn[rel]
+		if !ok {
+			t.Errorf("ARCHITECTURE.md's diagram does not show %s (it imports %v)", rel, real)
+			continue
+		}
+		slices.Sort(real)
+		want = slices.Clone(want)
+		slices.Sort(want)
+		if !slices.Equal(real, want) {
+			t.Errorf("ARCHITECTURE.md's diagram says %s imports %v; it imports %v", rel, want, real)
+		}
+		delete(drawn, rel)
+	}
+	for p := range drawn {
+		t.Errorf("ARCHITECTURE.md's diagram shows %s, which is no package of the module", p)
+	}
+}
+
+// diagramNames are the package paths of one side of a diagram line, the
+// notes in parentheses and "nothing of this module" aside.
+func diagramNames(s string) []string {
+	var out []string
+	for {
+		a, rest, ok := strings.Cut(s, "(")
+		if !ok {
+			break
+		}
+		_, after, _ := strings.Cut(rest, ")")
+		s = a + after
+	}
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' }) {
+		if strings.Contains(f, "/") || f == "lsp" || f == "mcp" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// hasBuildFiles reports whether dir holds a Go file that is not a test.
+func hasBuildFiles(dir string) bool {
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range es {
+		if n := e.Name(); strings.HasSuffix(n, ".go") && !strings.HasSuffix(n, "_test.go") {
+			return true
+		}
+	}
+	return false
+}
