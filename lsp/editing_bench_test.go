@@ -15,7 +15,7 @@ import (
 )
 
 // BenchmarkEditingBinary is what an editor waits for while one file of a
-// gen_workspace.py workspace of 40 to 100,000 entries (five category
+// gen_workspace.py workspace of the scale budget's sizes (lsptest.BenchSizes) (five category
 // files; decisions.md, a fifth of the entries, is open) is edited, through
 // `memory-lsp serve --stdio`, with HackLM's limits and with every limit
 // raised above n (issue 16):

@@ -15,8 +15,8 @@ import (
 )
 
 // BenchmarkStoreBinary is `workspace/executeCommand memory.storeMemory`
-// through `memory-lsp serve --stdio`, into a closed decisions.md of 40 to
-// 100,000 entries (lsptest.BenchStoreWorkspace: limits raised, so each store
+// through `memory-lsp serve --stdio`, into a closed decisions.md of the
+// scale budget's sizes (lsptest.StoreSizes; lsptest.BenchStoreWorkspace: limits raised, so each store
 // appends a new entry and evicts nothing), each call a distinct new entry,
 // timed from request to response (the write under the lock with fsync, as
 // the CLI's). The server is warm: the folder's first diagnostics, one

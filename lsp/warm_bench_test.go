@@ -15,7 +15,7 @@ import (
 )
 
 // BenchmarkWarmQueryBinary times, in `memory-lsp serve --stdio` started in a
-// gen_workspace.py workspace of 40 to 100,000 entries (five category files,
+// gen_workspace.py workspace of the scale budget's sizes (lsptest.BenchSizes) (five category files,
 // none open, the limits raised above n (at most 100,000, the highest the
 // settings take: 20,000 entries per file) so that the first check does not
 // publish n over-limit warnings), the requests an agent or a symbol picker

@@ -13,7 +13,7 @@ import (
 
 // BenchmarkStoreMemoryBinary is `tools/call storeMemory` through `memory-lsp
 // mcp --root <ws>` over stdio, with the SDK's client, into a decisions.md of
-// 40 to 100,000 entries (lsptest.BenchStoreWorkspace: limits raised, so each
+// the scale budget's sizes (lsptest.BenchStoreWorkspace: limits raised, so each
 // store appends a new entry and evicts nothing), each call a distinct new
 // entry, timed from request to response (lock, read, decide, temp file,
 // fsync, rename, folder fsync, unlock). The server is warm: one untimed

@@ -13,8 +13,9 @@ import (
 )
 
 // BenchmarkCLIProcess is each CLI command a user, a hook or CI waits for, a
-// whole process per run, on gen_workspace.py workspaces of 40 to 100,000
-// entries, beside `grep -ci` and `cat` of the same files (issue 16):
+// whole process per run, on gen_workspace.py workspaces of the scale
+// budget's sizes (lsptest.BenchSizes), beside `grep -ci`, `cat` of the same
+// files and a Go hello world (issue 16, 29):
 //
 //   - check-text, check-json: `check` and `check --format json` with
 //     HackLM's limits (a category over its limit puts a finding with fixes

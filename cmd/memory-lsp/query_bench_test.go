@@ -14,7 +14,7 @@ import (
 
 // BenchmarkQueryProcess is `memory-lsp query --root <ws> <three words>`, a
 // whole process as a user or a script runs it, on gen_workspace.py
-// workspaces of 40 to 100,000 entries (the probe queries in turn), beside
+// workspaces of the scale budget's sizes (lsptest.BenchSizes: 180, 1,000, 10,000 entries) (the probe queries in turn), beside
 // `grep -ci` and `cat` of the same files (issue 16); each also reports the
 // processes' CPU time (cpu-ms/op), which waiting for a busy core does not
 // inflate. Three ways: "memory-lsp" with the index kept between runs
