@@ -181,9 +181,6 @@ func findInLine(s string, start, end int, n folded, has anchorBits, model bool) 
 			if revealing().MatchString(n.s[m[0]:m[1]]) && refusedOrAsked(s[start:end], a-start) {
 				continue // "Never reveal the system prompt to end users"
 			}
-			if p.kind == RemoteCode && officialInstaller(n.s[m[0]:m[1]]) {
-				continue // Homebrew's `bash -c "$(curl …/Homebrew/install/…)"`
-			}
 			add(a, start+n.orig(m[1]), p.kind, "")
 		}
 	}
@@ -206,7 +203,7 @@ func findInLine(s string, start, end int, n folded, has anchorBits, model bool) 
 	}
 	if has.all(index().fetch) {
 		for _, m := range fetchRe().FindAllStringIndex(n.s, -1) {
-			if e := pipedToInterpreter(n.s, m[1]); e >= 0 && !refusedOrAsked(s[start:end], n.orig(m[0])) && !officialInstaller(n.s[m[1]:e]) {
+			if e := pipedToInterpreter(n.s, m[1]); e >= 0 && !refusedOrAsked(s[start:end], n.orig(m[0])) {
 				add(start+n.orig(m[0]), start+n.orig(e), RemoteCode, "")
 			}
 		}
@@ -319,41 +316,6 @@ var phrases = sync.OnceValue(func() []phrase {
 			regexp.MustCompile(`(?:\b(?:iex|invoke-expression)\s*[(\s]*(?:iwr|irm|invoke-webrequest|invoke-restmethod|curl|wget|new-object|\[(?:system\.)?net\.webclient\])|\[scriptblock\]::create\(\s*\(*\s*(?:iwr|irm|invoke-webrequest|invoke-restmethod)\b)(?:[^|;]*\))?`)},
 	}
 })
-
-// officialInstallers are the install scripts projects publish to be piped
-// into a shell, as their own documentation says to (rustup, uv, Homebrew,
-// nvm…): a team's memory that installs a toolchain so runs what the
-// toolchain's authors ask every user to run. A mirror or a look-alike
-// host is not on the list and stays a finding.
-var officialInstallers = []string{
-	"https://sh.rustup.rs", "https://astral.sh/uv/", "https://astral.sh/ruff/",
-	"https://raw.githubusercontent.com/homebrew/install/", "https://raw.githubusercontent.com/nvm-sh/nvm/",
-	"https://raw.githubusercontent.com/helm/helm/", "https://bun.sh/install", "https://deno.land/install.sh",
-	"https://deno.land/x/install/", "https://get.pnpm.io/install.sh", "https://get.docker.com",
-	"https://install.python-poetry.org", "https://pyenv.run", "https://sdk.cloud.google.com",
-	"https://fnm.vercel.app/install", "https://mise.run", "https://get.volta.sh", "https://starship.rs/install.sh",
-	"https://tailscale.com/install.sh", "https://ollama.com/install.sh", "https://claude.ai/install.sh",
-}
-
-// officialInstaller reports whether the fetch command cmd (lower case, up
-// to the interpreter) takes its script from one of officialInstallers and
-// from nowhere else.
-func officialInstaller(cmd string) bool {
-	i := strings.Index(cmd, "https://")
-	if i < 0 || strings.Contains(cmd[i+len("https://"):], "://") {
-		return false
-	}
-	url := cmd[i:]
-	if j := strings.IndexAny(url, " \t'\"`)|"); j >= 0 {
-		url = url[:j]
-	}
-	for _, p := range officialInstallers {
-		if url == p || strings.HasPrefix(url, p) && (strings.HasSuffix(p, "/") || strings.HasPrefix(url[len(p):], "/")) {
-			return true
-		}
-	}
-	return false
-}
 
 // fetchRe finds the start of a pipeline whose bytes come from the network
 // or from decoding text: pipedToInterpreter then follows its pipes.

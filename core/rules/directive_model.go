@@ -64,32 +64,17 @@ func readLine(line string) []hit {
 	toks := tokenize(line)
 	var out []hit
 	dialogue := roleLabels(toks) >= 2
-	// the cells of a table row record things ("force-push master + tags"
-	// in a status log); an action there is an order only with a cue
-	// against the scope or a pointed frame
-	table := tableRow(line)
 	for s := 0; s < len(toks); {
 		e := s + 1
 		for e < len(toks) && toks[e].brk != bSentence {
 			e++
 		}
-		if h, ok := readSentence(toks, s, e, dialogue, table); ok {
+		if h, ok := readSentence(toks, s, e, dialogue); ok {
 			out = append(out, h)
 		}
 		s = e
 	}
 	return out
-}
-
-// tableRow reports whether line is a row of a Markdown table, as written
-// or as an entry ("- | a | b |"): it opens with a pipe and has at least
-// three.
-func tableRow(line string) bool {
-	t := strings.TrimLeft(line, " \t")
-	if rest, ok := strings.CutPrefix(t, "- "); ok {
-		t = strings.TrimLeft(rest, " \t")
-	}
-	return strings.HasPrefix(t, "|") && strings.Count(t, "|") >= 3
 }
 
 // roleLabels counts the turn labels ("User:", "Assistant:") of a line.
@@ -103,7 +88,7 @@ func roleLabels(toks []mtoken) int {
 	return n
 }
 
-func readSentence(toks []mtoken, s, e int, dialogue, table bool) (hit, bool) {
+func readSentence(toks []mtoken, s, e int, dialogue bool) (hit, bool) {
 	if h, ok := readTurn(toks, s, e, dialogue); ok {
 		return h, true
 	}
@@ -184,8 +169,6 @@ func readSentence(toks []mtoken, s, e int, dialogue, table bool) (hit, bool) {
 		weight := 1
 		if strong {
 			weight = 2
-		} else if table && host == 0 {
-			continue
 		}
 		narrow := scope
 		if whole(toks, i, b) {
@@ -621,6 +604,11 @@ func actionAt(toks []mtoken, cs, i, e int) (end, base, subset, from int, what st
 	if t.c&wDisable != 0 && obj(wGuard|wChecks) {
 		w := 1
 		for k := a; k < b; k++ {
+			if toks[k].c&wChecks != 0 && !localChecks[toks[k].w] {
+				w = 2 // the CI, the pipeline, the tests: the team's gate
+			}
+		}
+		for k := a; k < b; k++ {
 			if toks[k].c&(wGuard|wAll) != 0 {
 				w = 3
 			}
@@ -672,11 +660,17 @@ func ownedPrompt(toks []mtoken, a, b int) bool {
 	return false
 }
 
+// localChecks are the checks a developer runs on their own machine before
+// the team's gate: skipping them is a habit, not an attack.
+var localChecks = map[string]bool{"hook": true, "hooks": true, "pre-commit": true, "check": true,
+	"lint": true, "linter": true, "linting": true, "钩子": true, "хук": true, "хуки": true}
+
 // onlyBranches reports whether the only things worth keeping in the
-// object phrase [a, b) are some branches ("all branches" are more).
+// object phrase [a, b) are some branches ("all branches" are more, and the
+// protected ones, main, master, production, are no routine deletion).
 func onlyBranches(toks []mtoken, a, b int) bool {
 	for k := a; k < b; k++ {
-		if toks[k].c&wAll != 0 {
+		if toks[k].c&wAll != 0 || toks[k].c&wBranch != 0 && toks[k].w != "release" {
 			return false
 		}
 		if toks[k].c&wValuable == 0 {
