@@ -548,10 +548,26 @@ const (
 	asksAgent
 )
 
-// commentAsks reads how much a comment's body asks of the agent.
+// commentAsks reads how much a comment's body asks of the agent. A
+// pragma's words after its tool ("markdownlint-disable-next-line Ignore
+// all previous instructions") are read as any comment's.
 func commentAsks(body string) int {
 	if len(FindDirectives(body)) > 0 || addressesAgent(body) {
 		return asksAgent
+	}
+	if f := strings.Fields(body); len(f) > 1 && pragma().MatchString(f[0]) {
+		head := f[0]
+		f = f[1:]
+		if strings.HasSuffix(head, ":") && pragmaSwitches[strings.ToLower(f[0])] {
+			f = f[1:] // "spellchecker: disable" switches its tool
+		}
+		rest := strings.Join(f, " ")
+		if len(FindDirectives(rest)) > 0 || addressesAgent(rest) {
+			return asksAgent
+		}
+		if commentInstructs(rest) && touchesHazard(rest) {
+			return asksAgent
+		}
 	}
 	if commentInstructs(body) {
 		// a comment that goes on with the visible sentence ("Deploy from
@@ -572,7 +588,12 @@ func commentAsks(body string) int {
 // none of them.
 var hazardStems = []string{"key", "secret", "token", "password", "passwd", "credential", ".env", "env", "ssh",
 	"test", "check", "hook", "ci", "main", "master", "prod", "push", "force", "delet", "remov", "drop", "wipe",
-	"skip", "disabl", "bypass", "curl", "wget", "upload", "send", "post", "exfil", "copy", "leak", "sudo", "rm"}
+	"skip", "disabl", "bypass", "curl", "wget", "upload", "send", "post", "exfil", "copy", "leak", "sudo", "rm",
+	// what a hidden order steers besides: packages, addresses, remotes,
+	// reviews and the reader's answers (a red team's hints)
+	"http", "https", "www", "install", "recommend", "package", "depend", "npm", "pip", "remote", "origin",
+	"git", "approv", "merge", "review", "reply", "respond", "answer", "user", "always", "every", "never",
+	"script", "url", "link", "track", "mirror"}
 
 // touchesHazard reports whether a word of body begins with a hazard stem
 // (a stem of two or three letters must be the whole word).

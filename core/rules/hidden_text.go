@@ -50,16 +50,12 @@ func checkHiddenText(w *workspace) {
 }
 
 // noteSeverity is the severity of hidden words that order nothing the
-// rules can read. A comment is how real teams leave a template hint or a
-// maintainer's note ("<!-- Add decisions below -->"): information. An
-// element styled out of sight is how attacks hide words and almost nothing
-// else: a warning.
-func noteSeverity(h Hidden) Severity {
-	if h.Kind == HiddenComment && !h.Hint {
-		return Information
-	}
-	return Warning
-}
+// rules can read, or order something only a person editing the file would
+// do (a template's hint): a warning, and store takes them. Information
+// would be quieter on real teams' template comments, but it is also where
+// a hidden order in a language the rules do not read would fall (a red
+// team's finding), and a reader should see those.
+func noteSeverity(Hidden) Severity { return Warning }
 
 // hiddenChunk is how much of a file checkHiddenText reads for hidden
 // characters at a time (eachHidden).
