@@ -34,29 +34,62 @@ const coreCandidateMin = 0.6
 // words is told apart from a true duplicate.
 func Classify(old, new *Text, th Thresholds) Verdict {
 	v := classify(old, new, th)
-	if v.Action == Skip && addsShortWords(old, new) {
-		// "Idiomas activos: es y en" / "… es, en, de y fr": the words the
-		// comparison leaves out for their length are the new fact; a skip
-		// would drop it (issue 27).
-		return Verdict{Action: Update, Similarity: v.Similarity, Kind: KindAddsDetail, Reason: "adds detail"}
+	if v.Action == Skip || v.Action == Conflict && v.Reason == "reversal" && oneWordApartOnly(old, new) {
+		// The words the comparison leaves out for their length ("es",
+		// "fr", "qa") may be the whole difference (issue 27): one the new
+		// text adds to all the old one has ("Idiomas activos: es y en" /
+		// "… es, en, de y fr") is added detail; others changed make a
+		// second fact ("Translations exist for fr and de" / "… fr and
+		// es"), stored beside the old one, since a skip or a replacement
+		// would lose one of them.
+		switch os, ns := old.shapeOf().short, new.shapeOf().short; {
+		case sameMultiset(os, ns):
+		case subsetMultiset(os, ns) && v.Action == Skip && subsetMultiset(unitWords(old), unitWords(new)):
+			return Verdict{Action: Update, Similarity: v.Similarity, Kind: KindAddsDetail, Reason: "adds detail"}
+		default:
+			return Verdict{Action: Store, Similarity: v.Similarity, Kind: KindSibling, Reason: "sibling: " + quoteWords(os) + " vs " + quoteWords(ns)}
+		}
 	}
 	return v
 }
 
-// addsShortWords reports whether new holds a short word (a language code,
-// a two-letter name) that old does not.
-func addsShortWords(old, new *Text) bool {
-	ns := new.shapeOf().short
-	if len(ns) == 0 {
+// oneWordApartOnly reports whether a reversal was read from one word of
+// the Cores apart, the case a changed short word can make wrong.
+func oneWordApartOnly(old, new *Text) bool {
+	_, _, ok := oneWordApart(old.Core(), new.Core())
+	return ok
+}
+
+func sameMultiset(a, b []string) bool {
+	return len(a) == len(b) && subsetMultiset(a, b)
+}
+
+// subsetMultiset reports whether every word of a is in b, as often.
+func subsetMultiset(a, b []string) bool {
+	used := make([]bool, len(b))
+next:
+	for _, w := range a {
+		for j, x := range b {
+			if !used[j] && x == w {
+				used[j] = true
+				continue next
+			}
+		}
 		return false
 	}
-	os := old.shapeOf().short
-	for _, w := range ns {
-		if !slices.Contains(os, w) {
-			return true
-		}
+	return true
+}
+
+func quoteWords(ws []string) string { return `"` + strings.Join(ws, " ") + `"` }
+
+// unitWords are the content words of t, in order.
+func unitWords(t *Text) []string {
+	us := t.shapeOf().units
+	out := make([]string, len(us))
+	for i, u := range us {
+		out[i] = u.s
 	}
-	return false
+	return out
 }
 
 func classify(old, new *Text, th Thresholds) Verdict {
@@ -76,7 +109,9 @@ func classify(old, new *Text, th Thresholds) Verdict {
 	if v, ok := reversal(old, new, flipped, sim); ok {
 		return v
 	}
-	if a, b, ok := oneWordApart(old.Core(), new.Core()); ok && antonyms(a, b) {
+	if a, b, ok := oneWordApart(old.Core(), new.Core()); ok && antonyms(a, b) && slices.Equal(old.Numbers(), new.Numbers()) {
+		// only where nothing else differs: "The build works on Node 18" /
+		// "… breaks on Node 20" are two facts (a red team's pair)
 		// "case-sensitive" / "case-insensitive", "Activer" / "Désactiver"
 		// (issue 27): a word and its negation by prefix flip the rule,
 		// unless a negator flips it back.
@@ -122,9 +157,14 @@ func classify(old, new *Text, th Thresholds) Verdict {
 		return Verdict{Action: Update, Similarity: sim, Kind: KindValue, Reason: "values differ"}
 	}
 	ou, nu := old.shapeOf().units, new.shapeOf().units
-	if !flipped && transposed(ou, nu) {
+	if i, j, ok := transposed(old.shapeOf().shortAt, new.shapeOf().shortAt, ou, nu); !flipped && ok {
+		if ou[i].value && ou[j].value {
+			// "Retry 2 times, then wait 10 seconds" / "Retry 10 times, then
+			// wait 2 seconds": the values changed places
+			return Verdict{Action: Update, Similarity: sim, Kind: KindValue, Reason: "values differ"}
+		}
 		// "Use yarn; never use npm" / "Use npm; never use yarn": the same
-		// words, two terms trading places across a clause or a negation
+		// words, two terms trading roles
 		return Verdict{Action: Conflict, Similarity: sim, Kind: KindReversal, Reason: "swaps two terms"}
 	}
 	if !flipped && !old.hasOrder && !new.hasOrder && sameWords(ou, nu) {
@@ -165,14 +205,16 @@ func classify(old, new *Text, th Thresholds) Verdict {
 	return Verdict{Action: Update, Similarity: sim, Kind: KindReworded}
 }
 
-// transposed reports whether b is a with two units trading places, where
-// the two stand in different clauses or on either side of a negation ("Run
-// lint and test" / "Run test and lint" is one fact).
-func transposed(a, b []unit) bool {
+// transposed reports whether b is a with two units, i and j, trading
+// roles: the same units, two of them in each other's places, each now
+// beside other words or under another polarity. Two terms side by side
+// ("Run lint and test" / "Run test and lint") and clauses that moved whole
+// ("Use yarn; never use npm" / "Never use npm; use yarn") trade no role.
+func transposed(sa0, sb0 []unit, a, b []unit) (i, j int, ok bool) {
 	if len(a) != len(b) {
-		return false
+		return 0, 0, false
 	}
-	i, j := -1, -1
+	i, j = -1, -1
 	for k := range a {
 		if a[k].s == b[k].s {
 			continue
@@ -183,11 +225,48 @@ func transposed(a, b []unit) bool {
 		case j < 0:
 			j = k
 		default:
-			return false
+			return 0, 0, false
 		}
 	}
-	return j > 0 && a[i].s == b[j].s && a[j].s == b[i].s &&
-		(a[i].clause != a[j].clause || a[i].flips%2 != a[j].flips%2)
+	if j < 0 || a[i].s != b[j].s || a[j].s != b[i].s || j == i+1 && a[i].clause == a[j].clause {
+		return 0, 0, false
+	}
+	moved := func(from, to int) bool {
+		if a[from].flips%2 != b[to].flips%2 {
+			return true // under another polarity
+		}
+		if slices.Equal(clauseWords(a, from), clauseWords(b, to)) {
+			return false
+		}
+		// beside other words, unless the clause's short words came along
+		// ("Show the banner in de; hide it in fr" / "Hide the banner in
+		// fr; show it in de": the verbs moved with their locales)
+		sa, sb := clauseShort(sa0, a[from].clause), clauseShort(sb0, b[to].clause)
+		return len(sa) == 0 || !slices.Equal(sa, sb)
+	}
+	return i, j, moved(i, j) || moved(j, i)
+}
+
+// clauseShort are the short words of clause c.
+func clauseShort(short []unit, c int) []string {
+	var out []string
+	for _, u := range short {
+		if u.clause == c {
+			out = append(out, u.s)
+		}
+	}
+	return out
+}
+
+// clauseWords are the units of us in the clause of unit k, k aside.
+func clauseWords(us []unit, k int) []string {
+	var out []string
+	for n, u := range us {
+		if n != k && u.clause == us[k].clause {
+			out = append(out, u.s)
+		}
+	}
+	return out
 }
 
 // reversal decides whether new reverses old: a flipped sign or a reversed

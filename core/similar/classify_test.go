@@ -44,6 +44,15 @@ func TestClassify(t *testing.T) {
 		// "A et non B" is an order like "A, pas B"; a word on both sides
 		// of it tells no side
 		{"Les logs vont vers stdout, pas vers le fichier.", "Les logs vont vers stdout et non vers le fichier.", Update, "", false},
+		// a red team's pairs: clauses that moved whole, values that traded
+		// places, terms swapped across "and", opposites about another
+		// subject, a short word replaced
+		{"Use pnpm; never use yarn.", "Never use yarn; use pnpm.", Skip, "", false},
+		{"Show the banner in de; hide it in fr.", "Hide the banner in fr; show it in de.", Skip, "", false},
+		{"Retry 2 times, then wait 10 seconds.", "Retry 10 times, then wait 2 seconds.", Update, "values differ", false},
+		{"Staging uses the EU bucket and prod uses the US bucket.", "Staging uses the US bucket and prod uses the EU bucket.", Conflict, "swaps two terms", false},
+		{"The build works on Node 18.", "The build breaks on Node 20.", Store, "", false},
+		{"Release notes are reviewed by legal before publishing.", "Release notes are reviewed by qa before publishing.", Store, `sibling: "" vs "qa"`, false},
 		// opposites without a prefix
 		{"The dev server works with HTTP/2 enabled.", "The dev server breaks with HTTP/2 enabled.", Conflict, "reversal", false},
 		{"Use optimistic locking for cart updates.", "Use pessimistic locking for cart updates.", Conflict, "reversal", false},

@@ -25,6 +25,8 @@ type shape struct {
 	// ("es", "fr", "UI" is a unit): a language code or a two-letter name
 	// the new text adds makes it no duplicate.
 	short []string
+	// shortAt are the same words with their clause.
+	shortAt []unit
 	// orders are the (preferred, other) sides of every order phrase.
 	orders []orderSides
 	// consumed counts the negators that belong to an order phrase ("not X but
@@ -116,6 +118,11 @@ func buildShape(raw string) *shape {
 			sh.units = append(sh.units, unit{s: t.s, cjk: t.cjk, value: t.value, clause: clause, flips: flips})
 		case !t.cjk && t.flags&(fStop|fFlip|fPartner|fConnective) == 0 && !v.shapeStop[t.s] && t.s != "":
 			sh.short = append(sh.short, t.s)
+			sh.shortAt = append(sh.shortAt, unit{s: t.s, clause: clause})
+		case !t.cjk && len(t.s) <= 2 && t.s != "" && t.flags&(fStop|fFlip) == 0:
+			// "de", "es": a stop word of one language and a locale of
+			// all; where a term went, they tell what went with it
+			sh.shortAt = append(sh.shortAt, unit{s: t.s, clause: clause})
 		}
 	}
 	sh.orders, sh.consumed = findOrders(toks)
