@@ -12,7 +12,8 @@ import (
 
 // BenchmarkQueryMemoryBinary is `tools/call queryMemory` through `memory-lsp
 // mcp --root <ws>` over stdio, with the SDK's client, on gen_workspace.py
-// workspaces of 40 to 100,000 entries (the probe queries in turn): "first"
+// workspaces of the scale budget's sizes (lsptest.BenchSizes), the probe
+// queries in turn: "first"
 // is the first call of a new server (one process per iteration; starting
 // it and the handshake are not timed), "warm" every later call of one
 // server. Beside them `grep -ci` and `cat` of the same files (issue 16).

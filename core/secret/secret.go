@@ -84,20 +84,23 @@ var detectors = []detector{
 	{kind: "Stripe key", anchors: []string{"sk_test_", "rk_test_"},
 		re: lazy(`^((?:sk|rk)_test_[A-Za-z0-9]{24,})`), group: 1, ok: notPlaceholder},
 	{kind: "Hugging Face token", anchors: []string{"hf_"},
-		// Hugging Face writes its tokens in letters alone, of both cases
+		// Hugging Face writes its tokens in letters alone, of both cases at
+		// random: an identifier in camel case (hf_AutoModelLoader) has
+		// runs of lower-case letters no random token has
 		re: lazy(`^(hf_[A-Za-z0-9]{34,})\b`), group: 1,
-		ok: func(v string) bool { return notPlaceholder(v) && classes(v[3:]) >= 2 }},
+		ok: func(v string) bool { return notPlaceholder(v) && randomLetters(v[3:]) }},
 	{kind: "Heroku API key", anchors: []string{"hrku-"},
 		re: lazy(`^(HRKU-[A-Za-z0-9_-]{40,})`), group: 1, ok: notPlaceholder},
 	{kind: "age secret key", anchors: []string{"age-secret-key-1"},
-		re: lazy(`^(AGE-SECRET-KEY-1[0-9A-Z]{58})\b`), group: 1},
+		re: lazy(`^(AGE-SECRET-KEY-1[0-9A-Z]{58})\b`), group: 1, ok: varied},
 	{kind: "Vault token", anchors: []string{"hvs.", "hvb.", "hvr."},
 		re: lazy(`^(hv[sbr]\.[A-Za-z0-9_-]{24,})`), group: 1,
 		ok: func(v string) bool { return notPlaceholder(v) && hasDigit(v) && classes(v[4:]) >= 3 }},
 	{kind: "SendGrid API key", anchors: []string{"sg."},
 		re: lazy(`^(SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43})(?:[^A-Za-z0-9_-]|$)`), group: 1, ok: notPlaceholder},
 	{kind: "Databricks token", anchors: []string{"dapi"},
-		re: lazy(`^(dapi[a-f0-9]{32})(?:-\d)?\b`), group: 1, ok: func(v string) bool { return notPlaceholder(v) && hasLetter(v[4:]) && hasDigit(v) }},
+		re: lazy(`^(dapi[a-f0-9]{32})(?:-\d)?\b`), group: 1,
+		ok: func(v string) bool { return notPlaceholder(v) && hasLetter(v[4:]) && hasDigit(v) && varied(v) }},
 	{kind: "PyPI token", anchors: []string{"pypi-age"},
 		re: lazy(`^(pypi-AgE[A-Za-z0-9_-]{50,})`), group: 1, ok: notPlaceholder},
 	{kind: "DigitalOcean token", anchors: []string{"dop_v1_", "doo_v1_", "dor_v1_"},
@@ -114,6 +117,38 @@ var detectors = []detector{
 		group: 1, ok: longTokenValue},
 	{kind: "HTTP Basic credentials", anchors: []string{"basic "},
 		re: lazy(`^(?i:basic) ([A-Za-z0-9+/]{12,}={0,2})(?:[^A-Za-z0-9+/=]|$)`), group: 1, ok: basicCredentials},
+}
+
+// randomLetters reports whether s reads as letters drawn at random: both
+// cases, and no run of eight lower-case letters, which words have (one
+// random token in twenty has such a run: missed, where a word would not be).
+func randomLetters(s string) bool {
+	if classes(s) < 2 || hasDigit(s) {
+		return classes(s) >= 2
+	}
+	run := 0
+	for _, r := range s {
+		if 'a' <= r && r <= 'z' {
+			run++
+			if run >= 8 {
+				return false
+			}
+		} else {
+			run = 0
+		}
+	}
+	return true
+}
+
+// varied reports whether a key's characters vary as a random key's do: a
+// placeholder repeats one ("AGE-SECRET-KEY-1QQQQ…") or counts up
+// ("dapi0123456789abcdef…").
+func varied(v string) bool {
+	seen := map[rune]bool{}
+	for _, r := range v {
+		seen[r] = true
+	}
+	return len(seen) >= 10 && !strings.Contains(v, "0123456789") && !strings.Contains(v, "abcdef0123")
 }
 
 // longTokenValue accepts the value given after a token's name in prose: 24
@@ -154,7 +189,7 @@ const (
 var proseKeys = []string{
 	"password", "passphrase", "passcode", "pass", "pwd", "pin", "mot de passe", "mdp", "passwort", "kennwort",
 	"contraseña", "clave", "senha", "parola", "hasło", "haslo", "wachtwoord", "şifre", "sifre", "lösenord",
-	"пароль", "Пароль", "密码", "口令", "パスワード", "暗証番号", "비밀번호는", "비밀번호",
+	"пароль", "Пароль", "密码", "口令", "パスワード", "暗証番号", "비밀번호",
 	"login", "logs in with", "log in with", "credentials", "creds", "identifiants", "логин", "Логин",
 	"--password", "-p ", "-u ", "client secret", "密钥", "秘钥", "密鑰",
 }
@@ -165,7 +200,6 @@ var proseKeys = []string{
 var bareValueKeys = map[string]bool{
 	"pass": true, "mdp": true, "pwd": true, "client secret": true, "password": true, "passwort": true,
 	"kennwort": true, "mot de passe": true, "contraseña": true, "senha": true, "пароль": true, "Пароль": true,
-	"密码": true, "비밀번호": true, "비밀번호는": true,
 }
 
 // quotedAlone reports whether s[start:end] is quoted on its own ("the hook
