@@ -100,7 +100,6 @@ func runQuery(_ context.Context, e *env, a *parsedArgs) (int, error) {
 	if err != nil {
 		return exitError, err
 	}
-	svc.QueryIndex = queryIndexPath(svc.WS.Dir, a.set["no-cache"])
 	queryGC()
 	res, err := svc.Query(memory.QueryRequest{Query: joinArgs(a.pos), Category: a.str("category"), Limit: limit})
 	if err != nil {

@@ -111,10 +111,9 @@ func commands() []command {
 		{name: "query", positional: true, args: "[--category C] [--limit N] QUERY",
 			help: "search memories as HackLM's queryMemory does, best match first",
 			notes: "QUERY is words, quoted or not. Whole words match, and a word of four letters or more also finds the longer words it begins (postgres finds PostgreSQL). " +
-				"An index of the memory files is kept between runs in the user's cache folder (memory-lsp/query/ under $XDG_CACHE_HOME, ~/.cache or ~/Library/Caches; never in .memory/), so that a query reads only what it needs; a file changed since is read and indexed again. " +
-				"MEMORY_LSP_CACHE=off (or --no-cache) turns it off, MEMORY_LSP_CACHE=DIR puts it in DIR; the answer is the same either way.",
+				"Each query reads the memory files as they are (at 10,000 entries in a few tens of milliseconds; BENCHMARKS.md).",
 			flags: []flagSpec{{name: "category", value: "C", help: "only this category: " + categoryHelp}, {name: "limit", value: "N", help: "at most N results, 1 to 20 (default 10)"},
-				{name: "no-cache", boolean: true, help: "read every memory file; neither use nor write the index kept between runs"}},
+				{name: "no-cache", boolean: true, help: "accepted for older scripts: no index is kept between runs any more"}},
 			examples: []string{"memory-lsp query postgres", `memory-lsp query --category quirks "gradle daemon"`, "memory-lsp query --json --limit 3 deploy"},
 			run:      runQuery},
 		{name: "cleanup", args: "[--apply] [--accept KIND,…]", help: "show the cleanup plan (normalise, merge true duplicates, prune, assign slugs), the pairs left to decide and the lines left to you, then the diff; --apply writes it",

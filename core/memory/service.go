@@ -27,11 +27,6 @@ type Service struct {
 	// folder changed and re-indexes only the files whose bytes did, and
 	// Store indexes what it wrote.
 	Warm *Warm
-	// QueryIndex, when set (and Warm is not), is the file in which Query
-	// keeps an index of the memory files between runs of a one-shot
-	// process (indexed.go), in a cache folder of the caller's choosing:
-	// never inside .memory/, which is shared and committed.
-	QueryIndex string
 	// CacheDir, when set, is a cache folder in which a one-shot process
 	// keeps what the reference rules read of the repository's history
 	// between runs (store.Project.MovesCached).
@@ -40,11 +35,6 @@ type Service struct {
 	// By names the writer in the journal of what it acknowledged
 	// (store.Ack.By: ByCLI, ByMCP).
 	By string
-
-	// now, when set (tests), is the clock indexedQuery dates its parts
-	// by; used counts what it did, when set (tests).
-	now  func() time.Time
-	used *indexUse
 }
 
 // Files parses a snapshot into the rule engine's file list: the category
@@ -176,15 +166,9 @@ func (s *Service) Store(ctx context.Context, req StoreRequest, dryRun bool) (Sto
 }
 
 // Query runs queryMemory on the current files: from the warm catalog of a
-// long-lived process, else from the index kept on disk (indexed.go), else
-// by scanning the files once (scan.go).
+// long-lived process, else by scanning the files once (scan.go).
 func (s *Service) Query(req QueryRequest) (QueryResult, error) {
 	if s.Warm == nil {
-		if s.QueryIndex != "" {
-			if res, ok := s.indexedQuery(req); ok {
-				return res, nil
-			}
-		}
 		return s.scanQuery(req)
 	}
 	files, err := s.Load()

@@ -9,19 +9,10 @@ import (
 )
 
 // A cache file is derived data a front end keeps outside `.memory/` (the
-// CLI's query index, in the user's cache folder) to skip work another run
-// already did. It is never the only copy of anything: a reader that finds
-// it missing, unreadable or damaged does the work again, so it is written
-// without fsync and never locked, only replaced whole.
-
-// MapCacheFile maps the file at path into memory, read-only; release ends
-// the mapping, after which the bytes must not be used. Writers replace the
-// file by a rename, never in place, so the bytes mapped stay those of the
-// file opened; a reader that touches them should still be ready for a
-// fault (runtime/debug.SetPanicOnFault), should anything truncate it.
-func MapCacheFile(path string) (data []byte, release func(), err error) {
-	return mapFile(path)
-}
+// CLI's record of the history's moves, in the user's cache folder) to skip
+// work another run already did. It is never the only copy of anything: a
+// reader that finds it missing, unreadable or damaged does the work again,
+// so it is written without fsync and never locked, only replaced whole.
 
 // cacheTempAge is how old a temp file in a cache folder must be before
 // a writer takes it for the leftover of a crashed one and removes it.

@@ -9,18 +9,18 @@ import (
 	"time"
 )
 
-// TestMapCacheFileRefusesAFIFO: a FIFO where the query index should be (a
-// hostile or broken cache folder) is refused at once; opening or reading
-// it the ordinary way waits until something writes to it, and the query
-// never answered.
-func TestMapCacheFileRefusesAFIFO(t *testing.T) {
+// TestMapFileRefusesAFIFO: a FIFO where a mapped file should be (git's
+// index in a hostile or broken repository) is refused at once; opening or
+// reading it the ordinary way waits until something writes to it, and the
+// command never answered.
+func TestMapFileRefusesAFIFO(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "index.idx")
 	if err := syscall.Mkfifo(path, 0o600); err != nil {
 		t.Skipf("cannot make a FIFO here: %v", err)
 	}
 	done := make(chan error, 1)
 	go func() {
-		_, unmap, err := MapCacheFile(path)
+		_, unmap, err := mapFile(path)
 		if err == nil {
 			unmap()
 		}
@@ -29,9 +29,9 @@ func TestMapCacheFileRefusesAFIFO(t *testing.T) {
 	select {
 	case err := <-done:
 		if err == nil {
-			t.Fatal("a FIFO was mapped as an index file")
+			t.Fatal("a FIFO was mapped as a file")
 		}
 	case <-time.After(10 * time.Second):
-		t.Fatal("mapping a FIFO did not return: a query would hang on it")
+		t.Fatal("mapping a FIFO did not return: a command would hang on it")
 	}
 }
