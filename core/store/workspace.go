@@ -236,50 +236,35 @@ func (s *Snapshot) Lookup(name string) *File {
 // atomically, so each file is read whole, old or new. A file over
 // MaxReadBytes is not read at all (see File.TooLarge).
 func (w *Workspace) Snapshot() (*Snapshot, error) {
-	s, _, err := w.snapshot(nil, false)
-	return s, err
+	return w.snapshot(nil)
 }
 
 // snapshot is Snapshot, or with names non-nil a snapshot of only the files
 // named (base names): the others are neither read nor listed. Every other
 // category file is still resolved, and refused as Snapshot refuses it when
 // it is a symlink leading out of the folder, so that a transaction fails
-// where it failed with the whole folder read. With open, it is
-// OpenSnapshot: the category files are opened, not read.
-func (w *Workspace) snapshot(names []string, open bool) (_ *Snapshot, opened []*Opened, err error) {
-	defer func() {
-		if err != nil {
-			closeAll(opened)
-			opened = nil
-		}
-	}()
+// where it failed with the whole folder read.
+func (w *Workspace) snapshot(names []string) (*Snapshot, error) {
 	exists, err := w.checkDir()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	s := &Snapshot{Dir: w.Dir}
 	realDir := w.Dir
 	if exists {
 		if realDir, err = filepath.EvalSymlinks(w.Dir); err != nil {
-			return nil, nil, fmt.Errorf("reading %s: %w", w.Dir, err)
+			return nil, fmt.Errorf("reading %s: %w", w.Dir, err)
 		}
 	}
 	for _, c := range category.All {
 		f := File{Path: filepath.Join(w.Dir, c.File()), Name: c.File(), Category: c, Known: true}
 		read := names == nil || slices.Contains(names, f.Name)
 		if exists {
-			var o *Opened
-			if open {
-				o = &Opened{}
+			if err := readFile(&f, realDir, read, w.known(f.Path)); err != nil {
+				return nil, err
 			}
-			if err := readFile(&f, realDir, read, o, w.known(f.Path)); err != nil {
-				return nil, opened, err
-			}
-			if o != nil && o.fh != nil {
-				o.Index = len(s.Files)
-				opened = append(opened, o)
-			} else if f.Exists && f.Data == nil && !f.TooLarge() {
-				return nil, opened, fmt.Errorf("refusing to read %s: symlink to %s, outside %s", f.Path, f.Link, w.Dir)
+			if f.Exists && f.Data == nil && !f.TooLarge() {
+				return nil, fmt.Errorf("refusing to read %s: symlink to %s, outside %s", f.Path, f.Link, w.Dir)
 			}
 		}
 		if read {
@@ -287,7 +272,7 @@ func (w *Workspace) snapshot(names []string, open bool) (_ *Snapshot, opened []*
 		}
 	}
 	if !exists {
-		return s, opened, nil
+		return s, nil
 	}
 	// The other *.md files, in name order: those named, else every one.
 	// Named ones too are taken from the folder's listing, as it spells
@@ -295,7 +280,7 @@ func (w *Workspace) snapshot(names []string, open bool) (_ *Snapshot, opened []*
 	// would otherwise be read as a second file beside decisions.md.
 	ents, err := os.ReadDir(w.Dir)
 	if err != nil {
-		return nil, opened, fmt.Errorf("reading %s: %w", w.Dir, err)
+		return nil, fmt.Errorf("reading %s: %w", w.Dir, err)
 	}
 	var others []string
 	for _, e := range ents {
@@ -311,14 +296,14 @@ func (w *Workspace) snapshot(names []string, open bool) (_ *Snapshot, opened []*
 			continue
 		}
 		f := File{Path: filepath.Join(w.Dir, name), Name: name}
-		if err := readFile(&f, realDir, true, nil, w.known(f.Path)); err != nil {
-			return nil, opened, err
+		if err := readFile(&f, realDir, true, w.known(f.Path)); err != nil {
+			return nil, err
 		}
 		if f.Exists {
 			s.Files = append(s.Files, f)
 		}
 	}
-	return s, opened, nil
+	return s, nil
 }
 
 // known is w.Known(path), or nil.
@@ -333,10 +318,9 @@ func (w *Workspace) known(path string) []byte {
 // outside realDir is left unread (Exists true, Data nil, Link set). Anything
 // that is not a regular file (a directory named x.md) counts as absent for
 // unknown files and is an error for category files. Without read, a file
-// that passes those checks is not read, and left with Exists false. With
-// o, a file it would read is opened into o instead (o.fh set, f.Data nil).
-// A file that holds exactly known (non-nil) gets known as its Data.
-func readFile(f *File, realDir string, read bool, o *Opened, known []byte) error {
+// that passes those checks is not read, and left with Exists false. A file
+// that holds exactly known (non-nil) gets known as its Data.
+func readFile(f *File, realDir string, read bool, known []byte) error {
 	r, err := ResolveIn(realDir, f.Path)
 	switch {
 	case err == nil:
@@ -361,11 +345,8 @@ func readFile(f *File, realDir string, read bool, o *Opened, known []byte) error
 	if !fi.Mode().IsRegular() {
 		return notRegular(f)
 	}
-	switch {
-	case !read:
+	if !read {
 		return nil
-	case o != nil:
-		return openFile(f, o)
 	}
 	data, size, mode, err := readKnown(f.Path, MaxReadBytes, known)
 	switch {
@@ -568,7 +549,7 @@ func (w *Workspace) updateOnce(ctx context.Context, names []string, fn func(s *S
 	w.at(stageLocked)
 	removeTemps(w.Dir)
 
-	snap, _, err := w.snapshot(names, false)
+	snap, err := w.snapshot(names)
 	if err != nil {
 		return nil, err
 	}
