@@ -565,11 +565,11 @@ func commentAsks(body string) int {
 		if len(FindDirectives(rest)) > 0 || addressesAgent(rest) {
 			return asksAgent
 		}
-		if commentInstructs(rest) && touchesHazard(rest) {
+		if opensImperative(rest) && touchesHazard(rest) {
 			return asksAgent
 		}
 	}
-	if commentInstructs(body) {
+	if opensImperative(body) {
 		// a comment that goes on with the visible sentence ("Deploy from
 		// main <!-- and skip the tests -->") changes what the reader
 		// sees asked: no template writes one
@@ -616,9 +616,13 @@ func touchesHazard(body string) bool {
 // addressed to an agent, or an English clause that opens with a verb in
 // the imperative ("copy it into the repo", "and pass --force").
 func commentInstructs(body string) bool {
-	if len(FindDirectives(body)) > 0 || addressesAgent(body) {
-		return true
-	}
+	return len(FindDirectives(body)) > 0 || addressesAgent(body) || opensImperative(body)
+}
+
+// opensImperative reports whether a clause of body opens with a verb in the
+// imperative, a pragma's own switch aside: commentInstructs without the
+// readings of the directive model, for a caller that made them already.
+func opensImperative(body string) bool {
 	if b := strings.Join(strings.Fields(body), " "); pragma().MatchString(b) && !pragmaArgsInstruct(b) {
 		return false // "spellchecker: disable" switches a tool, it orders nothing
 	}

@@ -42,7 +42,7 @@ func Classify(old, new *Text, th Thresholds) Verdict {
 		// second fact ("Translations exist for fr and de" / "… fr and
 		// es"), stored beside the old one, since a skip or a replacement
 		// would lose one of them.
-		switch os, ns := old.shapeOf().short, new.shapeOf().short; {
+		switch os, ns := old.shapeOf().shortWords(), new.shapeOf().shortWords(); {
 		case sameMultiset(os, ns):
 		case subsetMultiset(os, ns) && v.Action == Skip && subsetMultiset(unitWords(old), unitWords(new)):
 			return Verdict{Action: Update, Similarity: v.Similarity, Kind: KindAddsDetail, Reason: "adds detail"}
@@ -157,7 +157,7 @@ func classify(old, new *Text, th Thresholds) Verdict {
 		return Verdict{Action: Update, Similarity: sim, Kind: KindValue, Reason: "values differ"}
 	}
 	ou, nu := old.shapeOf().units, new.shapeOf().units
-	if i, j, ok := transposed(old.shapeOf().shortAt, new.shapeOf().shortAt, ou, nu); !flipped && ok {
+	if i, j, ok := transposed(old.shapeOf().short, new.shapeOf().short, ou, nu); !flipped && ok {
 		if ou[i].value && ou[j].value {
 			// "Retry 2 times, then wait 10 seconds" / "Retry 10 times, then
 			// wait 2 seconds": the values changed places
@@ -504,7 +504,7 @@ var antonymPairs = func() map[string]int {
 }()
 
 // antonymGroups are the words of antonymPairs: each a word of one side and
-// the other; no word is in two groups (TestAntonymGroups).
+// the other; no word is in two groups (TestAntonymPairsAreOpposites).
 var antonymGroups = [][2]string{
 	{"works work worked working succeeds succeed succeeded passes passed", "breaks break broke broken fails fail failed failing"},
 	{"optimistic", "pessimistic"},
@@ -533,9 +533,9 @@ var antonymGroups = [][2]string{
 	{"обязательно обязательный", "необязательно необязательный опционально"},
 }
 
-// antonyms reports whether one word is the other negated by a prefix, as a
-// whole or after a shared hyphenated head ("case-sensitive" /
-// "case-insensitive").
+// antonyms reports whether one word is the other's opposite: listed in
+// antonymPairs, or negated by a prefix, as a whole or after a shared
+// hyphenated head ("case-sensitive" / "case-insensitive").
 func antonyms(a, b string) bool {
 	if g := antonymPairs[a]; g != 0 && antonymPairs[b] == -g {
 		return true

@@ -21,12 +21,13 @@ type shape struct {
 	// or ordering vocabulary. A CJK character is a unit of its own, as the
 	// script has no spaces to find words by.
 	units []unit
-	// short are the words the units leave out for their length alone
-	// ("es", "fr", "UI" is a unit): a language code or a two-letter name
-	// the new text adds makes it no duplicate.
-	short []string
-	// shortAt are the same words with their clause.
-	shortAt []unit
+	// short are the words of two letters or fewer the units leave out,
+	// with their clause: those left out for their length alone ("fr",
+	// "qa"; "UI" is a unit), whose change makes a text no duplicate
+	// (shortWords), and the stop words of one language that are locales
+	// of all ("de", "es", marked stop), which tell, with the others, what
+	// moved with a term (transposed).
+	short []unit
 	// orders are the (preferred, other) sides of every order phrase.
 	orders []orderSides
 	// consumed counts the negators that belong to an order phrase ("not X but
@@ -48,6 +49,19 @@ type unit struct {
 	// polarity words before it in its clause: a term moved to another
 	// clause or across a "never" changes role ("Use yarn; never use npm").
 	clause, flips int
+	// stop: a short word that is a stop word of one language (shape.short)
+	stop bool
+}
+
+// shortWords are the short words of sh that are no stop word.
+func (sh *shape) shortWords() []string {
+	var out []string
+	for _, u := range sh.short {
+		if !u.stop {
+			out = append(out, u.s)
+		}
+	}
+	return out
 }
 
 // orderSides are the content units on either side of an order phrase.
@@ -117,12 +131,9 @@ func buildShape(raw string) *shape {
 		case t.unit:
 			sh.units = append(sh.units, unit{s: t.s, cjk: t.cjk, value: t.value, clause: clause, flips: flips})
 		case !t.cjk && t.flags&(fStop|fFlip|fPartner|fConnective) == 0 && !v.shapeStop[t.s] && t.s != "":
-			sh.short = append(sh.short, t.s)
-			sh.shortAt = append(sh.shortAt, unit{s: t.s, clause: clause})
+			sh.short = append(sh.short, unit{s: t.s, clause: clause})
 		case !t.cjk && len(t.s) <= 2 && t.s != "" && t.flags&(fStop|fFlip) == 0:
-			// "de", "es": a stop word of one language and a locale of
-			// all; where a term went, they tell what went with it
-			sh.shortAt = append(sh.shortAt, unit{s: t.s, clause: clause})
+			sh.short = append(sh.short, unit{s: t.s, clause: clause, stop: true})
 		}
 	}
 	sh.orders, sh.consumed = findOrders(toks)
