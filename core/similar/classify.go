@@ -42,7 +42,14 @@ func Classify(old, new *Text, th Thresholds) Verdict {
 		// second fact ("Translations exist for fr and de" / "… fr and
 		// es"), stored beside the old one, since a skip or a replacement
 		// would lose one of them.
-		switch os, ns := old.shapeOf().shortWords(), new.shapeOf().shortWords(); {
+		os, ns := old.shapeOf().shortWords(), new.shapeOf().shortWords()
+		if v.Action == Skip {
+			// a skip drops the new text: the locales that are stop words
+			// too ("Translations exist for fr and de" / "… fr and es")
+			// count, lest the new fact be lost
+			os, ns = old.shapeOf().shortAll(), new.shapeOf().shortAll()
+		}
+		switch {
 		case sameMultiset(os, ns):
 		case subsetMultiset(os, ns) && v.Action == Skip && subsetMultiset(unitWords(old), unitWords(new)):
 			return Verdict{Action: Update, Similarity: v.Similarity, Kind: KindAddsDetail, Reason: "adds detail"}

@@ -110,10 +110,10 @@ func resultsDigest(facts func(*Text) string) string {
 // leaves out makes a duplicate an update or a second fact, a quantity in
 // words equals its digits, "X=no" reads its "no", "A et non B" is an order,
 // opposites without a prefix reverse, and a prefix's opposite only where
-// the values agree.
+// the values agree; a skip counts the locales that are stop words too.
 func TestResultsUnchangedByRepresentation(t *testing.T) {
 	longtest.Skip(t)
-	const want = "c01148792c4b97099cef7de50c579664d119abb4c8e6fdc46edffcac775309ba"
+	const want = "db0a359c45ad0e20b43d35f671bd802238b25dbc98bcf122c01fb3f2c5fb08d7"
 	got := resultsDigest(func(x *Text) string {
 		return fmt.Sprintf("%q %q %q %q %q %d %v", x.Norm, x.Keys(), x.Core(), x.Numbers(), x.Named(), x.Sign, x.hasOrder)
 	})

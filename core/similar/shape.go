@@ -64,6 +64,15 @@ func (sh *shape) shortWords() []string {
 	return out
 }
 
+// shortAll are all the short words of sh, the stop words marked too.
+func (sh *shape) shortAll() []string {
+	out := make([]string, len(sh.short))
+	for i, u := range sh.short {
+		out[i] = u.s
+	}
+	return out
+}
+
 // orderSides are the content units on either side of an order phrase.
 type orderSides struct{ pref, other []string }
 
