@@ -262,6 +262,10 @@ func (s *Server) armLocked(slot **time.Timer, delay time.Duration, fn func()) {
 			*slot = nil
 		}
 		s.mu.Unlock()
+		if !s.after.begin() {
+			return
+		}
+		defer s.after.end()
 		fn()
 	})
 	*slot = t

@@ -85,6 +85,70 @@ type Server struct {
 	// a repository); stop ends it.
 	life    context.Context
 	endLife context.CancelFunc
+	// after counts the work that outlives the request or event that began
+	// it and may write into a workspace (reconciles, captures, checks run
+	// by a timer); stop waits for it, so that nothing of ours takes the
+	// lock or writes after the server has exited.
+	after afterWork
+}
+
+// afterWork is a count of running background work that refuses new work
+// once closed. A sync.WaitGroup would not do: its Add may not race its Wait.
+type afterWork struct {
+	mu     sync.Mutex
+	n      int
+	closed bool
+	idle   chan struct{} // closed when n falls to 0 after close
+}
+
+// begin reports whether new work may start, and counts it if so; each
+// true is matched by one end.
+func (a *afterWork) begin() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.closed {
+		return false
+	}
+	a.n++
+	return true
+}
+
+func (a *afterWork) end() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.n--
+	if a.n == 0 && a.idle != nil {
+		close(a.idle)
+		a.idle = nil
+	}
+}
+
+// close refuses new work and waits for the running work to end.
+func (a *afterWork) close() {
+	a.mu.Lock()
+	a.closed = true
+	if a.n == 0 {
+		a.mu.Unlock()
+		return
+	}
+	if a.idle == nil {
+		a.idle = make(chan struct{})
+	}
+	idle := a.idle
+	a.mu.Unlock()
+	<-idle
+}
+
+// goAfter runs fn in a goroutine that stop waits for, unless the server is
+// stopping (then fn does not run).
+func (s *Server) goAfter(fn func()) {
+	if !s.after.begin() {
+		return
+	}
+	go func() {
+		defer s.after.end()
+		fn()
+	}()
 }
 
 // NewServer creates a server; Serve connects it to a stream.
@@ -109,6 +173,9 @@ func (s *Server) Serve(ctx context.Context, conn *Conn) (ok bool, err error) {
 	s.conn = conn
 	err = conn.Run(ctx)
 	s.stop()
+	// The connection is closed, so work waiting on the client fails at
+	// once; what is left is disk work, which must not outlive the process.
+	s.after.close()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.shutdown, err

@@ -2,10 +2,12 @@ package lsp
 
 import (
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -147,4 +149,47 @@ func TestDidSaveRepublishes(t *testing.T) {
 		t.Errorf("after save: codes %v, want duplicate-slug", codes(p))
 	}
 	c.shutdown()
+}
+
+// The server's own disk work outlives the request or event that began it
+// (a capture after a file event, a reconcile a timer runs): exit waits for
+// it, so that no lock of ours is taken and no file written in a workspace
+// after the process is gone (a test's TempDir cleanup once found a .lock
+// appearing under it).
+func TestExitWaitsForDiskWork(t *testing.T) {
+	root := t.TempDir()
+	writeMemory(t, root, "decisions.md", decisionsV1)
+	c := newTestClient(t, Options{})
+	c.initialize(root, nil, nil)
+	started, release := make(chan struct{}), make(chan struct{})
+	c.server.goAfter(func() {
+		close(started)
+		<-release
+	})
+	<-started
+	if err := c.request("shutdown", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	c.notify("exit", nil)
+	select {
+	case <-c.served:
+		t.Fatal("the server ended while its disk work ran")
+	case <-time.After(100 * time.Millisecond):
+	}
+	close(release)
+	if err := <-c.served; err != nil && !errors.Is(err, io.EOF) {
+		t.Fatal(err)
+	}
+	// Once stopped, no new work starts: a timer that fires late, or an
+	// event read just before the watcher closed, does nothing.
+	var ran atomic.Bool
+	c.server.goAfter(func() { ran.Store(true) })
+	var slot *time.Timer
+	c.server.mu.Lock()
+	c.server.armLocked(&slot, time.Nanosecond, func() { ran.Store(true) })
+	c.server.mu.Unlock()
+	time.Sleep(10 * time.Millisecond)
+	if ran.Load() {
+		t.Error("work started after the server stopped")
+	}
 }

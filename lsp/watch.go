@@ -291,7 +291,7 @@ func (w *watcher) event(ev fsnotify.Event) {
 	if scheduled != "" {
 		if f := w.s.folderAt(scheduled); f != nil {
 			if file != "" {
-				go w.s.capture(f, filepath.Base(file))
+				w.s.goAfter(func() { w.s.capture(f, filepath.Base(file)) })
 			}
 			w.s.diskChanged(f)
 		}
@@ -354,7 +354,7 @@ func (s *Server) didChangeWatchedFiles(_ context.Context, p *protocol.DidChangeW
 		}
 		seen[dir] = true
 		if f := s.folderAt(dir); f != nil {
-			go s.capture(f, filepath.Base(path))
+			s.goAfter(func() { s.capture(f, filepath.Base(path)) })
 			s.diskChanged(f) // the client saw a change we may not have
 		}
 	}

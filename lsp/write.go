@@ -107,7 +107,12 @@ func (s *Server) writeReading(ctx context.Context, root, label string, names []s
 	f := s.folderFor(memoryDir(root))
 	f.queue.Lock()
 	rep, echoes, err := s.transact(ctx, f, label, names, plan)
+	if !s.after.begin() {
+		f.queue.Unlock()
+		return rep, err
+	}
 	go func() {
+		defer s.after.end()
 		defer f.queue.Unlock()
 		echoes()
 	}()
@@ -409,6 +414,8 @@ func (s *Server) awaitEcho(od *openDoc, sent *document, target []byte, versioned
 		select {
 		case <-changed:
 		case <-deadline.C:
+			return false
+		case <-s.life.Done():
 			return false
 		}
 	}
