@@ -337,7 +337,7 @@ func TestE2EOversizedFile(t *testing.T) {
 		_, err := c.Request("workspace/executeCommand", map[string]any{"command": "memory.storeMemory",
 			"arguments": []any{map[string]any{"category": "Quirk", "content": "The linter caches nothing."}}})
 		var e *lsptest.Error
-		if !errors.As(err, &e) || !strings.Contains(e.Message, "refusing to store into quirks.md") {
+		if !errors.As(err, &e) || !strings.Contains(e.Message, "quirks.md: it is") {
 			t.Errorf("store into the oversized file: %v, want a refusal naming it", err)
 		}
 	}

@@ -5,15 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/memory-lsp/memory-lsp/core/config"
-	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/rules"
+	"github.com/memory-lsp/memory-lsp/core/store"
 )
 
 func init() {
@@ -130,37 +128,8 @@ func (s *Server) cmdStore(ctx context.Context, _ string, raw json.RawMessage) (a
 	// The folder's warm catalog keeps what the dedup read in the file's
 	// entries at the last store.
 	catalog := &s.folderFor(memoryDir(root)).catalog
-	rep, err := s.writeReading(ctx, root, "Store memory", []string{st.Category.File()}, func(files []rules.File, cfg config.Config) (map[string][]byte, error) {
-		path := filepath.Join(memoryDir(root), st.Category.File())
-		var cur []byte
-		parse, keyed, grow := memfile.Parse, memory.Dedup(nil), memory.Appender(nil)
-		if f := memory.CategoryFile(files, st.Category); f != nil {
-			if f.TooLarge() {
-				// A file from disk that large was never read: its empty
-				// Doc must not be taken for an empty file. Named as
-				// PlanStore names it.
-				return nil, &memory.FileTooLargeError{Op: "store into", Path: st.Category.File(), Size: f.Size(), Lines: f.Lines()}
-			}
-			path, cur, parse = f.Path, f.Doc.Src, memory.ParsedAs(f.Doc)
-			keyed, grow = catalog.Dedup(f.Path), catalog.Appender(f.Path)
-		}
-		out, r, err := memory.PlanStoreParsing(cur, parse, keyed, grow, st, cfg)
-		res = r
-		if err != nil {
-			return nil, err
-		}
-		// The acknowledgement is journaled as every writer's is (acks.go):
-		// another server may hold the file open.
-		ack := memory.AckChange(memoryDir(root), memory.StoreAck(r, memory.ByLSP, time.Now()))
-		changes := map[string][]byte{ack.Path: ack.Data}
-		if out != nil {
-			changes[path] = out
-		}
-		if rec := memory.ConflictRecord(r, time.Now()); rec != nil {
-			changes[filepath.Join(memoryDir(root), memory.ConflictLog)] = rec
-		}
-		return changes, nil
-	})
+	plan := memory.StorePlan(memoryDir(root), st, catalog, memory.Writer{By: memory.ByLSP}, &res)
+	rep, err := s.writeReading(ctx, root, "Store memory", []string{st.Category.File()}, plan)
 	if err != nil {
 		return nil, err
 	}
@@ -248,13 +217,13 @@ func (s *Server) cmdDelete(ctx context.Context, _ string, raw json.RawMessage) (
 		return nil, err
 	}
 	var res deleteResult
-	rep, err := s.write(ctx, root, "Delete memory", func(files []rules.File, _ config.Config) (map[string][]byte, error) {
+	rep, err := s.write(ctx, root, "Delete memory", func(files []rules.File, _ config.Config) ([]store.Change, error) {
 		plan, err := memory.PlanDelete(files, target)
 		if err != nil {
 			return nil, err
 		}
 		res.Deleted, res.Message = plan.Deleted, plan.Message
-		return map[string][]byte{plan.Path: plan.After}, nil
+		return []store.Change{{Path: plan.Path, Data: plan.After}}, nil
 	})
 	if err != nil {
 		return nil, err
@@ -293,17 +262,13 @@ func (s *Server) cmdAssignSlugs(ctx context.Context, _ string, raw json.RawMessa
 		return nil, err
 	}
 	var res assignResult
-	rep, err := s.write(ctx, root, "Assign slugs", func(files []rules.File, cfg config.Config) (map[string][]byte, error) {
+	rep, err := s.write(ctx, root, "Assign slugs", func(files []rules.File, cfg config.Config) ([]store.Change, error) {
 		plan, err := memory.PlanAssignSlugs(files, cfg, only)
 		if err != nil {
 			return nil, err
 		}
 		res = assignResult{Assigned: plan.Assigned, Files: plan.Files, Message: plan.Message}
-		out := make(map[string][]byte, len(plan.After))
-		for fi, b := range plan.After {
-			out[files[fi].Path] = b
-		}
-		return out, nil
+		return memory.Rewrites(files, plan.After), nil
 	})
 	if err != nil {
 		return nil, err
@@ -359,7 +324,7 @@ func (s *Server) cmdCleanup(ctx context.Context, _ string, raw json.RawMessage) 
 	var files []rules.File
 	var rep *writeReport
 	if a.Apply {
-		rep, err = s.write(ctx, root, "Clean up memory", func(fs []rules.File, cfg config.Config) (map[string][]byte, error) {
+		rep, err = s.write(ctx, root, "Clean up memory", func(fs []rules.File, cfg config.Config) ([]store.Change, error) {
 			if err := memory.RefuseTooLarge("clean up", fs); err != nil {
 				return nil, err
 			}
@@ -367,11 +332,7 @@ func (s *Server) cmdCleanup(ctx context.Context, _ string, raw json.RawMessage) 
 			if err := memory.RefuseGrown("clean up", fs, plan.After); err != nil {
 				return nil, err
 			}
-			out := map[string][]byte{}
-			for i, b := range plan.After {
-				out[fs[i].Path] = b
-			}
-			return out, nil
+			return memory.Rewrites(fs, plan.After), nil
 		})
 		if err != nil {
 			return nil, err

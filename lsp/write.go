@@ -36,12 +36,11 @@ import (
 // edits are ever planned on the same text (clients that do not version
 // their edits would apply the second at the wrong place).
 
-// planFunc decides a write: given the files of a .memory folder (open
-// buffers, reconciled with the disk, in place of their disk contents), it
-// returns the new bytes of every file to change, by path; for a log
-// (memory.IsLog) the bytes are appended instead. It must only
-// decide: it runs again whenever the store has to redo its transaction.
-type planFunc func(files []rules.File, cfg config.Config) (map[string][]byte, error)
+// planFunc decides a write (memory.Plan): given the files of a .memory
+// folder (open buffers, reconciled with the disk, in place of their disk
+// contents), it returns the changes. It must only decide: it runs again
+// whenever the store has to redo its transaction.
+type planFunc = memory.Plan
 
 // writeReport says where a write landed; commands return it in their result.
 type writeReport struct {
@@ -282,14 +281,23 @@ func (s *Server) planWrite(f *folder, snap *store.Snapshot, cfg config.Config, n
 	}
 	pend = kept
 	sort.Slice(pend, func(i, j int) bool { return pend[i].od.name < pend[j].od.name })
-	var out map[string][]byte
+	// The plan's rewrites by path (a buffer's file among them goes through
+	// the buffer); its appends go to disk as they are.
+	out := map[string][]byte{}
+	var changes []store.Change
 	if plan != nil {
-		var err error
-		if out, err = plan(f.catalog.Overlay(snap, merged), cfg); err != nil {
+		planned, err := plan(f.catalog.Overlay(snap, merged), cfg)
+		if err != nil {
 			return nil, nil, false, err
 		}
+		for _, c := range planned {
+			if c.Append {
+				changes = append(changes, c)
+			} else {
+				out[c.Path] = c.Data
+			}
+		}
 	}
-	var changes []store.Change
 	for i := range pend {
 		p := &pend[i]
 		if o, ok := out[p.doc.path]; ok {
@@ -311,7 +319,7 @@ func (s *Server) planWrite(f *folder, snap *store.Snapshot, cfg config.Config, n
 		}
 	}
 	for path, data := range out {
-		changes = append(changes, store.Change{Path: path, Data: data, Append: memory.IsLog(path)})
+		changes = append(changes, store.Change{Path: path, Data: data})
 	}
 	sort.Slice(changes, func(i, j int) bool { return changes[i].Path < changes[j].Path })
 	return pend, changes, waits, nil

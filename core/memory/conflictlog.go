@@ -2,10 +2,7 @@ package memory
 
 import (
 	"fmt"
-	"path/filepath"
 	"time"
-
-	"github.com/memory-lsp/memory-lsp/core/store"
 )
 
 // ConflictLog is the log, in `.memory/`, where HackLM records a rule that a
@@ -23,6 +20,3 @@ func ConflictRecord(r StoreResult, now time.Time) []byte {
 	return fmt.Appendf(nil, "%s | %s | %s | OLD: %s | NEW: %s\n",
 		now.UTC().Format(time.DateOnly), r.File, r.Slug, quote(r.Matched.Content), quote(r.Content))
 }
-
-// IsLog: path is a log a write appends to rather than replaces.
-func IsLog(path string) bool { return filepath.Base(path) == ConflictLog || store.IsJournal(path) }

@@ -136,7 +136,7 @@ func TestStoreUpToTheLineLimit(t *testing.T) {
 		grown      bool
 	}{
 		{"at the limit", full, []string{"refusing to store into decisions.md", fmt.Sprintf("it holds %d lines, and this would make it", memfile.MaxLines), fmt.Sprintf("over the limit of a memory file (%d lines)", memfile.MaxLines), "nothing was written"}, true},
-		{"past the limit", full + "\n", []string{"refusing to store into decisions.md", fmt.Sprintf("holds %d lines, over the %d-line limit of a memory file", memfile.MaxLines+1, memfile.MaxLines), "nothing is written"}, false},
+		{"past the limit", full + "\n", []string{"decisions.md: it holds", fmt.Sprintf("holds %d lines, over the %d-line limit of a memory file", memfile.MaxLines+1, memfile.MaxLines), "nothing is written"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := gitRoot(t)

@@ -8,11 +8,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
-	"time"
 
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
-	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/store"
 )
@@ -114,48 +112,28 @@ func (s *Service) Store(ctx context.Context, req StoreRequest, dryRun bool) (Sto
 		return StoreResult{}, err
 	}
 	var res StoreResult
-	plan := func(snap *store.Snapshot) ([]store.Change, error) {
-		f := snap.Category(v.Category)
-		var cur []byte
-		if f != nil && f.TooLarge() {
-			// Not read, so its Data is nil like an absent file's: planning
-			// on it would replace the file with a new one.
-			return nil, &FileTooLargeError{Op: "store into", Path: f.Path, Size: f.Size}
+	plan := StorePlan(s.WS.Dir, v, s.Warm, Writer{By: s.By}, &res)
+	run := func(snap *store.Snapshot) ([]store.Change, error) {
+		files := Files(snap)
+		if s.Warm != nil {
+			files = s.Warm.Overlay(snap, nil)
 		}
-		parse, keyed, grow := memfile.Parse, Dedup(nil), Appender(nil)
-		if f != nil && f.Exists {
-			cur = f.Data
-			if s.Warm != nil {
-				parse = func(b []byte) *memfile.Document { return s.Warm.Parse(f.Path, b) }
-				keyed, grow = s.Warm.Dedup(f.Path), s.Warm.Appender(f.Path)
-			}
-		}
-		out, r, err := PlanStoreParsing(cur, parse, keyed, grow, v, s.Cfg)
-		res = r
-		if err != nil || dryRun {
+		changes, err := plan(files, s.Cfg)
+		if dryRun {
 			return nil, err
 		}
-		var changes []store.Change
-		if out != nil {
-			changes = append(changes, store.Change{Path: filepath.Join(s.WS.Dir, v.Category.File()), Data: out})
-		}
-		if rec := ConflictRecord(r, time.Now()); rec != nil {
-			changes = append(changes, store.Change{Path: filepath.Join(s.WS.Dir, ConflictLog), Data: rec, Append: true})
-		}
-		// Also a store that wrote nothing (the entry is there already)
-		// answers "stored": an editor's save must not take it out either.
-		return append(changes, AckChange(s.WS.Dir, StoreAck(r, s.By, time.Now()))), nil
+		return changes, err
 	}
 	if dryRun {
-		snap, err := s.WS.Snapshot()
+		snap, err := s.WS.SnapshotOnly([]string{v.Category.File()})
 		if err != nil {
 			return StoreResult{}, err
 		}
-		_, err = plan(snap)
+		_, err = run(snap)
 		return res, err
 	}
 	// The plan reads the category file alone.
-	written, err := s.WS.UpdateOnly(ctx, []string{v.Category.File()}, plan)
+	written, err := s.WS.UpdateOnly(ctx, []string{v.Category.File()}, run)
 	if s.Warm != nil {
 		s.Warm.Wrote(written)
 	}

@@ -239,6 +239,13 @@ func (w *Workspace) Snapshot() (*Snapshot, error) {
 	return w.snapshot(nil)
 }
 
+// SnapshotOnly is a snapshot of only the files named (base names), read
+// without the lock as Snapshot reads: what a dry run of a write that reads
+// those files alone (UpdateOnly) plans on.
+func (w *Workspace) SnapshotOnly(names []string) (*Snapshot, error) {
+	return w.snapshot(names)
+}
+
 // snapshot is Snapshot, or with names non-nil a snapshot of only the files
 // named (base names): the others are neither read nor listed. Every other
 // category file is still resolved, and refused as Snapshot refuses it when
