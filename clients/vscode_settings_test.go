@@ -184,7 +184,7 @@ func TestVSCodeDocumentedDefaults(t *testing.T) {
 	}
 	want := map[string]any{
 		"categoryLimit": limits, "skipThreshold": d.SkipThreshold, "updateThreshold": d.UpdateThreshold,
-		"mergeThreshold": d.MergeThreshold, "longEntry": d.LongEntry, "maxContent": d.MaxContent, "historyDepth": d.HistoryDepth,
+		"mergeThreshold": d.MergeThreshold, "longEntry": d.LongEntry, "maxContent": d.MaxContent, "historyDepth": d.HistoryDepth, "review": d.Review,
 	}
 	row := regexp.MustCompile("(?m)^\\| `" + config.Section + "\\.(\\w+)` \\| unset \\(server: `([^`]*)`\\)")
 	seen := 0

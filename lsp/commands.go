@@ -120,7 +120,7 @@ func (s *Server) cmdStore(ctx context.Context, _ string, raw json.RawMessage) (a
 	if err != nil {
 		return nil, err
 	}
-	st, err := memory.Validate(a.StoreRequest, s.config())
+	st, signals, err := memory.Screen(a.StoreRequest, s.config())
 	if err != nil {
 		return nil, err
 	}
@@ -128,8 +128,8 @@ func (s *Server) cmdStore(ctx context.Context, _ string, raw json.RawMessage) (a
 	// The folder's warm catalog keeps what the dedup read in the file's
 	// entries at the last store.
 	catalog := &s.folderFor(memoryDir(root)).catalog
-	plan := memory.StorePlan(memoryDir(root), st, catalog, memory.Writer{By: memory.ByLSP}, &res)
-	rep, err := s.writeReading(ctx, root, "Store memory", []string{st.Category.File()}, plan)
+	plan := memory.StorePlan(memoryDir(root), st, signals, catalog, s.writer(), &res)
+	rep, err := s.writeReading(ctx, root, "Store memory", []string{st.Category.File(), store.HeldName}, plan)
 	if err != nil {
 		return nil, err
 	}
@@ -217,8 +217,8 @@ func (s *Server) cmdDelete(ctx context.Context, _ string, raw json.RawMessage) (
 		return nil, err
 	}
 	var res deleteResult
-	rep, err := s.write(ctx, root, "Delete memory", func(files []rules.File, _ config.Config) ([]store.Change, error) {
-		plan, err := memory.PlanDelete(files, target)
+	rep, err := s.write(ctx, root, "Delete memory", func(v memory.View, _ config.Config) ([]store.Change, error) {
+		plan, err := memory.PlanDelete(v.Files, target)
 		if err != nil {
 			return nil, err
 		}
@@ -262,13 +262,13 @@ func (s *Server) cmdAssignSlugs(ctx context.Context, _ string, raw json.RawMessa
 		return nil, err
 	}
 	var res assignResult
-	rep, err := s.write(ctx, root, "Assign slugs", func(files []rules.File, cfg config.Config) ([]store.Change, error) {
-		plan, err := memory.PlanAssignSlugs(files, cfg, only)
+	rep, err := s.write(ctx, root, "Assign slugs", func(v memory.View, cfg config.Config) ([]store.Change, error) {
+		plan, err := memory.PlanAssignSlugs(v.Files, cfg, only)
 		if err != nil {
 			return nil, err
 		}
 		res = assignResult{Assigned: plan.Assigned, Files: plan.Files, Message: plan.Message}
-		return memory.Rewrites(files, plan.After), nil
+		return memory.Rewrites(v.Files, plan.After), nil
 	})
 	if err != nil {
 		return nil, err
@@ -324,7 +324,8 @@ func (s *Server) cmdCleanup(ctx context.Context, _ string, raw json.RawMessage) 
 	var files []rules.File
 	var rep *writeReport
 	if a.Apply {
-		rep, err = s.write(ctx, root, "Clean up memory", func(fs []rules.File, cfg config.Config) ([]store.Change, error) {
+		rep, err = s.write(ctx, root, "Clean up memory", func(v memory.View, cfg config.Config) ([]store.Change, error) {
+			fs := v.Files
 			if err := memory.RefuseTooLarge("clean up", fs); err != nil {
 				return nil, err
 			}

@@ -15,7 +15,7 @@ import (
 func TestE2EStoreRefusesHiddenText(t *testing.T) {
 	root := poison.Workspace(t)
 	c := startBinary(t, root)
-	c.Initialize(lsptest.InitializeParams(root, nil))
+	c.Initialize(lsptest.InitializeParams(root, map[string]any{"review": "off"}))
 	poison.Refused(t, root, func(content string) (string, bool) {
 		res, err := c.Request("workspace/executeCommand", map[string]any{"command": "memory.storeMemory",
 			"arguments": []any{map[string]any{"category": "Instruction", "content": content}}})
@@ -28,4 +28,15 @@ func TestE2EStoreRefusesHiddenText(t *testing.T) {
 	if n := len(c.ServerRequests("workspace/applyEdit")); n != 0 {
 		t.Errorf("refused stores sent %d workspace/applyEdit", n)
 	}
+	// With review on (the default), held for a person instead.
+	h := startBinary(t, root)
+	h.Initialize(lsptest.InitializeParams(root, nil))
+	poison.Held(t, root, func(content string) (string, bool) {
+		var res struct {
+			Message string `json:"message"`
+		}
+		h.RequestInto("workspace/executeCommand", map[string]any{"command": "memory.storeMemory",
+			"arguments": []any{map[string]any{"category": "Instruction", "content": content}}}, &res)
+		return res.Message, true
+	})
 }

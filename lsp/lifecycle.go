@@ -3,9 +3,12 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"time"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
+
+	"github.com/memory-lsp/memory-lsp/core/memory"
 )
 
 func init() {
@@ -36,7 +39,11 @@ type initializeParams struct {
 	RootURI               *protocol.DocumentUri      `json:"rootUri"`
 	WorkspaceFolders      []protocol.WorkspaceFolder `json:"workspaceFolders"`
 	InitializationOptions json.RawMessage            `json:"initializationOptions"`
-	Capabilities          struct {
+	ClientInfo            *struct {
+		Name    string `json:"name"`
+		Version string `json:"version"`
+	} `json:"clientInfo"`
+	Capabilities struct {
 		Workspace struct {
 			Configuration bool `json:"configuration"`
 			WorkspaceEdit struct {
@@ -74,6 +81,9 @@ func (s *Server) initialize(_ context.Context, p *initializeParams) (any, error)
 	s.mu.Lock()
 	s.roots, s.base, s.cfg, s.startup, s.state = dedupe(roots), base, cfg, notes, stateRunning
 	s.refoldLocked()
+	if ci := p.ClientInfo; ci != nil {
+		s.client = strings.TrimSpace(ci.Name + " " + ci.Version)
+	}
 	s.caps = clientCaps{documentChanges: c.WorkspaceEdit.DocumentChanges, configuration: c.Configuration,
 		watchedFiles: c.DidChangeWatchedFiles.DynamicRegistration, didSave: p.Capabilities.TextDocument.Synchronization.DidSave}
 	s.mu.Unlock()
@@ -128,4 +138,13 @@ func (s *Server) stop() {
 		f.timer, f.sync = nil, nil
 	}
 	s.mu.Unlock()
+}
+
+// writer is who the server's writes come from: a person in an editor, as
+// the editor named itself in initialize (review: agents holds every write
+// but these).
+func (s *Server) writer() memory.Writer {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return memory.Writer{By: memory.ByLSP, Name: s.client, Person: true}
 }

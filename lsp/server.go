@@ -62,6 +62,7 @@ type Server struct {
 	roots    []string           // workspace folder paths
 	folders  map[string]*folder // served .memory folders by canonical path (folder.go)
 	caps     clientCaps
+	client   string          // the client's name and version, from initialize
 	base     config.Settings // from initializationOptions, if valid
 	pulled   config.Settings // last good workspace/configuration or didChangeConfiguration
 	cfg      config.Config

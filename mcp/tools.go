@@ -193,6 +193,9 @@ func (s *Server) call(ctx context.Context, req *sdk.CallToolRequest, prefix stri
 		svc, err = s.service(root)
 	}
 	if err == nil {
+		svc.Who.Name = clientName(req)
+	}
+	if err == nil {
 		var res *sdk.CallToolResult
 		if res, err = fn(svc); err == nil {
 			return res, nil
@@ -350,4 +353,17 @@ func (s *Server) memoryStats(ctx context.Context, req *sdk.CallToolRequest) (*sd
 		out.Message = st.Message(out.LastChange, latestFile)
 		return success(out.Message, out), nil
 	})
+}
+
+// clientName is the client as it named itself in initialize ("claude-code
+// 2.0.1"), for the provenance of what it writes; "" when it gave no name.
+func clientName(req *sdk.CallToolRequest) string {
+	if req == nil || req.Session == nil {
+		return ""
+	}
+	p := req.Session.InitializeParams()
+	if p == nil || p.ClientInfo == nil {
+		return ""
+	}
+	return strings.TrimSpace(p.ClientInfo.Name + " " + p.ClientInfo.Version)
 }

@@ -12,7 +12,7 @@ import (
 // codes, so nobody needs the README to run it.
 
 // exitCodesHelp is the contract every command keeps.
-const exitCodesHelp = "exit codes: 0 success; 1 findings of severity error (check) or a refused store (a secret, an instruction to agents, hidden text); 2 a usage error (unknown flag, category or argument, limit out of range, bad slug) or an I/O error"
+const exitCodesHelp = "exit codes: 0 success; 1 findings of severity error (check) or a refused store (a secret; with review off also an instruction to agents or hidden text); 2 a usage error (unknown flag, category or argument, limit out of range, bad slug) or an I/O error"
 
 // flagSyntaxHelp says how flags are written, for every command.
 const flagSyntaxHelp = "Flags go before or after the arguments, as --flag value or --flag=value; -- ends the flags, so content that starts with - is written after it: memory-lsp store --category Quirk -- \"-race slows the suite 10x\""

@@ -1,20 +1,29 @@
 package main
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/memory-lsp/memory-lsp/internal/poison"
 )
 
-// TestBinaryStoreRefusesHiddenText: `memory-lsp store` refuses each content
-// holding hidden text with exit 1 and a message that shows where it is and
-// what it says, and leaves every file of .memory/ byte-identical.
+// TestBinaryStoreRefusesHiddenText: with review off, `memory-lsp store`
+// refuses each content holding hidden text with exit 1 and a message that
+// shows where it is and what it says, and leaves every file of .memory/
+// byte-identical; with review on (the default) it holds each for a person
+// instead, showing the same, and no category file changes.
 func TestBinaryStoreRefusesHiddenText(t *testing.T) {
 	root := poison.Workspace(t)
+	off := filepath.Join(t.TempDir(), "settings.json")
+	writeTestFile(t, off, []byte(`{"review": "off"}`))
 	poison.Refused(t, root, func(content string) (string, bool) {
-		stdout, stderr, code := runBinary(t, root, "", "store", "--category", "Instruction", content)
+		stdout, stderr, code := runBinary(t, root, "", "store", "--config", off, "--category", "Instruction", content)
 		return stdout + stderr, code == 1 && stdout == ""
+	})
+	poison.Held(t, root, func(content string) (string, bool) {
+		stdout, stderr, code := runBinary(t, root, "", "store", "--category", "Instruction", content)
+		return stdout + stderr, code == 0
 	})
 }
 

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/store"
 	"github.com/memory-lsp/memory-lsp/internal/longtest"
 )
@@ -147,9 +148,12 @@ func runHostile(t *testing.T, path string) {
 			t.Errorf("stdout does not contain %q:\n%s", s, stdout.Bytes())
 		}
 	}
-	// A store that succeeds journals what it acknowledged (store.Ack); a
-	// refused one journals nothing.
-	journal := func(p string) bool { return c.exit == 0 && strings.HasSuffix(p, "/"+store.JournalName) }
+	// A store that succeeds journals what it acknowledged (store.Ack) and
+	// records who wrote it (memory.ProvenanceLog); a refused one does
+	// neither.
+	journal := func(p string) bool {
+		return c.exit == 0 && (strings.HasSuffix(p, "/"+store.JournalName) || strings.HasSuffix(p, "/"+memory.ProvenanceLog))
+	}
 	for p, b := range before {
 		if journal(p) {
 			continue

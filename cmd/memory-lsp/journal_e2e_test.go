@@ -26,8 +26,10 @@ func TestBinaryStoreJournalStaysOutOfGit(t *testing.T) {
 	if err != nil || len(recs) != 2 || recs[0].Add != "- Tag every release from main." || recs[1].Add != "- Use Postgres for the ledger." || recs[0].By != "cli" {
 		t.Fatalf("journal: %+v %v", recs, err)
 	}
-	if st := r.Git("status", "--porcelain", "--untracked-files=all"); strings.TrimSpace(st) != "M .memory/decisions.md" {
-		t.Errorf("git status lists more than the memory file:\n%s", st)
+	// The provenance log is the team's to commit or ignore; the journal
+	// is no one's.
+	if st := r.Git("status", "--porcelain", "--untracked-files=all"); strings.TrimSpace(st) != "M .memory/decisions.md\n?? .memory/provenance.log" {
+		t.Errorf("git status lists more than the memory file and the provenance log:\n%s", st)
 	}
 	// Once, however many stores.
 	ex, _ := os.ReadFile(filepath.Join(r.Dir, ".git", "info", "exclude"))

@@ -60,6 +60,7 @@ type env struct {
 	json           bool
 	root           string
 	cfg            config.Config
+	source         string // --source or MEMORY_LSP_SOURCE: who writes
 }
 
 type command struct {
@@ -78,6 +79,9 @@ type command struct {
 }
 
 // commonFlags are accepted by every command.
+// sourceFlag names the writer in the provenance log.
+var sourceFlag = flagSpec{name: "source", value: "NAME", help: "who writes, for the provenance log (default: $MEMORY_LSP_SOURCE, else the CLI)"}
+
 var commonFlags = []flagSpec{
 	{name: "root", value: "DIR", help: "the project (default: the nearest folder above the current one holding .memory/, else the git top level)"},
 	{name: "json", boolean: true, help: "print one JSON document on stdout"},
@@ -103,8 +107,8 @@ func commands() []command {
 			run:      runList},
 		{name: "store", positional: true, args: "--category C [--slug S] [--dry-run] CONTENT|-",
 			help:  "store a memory as HackLM's storeMemory does (- reads stdin)",
-			notes: "CONTENT is one sentence; the words may be given unquoted. A store skips what is already stored, updates an entry when the new text is the same fact with a changed value or wording (or reverses it), and otherwise appends; with --slug it updates the entry with that slug. A secret, an instruction to agents or text a reader cannot see (hidden-text) is refused (exit 1). The first store of a project creates .memory at its top and says where.",
-			flags: []flagSpec{{name: "category", value: "C", help: categoryHelp}, {name: "slug", value: "S", help: "kebab-case key; the same slug updates the entry"}, {name: "dry-run", boolean: true, help: "say what would happen, write nothing"}},
+			notes: "CONTENT is one sentence; the words may be given unquoted. A store skips what is already stored, updates an entry when the new text is the same fact with a changed value or wording (or reverses it), and otherwise appends; with --slug it updates the entry with that slug. A secret is refused (exit 1); an instruction to agents, text a reader cannot see (hidden-text), a link no entry cites yet or a pipe into a shell is held for review (exit 0; memory-lsp review), or refused with the review setting off. The first store of a project creates .memory at its top and says where.",
+			flags: []flagSpec{{name: "category", value: "C", help: categoryHelp}, {name: "slug", value: "S", help: "kebab-case key; the same slug updates the entry"}, {name: "dry-run", boolean: true, help: "say what would happen, write nothing"}, sourceFlag},
 			examples: []string{`memory-lsp store --category Decision "Use Postgres for the ledger."`, `memory-lsp store --category quirks --slug gradle-leak "The Gradle daemon leaks memory after 20 builds."`,
 				`echo "Run migrations before deploying." | memory-lsp store --category Instruction -`, `memory-lsp store --category Quirk -- "-race slows the suite 10x."`},
 			run: runStore},
@@ -127,6 +131,14 @@ func commands() []command {
 			flags:    initFlags(),
 			examples: []string{"memory-lsp init", "memory-lsp init --git --agents-md"},
 			run:      runInit},
+		{name: "review", args: "[--approve ID,…|all] [--reject ID,…|all]", help: "list the writes held for review, with who wrote them and why they were held; approve them into their category files or reject them",
+			notes: "A write is held instead of stored when the review setting asks for it: flagged (the default) holds one with an instruction to agents, hidden text, a link no entry cites yet or a pipe into a shell; agents holds every write that does not come from a person in an editor. Held writes wait in .memory/.held, which no agent and no query reads. An approved write is stored exactly as a direct store would store it.",
+			flags: []flagSpec{
+				{name: "approve", value: "IDS", help: "store these held writes (IDs separated by commas, or all)"},
+				{name: "reject", value: "IDS", help: "drop these held writes (IDs separated by commas, or all)"},
+				sourceFlag},
+			examples: []string{"memory-lsp review", "memory-lsp review --approve h1a2b3c4", "memory-lsp review --reject all", "memory-lsp review --json"},
+			run:      runReview},
 		{name: "version", help: "print the version", examples: []string{"memory-lsp version"}, run: runVersion},
 		mcpCommand(),
 		mergeDriverCommand(),
@@ -168,6 +180,10 @@ func run(ctx context.Context, args []string, e *env) int {
 		return fail(e, cmd, err)
 	}
 	e.json = a.set["json"]
+	e.source = a.str("source")
+	if e.source == "" {
+		e.source = strings.TrimSpace(os.Getenv("MEMORY_LSP_SOURCE"))
+	}
 	if !cmd.positional && len(a.pos) > 0 {
 		hint := ""
 		if cmd.name == "list" {
@@ -223,7 +239,7 @@ func (e *env) service() (*memory.Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &memory.Service{WS: ws, Cfg: e.cfg, CacheDir: cacheFolder(false), By: memory.ByCLI}, nil
+	return &memory.Service{WS: ws, Cfg: e.cfg, CacheDir: cacheFolder(false), Who: memory.Writer{By: memory.ByCLI, Name: e.source}}, nil
 }
 
 // fail reports err on stderr (and as JSON on stdout with --json) and picks

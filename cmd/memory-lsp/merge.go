@@ -72,10 +72,12 @@ func runMergeDriver(_ context.Context, e *env, a *parsedArgs) (int, error) {
 
 // gitSetup is what `init --git` did.
 type gitSetup struct {
-	// Attributes is the .gitattributes file, and AttributesChanged whether
-	// init added the driver's line to it.
+	// Attributes is the .gitattributes file, AttributesChanged whether
+	// init added to it, and AttributesAdded the lines it added (the
+	// driver's for the memory files, git's union for the logs).
 	Attributes        string           `json:"attributes"`
 	AttributesChanged bool             `json:"attributesChanged"`
+	AttributesAdded   []string         `json:"attributesAdded,omitempty"`
 	Config            []gitConfigValue `json:"config"`
 	// Note says how the driver was registered when memory-lsp is not on
 	// PATH (its absolute path is).
@@ -160,11 +162,11 @@ func (r *gitRepo) register(ctx context.Context) (*gitSetup, error) {
 		return nil, fmt.Errorf("init --git: reading %s: %w", path, err)
 	}
 	s := &gitSetup{Attributes: path}
-	if out, changed := merge.AddAttributes(cur); changed {
+	if out, added := merge.AddAttributes(cur); len(added) > 0 {
 		if err := store.WriteFileAtomic(path, out); err != nil {
 			return nil, fmt.Errorf("init --git: %w", err)
 		}
-		s.AttributesChanged = true
+		s.AttributesChanged, s.AttributesAdded = true, added
 	}
 	driver, note, err := driverCommand()
 	if err != nil {
@@ -241,8 +243,8 @@ func (g *gitSetup) print(e *env) {
 	if g.Note != "" {
 		fmt.Fprintf(e.stdout, "note: %s\n", g.Note)
 	}
-	if g.AttributesChanged {
-		fmt.Fprintf(e.stdout, "wrote %s: %s\n", display(g.Attributes), merge.AttributesLine)
+	if len(g.AttributesAdded) > 0 {
+		fmt.Fprintf(e.stdout, "wrote %s: %s\n", display(g.Attributes), strings.Join(g.AttributesAdded, "; "))
 	}
 	for _, c := range g.Config {
 		switch {

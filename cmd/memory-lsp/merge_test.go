@@ -231,6 +231,14 @@ func TestMergeDriverGit(t *testing.T) {
 		}
 		r.Commit("", "main")
 		r.mergeFeature()
+		// Both branches' provenance survives the merge (git's union driver
+		// on the logs, which init --git registered).
+		prov := r.read(".memory/provenance.log")
+		for _, want := range []string{`"content":"Run CI on every push to main."`, `"content":"Tag every release with semver."`} {
+			if strings.Count(prov, want) != 1 {
+				t.Errorf("provenance.log lacks %s once:\n%s", want, prov)
+			}
+		}
 		got := r.read(".memory/decisions.md")
 		for _, want := range []string{"- [db] Use PostgreSQL 16 for the primary store.", "- [ci] Run CI on every push to main.", "- [tags] Tag every release with semver."} {
 			if strings.Count(got, want) != 1 {
@@ -298,7 +306,7 @@ func TestInitGit(t *testing.T) {
 				t.Errorf("output lacks %q:\n%s", want, out)
 			}
 		}
-		if got := r.read(".gitattributes"); got != "*.png binary\n"+merge.AttributesLine+"\n" {
+		if got := r.read(".gitattributes"); got != "*.png binary\n"+merge.AttributesLine+"\n"+merge.LogsLine+"\n" {
 			t.Errorf(".gitattributes: %q", got)
 		}
 		if got := r.Git("config", "--local", "merge.memory-lsp.name"); got != merge.DriverName+"\n" {

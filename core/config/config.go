@@ -6,6 +6,8 @@ package config
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/memory-lsp/memory-lsp/core/category"
 )
@@ -29,7 +31,25 @@ type Config struct {
 	// HistoryDepth is how many commits the reference rules read for the
 	// renames and deletions of cited paths; 0 reads none.
 	HistoryDepth int
+	// Review is which writes wait for a person before they reach a
+	// category file: ReviewOff, ReviewFlagged or ReviewAgents.
+	Review string
 }
+
+// The review modes (the `review` setting).
+const (
+	// ReviewOff stores every write that passes validation, and refuses
+	// instructions to agents and hidden text as before review existed.
+	ReviewOff = "off"
+	// ReviewFlagged holds a write that a sign of poisoning touches.
+	ReviewFlagged = "flagged"
+	// ReviewAgents holds every write that does not come from a person in
+	// an editor.
+	ReviewAgents = "agents"
+)
+
+// ReviewModes are the values of the `review` setting, from the least strict.
+var ReviewModes = []string{ReviewOff, ReviewFlagged, ReviewAgents}
 
 // MaxHistoryDepth bounds historyDepth: a deeper pass over history would
 // cost seconds on every cold check.
@@ -54,6 +74,7 @@ func Default() Config {
 		MaxContent:   1000,
 		Disabled:     map[string]bool{},
 		HistoryDepth: 5000,
+		Review:       ReviewFlagged,
 	}
 	for _, code := range offByDefault {
 		c.Disabled[code] = true
@@ -90,6 +111,9 @@ func (c Config) Validate() error {
 	if c.HistoryDepth < 0 || c.HistoryDepth > MaxHistoryDepth {
 		errs = append(errs, fmt.Errorf("historyDepth = %d: must be between 0 and %d", c.HistoryDepth, MaxHistoryDepth))
 	}
+	if !slices.Contains(ReviewModes, c.Review) {
+		errs = append(errs, fmt.Errorf("review = %q: must be one of %s", c.Review, strings.Join(ReviewModes, ", ")))
+	}
 	return errors.Join(errs...)
 }
 
@@ -124,6 +148,9 @@ func (c Config) Merge(s Settings) (Config, error) {
 	}
 	if s.HistoryDepth != nil {
 		out.HistoryDepth = *s.HistoryDepth
+	}
+	if s.Review != nil {
+		out.Review = *s.Review
 	}
 	for code, on := range s.Rules {
 		out.Disabled[code] = !on

@@ -26,6 +26,7 @@ type Settings struct {
 	MaxContent      *int            `json:"maxContent,omitempty"`
 	Rules           map[string]bool `json:"rules,omitempty"`
 	HistoryDepth    *int            `json:"historyDepth,omitempty"`
+	Review          *string         `json:"review,omitempty"`
 }
 
 // Section is the key a settings object may be nested under: the name of the
@@ -174,6 +175,7 @@ var kinds = map[reflect.Kind][2]string{
 	reflect.Int:     {"a whole number", "whole numbers"},
 	reflect.Float64: {"a number", "numbers"},
 	reflect.Bool:    {"true or false", "true or false"},
+	reflect.String:  {"a string", "strings"},
 }
 
 // canonicalLimits names each category by its canonical name, so that two

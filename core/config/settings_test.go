@@ -23,7 +23,7 @@ func TestParseSettings(t *testing.T) {
 		{in: `{"memory": {"longEntry": null, "skipThreshold": 0.9}}`, want: `{"skipThreshold":0.9}`},
 		{in: `{"rules": {"missing-slug": false, "secret": null}}`, want: `{"rules":{"missing-slug":false}}`},
 		{in: `{"categoryLimit": {"Decision": null}}`, want: `{}`},
-		{in: `{"colour": 1}`, err: `colour: no setting has the key "colour" (keys: categoryLimit, historyDepth, longEntry, maxContent, mergeThreshold, rules, skipThreshold, updateThreshold)`},
+		{in: `{"colour": 1}`, err: `colour: no setting has the key "colour" (keys: categoryLimit, historyDepth, longEntry, maxContent, mergeThreshold, review, rules, skipThreshold, updateThreshold)`},
 		{in: `{"memory": {"colour": 1, "longEntry": 120}}`, err: `memory.colour: no setting has the key "colour"`},
 		{in: `{"categoryLimits": {}}`, err: `categoryLimits: no setting has the key "categoryLimits"; did you mean "categoryLimit"?`},
 		{in: `{"memory": {}, "longEntry": 120}`, err: `memory: no setting has the key "memory"`},
@@ -60,7 +60,7 @@ func TestParseSettings(t *testing.T) {
 }
 
 func TestSettingsKeys(t *testing.T) {
-	want := []string{"categoryLimit", "historyDepth", "longEntry", "maxContent", "mergeThreshold", "rules", "skipThreshold", "updateThreshold"}
+	want := []string{"categoryLimit", "historyDepth", "longEntry", "maxContent", "mergeThreshold", "review", "rules", "skipThreshold", "updateThreshold"}
 	if got := settingsKeys(); !slices.Equal(got, want) {
 		t.Errorf("settingsKeys() = %v, want %v", got, want)
 	}
@@ -97,5 +97,33 @@ func TestOverlay(t *testing.T) {
 	}
 	if base.CategoryLimit["Decision"] != 1 || !base.Rules["secret"] || *base.LongEntry != 100 {
 		t.Errorf("Overlay changed its receiver: %+v", base)
+	}
+}
+
+// The review setting takes one of its modes, and a wrong one is named
+// with the modes it may be.
+func TestReviewSetting(t *testing.T) {
+	if got := Default().Review; got != ReviewFlagged {
+		t.Errorf("default review = %q, want %q", got, ReviewFlagged)
+	}
+	for _, mode := range ReviewModes {
+		s, err := ParseSettings([]byte(`{"memory": {"review": "` + mode + `"}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := Default().Merge(s)
+		if err != nil || c.Review != mode {
+			t.Errorf("review %q: %q, %v", mode, c.Review, err)
+		}
+	}
+	s, err := ParseSettings([]byte(`{"review": "never"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Default().Merge(s); err == nil || !strings.Contains(err.Error(), `review = "never": must be one of off, flagged, agents`) {
+		t.Errorf("review never: %v", err)
+	}
+	if _, err := ParseSettings([]byte(`{"review": true}`)); err == nil || !strings.Contains(err.Error(), "review: true is not a valid value (want a string)") {
+		t.Errorf("review true: %v", err)
 	}
 }

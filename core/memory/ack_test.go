@@ -93,7 +93,7 @@ func TestServiceJournalsStores(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &Service{WS: ws, Cfg: config.Default(), By: ByMCP}
+	s := &Service{WS: ws, Cfg: config.Default(), Who: Writer{By: ByMCP}}
 	ctx := context.Background()
 	for _, content := range []string{"Use Redis for caching.", "Use Redis for caching.", "Deploy the API first."} {
 		if _, err := s.Store(ctx, StoreRequest{Category: "Decision", Content: content}, false); err != nil {
@@ -118,11 +118,11 @@ func TestServiceJournalsStores(t *testing.T) {
 	if len(adds) != len(want) || adds[0] != want[0] || adds[1] != want[1] || adds[2] != want[2] {
 		t.Errorf("journal adds %q, want %q", adds, want)
 	}
-	// The journal is no memory file: nothing else in .memory/ but it and
-	// the category file.
+	// The journal is no memory file: nothing else in .memory/ but it, the
+	// category file and the provenance log.
 	ents, _ := os.ReadDir(ws.Dir)
 	for _, e := range ents {
-		if n := e.Name(); n != store.JournalName && n != "decisions.md" {
+		if n := e.Name(); n != store.JournalName && n != "decisions.md" && n != ProvenanceLog {
 			t.Errorf("unexpected %s in %s", n, filepath.Base(ws.Dir))
 		}
 	}

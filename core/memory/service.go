@@ -30,9 +30,9 @@ type Service struct {
 	// between runs (store.Project.MovesCached).
 	CacheDir string
 
-	// By names the writer in the journal of what it acknowledged
-	// (store.Ack.By: ByCLI, ByMCP).
-	By string
+	// Who is the writer, for the journal of what it acknowledged, the
+	// provenance log and review.
+	Who Writer
 }
 
 // Files parses a snapshot into the rule engine's file list: the category
@@ -107,33 +107,34 @@ func (s *Service) Load() ([]rules.File, error) {
 // Store runs storeMemory. With dryRun it decides on the current files and
 // writes nothing.
 func (s *Service) Store(ctx context.Context, req StoreRequest, dryRun bool) (StoreResult, error) {
-	v, err := Validate(req, s.Cfg)
+	v, signals, err := Screen(req, s.Cfg)
 	if err != nil {
 		return StoreResult{}, err
 	}
 	var res StoreResult
-	plan := StorePlan(s.WS.Dir, v, s.Warm, Writer{By: s.By}, &res)
+	plan := StorePlan(s.WS.Dir, v, signals, s.Warm, s.Who, &res)
 	run := func(snap *store.Snapshot) ([]store.Change, error) {
 		files := Files(snap)
 		if s.Warm != nil {
 			files = s.Warm.Overlay(snap, nil)
 		}
-		changes, err := plan(files, s.Cfg)
+		changes, err := plan(View{Files: files, Held: snap.Held}, s.Cfg)
 		if dryRun {
 			return nil, err
 		}
 		return changes, err
 	}
+	// The plan reads the category file alone, and the review queue.
+	names := []string{v.Category.File(), store.HeldName}
 	if dryRun {
-		snap, err := s.WS.SnapshotOnly([]string{v.Category.File()})
+		snap, err := s.WS.SnapshotOnly(names)
 		if err != nil {
 			return StoreResult{}, err
 		}
 		_, err = run(snap)
 		return res, err
 	}
-	// The plan reads the category file alone.
-	written, err := s.WS.UpdateOnly(ctx, []string{v.Category.File()}, run)
+	written, err := s.WS.UpdateOnly(ctx, names, run)
 	if s.Warm != nil {
 		s.Warm.Wrote(written)
 	}
@@ -141,6 +142,30 @@ func (s *Service) Store(ctx context.Context, req StoreRequest, dryRun bool) (Sto
 		return StoreResult{}, fmt.Errorf("storing into %s: %w", v.Category.File(), err)
 	}
 	return res, nil
+}
+
+// Review approves or rejects held writes (ReviewPlan); the reviewer is s.Who.
+func (s *Service) Review(ctx context.Context, req ReviewRequest) ([]ReviewOutcome, error) {
+	var out []ReviewOutcome
+	plan := ReviewPlan(s.WS.Dir, req, s.Who, &out)
+	written, err := s.WS.Update(ctx, func(snap *store.Snapshot) ([]store.Change, error) {
+		return plan(View{Files: Files(snap), Held: snap.Held}, s.Cfg)
+	})
+	if s.Warm != nil {
+		s.Warm.Wrote(written)
+	}
+	return out, err
+}
+
+// Held lists the writes waiting for review, and the queue's lines that are
+// no record (kept, and shown, so that nothing in them goes unseen).
+func (s *Service) Held() ([]Held, []int, error) {
+	snap, err := s.WS.SnapshotOnly([]string{store.HeldName})
+	if err != nil {
+		return nil, nil, err
+	}
+	held, bad := ParseHeld(snap.Held)
+	return held, bad, nil
 }
 
 // Query runs queryMemory on the current files: from the warm catalog of a

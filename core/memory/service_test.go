@@ -85,6 +85,9 @@ func entriesOf(t *testing.T, root string) []memfile.Entry {
 func TestStoreRefusalLeavesFileUntouched(t *testing.T) {
 	root := t.TempDir()
 	svc := newService(root)
+	// Instructions to agents and hidden text are refused with review off;
+	// with it on they are held (review_test.go).
+	svc.Cfg.Review = config.ReviewOff
 	if _, err := svc.Store(context.Background(), StoreRequest{Category: "Decision", Content: "Use Postgres for the ledger."}, false); err != nil {
 		t.Fatal(err)
 	}

@@ -89,9 +89,12 @@ type StoreResult struct {
 	Content   string `json:"content"`
 	// Kind is how the new text relates to Matched (similar.Kind*): a
 	// "sibling" was stored beside it, a "reversal" replaced it.
-	Kind    string `json:"kind,omitempty"`
-	Reason  string `json:"reason,omitempty"`
-	Message string `json:"message"`
+	Kind   string `json:"kind,omitempty"`
+	Reason string `json:"reason,omitempty"`
+	// Held says why a write was held for review (Action is ActionHeld),
+	// and the ID a person approves it by.
+	Held    *HeldRef `json:"held,omitempty"`
+	Message string   `json:"message"`
 }
 
 // PlanStore decides a store against the current bytes of the category file

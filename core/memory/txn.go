@@ -3,6 +3,7 @@ package memory
 import (
 	"bytes"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/memory-lsp/memory-lsp/core/config"
@@ -11,31 +12,47 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/store"
 )
 
-// Plan decides one write to a .memory folder inside its lock: given the
-// folder's files as the writer sees them (the disk as read inside the lock;
-// for the language server, its open buffers laid over it), it returns the
-// changes. Every front end runs the same plans; only how the files are read
-// and how the changes reach buffers differs.
-type Plan func(files []rules.File, cfg config.Config) ([]store.Change, error)
+// Plan decides one write to a .memory folder inside its lock, on the
+// folder as the writer sees it (View), and returns the changes. Every front
+// end runs the same plans; only how the files are read and how the changes
+// reach buffers differs.
+type Plan func(v View, cfg config.Config) ([]store.Change, error)
 
-// Writer says who asks for a write, for the journal of acknowledged
-// entries (store.Ack.By: ByCLI, ByMCP, ByLSP).
-type Writer struct {
-	By string
+// View is a .memory folder as a write plans on it.
+type View struct {
+	// Files are the folder's memory files: the disk as read inside the
+	// lock, or for the language server its open buffers laid over it.
+	Files []rules.File
+	// Held is the review queue (store.HeldName) as read inside the lock.
+	Held []byte
 }
 
-// StorePlan is the plan of the validated store st into the .memory folder
-// dir: the category file's new bytes, the record of a reversal in the
-// conflict log, and the acknowledgement every writer journals (ack.go: an
-// editor's save must not take out what a store answered "stored"). w, when
+// Writer says who asks for a write: for the journal of acknowledged
+// entries, the provenance log and review.
+type Writer struct {
+	By string // ByCLI, ByMCP, ByLSP
+	// Name is the writer as it names itself: the MCP client's name and
+	// version from initialize, the CLI's --source, the editor's name.
+	Name string
+	// Person: a person in an editor, through the language server's
+	// commands (review: agents holds every other write).
+	Person bool
+}
+
+// StorePlan is the plan of the screened store st into the .memory folder
+// dir (signals: what Screen found in it): the category file's new bytes,
+// the record of a reversal in the conflict log, the provenance of the
+// write, and the acknowledgement every writer journals (ack.go: an
+// editor's save must not take out what a store answered "stored"); or, when
+// review holds the write, its record in the review queue instead. w, when
 // non-nil, is the warm catalog that keeps what the dedup read in the file
 // between a long-lived process's stores. The plan's result is left in *res.
-func StorePlan(dir string, st Store, w *Warm, who Writer, res *StoreResult) Plan {
-	return func(files []rules.File, cfg config.Config) ([]store.Change, error) {
+func StorePlan(dir string, st Store, signals []Signal, w *Warm, who Writer, res *StoreResult) Plan {
+	return func(v View, cfg config.Config) ([]store.Change, error) {
 		path := filepath.Join(dir, st.Category.File())
 		var cur []byte
 		parse, keyed, grow := memfile.Parse, Dedup(nil), Appender(nil)
-		if f := CategoryFile(files, st.Category); f != nil {
+		if f := CategoryFile(v.Files, st.Category); f != nil {
 			if f.TooLarge() {
 				// A file that large was never read: its empty Doc must not
 				// be taken for an empty file.
@@ -61,9 +78,22 @@ func StorePlan(dir string, st Store, w *Warm, who Writer, res *StoreResult) Plan
 			return nil, err
 		}
 		now := time.Now()
+		if cfg.Review != config.ReviewOff && r.Action != ActionSkipped {
+			// A write whose text memory already holds changes nothing, and
+			// is answered as before; any other is judged on its signals
+			// and the links memory does not cite yet.
+			all := append(slices.Clone(signals), newURLSignals(st.Content, v.Files)...)
+			if heldBy(cfg.Review, who, all) {
+				if len(all) == 0 {
+					all = []Signal{{Code: SignalReview, What: "review is set to agents: a write that does not come from a person in an editor waits for one"}}
+				}
+				return holdPlan(dir, st, v, all, who, now, res)
+			}
+		}
 		var changes []store.Change
 		if out != nil {
 			changes = append(changes, store.Change{Path: path, Data: out})
+			changes = append(changes, ProvenanceChange(dir, Provenance{Time: now.UTC().Format(time.RFC3339Nano), Action: r.Action, By: who.By, Name: who.Name, File: r.File, Slug: r.Slug, Content: r.Content}))
 		}
 		if rec := ConflictRecord(r, now); rec != nil {
 			changes = append(changes, store.Change{Path: filepath.Join(dir, ConflictLog), Data: rec, Append: true})

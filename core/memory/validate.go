@@ -49,14 +49,44 @@ const maxSlugLen = 64
 // Validate checks a request before anything is read or written. HackLM writes
 // whatever it is given (§21 B13); every check here exists because some input
 // would otherwise corrupt the file or be read back as something else.
+//
+// Instructions to agents and hidden text are refused here only with review
+// off; with review on, Screen holds them for a person instead.
 func Validate(req StoreRequest, cfg config.Config) (Store, error) {
+	st, signals, err := screen(req, cfg)
+	if err != nil {
+		return Store{}, err
+	}
+	for _, sig := range signals {
+		if sig.refusal != nil {
+			return Store{}, sig.refusal
+		}
+	}
+	return st, nil
+}
+
+// Screen is Validate for a write that review may hold: a request that
+// cannot be stored (bad category, content or slug, a likely secret) is
+// refused, and the signs of poisoning the content carries are returned
+// beside the store (with review off they are refused too, as Validate
+// refuses them). Signs that depend on the memory already stored (a new
+// link) are the store plan's to add, inside the lock.
+func Screen(req StoreRequest, cfg config.Config) (Store, []Signal, error) {
+	if cfg.Review == config.ReviewOff {
+		st, err := Validate(req, cfg)
+		return st, nil, err
+	}
+	return screen(req, cfg)
+}
+
+func screen(req StoreRequest, cfg config.Config) (Store, []Signal, error) {
 	cat, err := category.Parse(req.Category)
 	if err != nil {
-		return Store{}, &InputError{Field: "category", Problem: err.Error()}
+		return Store{}, nil, &InputError{Field: "category", Problem: err.Error()}
 	}
 	content, err := validateContent(req.Content, cfg)
 	if err != nil {
-		return Store{}, err
+		return Store{}, nil, err
 	}
 	slug := memfile.TrimJS(req.Slug)
 	if slug != "" {
@@ -66,12 +96,12 @@ func Validate(req StoreRequest, cfg config.Config) (Store, error) {
 			if hint != "" && len(hint) <= maxSlugLen {
 				msg += fmt.Sprintf("; try %q", hint)
 			}
-			return Store{}, &InputError{Field: "slug", Problem: msg}
+			return Store{}, nil, &InputError{Field: "slug", Problem: msg}
 		}
 	} else if looksLikeSlug(content) {
-		return Store{}, &InputError{Field: "content", Problem: fmt.Sprintf("content starts with %q, which would be read back as a slug; pass the slug separately or reword the start", content[:min(len(content), 20)])}
+		return Store{}, nil, &InputError{Field: "content", Problem: fmt.Sprintf("content starts with %q, which would be read back as a slug; pass the slug separately or reword the start", content[:min(len(content), 20)])}
 	}
-	return Store{Category: cat, Content: content, Slug: slug}, nil
+	return Store{Category: cat, Content: content, Slug: slug}, contentSignals(content, cfg), nil
 }
 
 func validateContent(raw string, cfg config.Config) (string, error) {
@@ -100,27 +130,57 @@ func validateContent(raw string, cfg config.Config) (string, error) {
 	if m := secret.Find(content); len(m) > 0 {
 		return "", bad("content looks like it contains %s; memory files are shared and committed, so store where the secret lives (e.g. an environment variable name) instead", WithArticle(m[0].Kind))
 	}
+	return content, nil
+}
+
+// contentSignals are the signs of poisoning in content alone.
+func contentSignals(content string, cfg config.Config) []Signal {
+	bad := func(format string, args ...any) error {
+		return &InputError{Field: "content", Problem: fmt.Sprintf(format, args...)}
+	}
+	var out []Signal
 	// Memory is pasted into every later agent session as trusted notes, so
-	// text that steers the agent is refused like a secret; switching the
-	// rule off (a project whose facts trip it) lets it through.
+	// text that steers the agent is held or refused like a secret;
+	// switching the rule off (a project whose facts trip it) lets it
+	// through.
 	if cfg.Enabled(rules.AgentDirectiveCode) {
 		if d := rules.FindDirectives(content); len(d) > 0 {
-			return "", bad("content %s; memory is read by agents, so it is not stored — state the project fact instead", d[0].What())
+			out = append(out, Signal{Code: rules.AgentDirectiveCode, What: "it " + d[0].What(),
+				refusal: bad("content %s; memory is read by agents, so it is not stored — state the project fact instead", d[0].What())})
 		}
 	}
 	// Text a reader of the file cannot see (bidi controls, tag characters,
 	// zero-width characters, comments) would reach every agent unreviewed.
 	if cfg.Enabled(rules.HiddenTextCode) {
+		all := rules.FindHidden(content)
 		// A comment that holds only a note or a template's hint
-		// (rules.Hidden.Note, Hint) is stored: check reports it, and
-		// refusing it would lose the user's fact.
-		h := slices.DeleteFunc(rules.FindHidden(content), func(h rules.Hidden) bool { return h.Note || h.Hint })
-		if len(h) > 0 {
-			return "", bad("content holds hidden text at character %d, %s (made visible: %s); memory is read by agents, so it is not stored — remove it",
-				utf8.RuneCountInString(content[:h[0].Start])+1, h[0].What(), quoteVisible(content, h))
+		// (rules.Hidden.Note, Hint) is stored without review: check
+		// reports it, and refusing it would lose the user's fact. With
+		// review on it is held like any hidden text: a person sees it
+		// before any agent reads it.
+		h := slices.DeleteFunc(slices.Clone(all), func(h rules.Hidden) bool { return h.Note || h.Hint })
+		switch {
+		case len(h) > 0:
+			at := utf8.RuneCountInString(content[:h[0].Start]) + 1
+			out = append(out, Signal{Code: rules.HiddenTextCode,
+				What: fmt.Sprintf("it holds hidden text at character %d, %s (made visible: %s)", at, h[0].What(), quoteVisible(content, h)),
+				refusal: bad("content holds hidden text at character %d, %s (made visible: %s); memory is read by agents, so it is not stored — remove it",
+					at, h[0].What(), quoteVisible(content, h))})
+		case len(all) > 0 && cfg.Review != config.ReviewOff:
+			at := utf8.RuneCountInString(content[:all[0].Start]) + 1
+			out = append(out, Signal{Code: rules.HiddenTextCode,
+				What: fmt.Sprintf("it holds hidden text at character %d, %s (made visible: %s)", at, all[0].What(), quoteVisible(content, all))})
 		}
 	}
-	return content, nil
+	if cfg.Review != config.ReviewOff {
+		if len(out) == 0 || out[0].Code != rules.AgentDirectiveCode {
+			out = append(out, steersSignals(content)...)
+		}
+		if p := shellPipe(content); p != "" {
+			out = append(out, Signal{Code: SignalShellPipe, What: fmt.Sprintf("it pipes into a shell or interpreter (%q)", p)})
+		}
+	}
+	return out
 }
 
 // looksLikeSlug reports whether "- " + content would parse with a slug.

@@ -24,17 +24,53 @@ const (
 	DriverCommand = "memory-lsp" + DriverArgs
 )
 
-// AddAttributes returns .gitattributes content that routes Pattern to the
-// driver, and whether it differs from cur. A file whose last line setting
-// `merge` for Pattern already names the driver is left alone (later lines
-// win in git, so an earlier one followed by `merge=union` is not enough);
-// otherwise AttributesLine is appended, in the file's line ending, and
-// nothing else changes.
-func AddAttributes(cur []byte) ([]byte, bool) {
+// LogsPattern selects the logs memory-lsp and HackLM append to in
+// `.memory/` (provenance.log, conflicts.log, cleanup.log): git's own union
+// driver keeps both sides' lines, so two branches that both appended merge
+// without a conflict.
+const LogsPattern = ".memory/*.log"
+
+// LogsLine is the .gitattributes line for the logs.
+const LogsLine = LogsPattern + " merge=union"
+
+// Attributes are the .gitattributes lines init --git needs, each a pattern
+// and its merge driver.
+var Attributes = [][2]string{{Pattern, Driver}, {LogsPattern, "union"}}
+
+// AddAttributes returns .gitattributes content that routes each pattern of
+// Attributes to its driver, and the lines it added. A file whose last line
+// setting `merge` for a pattern already names its driver is left alone for
+// it (later lines win in git, so an earlier one followed by another driver
+// is not enough); otherwise the line is appended, in the file's line
+// ending, and nothing else changes.
+func AddAttributes(cur []byte) ([]byte, []string) {
+	eol := "\n"
+	if bytes.Count(cur, []byte("\r\n"))*2 > bytes.Count(cur, []byte("\n")) {
+		eol = "\r\n"
+	}
+	out := bytes.Clone(cur)
+	var added []string
+	for _, a := range Attributes {
+		if mergeOf(out, a[0]) == a[1] {
+			continue
+		}
+		if len(out) > 0 && out[len(out)-1] != '\n' {
+			out = append(out, eol...)
+		}
+		line := a[0] + " merge=" + a[1]
+		out = append(out, line+eol...)
+		added = append(added, line)
+	}
+	return out, added
+}
+
+// mergeOf is the merge attribute the last line for pattern sets in a
+// .gitattributes file ("" when none does).
+func mergeOf(data []byte, pattern string) string {
 	merge := ""
-	for _, line := range strings.Split(string(cur), "\n") {
+	for _, line := range strings.Split(string(data), "\n") {
 		f := strings.Fields(line)
-		if len(f) < 2 || f[0] != Pattern {
+		if len(f) < 2 || f[0] != pattern {
 			continue
 		}
 		for _, a := range f[1:] {
@@ -46,17 +82,5 @@ func AddAttributes(cur []byte) ([]byte, bool) {
 			}
 		}
 	}
-	if merge == Driver {
-		return cur, false
-	}
-	eol := "\n"
-	if bytes.Count(cur, []byte("\r\n"))*2 > bytes.Count(cur, []byte("\n")) {
-		eol = "\r\n"
-	}
-	out := bytes.Clone(cur)
-	if len(out) > 0 && out[len(out)-1] != '\n' {
-		out = append(out, eol...)
-	}
-	out = append(out, AttributesLine+eol...)
-	return out, true
+	return merge
 }

@@ -1,6 +1,10 @@
 package merge
 
-import "testing"
+import (
+	"slices"
+	"strings"
+	"testing"
+)
 
 func TestAddAttributes(t *testing.T) {
 	for _, c := range []struct {
@@ -18,12 +22,34 @@ func TestAddAttributes(t *testing.T) {
 		{"a comment does not count", "# .memory/*.md merge=memory-lsp\n", "# .memory/*.md merge=memory-lsp\n.memory/*.md merge=memory-lsp\n", true},
 		{"another pattern does not count", "**/.memory/*.md merge=memory-lsp\n", "**/.memory/*.md merge=memory-lsp\n.memory/*.md merge=memory-lsp\n", true},
 	} {
-		got, changed := AddAttributes([]byte(c.in))
-		if string(got) != c.want || changed != c.changed {
-			t.Errorf("%s: AddAttributes(%q) = %q, %v; want %q, %v", c.name, c.in, got, changed, c.want, c.changed)
+		// The logs' line follows, in the file's line ending.
+		eol := "\n"
+		if strings.Contains(c.want, "\r\n") {
+			eol = "\r\n"
 		}
-		if again, ch := AddAttributes(got); ch || string(again) != string(got) {
+		want := c.want
+		if !strings.HasSuffix(want, "\n") {
+			want += eol
+		}
+		want += LogsLine + eol
+		got, added := AddAttributes([]byte(c.in))
+		if string(got) != want || slices.Contains(added, AttributesLine) != c.changed {
+			t.Errorf("%s: AddAttributes(%q) = %q, %q; want %q, the driver's line added %v", c.name, c.in, got, added, want, c.changed)
+		}
+		if again, ch := AddAttributes(got); len(ch) > 0 || string(again) != string(got) {
 			t.Errorf("%s: not idempotent: %q", c.name, again)
 		}
+	}
+}
+
+// The logs get git's union driver: both branches' appended lines kept.
+func TestAddAttributesLogs(t *testing.T) {
+	got, added := AddAttributes(nil)
+	if string(got) != ".memory/*.md merge=memory-lsp\n.memory/*.log merge=union\n" || len(added) != 2 {
+		t.Errorf("AddAttributes(nil) = %q, %q", got, added)
+	}
+	got, added = AddAttributes([]byte(".memory/*.log merge=union\r\n"))
+	if string(got) != ".memory/*.log merge=union\r\n.memory/*.md merge=memory-lsp\r\n" || len(added) != 1 {
+		t.Errorf("with the logs' line there: %q, %q", got, added)
 	}
 }

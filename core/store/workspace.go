@@ -209,6 +209,9 @@ func (f *File) TooLarge() bool { return f.Exists && f.Data == nil && f.Size > Ma
 type Snapshot struct {
 	Dir   string
 	Files []File
+	// Held is the review queue (HeldName), read when the snapshot reads
+	// every file or names it; nil when there is none.
+	Held []byte
 }
 
 // Category returns the file of category c.
@@ -280,6 +283,11 @@ func (w *Workspace) snapshot(names []string) (*Snapshot, error) {
 	}
 	if !exists {
 		return s, nil
+	}
+	if names == nil || slices.Contains(names, HeldName) {
+		if s.Held, err = readHeld(realDir); err != nil {
+			return nil, err
+		}
 	}
 	// The other *.md files, in name order: those named, else every one.
 	// Named ones too are taken from the folder's listing, as it spells
@@ -623,6 +631,16 @@ func stillOurs(lock *Lock, snap *Snapshot, path string) func() error {
 		var was []byte
 		if f := snap.Lookup(filepath.Base(path)); f != nil && f.Exists {
 			was = f.Data
+		} else if IsHeld(path) {
+			// The review queue: read as bytes only, nil for absent or empty.
+			same, err := holds(path, snap.Held)
+			switch {
+			case errors.Is(err, fs.ErrNotExist) && len(snap.Held) == 0, err == nil && same:
+				return nil
+			case err != nil && !errors.Is(err, fs.ErrNotExist):
+				return err
+			}
+			return fmt.Errorf("%w: %s changed", errOvertaken, path)
 		}
 		same, err := holds(path, was)
 		switch {
@@ -722,7 +740,7 @@ func (w *Workspace) checkChanges(snap *Snapshot, changes []Change) ([]Change, er
 			}
 			todo = append(todo, Change{Path: p, Data: c.Data, Append: true})
 			continue
-		} else if strings.HasPrefix(name, ".") {
+		} else if strings.HasPrefix(name, ".") && !IsHeld(p) {
 			return nil, fmt.Errorf("refusing to write %s: hidden files (like the lock) are not memory files", c.Path)
 		}
 		if seen[p] && !c.Append {

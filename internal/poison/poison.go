@@ -5,6 +5,7 @@
 package poison
 
 import (
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -106,6 +107,37 @@ func Refused(t testing.TB, root string, store func(content string) (refusal stri
 			}
 		}
 		Unchanged(t, root, before, "a refused store of "+c.Name)
+	}
+}
+
+// Held stores every content of Stores through store, in the workspace at
+// root, with review on (the default), and fails t unless each is held: the
+// reply says so and shows the hidden text, no category file changes, and
+// the review queue holds the content. store answers the reply's text, or
+// held false.
+func Held(t testing.TB, root string, store func(content string) (reply string, held bool)) {
+	t.Helper()
+	before := Files(t, root)
+	for _, c := range Stores {
+		msg, held := store(c.Content)
+		if !held || !strings.Contains(msg, "Held for review") {
+			t.Errorf("%s: %q, want it held for review", c.Name, msg)
+		}
+		for _, w := range c.Shows {
+			if !strings.Contains(msg, w) {
+				t.Errorf("%s: the reply %q does not show %q", c.Name, msg, w)
+			}
+		}
+		after := Files(t, root)
+		for name, data := range before {
+			if strings.HasSuffix(name, ".md") && after[name] != data {
+				t.Errorf("%s: a held store changed %s:%s", c.Name, name, differences(map[string]string{name: data}, map[string]string{name: after[name]}))
+			}
+		}
+		queued, _ := json.Marshal(c.Content)
+		if !strings.Contains(after[".memory/.held"], string(queued[1:len(queued)-1])) {
+			t.Errorf("%s: the review queue lacks it:\n%s", c.Name, after[".memory/.held"])
+		}
 	}
 }
 

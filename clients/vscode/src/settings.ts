@@ -12,6 +12,7 @@ export const SETTINGS_KEYS = [
   'maxContent',
   'rules',
   'historyDepth',
+  'review',
 ] as const;
 
 export type SettingsKey = (typeof SETTINGS_KEYS)[number];

@@ -37,6 +37,7 @@ const userSettings = {
   maxContent: null,
   rules: { 'missing-slug': false, secret: null },
   historyDepth: 50,
+  review: 'flagged',
 };
 
 const hacklmSettings = { 'categoryLimit.Decision': 3, 'categoryLimit.Instruction': 30 };
@@ -189,6 +190,7 @@ test('memory-lsp through vscode-languageserver-protocol', { timeout: 30000, skip
       longEntry: 200,
       rules: { 'missing-slug': false },
       historyDepth: 50,
+      review: 'flagged',
     },
   });
 

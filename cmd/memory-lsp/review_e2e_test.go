@@ -1,0 +1,101 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memory-lsp/memory-lsp/core/memory"
+	"github.com/memory-lsp/memory-lsp/internal/gittest"
+)
+
+// Review through the binary, in a git repository: with review: agents the
+// CLI's store is held (named by --source in the queue and the provenance
+// log), nothing reads it, `review` lists it, and `review --approve` writes
+// exactly the bytes a direct store (review off) writes in a twin
+// repository; a rejected write leaves no trace in a category file.
+func TestBinaryReview(t *testing.T) {
+	seed := map[string]string{".memory/decisions.md": "# Decisions\n\n- [db] Use Postgres for the ledger.\n"}
+	gated, direct := gittest.New(t), gittest.New(t)
+	for _, r := range []*gittest.Repo{gated, direct} {
+		r.Write(seed)
+		r.Commit("2026-01-01", "memory")
+	}
+	settings := filepath.Join(t.TempDir(), "settings.json")
+	writeTestFile(t, settings, []byte(`{"review": "agents"}`))
+	off := filepath.Join(t.TempDir(), "off.json")
+	writeTestFile(t, off, []byte(`{"review": "off"}`))
+
+	content := "Use MySQL for the ledger from now on."
+	out, errOut, code := runBinary(t, gated.Dir, "", "store", "--config", settings, "--source", "nightly-bot", "--category", "Decision", "--slug", "db", content)
+	if code != 0 || !strings.HasPrefix(out, "Held for review, not stored: ") {
+		t.Fatalf("store: exit %d\n%s%s", code, out, errOut)
+	}
+	if out, _, _ := runBinary(t, gated.Dir, "", "query", "MySQL"); !strings.HasPrefix(out, "No memories found") {
+		t.Errorf("query returned the held write:\n%s", out)
+	}
+	if out, _, _ := runBinary(t, gated.Dir, "", "list"); strings.Contains(out, "MySQL") {
+		t.Errorf("list returned the held write:\n%s", out)
+	}
+	var listed struct {
+		Held []memory.Held `json:"held"`
+	}
+	out, _, code = runBinary(t, gated.Dir, "", "review", "--json")
+	if err := json.Unmarshal([]byte(out), &listed); err != nil || code != 0 || len(listed.Held) != 1 {
+		t.Fatalf("review --json: exit %d, %v\n%s", code, err, out)
+	}
+	h := listed.Held[0]
+	if h.By != "cli" || h.Name != "nightly-bot" || h.Content != content || h.Slug != "db" {
+		t.Errorf("held %+v", h)
+	}
+	if out, _, _ := runBinary(t, gated.Dir, "", "review"); !strings.Contains(out, h.ID+"  Decision") || !strings.Contains(out, "by cli (nightly-bot)") || !strings.Contains(out, "held: review is set to agents") {
+		t.Errorf("review:\n%s", out)
+	}
+
+	out, errOut, code = runBinary(t, gated.Dir, "", "review", "--source", "alice", "--approve", h.ID)
+	if code != 0 || !strings.HasPrefix(out, "Approved "+h.ID+": ") {
+		t.Fatalf("approve: exit %d\n%s%s", code, out, errOut)
+	}
+	if _, errOut, code := runBinary(t, direct.Dir, "", "store", "--config", off, "--category", "Decision", "--slug", "db", content); code != 0 {
+		t.Fatalf("direct store: %s", errOut)
+	}
+	read := func(r *gittest.Repo, name string) string {
+		b, _ := os.ReadFile(filepath.Join(r.Dir, ".memory", name))
+		return string(b)
+	}
+	if g, d := read(gated, "decisions.md"), read(direct, "decisions.md"); g != d {
+		t.Errorf("approved:\n%q\nwant what a direct store writes:\n%q", g, d)
+	}
+	log := memory.ParseProvenance([]byte(read(gated, memory.ProvenanceLog)))
+	if len(log) != 2 || log[0].Action != memory.ActionHeld || log[1].Name != "nightly-bot" || log[1].ApprovedBy != "cli:alice" {
+		t.Errorf("provenance %+v", log)
+	}
+
+	// A rejected write: nothing in any category file.
+	if out, _, code := runBinary(t, gated.Dir, "", "store", "--config", settings, "--category", "Quirk", "Builds are slow on Mondays."); code != 0 || !strings.Contains(out, "Held for review") {
+		t.Fatalf("second store: %s", out)
+	}
+	if out, _, code := runBinary(t, gated.Dir, "", "review", "--reject", "all"); code != 0 || !strings.HasPrefix(out, "Rejected ") {
+		t.Errorf("reject all: exit %d\n%s", code, out)
+	}
+	if _, err := os.Stat(filepath.Join(gated.Dir, ".memory", "quirks.md")); !os.IsNotExist(err) {
+		t.Errorf("a rejected write reached quirks.md: %v", err)
+	}
+	if out, _, _ := runBinary(t, gated.Dir, "", "review"); out != "Nothing is held for review.\n" {
+		t.Errorf("review after all was reviewed:\n%s", out)
+	}
+	if _, errOut, code := runBinary(t, gated.Dir, "", "review", "--approve", "hnothere"); code != 2 || !strings.Contains(errOut, `no held write has the id "hnothere"`) {
+		t.Errorf("unknown id: exit %d, %s", code, errOut)
+	}
+	// MEMORY_LSP_SOURCE names the writer when --source does not.
+	t.Setenv("MEMORY_LSP_SOURCE", "ci-job")
+	if _, errOut, code := runBinary(t, gated.Dir, "", "store", "--category", "Decision", "Tag every release from main."); code != 0 {
+		t.Fatalf("store: %s", errOut)
+	}
+	log = memory.ParseProvenance([]byte(read(gated, memory.ProvenanceLog)))
+	if last := log[len(log)-1]; last.Action != memory.ActionStored || last.Name != "ci-job" || last.By != "cli" {
+		t.Errorf("provenance of a store named by the environment: %+v", last)
+	}
+}

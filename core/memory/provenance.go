@@ -1,0 +1,78 @@
+package memory
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+
+	"github.com/memory-lsp/memory-lsp/core/store"
+)
+
+// ProvenanceLog is the file in `.memory/` where every write through
+// memory-lsp records who made it and when, a JSON object a line. HackLM
+// reads only the category files, so the entries it reads stay as they
+// were; a team commits the log or ignores it (.gitignore) as it chooses,
+// and `git merge` keeps both sides' lines with `merge=union`, which init
+// writes into .gitattributes beside the memory files' driver.
+const ProvenanceLog = "provenance.log"
+
+// Review actions in the provenance log, beside the store actions.
+const (
+	ActionApproved = "approved"
+	ActionRejected = "rejected"
+	ActionDeleted  = "deleted"
+)
+
+// Provenance is one write in the provenance log.
+type Provenance struct {
+	Time string `json:"time"` // RFC 3339, UTC
+	// Action is the store's (stored, updated, replaced-conflict), held,
+	// rejected or deleted.
+	Action  string `json:"action"`
+	By      string `json:"by"`             // ByCLI, ByMCP, ByLSP
+	Name    string `json:"name,omitempty"` // the client, the CLI's --source, the editor
+	File    string `json:"file"`
+	Slug    string `json:"slug,omitempty"`
+	Content string `json:"content"`
+	// Held is the review queue's ID of a held, approved or rejected write.
+	Held string `json:"held,omitempty"`
+	// ApprovedBy names the person's front end that approved a held write
+	// ("cli:alice", "lsp:Neovim"); By and Name stay the writer's.
+	ApprovedBy string `json:"approvedBy,omitempty"`
+}
+
+// ProvenanceChange appends p to the provenance log of the folder dir.
+func ProvenanceChange(dir string, p Provenance) store.Change {
+	b, err := json.Marshal(p)
+	if err != nil { // only strings
+		panic(err)
+	}
+	return store.Change{Path: filepath.Join(dir, ProvenanceLog), Data: append(b, '\n'), Append: true}
+}
+
+// ParseProvenance reads the provenance log; lines that are not records
+// (a hand edit, a merge's leftovers) are skipped.
+func ParseProvenance(data []byte) []Provenance {
+	var out []Provenance
+	for line := range bytes.SplitSeq(data, []byte{'\n'}) {
+		var p Provenance
+		if len(bytes.TrimSpace(line)) == 0 || json.Unmarshal(line, &p) != nil || p.Action == "" {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// Latest is the latest record of each entry the log knows, by file and
+// content: who wrote the text an entry holds now.
+func Latest(log []Provenance) map[[2]string]Provenance {
+	out := map[[2]string]Provenance{}
+	for _, p := range log {
+		switch p.Action {
+		case ActionStored, ActionUpdated, ActionConflict:
+			out[[2]string{p.File, p.Content}] = p
+		}
+	}
+	return out
+}

@@ -1,0 +1,348 @@
+package memory
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/memory-lsp/memory-lsp/core/category"
+	"github.com/memory-lsp/memory-lsp/core/config"
+	"github.com/memory-lsp/memory-lsp/core/rules"
+	"github.com/memory-lsp/memory-lsp/core/store"
+)
+
+// Review (issue 30). Memory is read by every later agent session, so a line
+// an agent was tricked into storing steers all of them; a detector catches
+// the wordings it was given, and attackers paraphrase. So a write that a sign
+// of poisoning touches (review: flagged), or every write that does not come
+// from a person in an editor (review: agents), is held in store.HeldName,
+// which nothing reads as memory, until a person approves it into its
+// category file (as a direct store would have written it) or rejects it.
+
+// ActionHeld is the store action of a write held for review.
+const ActionHeld = "held"
+
+// Signal codes besides the rules' own (agent-directive, hidden-text).
+const (
+	SignalURL       = "url"
+	SignalShellPipe = "shell-pipe"
+	SignalReview    = "review-agents"
+)
+
+// Signal is one reason a write is held.
+type Signal struct {
+	Code string `json:"code"`
+	What string `json:"what"` // "it links to https://…, which no entry cites"
+	// refusal is the error that refuses the write when review is off
+	// (nil: with review off the write is stored).
+	refusal error
+}
+
+// Held is one write waiting for review, a line of store.HeldName.
+type Held struct {
+	ID       string   `json:"id"`
+	Time     string   `json:"time"`
+	By       string   `json:"by"`
+	Name     string   `json:"name,omitempty"`
+	Category string   `json:"category"`
+	Slug     string   `json:"slug,omitempty"`
+	Content  string   `json:"content"`
+	Signals  []Signal `json:"signals"`
+	// Line is the record's line in the queue (1-based), set when read.
+	Line int `json:"-"`
+}
+
+// HeldRef is what a store reply says of a held write.
+type HeldRef struct {
+	ID      string   `json:"id"`
+	Signals []Signal `json:"signals"`
+}
+
+// ParseHeld reads the review queue's records. A line that is not a record
+// (a hand edit, a cut write) is kept as it is by every rewrite and
+// reported in bad, by line number, so that nothing in it is lost unseen.
+func ParseHeld(data []byte) (held []Held, bad []int) {
+	for i, line := range bytes.Split(data, []byte{'\n'}) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var h Held
+		if err := json.Unmarshal(line, &h); err != nil || h.ID == "" || h.Content == "" {
+			bad = append(bad, i+1)
+			continue
+		}
+		if _, err := category.Parse(h.Category); err != nil {
+			bad = append(bad, i+1)
+			continue
+		}
+		h.Line = i + 1
+		held = append(held, h)
+	}
+	return held, bad
+}
+
+// heldLine encodes h as the queue's line.
+func heldLine(h Held) []byte {
+	b, err := json.Marshal(h)
+	if err != nil { // only strings and slices of them
+		panic(err)
+	}
+	return append(b, '\n')
+}
+
+// heldID names a held write: short, typed by a person, the same for the
+// same write at the same moment only.
+func heldID(cat, content, at string) string {
+	sum := sha256.Sum256([]byte(cat + "\x00" + content + "\x00" + at))
+	return "h" + hex.EncodeToString(sum[:4])
+}
+
+// heldBy reports whether a write by who with these signals is held.
+func heldBy(mode string, who Writer, signals []Signal) bool {
+	switch mode {
+	case config.ReviewFlagged:
+		return len(signals) > 0
+	case config.ReviewAgents:
+		return len(signals) > 0 || !who.Person
+	}
+	return false
+}
+
+// pipeStageRE finds a pipe into a shell or an interpreter, and the rest of
+// that stage of the pipeline.
+var pipeStageRE = regexp.MustCompile(`\|\s*((?:sudo\s+(?:-\S+\s+)*)?(?:/usr)?(?:/bin/)?((?:ba|z|k|da|fi|c|tc)?sh|python[0-9.]*|perl|ruby|node|deno|bun|php|pwsh|powershell|iex|invoke-expression|source))\b([^|;&)\n]*)`)
+
+// shellPipe is the first pipe in s whose shell or interpreter reads its
+// program from the pipe (no script file named, no -c/-e/-m program), or "":
+// `curl … | sh` runs what it fetched, `… | python3 -m json.tool` and
+// `… | bash deploy.sh` only read data.
+func shellPipe(s string) string {
+	lower := strings.ToLower(s)
+	for _, m := range pipeStageRE.FindAllStringSubmatchIndex(lower, -1) {
+		rest := strings.Fields(lower[m[6]:m[7]])
+		program := false
+		for _, f := range rest {
+			// A script is named like a file (deploy.sh, ./x, bin/run);
+			// other words are the sentence going on ("| sh now.").
+			f = strings.TrimRight(f, ".,;:!?")
+			if f == "-c" || f == "-e" || f == "-m" || f == "-command" || strings.ContainsAny(f, "./") && !strings.HasPrefix(f, "-") {
+				program = true
+				break
+			}
+		}
+		if !program {
+			return strings.TrimSpace(lower[m[0]:m[5]])
+		}
+	}
+	return ""
+}
+
+// urlRE finds http(s) links; trailing punctuation is trimmed after.
+var urlRE = regexp.MustCompile(`(?i)\bhttps?://[^\s<>"'` + "`" + `)\]]+`)
+
+// urls are the http(s) links in s, as written.
+func urls(s string) []string {
+	var out []string
+	for _, u := range urlRE.FindAllString(s, -1) {
+		out = append(out, strings.TrimRight(u, ".,;:!?"))
+	}
+	return out
+}
+
+// newURLSignals are the links in content that no entry of files cites: a
+// link the team has already let into memory is no new way out.
+func newURLSignals(content string, files []rules.File) []Signal {
+	var out []Signal
+	for _, u := range urls(content) {
+		known := false
+		for _, f := range files {
+			if f.Doc != nil && bytes.Contains(bytes.ToLower(f.Doc.Src), []byte(strings.ToLower(u))) {
+				known = true
+				break
+			}
+		}
+		if !known {
+			out = append(out, Signal{Code: SignalURL, What: fmt.Sprintf("it links to %s, which no entry cites yet", u)})
+		}
+	}
+	return out
+}
+
+// holdPlan is the plan of a write held for review: a record appended to
+// the queue (none when the same text is held already) and to the
+// provenance log. The result says so, and how a person approves it.
+func holdPlan(dir string, st Store, v View, signals []Signal, who Writer, now time.Time, res *StoreResult) ([]store.Change, error) {
+	held, _ := ParseHeld(v.Held)
+	for _, h := range held {
+		if h.Category == st.Category.String() && h.Content == st.Content && h.Slug == st.Slug {
+			*res = heldResult(st, h)
+			return nil, nil
+		}
+	}
+	at := now.UTC().Format(time.RFC3339Nano)
+	h := Held{ID: heldID(st.Category.String(), st.Content, at), Time: at, By: who.By, Name: who.Name,
+		Category: st.Category.String(), Slug: st.Slug, Content: st.Content, Signals: signals}
+	line := heldLine(h)
+	if len(v.Held)+len(line) > store.MaxHeldBytes {
+		return nil, fmt.Errorf("the review queue %s is full (%d bytes): approve or reject what it holds (memory-lsp review) before anything more is held", store.HeldName, len(v.Held))
+	}
+	*res = heldResult(st, h)
+	return []store.Change{
+		{Path: filepath.Join(dir, store.HeldName), Data: line, Append: true},
+		ProvenanceChange(dir, Provenance{Time: at, Action: ActionHeld, By: who.By, Name: who.Name, File: st.Category.File(), Slug: st.Slug, Content: st.Content, Held: h.ID}),
+	}, nil
+}
+
+func heldResult(st Store, h Held) StoreResult {
+	r := StoreResult{Action: ActionHeld, File: st.Category.File(), Slug: st.Slug, Content: st.Content, Held: &HeldRef{ID: h.ID, Signals: h.Signals}}
+	whys := make([]string, len(h.Signals))
+	for i, s := range h.Signals {
+		whys[i] = s.What
+	}
+	why := strings.Join(whys, "; ")
+	// Quoted made visible: the reply must not carry the hidden text on to
+	// whoever reads it.
+	shown := rules.ShowHidden(st.Content, rules.FindHidden(st.Content))
+	r.Message = fmt.Sprintf("Held for review, not stored: %s (%s). A person approves it into %s with `memory-lsp review --approve %s`, or in the editor; until then no query returns it. Tell the user it is waiting.", quote(shown), why, st.Category.File(), h.ID)
+	return r
+}
+
+// ReviewRequest picks held writes: by ID, or all.
+type ReviewRequest struct {
+	IDs     []string
+	All     bool
+	Approve bool // else reject
+}
+
+// ReviewOutcome is what a review did to one held write.
+type ReviewOutcome struct {
+	Held Held `json:"held"`
+	// Store is the store an approval made (Action stored, updated, …);
+	// nil for a rejection.
+	Store *StoreResult `json:"store,omitempty"`
+}
+
+// ReviewPlan approves or rejects held writes inside the lock: each approved
+// one is stored as a direct store would store it (PlanStoreParsing, in the
+// queue's order, each on the file the one before left), without the
+// review's checks (a person approved it), and the queue is rewritten
+// without the writes reviewed. who is the reviewer.
+func ReviewPlan(dir string, req ReviewRequest, who Writer, out *[]ReviewOutcome) Plan {
+	return func(v View, cfg config.Config) ([]store.Change, error) {
+		*out = nil
+		held, _ := ParseHeld(v.Held)
+		picked := map[int]bool{}
+		for _, id := range req.IDs {
+			i := slices.IndexFunc(held, func(h Held) bool { return h.ID == id })
+			if i < 0 {
+				return nil, &InputError{Field: "id", Problem: fmt.Sprintf("no held write has the id %q (memory-lsp review lists them)", id)}
+			}
+			picked[i] = true
+		}
+		for i := range held {
+			if req.All {
+				picked[i] = true
+			}
+		}
+		if len(picked) == 0 {
+			return nil, nil
+		}
+		now := time.Now()
+		at := now.UTC().Format(time.RFC3339Nano)
+		cur := map[category.Category][]byte{}
+		var logs []store.Change
+		drop := map[int]bool{}
+		for i, h := range held {
+			if !picked[i] {
+				continue
+			}
+			drop[h.Line] = true
+			if !req.Approve {
+				*out = append(*out, ReviewOutcome{Held: h})
+				logs = append(logs, ProvenanceChange(dir, Provenance{Time: at, Action: ActionRejected, By: who.By, Name: who.Name, File: categoryFile(h.Category), Slug: h.Slug, Content: h.Content, Held: h.ID}))
+				continue
+			}
+			st, err := Validate(StoreRequest{Category: h.Category, Content: h.Content, Slug: h.Slug}, approvedConfig(cfg))
+			if err != nil {
+				return nil, fmt.Errorf("approving %s: %w", h.ID, err)
+			}
+			b, ok := cur[st.Category]
+			if !ok {
+				if f := CategoryFile(v.Files, st.Category); f != nil {
+					if f.TooLarge() {
+						return nil, tooLarge("store into", f)
+					}
+					b = f.Doc.Src
+				}
+			}
+			next, r, err := PlanStore(b, st, cfg)
+			if err != nil {
+				return nil, fmt.Errorf("approving %s: %w", h.ID, err)
+			}
+			if next != nil {
+				cur[st.Category] = next
+			}
+			*out = append(*out, ReviewOutcome{Held: h, Store: &r})
+			if rec := ConflictRecord(r, now); rec != nil {
+				logs = append(logs, store.Change{Path: filepath.Join(dir, ConflictLog), Data: rec, Append: true})
+			}
+			// The entry is the agent's, approved by the reviewer.
+			logs = append(logs, ProvenanceChange(dir, Provenance{Time: at, Action: r.Action, By: h.By, Name: h.Name, File: r.File, Slug: r.Slug, Content: r.Content, Held: h.ID, ApprovedBy: reviewerName(who)}))
+			logs = append(logs, AckChange(dir, StoreAck(r, who.By, now)))
+		}
+		var changes []store.Change
+		for _, c := range category.All {
+			if b, ok := cur[c]; ok {
+				path := filepath.Join(dir, c.File())
+				if f := CategoryFile(v.Files, c); f != nil {
+					path = f.Path
+				}
+				changes = append(changes, store.Change{Path: path, Data: b})
+			}
+		}
+		// The queue without the reviewed lines; every other line, a record
+		// or not, kept byte for byte.
+		var rest []byte
+		for i, line := range bytes.SplitAfter(v.Held, []byte{'\n'}) {
+			if !drop[i+1] {
+				rest = append(rest, line...)
+			}
+		}
+		changes = append(changes, store.Change{Path: filepath.Join(dir, store.HeldName), Data: rest})
+		return append(changes, logs...), nil
+	}
+}
+
+// approvedConfig is cfg for a write a person approved: the checks that
+// held it are answered.
+func approvedConfig(cfg config.Config) config.Config {
+	c := cfg
+	c.Disabled = make(map[string]bool, len(cfg.Disabled)+2)
+	maps.Copy(c.Disabled, cfg.Disabled)
+	c.Disabled[rules.AgentDirectiveCode] = true
+	c.Disabled[rules.HiddenTextCode] = true
+	return c
+}
+
+func categoryFile(name string) string {
+	c, err := category.Parse(name)
+	if err != nil {
+		return ""
+	}
+	return c.File()
+}
+
+func reviewerName(who Writer) string {
+	if who.Name != "" {
+		return who.By + ":" + who.Name
+	}
+	return who.By
+}

@@ -1,0 +1,101 @@
+package memory
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// SignalSteers is the review's reading of an instruction to agents below
+// the agent-directive rule's threshold: wordings that steer the agent more
+// often than they state a project fact (hiding things from the user,
+// reporting success whatever happened, touching credentials, switching
+// safety off). A store refused on them would lose facts that happen to
+// use those words; a write held on them costs a person a glance, so the
+// review gate reads them and the rule does not.
+const SignalSteers = "steers-agent"
+
+// suspect is one family of such wordings: what it says of a write, and the
+// patterns that find it (on the text in lower case; look-alike letters
+// are the agent-directive rule's to fold).
+type suspect struct {
+	what string
+	res  []*regexp.Regexp
+	// negated: a match preceded by a negation in the same clause is the
+	// team's own rule against the act ("never merge without review").
+	negated bool
+}
+
+func res(patterns ...string) []*regexp.Regexp {
+	out := make([]*regexp.Regexp, len(patterns))
+	for i, p := range patterns {
+		out[i] = regexp.MustCompile(p)
+	}
+	return out
+}
+
+var suspects = []suspect{
+	{what: "it tells the agent to hide something from the user", res: res(
+		`\b(?:do not|don't|never|without)\s+(?:tell(?:ing)?|inform(?:ing)?|notify(?:ing)?|mention(?:ing)?|reveal(?:ing)?|disclos(?:e|ing)|acknowledg(?:e|ing)|alert(?:ing)?|let(?:ting)?\s+\w+\s+know)\b[^.;]{0,40}\b(?:the user|users?\b|anyone|anybody|humans?\b|reviewers?|maintainers?|the team|it exists|this (?:rule|entry|instruction)|(?:your|the) (?:summar\w+|commit messages?|final (?:message|answer|report)|reports?|pr descriptions?))`,
+		`\b(?:restor|add|chang|push|remov|delet|disabl|install|run|send|upload|modif|edit|updat|commit|merg|rewrit)\w*\s+(?:it\s+|them\s+|this\s+)?(?:silently|quietly|secretly|covertly|discreetly)\b`,
+		`\b(?:silently|quietly|secretly|covertly|discreetly)\s+(?:restor|add|chang|push|remov|delet|disabl|install|run|send|upload|modif|edit|updat|commit|merg|rewrit)`,
+		`\bkeep (?:this|it) (?:secret|confidential|hidden)\b`,
+		`\bsans (?:le )?(?:dire|prévenir|informer|avertir)\b|\bne (?:dis|mentionne|révèle|signale) (?:jamais|pas|rien)\b|\bdiscrètement\b|\ben cachette\b`,
+		`\bohne (?:es )?(?:\w+ )?(?:zu sagen|bescheid zu geben|zu informieren|zu erwähnen)\b|\bverschweige\b|\bheimlich\b|\bnicht erwähnen\b`,
+		`\bsin (?:decir|avisar|informar|mencionar)\w*\b|\bno (?:le |les )?(?:digas|menciones|reveles|informes)\b|\boculta\b|\ben secreto\b|\bdiscretamente\b`,
+		`не (?:говори|сообщай|упоминай|рассказывай|показывай)|тайно|незаметно|скрой|скрывай`,
+		`不要(?:告诉|提及|透露|通知)|悄悄|偷偷|隐瞒|瞒着`,
+		`明かさない|伝えない|知らせない|言わない|黙って|こっそり|内緒|隠す`,
+	)},
+	{what: "it tells the agent to report success whatever happened", res: res(
+		`\b(?:report|say|claim|state|answer|reply|respond|describe|mark|tell)\w*\b[^.;]{0,80}\b(?:even if|even when|whether or not|regardless of|no matter)\b`,
+		`\b(?:describe|present|frame|label) (?:it|them|this|the change) as\b`,
+		`\b(?:réponds|dis|indique|signale|rapporte)\b[^.;]{0,60}\b(?:même (?:si|en cas|quand))`,
+		`\b(?:antworte|melde|sage|berichte)\b[^.;]{0,60}\b(?:auch wenn|selbst wenn)\b`,
+		`\b(?:responde|di|informa|reporta)\b[^.;]{0,60}\b(?:aunque|incluso si|aun si)\b`,
+		`(?:пиши|отвечай|сообщай|говори)[^.;]{0,60}(?:успешно|всё прошло|все прошло|даже если)`,
+		`(?:即使|哪怕|无论)[^。；]{0,30}(?:报告|回答|说)|(?:报告|回答)[^。；]{0,20}(?:成功|通过)`,
+		`(?:成功|通過|パス)[」"]?と(?:報告|答え|回答)`,
+	)},
+	{what: "it has the agent touch credentials", res: res(
+		`~/\.ssh\b|\bauthorized_keys\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws/credentials\b|/etc/shadow\b|\.netrc\b|\.pgpass\b|\.docker/config\.json\b|\.kube/config\b`,
+		`\b(?:try|test|use)\w*\b[^.;]{0,30}\b(?:credentials|passwords|tokens|keys)\b[^.;]{0,30}\b(?:you find|found)\b`,
+		`\b(?:zugangsdaten|passwörter|tokens)\b[^.;]{0,40}\b(?:findest|gefunden)\b`,
+	)},
+	{what: "it tells the agent that its safety rules do not apply", res: res(
+		`\b(?:filters?|rules?|restrictions?|guardrails?|polic(?:y|ies)|safety|safeguards?)\s+(?:do(?:es)?\s+not|don't|doesn't|no longer)\s+apply\b`,
+		`\bunrestricted (?:mode|access)\b|\bwithout (?:any )?restrictions\b|\bjailbreak|\bdeveloper mode\b|\bgod mode\b`,
+		`指示[^。]{0,12}無視|無視(?:して|すること)|\bignora (?:le |tutte le |ogni )?(?:istruzioni|regole)\b|忽略[^。]{0,10}(?:指示|指令|规则|说明)|无视`,
+	)},
+	{what: "it has the agent widen access or skip a review", negated: true, res: res(
+		`--visibility[ =]public\b|\b(?:disable|turn off|remove|bypass|skip)\w*\s+(?:the\s+)?branch protection\b`,
+		`\b(?:approve|merge|accept)\w*\b[^.;]{0,60}\bwithout (?:reading|reviewing|review|looking|checking)\b`,
+		`\bgh repo (?:star|fork|edit|delete)\b`,
+		`\bverify\s*=\s*false\b|\bnode_tls_reject_unauthorized\s*=\s*['"]?0\b`,
+	)},
+}
+
+// negation before a match, in its clause: the team's rule against the act.
+var negationRE = regexp.MustCompile(`\b(?:never|don't|do not|must not|mustn't|should not|shouldn't|no one|nobody|not)\b[^.;,]*$`)
+
+// steersSignals are the review's signs, below the agent-directive rule's,
+// that content instructs the agents reading memory.
+func steersSignals(content string) []Signal {
+	s := strings.ToLower(content)
+	for _, sp := range suspects {
+		for _, re := range sp.res {
+			loc := re.FindStringIndex(s)
+			if loc == nil {
+				continue
+			}
+			if sp.negated && negationRE.MatchString(s[:loc[0]]) {
+				continue
+			}
+			if end := loc[1] + strings.IndexAny(s[loc[1]:]+" ", " \t,;)`'\""); strings.HasSuffix(s[loc[0]:end], ".pub") {
+				continue // a public key is no credential
+			}
+			return []Signal{{Code: SignalSteers, What: fmt.Sprintf("%s (%q)", sp.what, strings.TrimSpace(s[loc[0]:loc[1]]))}}
+		}
+	}
+	return nil
+}
