@@ -135,6 +135,8 @@ type checkSummary struct {
 	Warnings int `json:"warnings"`
 	Infos    int `json:"infos"`
 	Hints    int `json:"hints"`
+	// Held counts the writes waiting for review (memory-lsp review).
+	Held int `json:"held,omitempty"`
 }
 
 // checkFormats are the values of check --format; text is the default.
@@ -175,6 +177,8 @@ type checked struct {
 	// noCode: the root holds nothing but .memory/, so the reference rules
 	// had nothing to judge entries against.
 	noCode bool
+	// held are the writes waiting for review in the folder.
+	held []memory.Held
 	// written are the lines written since --since's ref (since.go).
 	written []memory.Written
 }
@@ -290,6 +294,10 @@ func runCheck(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 				return exitError, err
 			}
 		}
+		if c.held, _, err = svc.Held(); err != nil {
+			return exitError, err
+		}
+		summary.Held += len(c.held)
 		c.count(&summary)
 		results = append(results, c)
 	}
@@ -337,6 +345,9 @@ func runCheck(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 		for _, n := range noCodeNotes(results) {
 			fmt.Fprintln(e.stderr, n)
 		}
+		for _, n := range heldNotes(results) {
+			fmt.Fprintln(e.stderr, n)
+		}
 	}
 	if summary.Errors > 0 {
 		return exitFindings, nil
@@ -359,6 +370,24 @@ func openRepo(ctx context.Context, e *env, svc *memory.Service) rules.Repo {
 		return nil
 	}
 	return repo
+}
+
+// heldNotes say, per workspace that has writes waiting for review, how
+// many and how to see them: a held write is not memory yet, and not a
+// finding, but someone has to decide it.
+func heldNotes(results []*checked) []string {
+	var out []string
+	for _, c := range results {
+		if len(c.held) == 0 {
+			continue
+		}
+		where := ""
+		if len(results) > 1 {
+			where = " in " + display(c.root)
+		}
+		out = append(out, fmt.Sprintf("memory: %s held for review%s (memory-lsp review lists %s)", memory.Plural(len(c.held), "write", "writes"), where, map[bool]string{true: "it", false: "them"}[len(c.held) == 1]))
+	}
+	return out
 }
 
 // noCodeNotes say, once per workspace whose root holds nothing but

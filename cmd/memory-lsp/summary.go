@@ -120,7 +120,7 @@ func writeSummary(w io.Writer, results []*checked, cfg config.Config, since *sin
 		if _, err := io.WriteString(w, md); err != nil {
 			return err
 		}
-		for _, n := range noCodeNotes(results) {
+		for _, n := range append(noCodeNotes(results), heldNotes(results)...) {
 			fmt.Fprintf(w, "\n%s\n", n)
 		}
 	} else if err := writeSummaryTable(w, t, results); err != nil {
@@ -156,7 +156,7 @@ func writeSummaryTable(w io.Writer, t checkTotals, results []*checked) error {
 		return err
 	}
 	fmt.Fprintf(w, "\n%s\n", t.line())
-	for _, n := range noCodeNotes(results) {
+	for _, n := range append(noCodeNotes(results), heldNotes(results)...) {
 		fmt.Fprintln(w, n)
 	}
 	return nil
