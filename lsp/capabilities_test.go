@@ -42,7 +42,7 @@ func TestCapabilitiesAdvertised(t *testing.T) {
 	if caps.CodeActionProvider.ResolveProvider != nil {
 		t.Error("resolveProvider advertised, but codeAction/resolve is not implemented")
 	}
-	want := []string{"memory.storeMemory", "memory.queryMemory", "memory.listMemories", "memory.deleteMemory", "memory.assignSlugs", "memory.cleanup", "memory.stats", "memory.keepBoth"}
+	want := []string{"memory.storeMemory", "memory.queryMemory", "memory.listMemories", "memory.deleteMemory", "memory.assignSlugs", "memory.cleanup", "memory.stats", "memory.keepBoth", "memory.review"}
 	if !slices.Equal(caps.ExecuteCommandProvider.Commands, want) {
 		t.Errorf("commands = %v, want %v", caps.ExecuteCommandProvider.Commands, want)
 	}

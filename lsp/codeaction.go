@@ -170,6 +170,12 @@ func (s *Server) codeAction(_ context.Context, p *codeActionParams) (any, error)
 		}
 	}
 
+	if wantQuick {
+		if f, _ := s.documentFolder(p.TextDocument.URI); f != nil {
+			actions = append(actions, s.heldActions(f, v, fi, sp)...)
+		}
+	}
+
 	if kindWanted(p.Context.Only, kindFixAll) {
 		fa := s.fileFixAll(v, fi, kept, cfg, findings)
 		if fa.fixAll != nil {

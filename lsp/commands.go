@@ -31,6 +31,7 @@ var commandIDs = []string{
 	"memory.cleanup",
 	"memory.stats",
 	cmdKeepBoth,
+	cmdReview,
 }
 
 var commands = map[string]commandFunc{
@@ -42,6 +43,7 @@ var commands = map[string]commandFunc{
 	"memory.cleanup":      (*Server).cmdCleanup,
 	"memory.stats":        (*Server).cmdStats,
 	cmdKeepBoth:           (*Server).cmdKeepBoth,
+	cmdReview:             (*Server).cmdReview,
 	// HackLM's tool names, accepted so agents' habits work; not advertised.
 	"storeMemory": (*Server).cmdStore,
 	"queryMemory": (*Server).cmdQuery,
@@ -132,6 +134,9 @@ func (s *Server) cmdStore(ctx context.Context, _ string, raw json.RawMessage) (a
 	rep, err := s.writeReading(ctx, root, "Store memory", []string{st.Category.File(), store.HeldName}, plan)
 	if err != nil {
 		return nil, err
+	}
+	if res.Held != nil {
+		s.noteHeld(root, res.Held.ID) // the reply tells of it
 	}
 	res.Message += rep.problems()
 	s.showInfo(res.Message)

@@ -292,6 +292,9 @@ func (s *Server) publish(f *folder) {
 	}
 	v, _, findings := s.checkLocked(f)
 	findings = s.withoutKept(v, findings)
+	if _, held := s.heldOf(f, v); len(held) > 0 {
+		findings = append(slices.Clip(findings), held...)
+	}
 	// Each file's findings, in order; each file is encoded (publish.go) just
 	// before it is sent, into buffers sized by the last publish.
 	own := make([][]int32, len(v.files))

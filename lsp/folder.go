@@ -72,6 +72,9 @@ type folder struct {
 	// queries (memory.queryMemory, workspace/symbol): each re-indexes only
 	// the files whose bytes changed since the last.
 	catalog memory.Warm
+	// heldShown are the IDs of the held writes the user was told of
+	// (held.go), guarded by Server.mu; nil until the first publish.
+	heldShown map[string]bool
 
 	// queue is the folder's one writer: every command that writes (store,
 	// delete, slugs, cleanup) and every reconcile of a buffer with the disk

@@ -279,8 +279,13 @@ func (w *watcher) event(ev fsnotify.Event) {
 		}
 	} else if dir := filepath.Dir(name); w.dirs[dir] == watchFolder {
 		w.s.invalidateDir(dir)
-		if isMemoryName(filepath.Base(name)) && ev.Op&(fsnotify.Create|fsnotify.Write|fsnotify.Remove|fsnotify.Rename) != 0 {
+		switch base := filepath.Base(name); {
+		case ev.Op&(fsnotify.Create|fsnotify.Write|fsnotify.Remove|fsnotify.Rename) == 0:
+		case isMemoryName(base):
 			scheduled, file = dir, name
+		case base == store.HeldName:
+			// A write held for review: shown on the memory files.
+			scheduled = dir
 		}
 	}
 	// The same folder may also be watched for the code (the root, where

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/store"
 )
@@ -35,7 +36,7 @@ func runReview(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 			}{held, bad})
 			return exitOK, nil
 		}
-		fmt.Fprint(e.stdout, heldText(held, bad))
+		fmt.Fprint(e.stdout, heldText(held, bad, e.cfg))
 		return exitOK, nil
 	}
 	ids := a.str("approve") + a.str("reject")
@@ -68,18 +69,25 @@ func runReview(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 	if len(out) == 0 {
 		fmt.Fprintln(e.stdout, "Nothing is held for review.")
 	}
+	code := exitOK
 	for _, o := range out {
-		if o.Store == nil {
-			fmt.Fprintf(e.stdout, "Rejected %s: %q (nothing stored).\n", o.Held.ID, o.Held.Content)
-			continue
+		switch {
+		case o.Problem != "":
+			fmt.Fprintf(e.stdout, "Kept %s held: %s\n", o.Held.ID, memory.Printable(o.Problem))
+			code = exitFindings
+		case o.Store == nil:
+			fmt.Fprintf(e.stdout, "Rejected %s: \"%s\" (nothing stored).\n", o.Held.ID, memory.Printable(o.Held.Content))
+		default:
+			fmt.Fprintf(e.stdout, "Approved %s: %s\n", o.Held.ID, memory.Printable(o.Store.Message))
 		}
-		fmt.Fprintf(e.stdout, "Approved %s: %s\n", o.Held.ID, o.Store.Message)
 	}
-	return exitOK, nil
+	return code, nil
 }
 
-// heldText lists held writes for a person.
-func heldText(held []memory.Held, bad []int) string {
+// heldText lists held writes for a person. Every field is shown
+// printable (an agent chose the name it goes by, and may have written the
+// file), and the reasons are those the checks find now, not the record's.
+func heldText(held []memory.Held, bad []int, cfg config.Config) string {
 	var b strings.Builder
 	if len(held) == 0 {
 		b.WriteString("Nothing is held for review.\n")
@@ -87,18 +95,22 @@ func heldText(held []memory.Held, bad []int) string {
 		fmt.Fprintf(&b, "%s held for review in .memory/%s (no agent and no query reads them):\n", memory.Plural(len(held), "write", "writes"), store.HeldName)
 	}
 	for _, h := range held {
-		who := h.By
+		who := memory.Printable(h.By)
 		if h.Name != "" {
-			who += " (" + h.Name + ")"
+			who += " (" + memory.Printable(h.Name) + ")"
 		}
-		fmt.Fprintf(&b, "\n%s  %s  %s  by %s\n", h.ID, h.Category, h.Time, who)
+		fmt.Fprintf(&b, "\n%s  %s  %s  by %s\n", memory.Printable(h.ID), memory.Printable(h.Category), memory.Printable(h.Time), who)
 		slug := ""
 		if h.Slug != "" {
-			slug = "[" + h.Slug + "] "
+			slug = "[" + memory.Printable(h.Slug) + "] "
 		}
-		fmt.Fprintf(&b, "  %s%s\n", slug, h.Content)
-		for _, s := range h.Signals {
-			fmt.Fprintf(&b, "  held: %s\n", s.What)
+		fmt.Fprintf(&b, "  %s%s\n", slug, memory.Printable(h.Content))
+		signals := memory.Recheck(h, cfg)
+		if len(signals) == 0 {
+			signals = h.Signals
+		}
+		for _, s := range signals {
+			fmt.Fprintf(&b, "  held: %s\n", memory.Printable(s.What))
 		}
 	}
 	if len(bad) > 0 {

@@ -14,7 +14,7 @@ import (
 // were; a team commits the log or ignores it (.gitignore) as it chooses,
 // and `git merge` keeps both sides' lines with `merge=union`, which init
 // writes into .gitattributes beside the memory files' driver.
-const ProvenanceLog = "provenance.log"
+const ProvenanceLog = store.ProvenanceName
 
 // Review actions in the provenance log, beside the store actions.
 const (

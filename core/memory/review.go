@@ -12,11 +12,13 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/store"
+	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 // Review (issue 30). Memory is read by every later agent session, so a line
@@ -170,7 +172,7 @@ func newURLSignals(content string, files []rules.File) []Signal {
 			}
 		}
 		if !known {
-			out = append(out, Signal{Code: SignalURL, What: fmt.Sprintf("it links to %s, which no entry cites yet", u)})
+			out = append(out, Signal{Code: SignalURL, What: fmt.Sprintf("it links to %s, which no entry cites yet", Printable(u))})
 		}
 	}
 	return out
@@ -180,6 +182,9 @@ func newURLSignals(content string, files []rules.File) []Signal {
 // the queue (none when the same text is held already) and to the
 // provenance log. The result says so, and how a person approves it.
 func holdPlan(dir string, st Store, v View, signals []Signal, who Writer, now time.Time, res *StoreResult) ([]store.Change, error) {
+	if v.HeldErr != nil {
+		return nil, fmt.Errorf("this write is to be held for review, and %w", v.HeldErr)
+	}
 	held, _ := ParseHeld(v.Held)
 	for _, h := range held {
 		if h.Category == st.Category.String() && h.Content == st.Content && h.Slug == st.Slug {
@@ -205,12 +210,12 @@ func heldResult(st Store, h Held) StoreResult {
 	r := StoreResult{Action: ActionHeld, File: st.Category.File(), Slug: st.Slug, Content: st.Content, Held: &HeldRef{ID: h.ID, Signals: h.Signals}}
 	whys := make([]string, len(h.Signals))
 	for i, s := range h.Signals {
-		whys[i] = s.What
+		whys[i] = Printable(s.What)
 	}
 	why := strings.Join(whys, "; ")
 	// Quoted made visible: the reply must not carry the hidden text on to
 	// whoever reads it.
-	shown := rules.ShowHidden(st.Content, rules.FindHidden(st.Content))
+	shown := Printable(st.Content)
 	r.Message = fmt.Sprintf("Held for review, not stored: %s (%s). A person approves it into %s with `memory-lsp review --approve %s`, or in the editor; until then no query returns it. Tell the user it is waiting.", quote(shown), why, st.Category.File(), h.ID)
 	return r
 }
@@ -228,6 +233,9 @@ type ReviewOutcome struct {
 	// Store is the store an approval made (Action stored, updated, …);
 	// nil for a rejection.
 	Store *StoreResult `json:"store,omitempty"`
+	// Problem says why a write approved with all others could not be
+	// stored; it stays held.
+	Problem string `json:"problem,omitempty"`
 }
 
 // ReviewPlan approves or rejects held writes inside the lock: each approved
@@ -238,6 +246,9 @@ type ReviewOutcome struct {
 func ReviewPlan(dir string, req ReviewRequest, who Writer, out *[]ReviewOutcome) Plan {
 	return func(v View, cfg config.Config) ([]store.Change, error) {
 		*out = nil
+		if v.HeldErr != nil {
+			return nil, v.HeldErr
+		}
 		held, _ := ParseHeld(v.Held)
 		picked := map[int]bool{}
 		for _, id := range req.IDs {
@@ -264,16 +275,23 @@ func ReviewPlan(dir string, req ReviewRequest, who Writer, out *[]ReviewOutcome)
 			if !picked[i] {
 				continue
 			}
-			drop[h.Line] = true
 			if !req.Approve {
+				drop[h.Line] = true
 				*out = append(*out, ReviewOutcome{Held: h})
 				logs = append(logs, ProvenanceChange(dir, Provenance{Time: at, Action: ActionRejected, By: who.By, Name: who.Name, File: categoryFile(h.Category), Slug: h.Slug, Content: h.Content, Held: h.ID}))
 				continue
 			}
 			st, err := Validate(StoreRequest{Category: h.Category, Content: h.Content, Slug: h.Slug}, approvedConfig(cfg))
+			if err != nil && req.All {
+				// One bad record (a hand edit) does not keep the others
+				// from their review; it stays, and the reply says why.
+				*out = append(*out, ReviewOutcome{Held: h, Problem: err.Error()})
+				continue
+			}
 			if err != nil {
 				return nil, fmt.Errorf("approving %s: %w", h.ID, err)
 			}
+			drop[h.Line] = true
 			b, ok := cur[st.Category]
 			if !ok {
 				if f := CategoryFile(v.Files, st.Category); f != nil {
@@ -345,4 +363,93 @@ func reviewerName(who Writer) string {
 		return who.By + ":" + who.Name
 	}
 	return who.By
+}
+
+// HeldCode is the code of the finding that shows a held write in the
+// editor.
+const HeldCode = "held"
+
+// HeldFinding is the finding that shows the held write h in the file it
+// would be stored into, on that file's first line (info: it is not memory
+// yet, and someone has to decide it); false when files lacks that file.
+func HeldFinding(files []rules.File, h Held) (rules.Finding, bool) {
+	c, err := category.Parse(h.Category)
+	if err != nil {
+		return rules.Finding{}, false
+	}
+	for i, f := range files {
+		if !f.IsCategory || f.Category != c || f.Doc == nil {
+			continue
+		}
+		end := bytes.IndexByte(f.Doc.Src, '\n')
+		if end < 0 {
+			end = len(f.Doc.Src)
+		}
+		whys := make([]string, len(h.Signals))
+		for k, s := range h.Signals {
+			whys[k] = Printable(s.What)
+		}
+		who := Printable(h.By)
+		if h.Name != "" {
+			who += " (" + Printable(h.Name) + ")"
+		}
+		shown := Printable(h.Content)
+		if h.Slug != "" {
+			shown = "[" + h.Slug + "] " + shown
+		}
+		return rules.Finding{Code: HeldCode, Severity: rules.Information, File: i, Span: text.Span{Start: 0, End: end},
+			Message: fmt.Sprintf("held for review, not stored: %s — written by %s at %s; held because %s. Approve or reject it (code actions, or memory-lsp review %s).",
+				quote(shown), who, h.Time, strings.Join(whys, "; "), h.ID)}, true
+	}
+	return rules.Finding{}, false
+}
+
+// ReadHeld reads the review queue of the workspace ws.
+func ReadHeld(ws *store.Workspace) ([]Held, error) {
+	snap, err := ws.SnapshotOnly([]string{store.HeldName})
+	if err != nil {
+		return nil, err
+	}
+	if snap.HeldErr != nil {
+		return nil, snap.HeldErr
+	}
+	held, _ := ParseHeld(snap.Held)
+	return held, nil
+}
+
+// Printable is s as a person may be shown it, in a reply, a listing or the
+// editor: hidden text made visible (rules.ShowHidden) and every other
+// control character escaped, so that neither an agent's text nor a name it
+// chose for itself can hide or rewrite what the reviewer reads.
+func Printable(s string) string {
+	s = rules.ShowHidden(s, rules.FindHidden(s))
+	if !strings.ContainsFunc(s, isControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if isControl(r) {
+			fmt.Fprintf(&b, "\\u%04x", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isControl(r rune) bool { return r != '\t' && unicode.IsControl(r) }
+
+// Recheck is what the review's checks find in a held write now, as the
+// reviewer must be shown it: the record's own reasons are whatever wrote
+// the file (an agent with a shell may have written it).
+func Recheck(h Held, cfg config.Config) []Signal {
+	c := cfg
+	if c.Review == config.ReviewOff {
+		c.Review = config.ReviewFlagged
+	}
+	_, signals, err := screen(StoreRequest{Category: h.Category, Content: h.Content, Slug: h.Slug}, c)
+	if err != nil {
+		return []Signal{{Code: "invalid", What: "it cannot be stored: " + err.Error()}}
+	}
+	return append(signals, newURLSignals(h.Content, nil)...)
 }

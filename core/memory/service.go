@@ -118,7 +118,7 @@ func (s *Service) Store(ctx context.Context, req StoreRequest, dryRun bool) (Sto
 		if s.Warm != nil {
 			files = s.Warm.Overlay(snap, nil)
 		}
-		changes, err := plan(View{Files: files, Held: snap.Held}, s.Cfg)
+		changes, err := plan(View{Files: files, Held: snap.Held, HeldErr: snap.HeldErr}, s.Cfg)
 		if dryRun {
 			return nil, err
 		}
@@ -149,7 +149,7 @@ func (s *Service) Review(ctx context.Context, req ReviewRequest) ([]ReviewOutcom
 	var out []ReviewOutcome
 	plan := ReviewPlan(s.WS.Dir, req, s.Who, &out)
 	written, err := s.WS.Update(ctx, func(snap *store.Snapshot) ([]store.Change, error) {
-		return plan(View{Files: Files(snap), Held: snap.Held}, s.Cfg)
+		return plan(View{Files: Files(snap), Held: snap.Held, HeldErr: snap.HeldErr}, s.Cfg)
 	})
 	if s.Warm != nil {
 		s.Warm.Wrote(written)
@@ -163,6 +163,9 @@ func (s *Service) Held() ([]Held, []int, error) {
 	snap, err := s.WS.SnapshotOnly([]string{store.HeldName})
 	if err != nil {
 		return nil, nil, err
+	}
+	if snap.HeldErr != nil {
+		return nil, nil, snap.HeldErr
 	}
 	held, bad := ParseHeld(snap.Held)
 	return held, bad, nil

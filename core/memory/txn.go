@@ -23,8 +23,10 @@ type View struct {
 	// Files are the folder's memory files: the disk as read inside the
 	// lock, or for the language server its open buffers laid over it.
 	Files []rules.File
-	// Held is the review queue (store.HeldName) as read inside the lock.
-	Held []byte
+	// Held is the review queue (store.HeldName) as read inside the lock,
+	// and HeldErr why it could not be read (a plan that uses it fails).
+	Held    []byte
+	HeldErr error
 }
 
 // Writer says who asks for a write: for the journal of acknowledged

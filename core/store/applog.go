@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 )
 
 // MaxLogLines is how many non-empty lines a log in `.memory/` keeps: HackLM
@@ -15,18 +16,37 @@ import (
 // cleanups.
 const MaxLogLines = 50
 
+// ProvenanceName is the log in `.memory/` of who made each write
+// (memory.ProvenanceLog): kept whole, never trimmed.
+const ProvenanceName = "provenance.log"
+
 // appendLog adds data to the log at path. It appends with O_APPEND rather
 // than replacing the file, because HackLM appends to the same log without
 // taking the lock (behaviour spec §16.3): a rename over the file could drop
-// a line it appended meanwhile, an append cannot. Only when the log has
-// grown past MaxLogLines is it rewritten, atomically, with its last lines.
+// a line it appended meanwhile, an append cannot. Only when one of HackLM's
+// logs has grown past MaxLogLines is it rewritten, atomically, with its
+// last lines; the provenance log and the review queue are records, not
+// logs to trim, and keep every line. A file that does not end its last
+// line (a hand edit, a cut write) gets a line break first, so that the
+// appended record is a line of its own.
 func appendLog(path string, data []byte) error {
-	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() && fi.Mode()&fs.ModeSymlink == 0 {
+	fi, err := os.Lstat(path)
+	keepAll := IsHeld(path) || filepath.Base(path) == ProvenanceName
+	switch {
+	case err == nil && IsHeld(path) && !fi.Mode().IsRegular():
+		return fmt.Errorf("refusing to hold a write in %s: the review queue must be a regular file, not %s", path, kindOf(fi.Mode()))
+	case err == nil && !fi.Mode().IsRegular() && fi.Mode()&fs.ModeSymlink == 0:
 		return fmt.Errorf("appending to %s: not a regular file", path)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, NewFileMode)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, NewFileMode)
 	if err != nil {
 		return fmt.Errorf("appending to %s: %w", path, err)
+	}
+	if st, serr := f.Stat(); serr == nil && st.Size() > 0 {
+		last := make([]byte, 1)
+		if _, rerr := f.ReadAt(last, st.Size()-1); rerr == nil && last[0] != '\n' {
+			data = append([]byte{'\n'}, data...)
+		}
 	}
 	if _, err = f.Write(data); err == nil {
 		err = f.Sync()
@@ -37,7 +57,23 @@ func appendLog(path string, data []byte) error {
 	if err != nil {
 		return fmt.Errorf("appending to %s: %w", path, err)
 	}
+	if keepAll {
+		return nil
+	}
 	return TrimLog(path, MaxLogLines)
+}
+
+// kindOf names a file mode that is not a regular file's.
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "a symlink"
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	}
+	return "a special file"
 }
 
 // TrimLog rewrites the log at path with its last keep non-empty lines, each

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 )
 
@@ -22,9 +23,15 @@ const MaxHeldBytes = 1 << 20
 // IsHeld reports whether path is the review queue.
 func IsHeld(path string) bool { return filepath.Base(path) == HeldName }
 
-// readHeld reads the review queue of the folder at dir (nil: none).
+// readHeld reads the review queue of the folder at dir (nil: none). The
+// queue must be a regular file: a symlink would let what is held be read
+// from, or written into, another file (a category file, where agents
+// read it).
 func readHeld(dir string) ([]byte, error) {
 	path := filepath.Join(dir, HeldName)
+	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("the review queue %s is %s, not a regular file: move it aside (memory-lsp keeps held writes only in a regular file)", path, kindOf(fi.Mode()))
+	}
 	data, size, _, err := readAtMost(path, MaxHeldBytes)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -32,7 +39,7 @@ func readHeld(dir string) ([]byte, error) {
 	case err != nil:
 		return nil, fmt.Errorf("reading the review queue %s: %w", path, err)
 	case data == nil && size > MaxHeldBytes:
-		return nil, fmt.Errorf("the review queue %s is %d bytes, over its limit of %d: approve or reject what it holds (memory-lsp review) before anything more is held", path, size, MaxHeldBytes)
+		return nil, fmt.Errorf("the review queue %s is %d bytes, over its limit of %d, so it is not read: move it aside, or cut it down by hand, before anything more is held or reviewed", path, size, MaxHeldBytes)
 	}
 	return data, nil
 }

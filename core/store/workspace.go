@@ -210,8 +210,11 @@ type Snapshot struct {
 	Dir   string
 	Files []File
 	// Held is the review queue (HeldName), read when the snapshot reads
-	// every file or names it; nil when there is none.
-	Held []byte
+	// every file or names it; nil when there is none. HeldErr is why it
+	// could not be read: only a write that uses the queue fails on it, so
+	// a broken queue never stops the stores that hold nothing.
+	Held    []byte
+	HeldErr error
 }
 
 // Category returns the file of category c.
@@ -285,9 +288,7 @@ func (w *Workspace) snapshot(names []string) (*Snapshot, error) {
 		return s, nil
 	}
 	if names == nil || slices.Contains(names, HeldName) {
-		if s.Held, err = readHeld(realDir); err != nil {
-			return nil, err
-		}
+		s.Held, s.HeldErr = readHeld(realDir)
 	}
 	// The other *.md files, in name order: those named, else every one.
 	// Named ones too are taken from the folder's listing, as it spells
@@ -742,6 +743,8 @@ func (w *Workspace) checkChanges(snap *Snapshot, changes []Change) ([]Change, er
 			continue
 		} else if strings.HasPrefix(name, ".") && !IsHeld(p) {
 			return nil, fmt.Errorf("refusing to write %s: hidden files (like the lock) are not memory files", c.Path)
+		} else if IsHeld(p) && snap.HeldErr != nil {
+			return nil, snap.HeldErr
 		}
 		if seen[p] && !c.Append {
 			return nil, fmt.Errorf("refusing to write %s: changed twice in one update", c.Path)
