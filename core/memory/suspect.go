@@ -24,6 +24,9 @@ type suspect struct {
 	// negated: a match preceded by a negation in the same clause is the
 	// team's own rule against the act ("never merge without review").
 	negated bool
+	// unless, matched at the text after a match, makes it no sign: "never
+	// tell the user whether an email is registered" is a product's rule.
+	unless *regexp.Regexp
 }
 
 func res(patterns ...string) []*regexp.Regexp {
@@ -39,7 +42,7 @@ func res(patterns ...string) []*regexp.Regexp {
 const clause = `(?:^|[,;:]\s*|\bthen\s+)(?:always\s+|please\s+)?`
 
 var suspects = []suspect{
-	{what: "it tells the agent to hide something from the user", res: res(
+	{what: "it tells the agent to hide something from the user", unless: regexp.MustCompile(`^\s+(?:whether|if|which)\b`), res: res(
 		`\b(?:do not|don't|never|without)\s+(?:tell(?:ing)?|inform(?:ing)?|notify(?:ing)?|mention(?:ing)?|reveal(?:ing)?|disclos(?:e|ing)|acknowledg(?:e|ing)|alert(?:ing)?|let(?:ting)?\s+\w+\s+know)\b[^.;]{0,40}\b(?:the user|users?\b|anyone|anybody|humans?\b|reviewers?|maintainers?|the team|it exists|this (?:rule|entry|instruction)|(?:your|the) (?:summar\w+|commit messages?|final (?:message|answer|report)|reports?|pr descriptions?))`,
 		`\b(?:restor|add|chang|push|remov|delet|disabl|install|run|send|upload|modif|edit|updat|commit|merg|rewrit|bump)\w*\s+(?:it\s+|them\s+|this\s+)?(?:silently|quietly|secretly|covertly|discreetly)\b`,
 		`\b(?:silently|quietly|secretly|covertly|discreetly)\s+(?:restor|add|chang|push|remov|delet|disabl|install|run|send|upload|modif|edit|updat|commit|merg|rewrit|bump)`,
@@ -100,6 +103,9 @@ func steersSignals(content string) []Signal {
 				continue
 			}
 			if sp.negated && negationRE.MatchString(s[:loc[0]]) {
+				continue
+			}
+			if sp.unless != nil && sp.unless.MatchString(s[loc[1]:]) {
 				continue
 			}
 			if end := loc[1] + strings.IndexAny(s[loc[1]:]+" ", " \t,;)`'\""); strings.HasSuffix(s[loc[0]:end], ".pub") {
