@@ -122,15 +122,20 @@ func (s *Server) cmdStore(ctx context.Context, _ string, raw json.RawMessage) (a
 	if err != nil {
 		return nil, err
 	}
-	st, signals, err := memory.Screen(a.StoreRequest, s.config())
+	cfg, err := memory.ProjectReview(s.config(), memoryDir(root))
 	if err != nil {
 		return nil, err
 	}
+	sc, err := memory.Screen(a.StoreRequest, cfg)
+	if err != nil {
+		return nil, err
+	}
+	st := sc.Store
 	var res memory.StoreResult
 	// The folder's warm catalog keeps what the dedup read in the file's
 	// entries at the last store.
 	catalog := &s.folderFor(memoryDir(root)).catalog
-	plan := memory.StorePlan(memoryDir(root), st, signals, catalog, s.writer(), &res)
+	plan := memory.StorePlan(memoryDir(root), sc, catalog, s.writer(), &res)
 	rep, err := s.writeReading(ctx, root, "Store memory", []string{st.Category.File(), store.HeldName}, plan)
 	if err != nil {
 		return nil, err

@@ -54,3 +54,20 @@ func TestBinaryReviewAndProvenance(t *testing.T) {
 		}
 	}
 }
+
+// The project's .memory/settings.json is a floor the server's own --config
+// does not lower.
+func TestBinaryProjectReviewFloor(t *testing.T) {
+	root := poison.Workspace(t)
+	if err := os.WriteFile(filepath.Join(root, ".memory", "settings.json"), []byte(`{"review": "agents"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	off := filepath.Join(t.TempDir(), "settings.json")
+	if err := os.WriteFile(off, []byte(`{"review": "off"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := startServer(t, t.TempDir(), nil, "", "--root", root, "--config", off)
+	if r := call(t, p.cs, ToolStore, map[string]any{"category": "Decision", "content": "Deploy on Thursdays only."}); r.IsError || !strings.HasPrefix(r.Text, "Held for review") {
+		t.Errorf("store under a project's review: agents: %q", r.Text)
+	}
+}

@@ -129,3 +129,34 @@ func TestBinaryCheckReportsHeld(t *testing.T) {
 		t.Errorf("check --format json: %v\n%s", err, out)
 	}
 }
+
+// The project's .memory/settings.json sets a floor that travels with the
+// repository: with review: agents there, a store is held whatever the
+// command line says, and a broken file is an error naming it, not a
+// reason to store.
+func TestBinaryProjectReviewFloor(t *testing.T) {
+	r := gittest.New(t)
+	r.Write(map[string]string{
+		".memory/decisions.md":  "# Decisions\n\n- [db] Use Postgres for the ledger.\n",
+		".memory/settings.json": `{"review": "agents"}`,
+	})
+	r.Commit("2026-01-01", "memory")
+	off := filepath.Join(t.TempDir(), "off.json")
+	writeTestFile(t, off, []byte(`{"review": "off"}`))
+	for _, args := range [][]string{
+		{"store", "--category", "Decision", "Tag every release from main."},
+		{"store", "--config", off, "--category", "Decision", "Deploy on Thursdays only."},
+	} {
+		out, errOut, code := runBinary(t, r.Dir, "", args...)
+		if code != 0 || !strings.HasPrefix(out, "Held for review") {
+			t.Errorf("%q: exit %d\n%s%s", args, code, out, errOut)
+		}
+	}
+	if got, _ := os.ReadFile(filepath.Join(r.Dir, ".memory", "decisions.md")); string(got) != "# Decisions\n\n- [db] Use Postgres for the ledger.\n" {
+		t.Errorf("decisions.md:\n%s", got)
+	}
+	writeTestFile(t, filepath.Join(r.Dir, ".memory", "settings.json"), []byte(`{"review": "sometimes"}`))
+	if _, errOut, code := runBinary(t, r.Dir, "", "store", "--category", "Decision", "Tag every release from main."); code == 0 || !strings.Contains(errOut, `settings.json: review = "sometimes": must be one of off, flagged, agents`) {
+		t.Errorf("a broken project file: exit %d, %s", code, errOut)
+	}
+}

@@ -6,6 +6,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -159,4 +160,42 @@ func (c Config) Merge(s Settings) (Config, error) {
 		return c, err
 	}
 	return out, nil
+}
+
+// ProjectFile is the settings file a project keeps in `.memory/`, beside
+// the memory files, so that what it asks of every writer travels with the
+// repository: its `review` is a floor that no other layer (a --config
+// file, an editor's settings, an agent's command line) may lower.
+const ProjectFile = "settings.json"
+
+// Stricter is the stricter of two review modes (an unknown one counts as
+// the strictest).
+func Stricter(a, b string) string {
+	ia, ib := slices.Index(ReviewModes, a), slices.Index(ReviewModes, b)
+	if ia < 0 || ib < 0 {
+		return ReviewAgents
+	}
+	return ReviewModes[max(ia, ib)]
+}
+
+// ParseProject reads a project settings file: the review mode it sets ("":
+// none). It holds only `review` (flat or under "memory"); any other key is
+// refused by name, as the other settings belong to each front end.
+func ParseProject(data []byte) (string, error) {
+	s, err := ParseSettings(data)
+	if err != nil {
+		return "", err
+	}
+	other := s
+	other.Review = nil
+	if !reflect.DeepEqual(other, Settings{}) {
+		return "", fmt.Errorf("a project's %s sets only review (the other settings go in --config or the editor's settings)", ProjectFile)
+	}
+	if s.Review == nil {
+		return "", nil
+	}
+	if !slices.Contains(ReviewModes, *s.Review) {
+		return "", fmt.Errorf("review = %q: must be one of %s", *s.Review, strings.Join(ReviewModes, ", "))
+	}
+	return *s.Review, nil
 }

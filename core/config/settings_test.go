@@ -127,3 +127,27 @@ func TestReviewSetting(t *testing.T) {
 		t.Errorf("review true: %v", err)
 	}
 }
+
+func TestProjectReview(t *testing.T) {
+	for _, tc := range []struct{ in, want, err string }{
+		{`{"review": "agents"}`, "agents", ""},
+		{`{"memory": {"review": "off"}}`, "off", ""},
+		{`{}`, "", ""},
+		{`{"review": "later"}`, "", `review = "later": must be one of off, flagged, agents`},
+		{`{"review": "agents", "longEntry": 100}`, "", "sets only review"},
+	} {
+		got, err := ParseProject([]byte(tc.in))
+		if got != tc.want || (err == nil) != (tc.err == "") || err != nil && !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("ParseProject(%s) = %q, %v; want %q, %q", tc.in, got, err, tc.want, tc.err)
+		}
+	}
+	for _, tc := range [][3]string{{"off", "agents", "agents"}, {"agents", "off", "agents"}, {"flagged", "off", "flagged"}, {"off", "", "off"}, {"bogus", "off", "agents"}} {
+		b := tc[1]
+		if b == "" {
+			b = "off"
+		}
+		if got := Stricter(tc[0], b); got != tc[2] {
+			t.Errorf("Stricter(%q, %q) = %q, want %q", tc[0], b, got, tc[2])
+		}
+	}
+}

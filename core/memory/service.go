@@ -107,12 +107,17 @@ func (s *Service) Load() ([]rules.File, error) {
 // Store runs storeMemory. With dryRun it decides on the current files and
 // writes nothing.
 func (s *Service) Store(ctx context.Context, req StoreRequest, dryRun bool) (StoreResult, error) {
-	v, signals, err := Screen(req, s.Cfg)
+	cfg, err := ProjectReview(s.Cfg, s.WS.Dir)
 	if err != nil {
 		return StoreResult{}, err
 	}
+	sc, err := Screen(req, cfg)
+	if err != nil {
+		return StoreResult{}, err
+	}
+	v := sc.Store
 	var res StoreResult
-	plan := StorePlan(s.WS.Dir, v, signals, s.Warm, s.Who, &res)
+	plan := StorePlan(s.WS.Dir, sc, s.Warm, s.Who, &res)
 	run := func(snap *store.Snapshot) ([]store.Change, error) {
 		files := Files(snap)
 		if s.Warm != nil {

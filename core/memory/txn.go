@@ -41,16 +41,18 @@ type Writer struct {
 	Person bool
 }
 
-// StorePlan is the plan of the screened store st into the .memory folder
-// dir (signals: what Screen found in it): the category file's new bytes,
+// StorePlan is the plan of the screened store sc into the .memory folder
+// dir: the category file's new bytes,
 // the record of a reversal in the conflict log, the provenance of the
 // write, and the acknowledgement every writer journals (ack.go: an
 // editor's save must not take out what a store answered "stored"); or, when
 // review holds the write, its record in the review queue instead. w, when
 // non-nil, is the warm catalog that keeps what the dedup read in the file
 // between a long-lived process's stores. The plan's result is left in *res.
-func StorePlan(dir string, st Store, signals []Signal, w *Warm, who Writer, res *StoreResult) Plan {
+func StorePlan(dir string, sc Screened, w *Warm, who Writer, res *StoreResult) Plan {
+	st, signals := sc.Store, sc.Signals
 	return func(v View, cfg config.Config) ([]store.Change, error) {
+		cfg.Review = sc.Review // as screened, the project's floor applied
 		path := filepath.Join(dir, st.Category.File())
 		var cur []byte
 		parse, keyed, grow := memfile.Parse, Dedup(nil), Appender(nil)

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"unicode"
@@ -13,6 +14,7 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/secret"
 	"github.com/memory-lsp/memory-lsp/core/similar"
+	"github.com/memory-lsp/memory-lsp/core/store"
 	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
@@ -71,12 +73,42 @@ func Validate(req StoreRequest, cfg config.Config) (Store, error) {
 // beside the store (with review off they are refused too, as Validate
 // refuses them). Signs that depend on the memory already stored (a new
 // link) are the store plan's to add, inside the lock.
-func Screen(req StoreRequest, cfg config.Config) (Store, []Signal, error) {
+func Screen(req StoreRequest, cfg config.Config) (Screened, error) {
 	if cfg.Review == config.ReviewOff {
 		st, err := Validate(req, cfg)
-		return st, nil, err
+		return Screened{Store: st, Review: cfg.Review}, err
 	}
-	return screen(req, cfg)
+	st, signals, err := screen(req, cfg)
+	return Screened{Store: st, Signals: signals, Review: cfg.Review}, err
+}
+
+// Screened is a store Screen let through: the validated store, the signs
+// of poisoning it carries and the review mode it was screened under (the
+// plan holds it by that mode).
+type Screened struct {
+	Store   Store
+	Signals []Signal
+	Review  string
+}
+
+// ProjectReview is cfg with the review mode the project's settings file
+// (.memory/settings.json, config.ProjectFile) asks for, where that is
+// stricter: the file travels with the repository, and no flag, editor
+// setting or agent's command line lowers it.
+func ProjectReview(cfg config.Config, dir string) (config.Config, error) {
+	path := filepath.Join(dir, config.ProjectFile)
+	data, err := store.ReadSettings(path)
+	if err != nil || data == nil {
+		return cfg, err
+	}
+	floor, err := config.ParseProject(data)
+	if err != nil {
+		return cfg, fmt.Errorf("%s: %w", path, err)
+	}
+	if floor != "" {
+		cfg.Review = config.Stricter(cfg.Review, floor)
+	}
+	return cfg, nil
 }
 
 func screen(req StoreRequest, cfg config.Config) (Store, []Signal, error) {
