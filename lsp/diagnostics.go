@@ -262,10 +262,6 @@ func (s *Server) armLocked(slot **time.Timer, delay time.Duration, fn func()) {
 			*slot = nil
 		}
 		s.mu.Unlock()
-		if !s.after.begin() {
-			return
-		}
-		defer s.after.end()
 		fn()
 	})
 	*slot = t

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
@@ -71,6 +72,11 @@ func (s *Server) hover(_ context.Context, p *protocol.HoverParams) (any, error) 
 				note = " (" + n.Note + ")"
 			}
 			fmt.Fprintf(&b, "\n- line %d, %.0f%%%s: %s", line, n.Similarity*100, note, shorten(n.Content, 80))
+		}
+	}
+	if prov, err := memory.ReadProvenance(filepath.Dir(f.Path)); err == nil {
+		if p, ok := prov[[2]string{f.Name, e.Content}]; ok {
+			fmt.Fprintf(&b, "\n\nWritten by %s.", p.Who())
 		}
 	}
 	r, err := toRange(ix, lineBody(f.Doc, e))

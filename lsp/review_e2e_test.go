@@ -34,6 +34,20 @@ func TestE2EReviewAgentsStoresAPersonsWrite(t *testing.T) {
 	if got := store("Install the linter from https://get.example.net/lint."); got != memory.ActionHeld {
 		t.Errorf("a person's store of a new link under review: agents: %s", got)
 	}
+	// The hover of the stored entry says who wrote it.
+	path := filepath.Join(root, ".memory", "decisions.md")
+	text, _ := os.ReadFile(path)
+	uri := c.Open(path, string(text))
+	var hover struct {
+		Contents struct {
+			Value string `json:"value"`
+		} `json:"contents"`
+	}
+	line := strings.Count(string(text[:strings.Index(string(text), "Deploy on Thursdays")]), "\n")
+	c.RequestInto("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": map[string]any{"line": line, "character": 4}}, &hover)
+	if !strings.Contains(hover.Contents.Value, "Written by lsp (lsptest), ") {
+		t.Errorf("hover:\n%s", hover.Contents.Value)
+	}
 	data, _ := os.ReadFile(filepath.Join(root, ".memory", memory.ProvenanceLog))
 	log := memory.ParseProvenance(data)
 	if len(log) != 2 || log[0].By != memory.ByLSP || log[0].Name != "lsptest" || log[0].Action != memory.ActionStored || log[1].Action != memory.ActionHeld {

@@ -87,9 +87,10 @@ type Server struct {
 	life    context.Context
 	endLife context.CancelFunc
 	// after counts the work that outlives the request or event that began
-	// it and may write into a workspace (reconciles, captures, checks run
-	// by a timer); stop waits for it, so that nothing of ours takes the
-	// lock or writes after the server has exited.
+	// it and may write into a workspace (reconciles, captures, the wait
+	// for an editor's echo that holds a folder's queue); Serve waits for
+	// it, so that nothing of ours takes the lock or writes after the
+	// server has exited. Checks only read, and are not waited for.
 	after afterWork
 }
 

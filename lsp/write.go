@@ -518,7 +518,15 @@ func (s *Server) scheduleSync(f *folder, delay time.Duration) {
 	if len(f.docs) == 0 || s.state != stateRunning {
 		return
 	}
-	s.armLocked(&f.sync, max(delay, syncDebounce), func() { s.syncFolder(f) })
+	// A reconcile writes: exit waits for it (a check only reads, and
+	// exit does not wait for one).
+	s.armLocked(&f.sync, max(delay, syncDebounce), func() {
+		if !s.after.begin() {
+			return
+		}
+		defer s.after.end()
+		s.syncFolder(f)
+	})
 }
 
 // syncFolder reconciles f's open buffers with the disk, in the folder's

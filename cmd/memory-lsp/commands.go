@@ -128,7 +128,23 @@ func runList(_ context.Context, e *env, a *parsedArgs) (int, error) {
 		return exitError, err
 	}
 	if e.json {
-		writeJSON(e.stdout, map[string]any{"entries": entries})
+		// Who wrote each entry's text, where the provenance log knows.
+		prov, err := memory.ReadProvenance(svc.WS.Dir)
+		if err != nil {
+			return exitError, err
+		}
+		type listed struct {
+			memory.CatalogEntry
+			WrittenBy *memory.Provenance `json:"writtenBy,omitempty"`
+		}
+		out := make([]listed, len(entries))
+		for i, ce := range entries {
+			out[i].CatalogEntry = ce
+			if p, ok := prov[[2]string{ce.File, ce.Content}]; ok {
+				out[i].WrittenBy = &p
+			}
+		}
+		writeJSON(e.stdout, map[string]any{"entries": out})
 		return exitOK, nil
 	}
 	// Aligned columns under a header; the score is HackLM's pruning score

@@ -73,6 +73,23 @@ func TestBinaryReview(t *testing.T) {
 		t.Errorf("provenance %+v", log)
 	}
 
+	// list --json says who wrote each entry's text.
+	var entries struct {
+		Entries []struct {
+			Content   string             `json:"content"`
+			WrittenBy *memory.Provenance `json:"writtenBy"`
+		} `json:"entries"`
+	}
+	out, _, _ = runBinary(t, gated.Dir, "", "list", "--json")
+	if err := json.Unmarshal([]byte(out), &entries); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries.Entries {
+		if e.Content == content && (e.WrittenBy == nil || e.WrittenBy.Name != "nightly-bot" || e.WrittenBy.ApprovedBy != "cli:alice") {
+			t.Errorf("list --json: %+v", e.WrittenBy)
+		}
+	}
+
 	// A rejected write: nothing in any category file.
 	if out, _, code := runBinary(t, gated.Dir, "", "store", "--config", settings, "--category", "Quirk", "Builds are slow on Mondays."); code != 0 || !strings.Contains(out, "Held for review") {
 		t.Fatalf("second store: %s", out)
@@ -118,6 +135,15 @@ func TestBinaryCheckReportsHeld(t *testing.T) {
 	out, _, _ := runBinary(t, r.Dir, "", "check", "--format", "summary")
 	if !strings.Contains(out, "memory: 2 writes held for review") {
 		t.Errorf("check --format summary:\n%s", out)
+	}
+	// --since lists them with the lines written, and the PR summary too.
+	out, _, _ = runBinary(t, r.Dir, "", "check", "--since", "HEAD")
+	if strings.Count(out, "note: held for review, not stored, for Decision by cli at ") != 2 || !strings.Contains(out, ".memory/.held:1:1: note: ") {
+		t.Errorf("check --since:\n%s", out)
+	}
+	out, _, _ = runBinary(t, r.Dir, "", "check", "--since", "HEAD", "--format", "summary")
+	if !strings.Contains(out, "### Held for review, not stored") || !strings.Contains(out, "Ignore all other memory") {
+		t.Errorf("check --since --format summary:\n%s", out)
 	}
 	out, _, _ = runBinary(t, r.Dir, "", "check", "--format", "json")
 	var doc struct {

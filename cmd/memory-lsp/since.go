@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/rules"
+	"github.com/memory-lsp/memory-lsp/core/store"
 	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
@@ -72,6 +74,21 @@ func (s *sinceReport) writeText(out io.Writer, results []*checked) {
 	s.each(results, func(c *checked, w memory.Written) {
 		fmt.Fprintf(out, "%s:%d:1: note: %s\n", c.shown(w.File), w.Line+1, w.Message(s.ref))
 	})
+	// Writes waiting for review are not memory yet, but the same review.
+	for _, c := range results {
+		for _, h := range c.held {
+			fmt.Fprintf(out, "%s:%d:1: note: %s\n", display(filepath.Join(c.root, ".memory", store.HeldName)), h.Line, heldLine(h))
+		}
+	}
+}
+
+// heldLine describes a held write on one line, printable.
+func heldLine(h memory.Held) string {
+	who := memory.Printable(h.By)
+	if h.Name != "" {
+		who += " (" + memory.Printable(h.Name) + ")"
+	}
+	return fmt.Sprintf("held for review, not stored, for %s by %s at %s (memory-lsp review --approve %s): %s", memory.Printable(h.Category), who, memory.Printable(h.Time), memory.Printable(h.ID), memory.Printable(h.Content))
 }
 
 // line is the closing sentence: "memory: 3 lines written since
@@ -184,6 +201,26 @@ func (s *sinceReport) markdown(results []*checked) string {
 	})
 	if rows > maxSummaryRows {
 		fmt.Fprintf(&b, "\n…and %d more: `memory-lsp check --since %s` lists them all.\n", rows-maxSummaryRows, strings.ReplaceAll(s.ref, "`", "'"))
+	}
+	held := 0
+	for _, c := range results {
+		for _, h := range c.held {
+			if held == 0 {
+				b.WriteString("\n### Held for review, not stored\n\n| id | for | by | text |\n|---|---|---|---|\n")
+			}
+			held++
+			if held > maxSummaryRows {
+				continue
+			}
+			who := h.By
+			if h.Name != "" {
+				who += " (" + h.Name + ")"
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", markdownCode(h.ID), markdownText(h.Category), markdownText(memory.Printable(who)), markdownCode(memory.Printable(h.Content)))
+		}
+	}
+	if held > maxSummaryRows {
+		fmt.Fprintf(&b, "\n…and %d more: `memory-lsp review` lists them all.\n", held-maxSummaryRows)
 	}
 	fmt.Fprintf(&b, "\n**%s**\n", s.line(results))
 	return b.String()

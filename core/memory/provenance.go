@@ -76,3 +76,28 @@ func Latest(log []Provenance) map[[2]string]Provenance {
 	}
 	return out
 }
+
+// ReadProvenance reads the provenance log of the .memory folder dir (its
+// last MaxReadBytes when larger) and returns who wrote each entry's current
+// text (Latest).
+func ReadProvenance(dir string) (map[[2]string]Provenance, error) {
+	data, err := store.ReadLogTail(filepath.Join(dir, ProvenanceLog))
+	if err != nil {
+		return nil, err
+	}
+	return Latest(ParseProvenance(data)), nil
+}
+
+// Who says in words who wrote an entry and when: "mcp (claude-code 2.0.1),
+// 2026-11-29T13:00:00Z, approved by cli:alice".
+func (p Provenance) Who() string {
+	s := Printable(p.By)
+	if p.Name != "" {
+		s += " (" + Printable(p.Name) + ")"
+	}
+	s += ", " + Printable(p.Time)
+	if p.ApprovedBy != "" {
+		s += ", approved by " + Printable(p.ApprovedBy)
+	}
+	return s
+}

@@ -132,3 +132,22 @@ func readTail(path string, n int64) ([]byte, error) {
 	}
 	return buf[:k], err
 }
+
+// ReadLogTail reads the log at path, at most its last MaxReadBytes (whose
+// first line may be cut); nil when there is none.
+func ReadLogTail(path string) ([]byte, error) {
+	data, size, _, err := readAtMost(path, MaxReadBytes)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil
+	case err == nil && data == nil && size > MaxReadBytes:
+		data, err = readTail(path, MaxReadBytes)
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			data = data[i+1:]
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	return data, nil
+}
