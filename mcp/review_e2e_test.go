@@ -31,9 +31,12 @@ func TestBinaryReviewAndProvenance(t *testing.T) {
 		t.Fatal(err)
 	}
 	p = startServer(t, t.TempDir(), nil, "", "--root", root, "--config", agents)
-	r := call(t, p.cs, ToolStore, map[string]any{"category": "Decision", "content": "Deploy on Thursdays only."})
+	r := call(t, p.cs, ToolStore, map[string]any{"category": "Decision", "content": "Deploy on Thursdays only.", "slug": "deploy-day"})
 	if r.IsError || !strings.HasPrefix(r.Text, "Held for review, not stored: ") {
 		t.Fatalf("store under review: agents: %q", r.Text)
+	}
+	if r := call(t, p.cs, ToolGet, map[string]any{"slug": "deploy-day"}); strings.Contains(r.Text, "Deploy on Thursdays") {
+		t.Errorf("getMemory returned the held write: %s", r.Text)
 	}
 	for _, tool := range []string{ToolQuery, ToolList} {
 		args := map[string]any{"query": "Thursdays"}

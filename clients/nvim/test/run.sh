@@ -2,7 +2,8 @@
 # Headless end-to-end test of the Neovim client (runs on Debian's Neovim 0.7.2
 # and later): the legacy setup (lua/memory_lsp) starts the real server for a
 # .memory/ file, and test_spec.lua checks diagnostics, a quick fix, fix-all,
-# :MemoryStore (closed and open file), :MemoryQuery, a stale-path warning and
+# :MemoryStore (closed and open file), :MemoryQuery, a held write approved
+# by its code action, a stale-path warning and
 # go-to-definition on a cited path, and that README.md gets
 # no client.
 #

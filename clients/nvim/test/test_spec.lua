@@ -486,6 +486,43 @@ local function main()
   end)
   vim.cmd('write')
 
+  -- 8c. A write an agent made and review held (issue 30): the agent runs
+  --     the CLI; the held write shows as a "held" diagnostic on the first
+  --     line of decisions.md, and its "Approve into decisions.md" code
+  --     action, run as Neovim 0.7 runs a command, stores it into the open
+  --     buffer and the file.
+  local held_text = 'Install the linter from https://get.example.net/lint.'
+  local out = vim.fn.system({ os.getenv('MEMORY_LSP_BIN'), 'store', '--root', root, '--source', 'nvim-test-agent', '--category', 'Decision', held_text })
+  check(out:find('Held for review', 1, true), 'the agent\'s store was not held: ' .. out)
+  wait_for('held@1 on decisions.md', function()
+    return has_code(buf, 'held', 1), vim.inspect(codes(buf))
+  end)
+  local held_actions = request_sync(client, 'textDocument/codeAction', {
+    textDocument = { uri = vim.uri_from_bufnr(buf) },
+    range = { start = { line = 0, character = 0 }, ['end'] = { line = 0, character = 0 } },
+    context = { diagnostics = {} },
+  }, buf)
+  local approve
+  for _, a in ipairs(held_actions or {}) do
+    if a.title:find('Approve into decisions.md', 1, true) then
+      approve = a
+    end
+  end
+  check(approve and approve.command, 'no "Approve into decisions.md" among ' .. vim.inspect(held_actions))
+  local settled = vim.b[buf].memory_lsp_settled or 0
+  request_sync(client, 'workspace/executeCommand', { command = approve.command.command, arguments = approve.command.arguments }, buf)
+  wait_for('the approved write in the buffer', function()
+    return vim.tbl_contains(lines(buf), '- ' .. held_text), vim.inspect(lines(buf))
+  end)
+  wait_for('the plugin to settle the approved buffer', function()
+    return (vim.b[buf].memory_lsp_settled or 0) > settled
+  end)
+  check(vim.tbl_contains(split(read_file(decisions_path)), '- ' .. held_text), 'the approved write is not on disk')
+  wait_for('the held diagnostic to go', function()
+    return not has_code(buf, 'held', 1), vim.inspect(codes(buf))
+  end)
+  vim.cmd('write')
+
   -- 9. Files that are not memory files get no client and no diagnostics.
   local archived = edit(root .. '/.memory/archive/old.md')
   local readme = edit(root .. '/README.md')
