@@ -118,10 +118,10 @@ func (s *Server) heldActions(f *folder, v *view, fi int, sp text.Span) []protoco
 		for _, a := range []struct {
 			title   string
 			approve bool
-		}{{fmt.Sprintf("Approve into %s: %q", categoryFileOf(h), h.Content), true}, {fmt.Sprintf("Reject: %q", h.Content), false}} {
+		}{{fmt.Sprintf("Approve into %s: \"%s\"", categoryFileOf(h), memory.Printable(h.Content)), true}, {fmt.Sprintf("Reject: \"%s\"", memory.Printable(h.Content)), false}} {
 			kind := kindQuickFix
 			out = append(out, protocol.CodeAction{Title: a.title, Kind: &kind, Diagnostics: []protocol.Diagnostic{d},
-				Command: &protocol.Command{Title: a.title, Command: cmdReview, Arguments: []any{reviewArg{ID: h.ID, Approve: a.approve, rootArg: rootArg{Root: root}}}}})
+				Command: &protocol.Command{Title: a.title, Command: cmdReview, Arguments: []any{reviewArg{ID: h.ID, Approve: a.approve, Content: h.Content, rootArg: rootArg{Root: root}}}}})
 		}
 	}
 	return out
@@ -131,6 +131,9 @@ func (s *Server) heldActions(f *folder, v *view, fi int, sp text.Span) []protoco
 type reviewArg struct {
 	ID      string `json:"id"`
 	Approve bool   `json:"approve"`
+	// Content is the text the action showed: a record that says anything
+	// else is not reviewed on the person's word.
+	Content string `json:"content,omitempty"`
 	rootArg
 }
 
@@ -151,7 +154,7 @@ func (s *Server) cmdReview(ctx context.Context, _ string, raw json.RawMessage) (
 		return nil, &memory.InputError{Field: "id", Problem: "give the id of a held write"}
 	}
 	var out []memory.ReviewOutcome
-	plan := memory.ReviewPlan(memoryDir(root), memory.ReviewRequest{IDs: []string{a.ID}, Approve: a.Approve}, s.writer(), &out)
+	plan := memory.ReviewPlan(memoryDir(root), memory.ReviewRequest{IDs: []string{a.ID}, Approve: a.Approve, Content: a.Content}, s.writer(), &out)
 	rep, err := s.write(ctx, root, "Review memory", plan)
 	if err != nil {
 		return nil, err
@@ -162,9 +165,9 @@ func (s *Server) cmdReview(ctx context.Context, _ string, raw json.RawMessage) (
 	}
 	for _, o := range out {
 		if o.Store != nil {
-			res.Message = "Approved: " + o.Store.Message
+			res.Message = "Approved: " + memory.Printable(o.Store.Message)
 		} else {
-			res.Message = fmt.Sprintf("Rejected: %q (nothing stored).", o.Held.Content)
+			res.Message = fmt.Sprintf("Rejected: \"%s\" (nothing stored).", memory.Printable(o.Held.Content))
 		}
 	}
 	res.Message += rep.problems()

@@ -76,7 +76,9 @@ func (s *Server) hover(_ context.Context, p *protocol.HoverParams) (any, error) 
 	}
 	if prov, err := memory.ReadProvenance(filepath.Dir(f.Path)); err == nil {
 		if p, ok := prov[[2]string{f.Name, e.Content}]; ok {
-			fmt.Fprintf(&b, "\n\nWritten by %s.", p.Who())
+			// A code span: the writer named itself, and its name must
+			// not render as markup (a link, an image, bold "verified").
+			fmt.Fprintf(&b, "\n\nWritten by `%s`.", strings.ReplaceAll(p.Who(), "`", "'"))
 		}
 	}
 	r, err := toRange(ix, lineBody(f.Doc, e))

@@ -45,7 +45,7 @@ func TestE2EReviewAgentsStoresAPersonsWrite(t *testing.T) {
 	}
 	line := strings.Count(string(text[:strings.Index(string(text), "Deploy on Thursdays")]), "\n")
 	c.RequestInto("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": map[string]any{"line": line, "character": 4}}, &hover)
-	if !strings.Contains(hover.Contents.Value, "Written by lsp (lsptest), ") {
+	if !strings.Contains(hover.Contents.Value, "Written by `lsp (lsptest), ") {
 		t.Errorf("hover:\n%s", hover.Contents.Value)
 	}
 	data, _ := os.ReadFile(filepath.Join(root, ".memory", memory.ProvenanceLog))

@@ -195,7 +195,7 @@ func (s *sinceReport) markdown(results []*checked) string {
 		}
 		by := "not committed yet"
 		if w.Committed {
-			by = fmt.Sprintf("%s in %s on %s", markdownText(w.Author), markdownCode(w.Commit), w.When.UTC().Format("2006-01-02"))
+			by = fmt.Sprintf("%s in %s on %s", markdownText(memory.Printable(w.Author)), markdownCode(w.Commit), w.When.UTC().Format("2006-01-02"))
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", markdownCode(fmt.Sprintf("%s:%d", c.shown(w.File), w.Line+1)), what+w.Change(), by, markdownCode(w.Text))
 	})
@@ -216,7 +216,7 @@ func (s *sinceReport) markdown(results []*checked) string {
 			if h.Name != "" {
 				who += " (" + h.Name + ")"
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", markdownCode(h.ID), markdownText(h.Category), markdownText(memory.Printable(who)), markdownCode(memory.Printable(h.Content)))
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", markdownCode(memory.Printable(h.ID)), markdownText(memory.Printable(h.Category)), markdownText(memory.Printable(who)), markdownCode(memory.Printable(h.Content)))
 		}
 	}
 	if held > maxSummaryRows {

@@ -35,6 +35,10 @@ type Config struct {
 	// Review is which writes wait for a person before they reach a
 	// category file: ReviewOff, ReviewFlagged or ReviewAgents.
 	Review string
+	// ReviewFloor is the review mode the project's settings file sets
+	// (ProjectFile; "" when none): Review is at least as strict, and the
+	// signs behind its holds are read whatever Disabled says.
+	ReviewFloor string
 }
 
 // The review modes (the `review` setting).

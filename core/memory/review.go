@@ -9,7 +9,6 @@ import (
 	"maps"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -225,6 +224,10 @@ type ReviewRequest struct {
 	IDs     []string
 	All     bool
 	Approve bool // else reject
+	// Content, when set, is the text the person was shown for the one ID:
+	// a record that says anything else (the file was edited since) is not
+	// approved or rejected on their word.
+	Content string
 }
 
 // ReviewOutcome is what a review did to one held write.
@@ -252,11 +255,23 @@ func ReviewPlan(dir string, req ReviewRequest, who Writer, out *[]ReviewOutcome)
 		held, _ := ParseHeld(v.Held)
 		picked := map[int]bool{}
 		for _, id := range req.IDs {
-			i := slices.IndexFunc(held, func(h Held) bool { return h.ID == id })
-			if i < 0 {
-				return nil, &InputError{Field: "id", Problem: fmt.Sprintf("no held write has the id %q (memory-lsp review lists them)", id)}
+			var at []int
+			for i, h := range held {
+				if h.ID == id {
+					at = append(at, i)
+				}
 			}
-			picked[i] = true
+			switch {
+			case len(at) == 0:
+				return nil, &InputError{Field: "id", Problem: fmt.Sprintf("no held write has the id %q (memory-lsp review lists them)", id)}
+			case len(at) > 1:
+				// Only a hand edit makes two: which one the person meant
+				// is not ours to guess.
+				return nil, &InputError{Field: "id", Problem: fmt.Sprintf("%d held writes have the id %q (the queue %s was edited by hand): look at them with memory-lsp review and remove the one that should not be there", len(at), id, store.HeldName)}
+			case req.Content != "" && held[at[0]].Content != req.Content:
+				return nil, &InputError{Field: "id", Problem: fmt.Sprintf("the held write %q no longer says what you were shown (the queue changed since): look at it again", id)}
+			}
+			picked[at[0]] = true
 		}
 		for i := range held {
 			if req.All {
@@ -295,6 +310,11 @@ func ReviewPlan(dir string, req ReviewRequest, who Writer, out *[]ReviewOutcome)
 			b, ok := cur[st.Category]
 			if !ok {
 				if f := CategoryFile(v.Files, st.Category); f != nil {
+					if f.TooLarge() && req.All {
+						*out = append(*out, ReviewOutcome{Held: h, Problem: tooLarge("store into", f).Error()})
+						delete(drop, h.Line)
+						continue
+					}
 					if f.TooLarge() {
 						return nil, tooLarge("store into", f)
 					}
@@ -302,6 +322,11 @@ func ReviewPlan(dir string, req ReviewRequest, who Writer, out *[]ReviewOutcome)
 				}
 			}
 			next, r, err := PlanStore(b, st, cfg)
+			if err != nil && req.All {
+				*out = append(*out, ReviewOutcome{Held: h, Problem: err.Error()})
+				delete(drop, h.Line)
+				continue
+			}
 			if err != nil {
 				return nil, fmt.Errorf("approving %s: %w", h.ID, err)
 			}
@@ -343,6 +368,7 @@ func ReviewPlan(dir string, req ReviewRequest, who Writer, out *[]ReviewOutcome)
 // held it are answered.
 func approvedConfig(cfg config.Config) config.Config {
 	c := cfg
+	c.Review = config.ReviewOff // the review is what happened
 	c.Disabled = make(map[string]bool, len(cfg.Disabled)+2)
 	maps.Copy(c.Disabled, cfg.Disabled)
 	c.Disabled[rules.AgentDirectiveCode] = true
@@ -385,9 +411,18 @@ func HeldFinding(files []rules.File, h Held) (rules.Finding, bool) {
 		if end < 0 {
 			end = len(f.Doc.Src)
 		}
-		whys := make([]string, len(h.Signals))
-		for k, s := range h.Signals {
+		// The reasons read again from the content: the record's own are
+		// whatever wrote the file.
+		signals := Recheck(h, config.Default())
+		if len(signals) == 0 {
+			signals = h.Signals
+		}
+		whys := make([]string, len(signals))
+		for k, s := range signals {
 			whys[k] = Printable(s.What)
+		}
+		if len(whys) == 0 {
+			whys = []string{"the review queue holds it (no sign is found in it now)"}
 		}
 		who := Printable(h.By)
 		if h.Name != "" {
@@ -395,11 +430,11 @@ func HeldFinding(files []rules.File, h Held) (rules.Finding, bool) {
 		}
 		shown := Printable(h.Content)
 		if h.Slug != "" {
-			shown = "[" + h.Slug + "] " + shown
+			shown = "[" + Printable(h.Slug) + "] " + shown
 		}
 		return rules.Finding{Code: HeldCode, Severity: rules.Information, File: i, Span: text.Span{Start: 0, End: end},
 			Message: fmt.Sprintf("held for review, not stored: %s — written by %s at %s; held because %s. Approve or reject it (code actions, or memory-lsp review %s).",
-				quote(shown), who, h.Time, strings.Join(whys, "; "), h.ID)}, true
+				quote(shown), who, Printable(h.Time), strings.Join(whys, "; "), Printable(h.ID))}, true
 	}
 	return rules.Finding{}, false
 }

@@ -138,7 +138,7 @@ func markChanged(written []Written, d, old *memfile.Document) {
 
 // visible is s with its hidden text made visible: what a reviewer reads must
 // not hide anything itself.
-func visible(s string) string { return rules.ShowHidden(s, rules.FindHidden(s)) }
+func visible(s string) string { return Printable(s) }
 
 // Change is "added" or "changed".
 func (w Written) Change() string {
@@ -154,7 +154,8 @@ func (w Written) By() string {
 	if !w.Committed {
 		return "not committed yet"
 	}
-	return fmt.Sprintf("%s <%s> in %s on %s", w.Author, w.Email, w.Commit, w.When.UTC().Format(time.DateOnly))
+	// The author's name and address come from whoever made the commit.
+	return fmt.Sprintf("%s <%s> in %s on %s", Printable(w.Author), Printable(w.Email), w.Commit, w.When.UTC().Format(time.DateOnly))
 }
 
 // Message says what was written since ref and by whom, for every output of

@@ -55,6 +55,7 @@ const maxSlugLen = 64
 // Instructions to agents and hidden text are refused here only with review
 // off; with review on, Screen holds them for a person instead.
 func Validate(req StoreRequest, cfg config.Config) (Store, error) {
+	cfg.Review = config.ReviewOff // what refuses is the rules, as switched
 	st, signals, err := screen(req, cfg)
 	if err != nil {
 		return Store{}, err
@@ -106,7 +107,7 @@ func ProjectReview(cfg config.Config, dir string) (config.Config, error) {
 		return cfg, fmt.Errorf("%s: %w", path, err)
 	}
 	if floor != "" {
-		cfg.Review = config.Stricter(cfg.Review, floor)
+		cfg.Review, cfg.ReviewFloor = config.Stricter(cfg.Review, floor), floor
 	}
 	return cfg, nil
 }
@@ -175,7 +176,12 @@ func contentSignals(content string, cfg config.Config) []Signal {
 	// text that steers the agent is held or refused like a secret;
 	// switching the rule off (a project whose facts trip it) lets it
 	// through.
-	if cfg.Enabled(rules.AgentDirectiveCode) {
+	// Under a project's review floor the signs are read whatever the
+	// rules' switches say: a writer's own settings must not switch off
+	// what holds its writes (without a floor, a writer that may turn
+	// review off may as well turn a rule off).
+	reviewing := cfg.Review != config.ReviewOff && cfg.ReviewFloor != "" && cfg.ReviewFloor != config.ReviewOff
+	if cfg.Enabled(rules.AgentDirectiveCode) || reviewing {
 		if d := rules.FindDirectives(content); len(d) > 0 {
 			out = append(out, Signal{Code: rules.AgentDirectiveCode, What: "it " + d[0].What(),
 				refusal: bad("content %s; memory is read by agents, so it is not stored — state the project fact instead", d[0].What())})
@@ -183,7 +189,7 @@ func contentSignals(content string, cfg config.Config) []Signal {
 	}
 	// Text a reader of the file cannot see (bidi controls, tag characters,
 	// zero-width characters, comments) would reach every agent unreviewed.
-	if cfg.Enabled(rules.HiddenTextCode) {
+	if cfg.Enabled(rules.HiddenTextCode) || reviewing {
 		all := rules.FindHidden(content)
 		// A comment that holds only a note or a template's hint
 		// (rules.Hidden.Note, Hint) is stored without review: check

@@ -30,11 +30,14 @@ const ProvenanceName = "provenance.log"
 // line (a hand edit, a cut write) gets a line break first, so that the
 // appended record is a line of its own.
 func appendLog(path string, data []byte) error {
+	keepAll := isRecord(path)
+	if keepAll {
+		if err := recordWritable(path); err != nil {
+			return err
+		}
+	}
 	fi, err := os.Lstat(path)
-	keepAll := IsHeld(path) || filepath.Base(path) == ProvenanceName
 	switch {
-	case err == nil && IsHeld(path) && !fi.Mode().IsRegular():
-		return fmt.Errorf("refusing to hold a write in %s: the review queue must be a regular file, not %s", path, kindOf(fi.Mode()))
 	case err == nil && !fi.Mode().IsRegular() && fi.Mode()&fs.ModeSymlink == 0:
 		return fmt.Errorf("appending to %s: not a regular file", path)
 	}
@@ -150,4 +153,24 @@ func ReadLogTail(path string) ([]byte, error) {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
 	return data, nil
+}
+
+// isRecord: the file at path is one of our records (the review queue, the
+// provenance log), kept whole and never followed through a link.
+func isRecord(path string) bool { return IsHeld(path) || filepath.Base(path) == ProvenanceName }
+
+// recordWritable refuses a record that is not a regular file of its own: a
+// link would carry a held write's text into the file it names (a category
+// file, which agents read). Checked before anything of a write is written.
+func recordWritable(path string) error {
+	fi, err := os.Lstat(path)
+	switch {
+	case err != nil:
+		return nil // absent: created as a regular file
+	case !fi.Mode().IsRegular():
+		return fmt.Errorf("refusing to write %s: it must be a regular file, not %s", path, kindOf(fi.Mode()))
+	case linkCount(fi) > 1:
+		return fmt.Errorf("refusing to write %s: it is a hard link (%d names), so what is written would show in another file too", path, linkCount(fi))
+	}
+	return nil
 }

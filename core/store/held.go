@@ -31,6 +31,8 @@ func readHeld(dir string) ([]byte, error) {
 	path := filepath.Join(dir, HeldName)
 	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("the review queue %s is %s, not a regular file: move it aside (memory-lsp keeps held writes only in a regular file)", path, kindOf(fi.Mode()))
+	} else if err == nil && linkCount(fi) > 1 {
+		return nil, fmt.Errorf("the review queue %s is a hard link (%d names): move it aside (memory-lsp keeps held writes only in a file of its own)", path, linkCount(fi))
 	}
 	data, size, _, err := readAtMost(path, MaxHeldBytes)
 	switch {

@@ -746,6 +746,11 @@ func (w *Workspace) checkChanges(snap *Snapshot, changes []Change) ([]Change, er
 		} else if IsHeld(p) && snap.HeldErr != nil {
 			return nil, snap.HeldErr
 		}
+		if isRecord(p) {
+			if err := recordWritable(p); err != nil {
+				return nil, err
+			}
+		}
 		if seen[p] && !c.Append {
 			return nil, fmt.Errorf("refusing to write %s: changed twice in one update", c.Path)
 		}
