@@ -19,6 +19,10 @@ const (
 	ByCLI = "cli"
 	ByMCP = "mcp"
 	ByLSP = "lsp"
+	// ByReview journals a write a person approved (review.go): it may
+	// hold what a store refuses, and an editor's save must not take it
+	// out either.
+	ByReview = "review"
 )
 
 // StoreAck is the journal record of a store that answered r: the entry the
@@ -172,6 +176,9 @@ func ValidAck(a store.Ack, cfg config.Config) error {
 	e, ok := memfile.EntryOfLine([]byte(a.Add), 0, 1)
 	if !ok || memfile.EntryLine(slugOfEntry(e), e.Content) != a.Add {
 		return fmt.Errorf("the journal's line %q is not an entry as a store writes it", a.Add)
+	}
+	if a.By == ByReview {
+		cfg = approvedConfig(cfg)
 	}
 	_, err := Validate(StoreRequest{Category: cat.String(), Content: e.Content, Slug: slugOfEntry(e)}, cfg)
 	return err

@@ -339,7 +339,7 @@ func ReviewPlan(dir string, req ReviewRequest, who Writer, out *[]ReviewOutcome)
 			}
 			// The entry is the agent's, approved by the reviewer.
 			logs = append(logs, ProvenanceChange(dir, Provenance{Time: at, Action: r.Action, By: h.By, Name: h.Name, File: r.File, Slug: r.Slug, Content: r.Content, Held: h.ID, ApprovedBy: reviewerName(who)}))
-			logs = append(logs, AckChange(dir, StoreAck(r, who.By, now)))
+			logs = append(logs, AckChange(dir, StoreAck(r, ByReview, now)))
 		}
 		var changes []store.Change
 		for _, c := range category.All {
