@@ -488,3 +488,12 @@ func Recheck(h Held, cfg config.Config) []Signal {
 	}
 	return append(signals, newURLSignals(h.Content, nil)...)
 }
+
+// wouldHold is a dry run's reply for a write review would hold.
+func wouldHold(r StoreResult) string {
+	whys := make([]string, len(r.Held.Signals))
+	for i, s := range r.Held.Signals {
+		whys[i] = Printable(s.What)
+	}
+	return fmt.Sprintf("Would be held for review, not stored: %s (%s).", quote(Printable(r.Content)), strings.Join(whys, "; "))
+}

@@ -525,3 +525,16 @@ func TestApprovedAckIsValid(t *testing.T) {
 		t.Error("a store's acknowledgement of an instruction to agents passed")
 	}
 }
+
+// A dry run of a write review would hold says so, with no ID to approve
+// (nothing was held), and writes nothing.
+func TestReviewDryRun(t *testing.T) {
+	svc, root := reviewService(t, config.ReviewAgents, Writer{By: ByCLI})
+	res, err := svc.Store(context.Background(), StoreRequest{Category: "Decision", Content: "Tag every release from main."}, true)
+	if err != nil || res.Action != ActionHeld || res.Held.ID != "" || !strings.HasPrefix(res.Message, "Would be held for review, not stored: ") || strings.Contains(res.Message, "--approve") {
+		t.Errorf("%+v %v", res, err)
+	}
+	if readRel(t, root, store.HeldName) != "" || readRel(t, root, ProvenanceLog) != "" {
+		t.Error("a dry run wrote")
+	}
+}

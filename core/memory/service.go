@@ -137,6 +137,11 @@ func (s *Service) Store(ctx context.Context, req StoreRequest, dryRun bool) (Sto
 			return StoreResult{}, err
 		}
 		_, err = run(snap)
+		if res.Held != nil {
+			// Nothing was held: there is no ID to approve.
+			res.Held.ID = ""
+			res.Message = wouldHold(res)
+		}
 		return res, err
 	}
 	written, err := s.WS.UpdateOnly(ctx, names, run)
