@@ -158,7 +158,9 @@ func runList(_ context.Context, e *env, a *parsedArgs) (int, error) {
 		if ce.Slug != "" {
 			slug = "[" + ce.Slug + "] "
 		}
-		fmt.Fprintf(tw, "%s:%d\t%s\t%d\t%s%s\n", display(ce.Path), ce.Line, ce.Category, ce.Score, slug, ce.Content)
+		// Printable: a hand edit may hold terminal escapes, which would
+		// hide or rewrite what the reader sees.
+		fmt.Fprintf(tw, "%s:%d\t%s\t%d\t%s%s\n", display(ce.Path), ce.Line, ce.Category, ce.Score, memory.Printable(slug), memory.Printable(ce.Content))
 	}
 	if err := tw.Flush(); err != nil {
 		return exitError, err
