@@ -288,7 +288,9 @@ func (s *Server) publish(f *folder) {
 	}
 	v, _, findings := s.checkLocked(f)
 	findings = s.withoutKept(v, findings)
-	if _, held := s.heldOf(f, v); len(held) > 0 {
+	all := s.readHeld(f)
+	s.tellHeld(f, all)
+	if _, held := heldOf(v, all); len(held) > 0 {
 		findings = append(slices.Clip(findings), held...)
 	}
 	// Each file's findings, in order; each file is encoded (publish.go) just

@@ -9,7 +9,6 @@ import (
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
-	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/store"
@@ -23,19 +22,23 @@ import (
 
 const cmdReview = "memory.review"
 
-// heldOf reads f's review queue and returns the held writes the view v
-// can show, and the findings that show them, in the same order.
-func (s *Server) heldOf(f *folder, v *view) ([]memory.Held, []rules.Finding) {
+// readHeld reads f's review queue (nil when it cannot be read: the
+// reason is logged, and stores that need the queue say it).
+func (s *Server) readHeld(f *folder) []memory.Held {
 	ws, err := store.Open(filepath.Dir(f.dir))
 	if err != nil {
-		return nil, nil
+		return nil
 	}
-	all, err := memory.ReadHeld(ws)
+	all, _, err := memory.ReadHeld(ws)
 	if err != nil {
 		s.log.Warningf("reading the review queue of %s: %v", f.dir, err)
-		return nil, nil
 	}
-	s.tellHeld(f, all)
+	return all
+}
+
+// heldOf returns the held writes of all the view v can show, and the
+// findings that show them, in the same order.
+func heldOf(v *view, all []memory.Held) ([]memory.Held, []rules.Finding) {
 	var held []memory.Held
 	var out []rules.Finding
 	for _, h := range all {
@@ -69,7 +72,7 @@ func (s *Server) tellHeld(f *folder, all []memory.Held) {
 		s.showInfo(fmt.Sprintf("%s: %s held for review in %s; the first line of each memory file shows them, with actions to approve or reject (or run memory-lsp review).", Name, plural(len(fresh), "write is", "writes are"), filepath.Join(f.dir, store.HeldName)))
 	case len(fresh) == 1:
 		h := fresh[0]
-		s.showInfo(fmt.Sprintf("%s: a write by %s is held for review: \"%s\". Approve or reject it from the first line of %s.", Name, memory.Printable(writerOf(h)), memory.Printable(h.Content), categoryFileOf(h)))
+		s.showInfo(fmt.Sprintf("%s: a write by %s is held for review: \"%s\". Approve or reject it from the first line of %s.", Name, h.Who(), memory.Printable(h.Content), h.File()))
 	default:
 		s.showInfo(fmt.Sprintf("%s: %d new writes are held for review; approve or reject them from the first line of each memory file.", Name, len(fresh)))
 	}
@@ -86,24 +89,10 @@ func (s *Server) noteHeld(root string, id string) {
 	f.heldShown[id] = true
 }
 
-func writerOf(h memory.Held) string {
-	if h.Name != "" {
-		return h.Name
-	}
-	return h.By
-}
-
-func categoryFileOf(h memory.Held) string {
-	if c, err := category.Parse(h.Category); err == nil {
-		return c.File()
-	}
-	return h.Category
-}
-
 // heldActions are the approve and reject actions of the held writes whose
 // diagnostics lie in sp of file fi.
 func (s *Server) heldActions(f *folder, v *view, fi int, sp text.Span) []protocol.CodeAction {
-	held, findings := s.heldOf(f, v)
+	held, findings := heldOf(v, s.readHeld(f))
 	var out []protocol.CodeAction
 	for k, fd := range findings {
 		if fd.File != fi || !intersects(fd.Span, sp) {
@@ -118,7 +107,7 @@ func (s *Server) heldActions(f *folder, v *view, fi int, sp text.Span) []protoco
 		for _, a := range []struct {
 			title   string
 			approve bool
-		}{{fmt.Sprintf("Approve into %s: \"%s\"", categoryFileOf(h), memory.Printable(h.Content)), true}, {fmt.Sprintf("Reject: \"%s\"", memory.Printable(h.Content)), false}} {
+		}{{fmt.Sprintf("Approve into %s: \"%s\"", h.File(), memory.Printable(h.Content)), true}, {fmt.Sprintf("Reject: \"%s\"", memory.Printable(h.Content)), false}} {
 			kind := kindQuickFix
 			out = append(out, protocol.CodeAction{Title: a.title, Kind: &kind, Diagnostics: []protocol.Diagnostic{d},
 				Command: &protocol.Command{Title: a.title, Command: cmdReview, Arguments: []any{reviewArg{ID: h.ID, Approve: a.approve, Content: h.Content, rootArg: rootArg{Root: root}}}}})

@@ -118,7 +118,7 @@ func TestE2EHeldWritesInTheEditor(t *testing.T) {
 	if got := c.Text(uri); got != want {
 		t.Errorf("the open buffer after the review:\n%s", got)
 	}
-	if held, _ := memory.ReadHeld(svc.WS); len(held) != 0 {
+	if held, _, _ := memory.ReadHeld(svc.WS); len(held) != 0 {
 		t.Errorf("still held: %+v", held)
 	}
 }

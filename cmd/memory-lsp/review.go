@@ -95,11 +95,7 @@ func heldText(held []memory.Held, bad []int, cfg config.Config) string {
 		fmt.Fprintf(&b, "%s held for review in .memory/%s (no agent and no query reads them):\n", memory.Plural(len(held), "write", "writes"), store.HeldName)
 	}
 	for _, h := range held {
-		who := memory.Printable(h.By)
-		if h.Name != "" {
-			who += " (" + memory.Printable(h.Name) + ")"
-		}
-		fmt.Fprintf(&b, "\n%s  %s  %s  by %s\n", memory.Printable(h.ID), memory.Printable(h.Category), memory.Printable(h.Time), who)
+		fmt.Fprintf(&b, "\n%s  %s  %s  by %s\n", memory.Printable(h.ID), memory.Printable(h.Category), memory.Printable(h.Time), h.Who())
 		slug := ""
 		if h.Slug != "" {
 			slug = "[" + memory.Printable(h.Slug) + "] "

@@ -84,11 +84,7 @@ func (s *sinceReport) writeText(out io.Writer, results []*checked) {
 
 // heldLine describes a held write on one line, printable.
 func heldLine(h memory.Held) string {
-	who := memory.Printable(h.By)
-	if h.Name != "" {
-		who += " (" + memory.Printable(h.Name) + ")"
-	}
-	return fmt.Sprintf("held for review, not stored, for %s by %s at %s (memory-lsp review --approve %s): %s", memory.Printable(h.Category), who, memory.Printable(h.Time), memory.Printable(h.ID), memory.Printable(h.Content))
+	return fmt.Sprintf("held for review, not stored, for %s by %s at %s (memory-lsp review --approve %s): %s", memory.Printable(h.Category), h.Who(), memory.Printable(h.Time), memory.Printable(h.ID), memory.Printable(h.Content))
 }
 
 // line is the closing sentence: "memory: 3 lines written since
@@ -212,11 +208,7 @@ func (s *sinceReport) markdown(results []*checked) string {
 			if held > maxSummaryRows {
 				continue
 			}
-			who := h.By
-			if h.Name != "" {
-				who += " (" + h.Name + ")"
-			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", markdownCode(memory.Printable(h.ID)), markdownText(memory.Printable(h.Category)), markdownText(memory.Printable(who)), markdownCode(memory.Printable(h.Content)))
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", markdownCode(memory.Printable(h.ID)), markdownText(memory.Printable(h.Category)), markdownText(h.Who()), markdownCode(memory.Printable(h.Content)))
 		}
 	}
 	if held > maxSummaryRows {

@@ -293,7 +293,7 @@ func ReviewPlan(dir string, req ReviewRequest, who Writer, out *[]ReviewOutcome)
 			if !req.Approve {
 				drop[h.Line] = true
 				*out = append(*out, ReviewOutcome{Held: h})
-				logs = append(logs, ProvenanceChange(dir, Provenance{Time: at, Action: ActionRejected, By: who.By, Name: who.Name, File: categoryFile(h.Category), Slug: h.Slug, Content: h.Content, Held: h.ID}))
+				logs = append(logs, ProvenanceChange(dir, Provenance{Time: at, Action: ActionRejected, By: who.By, Name: who.Name, File: h.File(), Slug: h.Slug, Content: h.Content, Held: h.ID}))
 				continue
 			}
 			st, err := Validate(StoreRequest{Category: h.Category, Content: h.Content, Slug: h.Slug}, approvedConfig(cfg))
@@ -376,12 +376,23 @@ func approvedConfig(cfg config.Config) config.Config {
 	return c
 }
 
-func categoryFile(name string) string {
-	c, err := category.Parse(name)
+// File is the category file a held write would go to ("" for no category).
+func (h Held) File() string {
+	c, err := category.Parse(h.Category)
 	if err != nil {
 		return ""
 	}
 	return c.File()
+}
+
+// Who names a held write's writer for a person, printable (an agent chose
+// its own name): "mcp (claude-code 2.0.1)".
+func (h Held) Who() string {
+	who := Printable(h.By)
+	if h.Name != "" {
+		who += " (" + Printable(h.Name) + ")"
+	}
+	return who
 }
 
 func reviewerName(who Writer) string {
@@ -424,32 +435,29 @@ func HeldFinding(files []rules.File, h Held) (rules.Finding, bool) {
 		if len(whys) == 0 {
 			whys = []string{"the review queue holds it (no sign is found in it now)"}
 		}
-		who := Printable(h.By)
-		if h.Name != "" {
-			who += " (" + Printable(h.Name) + ")"
-		}
 		shown := Printable(h.Content)
 		if h.Slug != "" {
 			shown = "[" + Printable(h.Slug) + "] " + shown
 		}
 		return rules.Finding{Code: HeldCode, Severity: rules.Information, File: i, Span: text.Span{Start: 0, End: end},
 			Message: fmt.Sprintf("held for review, not stored: %s — written by %s at %s; held because %s. Approve or reject it (code actions, or memory-lsp review %s).",
-				quote(shown), who, Printable(h.Time), strings.Join(whys, "; "), Printable(h.ID))}, true
+				quote(shown), h.Who(), Printable(h.Time), strings.Join(whys, "; "), Printable(h.ID))}, true
 	}
 	return rules.Finding{}, false
 }
 
-// ReadHeld reads the review queue of the workspace ws.
-func ReadHeld(ws *store.Workspace) ([]Held, error) {
+// ReadHeld reads the review queue of the workspace ws: the held writes,
+// and the lines that are no record (ParseHeld).
+func ReadHeld(ws *store.Workspace) ([]Held, []int, error) {
 	snap, err := ws.SnapshotOnly([]string{store.HeldName})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if snap.HeldErr != nil {
-		return nil, snap.HeldErr
+		return nil, nil, snap.HeldErr
 	}
-	held, _ := ParseHeld(snap.Held)
-	return held, nil
+	held, bad := ParseHeld(snap.Held)
+	return held, bad, nil
 }
 
 // Printable is s as a person may be shown it, in a reply, a listing or the

@@ -169,17 +169,7 @@ func (s *Service) Review(ctx context.Context, req ReviewRequest) ([]ReviewOutcom
 
 // Held lists the writes waiting for review, and the queue's lines that are
 // no record (kept, and shown, so that nothing in them goes unseen).
-func (s *Service) Held() ([]Held, []int, error) {
-	snap, err := s.WS.SnapshotOnly([]string{store.HeldName})
-	if err != nil {
-		return nil, nil, err
-	}
-	if snap.HeldErr != nil {
-		return nil, nil, snap.HeldErr
-	}
-	held, bad := ParseHeld(snap.Held)
-	return held, bad, nil
-}
+func (s *Service) Held() ([]Held, []int, error) { return ReadHeld(s.WS) }
 
 // Query runs queryMemory on the current files: from the warm catalog of a
 // long-lived process, else by scanning the files once (scan.go).
