@@ -27,24 +27,6 @@ import (
 // src equal to old.Src it is old. old must be a parse (Parse's or
 // Reparse's), not an empty Document standing for an unread file.
 func Reparse(old *Document, src []byte) *Document {
-	return reparse(old, src, false)
-}
-
-// Extend is Reparse, except that when src keeps every entry of old (an
-// append) the new entries are written into the room behind old.Entries
-// rather than into a copy of them: at 10,000 entries the copy is 1.3 MB of
-// strings the collector must scan, for one new line. old and its result
-// then share that array; old reads only up to its own length, so neither
-// sees the other change. The caller must own that room: no document was
-// extended from old before, and none will be after (a long-lived process
-// extends only the latest parse it made of a file). Otherwise, use Reparse.
-func Extend(old *Document, src []byte) *Document {
-	return reparse(old, src, true)
-}
-
-// reparse is Reparse, writing into the room behind old.Entries when extend
-// is set and every entry of old is kept.
-func reparse(old *Document, src []byte, extend bool) *Document {
 	if bytes.Equal(old.Src, src) {
 		return old
 	}
@@ -86,12 +68,8 @@ func reparse(old *Document, src []byte, extend bool) *Document {
 	// The lines hold no pointers: copying them is a plain move.
 	d := &Document{Src: src, Lines: make([]Line, kept, kept+n+len(old.Lines)-keep)}
 	copy(d.Lines, old.Lines[:kept])
-	if extend && entries == len(old.Entries) {
-		d.Entries = old.Entries // every entry kept: none after the change
-	} else {
-		d.Entries = make([]Entry, entries, entries+maxEntries(src[start:min(tail, len(src))])+len(old.Entries)-oldEntries)
-		copy(d.Entries, old.Entries[:entries])
-	}
+	d.Entries = make([]Entry, entries, entries+maxEntries(src[start:min(tail, len(src))])+len(old.Entries)-oldEntries)
+	copy(d.Entries, old.Entries[:entries])
 	inFence = d.parseUntil(start, kept+1, inFence, tail, "")
 	if keep == len(old.Lines) {
 		return d

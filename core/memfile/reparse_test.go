@@ -63,28 +63,22 @@ func changed(r *rand.Rand, a string) string {
 	return strings.Join(lines, "")
 }
 
+// checkReparse checks that Reparse of b from a parse of a is Parse(b), and
+// leaves the parse of a as it was.
 func checkReparse(t *testing.T, a, b string) {
 	t.Helper()
-	checkParseFrom(t, "Reparse", Reparse, a, b)
-}
-
-// checkParseFrom checks that reparse (Reparse or Extend), named name, of b
-// from a parse of a is Parse(b), and leaves the parse of a as it was.
-func checkParseFrom(t *testing.T, name string, reparse func(*Document, []byte) *Document, a, b string) {
-	t.Helper()
 	old := Parse([]byte(a))
-	got, want := reparse(old, []byte(b)), Parse([]byte(b))
+	got, want := Reparse(old, []byte(b)), Parse([]byte(b))
 	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("%s(Parse(%q), %q) =\n%+v\nParse = \n%+v", name, a, b, got, want)
+		t.Fatalf("Reparse(Parse(%q), %q) =\n%+v\nParse = \n%+v", a, b, got, want)
 	}
 	// Parse's room is the bound by "- " lines; Reparse's counts only the
-	// lines it reads, the kept ones by their entries. Extend may keep the
-	// room of the document it started from: that room is its point.
-	if name == "Reparse" && got != old && cap(got.Entries) > cap(want.Entries) {
+	// lines it reads, the kept ones by their entries.
+	if got != old && cap(got.Entries) > cap(want.Entries) {
 		t.Fatalf("Reparse(Parse(%q), %q) made room for %d entries, Parse for %d", a, b, cap(got.Entries), cap(want.Entries))
 	}
 	if !reflect.DeepEqual(old, Parse([]byte(a))) {
-		t.Fatalf("%s changed the document it started from (%q, %q)", name, a, b)
+		t.Fatalf("Reparse changed the document it started from (%q, %q)", a, b)
 	}
 }
 

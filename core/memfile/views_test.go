@@ -37,14 +37,14 @@ func TestParseViewsItsSource(t *testing.T) {
 	}
 }
 
-// TestReparseCopiesWhatItReads: the entries Reparse and Extend read are
+// TestReparseCopiesWhatItReads: the entries Reparse reads are
 // copies, not views of the new Src, and those they keep are the old
 // parse's strings: so the strings a cache keeps from any version view
 // only the first parse's Src, never one whole version of the file per
 // line edited.
 func TestReparseCopiesWhatItReads(t *testing.T) {
 	old := Parse([]byte(viewsSrc))
-	for name, reparse := range map[string]func(*Document, []byte) *Document{"Reparse": Reparse, "Extend": Extend} {
+	for name, reparse := range map[string]func(*Document, []byte) *Document{"Reparse": Reparse} {
 		for _, src := range [][]byte{
 			[]byte(strings.Replace(viewsSrc, "plain content", "plain contents", 1)),
 			[]byte(viewsSrc + "- [new-one] appended\n"),

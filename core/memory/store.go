@@ -106,17 +106,14 @@ type StoreResult struct {
 // replaces the rule it reverses and says so, a changed value is an update not
 // a duplicate, and eviction happens only when an entry is added.
 func PlanStore(cur []byte, s Store, cfg config.Config) ([]byte, StoreResult, error) {
-	return PlanStoreParsing(cur, memfile.Parse, nil, nil, s, cfg)
+	return PlanStoreParsing(cur, memfile.Parse, s, cfg)
 }
 
 // PlanStoreParsing is PlanStore with the file's parse made by parse, which
 // must be memfile.Parse's: a long-lived process keeps the parse of the
 // file's earlier bytes (Warm.Parse), or has these bytes parsed already
-// (ParsedAs). keyed, when not nil, gives what the dedup reads in each
-// entry of that parse, which such a process keeps too (Warm.Keyed); grow,
-// when not nil, makes the new bytes of a store that only appends an entry
-// (Warm.Append).
-func PlanStoreParsing(cur []byte, parse func([]byte) *memfile.Document, keyed Dedup, grow Appender, s Store, cfg config.Config) ([]byte, StoreResult, error) {
+// (ParsedAs).
+func PlanStoreParsing(cur []byte, parse func([]byte) *memfile.Document, s Store, cfg config.Config) ([]byte, StoreResult, error) {
 	file := s.Category.File()
 	if !memfile.Fits(cur) {
 		return nil, StoreResult{}, &FileTooLargeError{Op: "store into", Path: file, Size: int64(len(cur)), Lines: memfile.Lines(cur)}
@@ -156,11 +153,7 @@ func PlanStoreParsing(cur []byte, parse func([]byte) *memfile.Document, keyed De
 		var match int
 		var v similar.Verdict
 		contents = contentsOf(d)
-		if keyed != nil {
-			match, v = similar.DecideKeyed(newText, contents, keyed(contents), th)
-		} else {
-			match, v = similar.DecideContents(newText, contents, th)
-		}
+		match, v = similar.DecideContents(newText, contents, th)
 		res.Similarity, res.Reason, res.Kind = v.Similarity, v.Reason, v.Kind
 		if match >= 0 {
 			res.Matched = ref(s.Category, file, d.Entries[match])
@@ -214,13 +207,7 @@ func PlanStoreParsing(cur []byte, parse func([]byte) *memfile.Document, keyed De
 		}
 		edits = append(edits, appendEntry(d, memfile.EntryLine(s.Slug, s.Content)))
 	}
-	var out []byte
-	var err error
-	if len(edits) == 1 && grow != nil && edits[0].Start == len(cur) && edits[0].End == len(cur) {
-		out = grow(cur, edits[0].New)
-	} else {
-		out, err = text.Apply(cur, edits)
-	}
+	out, err := text.Apply(cur, edits)
 	if err != nil {
 		return nil, res, fmt.Errorf("planning store into %s: %w", file, err)
 	}

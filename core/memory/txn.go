@@ -47,15 +47,15 @@ type Writer struct {
 // write, and the acknowledgement every writer journals (ack.go: an
 // editor's save must not take out what a store answered "stored"); or, when
 // review holds the write, its record in the review queue instead. w, when
-// non-nil, is the warm catalog that keeps what the dedup read in the file
-// between a long-lived process's stores. The plan's result is left in *res.
+// non-nil, is the warm catalog whose parse of the file the store reads
+// from, and keeps for the next. The plan's result is left in *res.
 func StorePlan(dir string, sc Screened, w *Warm, who Writer, res *StoreResult) Plan {
 	st, signals := sc.Store, sc.Signals
 	return func(v View, cfg config.Config) ([]store.Change, error) {
 		cfg.Review = sc.Review // as screened, the project's floor applied
 		path := filepath.Join(dir, st.Category.File())
 		var cur []byte
-		parse, keyed, grow := memfile.Parse, Dedup(nil), Appender(nil)
+		parse := memfile.Parse
 		if f := CategoryFile(v.Files, st.Category); f != nil {
 			if f.TooLarge() {
 				// A file that large was never read: its empty Doc must not
@@ -73,10 +73,9 @@ func StorePlan(dir string, sc Screened, w *Warm, who Writer, res *StoreResult) P
 					}
 					return w.Parse(p, b)
 				}
-				keyed, grow = w.Dedup(f.Path), w.Appender(f.Path)
 			}
 		}
-		out, r, err := PlanStoreParsing(cur, parse, keyed, grow, st, cfg)
+		out, r, err := PlanStoreParsing(cur, parse, st, cfg)
 		*res = r
 		if err != nil {
 			return nil, err

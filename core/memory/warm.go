@@ -43,21 +43,8 @@ type Warm struct {
 	parsing map[string][]byte
 	// latest is the last parse Parse or the indexing made of each file, so
 	// that the next reader of the same bytes (a store's plan, a check, the
-	// indexing) takes it instead of making its own: a parse of 10,000
-	// entries is 2 MB of lines and entries, which even a Reparse copies.
+	// indexing) takes it instead of making its own.
 	latest map[string]*memfile.Document
-	// tips is, by path, the one parse whose entries' array has room that
-	// the next parse of that file may take (memfile.Extend): the latest
-	// parse w made from an earlier one. Any other parse is read into a
-	// copy, so that no two documents ever write to one array.
-	tips map[string]*memfile.Document
-	// rooms is, by path, the bytes the last store into that file made
-	// (Append), whose spare room behind them the next store may append
-	// into; taken by the first that does.
-	rooms map[string][]byte
-	// keyed is what the dedup of the last store into each file read in
-	// its entries (Keyed).
-	keyed map[string]*keyedFile
 	// repo is the repository the last query's hits were judged against
 	// (Repo, warm_repo.go).
 	repo *warmRepo
@@ -87,18 +74,6 @@ func (w *Warm) Catalog(files []rules.File) *Catalog {
 		// the catalog holds.
 		if p := w.parts[path]; p == nil || p.doc == d || bytes.Equal(p.doc.Src, d.Src) {
 			delete(w.latest, path)
-		}
-	}
-	for path, d := range w.tips {
-		// A tip no later parse can start from is only memory.
-		if p := w.parts[path]; d != w.latest[path] && (p == nil || p.doc != d) {
-			delete(w.tips, path)
-		}
-	}
-	for path, b := range w.rooms {
-		// Kept only while they may be the bytes the next store starts from.
-		if p := w.parts[path]; !sameBytes(w.pending[path], b) && (p == nil || !sameBytes(p.doc.Src, b)) {
-			delete(w.rooms, path)
 		}
 	}
 	w.last = &Catalog{parts: c.parts, index: c.index}
@@ -217,36 +192,15 @@ func (w *Warm) Parse(path string, data []byte) *memfile.Document {
 }
 
 // parse is memfile.Parse(data) for the file at path, read from base, the
-// latest parse w holds of it (nil: none). A base that is the file's tip is
-// extended in place, and its result is the new tip.
+// latest parse w holds of it (nil: none).
 func (w *Warm) parse(path string, data []byte) (d, base *memfile.Document) {
 	w.mu.Lock()
 	base = w.known(path)
-	own := base != nil && w.tips[path] == base
-	if own {
-		delete(w.tips, path) // claimed: no other parse may extend it now
-	}
 	w.mu.Unlock()
-	switch {
-	case base == nil:
+	if base == nil {
 		return memfile.Parse(data), nil
-	case own:
-		d = memfile.Extend(base, data)
-	default:
-		d = memfile.Reparse(base, data)
 	}
-	// d is base itself (the same bytes), an extension of the tip this call
-	// claimed, or a copy no one else holds: either way the room behind its
-	// entries is w's to give.
-	w.mu.Lock()
-	if d != base || own {
-		if w.tips == nil {
-			w.tips = map[string]*memfile.Document{}
-		}
-		w.tips[path] = d
-	}
-	w.mu.Unlock()
-	return d, base
+	return memfile.Reparse(base, data), base
 }
 
 // rememberLocked makes d the latest parse of the file at path; w.mu is held.

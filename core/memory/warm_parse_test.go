@@ -3,21 +3,19 @@ package memory
 import (
 	"fmt"
 	"reflect"
-	"slices"
 	"sync"
 	"testing"
 
 	"github.com/memory-lsp/memory-lsp/core/memfile"
-	"github.com/memory-lsp/memory-lsp/core/similar"
 	"github.com/memory-lsp/memory-lsp/core/store"
 )
 
 // TestWarmParsesShareNoEntries drives a Warm as the language server does
 // after a burst of stores: the writer's parse, the background indexing and
 // the check parse the same file's successive bytes from goroutines of their
-// own, in any order, some of them from the same earlier parse. Only one
-// parse may extend another in place (Warm.tips); every document handed out,
-// the earlier ones included, must still equal a fresh parse of its bytes.
+// own, in any order, some of them from the same earlier parse: every
+// document handed out, the earlier ones included, must still equal a fresh
+// parse of its bytes.
 func TestWarmParsesShareNoEntries(t *testing.T) {
 	const path = "/m/.memory/decisions.md"
 	var w Warm
@@ -61,45 +59,6 @@ func TestWarmParsesShareNoEntries(t *testing.T) {
 	for k, g := range docs {
 		if want := memfile.Parse([]byte(g.src)); !reflect.DeepEqual(g.doc, want) {
 			t.Fatalf("parse %d no longer equals a fresh parse of its bytes (%d entries against %d)", k, len(g.doc.Entries), len(want.Entries))
-		}
-	}
-}
-
-// TestWarmKeyedsShareNoRoom: the dedup readings of stores into one file,
-// asked for at the same moment for different appended entries (a store of
-// this process and readers of other writers' appends), are each what a
-// fresh reading of their contents holds: only one of them may grow into
-// the room behind the last reading (keyedFile.free).
-func TestWarmKeyedsShareNoRoom(t *testing.T) {
-	const path = "/m/.memory/decisions.md"
-	var w Warm
-	contents := []string{"Use Postgres for the ledger.", "Run the linter before pushing."}
-	type got struct {
-		contents []string
-		k        *similar.Keyed
-	}
-	var mu sync.Mutex
-	var all []got
-	for i := range 150 {
-		start := make(chan struct{})
-		var wg sync.WaitGroup
-		for j := range 4 {
-			cs := append(slices.Clip(contents), fmt.Sprintf("Entry %d of writer %d mentions word%d.", i, j, i*4+j))
-			wg.Go(func() {
-				<-start
-				k := w.Keyed(path, cs)
-				mu.Lock()
-				all = append(all, got{cs, k})
-				mu.Unlock()
-			})
-		}
-		close(start)
-		wg.Wait()
-		contents = append(contents, fmt.Sprintf("Entry %d of writer 0 mentions word%d.", i, i*4))
-	}
-	for n, g := range all {
-		if !reflect.DeepEqual(g.k, similar.NewKeyed(g.contents)) {
-			t.Fatalf("reading %d (%d contents) no longer holds what a fresh reading does", n, len(g.contents))
 		}
 	}
 }

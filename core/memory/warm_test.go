@@ -303,8 +303,8 @@ func TestWarmStoresMatchCold(t *testing.T) {
 	}
 }
 
-// TestWarmStoresDecideAsCold: a Service with a Warm (which keeps what the
-// dedup read in the file's entries between stores, similar.Keyed) decides
+// TestWarmStoresDecideAsCold: a Service with a Warm (which keeps its parse
+// of the file between stores) decides
 // every store exactly as one without, and writes the same bytes: new
 // entries, the same text again, slightly changed and negated texts, slugs,
 // and files changed by another writer between stores.
