@@ -392,6 +392,7 @@ type statsResult struct {
 	Duplicates int                    `json:"duplicates"`
 	Conflicts  int                    `json:"conflicts"`
 	Siblings   int                    `json:"siblings"`
+	Versions   int                    `json:"versions"`
 	Stale      int                    `json:"stale"`
 	Total      int                    `json:"total"`
 }
@@ -412,7 +413,7 @@ func (s *Server) cmdStats(_ context.Context, _ string, raw json.RawMessage) (any
 	}
 	st := memory.ComputeStats(files, cfg, repo)
 	res := statsResult{Categories: st.Categories, Duplicates: len(st.Duplicates), Conflicts: len(st.Conflicts), Siblings: len(st.Siblings),
-		Stale: len(st.Stale), Total: st.Total}
+		Versions: len(st.Versions), Stale: len(st.Stale), Total: st.Total}
 	res.Message = st.Message("", "")
 	return res, nil
 }

@@ -334,8 +334,9 @@ func memoryLine(slug, content string) string {
 }
 
 // The agent changes the very entry the user is editing: both versions are
-// kept in the buffer, one after the other, and reported as a conflict to
-// choose from; the disk keeps the agent's version until the user saves.
+// kept in the buffer, one after the other, and reported as two versions of
+// the slug to choose from; the disk keeps the agent's version until the
+// user saves.
 func TestE2EAgentUpdatesTheEntryBeingEdited(t *testing.T) {
 	root, path, c, uri := session(t, togetherDecisions, false, nil)
 	// The user rewrites [db] (line 3), unsaved.
@@ -347,9 +348,10 @@ func TestE2EAgentUpdatesTheEntryBeingEdited(t *testing.T) {
 	eventuallyTrue(t, "both versions in the buffer", func() (bool, string) {
 		return holdsEach(c.Text(uri), "- [db] Use Postgres 16 for the ledger and the audit log.", "- [db] Use CockroachDB for the ledger.", "- [deploy] Deploy the API before the web app.")
 	})
-	eventuallyTrue(t, "a conflict finding on the buffer", func() (bool, string) {
+	eventuallyTrue(t, "a finding of the two versions on the buffer", func() (bool, string) {
 		d := c.AwaitDiagnostics(uri, c.Version(uri), wait)
-		return d.Find("conflict") != nil, strings.Join(d.Codes(), ",")
+		dup := d.Find("duplicate-slug")
+		return dup != nil && strings.Contains(dup.Message, "holds a different text"), strings.Join(d.Codes(), ",")
 	})
 	eventuallyTrue(t, "a warning about the conflict", func() (bool, string) { return someMessage(c, "[db]", "both lines are kept") })
 	c.Save(uri)

@@ -65,7 +65,7 @@ func runMergeDriver(_ context.Context, e *env, a *parsedArgs) (int, error) {
 	// (a non-zero exit would leave the file to be resolved by hand, with
 	// nothing in it to find).
 	for _, c := range res.Conflicts {
-		fmt.Fprintf(e.stderr, "memory-lsp: %s: both sides changed the entry [%s]; kept both versions (lines %d and %d), which `memory-lsp check` reports as a conflict until one is removed\n", name, c.Slug, c.Ours, c.Theirs)
+		fmt.Fprintf(e.stderr, "memory-lsp: %s: both sides changed the entry [%s]; kept both versions (lines %d and %d), which `memory-lsp check` reports as an error until one is removed\n", name, c.Slug, c.Ours, c.Theirs)
 	}
 	return exitOK, nil
 }

@@ -54,7 +54,7 @@ func TestMergeDriverCommand(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("exit %d, stderr %q", code, errs)
 		}
-		want := "memory-lsp: .memory/decisions.md: both sides changed the entry [db]; kept both versions (lines 3 and 4), which `memory-lsp check` reports as a conflict until one is removed\n"
+		want := "memory-lsp: .memory/decisions.md: both sides changed the entry [db]; kept both versions (lines 3 and 4), which `memory-lsp check` reports as an error until one is removed\n"
 		if errs != want {
 			t.Errorf("stderr %q, want %q", errs, want)
 		}
@@ -253,7 +253,7 @@ func TestMergeDriverGit(t *testing.T) {
 		}
 	})
 
-	t.Run("same slug edited differently: both lines, check reports conflict", func(t *testing.T) {
+	t.Run("same slug edited differently: both lines, check reports both versions", func(t *testing.T) {
 		r := newTestRepo(t)
 		r.setup(head + "- [db] Use PostgreSQL 15 for the primary store.\n- [ci] Run CI on every push.\n")
 		out := r.branches(
@@ -265,7 +265,7 @@ func TestMergeDriverGit(t *testing.T) {
 		want := head + "- [db] Use PostgreSQL 16 for the primary store.\n- [db] Use MySQL 8 for the primary store.\n- [ci] Run CI on every push.\n"
 		r.wantMerged(want)
 		check, code := r.memory("check")
-		if code != exitFindings || !strings.Contains(check, ".memory/decisions.md:4:8: warning: slug \"db\" holds a different text on line 3") || !strings.Contains(check, "[conflict]") {
+		if code != exitFindings || !strings.Contains(check, ".memory/decisions.md:4:4: error: slug \"db\" holds a different text on line 3") || !strings.Contains(check, "[duplicate-slug]") {
 			t.Errorf("check: exit %d\n%s", code, check)
 		}
 	})

@@ -39,10 +39,12 @@ type Stats struct {
 	Total      int             `json:"total"`
 	// Duplicates are exact and near duplicates; Conflicts are reversals;
 	// Siblings are pairs that differ by one term, likely two facts, listed
-	// so a person can merge them if they are one.
+	// so a person can merge them if they are one; Versions are two texts
+	// under one slug in a file (a store updates only one of them).
 	Duplicates []Pair `json:"duplicates"`
 	Conflicts  []Pair `json:"conflicts"`
 	Siblings   []Pair `json:"siblings"`
+	Versions   []Pair `json:"versions"`
 	// Stale are the entries that cite a path, command or version the
 	// repository contradicts (the reference rules' findings).
 	Stale []StaleEntry `json:"stale"`
@@ -61,7 +63,7 @@ type StaleEntry struct {
 // counted); only the similarity is recomputed, because findings carry it as
 // words.
 func ComputeStats(files []rules.File, cfg config.Config, repo rules.Repo) Stats {
-	st := Stats{Categories: []CategoryStats{}, Duplicates: []Pair{}, Conflicts: []Pair{}, Siblings: []Pair{}, Stale: []StaleEntry{}}
+	st := Stats{Categories: []CategoryStats{}, Duplicates: []Pair{}, Conflicts: []Pair{}, Siblings: []Pair{}, Versions: []Pair{}, Stale: []StaleEntry{}}
 	for _, c := range category.All {
 		cs := CategoryStats{Category: c.String(), File: c.File(), Limit: cfg.Limit(c)}
 		for _, f := range files {
@@ -76,7 +78,7 @@ func ComputeStats(files []rules.File, cfg config.Config, repo rules.Repo) Stats 
 	findings := rules.CheckWithRepo(files, cfg, repo)
 	st.Stale = staleEntries(files, findings)
 	for _, fd := range findings {
-		if !fd.Traits().Pairs {
+		if !fd.Traits().Pairs && !fd.Versions() {
 			continue
 		}
 		if len(fd.Related) == 0 {
@@ -91,6 +93,8 @@ func ComputeStats(files []rules.File, cfg config.Config, repo rules.Repo) Stats 
 		v := similar.Classify(similar.Analyze(earlier.Content), similar.Analyze(later.Content), th)
 		p.Similarity, p.Reason = v.Similarity, v.Reason
 		switch {
+		case fd.Versions():
+			st.Versions = append(st.Versions, p)
 		case fd.Traits().Conflicting:
 			st.Conflicts = append(st.Conflicts, p)
 		case v.Kind == similar.KindSibling:
@@ -149,6 +153,9 @@ func (st Stats) Message(lastChange, lastFile string) string {
 	if len(st.Siblings) > 0 {
 		fmt.Fprintf(&b, ", %s (likely two facts each)", Plural(len(st.Siblings), "sibling pair", "sibling pairs"))
 	}
+	if len(st.Versions) > 0 {
+		fmt.Fprintf(&b, ", %s", Plural(len(st.Versions), "slug with two texts", "slugs with two texts"))
+	}
 	if len(st.Stale) > 0 {
 		fmt.Fprintf(&b, ", %s", Plural(len(st.Stale), "stale entry", "stale entries"))
 	}
@@ -163,13 +170,12 @@ func (st Stats) Message(lastChange, lastFile string) string {
 		fmt.Fprintf(&b, "\n%s: %s:%d %q repeats %s:%d %q (similarity %.2f)", p.Kind, p.Entry.File, p.Entry.Line, p.Entry.Content, p.Other.File, p.Other.Line, p.Other.Content, p.Similarity)
 	}
 	for _, p := range st.Conflicts {
-		// only a real reversal "reverses"; two texts under one slug may
-		// say different things without reversing anything (issue 28)
-		relation := "reverses"
-		if !reverses(p.Reason) {
-			relation = "holds another text under the same slug as"
-		}
-		fmt.Fprintf(&b, "\nconflict: %s:%d %q %s %s:%d %q", p.Entry.File, p.Entry.Line, p.Entry.Content, relation, p.Other.File, p.Other.Line, p.Other.Content)
+		fmt.Fprintf(&b, "\nconflict: %s:%d %q reverses %s:%d %q", p.Entry.File, p.Entry.Line, p.Entry.Content, p.Other.File, p.Other.Line, p.Other.Content)
+	}
+	for _, p := range st.Versions {
+		// two texts under one slug may say different things without
+		// reversing anything (issues 27, 28)
+		fmt.Fprintf(&b, "\nversions: %s:%d %q holds another text under the same slug as %s:%d %q", p.Entry.File, p.Entry.Line, p.Entry.Content, p.Other.File, p.Other.Line, p.Other.Content)
 	}
 	for _, p := range st.Siblings {
 		fmt.Fprintf(&b, "\nsibling: %s:%d %q and %s:%d %q differ by one term (%s): two facts, unless they are one", p.Entry.File, p.Entry.Line, p.Entry.Content, p.Other.File, p.Other.Line, p.Other.Content, p.Reason)
@@ -181,9 +187,4 @@ func (st Stats) Message(lastChange, lastFile string) string {
 		fmt.Fprintf(&b, "\nLast change: %s (%s)", lastChange, lastFile)
 	}
 	return b.String()
-}
-
-// reverses reports whether a verdict's reason is a reversal's.
-func reverses(reason string) bool {
-	return strings.HasPrefix(reason, "reversal") || reason == "prefers another option"
 }

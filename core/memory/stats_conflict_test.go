@@ -8,14 +8,15 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/rules"
 )
 
-// TestStatsSaysReversesOnlyOfAReversal (issue 28): two texts under one slug
-// are a conflict, but nothing is reversed unless one reverses the other.
+// TestStatsSaysReversesOnlyOfAReversal (issues 27, 28): two texts under one
+// slug are two versions of an entry, no conflict: nothing is reversed
+// unless one reverses the other.
 func TestStatsSaysReversesOnlyOfAReversal(t *testing.T) {
 	files := []rules.File{rules.NewFile("/w/.memory/decisions.md", []byte(
 		"# Decisions\n\n- [cache] Use Memcached 1.6 for sessions.\n- [cache] Use Valkey 8 for sessions.\n"+
 			"- Always run tests with -race.\n- Never run tests with -race.\n"))}
 	msg := ComputeStats(files, config.Default(), nil).Message("", "")
-	if !strings.Contains(msg, `"Use Valkey 8 for sessions." holds another text under the same slug as`) {
+	if !strings.Contains(msg, `versions: decisions.md:4 "Use Valkey 8 for sessions." holds another text under the same slug as`) || !strings.Contains(msg, "1 conflict, 1 slug with two texts.") {
 		t.Errorf("the slug versions are not told as such:\n%s", msg)
 	}
 	if strings.Contains(msg, `Valkey 8 for sessions." reverses`) {

@@ -4,13 +4,19 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/memory-lsp/memory-lsp/core/similar"
 	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 // checkDuplicateSlug flags a slug used twice in one file (an error: a store
 // under that slug can only update one of them) and a slug used in two files
 // (a warning: the slug no longer names one memory). Checkboxes are left to
-// the checkbox rule.
+// the checkbox rule. Two different texts under one slug in a file are two
+// versions of the entry, what the merge driver leaves when both sides of a
+// git merge changed it: the finding says so and offers to keep either. They
+// are no reversal (issue 27: "[no-pii-logs] Keep PII out of log statements"
+// / "[no-pii-logs] Remove PII from log statements" agree); the conflict rule
+// reports a pair that is one, slug or not.
 func checkDuplicateSlug(w *workspace) {
 	type use struct{ file, entry int }
 	// each file's slugs, gathered once for allUsed and then handed to the
@@ -34,21 +40,33 @@ func checkDuplicateSlug(w *workspace) {
 	w.categoryFiles(func(fi int, f *File) {
 		d := f.Doc
 		within := newSlugNames(usedIn[fi])
-		local := make(map[string]int, len(usedIn[fi]))
+		local := make(map[string]*slugUses, len(usedIn[fi]))
 		for i := range d.Entries {
 			e := &d.Entries[i]
 			if !e.HasSlug || isCheckbox(e.Slug) {
 				continue
 			}
-			if j, ok := local[e.Slug]; ok {
-				first := &d.Entries[j]
+			class := func() string { return similar.ExactClass(similar.Analyze(e.Content)) }
+			if u, ok := local[e.Slug]; ok {
+				first := &d.Entries[u.first]
+				if c := class(); !u.classes[c] {
+					// no earlier use holds this text: another version
+					u.classes[c] = true
+					fd := Finding{File: fi, Span: e.SlugSpan,
+						Message: fmt.Sprintf("slug %q holds a different text on line %d: a store under it updates only one of them — keep one, or give one another slug if they are two facts", e.Slug, w.lineNo(fi, first.LineSpan.Start)),
+						Related: []Related{{File: fi, Span: entrySpan(first), Message: "the other version of the slug"}},
+						Fixes:   append(within.renameFix(fi, e.SlugSpan, e.Slug), Fix{Title: FixKeepThis, keep: keepThis}, Fix{Title: FixKeepOther, keep: keepOther}),
+						pair:    pairRef{int32(fi), int32(u.first), int32(fi), int32(i)}, versions: true}
+					w.report(fd)
+					continue
+				}
 				w.report(Finding{File: fi, Span: e.SlugSpan,
 					Message: fmt.Sprintf(`slug %q is already used on line %d: a store under it can update only one of them`, e.Slug, w.lineNo(fi, first.LineSpan.Start)),
 					Related: []Related{{File: fi, Span: first.SlugSpan, Message: "first use of the slug"}},
 					Fixes:   within.renameFix(fi, e.SlugSpan, e.Slug)})
 				continue
 			}
-			local[e.Slug] = i
+			local[e.Slug] = &slugUses{first: i, classes: map[string]bool{class(): true}}
 			if u, ok := firstIn[e.Slug]; ok && u.file != fi {
 				other := &w.files[u.file]
 				oe := &other.Doc.Entries[u.entry]
@@ -90,4 +108,13 @@ func (sn *slugNames) renameFix(fi int, sp text.Span, slug string) []Fix {
 	}
 	sn.used[s], sn.next[slug] = true, n+1
 	return []Fix{{Title: "Rename slug to " + s, Edits: in(fi, text.Edit{Start: sp.Start, End: sp.End, New: s})}}
+}
+
+// slugUses is a slug's uses so far in a file: its first entry, and the
+// exact classes (similar.ExactClass) of the texts under it. A later use
+// whose text is in none is another version of the entry; one that repeats
+// a text is a duplicate as well, which the duplicate rule reports.
+type slugUses struct {
+	first   int
+	classes map[string]bool
 }

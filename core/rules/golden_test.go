@@ -213,7 +213,7 @@ var fixKinds = map[string][]string{
 	"slug-format":     {"Rename slug to "},
 	"slug-malformed":  {"Insert a space after ", `Remove "[]"`},
 	"checkbox":        {"Drop the checkbox"},
-	"duplicate-slug":  {"Rename slug to "},
+	"duplicate-slug":  {"Rename slug to ", "Keep this one", "Keep the other"},
 	"missing-slug":    {"Assign slug "},
 	"duplicate":       {"Delete the duplicate"},
 	"near-duplicate":  {"Keep this one", "Keep the other", "Keep both"},

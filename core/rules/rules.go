@@ -117,6 +117,9 @@ type Finding struct {
 	// pair is the pair of entries a near-duplicate or conflict finding is
 	// about, whose choices (pairFixes) make their edits when asked for.
 	pair pairRef
+	// versions: the finding is about two texts under one slug in a file,
+	// the earlier one its Related (duplicate-slug's).
+	versions bool
 	// unlisted are the spans of a hazard rule's findings past MaxListed,
 	// on the finding that says how many there are: FindHazards keeps
 	// every such line from being rewritten.
@@ -150,6 +153,10 @@ type Fix struct {
 	// pair) rather than editing text.
 	KeepBoth bool
 }
+
+// Versions reports whether f is about two versions of one entry: two
+// texts under one slug in a file, the earlier one f.Related[0].
+func (f *Finding) Versions() bool { return f.versions }
 
 // EditsOf are the edits of fx, one of f's fixes; files are those f was
 // found in.
@@ -194,8 +201,8 @@ type Traits struct {
 	// place is the other entry), and "Keep both" is a choice the editor
 	// remembers, hiding the pair from then on.
 	KeepBoth bool
-	// Conflicting: the pair says opposite things (a reversal, or two texts
-	// under one slug); stats list such pairs apart.
+	// Conflicting: the pair says opposite things (a reversal); stats list
+	// such pairs apart.
 	Conflicting bool
 	// Unnecessary: the flagged text can go as it is (editors grey it out).
 	Unnecessary bool
@@ -257,7 +264,7 @@ var registry = []rule{
 	{Info{"slug-format", Warning, "A slug that is not kebab-case (`[My Slug]`, `[a_b]`)."}, checkSlugFormat, Traits{}},
 	{Info{"slug-malformed", Warning, "Something that looks like a slug but is not one to HackLM (`[s]text`, `[] x`, `[slug]` alone)."}, checkSlugMalformed, Traits{}},
 	{Info{"checkbox", Warning, "A task checkbox (`- [ ] x`, `- [x] y`): HackLM reads \" \" or \"x\" as the slug."}, checkCheckbox, Traits{}},
-	{Info{"duplicate-slug", Error, "The same slug twice in a file (error) or in two files (warning)."}, checkDuplicateSlug, Traits{}},
+	{Info{"duplicate-slug", Error, "The same slug twice in a file (error) or in two files (warning). Two different texts under one slug in a file (what a git merge leaves when both sides changed the entry) are two versions of it: the fixes keep one, or rename the slug."}, checkDuplicateSlug, Traits{}},
 	{Info{"missing-slug", Hint, "An entry without a slug. Off by default (slugs are optional); turn it on to be offered one per entry."}, checkMissingSlug, Traits{AssignsSlug: true}},
 	{Info{"duplicate", Warning, "An entry whose normalised text equals an earlier entry's in the same file."}, checkDuplicate, Traits{Pairs: true, Unnecessary: true, CleanupOwnStep: true}},
 	{Info{"near-duplicate", Information, "An entry at least as similar to an earlier one as HackLM's update threshold (Jaccard ≥ 0.6), or a sibling of it (the same sentence with one term changed, likely a second fact). The fixes keep this one, the other, or both."}, checkNearDuplicate, Traits{Pairs: true, KeepBoth: true, Rewrites: true}},

@@ -102,7 +102,7 @@ func unitWords(t *Text) []string {
 func classify(old, new *Text, th Thresholds) Verdict {
 	// The pair code (exact.go) takes this test for an equivalence: one
 	// function keeps the two in step.
-	if sameExact(old, new) {
+	if Exact(old, new) {
 		return exactVerdict
 	}
 	sim := Jaccard(old.Keys(), new.Keys())

@@ -40,7 +40,7 @@ func windowPairs(out []Pair, texts []*Text, members []int32, th Thresholds) []Pa
 		near, reverse := -1, -1
 		var nearV, reverseV Verdict
 		for _, i := range members[max(0, k-denseWindow):k] {
-			if sameExact(texts[i], tj) {
+			if Exact(texts[i], tj) {
 				continue
 			}
 			v := Classify(texts[i], tj, th)
@@ -76,7 +76,7 @@ func countCandidates(cands []uint64, texts []*Text, tn *twinNodes) int {
 	n := 0
 	for _, c := range cands {
 		a, b := int32(c>>32), int32(uint32(c))
-		if !sameExact(texts[a], texts[b]) {
+		if !Exact(texts[a], texts[b]) {
 			n += int(tn.size[a]) * int(tn.size[b])
 		}
 	}

@@ -83,7 +83,7 @@ func TestCandidatesMatchBruteForce(t *testing.T) {
 			for i := range texts {
 				for j := i + 1; j < len(texts); j++ {
 					if (slices.Contains(probes, i) || slices.Contains(probes, j)) &&
-						candidate(texts[i], texts[j], min(th.Skip, th.Update)) && !sameExact(texts[i], texts[j]) {
+						candidate(texts[i], texts[j], min(th.Skip, th.Update)) && !Exact(texts[i], texts[j]) {
 						want++
 					}
 				}

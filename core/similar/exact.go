@@ -1,16 +1,25 @@
 package similar
 
-import "slices"
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
 
 // exactVerdict is what Classify says of two texts of one exact class.
 var exactVerdict = Verdict{Action: Skip, Similarity: 1, Exact: true, Kind: KindDuplicate, Reason: "identical text"}
 
-// sameExact is Classify's first test: an exact duplicate has the same
+// Exact is Classify's first test: an exact duplicate has the same
 // normalised text, the same effective sign and the same values. It is an
 // equivalence, which is why Pairs can report an exact class of n texts with
 // n−1 pairs instead of n(n−1)/2.
-func sameExact(a, b *Text) bool {
+func Exact(a, b *Text) bool {
 	return a.exactKey() == b.exactKey() && a.effectiveSign() == b.effectiveSign() && slices.Equal(a.Numbers(), b.Numbers())
+}
+
+// ExactClass is a key two texts share exactly when Exact holds.
+func ExactClass(t *Text) string {
+	return t.exactKey() + "\x00" + strconv.Itoa(t.effectiveSign()) + "\x00" + strings.Join(t.Numbers(), "\x00")
 }
 
 // ExactStars pairs each text that is an exact duplicate of an earlier one
@@ -63,7 +72,7 @@ func exactStars(out []Pair, texts []*Text, members []int32) []Pair {
 	for _, j := range members {
 		tj := texts[j]
 		fs := firsts[tj.exactKey()]
-		k := slices.IndexFunc(fs, func(f int32) bool { return sameExact(texts[f], tj) })
+		k := slices.IndexFunc(fs, func(f int32) bool { return Exact(texts[f], tj) })
 		if k < 0 {
 			firsts[tj.exactKey()] = append(fs, j)
 			continue
@@ -118,7 +127,7 @@ func newTwinNodes(texts []*Text, members []int32) *twinNodes {
 // sameNode: a and b are one exact class and the candidate search cannot
 // tell them apart.
 func sameNode(a, b *Text) bool {
-	return sameExact(a, b) && a.normCore() == b.normCore() &&
+	return Exact(a, b) && a.normCore() == b.normCore() &&
 		slices.Equal(a.Keys(), b.Keys()) && slices.Equal(a.Core(), b.Core())
 }
 
@@ -159,7 +168,7 @@ func (tn *twinNodes) judge(out []Pair, a, b int32, th Thresholds) ([]Pair, int) 
 	for _, ta := range tn.twinsOf(a) {
 		for _, tb := range tn.twinsOf(b) {
 			x, y := tn.texts[ta[0]], tn.texts[tb[0]]
-			if sameExact(x, y) {
+			if Exact(x, y) {
 				continue
 			}
 			var fwd, back Verdict // x old and y new, and the other way

@@ -171,3 +171,27 @@ func TestExactStarsAfterEdits(t *testing.T) {
 		texts = after
 	}
 }
+
+// TestExactClassIsExact: two texts share an ExactClass exactly when Exact
+// holds (duplicate-slug tells versions of an entry from repeats by it).
+func TestExactClassIsExact(t *testing.T) {
+	ss := digestTexts()[:400]
+	ss = append(ss, "Use PostgreSQL 16.", "use postgresql 16", "Use PostgreSQL 17.", "Never use PostgreSQL 16.", "Don't use PostgreSQL 16.")
+	texts := make([]*Text, len(ss))
+	for i, s := range ss {
+		texts[i] = Analyze(s)
+	}
+	same := 0
+	for i := range texts {
+		for j := range i {
+			if e, c := Exact(texts[i], texts[j]), ExactClass(texts[i]) == ExactClass(texts[j]); e != c {
+				t.Fatalf("%q / %q: Exact %v, same ExactClass %v", ss[i], ss[j], e, c)
+			} else if e {
+				same++
+			}
+		}
+	}
+	if same == 0 {
+		t.Fatal("no exact pair among the texts: the test compares nothing")
+	}
+}

@@ -14,7 +14,7 @@ import (
 // its texts are compared with their neighbours only (windowPairs).
 //
 // Exact duplicates are the exception: being an exact duplicate is an
-// equivalence (sameExact), and j is paired only with the earliest text of its
+// equivalence (Exact), and j is paired only with the earliest text of its
 // exact class (ExactStars), so that n copies of one entry make n−1 pairs, not
 // n(n−1)/2. Two texts are exact duplicates when they are such a pair, or pair
 // with the same earliest text. Copies are also found and judged together
@@ -102,7 +102,7 @@ func groupPairs(ix *pairIndex, texts []*Text, members []int32, th Thresholds) (P
 	var out []Pair
 	for a, i := range members {
 		for _, j := range members[a+1:] {
-			if sameExact(texts[i], texts[j]) {
+			if Exact(texts[i], texts[j]) {
 				continue
 			}
 			if v := Classify(texts[i], texts[j], th); v.Related() {

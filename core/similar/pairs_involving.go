@@ -35,7 +35,7 @@ func candidatesOf(texts []*Text, probes []int, t float64, budget int) ([][2]int3
 	n := 0
 	scanPartners(texts, probes, t, func(x, c int) {
 		// a pair of two probes is taken from the earlier one's side
-		if isProbe[x] && x < c || sameExact(texts[x], texts[c]) {
+		if isProbe[x] && x < c || Exact(texts[x], texts[c]) {
 			return
 		}
 		if n++; budget < 0 || n <= budget {

@@ -130,7 +130,7 @@ func bruteCandidates(texts []*Text, members []int, th Thresholds) int {
 	n := 0
 	for a, i := range members {
 		for _, j := range members[a+1:] {
-			if candidate(texts[i], texts[j], min(th.Skip, th.Update)) && !sameExact(texts[i], texts[j]) {
+			if candidate(texts[i], texts[j], min(th.Skip, th.Update)) && !Exact(texts[i], texts[j]) {
 				n++
 			}
 		}
@@ -189,7 +189,7 @@ func bruteWindow(texts []*Text, members []int, th Thresholds) []Pair {
 			}
 		}
 		for _, i := range members[:k] {
-			if sameExact(texts[i], texts[j]) {
+			if Exact(texts[i], texts[j]) {
 				out = append(out, Pair{I: i, J: j, Verdict: exactVerdict})
 				break
 			}
