@@ -724,8 +724,10 @@ func findProsePassword(s string, i int, key string, out []Match) []Match {
 func proseMatch(s, key string, start, stop int, out []Match) (Match, bool) {
 	v := strings.TrimRight(s[start:stop], ".,:;") // a sentence's end, not a password's "!"
 	stop = start + len(v)
+	// A PIN is digits: after "pin" anything else is the verb's object
+	// ("Pin the base image by digest: node@sha256:…", issue 27).
 	pin := key == "pin" || key == "暗証番号"
-	if !(strongPassword(v) || pin && pinValue().MatchString(v)) || overlapsAny(out, start, stop) {
+	if !(pin && pinValue().MatchString(v) || !pin && strongPassword(v)) || overlapsAny(out, start, stop) {
 		return Match{}, false
 	}
 	return Match{Start: start, End: stop, Kind: "password"}, true

@@ -197,6 +197,9 @@ func TestFindInProse(t *testing.T) {
 		{"Spinning up the pinned runner takes a minute.", ""},
 		{"Bypass the cache with --no-cache when debugging.", ""},
 		{"The PIN pad firmware is version 2.14.", ""},
+		{"Pin the base image by digest: node@sha256:30d7c7a17f0c48ea7cc33ada090bb518786656bed99b23476616a4337791be3c", ""},
+		{"Pin actions to a commit: actions/checkout@b4ffde65f46336ab88eb53be808477a3936bae11.", ""},
+		{"SIM PIN: 4821", "4821"},
 		{"Decode the jwt.io sample eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c in tests.", ""},
 	} {
 		got := Find(tc.in)
