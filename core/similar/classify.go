@@ -34,6 +34,16 @@ const coreCandidateMin = 0.6
 // words is told apart from a true duplicate.
 func Classify(old, new *Text, th Thresholds) Verdict {
 	v := classify(old, new, th)
+	if v.Action == Skip && !v.Exact {
+		// a skip drops the new text: not when its words trade roles
+		// (roles.go)
+		if x, y, ok := rolesSwapped(old.Raw, new.Raw); ok {
+			if allNumbers(x) && allNumbers(y) {
+				return Verdict{Action: Update, Similarity: v.Similarity, Kind: KindValue, Reason: "values differ"}
+			}
+			return Verdict{Action: Conflict, Similarity: v.Similarity, Kind: KindReversal, Reason: "swaps two terms"}
+		}
+	}
 	if v.Action == Skip || v.Action == Conflict && v.Reason == "reversal" && oneWordApartOnly(old, new) {
 		// The words the comparison leaves out for their length ("es",
 		// "fr", "qa") may be the whole difference (issue 27): one the new

@@ -1,0 +1,152 @@
+package similar
+
+import (
+	"strings"
+	"unicode"
+)
+
+// HackLM's keywords leave out words under three letters and stop words,
+// so "Use Go for the CLI, not Python" and "Use Python for the CLI, not
+// Go" hold the same keywords, and the new text, read as a duplicate, was
+// dropped: the reversal was lost (issue 27's fourth blind set: "Use `uv`
+// …, not pip" / "Use pip …, not `uv`"). The same holds for two phrases
+// trading roles around a verb ("Copilot handles precision fixes, and you
+// take scaffolding" / "Copilot handles scaffolding, and you take
+// precision fixes"). A skip drops what the agent was asked to keep, so
+// before one is made the texts' whole words are compared.
+
+// coordinators are the words that join the items of a list: two items
+// that trade places ("Run lint and test" / "Run test and lint") trade no
+// role.
+var coordinators = wordSet("and or nor plus und oder sowie et ou ni y e o u ni и или либо та і або 和 或 与 及 以及 と や か")
+
+// rolesSwapped reports whether texts a and b hold the same words with two
+// spans of them, x in a and y after it, trading places around a middle
+// that is more than the rest of a list; a block of words moved whole ("On
+// Windows runners, CRLF breaks shellcheck" / "CRLF breaks shellcheck on
+// Windows runners") changes no role.
+func rolesSwapped(a, b string) (x, y []string, ok bool) {
+	ta, tb := roleWords(a), roleWords(b)
+	if len(ta) != len(tb) {
+		return nil, nil, false
+	}
+	wa, wb := make([]string, len(ta)), make([]string, len(tb))
+	for i := range ta {
+		wa[i], wb[i] = ta[i].s, tb[i].s
+	}
+	if !sameMultiset(wa, wb) {
+		return nil, nil, false
+	}
+	p := 0
+	for p < len(wa) && wa[p] == wb[p] {
+		p++
+	}
+	s := 0
+	for s < len(wa)-p && wa[len(wa)-1-s] == wb[len(wb)-1-s] {
+		s++
+	}
+	ma, mb, tm := wa[p:len(wa)-s], wb[p:len(wb)-s], ta[p:len(ta)-s]
+	n := len(ma)
+	if n == 0 {
+		return nil, nil, false
+	}
+	// a block exchange (ma = X Y, mb = Y X) explains the difference: no
+	// role changed
+	for lx := 1; lx < n; lx++ {
+		if equalWords(mb[:n-lx], ma[lx:]) && equalWords(mb[n-lx:], ma[:lx]) {
+			return nil, nil, false
+		}
+	}
+	for lx := 1; lx < n-1; lx++ {
+		for ly := 1; lx+ly < n; ly++ {
+			x, m, y := ma[:lx], ma[lx:n-ly], ma[n-ly:]
+			if equalWords(mb[:ly], y) && equalWords(mb[ly:n-lx], m) && equalWords(mb[n-lx:], x) && !listMiddle(tm[lx:n-ly], tm[n-ly]) {
+				return x, y, true
+			}
+		}
+	}
+	return nil, nil, false
+}
+
+// roleWord is a word of a text, lower case, and whether a comma comes
+// before it.
+type roleWord struct {
+	s          string
+	afterComma bool
+}
+
+// roleWords are the words of s (letters, digits and marks), each with
+// whether a comma stands before it.
+func roleWords(s string) []roleWord {
+	var out []roleWord
+	var b strings.Builder
+	comma := false
+	flush := func() {
+		if b.Len() > 0 {
+			out = append(out, roleWord{b.String(), comma})
+			b.Reset()
+			comma = false
+		}
+	}
+	for _, r := range s {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r):
+			b.WriteRune(unicode.ToLower(r))
+		case r == ',' || r == '、' || r == '，':
+			flush()
+			comma = true
+		default:
+			flush()
+		}
+	}
+	flush()
+	return out
+}
+
+// listMiddle reports whether m, the words between two terms that traded
+// places, and next, the word after it, make those terms items of one list:
+// m is joined to both by a comma or a coordinator, and the items inside
+// it are short ("lint, test and build" / "build, test and lint").
+func listMiddle(m []roleWord, next roleWord) bool {
+	joined := func(w roleWord) bool { return w.afterComma || coordinators[w.s] }
+	if !joined(m[0]) || !(next.afterComma || coordinators[m[len(m)-1].s]) {
+		return false
+	}
+	item := 0
+	for _, w := range m {
+		switch {
+		case coordinators[w.s]:
+			item = 0
+		case w.afterComma:
+			item = 1
+		default:
+			item++
+		}
+		if item > 3 {
+			return false
+		}
+	}
+	return true
+}
+
+func equalWords(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// allNumbers reports whether every word is a number in digits.
+func allNumbers(ws []string) bool {
+	for _, w := range ws {
+		if strings.Trim(w, "0123456789.,") != "" {
+			return false
+		}
+	}
+	return true
+}
