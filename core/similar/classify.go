@@ -37,11 +37,17 @@ func Classify(old, new *Text, th Thresholds) Verdict {
 	if v.Action == Skip && !v.Exact {
 		// a skip drops the new text: not when its words trade roles
 		// (roles.go)
-		if x, y, ok := rolesSwapped(old.Raw, new.Raw); ok {
-			if allNumbers(x) && allNumbers(y) {
+		if x, y, ranked, ok := rolesSwapped(old.Raw, new.Raw); ok {
+			switch {
+			case allNumbers(x) && allNumbers(y):
 				return Verdict{Action: Update, Similarity: v.Similarity, Kind: KindValue, Reason: "values differ"}
+			case ranked:
+				return Verdict{Action: Conflict, Similarity: v.Similarity, Kind: KindReversal, Reason: "swaps two terms"}
 			}
-			return Verdict{Action: Conflict, Similarity: v.Similarity, Kind: KindReversal, Reason: "swaps two terms"}
+			// the same words in another order, which may or may not say
+			// another thing: the new wording replaces the old, and nothing
+			// claims a reversal
+			return Verdict{Action: Update, Similarity: v.Similarity, Kind: KindReworded, Reason: "terms trade places"}
 		}
 	}
 	if v.Action == Skip || v.Action == Conflict && v.Reason == "reversal" && oneWordApartOnly(old, new) {

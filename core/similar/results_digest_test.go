@@ -114,10 +114,11 @@ func resultsDigest(facts func(*Text) string) string {
 // the values agree; a skip counts the locales that are stop words too.
 // Rewritten for issue 27's fourth round: texts with the same words are no
 // duplicate when two terms trade roles around more than a list's joints
-// (roles.go: "Prefer Go over Rust" / "Prefer Rust over Go").
+// (roles.go: "Prefer Go over Rust" / "Prefer Rust over Go"), a reversal
+// only around a word that ranks them, else the new wording replaces the old.
 func TestResultsUnchangedByRepresentation(t *testing.T) {
 	longtest.Skip(t)
-	const want = "09fc8b24918011b988ed08dcb7379b57f06a815d8b61e52b3f5d9caec1555244"
+	const want = "28ac7ced0b82232bc0169462787c12a12e35f998471e655dfb4b9d98b910f4b6"
 	got := resultsDigest(func(x *Text) string {
 		return fmt.Sprintf("%q %q %q %q %q %d %v", x.Norm, x.Keys(), x.Core(), x.Numbers(), x.Named(), x.Sign, x.hasOrder)
 	})

@@ -20,22 +20,36 @@ import (
 // role.
 var coordinators = wordSet("and or nor plus und oder sowie et ou ni y e o u ni и или либо та і або 和 或 与 及 以及 と や か")
 
+// preferenceWords are the words that rank two options ("Prefer Go over
+// Rust", "Use uv, not pip", "X rather than Y", "X > Y"): options that trade
+// places around one reverse the rule. Around any other middle the texts
+// may say one thing in another order ("Run tests in Docker in CI" / "… in
+// CI in Docker", "Tabs never mix with spaces" / "Spaces never mix with
+// tabs"), so the new text replaces the old without a word of reversal.
+var preferenceWords = wordSet("over not instead rather than vs versus > < → ← nicht statt anstatt anstelle lieber als pas plutôt lieu que no vez lugar más не вместо чем 而不是 不是 而非 より ではなく")
+
+// maxRoleWords bounds the words compared between the texts' common start
+// and end: each split is tried, which costs the cube of their number. An
+// entry is at most 1,000 characters by default; a longer middle is read
+// as before (a duplicate).
+const maxRoleWords = 100
+
 // rolesSwapped reports whether texts a and b hold the same words with two
 // spans of them, x in a and y after it, trading places around a middle
 // that is more than the rest of a list; a block of words moved whole ("On
 // Windows runners, CRLF breaks shellcheck" / "CRLF breaks shellcheck on
 // Windows runners") changes no role.
-func rolesSwapped(a, b string) (x, y []string, ok bool) {
+func rolesSwapped(a, b string) (x, y []string, ranked, ok bool) {
 	ta, tb := roleWords(a), roleWords(b)
 	if len(ta) != len(tb) {
-		return nil, nil, false
+		return nil, nil, false, false
 	}
 	wa, wb := make([]string, len(ta)), make([]string, len(tb))
 	for i := range ta {
 		wa[i], wb[i] = ta[i].s, tb[i].s
 	}
 	if !sameMultiset(wa, wb) {
-		return nil, nil, false
+		return nil, nil, false, false
 	}
 	p := 0
 	for p < len(wa) && wa[p] == wb[p] {
@@ -47,25 +61,31 @@ func rolesSwapped(a, b string) (x, y []string, ok bool) {
 	}
 	ma, mb, tm := wa[p:len(wa)-s], wb[p:len(wb)-s], ta[p:len(ta)-s]
 	n := len(ma)
-	if n == 0 {
-		return nil, nil, false
+	if n == 0 || n > maxRoleWords {
+		return nil, nil, false, false
 	}
 	// a block exchange (ma = X Y, mb = Y X) explains the difference: no
 	// role changed
 	for lx := 1; lx < n; lx++ {
 		if equalWords(mb[:n-lx], ma[lx:]) && equalWords(mb[n-lx:], ma[:lx]) {
-			return nil, nil, false
+			return nil, nil, false, false
 		}
 	}
 	for lx := 1; lx < n-1; lx++ {
+		if mb[n-1] != ma[lx-1] {
+			continue // x must end b
+		}
 		for ly := 1; lx+ly < n; ly++ {
+			if mb[0] != ma[n-ly] {
+				continue // y must start b
+			}
 			x, m, y := ma[:lx], ma[lx:n-ly], ma[n-ly:]
 			if equalWords(mb[:ly], y) && equalWords(mb[ly:n-lx], m) && equalWords(mb[n-lx:], x) && !listMiddle(tm[lx:n-ly], tm[n-ly]) {
-				return x, y, true
+				return x, y, anyIn(m, preferenceWords), true
 			}
 		}
 	}
-	return nil, nil, false
+	return nil, nil, false, false
 }
 
 // roleWord is a word of a text, lower case, and whether a comma comes
@@ -90,8 +110,16 @@ func roleWords(s string) []roleWord {
 	}
 	for _, r := range s {
 		switch {
+		case unicode.Is(unicode.Cf, r):
+			// a soft hyphen or zero-width character inside a word, which
+			// the comparison's normalisation drops too
 		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r):
 			b.WriteRune(unicode.ToLower(r))
+		case r == '>' || r == '<' || r == '→' || r == '←':
+			// "Go > Rust", "MySQL -> Postgres": a ranking between words
+			flush()
+			out = append(out, roleWord{string(r), comma})
+			comma = false
 		case r == ',' || r == '、' || r == '，':
 			flush()
 			comma = true
@@ -127,6 +155,15 @@ func listMiddle(m []roleWord, next roleWord) bool {
 		}
 	}
 	return true
+}
+
+func anyIn(ws []string, set map[string]bool) bool {
+	for _, w := range ws {
+		if set[w] {
+			return true
+		}
+	}
+	return false
 }
 
 func equalWords(a, b []string) bool {

@@ -1,6 +1,9 @@
 package similar
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestSwappedRolesAreNoDuplicate (issue 27, the fourth blind set): texts
 // with the same words are a duplicate only when no two terms trade roles;
@@ -15,8 +18,17 @@ func TestSwappedRolesAreNoDuplicate(t *testing.T) {
 		{"Use `uv` for local Python tooling, not pip.", "Use pip for local Python tooling, not `uv`.", Conflict},
 		{"Prefer Go over Rust for services.", "Prefer Rust over Go for services.", Conflict},
 		{"Use Go for the CLI, not Python.", "Use Python for the CLI, not Go.", Conflict},
-		// phrases trading roles around a verb
-		{"Copilot handles precision fixes, and you take scaffolding work.", "Copilot handles scaffolding work, and you take precision fixes.", Conflict},
+		// ranked around a symbol, and with invisible characters inside a
+		// term (which the comparison drops)
+		{"Migrate MySQL -> Postgres.", "Migrate Postgres -> MySQL.", Conflict},
+		{"Prefer Ru\u00adst over G\u200bo.", "Prefer Go over Rust.", Conflict},
+		// phrases trading places around a verb or a preposition: the new
+		// wording replaces the old, claiming no reversal (a red team's
+		// pairs: some say the same, some do not)
+		{"Copilot handles precision fixes, and you take scaffolding work.", "Copilot handles scaffolding work, and you take precision fixes.", Update},
+		{"Run tests in Docker in CI.", "Run tests in CI in Docker.", Update},
+		{"Never mix tabs with spaces.", "Never mix spaces with tabs.", Update},
+		{"Im CI laufen die Tests langsam.", "Die Tests laufen im CI langsam.", Update},
 		// values trading places: a changed value
 		{"Retry 2 times, then wait 10 seconds.", "Retry 10 times, then wait 2 seconds.", Update},
 		// no role changes: a list reordered, a phrase moved, case
@@ -27,5 +39,17 @@ func TestSwappedRolesAreNoDuplicate(t *testing.T) {
 		if got := Classify(Analyze(tc.old), Analyze(tc.new), th); got.Action != tc.want {
 			t.Errorf("%q → %q: %v (%s), want %v", tc.old, tc.new, got.Action, got.Reason, tc.want)
 		}
+	}
+}
+
+// TestRolesLongMiddleIsNotRead: the splits of a long middle are not tried
+// (their cost grows with its cube); such texts are read as before.
+func TestRolesLongMiddleIsNotRead(t *testing.T) {
+	long := strings.Repeat("alpha ", maxRoleWords)
+	if _, _, _, ok := rolesSwapped("bravo charlie "+long+"delta", "delta "+long+"charlie bravo"); ok {
+		t.Error("a middle over maxRoleWords was read")
+	}
+	if _, _, _, ok := rolesSwapped("bravo over delta", "delta over bravo"); !ok {
+		t.Error("a short swap was not read")
 	}
 }
