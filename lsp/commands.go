@@ -413,7 +413,7 @@ func (s *Server) cmdStats(_ context.Context, _ string, raw json.RawMessage) (any
 	}
 	st := memory.ComputeStats(files, cfg, repo)
 	res := statsResult{Categories: st.Categories, Duplicates: len(st.Duplicates), Conflicts: len(st.Conflicts), Siblings: len(st.Siblings),
-		Versions: len(st.Versions), Stale: len(st.Stale), Total: st.Total}
+		Versions: st.SlugsWithVersions(), Stale: len(st.Stale), Total: st.Total}
 	res.Message = st.Message("", "")
 	return res, nil
 }

@@ -151,6 +151,7 @@ type (
 		Duplicates []memory.Pair       `json:"duplicates"`
 		Conflicts  []memory.Pair       `json:"conflicts"`
 		Siblings   []memory.Pair       `json:"siblings" jsonschema:"pairs that differ by one term: likely two facts, listed so a person can merge them if they are one"`
+		Versions   []memory.Pair       `json:"versions" jsonschema:"two texts under one slug in a file, each later one with the first: a store under the slug updates only one of them"`
 		Stale      []memory.StaleEntry `json:"stale" jsonschema:"entries citing a path, command or version the repository contradicts, each with its problems"`
 		LastChange string              `json:"lastChange,omitempty" jsonschema:"the latest modification time of a category file (RFC 3339)"`
 		Message    string              `json:"message"`
@@ -334,7 +335,7 @@ func (s *Server) memoryStats(ctx context.Context, req *sdk.CallToolRequest) (*sd
 			return nil, err
 		}
 		st := memory.ComputeStats(files, svc.Cfg, svc.ReferenceRepo(ctx))
-		out := statsOutput{Total: st.Total, Duplicates: st.Duplicates, Conflicts: st.Conflicts, Siblings: st.Siblings, Stale: st.Stale}
+		out := statsOutput{Total: st.Total, Duplicates: st.Duplicates, Conflicts: st.Conflicts, Siblings: st.Siblings, Versions: st.Versions, Stale: st.Stale}
 		var latest time.Time
 		latestFile := ""
 		for _, cs := range st.Categories {

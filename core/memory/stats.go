@@ -142,6 +142,16 @@ func entryAt(files []rules.File, fi int, sp text.Span) (memfile.Entry, bool) {
 	return memfile.Entry{}, false
 }
 
+// SlugsWithVersions counts the slugs of st.Versions: a slug with three
+// texts gives two pairs.
+func (st Stats) SlugsWithVersions() int {
+	seen := map[[2]string]bool{}
+	for _, p := range st.Versions {
+		seen[[2]string{p.Entry.File, p.Entry.Slug}] = true
+	}
+	return len(seen)
+}
+
 // Message is the stats as a person or an agent reads them, the same in the
 // editor and over MCP: the totals, each category against its limit, each
 // pair, and (when lastFile is not empty) the last change. Every front end
@@ -153,8 +163,8 @@ func (st Stats) Message(lastChange, lastFile string) string {
 	if len(st.Siblings) > 0 {
 		fmt.Fprintf(&b, ", %s (likely two facts each)", Plural(len(st.Siblings), "sibling pair", "sibling pairs"))
 	}
-	if len(st.Versions) > 0 {
-		fmt.Fprintf(&b, ", %s", Plural(len(st.Versions), "slug with two texts", "slugs with two texts"))
+	if n := st.SlugsWithVersions(); n > 0 {
+		fmt.Fprintf(&b, ", %s", Plural(n, "slug holding several texts", "slugs holding several texts"))
 	}
 	if len(st.Stale) > 0 {
 		fmt.Fprintf(&b, ", %s", Plural(len(st.Stale), "stale entry", "stale entries"))

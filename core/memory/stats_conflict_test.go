@@ -14,9 +14,9 @@ import (
 func TestStatsSaysReversesOnlyOfAReversal(t *testing.T) {
 	files := []rules.File{rules.NewFile("/w/.memory/decisions.md", []byte(
 		"# Decisions\n\n- [cache] Use Memcached 1.6 for sessions.\n- [cache] Use Valkey 8 for sessions.\n"+
-			"- Always run tests with -race.\n- Never run tests with -race.\n"))}
+			"- Always run tests with -race.\n- Never run tests with -race.\n- [cache] Use Redis 7 for sessions.\n"))}
 	msg := ComputeStats(files, config.Default(), nil).Message("", "")
-	if !strings.Contains(msg, `versions: decisions.md:4 "Use Valkey 8 for sessions." holds another text under the same slug as`) || !strings.Contains(msg, "1 conflict, 1 slug with two texts.") {
+	if !strings.Contains(msg, `versions: decisions.md:4 "Use Valkey 8 for sessions." holds another text under the same slug as`) || !strings.Contains(msg, "1 conflict, 1 slug holding several texts.") {
 		t.Errorf("the slug versions are not told as such:\n%s", msg)
 	}
 	if strings.Contains(msg, `Valkey 8 for sessions." reverses`) {
