@@ -20,7 +20,8 @@ import (
 // query and one untimed store came first; server-cpu-ms/op is the server
 // process's CPU time per store (what runs in the background after the
 // reply included), which a busy machine does not inflate. Beside it `grep -c` and `cat` of
-// the file the stores wrote. Reproduce with
+// the file the stores wrote; store-then-query is a store and a query after
+// it (what the query pays to read a file a store just wrote). Reproduce with
 //
 //	go test ./mcp -run '^$' -bench BenchmarkStoreMemoryBinary -count 5
 func BenchmarkStoreMemoryBinary(b *testing.B) {
@@ -47,6 +48,16 @@ func BenchmarkStoreMemoryBinary(b *testing.B) {
 					stored++
 				}
 				lsptest.ReportProcCPU(b, p.pid, cpu)
+			})
+			// an agent's usual order: a store, then a query that must
+			// read what it stored (each op is both; "warm" above is the
+			// store alone)
+			b.Run("store-then-query", func(b *testing.B) {
+				for b.Loop() {
+					store(stored)
+					stored++
+					call("queryMemory", map[string]any{"query": "cache"})
+				}
 			})
 			lsptest.BenchCheckStored(b, filepath.Join(root, ".memory", "decisions.md"), stored)
 			lsptest.BenchCatFile(b, filepath.Join(root, ".memory", "decisions.md"))

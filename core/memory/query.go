@@ -53,9 +53,8 @@ type catalogPart struct {
 	path, name string
 	cat        category.Category
 	doc        *memfile.Document
-	// segs index the entries in order: one segment, and after stores that
-	// appended entries one more for each (extended).
-	segs []*search.Segment
+	// seg indexes the entries, in order.
+	seg *search.Segment
 }
 
 // CatalogEntry is one entry with its location and pruning score.
@@ -75,12 +74,12 @@ func NewCatalog(files []rules.File) *Catalog {
 
 // newPart indexes the entries of category file f.
 func newPart(f rules.File) *catalogPart {
-	return &catalogPart{path: f.Path, name: f.Name, cat: f.Category, doc: f.Doc, segs: []*search.Segment{segmentFrom(f, 0)}}
+	return &catalogPart{path: f.Path, name: f.Name, cat: f.Category, doc: f.Doc, seg: segmentOf(f)}
 }
 
-// segmentFrom indexes the entries of category file f from the from-th on.
-func segmentFrom(f rules.File, from int) *search.Segment {
-	es := f.Doc.Entries[from:]
+// segmentOf indexes the entries of category file f.
+func segmentOf(f rules.File) *search.Segment {
+	es := f.Doc.Entries
 	docs := make([]search.Doc, len(es))
 	for i, e := range es {
 		docs[i] = search.Doc{Category: f.Category, Content: e.Content}
@@ -89,48 +88,6 @@ func segmentFrom(f rules.File, from int) *search.Segment {
 		}
 	}
 	return search.NewSegment(docs)
-}
-
-// maxSegments bounds the segments of a part: each costs a little on every
-// search.
-const maxSegments = 8
-
-// extended is the part of category file f, newer bytes of p's file (nil p:
-// none known): when f holds p's entries and then more, as after a store
-// that appended one, p's segments and one of the new entries, which a
-// search joins into exactly the index of them all (search.Join); otherwise
-// newPart(f). At 10,000 entries indexing the file again takes 18 ms of
-// CPU, the appended entry microseconds.
-//
-// The segments stay few by merging the newest ones: each is at most half
-// the size of the one before (and there are at most maxSegments), the
-// last two indexed again as one until that holds, as a binary counter
-// carries. So an appended entry is indexed again about log2(n) times over
-// the file's life, and the whole file only once its appended entries
-// reach half of it, where indexing it all again every maxSegments stores
-// cost a burst of stores into 20,000 entries a whole index every eighth.
-func (p *catalogPart) extended(f rules.File) *catalogPart {
-	if p == nil || p.path != f.Path {
-		return newPart(f)
-	}
-	was, now := p.doc.Entries, f.Doc.Entries
-	if len(now) < len(was) {
-		return newPart(f)
-	}
-	for i := range was {
-		if was[i].Content != now[i].Content || was[i].HasSlug != now[i].HasSlug || was[i].Slug != now[i].Slug {
-			return newPart(f)
-		}
-	}
-	segs := slices.Clone(p.segs)
-	if len(now) > len(was) {
-		segs = append(segs, segmentFrom(f, len(was)))
-	}
-	for k := len(segs); k > 1 && (k > maxSegments || segs[k-1].Len() > segs[k-2].Len()/2); k = len(segs) {
-		from := len(now) - segs[k-1].Len() - segs[k-2].Len()
-		segs = append(segs[:k-2], segmentFrom(f, from))
-	}
-	return &catalogPart{path: f.Path, name: f.Name, cat: f.Category, doc: f.Doc, segs: segs}
 }
 
 // holds reports whether p is the part of category file f: the same path
@@ -159,7 +116,7 @@ func joinCatalog(files []rules.File, part func(fi int) *catalogPart, last *Catal
 	}
 	var segs []*search.Segment
 	for _, p := range c.parts {
-		segs = append(segs, p.segs...)
+		segs = append(segs, p.seg)
 	}
 	c.index = search.Join(segs...)
 	return c

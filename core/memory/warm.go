@@ -2,7 +2,6 @@ package memory
 
 import (
 	"bytes"
-	"slices"
 	"sync"
 	"time"
 
@@ -34,16 +33,9 @@ type Warm struct {
 	stat    store.DirStat
 	trusted bool
 
-	// pending are the latest bytes this process wrote, by path, that the
-	// indexing goroutine (one at a time: indexing) has yet to parse.
-	pending  map[string][]byte
-	indexing bool
-	// parsing are the bytes of each file the indexing goroutine took from
-	// pending and is parsing now, until it has kept its parse.
-	parsing map[string][]byte
-	// latest is the last parse Parse or the indexing made of each file, so
-	// that the next reader of the same bytes (a store's plan, a check, the
-	// indexing) takes it instead of making its own.
+	// latest is the last parse Parse made of each file, so that the next
+	// reader of the same bytes (a store's plan, a check) takes it instead
+	// of making its own.
 	latest map[string]*memfile.Document
 	// repo is the repository the last query's hits were judged against
 	// (Repo, warm_repo.go).
@@ -80,100 +72,18 @@ func (w *Warm) Catalog(files []rules.File) *Catalog {
 	return c
 }
 
-// Wrote tells w what this process wrote (store.Workspace.Update's
-// written changes): each memory file written is parsed and indexed in the
-// background, so that the next catalog, which finds those bytes there,
-// reuses them instead of re-indexing the file while a client waits, and
-// the writer's reply does not wait for the index either. Only the latest
-// bytes of a file are indexed: a burst of stores into a file of 10,000
-// entries would otherwise parse and index it once per store (75 ms of CPU
-// each), beside the stores themselves. A Warm that has served no query
-// yet keeps nothing warm, and does nothing.
+// Wrote tells w that this process wrote (store.Workspace.Update's written
+// changes): the last read no longer vouches for the folder, and the next
+// Load reads it again. The next catalog re-indexes the files written when
+// a query asks for it: at 10,000 entries a query after a store pays that
+// (BenchmarkStoreMemoryBinary/store-then-query), well inside the budget.
 func (w *Warm) Wrote(written []store.Change) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.last == nil && w.files == nil {
+	if len(written) == 0 {
 		return
 	}
-	for _, c := range written {
-		if !c.Append {
-			if w.pending == nil {
-				w.pending = map[string][]byte{}
-			}
-			w.pending[c.Path] = c.Data
-			w.trusted = false // the last read no longer holds this file
-		}
-	}
-	if len(w.pending) > 0 && !w.indexing {
-		w.indexing = true
-		go w.indexPending()
-	}
-}
-
-// indexPending runs wrote for each pending file until none is left.
-func (w *Warm) indexPending() {
-	for {
-		w.mu.Lock()
-		if len(w.pending) == 0 {
-			w.indexing = false
-			w.mu.Unlock()
-			return
-		}
-		var path string
-		for path = range w.pending {
-			break
-		}
-		data := w.pending[path]
-		delete(w.pending, path)
-		if w.parsing == nil {
-			w.parsing = map[string][]byte{}
-		}
-		w.parsing[path] = data
-		w.mu.Unlock()
-		w.wrote(path, data)
-		w.mu.Lock()
-		delete(w.parsing, path)
-		w.mu.Unlock()
-	}
-}
-
-// wrote is Wrote for one file. The files of the last read keep their
-// stat, taken before this write, so a Load after it reads again (and finds
-// this parse by its bytes).
-func (w *Warm) wrote(path string, data []byte) {
 	w.mu.Lock()
-	prev := w.parts[path]
-	w.mu.Unlock()
-	var base *memfile.Document
-	f := rules.NewFileParsing(path, data, func(b []byte) (d *memfile.Document) {
-		d, base = w.parse(path, b)
-		return d
-	})
-	var p *catalogPart
-	if isCatalogued(f) {
-		p = prev.extended(f)
-	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if p != nil {
-		delete(w.latest, path) // the part's parse is the newest
-	} else if base != nil && f.Doc != base {
-		w.rememberLocked(path, f.Doc)
-	}
 	w.trusted = false
-	// A copy: the last slice may be in use by a query.
-	w.files = slices.Clone(w.files)
-	for i := range w.files {
-		if w.files[i].Path == path {
-			w.files[i] = f
-		}
-	}
-	if p != nil {
-		if w.parts == nil {
-			w.parts = map[string]*catalogPart{}
-		}
-		w.parts[path] = p
-	}
+	w.mu.Unlock()
 }
 
 // Parse is memfile.Parse(data) for the file at path, read from the last
@@ -237,12 +147,6 @@ func (w *Warm) File(path string, data []byte) rules.File {
 func (w *Warm) Bytes(path string) []byte {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if b, ok := w.pending[path]; ok {
-		return b
-	}
-	if b, ok := w.parsing[path]; ok {
-		return b
-	}
 	if d := w.known(path); d != nil {
 		return d.Src
 	}

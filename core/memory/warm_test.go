@@ -14,6 +14,7 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/rules"
+	"github.com/memory-lsp/memory-lsp/core/store"
 	"github.com/memory-lsp/memory-lsp/internal/lsptest"
 )
 
@@ -280,10 +281,9 @@ func TestWarmLoadSeesARewriteInTheSameTick(t *testing.T) {
 }
 
 // TestWarmStoresMatchCold: a file this process writes again and again, most
-// often with an entry appended (a part then gains a segment of the new
-// entries, up to maxSegments, and is indexed again as one after that),
-// sometimes otherwise (an entry reworded or removed, the same bytes), is
-// answered for exactly as by a catalog built from scratch.
+// often with an entry appended, sometimes otherwise (an entry reworded or
+// removed, the same bytes), is answered for exactly as by a catalog built
+// from scratch.
 func TestWarmStoresMatchCold(t *testing.T) {
 	r := rand.New(rand.NewPCG(16, 4))
 	var w Warm
@@ -298,7 +298,7 @@ func TestWarmStoresMatchCold(t *testing.T) {
 		} else {
 			text += "\n- " + lsptest.Sentence(r, true) + "\n"
 		}
-		w.wrote(path, []byte(text))
+		w.Wrote([]store.Change{{Path: path, Data: []byte(text)}})
 		sameAnswers(t, fmt.Sprintf("step %d", step), w.Catalog(files()), NewCatalog(files()), warmQueries(r))
 	}
 }
