@@ -44,10 +44,11 @@ func Classify(old, new *Text, th Thresholds) Verdict {
 			case ranked:
 				return Verdict{Action: Conflict, Similarity: v.Similarity, Kind: KindReversal, Reason: "swaps two terms"}
 			}
-			// the same words in another order, which may or may not say
-			// another thing: the new wording replaces the old, and nothing
-			// claims a reversal
-			return Verdict{Action: Update, Similarity: v.Similarity, Kind: KindReworded, Reason: "terms trade places"}
+			// the same words in another order, which may say the same or
+			// a second fact ("Alice reviews Bob's code" / "Bob reviews
+			// Alice's code"): stored beside the old and reported as a
+			// pair, so that neither is lost and nothing claims a reversal
+			return Verdict{Action: Store, Similarity: v.Similarity, Kind: KindSibling, Reason: "terms trade places"}
 		}
 	}
 	if v.Action == Skip || v.Action == Conflict && v.Reason == "reversal" && oneWordApartOnly(old, new) {

@@ -24,8 +24,8 @@ var coordinators = wordSet("and or nor plus und oder sowie et ou ni y e o u ni �
 // Rust", "Use uv, not pip", "X rather than Y", "X > Y"): options that trade
 // places around one reverse the rule. Around any other middle the texts
 // may say one thing in another order ("Run tests in Docker in CI" / "… in
-// CI in Docker", "Tabs never mix with spaces" / "Spaces never mix with
-// tabs"), so the new text replaces the old without a word of reversal.
+// CI in Docker") or two facts ("Alice reviews Bob's code" / "Bob reviews
+// Alice's code"), so the new text is stored beside the old as a pair.
 var preferenceWords = wordSet("over not instead rather than vs versus > < → ← nicht statt anstatt anstelle lieber als pas plutôt lieu que no vez lugar más не вместо чем 而不是 不是 而非 より ではなく")
 
 // maxRoleWords bounds the words compared between the texts' common start

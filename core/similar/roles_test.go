@@ -22,13 +22,13 @@ func TestSwappedRolesAreNoDuplicate(t *testing.T) {
 		// term (which the comparison drops)
 		{"Migrate MySQL -> Postgres.", "Migrate Postgres -> MySQL.", Conflict},
 		{"Prefer Ru\u00adst over G\u200bo.", "Prefer Go over Rust.", Conflict},
-		// phrases trading places around a verb or a preposition: the new
-		// wording replaces the old, claiming no reversal (a red team's
-		// pairs: some say the same, some do not)
-		{"Copilot handles precision fixes, and you take scaffolding work.", "Copilot handles scaffolding work, and you take precision fixes.", Update},
-		{"Run tests in Docker in CI.", "Run tests in CI in Docker.", Update},
-		{"Never mix tabs with spaces.", "Never mix spaces with tabs.", Update},
-		{"Im CI laufen die Tests langsam.", "Die Tests laufen im CI langsam.", Update},
+		// phrases trading places around a verb or a preposition: stored
+		// beside as a pair, claiming no reversal (a red team's pairs:
+		// some say the same, some do not)
+		{"Copilot handles precision fixes, and you take scaffolding work.", "Copilot handles scaffolding work, and you take precision fixes.", Store},
+		{"Run tests in Docker in CI.", "Run tests in CI in Docker.", Store},
+		{"Never mix tabs with spaces.", "Never mix spaces with tabs.", Store},
+		{"Im CI laufen die Tests langsam.", "Die Tests laufen im CI langsam.", Store},
 		// values trading places: a changed value
 		{"Retry 2 times, then wait 10 seconds.", "Retry 10 times, then wait 2 seconds.", Update},
 		// no role changes: a list reordered, a phrase moved, case
