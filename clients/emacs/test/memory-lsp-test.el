@@ -39,8 +39,8 @@
           "* Use Postgres for the ledger.\n"
           "- [My Slug] Deploy the API before the web app.\n"
           "- [db] Use Redis for caching.\n"
-          "- [db] Keep the schema in SQL files.\n")
-  "decisions.md as written: one problem per entry.")
+          "- [db] Never use Redis for caching.\n")
+  "decisions.md as written: one problem per entry (the last [db] also reverses the first).")
 
 (defconst memory-lsp-test--quirks
   "# Quirks\n\n- [gradle-leak] The Gradle daemon leaks memory after about 20 builds.\n")
@@ -513,7 +513,7 @@ running; `flymake-start' is what Flymake does on its own timers."
           (memory-lsp-test--wait-for "the kept pair to stop being reported"
                                      (funcall poll (lambda () (not (funcall has "near-duplicate" sibling-line))))))
         (goto-char (point-min))
-        (search-forward "- [db] Keep the schema in SQL files.")
+        (search-forward "- [db] Never use Redis for caching.")
         (let* ((line (line-number-at-pos))
                (actions (eglot-code-actions (line-beginning-position) (line-beginning-position) "quickfix"))
                (other (cl-find-if (lambda (a) (and (equal (plist-get a :title) "Keep the other")
@@ -521,7 +521,7 @@ running; `flymake-start' is what Flymake does on its own timers."
                                                             (append (plist-get a :diagnostics) nil))))
                                   actions))
                (want (replace-regexp-in-string
-                      (regexp-quote "- [db] Keep the schema in SQL files.\n") "" (buffer-string) t t)))
+                      (regexp-quote "- [db] Never use Redis for caching.\n") "" (buffer-string) t t)))
           (unless other
             (memory-lsp-test--fail "no Keep the other for the conflict on line %d among %S" line
                                    (mapcar (lambda (a) (plist-get a :title)) actions)))

@@ -43,14 +43,14 @@ mkdir -p "$ws/.memory/archive"
 # Users work in git repositories: so does the test.
 git init -q "$ws"
 # Known problems: a "* " bullet (bullet-marker), [My Slug] (slug-format),
-# [db] twice (duplicate-slug), [flaky]Retry (slug-malformed, safely fixable).
+# [db] twice, the second reversing the first (duplicate-slug and conflict), [flaky]Retry (slug-malformed, safely fixable).
 cat >"$ws/.memory/decisions.md" <<'MD'
 # Decisions
 
 * Use Postgres for the ledger.
 - [My Slug] Deploy the API before the web app.
 - [db] Use Redis for caching.
-- [db] Keep the schema in SQL files.
+- [db] Never use Redis for caching.
 - [flaky]Retry the e2e suite once before reporting.
 MD
 cat >"$ws/.memory/quirks.md" <<'MD'

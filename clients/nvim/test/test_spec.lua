@@ -208,8 +208,9 @@ local function main()
       and has_code(buf, 'duplicate-slug', 6) and has_code(buf, 'slug-malformed', 7), vim.inspect(codes(buf))
   end)
   log('diagnostics: ' .. table.concat(codes(buf), ' '))
-  -- Line 6 has an error (duplicate-slug) and a warning (conflict): its
-  -- virtual text shows both messages, the error first.
+  -- Line 6 has an error (duplicate-slug: two texts under [db]) and a
+  -- warning (conflict: it reverses line 5): its virtual text shows both
+  -- messages, the error first.
   wait_for('both findings of line 6 in its virtual text', function()
     local marks = vim.api.nvim_buf_get_extmarks(buf, memory_lsp.virtual_text_ns, { 5, 0 }, { 5, -1 }, { details = true })
     local text = ''
@@ -218,7 +219,7 @@ local function main()
         text = text .. chunk[1]
       end
     end
-    local e, w = text:find('already used', 1, true), text:find('different text', 1, true)
+    local e, w = text:find('holds a different text', 1, true), text:find('reverses line 5', 1, true)
     return e ~= nil and w ~= nil and e < w, text
   end)
   eq(vim.diagnostic.config(nil, vim.lsp.diagnostic.get_namespace(client.id)).severity_sort, true,

@@ -113,7 +113,7 @@ cat >"$tmp/user/User/settings.json" <<JSON
 JSON
 
 # The workspace: a git repository with .memory/decisions.md. Line 4 reuses
-# the slug "db" (duplicate-slug, an error, and conflict), line 5 has a "* "
+# the slug "db" (duplicate-slug, an error) and reverses line 3 (conflict), line 5 has a "* "
 # bullet (bullet-marker, quick-fixable), line 6 a slug that is not kebab-case
 # (slug-format).
 ws="$tmp/workspace"
@@ -123,7 +123,7 @@ cat >"$ws/.memory/decisions.md" <<'MD'
 # Decisions
 
 - [db] Use Postgres for the main database.
-- [db] Keep the session cache in Redis.
+- [db] Never use Postgres for the main database.
 * [api-style] Expose the public API as REST over HTTPS.
 - [Bad_Slug] Deploy with blue-green releases.
 MD

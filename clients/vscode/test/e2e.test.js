@@ -48,7 +48,7 @@ const decisions =
   '* Use Postgres for the ledger.\n' +
   '- [My Slug] Deploy the API before the web app.\n' +
   '- [db] Use Redis for caching.\n' +
-  '- [db] Keep the schema in SQL files.\n' +
+  '- [db] Never use Redis for caching.\n' +
   '- Tag every release in git.\n';
 
 const quirks = '# Quirks\n\n- [gradle-leak] The Gradle daemon leaks memory after about 20 builds.\n';

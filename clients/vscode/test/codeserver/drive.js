@@ -330,7 +330,7 @@ async function scenario() {
   for (const m of markers) {
     check(m.source === 'memory-lsp', `source of ${m.code} is ${m.source}`);
   }
-  check(/is already used on line 3/.test(markers[0].message), `duplicate-slug message: ${markers[0].message}`);
+  check(/holds a different text on line 3/.test(markers[0].message), `duplicate-slug message: ${markers[0].message}`);
   log(`diagnostics shown: ${want.join('; ')}`);
   await shot('problems');
 
