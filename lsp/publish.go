@@ -45,8 +45,9 @@ func mostSevereLast(ix *text.Index, findings []rules.Finding, own []int32) {
 }
 
 // parallelEncodeMin is the number of diagnostics from which a file's are
-// encoded in two halves side by side: 13,000 of them took 7 ms on one core
-// while the other waited (a 10,000-entry file under HackLM's limits).
+// encoded in two halves side by side: one core encoding the 13,000 of a
+// 10,000-entry file under HackLM's limits left the other waiting
+// (BenchmarkEncodePublish10k).
 const parallelEncodeMin = 2048
 
 // publishParams is the JSON of the PublishDiagnosticsParams of file i of

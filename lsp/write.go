@@ -188,7 +188,7 @@ func (s *Server) transact(ctx context.Context, f *folder, label string, names []
 		s.tellReconciled(p)
 	}
 	// Debounced as an edit's: the writer's reply does not wait for a check
-	// of the whole folder (300 ms at 10,000 entries), and a burst of writes,
+	// of the whole folder (BenchmarkCheck10k), and a burst of writes,
 	// or the watcher's events of this one, is checked once.
 	s.schedule(f, s.opt.Debounce)
 	return rep, func() {

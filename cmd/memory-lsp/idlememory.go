@@ -24,7 +24,8 @@ import (
 //     under a live heap larger than it (100,000 entries hold about
 //     140 MB) the collector would start a full mark at the first
 //     allocation after each one, up to half the CPU: a store at 100,000
-//     entries cost 43–48 ms of server CPU instead of 14–15. So the limit
+//     entries cost three times the server CPU (BenchmarkStoreBinary's
+//     server-cpu-ms/op). So the limit
 //     follows the live heap at a quarter again its size, plus the
 //     runtime's memory beside the heap (stacks, the collector's own),
 //     which the limit counts too, and comes back to the starting one when

@@ -17,7 +17,7 @@ type Excerpted struct {
 // line i (LineIndex); it has no Src, every line ending in an LF. It is for a reader that judges the given entries by their own
 // text, their file's path and their line numbers alone — a query's hits,
 // checked against the repository — and must pay neither a parse of the
-// whole file (10 ms a 2 MB file) nor room for all of its entries, lines
+// whole file nor room for all of its entries, lines
 // and bytes (6 MB zeroed for a hit near the end of a 20,000-entry file).
 // It does not stand for the file: its entry numbers are its own, and
 // edits made from it are meaningless. nEntries and nLines are the file's

@@ -8,8 +8,8 @@ import (
 
 // repoReuse is how long a long-lived process without a watcher (the MCP
 // server) judges queries against the repository it opened for an earlier
-// one. Opening lists the project (git ls-files: 20 ms at 100,000 files,
-// a git run even for a handful), which an agent's burst of queries would
+// one. Opening lists the project (a run of git ls-files, however few the
+// files), which an agent's burst of queries would
 // otherwise pay per call; the price is that a change to the code shows in
 // the stale marks up to this long after it was made.
 const repoReuse = 3 * time.Second
