@@ -296,40 +296,23 @@ func ReviewPlan(dir string, req ReviewRequest, who Writer, out *[]ReviewOutcome)
 				logs = append(logs, ProvenanceChange(dir, Provenance{Time: at, Action: ActionRejected, By: who.By, Name: who.Name, File: h.File(), Slug: h.Slug, Content: h.Content, Held: h.ID}))
 				continue
 			}
-			st, err := Validate(StoreRequest{Category: h.Category, Content: h.Content, Slug: h.Slug}, approvedConfig(cfg))
-			if err != nil && req.All {
-				// One bad record (a hand edit) does not keep the others
-				// from their review; it stays, and the reply says why.
-				*out = append(*out, ReviewOutcome{Held: h, Problem: err.Error()})
-				continue
+			st, b, err := approvalInput(h, cur, v.Files, cfg)
+			var next []byte
+			var r StoreResult
+			if err == nil {
+				next, r, err = PlanStore(b, st, cfg)
 			}
 			if err != nil {
-				return nil, fmt.Errorf("approving %s: %w", h.ID, err)
+				if !req.All {
+					return nil, fmt.Errorf("approving %s: %w", h.ID, err)
+				}
+				// One bad record (a hand edit, a category file too large
+				// to read) does not keep the others from their review; it
+				// stays, and the reply says why.
+				*out = append(*out, ReviewOutcome{Held: h, Problem: err.Error()})
+				continue
 			}
 			drop[h.Line] = true
-			b, ok := cur[st.Category]
-			if !ok {
-				if f := CategoryFile(v.Files, st.Category); f != nil {
-					if f.TooLarge() && req.All {
-						*out = append(*out, ReviewOutcome{Held: h, Problem: tooLarge("store into", f).Error()})
-						delete(drop, h.Line)
-						continue
-					}
-					if f.TooLarge() {
-						return nil, tooLarge("store into", f)
-					}
-					b = f.Doc.Src
-				}
-			}
-			next, r, err := PlanStore(b, st, cfg)
-			if err != nil && req.All {
-				*out = append(*out, ReviewOutcome{Held: h, Problem: err.Error()})
-				delete(drop, h.Line)
-				continue
-			}
-			if err != nil {
-				return nil, fmt.Errorf("approving %s: %w", h.ID, err)
-			}
 			if next != nil {
 				cur[st.Category] = next
 			}
@@ -374,6 +357,26 @@ func approvedConfig(cfg config.Config) config.Config {
 	c.Disabled[rules.AgentDirectiveCode] = true
 	c.Disabled[rules.HiddenTextCode] = true
 	return c
+}
+
+// approvalInput is the store that approving h makes and the bytes of its
+// category file it is planned against: those the review planned already
+// (cur), else the file's.
+func approvalInput(h Held, cur map[category.Category][]byte, files []rules.File, cfg config.Config) (Store, []byte, error) {
+	st, err := Validate(StoreRequest{Category: h.Category, Content: h.Content, Slug: h.Slug}, approvedConfig(cfg))
+	if err != nil {
+		return Store{}, nil, err
+	}
+	if b, ok := cur[st.Category]; ok {
+		return st, b, nil
+	}
+	if f := CategoryFile(files, st.Category); f != nil {
+		if f.TooLarge() {
+			return Store{}, nil, tooLarge("store into", f)
+		}
+		return st, f.Doc.Src, nil
+	}
+	return st, nil, nil
 }
 
 // File is the category file a held write would go to ("" for no category).
