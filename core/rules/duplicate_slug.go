@@ -46,10 +46,13 @@ func checkDuplicateSlug(w *workspace) {
 			if !e.HasSlug || isCheckbox(e.Slug) {
 				continue
 			}
-			class := func() string { return similar.ExactClass(similar.Analyze(e.Content)) }
 			if u, ok := local[e.Slug]; ok {
 				first := &d.Entries[u.first]
-				if c := class(); !u.classes[c] {
+				if u.classes == nil {
+					// read only for a slug used again: most are used once
+					u.classes = map[string]bool{exactClass(first.Content): true}
+				}
+				if c := exactClass(e.Content); !u.classes[c] {
 					// no earlier use holds this text: another version
 					u.classes[c] = true
 					fd := Finding{File: fi, Span: e.SlugSpan,
@@ -66,7 +69,7 @@ func checkDuplicateSlug(w *workspace) {
 					Fixes:   within.renameFix(fi, e.SlugSpan, e.Slug)})
 				continue
 			}
-			local[e.Slug] = &slugUses{first: i, classes: map[string]bool{class(): true}}
+			local[e.Slug] = &slugUses{first: i}
 			if u, ok := firstIn[e.Slug]; ok && u.file != fi {
 				other := &w.files[u.file]
 				oe := &other.Doc.Entries[u.entry]
@@ -110,11 +113,14 @@ func (sn *slugNames) renameFix(fi int, sp text.Span, slug string) []Fix {
 	return []Fix{{Title: "Rename slug to " + s, Edits: in(fi, text.Edit{Start: sp.Start, End: sp.End, New: s})}}
 }
 
-// slugUses is a slug's uses so far in a file: its first entry, and the
-// exact classes (similar.ExactClass) of the texts under it. A later use
+// slugUses is a slug's uses so far in a file: its first entry, and, once
+// it is used again, the exact classes (similar.ExactClass) of the texts
+// under it. A later use
 // whose text is in none is another version of the entry; one that repeats
 // a text is a duplicate as well, which the duplicate rule reports.
 type slugUses struct {
 	first   int
 	classes map[string]bool
 }
+
+func exactClass(content string) string { return similar.ExactClass(similar.Analyze(content)) }
