@@ -1,8 +1,8 @@
 package similar
 
 import (
+	"slices"
 	"strings"
-	"unicode"
 )
 
 // HackLM's keywords leave out words under three letters and stop words,
@@ -39,7 +39,7 @@ const maxRoleWords = 100
 // that is more than the rest of a list; a block of words moved whole ("On
 // Windows runners, CRLF breaks shellcheck" / "CRLF breaks shellcheck on
 // Windows runners") changes no role.
-func rolesSwapped(a, b string) (x, y []string, ranked, ok bool) {
+func rolesSwapped(a, b string) (x, y []stok, ranked, ok bool) {
 	ta, tb := roleWords(a), roleWords(b)
 	if len(ta) != len(tb) {
 		return nil, nil, false, false
@@ -48,7 +48,10 @@ func rolesSwapped(a, b string) (x, y []string, ranked, ok bool) {
 	for i := range ta {
 		wa[i], wb[i] = ta[i].s, tb[i].s
 	}
-	if !sameMultiset(wa, wb) {
+	sa, sb := slices.Clone(wa), slices.Clone(wb)
+	slices.Sort(sa)
+	slices.Sort(sb)
+	if !slices.Equal(sa, sb) {
 		return nil, nil, false, false
 	}
 	p := 0
@@ -67,7 +70,7 @@ func rolesSwapped(a, b string) (x, y []string, ranked, ok bool) {
 	// a block exchange (ma = X Y, mb = Y X) explains the difference: no
 	// role changed
 	for lx := 1; lx < n; lx++ {
-		if equalWords(mb[:n-lx], ma[lx:]) && equalWords(mb[n-lx:], ma[:lx]) {
+		if slices.Equal(mb[:n-lx], ma[lx:]) && slices.Equal(mb[n-lx:], ma[:lx]) {
 			return nil, nil, false, false
 		}
 	}
@@ -80,64 +83,34 @@ func rolesSwapped(a, b string) (x, y []string, ranked, ok bool) {
 				continue // y must start b
 			}
 			x, m, y := ma[:lx], ma[lx:n-ly], ma[n-ly:]
-			if equalWords(mb[:ly], y) && equalWords(mb[ly:n-lx], m) && equalWords(mb[n-lx:], x) && !listMiddle(tm[lx:n-ly], tm[n-ly]) {
-				return x, y, anyIn(m, preferenceWords), true
+			if slices.Equal(mb[:ly], y) && slices.Equal(mb[ly:n-lx], m) && slices.Equal(mb[n-lx:], x) && !listMiddle(tm[lx:n-ly], tm[n-ly]) {
+				return tm[:lx], tm[n-ly:], anyIn(m, preferenceWords), true
 			}
 		}
 	}
 	return nil, nil, false, false
 }
 
-// roleWord is a word of a text, lower case, and whether a comma comes
-// before it.
-type roleWord struct {
-	s          string
-	afterComma bool
-}
+// rankingSigns are the symbols that rank two options, read as the word
+// "over": the words of a text are the shape's (shapeTokens), which reads
+// no symbol.
+var rankingSigns = strings.NewReplacer("->", " over ", "=>", " over ", ">", " over ", "<-", " over ", "<", " over ", "→", " over ", "←", " over ")
 
-// roleWords are the words of s (letters, digits and marks), each with
-// whether a comma stands before it.
-func roleWords(s string) []roleWord {
-	var out []roleWord
-	var b strings.Builder
-	comma := false
-	flush := func() {
-		if b.Len() > 0 {
-			out = append(out, roleWord{b.String(), comma})
-			b.Reset()
-			comma = false
-		}
-	}
-	for _, r := range s {
-		switch {
-		case unicode.Is(unicode.Cf, r):
-			// a soft hyphen or zero-width character inside a word, which
-			// the comparison's normalisation drops too
-		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r):
-			b.WriteRune(unicode.ToLower(r))
-		case r == '>' || r == '<' || r == '→' || r == '←':
-			// "Go > Rust", "MySQL -> Postgres": a ranking between words
-			flush()
-			out = append(out, roleWord{string(r), comma})
-			comma = false
-		case r == ',' || r == '、' || r == '，':
-			flush()
-			comma = true
-		default:
-			flush()
-		}
-	}
-	flush()
-	return out
+// roleWords are the words of s as the word-by-word reading splits them
+// (shapeTokens: lower case, a CJK character or known word each, format
+// characters dropped inside a word), each with whether a comma stands
+// before it.
+func roleWords(s string) []stok {
+	return shapeTokens(rankingSigns.Replace(s))
 }
 
 // listMiddle reports whether m, the words between two terms that traded
 // places, and next, the word after it, make those terms items of one list:
 // m is joined to both by a comma or a coordinator, and the items inside
 // it are short ("lint, test and build" / "build, test and lint").
-func listMiddle(m []roleWord, next roleWord) bool {
-	joined := func(w roleWord) bool { return w.afterComma || coordinators[w.s] }
-	if !joined(m[0]) || !(next.afterComma || coordinators[m[len(m)-1].s]) {
+func listMiddle(m []stok, next stok) bool {
+	joined := func(w stok) bool { return w.comma || coordinators[w.s] }
+	if !joined(m[0]) || !(next.comma || coordinators[m[len(m)-1].s]) {
 		return false
 	}
 	item := 0
@@ -145,7 +118,7 @@ func listMiddle(m []roleWord, next roleWord) bool {
 		switch {
 		case coordinators[w.s]:
 			item = 0
-		case w.afterComma:
+		case w.comma:
 			item = 1
 		default:
 			item++
@@ -164,26 +137,4 @@ func anyIn(ws []string, set map[string]bool) bool {
 		}
 	}
 	return false
-}
-
-func equalWords(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-// allNumbers reports whether every word is a number in digits.
-func allNumbers(ws []string) bool {
-	for _, w := range ws {
-		if strings.Trim(w, "0123456789.,") != "" {
-			return false
-		}
-	}
-	return true
 }

@@ -21,6 +21,8 @@ func TestSwappedRolesAreNoDuplicate(t *testing.T) {
 		// ranked around a symbol, and with invisible characters inside a
 		// term (which the comparison drops)
 		{"Migrate MySQL -> Postgres.", "Migrate Postgres -> MySQL.", Conflict},
+		// CJK without spaces, read a character or known word at a time
+		{"优先使用Go而不是Rust。", "优先使用Rust而不是Go。", Conflict},
 		{"Prefer Ru\u00adst over G\u200bo.", "Prefer Go over Rust.", Conflict},
 		// phrases trading places around a verb or a preposition: stored
 		// beside as a pair, claiming no reversal (a red team's pairs:
