@@ -39,7 +39,7 @@ func Classify(old, new *Text, th Thresholds) Verdict {
 		// (roles.go)
 		if x, y, ranked, ok := rolesSwapped(old.Raw, new.Raw); ok {
 			switch {
-			case !slices.ContainsFunc(slices.Concat(x, y), func(t stok) bool { return !t.value }):
+			case len(x) > 0 && !slices.ContainsFunc(slices.Concat(x, y), func(t stok) bool { return !t.value }):
 				return Verdict{Action: Update, Similarity: v.Similarity, Kind: KindValue, Reason: "values differ"}
 			case ranked:
 				return Verdict{Action: Conflict, Similarity: v.Similarity, Kind: KindReversal, Reason: "swaps two terms"}

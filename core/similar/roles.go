@@ -34,11 +34,13 @@ var preferenceWords = wordSet("over not instead rather than vs versus > < â†’ â†
 // as before (a duplicate).
 const maxRoleWords = 100
 
-// rolesSwapped reports whether texts a and b hold the same words with two
-// spans of them, x in a and y after it, trading places around a middle
-// that is more than the rest of a list; a block of words moved whole ("On
-// Windows runners, CRLF breaks shellcheck" / "CRLF breaks shellcheck on
-// Windows runners") changes no role.
+// rolesSwapped reports whether texts a and b hold the same words in an
+// order that may change what they say: two spans of them, x in a and y
+// after it, trading places around a middle that is more than the rest of
+// a list, or (x and y empty) any other reordering. A block of words moved
+// whole ("On Windows runners, CRLF breaks shellcheck" / "CRLF breaks
+// shellcheck on Windows runners") and a list's items reordered change
+// nothing.
 func rolesSwapped(a, b string) (x, y []stok, ranked, ok bool) {
 	ta, tb := roleWords(a), roleWords(b)
 	if len(ta) != len(tb) {
@@ -83,12 +85,22 @@ func rolesSwapped(a, b string) (x, y []stok, ranked, ok bool) {
 				continue // y must start b
 			}
 			x, m, y := ma[:lx], ma[lx:n-ly], ma[n-ly:]
-			if slices.Equal(mb[:ly], y) && slices.Equal(mb[ly:n-lx], m) && slices.Equal(mb[n-lx:], x) && !listMiddle(tm[lx:n-ly], tm[n-ly]) {
-				return tm[:lx], tm[n-ly:], anyIn(m, preferenceWords), true
+			if !slices.Equal(mb[:ly], y) || !slices.Equal(mb[ly:n-lx], m) || !slices.Equal(mb[n-lx:], x) {
+				continue
 			}
+			if listMiddle(tm[lx:n-ly], tm[n-ly]) {
+				return nil, nil, false, false // items of a list reordered
+			}
+			return tm[:lx], tm[n-ly:], anyIn(m, preferenceWords), true
 		}
 	}
-	return nil, nil, false, false
+	// Reordered otherwise within one sentence (three terms rotated: "Go
+	// for the server, Rust for the CLI, Python for scripts" / "Rust for
+	// the server, Python for the CLI, Go for scripts"): no two spans to
+	// name, but no duplicate either. Sentences moved with their words
+	// ("Show the banner in de; hide it in fr" / "Hide the banner in fr;
+	// show it in de") are left to the classifier, which reads clauses.
+	return nil, nil, false, ta[len(ta)-1].clause == 0 && tb[len(tb)-1].clause == 0
 }
 
 // rankingSigns are the symbols that rank two options, read as the word

@@ -31,6 +31,8 @@ func TestSwappedRolesAreNoDuplicate(t *testing.T) {
 		{"Run tests in Docker in CI.", "Run tests in CI in Docker.", Store},
 		{"Never mix tabs with spaces.", "Never mix spaces with tabs.", Store},
 		{"Im CI laufen die Tests langsam.", "Die Tests laufen im CI langsam.", Store},
+		// three terms rotated: no duplicate, stored beside
+		{"Use Go for the server, Rust for the CLI, Python for scripts.", "Use Rust for the server, Python for the CLI, Go for scripts.", Store},
 		// values trading places: a changed value
 		{"Retry 2 times, then wait 10 seconds.", "Retry 10 times, then wait 2 seconds.", Update},
 		// no role changes: a list reordered, a phrase moved, case
