@@ -34,6 +34,11 @@ const coreCandidateMin = 0.6
 // words is told apart from a true duplicate.
 func Classify(old, new *Text, th Thresholds) Verdict {
 	v := classify(old, new, th)
+	if v.Action == Update && v.Kind == KindValue {
+		if reason, ok := namesAnotherSubject(old, new); ok {
+			return Verdict{Action: Store, Similarity: v.Similarity, Kind: KindSibling, Reason: "sibling: " + reason}
+		}
+	}
 	if v.Action == Skip && !v.Exact {
 		// a skip drops the new text: not when its words trade roles
 		// (roles.go)

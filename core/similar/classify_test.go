@@ -38,6 +38,13 @@ func TestClassify(t *testing.T) {
 		// one quantity in words and in digits
 		{"The importer retries about twelve times.", "The importer retries about 12 times.", Skip, "", false},
 		{"The importer retries about twelve times.", "The importer retries about 15 times.", Update, "values differ", false},
+		// a number that names the subject names another one: two facts,
+		// stored beside; a runtime's number is its version, a value
+		{"Tier 2 falls back to BLE when the mesh is down.", "Tier 1 falls back to BLE when the mesh is down.", Store, `sibling: "tier 2" vs "tier 1"`, false},
+		{"Schritt 2 prüft die Migrationen.", "Schritt 3 prüft die Migrationen.", Store, `sibling: "schritt 2" vs "schritt 3"`, false},
+		{"Node 18 is required for the frontend.", "Node 20 is required for the frontend.", Update, "values differ", false},
+		{"The default plan is Tier 2.", "The default plan is Tier 1.", Update, "values differ", false},
+		{"Tier 2 retries 3 times.", "Tier 1 retries 5 times.", Store, `sibling: "tier 2" vs "tier 1"`, false},
 		// "=no" and "to no" say the same; "=yes" and "=no" do not
 		{"Set CACHE_WARM=no to skip the warm-up.", "To skip the warm-up, set CACHE_WARM to no.", Update, "", false},
 		{"Set CACHE_WARM=yes for local runs.", "Set CACHE_WARM=no for local runs.", Conflict, "reversal", false},

@@ -138,3 +138,44 @@ func quantityOf(us []unit) (n int, measures string, ok bool) {
 	}
 	return n, measures, found
 }
+
+// namingNouns are the nouns a number after them names a thing with rather
+// than measures it ("Tier 2", "Phase 3", "Schritt 4"), in the six
+// languages. Runtime and tool names ("Node 18", "Python 3") are not among
+// them: their number is a version, a value that changes.
+var namingNouns = wordSet(
+	"tier phase step stage level part layer round sprint wave milestone chapter section track lane zone team group option case scenario slot",
+	"étape phase niveau partie palier couche tour vague chapitre section option cas scénario équipe groupe",
+	"stufe phase schritt ebene teil schicht runde welle kapitel abschnitt option fall szenario team gruppe",
+	"fase etapa paso nivel parte capa ronda ola capítulo sección opción caso escenario equipo grupo",
+	"этап фаза шаг уровень часть слой раунд волна глава раздел вариант сценарий команда группа",
+)
+
+// namedSubject reads a sentence that opens with a naming noun and a number
+// ("Tier 2 falls back to BLE …"): the noun in lower case and the number.
+func namedSubject(raw string) (noun, number string, ok bool) {
+	f := strings.Fields(raw)
+	if len(f) < 3 {
+		return "", "", false
+	}
+	noun = strings.ToLower(f[0])
+	number = strings.TrimRight(f[1], ":,;.")
+	if !namingNouns[noun] || number == "" || strings.Trim(number, "0123456789") != "" {
+		return "", "", false
+	}
+	return noun, number, true
+}
+
+// namesAnotherSubject reports whether two texts whose values differ name
+// their subjects with different numbers: "Tier 2 falls back to BLE" and
+// "Tier 1 falls back to BLE" are two facts about two tiers, whatever other
+// values they state, and replacing one with the other would lose one
+// (issue 27).
+func namesAnotherSubject(old, new *Text) (string, bool) {
+	on, onum, ok1 := namedSubject(old.Raw)
+	nn, nnum, ok2 := namedSubject(new.Raw)
+	if !ok1 || !ok2 || on != nn || onum == nnum {
+		return "", false
+	}
+	return quoteWords([]string{on, onum}) + " vs " + quoteWords([]string{nn, nnum}), true
+}
