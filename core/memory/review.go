@@ -15,6 +15,7 @@ import (
 
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
+	"github.com/memory-lsp/memory-lsp/core/hidden"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/store"
 	"github.com/memory-lsp/memory-lsp/core/text"
@@ -464,11 +465,11 @@ func ReadHeld(ws *store.Workspace) ([]Held, []int, error) {
 }
 
 // Printable is s as a person may be shown it, in a reply, a listing or the
-// editor: hidden text made visible (rules.ShowHidden) and every other
+// editor: hidden text made visible (hidden.Show) and every other
 // control character escaped, so that neither an agent's text nor a name it
 // chose for itself can hide or rewrite what the reviewer reads.
 func Printable(s string) string {
-	s = rules.ShowHidden(s, rules.FindHidden(s))
+	s = hidden.Show(s, hidden.Find(s))
 	if !strings.ContainsFunc(s, isControl) {
 		return s
 	}

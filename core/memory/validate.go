@@ -10,6 +10,8 @@ import (
 
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
+	"github.com/memory-lsp/memory-lsp/core/directive"
+	"github.com/memory-lsp/memory-lsp/core/hidden"
 	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/secret"
@@ -182,7 +184,7 @@ func contentSignals(content string, cfg config.Config) []Signal {
 	// review off may as well turn a rule off).
 	reviewing := cfg.Review != config.ReviewOff && cfg.ReviewFloor != "" && cfg.ReviewFloor != config.ReviewOff
 	if cfg.Enabled(rules.AgentDirectiveCode) || reviewing {
-		if d := rules.FindDirectives(content); len(d) > 0 {
+		if d := directive.Find(content); len(d) > 0 {
 			out = append(out, Signal{Code: rules.AgentDirectiveCode, What: "it " + d[0].What(),
 				refusal: bad("content %s; memory is read by agents, so it is not stored — state the project fact instead", d[0].What())})
 		}
@@ -190,13 +192,13 @@ func contentSignals(content string, cfg config.Config) []Signal {
 	// Text a reader of the file cannot see (bidi controls, tag characters,
 	// zero-width characters, comments) would reach every agent unreviewed.
 	if cfg.Enabled(rules.HiddenTextCode) || reviewing {
-		all := rules.FindHidden(content)
+		all := hidden.Find(content)
 		// A comment that holds only a note or a template's hint
-		// (rules.Hidden.Note, Hint) is stored without review: check
+		// (hidden.Match.Note, Hint) is stored without review: check
 		// reports it, and refusing it would lose the user's fact. With
 		// review on it is held like any hidden text: a person sees it
 		// before any agent reads it.
-		h := slices.DeleteFunc(slices.Clone(all), func(h rules.Hidden) bool { return h.Note || h.Hint })
+		h := slices.DeleteFunc(slices.Clone(all), func(h hidden.Match) bool { return h.Note || h.Hint })
 		switch {
 		case len(h) > 0:
 			at := utf8.RuneCountInString(content[:h[0].Start]) + 1
@@ -229,11 +231,11 @@ func looksLikeSlug(content string) bool {
 
 // quoteVisible quotes content with its hidden passages made visible,
 // shortened around the first one when it is long.
-func quoteVisible(content string, hidden []rules.Hidden) string {
+func quoteVisible(content string, passages []hidden.Match) string {
 	const around = 40
-	from, to := max(0, hidden[0].Start-around), min(len(content), hidden[0].End+around)
+	from, to := max(0, passages[0].Start-around), min(len(content), passages[0].End+around)
 	if from > 0 { // cut at a space, else at a character
-		if i := strings.IndexByte(content[from:hidden[0].Start], ' '); i >= 0 {
+		if i := strings.IndexByte(content[from:passages[0].Start], ' '); i >= 0 {
 			from += i + 1
 		}
 		for !utf8.RuneStart(content[from]) {
@@ -241,26 +243,26 @@ func quoteVisible(content string, hidden []rules.Hidden) string {
 		}
 	}
 	if to < len(content) {
-		if i := strings.LastIndexByte(content[hidden[0].End:to], ' '); i >= 0 {
-			to = hidden[0].End + i
+		if i := strings.LastIndexByte(content[passages[0].End:to], ' '); i >= 0 {
+			to = passages[0].End + i
 		}
 		for to < len(content) && !utf8.RuneStart(content[to]) {
 			to++
 		}
 	}
-	for _, h := range hidden { // a passage across an edge is shown whole
+	for _, h := range passages { // a passage across an edge is shown whole
 		if h.Start < to && h.End > to {
 			to = h.End
 		}
 	}
-	var in []rules.Hidden
-	for _, h := range hidden {
+	var in []hidden.Match
+	for _, h := range passages {
 		if h.Start >= from && h.End <= to {
 			h.Start, h.End = h.Start-from, h.End-from
 			in = append(in, h)
 		}
 	}
-	q := rules.ShowHidden(content[from:to], in)
+	q := hidden.Show(content[from:to], in)
 	if from > 0 {
 		q = "…" + q
 	}

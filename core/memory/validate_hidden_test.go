@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/memory-lsp/memory-lsp/core/config"
+	"github.com/memory-lsp/memory-lsp/core/hidden"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 )
 
@@ -27,7 +28,7 @@ func TestValidateHiddenText(t *testing.T) {
 			t.Errorf("%s: err = %v, want it to hold %q", c.name, err, c.want)
 			continue
 		}
-		if strings.ContainsFunc(err.Error(), func(r rune) bool { return len(rules.FindHidden(string(r))) > 0 }) {
+		if strings.ContainsFunc(err.Error(), func(r rune) bool { return len(hidden.Find(string(r))) > 0 }) {
 			t.Errorf("%s: the error %q holds the hidden characters themselves", c.name, err)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/memory-lsp/memory-lsp/core/config"
+	"github.com/memory-lsp/memory-lsp/core/directive"
 	"github.com/memory-lsp/memory-lsp/core/secret"
 	"github.com/memory-lsp/memory-lsp/core/similar"
 	"github.com/memory-lsp/memory-lsp/core/textdiff"
@@ -47,7 +48,7 @@ type Checker struct {
 	// directives, secrets and scores are what agent-directive and secret
 	// found in each file and over-limit's scores of each file's entries in
 	// the previous call, by path (linescan.go, over_limit_scores.go).
-	directives map[string]lineScan[Directive]
+	directives map[string]lineScan[directive.Match]
 	secrets    map[string]lineScan[secret.Match]
 	scores     map[string]entryScores
 	// took is how long each task of the previous call ran, by rule code.

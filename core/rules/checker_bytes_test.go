@@ -10,8 +10,12 @@ import (
 
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
+	"github.com/memory-lsp/memory-lsp/core/directive"
 	"github.com/memory-lsp/memory-lsp/core/secret"
 	"github.com/memory-lsp/memory-lsp/core/text"
+	"os"
+	"regexp"
+	"strconv"
 )
 
 // byteSnippets are what the random byte edits insert: line breaks, list
@@ -116,15 +120,13 @@ func TestMergeFindings(t *testing.T) {
 	}
 }
 
-// TestLineScansAreLineLocal: what linescan.go rests on, that FindDirectives
+// TestLineScansAreLineLocal: what linescan.go rests on, that directive.Find
 // and secret.Find of a text are those of its lines, each read alone and
 // shifted to where the line starts.
 func TestLineScansAreLineLocal(t *testing.T) {
 	pieces := slices.Clone(byteSnippets)
 	for _, set := range []string{"hostile", "benign"} {
-		for _, l := range readLabelled(t, "../../testdata/directives/"+set+".txt") {
-			pieces = append(pieces, l.text)
-		}
+		pieces = append(pieces, labelledTexts(t, "../../testdata/directives/"+set+".txt")...)
 	}
 	r := rand.New(rand.NewPCG(5, 16))
 	for range 3000 {
@@ -133,11 +135,11 @@ func TestLineScansAreLineLocal(t *testing.T) {
 			b = append(b, pieces[r.IntN(len(pieces))]...)
 		}
 		s := string(b)
-		var dirs []Directive
+		var dirs []directive.Match
 		var creds []secret.Match
 		start := 0
 		for _, line := range strings.SplitAfter(s, "\n") {
-			for _, d := range FindDirectives(strings.TrimSuffix(line, "\n")) {
+			for _, d := range directive.Find(strings.TrimSuffix(line, "\n")) {
 				dirs = append(dirs, directiveScanner.shift(d, start))
 			}
 			for _, m := range secret.Find(strings.TrimSuffix(line, "\n")) {
@@ -145,11 +147,32 @@ func TestLineScansAreLineLocal(t *testing.T) {
 			}
 			start += len(line)
 		}
-		if got := FindDirectives(s); !reflect.DeepEqual(got, dirs) && len(got)+len(dirs) > 0 {
-			t.Fatalf("FindDirectives(%q) = %+v, line by line %+v", s, got, dirs)
+		if got := directive.Find(s); !reflect.DeepEqual(got, dirs) && len(got)+len(dirs) > 0 {
+			t.Fatalf("directive.Find(%q) = %+v, line by line %+v", s, got, dirs)
 		}
 		if got := secret.Find(s); !reflect.DeepEqual(got, creds) && len(got)+len(creds) > 0 {
 			t.Fatalf("secret.Find(%q) = %+v, line by line %+v", s, got, creds)
 		}
 	}
+}
+
+// labelledTexts are the texts of a labelled set of testdata/directives
+// ("class<TAB>lang<TAB>text" lines), \uXXXX escapes decoded, so that the
+// line scans meet the invisible and look-alike letters the sets hold.
+func labelledTexts(t *testing.T, path string) []string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for l := range strings.SplitSeq(string(b), "\n") {
+		if parts := strings.SplitN(l, "\t", 3); len(parts) == 3 && !strings.HasPrefix(l, "#") {
+			out = append(out, regexp.MustCompile(`\\u[0-9a-fA-F]{4}`).ReplaceAllStringFunc(parts[2], func(s string) string {
+				r, _ := strconv.ParseUint(s[2:], 16, 32)
+				return string(rune(r))
+			}))
+		}
+	}
+	return out
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/memory-lsp/memory-lsp/core/config"
+	"github.com/memory-lsp/memory-lsp/core/directive"
 )
 
 // directiveCorpusDir is the shared corpus of real .memory folders from
@@ -106,7 +107,7 @@ func BenchmarkFindDirectivesRealMemory(b *testing.B) {
 	b.SetBytes(int64(n))
 	for b.Loop() {
 		for _, s := range srcs {
-			FindDirectives(s)
+			directive.Find(s)
 		}
 	}
 }

@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"strings"
 	"unicode/utf8"
 
 	"github.com/memory-lsp/memory-lsp/core/memfile"
@@ -28,22 +27,7 @@ func deleteLineFix(title string, safe bool, fi int, d *memfile.Document, li int)
 }
 
 // quote shortens s to at most n characters for a message, with "…".
-func quote(s string, n int) string { return `"` + clip(s, n) + `"` }
-
-// clip shortens s to at most n characters, ending it with "…" when cut.
-func clip(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	i, c := 0, 0
-	for i = range s {
-		if c == n {
-			break
-		}
-		c++
-	}
-	return strings.TrimRight(s[:i], " ") + "…"
-}
+func quote(s string, n int) string { return `"` + text.Clip(s, n) + `"` }
 
 // entrySpan is the span a finding about an entry points at: its content, or
 // the whole tail when the content is empty.

@@ -3,12 +3,17 @@ package rules
 import (
 	"bytes"
 
+	"github.com/memory-lsp/memory-lsp/core/hidden"
 	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
+// HiddenTextCode is the code of the hidden-text rule, which store
+// validation also honours: switching the rule off lets such text be stored.
+const HiddenTextCode = "hidden-text"
+
 // checkHiddenText flags text a reader cannot see but an agent reads
-// (FindHidden) anywhere in any memory file, entry or not, as the other
+// (hidden.Find) anywhere in any memory file, entry or not, as the other
 // hazards are: agents are pointed at the whole file. The byte order mark at
 // a file's start is the bom rule's. The safe fix removes the hidden passage
 // (what a reader saw stays as it was); the other deletes the line, for
@@ -16,16 +21,16 @@ import (
 func checkHiddenText(w *workspace) {
 	w.parsedFiles(func(fi int, f *File) {
 		d := f.Doc
-		if !mayHide(d.Src) {
+		if !hidden.MayHide(d.Src) {
 			return
 		}
-		eachHidden(w.idx.source(w.files, fi), hiddenChunk, func(h Hidden) {
-			if h.Start == 0 && h.Kind == HiddenInvisible && bytes.HasPrefix(d.Src, bomBytes) {
+		hidden.Each(w.idx.source(w.files, fi), hiddenChunk, func(h hidden.Match) {
+			if h.Start == 0 && h.Kind == hidden.Invisible && bytes.HasPrefix(d.Src, bomBytes) {
 				if h.End == 3 {
 					return
 				}
 				// A run that begins with the BOM: the rest is hidden.
-				h.Start, h.Visible = 3, showRunes(string(d.Src[3:h.End]))
+				h.Start, h.Visible = 3, hidden.ShowRun(string(d.Src[3:h.End]))
 			}
 			span := text.Span{Start: h.Start, End: h.End}
 			if !w.listing(fi) {
@@ -55,7 +60,7 @@ func checkHiddenText(w *workspace) {
 // would be quieter on real teams' template comments, but it is also where
 // a hidden order in a language the rules do not read would fall (a red
 // team's finding), and a reader should see those.
-func noteSeverity(Hidden) Severity { return Warning }
+func noteSeverity(hidden.Match) Severity { return Warning }
 
 // hiddenChunk is how much of a file checkHiddenText reads for hidden
 // characters at a time (eachHidden).
@@ -66,14 +71,14 @@ const hiddenChunk = 64 << 10
 // link that is all its lines hold takes its lines with it, and one between
 // two spaces takes one of them, so that no blank line or double space is
 // left behind.
-func removeHidden(fi int, d *memfile.Document, h Hidden) Fix {
+func removeHidden(fi int, d *memfile.Document, h hidden.Match) Fix {
 	title := "Remove the hidden characters"
 	switch h.Kind {
-	case HiddenComment:
+	case hidden.Comment:
 		title = "Remove the comment"
-	case HiddenLink:
+	case hidden.Link:
 		title = "Remove the link"
-	case HiddenElement:
+	case hidden.Element:
 		title = "Remove the hidden element"
 	default:
 		return Fix{Title: title, Safe: true, Edits: in(fi, text.Edit{Start: h.Start, End: h.End})}
@@ -99,30 +104,6 @@ func isClosing(c byte) bool {
 	switch c {
 	case '.', ',', ';', ':', '!', '?', ')':
 		return true
-	}
-	return false
-}
-
-// mayHide reports whether src holds what FindHidden looks for: a byte that
-// starts a character from U+115F on, the start of a comment or a link, or
-// a tag and a word an element that hides itself needs (mayHideElements).
-// Most memory files hold neither, and FindHidden reads a string, which for
-// an open 1 MB file was one more copy of it a keystroke.
-func mayHide(src []byte) bool {
-	for _, c := range src {
-		if c >= 0xE1 {
-			return true
-		}
-	}
-	if bytes.Contains(src, []byte("<!--")) || bytes.Contains(src, []byte("](")) {
-		return true
-	}
-	if bytes.IndexByte(src, '<') >= 0 {
-		for _, h := range elementHints {
-			if bytes.Contains(src, []byte(h)) {
-				return true
-			}
-		}
 	}
 	return false
 }

@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"strings"
 
+	"github.com/memory-lsp/memory-lsp/core/directive"
 	"github.com/memory-lsp/memory-lsp/core/secret"
 	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
-// FindDirectives and secret.Find read every line on its own (no directive
+// directive.Find and secret.Find read every line on its own (no directive
 // and no credential they report leaves its line, and none's finding depends
 // on another line), and an editor's keystroke changes one line of a file: a
 // Checker keeps each file's directives and credentials with the bytes it
@@ -46,11 +47,11 @@ type lineScanner[T any] struct {
 }
 
 var (
-	directiveScanner = lineScanner[Directive]{
-		scan:  FindDirectives,
-		start: func(d Directive) int { return d.Start },
-		shift: func(d Directive, by int) Directive { d.Start, d.End = d.Start+by, d.End+by; return d },
-		keep: func(ds []Directive) {
+	directiveScanner = lineScanner[directive.Match]{
+		scan:  directive.Find,
+		start: func(d directive.Match) int { return d.Start },
+		shift: func(d directive.Match, by int) directive.Match { d.Start, d.End = d.Start+by, d.End+by; return d },
+		keep: func(ds []directive.Match) {
 			for i := range ds {
 				ds[i].Text = strings.Clone(ds[i].Text)
 			}
@@ -63,8 +64,8 @@ var (
 	}
 )
 
-// directives is FindDirectives of file fi's bytes.
-func (w *workspace) directives(fi int) []Directive {
+// directives is directive.Find of file fi's bytes.
+func (w *workspace) directives(fi int) []directive.Match {
 	return scanFile(w, fi, w.dirs, directiveScanner)
 }
 

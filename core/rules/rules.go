@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
+	"github.com/memory-lsp/memory-lsp/core/directive"
 	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/secret"
 	"github.com/memory-lsp/memory-lsp/core/similar"
@@ -350,7 +351,7 @@ type workspace struct {
 	// credentials found in each file and the pruning scores of each
 	// category's entries between a Checker's calls (linescan.go,
 	// over_limit_scores.go).
-	dirs   *lineScans[Directive]
+	dirs   *lineScans[directive.Match]
 	creds  *lineScans[secret.Match]
 	scores *scoreCache
 }

@@ -1,4 +1,4 @@
-package rules
+package directive
 
 import (
 	"strings"
@@ -483,4 +483,36 @@ func (t *lexTables) known(w string) (exact, stem bool) {
 	_, exact = t.exact[w]
 	_, stem = t.stem[w]
 	return exact, stem
+}
+
+// imperativeVerbs open an English clause that tells the reader to act.
+var imperativeVerbs = map[string]bool{
+	"add": true, "always": true, "append": true, "change": true, "commit": true, "copy": true, "create": true,
+	"delete": true, "disable": true, "do": true, "don't": true, "dont": true, "download": true, "drop": true,
+	"enable": true, "execute": true, "fetch": true, "follow": true, "force": true, "forget": true, "ignore": true,
+	"include": true, "install": true, "insert": true, "merge": true, "mention": true, "never": true, "open": true,
+	"overwrite": true, "pass": true, "paste": true, "post": true, "print": true, "publish": true, "push": true,
+	"remove": true, "replace": true, "report": true, "reveal": true, "rm": true, "run": true, "say": true,
+	"send": true, "set": true, "share": true, "skip": true, "tell": true, "turn": true, "upload": true,
+	"use": true, "write": true,
+}
+
+// ImperativeVerb reports whether w, in lower case, is an English verb
+// that opens a clause telling the reader to act ("copy", "push", "run").
+func ImperativeVerb(w string) bool { return imperativeVerbs[w] }
+
+// AddressesAgent reports whether text speaks to or of the agent that reads
+// it: a word of the lexicon for an agent (agent, assistant, AI, Claude,
+// 助手, агент …), or a turn label before a colon ("system:"), read as Find
+// reads words. A hidden comment that does so is an instruction, not a
+// note (package hidden).
+func AddressesAgent(text string) bool {
+	for line := range strings.SplitSeq(text, "\n") {
+		for _, t := range tokenize(line) {
+			if t.c&wAgent != 0 || t.c&wRole != 0 && t.colon {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -1,4 +1,4 @@
-package rules
+package directive
 
 import (
 	"bufio"
@@ -18,7 +18,7 @@ type labelled struct {
 
 // directiveClasses are the class tags of the hostile set and the kind the
 // model should give each; "benign" lines must yield nothing.
-var directiveClasses = map[string]DirectiveKind{"override": Override, "action": OutOfScope, "turn": Impersonation}
+var directiveClasses = map[string]Kind{"override": Override, "action": OutOfScope, "turn": Impersonation}
 
 var escapedRune = regexp.MustCompile(`\\u[0-9a-fA-F]{4}`)
 
@@ -55,7 +55,7 @@ func readLabelled(t *testing.T, path string) []labelled {
 	return out
 }
 
-// TestDirectivePrecisionRecall runs FindDirectives over the hostile and
+// TestDirectivePrecisionRecall runs Find over the hostile and
 // the benign sets of testdata/directives and fails below 0.95 precision or
 // 0.90 recall; it logs the figures, recall per class and language, and
 // every miss and false alarm.
@@ -82,7 +82,7 @@ func TestDirectivePrecisionRecall(t *testing.T) {
 		if !ok {
 			t.Fatalf("hostile.txt:%d: unknown class %q", h.line, h.class)
 		}
-		got := FindDirectives(h.text)
+		got := Find(h.text)
 		count(byClass, h.class, len(got) > 0)
 		count(byLang, h.lang, len(got) > 0)
 		if len(got) == 0 {
@@ -101,7 +101,7 @@ func TestDirectivePrecisionRecall(t *testing.T) {
 		if b.class != "benign" {
 			t.Fatalf("benign.txt:%d: class %q, want benign", b.line, b.class)
 		}
-		if got := FindDirectives(b.text); len(got) > 0 {
+		if got := Find(b.text); len(got) > 0 {
 			fp++
 			t.Logf("false alarm (benign.txt:%d, %s): %q: %s", b.line, b.lang, b.text, got[0].What())
 		}

@@ -1,4 +1,4 @@
-package rules
+package directive
 
 import (
 	"regexp"
@@ -38,7 +38,7 @@ import (
 // hit is what the model found: a byte span of the line and its kind.
 type hit struct {
 	start, end int
-	kind       DirectiveKind
+	kind       Kind
 	action     string // for OutOfScope
 }
 

@@ -1,4 +1,4 @@
-package rules
+package directive
 
 import (
 	"regexp"
@@ -101,8 +101,8 @@ const exfilAction = "send secrets or data out"
 
 // claimDirectives are the directives of findClaims in the line s[start:end]
 // alone: for a line the model and the phrases have nothing to read in.
-func claimDirectives(s string, start, end int) []Directive {
-	var out []Directive
+func claimDirectives(s string, start, end int) []Match {
+	var out []Match
 	line := s[start:end]
 	for _, c := range findClaims(line) {
 		if reportedMention(line, c[0], c[1]) {
@@ -112,7 +112,7 @@ func claimDirectives(s string, start, end int) []Directive {
 		if exfilVerb().MatchString(line[c[0]:c[1]]) {
 			kind, action = OutOfScope, exfilAction
 		}
-		out = append(out, Directive{Start: start + c[0], End: start + c[1], Kind: kind, Action: action, Text: strings.TrimSpace(line[c[0]:c[1]])})
+		out = append(out, Match{Start: start + c[0], End: start + c[1], Kind: kind, Action: action, Text: strings.TrimSpace(line[c[0]:c[1]])})
 	}
 	return out
 }

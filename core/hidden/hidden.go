@@ -1,6 +1,12 @@
-package rules
+// Package hidden finds text a reader of the rendered or displayed file
+// cannot see but an agent reads (bidi controls, tag characters, invisible
+// characters, comments, links with no text, elements that hide
+// themselves), and shows it made visible. The hidden-text rule reports
+// what Find returns and store validation refuses it.
+package hidden
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strings"
@@ -8,45 +14,43 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/memory-lsp/memory-lsp/core/directive"
 	"github.com/memory-lsp/memory-lsp/core/refs"
+	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
-// HiddenTextCode is the code of the hidden-text rule, which store
-// validation also honours: switching the rule off lets such text be stored.
-const HiddenTextCode = "hidden-text"
-
-// HiddenKind says what makes a passage invisible.
-type HiddenKind int
+// Kind says what makes a passage invisible.
+type Kind int
 
 const (
 	// HiddenBidi: a bidirectional embedding, override or isolate control,
 	// which makes text show in another order than it is read (Trojan
 	// Source).
-	HiddenBidi HiddenKind = iota
+	Bidi Kind = iota
 	// HiddenTag: Unicode tag characters (U+E0000–E007F), an invisible copy
 	// of ASCII.
-	HiddenTag
+	Tag
 	// HiddenInvisible: a zero-width or otherwise invisible formatting
 	// character outside the sequences that need it (an emoji, a joining
 	// script).
-	HiddenInvisible
+	Invisible
 	// HiddenComment: an HTML comment that holds words; Markdown renders it
 	// to nothing.
-	HiddenComment
+	Comment
 	// HiddenLink: a link with no text (`[](url "title")`), which renders to
 	// nothing while its destination and title hold text.
-	HiddenLink
+	Link
 	// HiddenElement: an HTML element a browser does not show (`<div
 	// hidden>`, `<span style="display:none">`), whose text agents read.
-	HiddenElement
+	Element
 )
 
-// Hidden is one passage a reader of the rendered or displayed file cannot
+// Match is one passage a reader of the rendered or displayed file cannot
 // see but an agent reads: its byte span in the scanned text, its kind and
 // the passage made visible (`\u202e`, `<tag:Ignore>`, the comment).
-type Hidden struct {
+type Match struct {
 	Start, End int
-	Kind       HiddenKind
+	Kind       Kind
 	Visible    string
 	// Note: a comment whose words are a note, not an instruction: a reader
 	// of the rendered file does not see it, but it asks nothing of an
@@ -62,23 +66,23 @@ type Hidden struct {
 
 // What says in words what the passage is, showing it, for a finding or a
 // refused store.
-func (h Hidden) What() string {
+func (h Match) What() string {
 	switch h.Kind {
-	case HiddenBidi:
+	case Bidi:
 		return "bidirectional control " + h.Visible + ": the text shows in another order than agents read it"
-	case HiddenTag:
+	case Tag:
 		return "invisible Unicode tag characters " + h.Visible + ": a reader sees nothing, agents read them as text"
-	case HiddenComment:
-		return "HTML comment " + clip(h.Visible, maxShown) + ": it renders to nothing, but agents read it"
-	case HiddenLink:
-		return "link with no text " + clip(h.Visible, maxShown) + ": it renders to nothing, but agents read it"
-	case HiddenElement:
-		return "hidden HTML element " + clip(h.Visible, maxShown) + ": a reader does not see it, but agents read it"
+	case Comment:
+		return "HTML comment " + text.Clip(h.Visible, maxShown) + ": it renders to nothing, but agents read it"
+	case Link:
+		return "link with no text " + text.Clip(h.Visible, maxShown) + ": it renders to nothing, but agents read it"
+	case Element:
+		return "hidden HTML element " + text.Clip(h.Visible, maxShown) + ": a reader does not see it, but agents read it"
 	}
 	return "invisible character " + h.Visible + ": a reader sees nothing, but agents read it"
 }
 
-// FindHidden returns the hidden passages of s sorted by position. Every
+// Find returns the hidden passages of s sorted by position. Every
 // U+FEFF is one, even at offset 0: the caller that scans a whole file
 // leaves the byte order mark at its start to the bom rule.
 //
@@ -89,30 +93,30 @@ func (h Hidden) What() string {
 // tag characters of a flag (🏴󠁧󠁢󠁳󠁣󠁴󠁿), and everything of Arabic, Hebrew, CJK and
 // combining marks, which are visible. Comments and links are looked for
 // outside code spans and fenced code, where they show as written.
-func FindHidden(s string) []Hidden {
-	var out []Hidden
-	eachHidden(s, len(s), func(h Hidden) { out = append(out, h) })
+func Find(s string) []Match {
+	var out []Match
+	Each(s, len(s), func(h Match) { out = append(out, h) })
 	return out
 }
 
-// eachHidden calls fn with each passage FindHidden(s) returns, in order,
+// Each calls fn with each passage Find(s) returns, in order,
 // reading the characters chunk bytes (and up to a line end) at a time: a
 // file of 2 MiB may hold 650,000 hidden characters, whose passages made
 // all at once took the language server past 100 MiB (issue 26's red
 // team). The characters' reading is the line's alone, so a chunk that
 // ends at a line end reads as the whole; comments and links, which may
 // span lines and fences, are read over the whole text, and are few.
-func eachHidden(s string, chunk int, fn func(Hidden)) {
-	var markup []Hidden
+func Each(s string, chunk int, fn func(Match)) {
+	var markup []Match
 	if strings.Contains(s, "<!--") || strings.Contains(s, "](") || mayHideElements(s) {
 		markup = findHiddenMarkup(s)
 	}
 	// pending is the last passage, held back until the next one cannot
 	// fall inside it: an invisible character inside a comment is reported
 	// with the comment
-	var pending Hidden
+	var pending Match
 	held := false
-	emit := func(h Hidden) {
+	emit := func(h Match) {
 		if held && h.Start < pending.End {
 			pending.End = max(pending.End, h.End)
 			return
@@ -148,7 +152,7 @@ func eachHidden(s string, chunk int, fn func(Hidden)) {
 	}
 }
 
-// charNames names the invisible characters FindHidden reports; a rune not
+// charNames names the invisible characters Find reports; a rune not
 // here is a variation selector (hiddenRune).
 var charNames = map[rune]string{
 	0x202A: "left-to-right embedding", 0x202B: "right-to-left embedding", 0x202C: "pop directional formatting",
@@ -161,20 +165,20 @@ var charNames = map[rune]string{
 }
 
 // hiddenRune reports whether r is one of the invisible characters
-// FindHidden looks at, and of which kind.
-func hiddenRune(r rune) (HiddenKind, bool) {
+// Find looks at, and of which kind.
+func hiddenRune(r rune) (Kind, bool) {
 	switch {
 	case r < 0x115F:
 		return 0, false
 	case 0x202A <= r && r <= 0x202E || 0x2066 <= r && r <= 0x2069:
-		return HiddenBidi, true
+		return Bidi, true
 	case isTag(r):
-		return HiddenTag, true
+		return Tag, true
 	case isVariationSelector(r):
-		return HiddenInvisible, true
+		return Invisible, true
 	}
 	_, ok := charNames[r]
-	return HiddenInvisible, ok
+	return Invisible, ok
 }
 
 func isTag(r rune) bool { return 0xE0000 <= r && r <= 0xE007F }
@@ -183,8 +187,8 @@ func isVariationSelector(r rune) bool {
 	return 0xFE00 <= r && r <= 0xFE0F || 0xE0100 <= r && r <= 0xE01EF
 }
 
-func findHiddenChars(s string) []Hidden {
-	var out []Hidden
+func findHiddenChars(s string) []Match {
+	var out []Match
 	for i := 0; i < len(s); {
 		if s[i] < 0xE1 { // below U+115F's lead byte: ASCII, Latin, Greek, Cyrillic, Hebrew, Arabic …
 			i++
@@ -196,7 +200,7 @@ func findHiddenChars(s string) []Hidden {
 			i += n
 			continue
 		}
-		if kind == HiddenTag {
+		if kind == Tag {
 			j := i
 			for j < len(s) {
 				t, m := utf8.DecodeRuneInString(s[j:])
@@ -206,7 +210,7 @@ func findHiddenChars(s string) []Hidden {
 				j += m
 			}
 			if !flagTags(s[:i], s[i:j]) {
-				out = append(out, Hidden{Start: i, End: j, Kind: HiddenTag, Visible: showTags(s[i:j])})
+				out = append(out, Match{Start: i, End: j, Kind: Tag, Visible: showTags(s[i:j])})
 			}
 			i = j
 			continue
@@ -224,7 +228,7 @@ func findHiddenChars(s string) []Hidden {
 			}
 			j += m
 		}
-		out = append(out, Hidden{Start: i, End: j, Kind: kind, Visible: showRunes(s[i:j])})
+		out = append(out, Match{Start: i, End: j, Kind: kind, Visible: ShowRun(s[i:j])})
 		i = j
 	}
 	return out
@@ -342,9 +346,9 @@ func showTags(tags string) string {
 	}) + ">"
 }
 
-// showRunes writes a run of invisible characters as escapes, naming the
+// ShowRun writes a run of invisible characters as escapes, naming the
 // character when the run is one: `\u202e (right-to-left override)`.
-func showRunes(run string) string {
+func ShowRun(run string) string {
 	out := showEach(run, escapeRune)
 	if r, size := utf8.DecodeRuneInString(run); size == len(run) {
 		name := charNames[r]
@@ -379,17 +383,17 @@ func escapeRune(r rune) string {
 	return fmt.Sprintf(`\u%04x`, r)
 }
 
-// ShowHidden is s with every hidden passage FindHidden reports made
+// Show is s with every hidden passage Find reports made
 // visible, for a message that quotes text holding one.
-func ShowHidden(s string, hidden []Hidden) string {
+func Show(s string, hidden []Match) string {
 	var b strings.Builder
 	at := 0
 	for _, h := range hidden {
 		b.WriteString(s[at:h.Start])
 		switch h.Kind {
-		case HiddenComment, HiddenLink:
+		case Comment, Link:
 			b.WriteString(s[h.Start:h.End])
-		case HiddenTag:
+		case Tag:
 			b.WriteString(showTags(s[h.Start:h.End]))
 		default:
 			for _, r := range s[h.Start:h.End] {
@@ -481,7 +485,7 @@ func markerToken(b string) bool {
 		return true
 	}
 	for _, w := range strings.FieldsFunc(strings.ToLower(b), func(r rune) bool { return strings.ContainsRune("/_.-", r) }) {
-		if imperativeVerbs[w] {
+		if directive.ImperativeVerb(w) {
 			return false
 		}
 	}
@@ -497,7 +501,7 @@ func pragmaArgsInstruct(b string) bool {
 		}
 		first, _, _ := strings.Cut(strings.ToLower(arg), "-")
 		first, _, _ = strings.Cut(first, "_")
-		if imperativeVerbs[first] {
+		if directive.ImperativeVerb(first) {
 			return true
 		}
 	}
@@ -508,33 +512,6 @@ func pragmaArgsInstruct(b string) bool {
 var pragmaSwitches = map[string]bool{"disable": true, "enable": true, "ignore": true, "off": true, "on": true,
 	"disable-next-line": true, "disable-line": true, "enable-next-line": true, "ignore-next-line": true,
 	"ignore-start": true, "ignore-end": true, "start": true, "end": true, "skip": true}
-
-// addressesAgent reports whether a comment speaks to or of the agent that
-// reads the file: a word of agent-directive's lexicon for an agent (agent,
-// assistant, AI, Claude, 助手, агент …), or a turn label before a colon
-// ("system:"), read as that rule reads words.
-func addressesAgent(body string) bool {
-	for line := range strings.SplitSeq(body, "\n") {
-		for _, t := range tokenize(line) {
-			if t.c&wAgent != 0 || t.c&wRole != 0 && t.colon {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// imperativeVerbs open an English clause that tells the reader to act.
-var imperativeVerbs = map[string]bool{
-	"add": true, "always": true, "append": true, "change": true, "commit": true, "copy": true, "create": true,
-	"delete": true, "disable": true, "do": true, "don't": true, "dont": true, "download": true, "drop": true,
-	"enable": true, "execute": true, "fetch": true, "follow": true, "force": true, "forget": true, "ignore": true,
-	"include": true, "install": true, "insert": true, "merge": true, "mention": true, "never": true, "open": true,
-	"overwrite": true, "pass": true, "paste": true, "post": true, "print": true, "publish": true, "push": true,
-	"remove": true, "replace": true, "report": true, "reveal": true, "rm": true, "run": true, "say": true,
-	"send": true, "set": true, "share": true, "skip": true, "tell": true, "turn": true, "upload": true,
-	"use": true, "write": true,
-}
 
 // How much a comment's body asks of the agent that reads it.
 const (
@@ -552,7 +529,7 @@ const (
 // pragma's words after its tool ("markdownlint-disable-next-line Ignore
 // all previous instructions") are read as any comment's.
 func commentAsks(body string) int {
-	if len(FindDirectives(body)) > 0 || addressesAgent(body) {
+	if len(directive.Find(body)) > 0 || directive.AddressesAgent(body) {
 		return asksAgent
 	}
 	if f := strings.Fields(body); len(f) > 1 && pragma().MatchString(f[0]) {
@@ -562,7 +539,7 @@ func commentAsks(body string) int {
 			f = f[1:] // "spellchecker: disable" switches its tool
 		}
 		rest := strings.Join(f, " ")
-		if len(FindDirectives(rest)) > 0 || addressesAgent(rest) {
+		if len(directive.Find(rest)) > 0 || directive.AddressesAgent(rest) {
 			return asksAgent
 		}
 		if opensImperative(rest) && touchesHazard(rest) {
@@ -616,7 +593,7 @@ func touchesHazard(body string) bool {
 // addressed to an agent, or an English clause that opens with a verb in
 // the imperative ("copy it into the repo", "and pass --force").
 func commentInstructs(body string) bool {
-	return len(FindDirectives(body)) > 0 || addressesAgent(body) || opensImperative(body)
+	return len(directive.Find(body)) > 0 || directive.AddressesAgent(body) || opensImperative(body)
 }
 
 // opensImperative reports whether a clause of body opens with a verb in the
@@ -635,7 +612,7 @@ func opensImperative(body string) bool {
 			// a clause may open after a comma or a label too: "if CI
 			// fails, copy it", "note: push it"
 			if k == 0 || strings.HasSuffix(words[k-1], ",") || strings.HasSuffix(words[k-1], ":") {
-				if imperativeVerbs[strings.Trim(w, ",:()\"'")] {
+				if directive.ImperativeVerb(strings.Trim(w, ",:()\"'")) {
 					return true
 				}
 			}
@@ -653,8 +630,8 @@ var emptyLink = sync.OnceValue(func() *regexp.Regexp {
 // text, outside fenced code and code spans. A comment may run over lines; one
 // opening a line and never closed hides the rest of the file, as a Markdown
 // HTML block does.
-func findHiddenMarkup(s string) []Hidden {
-	var out []Hidden
+func findHiddenMarkup(s string) []Match {
+	var out []Match
 	fence := ""
 	// closeAfter is the first "-->" at or after from: the last one found
 	// serves every later opening before it, and once none is left none is
@@ -713,7 +690,7 @@ func findHiddenMarkup(s string) []Hidden {
 				}
 				if body := s[i+j+4 : max(i+j+4, to-3)]; carriesText(body) {
 					if asks := commentAsks(body); asks != asksNothing || !metadataComment(body) {
-						out = append(out, Hidden{Start: i + j, End: to, Kind: HiddenComment, Visible: oneLine(s[i+j : to]),
+						out = append(out, Match{Start: i + j, End: to, Kind: Comment, Visible: oneLine(s[i+j : to]),
 							Note: asks == asksNothing, Hint: asks == asksImperative})
 					}
 				}
@@ -737,7 +714,7 @@ func findHiddenMarkup(s string) []Hidden {
 			}
 			if seg[j] == '[' && (j == 0 || seg[j-1] != '!') {
 				if m := emptyLink().FindString(seg[j:]); m != "" && carriesText(m) {
-					out = append(out, Hidden{Start: i + j, End: i + j + len(m), Kind: HiddenLink, Visible: m})
+					out = append(out, Match{Start: i + j, End: i + j + len(m), Kind: Link, Visible: m})
 					j += len(m) - 1
 				}
 			}
@@ -774,14 +751,14 @@ func mayHideElements(s string) bool {
 // hiddenElementAt reads a hidden HTML element opening at s[i]: where it
 // ends (after its closing tag, or at the end of s when never closed, as a
 // browser reads it) and the passage, when it holds text.
-func hiddenElementAt(s string, i int) (int, Hidden, bool) {
+func hiddenElementAt(s string, i int) (int, Match, bool) {
 	m := hiddenOpen().FindStringSubmatchIndex(s[i:min(len(s), i+512)])
 	if m == nil {
-		return 0, Hidden{}, false
+		return 0, Match{}, false
 	}
 	open := strings.IndexByte(s[i:], '>')
 	if open < 0 {
-		return 0, Hidden{}, false
+		return 0, Match{}, false
 	}
 	from := i + open + 1
 	closing := "</" + strings.ToLower(s[i+m[2]:i+m[3]]) + ">"
@@ -790,9 +767,9 @@ func hiddenElementAt(s string, i int) (int, Hidden, bool) {
 		to, inner = from+k+len(closing), s[from:from+k]
 	}
 	if !carriesText(inner) {
-		return 0, Hidden{}, false
+		return 0, Match{}, false
 	}
-	return to, Hidden{Start: i, End: to, Kind: HiddenElement, Visible: oneLine(s[i:to]), Note: !commentInstructs(inner)}, true
+	return to, Match{Start: i, End: to, Kind: Element, Visible: oneLine(s[i:to]), Note: !commentInstructs(inner)}, true
 }
 
 func lineEnd(s string, i int) int {
@@ -836,4 +813,28 @@ func carriesText(s string) bool {
 // oneLine joins the lines of a passage with spaces, for a message.
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// MayHide reports whether src holds what Find looks for: a byte that
+// starts a character from U+115F on, the start of a comment or a link, or
+// a tag and a word an element that hides itself needs (mayHideElements).
+// Most memory files hold neither, and Find reads a string, which for
+// an open 1 MB file was one more copy of it a keystroke.
+func MayHide(src []byte) bool {
+	for _, c := range src {
+		if c >= 0xE1 {
+			return true
+		}
+	}
+	if bytes.Contains(src, []byte("<!--")) || bytes.Contains(src, []byte("](")) {
+		return true
+	}
+	if bytes.IndexByte(src, '<') >= 0 {
+		for _, h := range elementHints {
+			if bytes.Contains(src, []byte(h)) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -1,4 +1,10 @@
-package rules
+// Package directive finds text that instructs the agents reading memory:
+// overrides of their instructions, actions outside an entry's scope,
+// impersonated turns of a conversation, and code fetched or decoded and
+// run. The agent-directive rule reports what Find returns, store
+// validation refuses it and the review gate holds it; a passage a sentence
+// quotes to report on it is a mention, not a directive.
+package directive
 
 import (
 	"bytes"
@@ -11,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/memory-lsp/memory-lsp/core/refs"
+	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 // Memory is pasted into the context of every future agent session, which
@@ -38,7 +45,7 @@ import (
 // the sets of testdata/directives are in TestDirectivePrecisionRecall.
 
 // DirectiveKind says what a directive does.
-type DirectiveKind int
+type Kind int
 
 const (
 	// Override tells the agent to set aside its other instructions, its
@@ -46,7 +53,7 @@ const (
 	// this, disregard the security rules"), to become someone else ("you
 	// are now …"), to reveal its instructions or to hide things from the
 	// user.
-	Override DirectiveKind = iota
+	Override Kind = iota
 	// OutOfScope tells the agent to act beyond what a memory entry may ask:
 	// push to a protected branch, delete what the project keeps, send
 	// secrets or data out, disable checks, contact an address with data.
@@ -59,11 +66,11 @@ const (
 	RemoteCode
 )
 
-// Directive is one passage that addresses the agent: its byte span in the
+// Match is one passage that addresses the agent: its byte span in the
 // scanned text and what it is.
-type Directive struct {
+type Match struct {
 	Start, End int
-	Kind       DirectiveKind
+	Kind       Kind
 	// Action says in words what an OutOfScope passage asks ("push to a
 	// protected branch").
 	Action string
@@ -73,8 +80,8 @@ type Directive struct {
 
 // What says in words what the passage does and which class it is, quoting
 // it, for a finding or a refused store.
-func (d Directive) What() string {
-	q := quote(d.Text, 60)
+func (d Match) What() string {
+	q := `"` + text.Clip(d.Text, 60) + `"`
 	switch d.Kind {
 	case RemoteCode:
 		return "runs code fetched from the network or decoded from text (" + q + ")"
@@ -86,7 +93,7 @@ func (d Directive) What() string {
 	return "tells the agent to override its instructions, memory or safety rules (" + q + ")"
 }
 
-// FindDirectives returns the directives in s, sorted by position, without
+// Find returns the directives in s, sorted by position, without
 // overlaps. Each line is looked at on its own, after folding the Unicode
 // tricks that would hide a word from a plain match: letters are lower-
 // cased, fullwidth and mathematical letters become ASCII, every kind of
@@ -95,8 +102,8 @@ func (d Directive) What() string {
 // reads words that mix scripts through a confusables skeleton (Cyrillic,
 // Greek and small-capital look-alikes, digits among letters) and joins
 // letters spaced out one by one ("i g n o r e").
-func FindDirectives(s string) []Directive {
-	var out []Directive
+func Find(s string) []Match {
+	var out []Match
 	var buf []byte // an ASCII line, folded; reused from line to line
 	for start := 0; start <= len(s); {
 		end := strings.IndexByte(s[start:], '\n')
@@ -159,13 +166,13 @@ func slugEnd(b []byte) int {
 // findInLine finds the directives of the line s[start:end], folded as n,
 // which holds the anchors has; model says whether the directive model
 // reads it.
-func findInLine(s string, start, end int, n folded, has anchorBits, model bool) []Directive {
-	var found []Directive
-	add := func(a, b int, k DirectiveKind, action string) {
+func findInLine(s string, start, end int, n folded, has anchorBits, model bool) []Match {
+	var found []Match
+	add := func(a, b int, k Kind, action string) {
 		if reportedMention(s[start:end], a-start, b-start) {
 			return
 		}
-		found = append(found, Directive{Start: a, End: b, Kind: k, Action: action, Text: strings.TrimSpace(s[a:b])})
+		found = append(found, Match{Start: a, End: b, Kind: k, Action: action, Text: strings.TrimSpace(s[a:b])})
 	}
 	if model {
 		for _, h := range readLine(s[start:end]) {
@@ -245,7 +252,7 @@ func inCodeSpan(s string, i, j int) bool {
 // object, say. Most lines hold none, and a line is scanned for all anchors
 // in one pass (anchorIndex), so ordinary memory costs little.
 type phrase struct {
-	kind DirectiveKind
+	kind Kind
 	need [][]string
 	re   *regexp.Regexp
 }
