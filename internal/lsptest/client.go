@@ -37,10 +37,13 @@ type Client struct {
 	dmu  sync.Mutex
 	docs map[string]*doc
 
-	mu       sync.Mutex
-	grew     chan struct{} // closed and replaced when msgs grows
-	msgs     []Message
-	bad      []string // framing violations
+	mu   sync.Mutex
+	grew chan struct{} // closed and replaced when msgs grows
+	msgs []Message
+	bad  []string // framing violations
+	// cut is a message the output ended inside of: a violation unless the
+	// test killed the server, which may stop it in the middle of a write
+	cut      string
 	nextID   int64
 	pending  map[string]chan Message
 	settings map[string]any
@@ -142,10 +145,16 @@ func Pipe(t testing.TB, serve func(in io.Reader, out io.Writer) int) *Client {
 	return c
 }
 
-// report fails the test for every framing violation seen.
+// report fails the test for every framing violation seen, and for output
+// that ended inside a message unless the server was killed (exit code -1:
+// a signal), as a test that ends on a busy server does.
 func (c *Client) report() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.cut != "" && c.exitCode != -1 {
+		c.bad = append(c.bad, c.cut)
+	}
+	c.cut = ""
 	for _, v := range c.bad {
 		c.t.Errorf("server output: %s", v)
 	}
@@ -185,7 +194,12 @@ func (c *Client) readLoop(r io.Reader) {
 			return
 		}
 		if err != nil {
-			if !errors.Is(err, io.ErrClosedPipe) {
+			switch {
+			case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+				c.mu.Lock()
+				c.cut = err.Error()
+				c.mu.Unlock()
+			case !errors.Is(err, io.ErrClosedPipe):
 				c.violation("%v", err)
 			}
 			io.Copy(io.Discard, br)
