@@ -11,6 +11,8 @@ import (
 
 	"github.com/tliron/commonlog"
 	protocol "github.com/tliron/glsp/protocol_3_16"
+
+	"github.com/memory-lsp/memory-lsp/core/repo"
 )
 
 // testClient drives a Server in process over pipes, as an editor would: it
@@ -64,6 +66,9 @@ func newTestClient(t *testing.T, opt Options) *testClient {
 	t.Helper()
 	if opt.Debounce == 0 {
 		opt.Debounce = -1 // publish on every change: tests count publishes
+	}
+	if opt.OpenRepo == nil {
+		opt.OpenRepo = repo.Open // as cmd/memory-lsp wires it
 	}
 	c2sR, c2sW := io.Pipe() // client → server
 	s2cR, s2cW := io.Pipe() // server → client

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"context"
 	"github.com/memory-lsp/memory-lsp/core/config"
-	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/store"
 )
@@ -16,11 +16,11 @@ import (
 // A folder's repository is the code beside its .memory folder, which the
 // reference rules judge entries against and the links, definitions and
 // hovers of references (references.go) resolve in. Opening it lists the
-// project's files, which takes a few hundred milliseconds at 100,000 files,
-// so it is built once, in the background, and then follows the changes to
-// the code (watch_refs.go) in place: memory.UpdatableRepo.Update works on
-// the changed paths only, a few milliseconds, and answers as a repository
-// opened afresh would. Each folder has one worker goroutine at a time
+// project's files, which a large project makes slow (BenchmarkRepoJudge's
+// "open"), so it is built once, in the background, and then follows the
+// changes to the code (watch_refs.go) in place: repo.Updatable.Update works
+// on the changed paths only (BenchmarkRepoUpdate) and answers as a
+// repository opened afresh would. Each folder has one worker goroutine at a time
 // (runRepo) that opens the repository or applies the changes gathered
 // since, and then checks the folder again.
 //
@@ -232,16 +232,23 @@ func (s *Server) runRepo(f *folder) {
 	}
 }
 
+// updatableRepo is a repository that follows changes to the code without
+// being opened again (core/repo.Updatable, which the server is given
+// through Options.OpenRepo and does not import).
+type updatableRepo interface {
+	Update(ctx context.Context, changed []string) (rules.Repo, store.Delta, error)
+}
+
 // followRepo is cur after paths changed, or nil when it cannot follow them
-// (a repository that is not a memory.UpdatableRepo, as tests give, after a
+// (a repository that is not updatable, as tests give, after a
 // change to the work tree, or a project that can no longer be listed): then
 // it is opened afresh.
 func (s *Server) followRepo(f *folder, cur *repoState, paths []string) *repoState {
-	u, ok := cur.repo.(memory.UpdatableRepo)
+	u, ok := cur.repo.(updatableRepo)
 	switch {
 	case !ok && len(paths) == 0:
 		// Only git's files changed: a repository that does not follow
-		// changes (tests' fakes; memory.OpenRepo's always does) is opened
+		// changes (tests' fakes; core/repo's always does) is opened
 		// again for changes to the work tree only, not for every look at
 		// git's index.
 		return cur

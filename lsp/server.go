@@ -11,7 +11,6 @@ import (
 	"github.com/tliron/commonlog"
 
 	"github.com/memory-lsp/memory-lsp/core/config"
-	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 )
 
@@ -37,8 +36,9 @@ type Options struct {
 	// ClientTimeout bounds every request to the client (default 10 s).
 	ClientTimeout time.Duration
 	// OpenRepo opens the repository beside a served .memory folder, which
-	// the reference rules, links, definitions and hovers read (repo.go);
-	// default memory.OpenRepo. Tests give a fake.
+	// the reference rules, links, definitions and hovers read (repo.go):
+	// core/repo.Open, as cmd/memory-lsp wires it; tests give a fake. Nil:
+	// no repository, and those features stay silent.
 	OpenRepo func(ctx context.Context, root string, cfg config.Config) (rules.Repo, error)
 }
 
@@ -162,7 +162,7 @@ func NewServer(opt Options, log commonlog.Logger) *Server {
 		opt.ClientTimeout = 10 * time.Second
 	}
 	if opt.OpenRepo == nil {
-		opt.OpenRepo = memory.OpenRepo
+		opt.OpenRepo = noRepo
 	}
 	life, end := context.WithCancel(context.Background())
 	return &Server{opt: opt, log: log, folders: map[string]*folder{}, cfg: config.Default(), life: life, endLife: end}
@@ -282,3 +282,7 @@ func (s *Server) call(ctx context.Context, method string, params, result any) er
 	defer cancel()
 	return s.conn.Call(ctx, method, params, result)
 }
+
+// noRepo is Options.OpenRepo when none is given: no repository, which the
+// reference rules read as "not checked" rather than as a failure.
+func noRepo(context.Context, string, config.Config) (rules.Repo, error) { return nil, nil }

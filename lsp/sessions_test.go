@@ -39,6 +39,7 @@ import (
 
 	"github.com/tliron/commonlog"
 
+	"github.com/memory-lsp/memory-lsp/core/repo"
 	"github.com/memory-lsp/memory-lsp/internal/lsptest"
 	"github.com/memory-lsp/memory-lsp/internal/txtar"
 	"github.com/memory-lsp/memory-lsp/lsp"
@@ -50,8 +51,12 @@ func inProcess(t testing.TB) *lsptest.Client {
 	return inProcessWith(t, lsp.Options{Version: "test", Debounce: -1})
 }
 
-// inProcessWith is inProcess with other options.
+// inProcessWith is inProcess with other options; the repository is the
+// real one, as cmd/memory-lsp wires it, unless opts names another.
 func inProcessWith(t testing.TB, opts lsp.Options) *lsptest.Client {
+	if opts.OpenRepo == nil {
+		opts.OpenRepo = repo.Open
+	}
 	return lsptest.Pipe(t, func(in io.Reader, out io.Writer) int {
 		log := commonlog.GetLogger("lsptest")
 		srv := lsp.NewServer(opts, log)

@@ -12,6 +12,7 @@ import (
 	"github.com/tliron/commonlog"
 	"golang.org/x/term"
 
+	"github.com/memory-lsp/memory-lsp/core/repo"
 	"github.com/memory-lsp/memory-lsp/lsp"
 )
 
@@ -51,7 +52,7 @@ func runServe(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 	defer cancel()
 	go releaseWhenIdle(ctx, newIdleReleaser())
 	log := commonlog.GetLogger(lsp.Name)
-	srv := lsp.NewServer(lsp.Options{Version: versionString()}, log)
+	srv := lsp.NewServer(lsp.Options{Version: versionString(), OpenRepo: repo.Open}, log)
 	type served struct {
 		ok  bool
 		err error

@@ -11,6 +11,7 @@ import (
 
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
+	"github.com/memory-lsp/memory-lsp/core/repo"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/store"
 )
@@ -202,11 +203,11 @@ func (s *Service) ReferenceRepo(ctx context.Context) rules.Repo {
 	return r
 }
 
-// Repo opens the code beside the workspace (OpenRepo), which the
+// Repo opens the code beside the workspace (core/repo), which the
 // reference rules judge entries against. A caller that cannot open it
 // checks without it: those rules then stay silent, and nothing else changes.
 func (s *Service) Repo(ctx context.Context) (rules.Repo, error) {
-	r, err := openRepoCaching(ctx, s.WS.Root, s.Cfg, s.CacheDir)
+	r, err := repo.OpenCaching(ctx, s.WS.Root, s.Cfg, s.CacheDir)
 	if err != nil {
 		return nil, err
 	}
