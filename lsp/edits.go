@@ -12,7 +12,6 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/text"
-	"github.com/memory-lsp/memory-lsp/core/textdiff"
 )
 
 // This file turns core's byte edits into WorkspaceEdits and asks the editor
@@ -179,11 +178,11 @@ func bufferEdits(old, new []byte) []text.Edit {
 	if whole.Start == whole.End || whole.New == "" {
 		return []text.Edit{whole} // a pure insertion or deletion is one run
 	}
-	a := textdiff.Lines(string(old[whole.Start:whole.End]))
-	b := textdiff.Lines(whole.New)
+	a := text.LinesWithEnds(string(old[whole.Start:whole.End]))
+	b := text.LinesWithEnds(whole.New)
 	type pair struct{ i, j int }
 	var kept []pair
-	if !textdiff.Match(a, b, maxHunkScript, func(i, j int) { kept = append(kept, pair{i, j}) }) {
+	if !text.MatchLines(a, b, maxHunkScript, func(i, j int) { kept = append(kept, pair{i, j}) }) {
 		return []text.Edit{whole}
 	}
 	sort.Slice(kept, func(x, y int) bool { return kept[x].i < kept[y].i })

@@ -12,7 +12,6 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/similar"
 	"github.com/memory-lsp/memory-lsp/core/text"
-	"github.com/memory-lsp/memory-lsp/core/textdiff"
 )
 
 // Cleanup step kinds.
@@ -269,7 +268,7 @@ func (p *CleanupPlan) Diff(files []rules.File) string {
 		if !ok {
 			continue
 		}
-		b.WriteString(textdiff.Unified("a/.memory/"+f.Name, "b/.memory/"+f.Name, string(f.Doc.Src), string(after), 1))
+		b.WriteString(text.UnifiedDiff("a/.memory/"+f.Name, "b/.memory/"+f.Name, string(f.Doc.Src), string(after), 1))
 	}
 	return b.String()
 }

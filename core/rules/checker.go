@@ -13,7 +13,7 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/directive"
 	"github.com/memory-lsp/memory-lsp/core/secret"
 	"github.com/memory-lsp/memory-lsp/core/similar"
-	"github.com/memory-lsp/memory-lsp/core/textdiff"
+	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 // Checker is Check with a memory: it keeps the similarity analyses and the
@@ -581,7 +581,7 @@ func matchContents(a, b []string, maxD int) []int {
 	// Every insertion or deletion costs one step of the diff: at most maxD
 	// of each, and at most maxScript in all, which bounds the diff's time
 	// and memory when much changed.
-	if !textdiff.Match(am, bm, min(2*maxD, maxScript), func(i, j int) { match[pre+j] = pre + i }) {
+	if !text.MatchLines(am, bm, min(2*maxD, maxScript), func(i, j int) { match[pre+j] = pre + i }) {
 		return nil
 	}
 	ins, del := 0, len(a)-len(b)

@@ -13,7 +13,7 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/refs"
 	"github.com/memory-lsp/memory-lsp/core/similar"
-	"github.com/memory-lsp/memory-lsp/core/textdiff"
+	"github.com/memory-lsp/memory-lsp/core/text"
 	"github.com/memory-lsp/memory-lsp/internal/longtest"
 )
 
@@ -365,7 +365,7 @@ func TestMatchContents(t *testing.T) {
 		}
 		// the diff alone, without the common prefix and suffix cut off
 		n = 0
-		if !textdiff.Match(a, b, len(a)+len(b), func(i, j int) {
+		if !text.MatchLines(a, b, len(a)+len(b), func(i, j int) {
 			if a[i] != b[j] {
 				t.Fatalf("%v → %v: Match matched %d with %d", a, b, i, j)
 			}

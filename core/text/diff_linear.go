@@ -1,4 +1,4 @@
-package textdiff
+package text
 
 import "sort"
 

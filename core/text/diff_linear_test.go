@@ -1,4 +1,4 @@
-package textdiff
+package text
 
 import (
 	"fmt"
@@ -126,7 +126,7 @@ func TestScriptLargeInputs(t *testing.T) {
 			}
 		})
 	}
-	if d := Unified("a", "b", strings.Join(big, ""), strings.Join(pruned, ""), 1); strings.Count(d, "\n-") != n-len(pruned) {
+	if d := UnifiedDiff("a", "b", strings.Join(big, ""), strings.Join(pruned, ""), 1); strings.Count(d, "\n-") != n-len(pruned) {
 		t.Errorf("the unified diff of the pruned file does not delete %d lines", n-len(pruned))
 	}
 }

@@ -1,4 +1,4 @@
-package textdiff
+package text
 
 import "testing"
 
@@ -17,7 +17,7 @@ func TestUnified(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := Unified("x", "y", tt.old, tt.new, 1); got != tt.want {
+			if got := UnifiedDiff("x", "y", tt.old, tt.new, 1); got != tt.want {
 				t.Errorf("got\n%s\nwant\n%s", got, tt.want)
 			}
 		})

@@ -1,6 +1,9 @@
-// Package textdiff renders the difference between two versions of a file as
-// a unified diff, so that cleanup can show its plan before it writes anything.
-package textdiff
+package text
+
+// The difference between two versions of a file, line by line: a unified
+// diff, so that cleanup can show its plan before it writes anything, and
+// the shortest edit script behind it, which the checker and the language
+// server's edits also match lines with.
 
 import (
 	"fmt"
@@ -20,9 +23,9 @@ type op struct {
 	a, b int // line indexes in old and new
 }
 
-// Lines splits text into lines, each keeping its terminator, so that a
+// LinesWithEnds splits text into lines, each keeping its terminator, so that a
 // change of line ending shows up as a change.
-func Lines(s string) []string {
+func LinesWithEnds(s string) []string {
 	var out []string
 	for len(s) > 0 {
 		i := strings.IndexByte(s, '\n')
@@ -36,10 +39,10 @@ func Lines(s string) []string {
 	return out
 }
 
-// Unified returns a unified diff of old and new with the given context lines,
+// UnifiedDiff returns a unified diff of old and new with the given context lines,
 // or "" when they are equal.
-func Unified(oldName, newName, oldText, newText string, context int) string {
-	a, b := Lines(oldText), Lines(newText)
+func UnifiedDiff(oldName, newName, oldText, newText string, context int) string {
+	a, b := LinesWithEnds(oldText), LinesWithEnds(newText)
 	ops := script(a, b)
 	var out strings.Builder
 	for i := 0; i < len(ops); {
@@ -124,13 +127,13 @@ func rangeOf(start, n int) string {
 	return fmt.Sprintf("%d,%d", start+1, n)
 }
 
-// Match finds a shortest edit script between a and b of at most maxD
+// MatchLines finds a shortest edit script between a and b of at most maxD
 // insertions and deletions and calls same(i, j) for every kept pair a[i] ==
 // b[j]; it reports false, having called nothing, when the script is longer.
 // Time O((len(a)+len(b))·D), space O(D²): it serves both the cleanup
 // diff and the server's incremental check, which must give up early when a
 // file changed too much to be worth matching.
-func Match(a, b []string, maxD int, same func(i, j int)) bool {
+func MatchLines(a, b []string, maxD int, same func(i, j int)) bool {
 	n, m := len(a), len(b)
 	maxD = min(maxD, n+m)
 	off := maxD + 1
