@@ -45,6 +45,15 @@ func TestClassify(t *testing.T) {
 		{"Node 18 is required for the frontend.", "Node 20 is required for the frontend.", Update, "values differ", false},
 		{"The default plan is Tier 2.", "The default plan is Tier 1.", Update, "values differ", false},
 		{"Tier 2 retries 3 times.", "Tier 1 retries 5 times.", Store, `sibling: "tier 2" vs "tier 1"`, false},
+		// a red team's: the one current or chosen thing is updated
+		{"Sprint 14 is the current sprint.", "Sprint 15 is the current sprint.", Update, "values differ", false},
+		{"Option 2 was chosen for the session cache.", "Option 3 was chosen for the session cache.", Update, "values differ", false},
+		{"Phase 3 is the current phase.", "Phase 4 is the current phase.", Update, "values differ", false},
+		{"The Tier 2 fallback is BLE when the mesh is down.", "The Tier 1 fallback is BLE when the mesh is down.", Store, `sibling: "tier 2" vs "tier 1"`, false},
+		{"Step 2.1: run the migrations.", "Step 2.2: run the migrations.", Store, `sibling: "step 2.1" vs "step 2.2"`, false},
+		// a number inside CJK text is a value: the second is no duplicate
+		{"タイムアウトは30秒です。", "タイムアウトは60秒です。", Update, "values differ", false},
+		{"超时时间为30秒。", "超时时间为60秒。", Update, "values differ", false},
 		// "=no" and "to no" say the same; "=yes" and "=no" do not
 		{"Set CACHE_WARM=no to skip the warm-up.", "To skip the warm-up, set CACHE_WARM to no.", Update, "", false},
 		{"Set CACHE_WARM=yes for local runs.", "Set CACHE_WARM=no for local runs.", Conflict, "reversal", false},

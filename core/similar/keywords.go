@@ -108,6 +108,8 @@ func tokenize(s string, sorted bool) tokens {
 		if rawDigit {
 			if v := strings.ToLower(strings.TrimFunc(s[rawStart:i], notAlnum)); statesValue(v) {
 				tk.t.numbers = append(tk.t.numbers, v)
+			} else {
+				tk.t.numbers = appendCJKNumbers(tk.t.numbers, v)
 			}
 		}
 		rawStart, rawDigit = -1, false
@@ -171,6 +173,29 @@ func notAlnum(r rune) bool {
 }
 
 // isCJK: scripts written without spaces between words, which need bigrams.
+// appendCJKNumbers appends the numbers written inside a run of CJK text,
+// which has no spaces to end a word at: "タイムアウトは30秒です" states 30,
+// and "… 60秒です" another value, not the same text (issue 27: the second
+// was skipped as a duplicate, and its value lost). A token without CJK is
+// statesValue's to read.
+func appendCJKNumbers(out []string, v string) []string {
+	if !strings.ContainsFunc(v, isCJK) {
+		return out
+	}
+	start := -1
+	for i, r := range v + " " {
+		number := unicode.IsDigit(r) || start >= 0 && (r == '.' || r == ':') && i+1 < len(v) && unicode.IsDigit(rune(v[i+1]))
+		switch {
+		case number && start < 0:
+			start = i
+		case !number && start >= 0:
+			out = append(out, v[start:i])
+			start = -1
+		}
+	}
+	return out
+}
+
 func isCJK(r rune) bool {
 	if r < 0x1100 {
 		return false

@@ -3,6 +3,7 @@ package similar
 import (
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Quantities written in words are values (issue 27): "Session tokens expire
@@ -140,28 +141,61 @@ func quantityOf(us []unit) (n int, measures string, ok bool) {
 }
 
 // namingNouns are the nouns a number after them names a thing with rather
-// than measures it ("Tier 2", "Phase 3", "Schritt 4"), in the six
-// languages. Runtime and tool names ("Node 18", "Python 3") are not among
-// them: their number is a version, a value that changes.
+// than measures it ("Tier 2", "Stage 3", "Schritt 4"), in the six
+// languages: parts of a system or a procedure that stand side by side, so
+// that "Tier 2 …" and "Tier 1 …" are two facts. Nouns of which one is the
+// current or the chosen one (sprint, milestone, option, level, team) are
+// not among them: "Sprint 15 is the current sprint" updates "Sprint 14 …".
+// Nor are runtime and tool names ("Node 18", "Python 3"): their number is
+// a version, a value that changes.
 var namingNouns = wordSet(
-	"tier phase step stage level part layer round sprint wave milestone chapter section track lane zone team group option case scenario slot",
-	"étape phase niveau partie palier couche tour vague chapitre section option cas scénario équipe groupe",
-	"stufe phase schritt ebene teil schicht runde welle kapitel abschnitt option fall szenario team gruppe",
-	"fase etapa paso nivel parte capa ronda ola capítulo sección opción caso escenario equipo grupo",
-	"этап фаза шаг уровень часть слой раунд волна глава раздел вариант сценарий команда группа",
+	"tier phase step stage part layer chapter section track lane zone case scenario slot severity priority",
+	"étape phase partie palier couche chapitre section cas scénario sévérité priorité",
+	"stufe phase schritt teil schicht kapitel abschnitt fall szenario schweregrad priorität",
+	"fase etapa paso parte capa capítulo sección caso escenario severidad prioridad",
+	"этап фаза шаг часть слой глава раздел сценарий приоритет",
+)
+
+// namingArticles may open the sentence before the naming noun ("The Tier 2
+// fallback …").
+var namingArticles = wordSet("the le la les der die das el los las")
+
+// oneCurrent are the words that make a numbered thing the one current,
+// chosen or default one ("Phase 3 is the current phase", "Tier 2 is the
+// default"): texts that differ in its number update each other.
+var oneCurrent = wordSet(
+	"current currently next chosen selected default active latest now today",
+	"actuel actuelle actuellement prochain prochaine choisi choisie défaut",
+	"aktuell aktuelle aktuellen nächste nächsten gewählt standard",
+	"actual actualmente próximo próxima elegido elegida predeterminado",
+	"текущий текущая текущее следующий следующая выбран выбрана умолчанию",
 )
 
 // namedSubject reads a sentence that opens with a naming noun and a number
-// ("Tier 2 falls back to BLE …"): the noun in lower case and the number.
+// ("Tier 2 falls back to BLE …", "The Tier-2 fallback …", "Step 2.1: …",
+// "Phase #2 …"): the noun in lower case and the number.
 func namedSubject(raw string) (noun, number string, ok bool) {
 	f := strings.Fields(raw)
-	if len(f) < 3 {
+	if len(f) > 0 && namingArticles[strings.ToLower(f[0])] {
+		f = f[1:]
+	}
+	if len(f) < 2 {
 		return "", "", false
 	}
-	noun = strings.ToLower(f[0])
-	number = strings.TrimRight(f[1], ":,;.")
-	if !namingNouns[noun] || number == "" || strings.Trim(number, "0123456789") != "" {
+	noun, number, joined := strings.Cut(f[0], "-")
+	if !joined {
+		number = f[1]
+		f = f[1:]
+	}
+	noun = strings.ToLower(noun)
+	number = strings.TrimPrefix(strings.TrimRight(number, ":,;."), "#")
+	if len(f) < 2 || !namingNouns[noun] || number == "" || strings.Trim(number, "0123456789.") != "" || number[0] == '.' {
 		return "", "", false
+	}
+	for _, w := range strings.FieldsFunc(strings.ToLower(raw), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if oneCurrent[w] {
+			return "", "", false
+		}
 	}
 	return noun, number, true
 }
