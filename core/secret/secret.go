@@ -19,6 +19,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"unicode"
 )
 
 // Match is one likely credential: the byte range of the secret itself (for a
@@ -110,11 +112,29 @@ var detectors = []detector{
 	{kind: "Alibaba Cloud AccessKey ID", anchors: []string{"ltai"},
 		re: lazy(`^(LTAI[A-Za-z0-9]{12,30})\b`), group: 1,
 		ok: func(v string) bool { return notPlaceholder(v) && hasDigit(v) && classes(v) >= 3 }},
-	{kind: "token", anchors: []string{"auth token ", "access token ", "api token ", "bot token ", "secret key ", "totp seed", "2fa secret", "otp secret"},
+	{kind: "token", anchors: []string{"auth token ", "access token ", "api token ", "bot token ", "secret key ", "secret access key ", "totp seed", "2fa secret", "otp secret"},
 		// a token named in prose, then given: "auth token f188ebf7…",
-		// "TOTP seed for the admin account: IGRMYERX…" (a base32 seed)
-		re:    lazy(`^(?i:auth|access|api|bot|secret|totp|2fa|otp)[ _-](?i:token|key|seed|secret)\b[^\n.;:]{0,40}?[ \t:=]+["'\x60]?([A-Za-z0-9_-]{24,})(?:[^A-Za-z0-9_-]|$)`),
+		// "TOTP seed for the admin account: IGRMYERX…" (a base32 seed),
+		// "the secret access key for the backup user is 5avjJ…"
+		re:    lazy(`^(?i:auth|access|api|bot|secret|totp|2fa|otp)[ _-](?:(?i:access)[ _-])?(?i:token|key|seed|secret)\b[^\n.;:]{0,40}?[ \t:=]+["'\x60]?([A-Za-z0-9_+/-]{24,}={0,2})(?:[^A-Za-z0-9_+/=-]|$)`),
 		group: 1, ok: longTokenValue},
+	// Vendors' documented token formats, as the public rule sets
+	// (gitleaks, noseyparker) read them.
+	{kind: "Stripe webhook secret", anchors: []string{"whsec_"},
+		re: lazy(`^(whsec_[A-Za-z0-9+/]{24,})`), group: 1,
+		ok: func(v string) bool { return notPlaceholder(v) && hasDigit(v) && classes(v) >= 3 }},
+	{kind: "Sentry token", anchors: []string{"sntryu_", "sntrys_"},
+		re: lazy(`^(sntryu_[a-f0-9]{64}|sntrys_[A-Za-z0-9+/=_]{40,})`), group: 1, ok: func(v string) bool { return notPlaceholder(v) && varied(v) }},
+	{kind: "Doppler token", anchors: []string{"dp.pt.", "dp.st.", "dp.ct.", "dp.sa.", "dp.scim.", "dp.audit."},
+		re: lazy(`^(dp\.(?:pt|st|ct|sa|scim|audit)\.(?:[a-z0-9_-]{2,35}\.)?[A-Za-z0-9]{40,44})\b`), group: 1,
+		ok: func(v string) bool { return notPlaceholder(v) && hasDigit(v) && classes(v) >= 3 }},
+	{kind: "Atlassian API token", anchors: []string{"atatt3"},
+		re: lazy(`^(ATATT3[A-Za-z0-9_=-]{150,})`), group: 1, ok: notPlaceholder},
+	{kind: "chat webhook", anchors: []string{"https://qyapi.weixin.qq.com/", "https://oapi.dingtalk.com/", "https://open.feishu.cn/", "https://open.larksuite.com/"},
+		// WeCom, DingTalk and Feishu/Lark bots: whoever has the URL posts
+		// as the bot, as with a Slack webhook
+		re: lazy(`^https://(?:qyapi\.weixin\.qq\.com/cgi-bin/webhook/send\?key=[0-9a-f-]{36}|oapi\.dingtalk\.com/robot/send\?access_token=[0-9a-f]{64}|open\.(?:feishu\.cn|larksuite\.com)/open-apis/bot/v2/hook/[0-9a-f-]{36})`),
+		ok: func(v string) bool { return notPlaceholder(v) && varied(v[strings.LastIndexAny(v, "=/")+1:]) }},
 	{kind: "HTTP Basic credentials", anchors: []string{"basic "},
 		re: lazy(`^(?i:basic) ([A-Za-z0-9+/]{12,}={0,2})(?:[^A-Za-z0-9+/=]|$)`), group: 1, ok: basicCredentials},
 }
@@ -156,8 +176,20 @@ func varied(v string) bool {
 // placeholder, no name (an env var or a file name holds "_" or "-"): "the
 // auth token is documented in docs/" gives none.
 func longTokenValue(v string) bool {
+	if strings.ContainsAny(v, "/+=") && (strings.Contains(v, "/") && !strings.ContainsAny(v, "+=") && len(v) != 40 || classes(v) < 3) {
+		// base64's "/" alone is a path as often ("src/lib/AuthStore2"):
+		// only a key of AWS's 40 characters is read so
+		return false
+	}
+	if camelName().MatchString(v) {
+		return false // a name: "the secret key used by BackupUploaderLambda2024Handler"
+	}
 	return notPlaceholder(v) && hasDigit(v) && hasLetter(v) && !strings.Contains(v, "_") && !strings.Contains(v, "-")
 }
+
+// camelName is an identifier of capitalised words and numbers, which a
+// generated token does not spell.
+var camelName = lazy(`^(?:[A-Z][a-z]{2,}|[0-9]+)*[A-Z][a-z]{2,}(?:[A-Z][a-z]{2,}|[0-9]+)*$`)
 
 // jwtSamplePayload is the payload of jwt.io's sample token ("John Doe"),
 // which documentation and tests quote: like AWS's EXAMPLE keys, no secret.
@@ -189,7 +221,7 @@ const (
 var proseKeys = []string{
 	"password", "passphrase", "passcode", "pass", "pwd", "pin", "mot de passe", "mdp", "passwort", "kennwort",
 	"contraseña", "clave", "senha", "parola", "hasło", "haslo", "wachtwoord", "şifre", "sifre", "lösenord",
-	"пароль", "Пароль", "密码", "口令", "パスワード", "暗証番号", "비밀번호",
+	"пароль", "Пароль", "密码", "口令", "パスワード", "暗証番号", "비밀번호", "пин-код", "ПИН-код", "ПИН",
 	"login", "logs in with", "log in with", "credentials", "creds", "identifiants", "логин", "Логин",
 	"--password", "-p ", "-u ", "client secret", "密钥", "秘钥", "密鑰",
 }
@@ -443,9 +475,12 @@ func findAssignment(s string, i int, root string, out []Match) []Match {
 	from, to := max(0, i-8), min(len(s), i+len(root)+len("phrase")+1)
 	end, ok := assignmentKey(asciiLower(s[from:to]), i-from, root)
 	end += from
-	// assignsNext reads quotes, blanks, ':' and '=', which no lowering changes
-	if !ok || !assignsNext(s, end) {
+	if !ok {
 		return out
+	}
+	// assignsNext reads quotes, blanks, ':' and '=', which no lowering changes
+	if !assignsNext(s, end) {
+		return findNamedInProse(s, i, end, out)
 	}
 	m := assignmentValue().FindStringSubmatchIndex(s[end:min(len(s), end+window)])
 	if m == nil {
@@ -457,6 +492,57 @@ func findAssignment(s string, i int, root string, out []Match) []Match {
 	}
 	return out
 }
+
+// findNamedInProse looks for the value of an environment variable named in
+// prose, then given: "JWT_SECRET for the API in staging is H1tF…". The
+// name must be written in capitals, as a variable is ("the secret is out"
+// is no name), and the value must read as a strong secret of 16
+// characters or more.
+func findNamedInProse(s string, i, end int, out []Match) []Match {
+	for _, c := range []byte(s[i:end]) {
+		if 'a' <= c && c <= 'z' {
+			return out
+		}
+	}
+	if i == 0 || s[i-1] != '_' {
+		return out // a variable's name joins words with "_": "JWT_SECRET", not "The TOKEN rotation"
+	}
+	rest := s[end:min(len(s), end+window)]
+	sep := proseSeparator().FindStringIndex(rest)
+	if sep == nil {
+		return out
+	}
+	m := proseValue().FindStringSubmatchIndex(rest[sep[1]:])
+	if m == nil {
+		return out
+	}
+	start := end + sep[1] + m[2]
+	v := strings.TrimRight(s[start:end+sep[1]+m[3]], ".,:;")
+	if randomValue(v) && !overlapsAny(out, start, start+len(v)) {
+		out = append(out, Match{Start: start, End: start + len(v), Kind: "credential named in prose"})
+	}
+	return out
+}
+
+// randomValue reports whether a value given in prose reads as generated
+// rather than written: 20 characters or more of the base64 or hex
+// alphabets, with no word structure ("RS256/ES256-compatible",
+// "Contents:Write", "Base64URL-encoded(32B)" describe a secret, they do
+// not give it), of three character classes, or 32 hex digits or more
+// (`openssl rand -hex 32`).
+func randomValue(v string) bool {
+	if len(v) < 20 || !notPlaceholder(v) || strings.ContainsFunc(v, func(r rune) bool {
+		return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '+' || r == '/' || r == '=')
+	}) {
+		return false
+	}
+	if hexValue().MatchString(v) {
+		return hasDigit(v) && hasLetter(v) && varied(v)
+	}
+	return classes(v) >= 3 && hasDigit(v) && varied(v) && strings.TrimRight(v, "=") != "" && !strings.Contains(strings.TrimRight(v, "="), "=")
+}
+
+var hexValue = lazy(`^[0-9a-fA-F]{32,}$`)
 
 // assignsNext is a quick test for `["']?[ \t]*[:=]` at i.
 func assignsNext(s string, i int) bool {
@@ -707,27 +793,29 @@ func findProsePassword(s string, i int, key string, out []Match) []Match {
 			if m == nil {
 				continue
 			}
-			if mt, ok := proseMatch(s, key, end+at+m[2], end+at+m[3], out); ok {
+			if mt, ok := proseMatch(s, key, end, end+at+m[2], end+at+m[3], out); ok {
 				return append(out, mt)
 			}
 		}
 		return out
 	}
-	if mt, ok := proseMatch(s, key, start, stop, out); ok {
+	if mt, ok := proseMatch(s, key, end, start, stop, out); ok {
 		out = append(out, mt)
 	}
 	return out
 }
 
-// proseMatch is the password s[start:stop] given after the name key, when
-// it looks like one.
-func proseMatch(s, key string, start, stop int, out []Match) (Match, bool) {
+// proseMatch is the password s[start:stop] given after the name key,
+// which ends at keyEnd, when it looks like one.
+func proseMatch(s, key string, keyEnd, start, stop int, out []Match) (Match, bool) {
 	v := strings.TrimRight(s[start:stop], ".,:;") // a sentence's end, not a password's "!"
 	stop = start + len(v)
 	// A PIN is digits: after "pin" anything else is the verb's object
 	// ("Pin the base image by digest: node@sha256:…", issue 27).
-	pin := key == "pin" || key == "暗証番号"
-	if !(pin && pinValue().MatchString(v) || !pin && strongPassword(v)) || overlapsAny(out, start, stop) {
+	pin := pinKeys[key]
+	ok := pin && pinValue().MatchString(v) && !trivialPIN(v) && !digitsOwned(s[keyEnd:start]) ||
+		!pin && strongPassword(v)
+	if !ok || overlapsAny(out, start, stop) {
 		return Match{}, false
 	}
 	return Match{Start: start, End: stop, Kind: "password"}, true
@@ -738,6 +826,43 @@ func proseMatch(s, key string, start, stop int, out []Match) (Match, bool) {
 var loginPair = lazy(`^[^\n.;]{0,40}?\S+ / (\S+)`)
 
 var pinValue = lazy(`^\d{4,8}$`)
+
+// pinKeys name a PIN: its value is digits, and after the English "pin"
+// anything else is the verb's object ("Pin the base image by digest").
+var pinKeys = map[string]bool{"pin": true, "暗証番号": true, "пин-код": true, "ПИН-код": true, "ПИН": true}
+
+// digitsOwned reports whether the words between a PIN's name and its
+// digits end in another noun the digits belong to: "ПИН-код проверяет
+// сервис на порту: 8443" gives a port, "PIN validation returns error code:
+// 4031" an error code, not the PIN.
+func digitsOwned(between string) bool {
+	words := strings.FieldsFunc(strings.ToLower(between), func(r rune) bool { return !unicode.IsLetter(r) })
+	return len(words) > 0 && numberOwners[words[len(words)-1]]
+}
+
+// numberOwners are the nouns that own the number after them, in the
+// languages of proseKeys.
+var numberOwners = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`code codes port error errors number id version line status length attempts tries retries timeout
+		код кода коду порт порта порту ошибка ошибки номер версия строка статус попыток попытки
+		erreur numéro ligne tentatives fehler fehlercode nummer zeile versuche error número línea intentos
+		错误 端口 代码 エラー ポート コード`) {
+		numberOwners[w] = true
+	}
+}
+
+// trivialPIN reports whether a PIN is a default or an example: one digit
+// repeated (0000) or counting up (1234).
+func trivialPIN(v string) bool {
+	same, up := true, true
+	for i := 1; i < len(v); i++ {
+		same = same && v[i] == v[0]
+		up = up && v[i] == v[i-1]+1
+	}
+	return same || up
+}
 
 // strongPassword decides whether a value given in prose is a real
 // password: at least 8 characters, three character classes (lower, upper,

@@ -61,6 +61,18 @@ func TestFindTruePositives(t *testing.T) {
 		{"Dev cluster token: hvs.qiqkVG-fW33Gp2aLpW4HAGzzVZii-6laetgZh12i9aZ.", "Vault token", "hvs.qiqkVG-fW33Gp2aLpW4HAGzzVZii-6laetgZh12i9aZ"},
 		{"Mail goes out with 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.", "SendGrid API key", "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"},
 		{"Jobs run as dapiec87b4aadb394e3026cd4a5a7ab4dd2a.", "Databricks token", "dapiec87b4aadb394e3026cd4a5a7ab4dd2a"},
+		// issue 27: vendors' formats the public rule sets read, and
+		// secrets named in prose
+		{"Webhooks are verified with whsec_Qm4Rt7Yp2Lx9Kc3Vb8Nz5Wd1Hg6Js0Fa.", "Stripe webhook secret", "whsec_Qm4Rt7Yp2Lx9Kc3Vb8Nz5Wd1Hg6Js0Fa"},
+		{"Releases upload with 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.", "Sentry token", "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"},
+		{"Config comes from dp.st.dev.Rk8Wm2Qz5Tx9Lp3Vc7Hn1Bj4Fs6Gd0Ya2Ue8Io5Pw3Ex.", "Doppler token", "dp.st.dev.Rk8Wm2Qz5Tx9Lp3Vc7Hn1Bj4Fs6Gd0Ya2Ue8Io5Pw3Ex"},
+		{"告警机器人：https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=3f9a1c7e-52b4-4d8e-9a06-c1e7b3f5d829", "chat webhook", "https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=3f9a1c7e-52b4-4d8e-9a06-c1e7b3f5d829"},
+		{"The secret access key for the deploy user is Vb3Nm8Qw2Ex7Rt5Yu1Io9Pa4Sd6Fg0Hj3Kl8Zx2C.", "token", "Vb3Nm8Qw2Ex7Rt5Yu1Io9Pa4Sd6Fg0Hj3Kl8Zx2C"},
+		{"SESSION_SECRET for staging is Pq7+Lm2Zx9Rt4Vb1Nc8Wd3Ke6Hy0Js5Ga=", "credential named in prose", "Pq7+Lm2Zx9Rt4Vb1Nc8Wd3Ke6Hy0Js5Ga="},
+		{"JWT_SECRET for staging is 9c4e1a7f3b8d2e6a0f5c9b3d7e1a4f8c2b6d0e9a3f7c1b5d8e2a6f0c4b9d3e7a", "credential named in prose", "9c4e1a7f3b8d2e6a0f5c9b3d7e1a4f8c2b6d0e9a3f7c1b5d8e2a6f0c4b9d3e7a"},
+		{"The secret access key for the backup user is Kq2+Wm8Zr4/Tx6Vb1Nc9Pd3Ls7Hy0Ej5Gu2Fa8Ro", "token", "Kq2+Wm8Zr4/Tx6Vb1Nc9Pd3Ls7Hy0Ej5Gu2Fa8Ro"},
+		{"PIN for the staging door: 7305", "password", "7305"},
+		{"ПИН-код служебной карты: 7305", "password", "7305"},
 	}
 	for _, tt := range tests {
 		ms := Find(tt.in)
@@ -80,6 +92,22 @@ func TestFindFalsePositives(t *testing.T) {
 		// the formats' names and placeholders, and passwords spoken of
 		"Hugging Face tokens start with hf_ and live in HF_TOKEN.",
 		"Set HF_TOKEN from the vault, never hf_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx.",
+		// a secret's name in capitals with no value, a passphrase
+		// policy in kebab case, the one passphrase everybody quotes
+		"SESSION_SECRET for staging is kept in the team vault.",
+		"The JWT_SECRET is rotated monthly by the platform team.",
+		"Passphrase policy: use-at-least-four-words, never reused.",
+		"The passphrase lives in the Kubernetes secret: release-signing-passphrase-store",
+		"ПИН-код хранится в сейфе у администратора.",
+		"Неверный ПИН-код возвращает код ошибки: 4031",
+		"ПИН-код проверяет сервис на порту: 8443",
+		"ПИН-код по умолчанию — 0000, его меняют при первом входе.",
+		"JWT_SECRET is RS256/ES256-compatible since v3.",
+		"GITHUB_TOKEN for the release job is Contents:Write+PullRequests:Write scoped.",
+		"The TOKEN rotation is Ops-Team/OnCall-2024 responsibility.",
+		"The secret access key used by BackupUploaderLambda2024Handler is rotated monthly.",
+		"The auth token lives in src/lib/tokens/AuthTokenStore2.",
+		"Stripe webhook secrets start with whsec_ and live in STRIPE_WEBHOOK_SECRET.",
 		"Vault tokens look like hvs.XXXXXXXXXXXXXXXXXXXXXXXX and expire in 8 hours.",
 		"비밀번호는 1Password에 있습니다.",
 		// a red team's: hashing schemes after the word, identifiers and
