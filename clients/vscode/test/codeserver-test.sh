@@ -133,8 +133,11 @@ MD
 mkdir -p "$ws/src/auth"
 printf 'export const a = 1;\nexport function session() {}\n' >"$ws/src/auth/session.ts"
 # code-server on a port the kernel picks, 127.0.0.1 only, in its own process group.
+# The log exists before the server starts: the background job's redirect
+# may come after the first read below, which set -e would end the test on.
+: >"$tmp/code-server.log"
 setsid "${cs[@]}" --bind-addr 127.0.0.1:0 --disable-telemetry --disable-update-check \
-  --disable-workspace-trust --disable-getting-started-override --log trace "$ws" >"$tmp/code-server.log" 2>&1 &
+  --disable-workspace-trust --disable-getting-started-override --log trace "$ws" >>"$tmp/code-server.log" 2>&1 &
 server_pid=$!
 url=
 for _ in $(seq 1 120); do
