@@ -130,10 +130,11 @@ var detectors = []detector{
 		ok: func(v string) bool { return notPlaceholder(v) && hasDigit(v) && classes(v) >= 3 }},
 	{kind: "Atlassian API token", anchors: []string{"atatt3"},
 		re: lazy(`^(ATATT3[A-Za-z0-9_=-]{150,})`), group: 1, ok: notPlaceholder},
-	{kind: "chat webhook", anchors: []string{"https://qyapi.weixin.qq.com/", "https://oapi.dingtalk.com/", "https://open.feishu.cn/", "https://open.larksuite.com/"},
+	{kind: "chat webhook", anchors: []string{"https://qyapi.weixin.qq.com/", "https://oapi.dingtalk.com/", "https://open.feishu.cn/", "https://open.larksuite.com/",
+		"http://qyapi.weixin.qq.com/", "http://oapi.dingtalk.com/", "http://open.feishu.cn/", "http://open.larksuite.com/"},
 		// WeCom, DingTalk and Feishu/Lark bots: whoever has the URL posts
 		// as the bot, as with a Slack webhook
-		re: lazy(`^https://(?:qyapi\.weixin\.qq\.com/cgi-bin/webhook/send\?key=[0-9a-f-]{36}|oapi\.dingtalk\.com/robot/send\?access_token=[0-9a-f]{64}|open\.(?:feishu\.cn|larksuite\.com)/open-apis/bot/v2/hook/[0-9a-f-]{36})`),
+		re: lazy(`^https?://(?:qyapi\.weixin\.qq\.com/cgi-bin/webhook/send\?key=[0-9a-f-]{36}|oapi\.dingtalk\.com/robot/send\?access_token=[0-9a-f]{64}|open\.(?:feishu\.cn|larksuite\.com)/open-apis/bot/v2/hook/[0-9a-f-]{36})`),
 		ok: func(v string) bool { return notPlaceholder(v) && varied(v[strings.LastIndexAny(v, "=/")+1:]) }},
 	{kind: "HTTP Basic credentials", anchors: []string{"basic "},
 		re: lazy(`^(?i:basic) ([A-Za-z0-9+/]{12,}={0,2})(?:[^A-Za-z0-9+/=]|$)`), group: 1, ok: basicCredentials},
@@ -221,7 +222,7 @@ const (
 var proseKeys = []string{
 	"password", "passphrase", "passcode", "pass", "pwd", "pin", "mot de passe", "mdp", "passwort", "kennwort",
 	"contraseña", "clave", "senha", "parola", "hasło", "haslo", "wachtwoord", "şifre", "sifre", "lösenord",
-	"пароль", "Пароль", "密码", "口令", "パスワード", "暗証番号", "비밀번호", "пин-код", "ПИН-код", "ПИН",
+	"пароль", "Пароль", "密码", "口令", "パスワード", "暗証番号", "비밀번호", "пин-код", "Пин-код", "ПИН-код", "пин код", "Пин код", "ПИН",
 	"login", "logs in with", "log in with", "credentials", "creds", "identifiants", "логин", "Логин",
 	"--password", "-p ", "-u ", "client secret", "密钥", "秘钥", "密鑰",
 }
@@ -829,7 +830,8 @@ var pinValue = lazy(`^\d{4,8}$`)
 
 // pinKeys name a PIN: its value is digits, and after the English "pin"
 // anything else is the verb's object ("Pin the base image by digest").
-var pinKeys = map[string]bool{"pin": true, "暗証番号": true, "пин-код": true, "ПИН-код": true, "ПИН": true}
+var pinKeys = map[string]bool{"pin": true, "暗証番号": true, "пин-код": true, "Пин-код": true, "ПИН-код": true,
+	"пин код": true, "Пин код": true, "ПИН": true}
 
 // digitsOwned reports whether the words between a PIN's name and its
 // digits end in another noun the digits belong to: "ПИН-код проверяет

@@ -72,6 +72,8 @@ func TestFindTruePositives(t *testing.T) {
 		{"JWT_SECRET for staging is 9c4e1a7f3b8d2e6a0f5c9b3d7e1a4f8c2b6d0e9a3f7c1b5d8e2a6f0c4b9d3e7a", "credential named in prose", "9c4e1a7f3b8d2e6a0f5c9b3d7e1a4f8c2b6d0e9a3f7c1b5d8e2a6f0c4b9d3e7a"},
 		{"The secret access key for the backup user is Kq2+Wm8Zr4/Tx6Vb1Nc9Pd3Ls7Hy0Ej5Gu2Fa8Ro", "token", "Kq2+Wm8Zr4/Tx6Vb1Nc9Pd3Ls7Hy0Ej5Gu2Fa8Ro"},
 		{"PIN for the staging door: 7305", "password", "7305"},
+		{"Пин-код от сейфа: 4821", "password", "4821"},
+		{"Feishu bot: http://open.feishu.cn/open-apis/bot/v2/hook/7d2c9e41-b3a8-4f06-9e15-2a8c6d0f4b93", "chat webhook", "http://open.feishu.cn/open-apis/bot/v2/hook/7d2c9e41-b3a8-4f06-9e15-2a8c6d0f4b93"},
 		{"ПИН-код служебной карты: 7305", "password", "7305"},
 	}
 	for _, tt := range tests {
