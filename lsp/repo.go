@@ -2,12 +2,12 @@ package lsp
 
 import (
 	"bytes"
+	"context"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
-	"context"
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/store"

@@ -3,8 +3,11 @@ package rules
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"reflect"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -13,9 +16,6 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/directive"
 	"github.com/memory-lsp/memory-lsp/core/secret"
 	"github.com/memory-lsp/memory-lsp/core/text"
-	"os"
-	"regexp"
-	"strconv"
 )
 
 // byteSnippets are what the random byte edits insert: line breaks, list
@@ -165,10 +165,11 @@ func labelledTexts(t *testing.T, path string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	escaped := regexp.MustCompile(`\\u[0-9a-fA-F]{4}`)
 	var out []string
 	for l := range strings.SplitSeq(string(b), "\n") {
 		if parts := strings.SplitN(l, "\t", 3); len(parts) == 3 && !strings.HasPrefix(l, "#") {
-			out = append(out, regexp.MustCompile(`\\u[0-9a-fA-F]{4}`).ReplaceAllStringFunc(parts[2], func(s string) string {
+			out = append(out, escaped.ReplaceAllStringFunc(parts[2], func(s string) string {
 				r, _ := strconv.ParseUint(s[2:], 16, 32)
 				return string(rune(r))
 			}))

@@ -18,9 +18,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"unicode/utf8"
-
 	"unicode"
+	"unicode/utf8"
 )
 
 // Match is one likely credential: the byte range of the secret itself (for a
@@ -177,10 +176,13 @@ func varied(v string) bool {
 // placeholder, no name (an env var or a file name holds "_" or "-"): "the
 // auth token is documented in docs/" gives none.
 func longTokenValue(v string) bool {
-	if strings.ContainsAny(v, "/+=") && (strings.Contains(v, "/") && !strings.ContainsAny(v, "+=") && len(v) != 40 || classes(v) < 3) {
+	if strings.ContainsAny(v, "/+=") {
 		// base64's "/" alone is a path as often ("src/lib/AuthStore2"):
 		// only a key of AWS's 40 characters is read so
-		return false
+		slashOnly := !strings.ContainsAny(v, "+=")
+		if classes(v) < 3 || slashOnly && len(v) != 40 {
+			return false
+		}
 	}
 	if camelName().MatchString(v) {
 		return false // a name: "the secret key used by BackupUploaderLambda2024Handler"
@@ -496,9 +498,9 @@ func findAssignment(s string, i int, root string, out []Match) []Match {
 
 // findNamedInProse looks for the value of an environment variable named in
 // prose, then given: "JWT_SECRET for the API in staging is H1tF…". The
-// name must be written in capitals, as a variable is ("the secret is out"
-// is no name), and the value must read as a strong secret of 16
-// characters or more.
+// name must be written in capitals and joined with "_", as a variable is
+// ("the secret is out", "The TOKEN rotation" are no name), and the value
+// must read as generated (randomValue).
 func findNamedInProse(s string, i, end int, out []Match) []Match {
 	for _, c := range []byte(s[i:end]) {
 		if 'a' <= c && c <= 'z' {
@@ -540,7 +542,8 @@ func randomValue(v string) bool {
 	if hexValue().MatchString(v) {
 		return hasDigit(v) && hasLetter(v) && varied(v)
 	}
-	return classes(v) >= 3 && hasDigit(v) && varied(v) && strings.TrimRight(v, "=") != "" && !strings.Contains(strings.TrimRight(v, "="), "=")
+	// "=" only as base64's padding, at the end
+	return classes(v) >= 3 && hasDigit(v) && varied(v) && !strings.Contains(strings.TrimRight(v, "="), "=")
 }
 
 var hexValue = lazy(`^[0-9a-fA-F]{32,}$`)
@@ -839,21 +842,22 @@ var pinKeys = map[string]bool{"pin": true, "暗証番号": true, "пин-код"
 // 4031" an error code, not the PIN.
 func digitsOwned(between string) bool {
 	words := strings.FieldsFunc(strings.ToLower(between), func(r rune) bool { return !unicode.IsLetter(r) })
-	return len(words) > 0 && numberOwners[words[len(words)-1]]
+	return len(words) > 0 && numberOwners()[words[len(words)-1]]
 }
 
 // numberOwners are the nouns that own the number after them, in the
-// languages of proseKeys.
-var numberOwners = map[string]bool{}
-
-func init() {
+// languages of proseKeys; built on first use, as the expressions are, so
+// that a process that never looks for secrets does not pay for it.
+var numberOwners = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
 	for _, w := range strings.Fields(`code codes port error errors number id version line status length attempts tries retries timeout
 		код кода коду порт порта порту ошибка ошибки номер версия строка статус попыток попытки
-		erreur numéro ligne tentatives fehler fehlercode nummer zeile versuche error número línea intentos
+		erreur numéro ligne tentatives fehler fehlercode nummer zeile versuche número línea intentos
 		错误 端口 代码 エラー ポート コード`) {
-		numberOwners[w] = true
+		m[w] = true
 	}
-}
+	return m
+})
 
 // trivialPIN reports whether a PIN is a default or an example: one digit
 // repeated (0000) or counting up (1234).
