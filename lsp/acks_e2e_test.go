@@ -86,7 +86,7 @@ func TestE2ESaveCrossesBringInAnyWriter(t *testing.T) {
 			if tc.writer == "cli" {
 				agentStore(t, root, strings.TrimPrefix(agent, "- "))
 			} else {
-				appendInPlace(t, path, agent+"\n")
+				lsptest.AppendInPlace(t, path, agent+"\n")
 			}
 			want := []string{"- [db] Use Postgres for the ledger.", mine, agent}
 			eventuallyTrue(t, "the entry on disk", func() (bool, string) { return holdsEach(readFile(t, path), want...) })
@@ -99,19 +99,6 @@ func TestE2ESaveCrossesBringInAnyWriter(t *testing.T) {
 				t.Errorf("after shutdown: %s", state)
 			}
 		})
-	}
-}
-
-// appendInPlace appends to a file without replacing it, as HackLM writes.
-func appendInPlace(t *testing.T, path, text string) {
-	t.Helper()
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if _, err := f.WriteString(text); err != nil {
-		t.Fatal(err)
 	}
 }
 

@@ -395,6 +395,7 @@ type statsResult struct {
 	Versions   int                    `json:"versions"`
 	Stale      int                    `json:"stale"`
 	Total      int                    `json:"total"`
+	Budget     *memory.Budget         `json:"budget,omitempty"`
 }
 
 // cmdStats counts entries per category against its limit, and the
@@ -412,7 +413,8 @@ func (s *Server) cmdStats(_ context.Context, _ string, raw json.RawMessage) (any
 		repo = s.repoOf(s.folderFor(memoryDir(root)), cfg).repo
 	}
 	st := memory.ComputeStats(files, cfg, repo)
-	res := statsResult{Categories: st.Categories, Duplicates: len(st.Duplicates), Conflicts: len(st.Conflicts), Siblings: len(st.Siblings),
+	st.AddBudget(cfg, files, root)
+	res := statsResult{Budget: st.Budget, Categories: st.Categories, Duplicates: len(st.Duplicates), Conflicts: len(st.Conflicts), Siblings: len(st.Siblings),
 		Versions: st.SlugsWithVersions(), Stale: len(st.Stale), Total: st.Total}
 	res.Message = st.Message("", "")
 	return res, nil

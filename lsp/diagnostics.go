@@ -57,7 +57,9 @@ func (s *Server) openDocs(f *folder) map[string]*document {
 // it is valid (diskcache.go), and each open buffer is parsed once per
 // version; v.files is the view's own slice, which callers may change.
 func (s *Server) snapshot(f *folder) (*view, config.Config) {
-	cfg := s.config()
+	// The agents whose budgets are judged are read from the folder's root
+	// each time: a CLAUDE.md created beside it counts from the next check.
+	cfg := memory.WithAgents(s.config(), filepath.Dir(f.dir))
 	open := s.openDocs(f)
 	names := make(map[string]bool, len(open))
 	bufs := make(map[string]func() rules.File, len(open))

@@ -8,11 +8,28 @@ import (
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
+	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/memory"
+	"github.com/memory-lsp/memory-lsp/core/rules"
+	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 func init() {
 	onRequest("textDocument/hover", (*Server).hover)
+}
+
+// fileHover is the hover on a category file's first line: its size in
+// bytes, lines and estimated tokens against the agents' limits.
+func fileHover(ix *text.Index, f *rules.File, cfg config.Config) (any, error) {
+	sum := memory.FileSummary(cfg, *f)
+	if sum == "" {
+		return nil, nil
+	}
+	r, err := toRange(ix, text.Span{Start: 0, End: ix.LineEnd(0)})
+	if err != nil {
+		return nil, nil
+	}
+	return protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: "**" + f.Name + "**: " + sum}, Range: &r}, nil
 }
 
 // maxSimilar is how many similar entries a hover lists.
@@ -41,6 +58,11 @@ func (s *Server) hover(_ context.Context, p *protocol.HoverParams) (any, error) 
 		}
 	}
 	if at < 0 {
+		if p.Position.Line == 0 {
+			// The top of the file: its size, and what the agents' file
+			// tools make of it (load-budget).
+			return fileHover(ix, f, cfg)
+		}
 		return nil, nil
 	}
 	if h := s.referenceHover(served, v, fi, cfg, off); h != nil {

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -43,8 +44,47 @@ func TestHover(t *testing.T) {
 	if i, j := strings.Index(v, "- line 4"), strings.Index(v, "- line 5"); j >= 0 && j < i {
 		t.Errorf("similar entries out of order:\n%s", v)
 	}
-	if got := hover(0, 3); string(got) != "null" {
-		t.Errorf("hover on the heading = %s, want null", got)
+	// The top of the file: its size (no agent's files here, so no limits).
+	h = struct {
+		Contents protocol.MarkupContent `json:"contents"`
+		Range    protocol.Range         `json:"range"`
+	}{}
+	if err := json.Unmarshal(hover(0, 3), &h); err != nil {
+		t.Fatal(err)
+	}
+	if want := "**decisions.md**: 172 bytes, 6 lines, about 42 tokens"; h.Contents.Value != want || h.Range.Start.Line != 0 || h.Range.End.Character != 11 {
+		t.Errorf("hover on the heading = %+v, want %q on the heading", h, want)
+	}
+	if got := hover(1, 0); string(got) != "null" {
+		t.Errorf("hover on the blank line = %s, want null", got)
+	}
+	c.shutdown()
+}
+
+// TestHoverFileBudget: with an agent's file beside .memory/, the top of a
+// memory file says how it stands against that agent's file tool, and a
+// CLAUDE.md created later counts from the next request.
+func TestHoverFileBudget(t *testing.T) {
+	root := t.TempDir()
+	path := writeMemory(t, root, "quirks.md", "# Quirks\n\n"+strings.Repeat("- The build is slow on a cold cache.\n", 1700))
+	c := newTestClient(t, Options{})
+	c.initialize(root, nil, nil)
+	hover := func() string {
+		t.Helper()
+		var h struct {
+			Contents protocol.MarkupContent `json:"contents"`
+		}
+		if err := c.request("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": uriOf(path)}, "position": protocol.Position{Line: 0, Character: 2}}, &h); err != nil {
+			t.Fatal(err)
+		}
+		return h.Contents.Value
+	}
+	if got := hover(); strings.Contains(got, "Claude") {
+		t.Errorf("no agent's files yet, but the hover names one: %s", got)
+	}
+	writeFile(t, filepath.Join(root, "CLAUDE.md"), "# Team\n")
+	if got, want := hover(), "Claude Code: 85 % of 2,000 lines"; !strings.Contains(got, want) {
+		t.Errorf("hover = %q, want it to say %q", got, want)
 	}
 	c.shutdown()
 }

@@ -237,6 +237,28 @@ func TestBinaryTools(t *testing.T) {
 	if !strings.HasPrefix(r.Text, "4 memories; 0 duplicates, 1 conflict.\n") {
 		t.Errorf("stats text: %q", r.Text)
 	}
+
+	// An AGENTS.md past Codex's 32 KiB: memoryStats says where Codex cuts
+	// it, from the next call on (the agents are read at each call).
+	if err := os.WriteFile(filepath.Join(root, "AGENTS.md"), []byte(strings.Repeat(strings.Repeat("x", 99)+"\n", 400)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = call(t, cs, ToolStats, nil)
+	var bs struct {
+		Budget struct {
+			Agents []struct {
+				Agent  string
+				Limits []struct{ Cut *struct{ Line int } }
+			}
+		}
+	}
+	r.decode(t, &bs)
+	if len(bs.Budget.Agents) != 1 || bs.Budget.Agents[0].Agent != "codex" || bs.Budget.Agents[0].Limits[0].Cut == nil || bs.Budget.Agents[0].Limits[0].Cut.Line != 328 {
+		t.Errorf("stats budget: %+v, want codex cutting AGENTS.md at line 328", bs.Budget)
+	}
+	if !strings.Contains(r.Text, "\nbudget: AGENTS.md:328: Codex loads at most 32 KiB") {
+		t.Errorf("stats text does not name the cut: %q", r.Text)
+	}
 }
 
 // TestBinaryRootsFromClient: without --root the server stores where the

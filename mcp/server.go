@@ -163,7 +163,7 @@ func (s *Server) service(root string) (*memory.Service, error) {
 	// A file that holds what the folder's Warm last wrote or read there is
 	// compared with those bytes, not read into a copy.
 	ws.Known = w.Bytes
-	return &memory.Service{WS: ws, Cfg: s.opts.Config, Warm: w, Who: memory.Writer{By: memory.ByMCP}}, nil
+	return &memory.Service{WS: ws, Cfg: memory.WithAgents(s.opts.Config, ws.Root), Warm: w, Who: memory.Writer{By: memory.ByMCP}}, nil
 }
 
 // guard turns a panic in a tool into a tool error naming it, so one bad

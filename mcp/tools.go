@@ -154,6 +154,7 @@ type (
 		Versions   []memory.Pair       `json:"versions" jsonschema:"two texts under one slug in a file, each later one with the first: a store under the slug updates only one of them"`
 		Stale      []memory.StaleEntry `json:"stale" jsonschema:"entries citing a path, command or version the repository contradicts, each with its problems"`
 		LastChange string              `json:"lastChange,omitempty" jsonschema:"the latest modification time of a category file (RFC 3339)"`
+		Budget     *memory.Budget      `json:"budget,omitempty" jsonschema:"what each agent the workspace uses loads at session start and each memory file, in bytes, lines and estimated tokens, against the agents' documented limits"`
 		Message    string              `json:"message"`
 	}
 )
@@ -335,7 +336,8 @@ func (s *Server) memoryStats(ctx context.Context, req *sdk.CallToolRequest) (*sd
 			return nil, err
 		}
 		st := memory.ComputeStats(files, svc.Cfg, svc.ReferenceRepo(ctx))
-		out := statsOutput{Total: st.Total, Duplicates: st.Duplicates, Conflicts: st.Conflicts, Siblings: st.Siblings, Versions: st.Versions, Stale: st.Stale}
+		st.AddBudget(svc.Cfg, files, svc.WS.Root)
+		out := statsOutput{Budget: st.Budget, Total: st.Total, Duplicates: st.Duplicates, Conflicts: st.Conflicts, Siblings: st.Siblings, Versions: st.Versions, Stale: st.Stale}
 		var latest time.Time
 		latestFile := ""
 		for _, cs := range st.Categories {

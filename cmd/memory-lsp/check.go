@@ -283,6 +283,14 @@ func runCheck(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 		if len(files) == 0 && len(a.pos) == 0 {
 			return exitError, noMemoryError(t.root)
 		}
+		// What the workspace's agents load at session start, judged on
+		// their own files (AGENTS.md, CLAUDE.md …), which follow the
+		// memory files.
+		extra, agentFindings := memory.AgentFileFindings(svc.WS.Root, svc.Cfg, files, memory.AgentLoads(svc.Cfg, svc.WS.Root))
+		if len(agentFindings) > 0 {
+			files = append(files, extra...)
+			findings = rules.Sorted(append(findings, agentFindings...))
+		}
 		c := &checked{root: svc.WS.Root, files: files, only: t.files, noCode: repo != nil && !repo.HasCode()}
 		for _, f := range findings {
 			if c.reported(files[f.File]) {

@@ -34,6 +34,7 @@ func TestCLIGolden(t *testing.T) {
 func runGolden(t *testing.T, path string) {
 	path, ar := readFixture(t, path)
 	args := commandLine(t, ar.Comment)
+	repeat := repeats(t, ar.Comment)
 	root := t.TempDir()
 	var stdin []byte
 	for _, f := range ar.Files {
@@ -41,6 +42,8 @@ func runGolden(t *testing.T, path string) {
 		case strings.HasPrefix(f.Name, "want/"):
 		case f.Name == "stdin":
 			stdin = f.Data
+		case repeat[f.Name] > 0:
+			writeTestFile(t, filepath.Join(root, filepath.FromSlash(f.Name)), bytes.Repeat(f.Data, repeat[f.Name]))
 		default:
 			writeTestFile(t, filepath.Join(root, filepath.FromSlash(f.Name)), f.Data)
 		}
@@ -90,6 +93,26 @@ func normalizeNL(b []byte) []byte {
 
 // commandLine splits the first non-comment line of the archive comment into
 // arguments, honouring double quotes. It must start with "memory-lsp".
+// repeats reads the comment's "# repeat: PATH N" lines: the workspace
+// file PATH holds its section N times over (a file past an agent's 32 KiB
+// budget without 32 KiB in the archive).
+func repeats(t *testing.T, comment []byte) map[string]int {
+	out := map[string]int{}
+	for _, line := range strings.Split(string(comment), "\n") {
+		rest, ok := strings.CutPrefix(strings.TrimSpace(line), "# repeat:")
+		if !ok {
+			continue
+		}
+		f := strings.Fields(rest)
+		n, err := strconv.Atoi(f[len(f)-1])
+		if len(f) != 2 || err != nil || n < 1 {
+			t.Fatalf("%q: want # repeat: PATH N", line)
+		}
+		out[f[0]] = n
+	}
+	return out
+}
+
 func commandLine(t *testing.T, comment []byte) []string {
 	for _, line := range strings.Split(string(comment), "\n") {
 		line = strings.TrimSpace(line)

@@ -139,6 +139,7 @@ func commands() []command {
 				sourceFlag},
 			examples: []string{"memory-lsp review", "memory-lsp review --approve h1a2b3c4", "memory-lsp review --reject all", "memory-lsp review --json"},
 			run:      runReview},
+		budgetCommand(),
 		{name: "version", help: "print the version", examples: []string{"memory-lsp version"}, run: runVersion},
 		mcpCommand(),
 		mergeDriverCommand(),
@@ -239,6 +240,8 @@ func (e *env) service() (*memory.Service, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The agents whose budgets are judged are the workspace's own.
+	e.cfg = memory.WithAgents(e.cfg, ws.Root)
 	return &memory.Service{WS: ws, Cfg: e.cfg, CacheDir: cacheFolder(false), Who: memory.Writer{By: memory.ByCLI, Name: e.source}}, nil
 }
 

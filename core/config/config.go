@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/memory-lsp/memory-lsp/core/budget"
 	"github.com/memory-lsp/memory-lsp/core/category"
 )
 
@@ -39,6 +40,10 @@ type Config struct {
 	// (ProjectFile; "" when none): Review is at least as strict, and the
 	// signs behind its holds are read whatever Disabled says.
 	ReviewFloor string
+	// Agents are the coding agents whose load budgets are judged
+	// (budget.Agents' IDs). Nil: the agents whose files the workspace holds
+	// (each front end detects them, memory.WithAgents); empty: none.
+	Agents []string
 }
 
 // The review modes (the `review` setting).
@@ -116,6 +121,11 @@ func (c Config) Validate() error {
 	if c.HistoryDepth < 0 || c.HistoryDepth > MaxHistoryDepth {
 		errs = append(errs, fmt.Errorf("historyDepth = %d: must be between 0 and %d", c.HistoryDepth, MaxHistoryDepth))
 	}
+	for _, id := range c.Agents {
+		if budget.ByID(id) == nil {
+			errs = append(errs, fmt.Errorf("agents: %q is not an agent memory-lsp knows (%s)", id, strings.Join(budget.IDs(), ", ")))
+		}
+	}
 	if !slices.Contains(ReviewModes, c.Review) {
 		errs = append(errs, fmt.Errorf("review = %q: must be one of %s", c.Review, strings.Join(ReviewModes, ", ")))
 	}
@@ -156,6 +166,9 @@ func (c Config) Merge(s Settings) (Config, error) {
 	}
 	if s.Review != nil {
 		out.Review = *s.Review
+	}
+	if s.Agents != nil {
+		out.Agents = slices.Clone(*s.Agents)
 	}
 	for code, on := range s.Rules {
 		out.Disabled[code] = !on

@@ -36,6 +36,10 @@ func TestMerge(t *testing.T) {
 		{"history off", `{"historyDepth":0}`, "", func(c Config) bool { return c.HistoryDepth == 0 }},
 		{"default history depth", `{}`, "", func(c Config) bool { return c.HistoryDepth == 5000 }},
 		{"negative history depth", `{"historyDepth":-1}`, "historyDepth = -1: must be between 0 and 100000", nil},
+		{"agents detected by default", `{}`, "", func(c Config) bool { return c.Agents == nil }},
+		{"agents named", `{"agents":["codex"]}`, "", func(c Config) bool { return len(c.Agents) == 1 && c.Agents[0] == "codex" }},
+		{"no agents", `{"agents":[]}`, "", func(c Config) bool { return c.Agents != nil && len(c.Agents) == 0 }},
+		{"unknown agent", `{"agents":["claude","copilt"]}`, `agents: "copilt" is not an agent memory-lsp knows (claude, codex, copilot, cursor, windsurf, gemini, kiro)`, nil},
 		{"typo", `{"categoryLimits":{}}`, `categoryLimits: no setting has the key "categoryLimits"; did you mean "categoryLimit"?`, nil},
 	}
 	for _, tt := range tests {

@@ -27,6 +27,7 @@ type Settings struct {
 	Rules           map[string]bool `json:"rules,omitempty"`
 	HistoryDepth    *int            `json:"historyDepth,omitempty"`
 	Review          *string         `json:"review,omitempty"`
+	Agents          *[]string       `json:"agents,omitempty"`
 }
 
 // Section is the key a settings object may be nested under: the name of the
@@ -165,6 +166,8 @@ func describe(t reflect.Type) string {
 	switch t.Kind() {
 	case reflect.Map:
 		return "an object of names to " + kinds[t.Elem().Kind()][1]
+	case reflect.Slice:
+		return "a list of " + kinds[t.Elem().Kind()][1]
 	default:
 		return kinds[t.Kind()][0]
 	}

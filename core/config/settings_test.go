@@ -23,7 +23,10 @@ func TestParseSettings(t *testing.T) {
 		{in: `{"memory": {"longEntry": null, "skipThreshold": 0.9}}`, want: `{"skipThreshold":0.9}`},
 		{in: `{"rules": {"missing-slug": false, "secret": null}}`, want: `{"rules":{"missing-slug":false}}`},
 		{in: `{"categoryLimit": {"Decision": null}}`, want: `{}`},
-		{in: `{"colour": 1}`, err: `colour: no setting has the key "colour" (keys: categoryLimit, historyDepth, longEntry, maxContent, mergeThreshold, review, rules, skipThreshold, updateThreshold)`},
+		{in: `{"agents": ["claude", "codex"]}`, want: `{"agents":["claude","codex"]}`},
+		{in: `{"agents": []}`, want: `{"agents":[]}`},
+		{in: `{"agents": "claude"}`, err: `agents: "claude" is not a valid value (want a list of strings)`},
+		{in: `{"colour": 1}`, err: `colour: no setting has the key "colour" (keys: agents, categoryLimit, historyDepth, longEntry, maxContent, mergeThreshold, review, rules, skipThreshold, updateThreshold)`},
 		{in: `{"memory": {"colour": 1, "longEntry": 120}}`, err: `memory.colour: no setting has the key "colour"`},
 		{in: `{"categoryLimits": {}}`, err: `categoryLimits: no setting has the key "categoryLimits"; did you mean "categoryLimit"?`},
 		{in: `{"memory": {}, "longEntry": 120}`, err: `memory: no setting has the key "memory"`},
@@ -60,7 +63,7 @@ func TestParseSettings(t *testing.T) {
 }
 
 func TestSettingsKeys(t *testing.T) {
-	want := []string{"categoryLimit", "historyDepth", "longEntry", "maxContent", "mergeThreshold", "review", "rules", "skipThreshold", "updateThreshold"}
+	want := []string{"agents", "categoryLimit", "historyDepth", "longEntry", "maxContent", "mergeThreshold", "review", "rules", "skipThreshold", "updateThreshold"}
 	if got := settingsKeys(); !slices.Equal(got, want) {
 		t.Errorf("settingsKeys() = %v, want %v", got, want)
 	}

@@ -48,6 +48,16 @@ type Stats struct {
 	// Stale are the entries that cite a path, command or version the
 	// repository contradicts (the reference rules' findings).
 	Stale []StaleEntry `json:"stale"`
+	// Budget is what the workspace's agents load and how it stands against
+	// their limits (AddBudget); nil when not asked for.
+	Budget *Budget `json:"budget,omitempty"`
+}
+
+// AddBudget fills st.Budget for the workspace at root, whose memory files
+// are files.
+func (st *Stats) AddBudget(cfg config.Config, files []rules.File, root string) {
+	b := ComputeBudget(cfg, files, AgentLoads(cfg, root))
+	st.Budget = &b
 }
 
 // StaleEntry is an entry and what it cites that no longer holds.
@@ -192,6 +202,14 @@ func (st Stats) Message(lastChange, lastFile string) string {
 	}
 	for _, se := range st.Stale {
 		fmt.Fprintf(&b, "\nstale: %s:%d %q: %s", se.Entry.File, se.Entry.Line, se.Entry.Content, strings.Join(se.Problems, "; "))
+	}
+	if st.Budget != nil {
+		for _, a := range st.Budget.Agents {
+			fmt.Fprintf(&b, "\nbudget: %s loads %s at session start", a.Name, sizeWords(a.Total))
+		}
+		for _, s := range st.Budget.warnings() {
+			fmt.Fprintf(&b, "\nbudget: %s", s)
+		}
 	}
 	if lastFile != "" {
 		fmt.Fprintf(&b, "\nLast change: %s (%s)", lastChange, lastFile)

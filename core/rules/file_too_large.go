@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/text"
-	"strconv"
 )
 
 // MaxFileBytes and MaxFileLines bound the memory files that are parsed and
@@ -19,16 +18,7 @@ const (
 // one definition: a summary that says other numbers than the code holds
 // misleads every reader of the README.
 var fileTooLargeSummary = fmt.Sprintf("A memory file over %d MiB or %s lines: it is not parsed or checked, and stores, fixes and cleanup refuse it. Cannot be switched off.",
-	MaxFileBytes>>20, thousands(MaxFileLines))
-
-// thousands writes n with commas between groups of three digits.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
+	MaxFileBytes>>20, text.Thousands(MaxFileLines))
 
 // TooLarge reports whether the file is over MaxFileBytes or MaxFileLines.
 // Such a file is not parsed (NewFile leaves its Document without lines or

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 // TestFileTooLargeSummaryNamesTheLimits: the summary of the file-too-large
@@ -14,7 +16,7 @@ func TestFileTooLargeSummaryNamesTheLimits(t *testing.T) {
 		if r.Code != "file-too-large" {
 			continue
 		}
-		if !strings.Contains(r.Summary, fmt.Sprintf("%d MiB", MaxFileBytes>>20)) || !strings.Contains(r.Summary, thousands(MaxFileLines)+" lines") {
+		if !strings.Contains(r.Summary, fmt.Sprintf("%d MiB", MaxFileBytes>>20)) || !strings.Contains(r.Summary, text.Thousands(MaxFileLines)+" lines") {
 			t.Errorf("file-too-large summary %q does not name the limits (%d bytes, %d lines)", r.Summary, MaxFileBytes, MaxFileLines)
 		}
 		return

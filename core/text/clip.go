@@ -1,6 +1,7 @@
 package text
 
 import (
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -20,4 +21,18 @@ func Clip(s string, n int) string {
 		c++
 	}
 	return strings.TrimRight(s[:i], " ") + "…"
+}
+
+// Thousands writes n with commas between groups of three digits, as
+// messages write counts ("25,000 lines").
+func Thousands(n int) string {
+	s := strconv.Itoa(n)
+	start := 0
+	if n < 0 {
+		start = 1
+	}
+	for i := len(s) - 3; i > start; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

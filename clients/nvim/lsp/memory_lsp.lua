@@ -87,7 +87,7 @@ return {
 
   -- The answer to the server's workspace/configuration pull for section
   -- "memory" (keys: categoryLimit, skipThreshold, updateThreshold,
-  -- mergeThreshold, longEntry, maxContent, rules, historyDepth, review; see the
+  -- mergeThreshold, longEntry, maxContent, rules, historyDepth, review, agents; see the
   -- server README).
   -- Example: settings = { memory = { longEntry = 300, rules = { ['missing-slug'] = true } } }
   settings = { memory = vim.empty_dict() },

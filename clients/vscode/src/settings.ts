@@ -13,6 +13,7 @@ export const SETTINGS_KEYS = [
   'rules',
   'historyDepth',
   'review',
+  'agents',
 ] as const;
 
 export type SettingsKey = (typeof SETTINGS_KEYS)[number];
@@ -43,6 +44,8 @@ export interface MemorySettings {
   maxContent?: number;
   rules?: Record<string, boolean>;
   historyDepth?: number;
+  review?: string;
+  agents?: string[];
 }
 
 /** The part of vscode.WorkspaceConfiguration used here. */

@@ -38,6 +38,7 @@ const userSettings = {
   rules: { 'missing-slug': false, secret: null },
   historyDepth: 50,
   review: 'flagged',
+  agents: null,
 };
 
 const hacklmSettings = { 'categoryLimit.Decision': 3, 'categoryLimit.Instruction': 30 };

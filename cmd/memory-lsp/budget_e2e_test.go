@@ -1,0 +1,117 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memory-lsp/memory-lsp/internal/lsptest"
+)
+
+// TestE2ELoadBudget: in a git repository set up as users set it up (init
+// with the AGENTS.md and CLAUDE.md pointer blocks, a CLAUDE.md import of a
+// memory file), an AGENTS.md past Codex's 32 KiB is an error on the first
+// line Codex drops, from check and SARIF alike; budget names the same line
+// and measures the import; the agents and rules settings turn it off.
+func TestE2ELoadBudget(t *testing.T) {
+	root := t.TempDir()
+	if out, err := exec.Command("git", "init", "-q", root).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v: %s", err, out)
+	}
+	if _, errs, code := runBinary(t, root, "", "init", "--agents-md", "--claude-md"); code != 0 {
+		t.Fatalf("init: exit %d: %s", code, errs)
+	}
+	if _, errs, code := runBinary(t, root, "", "store", "--category", "Security", "Never commit credentials."); code != 0 {
+		t.Fatalf("store: exit %d: %s", code, errs)
+	}
+	claude := filepath.Join(root, "CLAUDE.md")
+	lsptest.AppendInPlace(t, claude, "\nRead @.memory/security.md before any change.\n")
+	if out, errs, code := runBinary(t, root, "", "check"); code != 0 || strings.Contains(out, "load-budget") {
+		t.Fatalf("a fresh init is over a budget: exit %d\n%s%s", code, out, errs)
+	}
+
+	agents := filepath.Join(root, "AGENTS.md")
+	var b strings.Builder
+	for i := 0; b.Len() < 40000; i++ {
+		fmt.Fprintf(&b, "- Rule %d: run the whole test suite before pushing to the main branch.\n", i)
+	}
+	lsptest.AppendInPlace(t, agents, b.String())
+	data, err := os.ReadFile(agents)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first line Codex does not get in full holds byte 32,768.
+	cutLine := bytes.Count(data[:32<<10], []byte("\n")) + 1
+	// It and every line after it (each ends in a line break past the cut).
+	dropped := bytes.Count(data[32<<10:], []byte("\n"))
+
+	out, errs, code := runBinary(t, root, "", "check")
+	want := fmt.Sprintf("AGENTS.md:%d:1: error: Codex loads at most 32 KiB of AGENTS.md files", cutLine)
+	if code != 1 || !strings.Contains(out, want) {
+		t.Fatalf("check: exit %d, want 1 and %q\n%s%s", code, want, out, errs)
+	}
+	if n := strings.Count(out, "[load-budget]"); n != 1 {
+		t.Errorf("check reports %d load-budget findings, want 1:\n%s", n, out)
+	}
+
+	out, _, _ = runBinary(t, root, "", "check", "--format", "sarif")
+	if !strings.Contains(out, `"ruleId": "load-budget"`) || !strings.Contains(out, `"uri": "AGENTS.md"`) {
+		t.Errorf("SARIF lacks the finding on AGENTS.md:\n%.2000s", out)
+	}
+
+	out, errs, code = runBinary(t, root, "", "budget", "--json")
+	if code != 0 {
+		t.Fatalf("budget: exit %d: %s", code, errs)
+	}
+	var rep struct {
+		Agents []struct {
+			Agent string
+			Files []struct {
+				Path       string
+				ImportedBy string
+			}
+			Limits []struct {
+				Cut *struct {
+					Path    string
+					Line    int
+					Dropped int
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("budget --json: %v\n%s", err, out)
+	}
+	seen := map[string]bool{}
+	for _, a := range rep.Agents {
+		seen[a.Agent] = true
+		switch a.Agent {
+		case "codex":
+			if len(a.Limits) != 1 || a.Limits[0].Cut == nil || a.Limits[0].Cut.Path != "AGENTS.md" || a.Limits[0].Cut.Line != cutLine || a.Limits[0].Cut.Dropped != dropped {
+				t.Errorf("codex's limit cut: %+v, want a cut at AGENTS.md:%d dropping %d lines", a.Limits[0].Cut, cutLine, dropped)
+			}
+		case "claude":
+			if len(a.Files) != 2 || a.Files[1].Path != ".memory/security.md" || a.Files[1].ImportedBy != "CLAUDE.md" {
+				t.Errorf("claude loads %+v, want CLAUDE.md and the memory file it imports", a.Files)
+			}
+		}
+	}
+	if !seen["codex"] || !seen["claude"] || !seen["copilot"] {
+		t.Errorf("budget judged %v, want claude, codex and copilot (init wrote their files)", seen)
+	}
+
+	for _, settings := range []string{`{"agents": []}`, `{"agents": ["claude"]}`, `{"rules": {"load-budget": false}}`} {
+		cfg := filepath.Join(t.TempDir(), "settings.json")
+		if err := os.WriteFile(cfg, []byte(settings), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if out, errs, code := runBinary(t, root, "", "check", "--config", cfg); code != 0 || strings.Contains(out, "load-budget") {
+			t.Errorf("check with %s: exit %d, want 0 and no load-budget\n%s%s", settings, code, out, errs)
+		}
+	}
+}

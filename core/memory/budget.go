@@ -1,0 +1,311 @@
+package memory
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/memory-lsp/memory-lsp/core/budget"
+	"github.com/memory-lsp/memory-lsp/core/config"
+	"github.com/memory-lsp/memory-lsp/core/rules"
+	"github.com/memory-lsp/memory-lsp/core/store"
+	"github.com/memory-lsp/memory-lsp/core/text"
+)
+
+// WithAgents is cfg with the agents whose load budgets are judged: those
+// the `agents` setting names or, when it is not set, those whose files the
+// workspace at root holds (budget.Detect). Every front end calls it where it
+// builds a workspace's configuration, so that check, the editor and the MCP
+// server judge the same agents.
+func WithAgents(cfg config.Config, root string) config.Config {
+	if cfg.Agents != nil {
+		return cfg
+	}
+	ids := []string{}
+	for _, a := range budget.Detect(store.Tree{Root: root}) {
+		ids = append(ids, a.ID)
+	}
+	cfg.Agents = ids
+	return cfg
+}
+
+// AgentLoads are what each agent in cfg.Agents loads at the start of a
+// session opened at root.
+func AgentLoads(cfg config.Config, root string) []budget.Load {
+	var out []budget.Load
+	for _, id := range cfg.Agents {
+		if a := budget.ByID(id); a != nil {
+			out = append(out, budget.LoadAt(a, store.Tree{Root: root}))
+		}
+	}
+	return out
+}
+
+// AgentFileFindings are the load-budget findings of what agents load at
+// session start (loads, from AgentLoads): on the memory files of files
+// when an agent imports one, otherwise on the agent's own file, which
+// comes back in extra; a finding's File indexes files followed by extra.
+func AgentFileFindings(root string, cfg config.Config, files []rules.File, loads []budget.Load) (extra []rules.File, findings []rules.Finding) {
+	all := append([]rules.File(nil), files...)
+	var uses []budget.Use
+	for _, l := range loads {
+		for _, u := range l.Uses {
+			m := u.Over
+			if m == nil {
+				m = u.Near
+			}
+			if m == nil || u.Severity() < 0 {
+				continue
+			}
+			uses = append(uses, u)
+			p := filepath.Join(root, filepath.FromSlash(m.Path))
+			known := false
+			for i := range all {
+				if all[i].Path == p {
+					known = true
+				}
+			}
+			if known {
+				continue
+			}
+			for _, f := range l.Files {
+				if f.Path == m.Path {
+					all = append(all, rules.NewFile(p, f.Src))
+				}
+			}
+		}
+	}
+	// The budget's marks name files by their path from root.
+	byRel := make([]rules.File, len(all))
+	for i, f := range all {
+		byRel[i] = f
+		if rel, err := filepath.Rel(root, f.Path); err == nil {
+			byRel[i].Path = filepath.ToSlash(rel)
+		}
+	}
+	return all[len(files):], rules.LoadBudget(uses, byRel, cfg)
+}
+
+// Budget is what each agent the workspace uses pays for its memory: what
+// it loads at session start, against its limits, and each category file
+// against the file tool an agent reads it with.
+type Budget struct {
+	Agents []AgentBudget `json:"agents"`
+	Memory []FileBudget  `json:"memory"`
+}
+
+// AgentBudget is one agent's session start.
+type AgentBudget struct {
+	Agent  string       `json:"agent"`
+	Name   string       `json:"name"`
+	Files  []FileSize   `json:"files"`
+	Total  budget.Size  `json:"total"`
+	Limits []LimitStand `json:"limits"`
+	Source string       `json:"source"`
+}
+
+// FileSize is one file's size, by its path from the workspace root.
+type FileSize struct {
+	Path string      `json:"path"`
+	Size budget.Size `json:"size"`
+	// ImportedBy is the file whose `@path` import loads it.
+	ImportedBy string `json:"importedBy,omitempty"`
+}
+
+// FileBudget is a category file against the agents' file tools.
+type FileBudget struct {
+	FileSize
+	Limits []LimitStand `json:"limits"`
+}
+
+// LimitStand is one limit against what it measures.
+type LimitStand struct {
+	Agent string `json:"agent"`
+	What  string `json:"what"`
+	Max   int    `json:"max"`
+	Unit  string `json:"unit"`
+	unit  budget.Unit
+	Used  int `json:"used"`
+	// Percent is Used against Max, rounded down.
+	Percent int `json:"percent"`
+	// Path is the file judged ("" for every file the agent loads at
+	// start, judged together).
+	Path string `json:"path,omitempty"`
+	// Cut is where the agent stops: the 1-based line and how many lines
+	// it drops from there; nil within the limit.
+	Cut     *CutLine `json:"cut,omitempty"`
+	Message string   `json:"message,omitempty"`
+	Source  string   `json:"source"`
+	Checked string   `json:"checked"`
+}
+
+// CutLine is where an agent stops reading.
+type CutLine struct {
+	Path    string `json:"path"`
+	Line    int    `json:"line"`
+	Dropped int    `json:"dropped"`
+}
+
+// ComputeBudget is the budget of the memory files and of loads (AgentLoads)
+// for the agents in cfg.Agents.
+func ComputeBudget(cfg config.Config, files []rules.File, loads []budget.Load) Budget {
+	b := Budget{Agents: []AgentBudget{}, Memory: []FileBudget{}}
+	for _, l := range loads {
+		ab := AgentBudget{Agent: l.Agent.ID, Name: l.Agent.Name, Files: []FileSize{}, Total: l.Size, Limits: []LimitStand{}, Source: l.Agent.Source}
+		for _, f := range l.Files {
+			ab.Files = append(ab.Files, FileSize{Path: f.Path, Size: budget.Measure(f.Src), ImportedBy: f.From})
+		}
+		for _, u := range l.Uses {
+			ab.Limits = append(ab.Limits, stand(u))
+		}
+		b.Agents = append(b.Agents, ab)
+	}
+	for _, f := range files {
+		if !f.IsCategory || f.Doc == nil {
+			continue
+		}
+		rel := ".memory/" + f.Name
+		fb := FileBudget{FileSize: FileSize{Path: rel, Size: budget.Measure(f.Doc.Src)}, Limits: []LimitStand{}}
+		for _, id := range cfg.Agents {
+			if a := budget.ByID(id); a != nil {
+				for _, u := range budget.ReadUses(a, rel, f.Doc.Src) {
+					fb.Limits = append(fb.Limits, stand(u))
+				}
+			}
+		}
+		b.Memory = append(b.Memory, fb)
+	}
+	return b
+}
+
+func stand(u budget.Use) LimitStand {
+	ls := LimitStand{Agent: u.Agent.ID, What: u.Limit.What, Max: u.Limit.Max, Unit: u.Limit.Unit.String(), unit: u.Limit.Unit, Used: u.Used,
+		Percent: u.Used * 100 / max(u.Limit.Max, 1), Path: u.Path, Source: u.Limit.Source, Checked: u.Limit.Checked}
+	if u.Over != nil {
+		ls.Cut = &CutLine{Path: u.Over.Path, Line: u.Over.Line + 1, Dropped: u.Dropped}
+	}
+	if u.Severity() >= 0 {
+		ls.Message = u.Message()
+	}
+	return ls
+}
+
+// Text is the budget as a person reads it, the same from the CLI, the
+// editor and MCP: per agent what it loads at session start and each limit,
+// then each category file against the agents' file tools.
+func (b Budget) Text() string {
+	var w strings.Builder
+	if len(b.Agents) == 0 {
+		fmt.Fprintf(&w, "No agent's own files here (%s): name the agents with the `agents` setting to judge their budgets.\n", strings.Join(agentMarkers(), ", "))
+	}
+	for _, a := range b.Agents {
+		fmt.Fprintf(&w, "%s loads at session start %s\n", a.Name, sizeWords(a.Total))
+		for _, f := range a.Files {
+			fmt.Fprintf(&w, "  %s: %s", f.Path, sizeWords(f.Size))
+			if f.ImportedBy != "" {
+				fmt.Fprintf(&w, " (imported by %s)", f.ImportedBy)
+			}
+			w.WriteString("\n")
+		}
+		writeStands(&w, a.Limits)
+	}
+	if len(b.Memory) > 0 {
+		w.WriteString("Memory files, which the pointer blocks send agents to read:\n")
+	}
+	for _, f := range b.Memory {
+		fmt.Fprintf(&w, "  %s: %s\n", f.Path, sizeWords(f.Size))
+		writeStands(&w, f.Limits)
+	}
+	if len(b.Agents) > 0 {
+		w.WriteString("Every limit's source: docs/budgets.md (or --json).\n")
+	}
+	return w.String()
+}
+
+// FileSummary is one category file's size and how it stands against the
+// file tools of the agents in cfg.Agents, on one line: what an editor shows
+// at the top of the file.
+func FileSummary(cfg config.Config, f rules.File) string {
+	b := ComputeBudget(cfg, []rules.File{f}, nil)
+	if len(b.Memory) == 0 {
+		return ""
+	}
+	fb := b.Memory[0]
+	var w strings.Builder
+	w.WriteString(sizeWords(fb.Size))
+	writeStands(&w, fb.Limits)
+	// One line: the stands' own lines joined.
+	return strings.Join(strings.Fields(strings.ReplaceAll(w.String(), "\n", " · ")), " ")
+}
+
+// warnings are the limits that say something, each with the place.
+func (b Budget) warnings() []string {
+	var out []string
+	add := func(stands []LimitStand) {
+		for _, s := range stands {
+			if s.Message == "" {
+				continue
+			}
+			if s.Cut != nil {
+				out = append(out, fmt.Sprintf("%s:%d: %s", s.Cut.Path, s.Cut.Line, s.Message))
+			} else {
+				out = append(out, s.Message)
+			}
+		}
+	}
+	for _, a := range b.Agents {
+		add(a.Limits)
+	}
+	for _, f := range b.Memory {
+		add(f.Limits)
+	}
+	return out
+}
+
+// writeStands writes the limits that say something on a line each, and
+// the others together on one line per agent.
+func writeStands(w *strings.Builder, stands []LimitStand) {
+	var quiet []string
+	agent := ""
+	flush := func() {
+		if len(quiet) > 0 {
+			fmt.Fprintf(w, "    %s: %s\n", budget.ByID(agent).Name, strings.Join(quiet, ", "))
+		}
+		quiet = nil
+	}
+	for _, s := range stands {
+		if s.Agent != agent {
+			flush()
+			agent = s.Agent
+		}
+		if s.Message != "" {
+			fmt.Fprintf(w, "  ! %s", s.Message)
+			if s.Cut != nil {
+				fmt.Fprintf(w, " (%s:%d)", s.Cut.Path, s.Cut.Line)
+			}
+			w.WriteString("\n")
+			continue
+		}
+		q := fmt.Sprintf("%d %% of %s", s.Percent, budget.Amount(s.Max, s.unit))
+		if s.Path != "" && !strings.HasPrefix(s.Path, ".memory/") {
+			q += " on " + s.Path
+		}
+		quiet = append(quiet, q)
+	}
+	flush()
+}
+
+// sizeWords: "12,345 bytes, 210 lines, about 3,100 tokens".
+func sizeWords(s budget.Size) string {
+	return fmt.Sprintf("%s bytes, %s lines, about %s tokens", text.Thousands(s.Bytes), text.Thousands(s.Lines), text.Thousands(s.Tokens))
+}
+
+// agentMarkers are the files and folders that say a workspace uses an
+// agent, for the message that found none.
+func agentMarkers() []string {
+	var out []string
+	for _, a := range budget.Agents {
+		out = append(out, a.Detect[0])
+	}
+	return out
+}
