@@ -157,7 +157,6 @@ func (s *Server) transact(ctx context.Context, f *folder, label string, names []
 	// Our own write: the folder's cached disk side is stale (also after a
 	// failure, which may come after some files were written).
 	s.invalidateDisk(f)
-	f.catalog.Wrote(written)
 	if err != nil {
 		return nil, echoes, err
 	}

@@ -140,8 +140,9 @@ func (s *Server) Serve(ctx context.Context, t sdk.Transport) error {
 
 // service opens the workspace at root. Every call opens it afresh: the
 // folder may have been created, moved or replaced since the last call. What
-// was read and indexed from the folder is kept between calls, and reused
-// only while a stat of the folder vouches for it (memory.Warm).
+// was read and indexed from the folder is kept between calls: each call
+// reads the files, and reuses the parse and index of those whose bytes
+// are the same (memory.Warm).
 func (s *Server) service(root string) (*memory.Service, error) {
 	ws, err := store.Open(root)
 	if err != nil {

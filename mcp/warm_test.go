@@ -17,8 +17,8 @@ import (
 // warm between calls answers queryMemory (results and reply) exactly as a
 // new server does, after random sequences of its own stores, stores by
 // another server (another process, for the first), and external writes
-// (in place or replacing the file, some with an old modification time so
-// that the stat is trusted, some deleting it).
+// (in place or replacing the file, some with an old modification time,
+// some deleting it).
 func TestWarmQueryMatchesColdServer(t *testing.T) {
 	r := rand.New(rand.NewPCG(16, 5))
 	root := t.TempDir()

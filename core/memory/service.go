@@ -145,11 +145,7 @@ func (s *Service) Store(ctx context.Context, req StoreRequest, dryRun bool) (Sto
 		}
 		return res, err
 	}
-	written, err := s.WS.UpdateOnly(ctx, names, run)
-	if s.Warm != nil {
-		s.Warm.Wrote(written)
-	}
-	if err != nil {
+	if _, err := s.WS.UpdateOnly(ctx, names, run); err != nil {
 		return StoreResult{}, fmt.Errorf("storing into %s: %w", v.Category.File(), err)
 	}
 	return res, nil
@@ -159,12 +155,9 @@ func (s *Service) Store(ctx context.Context, req StoreRequest, dryRun bool) (Sto
 func (s *Service) Review(ctx context.Context, req ReviewRequest) ([]ReviewOutcome, error) {
 	var out []ReviewOutcome
 	plan := ReviewPlan(s.WS.Dir, req, s.Who, &out)
-	written, err := s.WS.Update(ctx, func(snap *store.Snapshot) ([]store.Change, error) {
+	_, err := s.WS.Update(ctx, func(snap *store.Snapshot) ([]store.Change, error) {
 		return plan(View{Files: Files(snap), Held: snap.Held, HeldErr: snap.HeldErr}, s.Cfg)
 	})
-	if s.Warm != nil {
-		s.Warm.Wrote(written)
-	}
 	return out, err
 }
 

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/memory-lsp/memory-lsp/core/memfile"
-	"github.com/memory-lsp/memory-lsp/core/store"
 )
 
 // TestWarmParsesShareNoEntries drives a Warm as the language server does
@@ -45,7 +44,7 @@ func TestWarmParsesShareNoEntries(t *testing.T) {
 		// of different bytes from one base, at the same moment.
 		start := make(chan struct{})
 		var wg sync.WaitGroup
-		wg.Go(func() { <-start; w.Wrote([]store.Change{{Path: path, Data: data}}) })
+		wg.Go(func() { <-start; keep(string(data), w.Parse(path, data)) })
 		for k := range 6 {
 			b := data
 			if k%2 == 1 {
