@@ -219,7 +219,7 @@ func TestLayersAreValidatedTogether(t *testing.T) {
 	want := config.Default()
 	want.UpdateThreshold, want.SkipThreshold = 0.85, 0.9
 	want.Limits[category.Decision], want.Limits[category.Quirk] = 2, 9
-	want.Disabled = map[string]bool{"missing-slug": true, "secret": true}
+	want.Disabled = map[string]bool{"missing-slug": true, "cross-file": true, "secret": true}
 	if !sameConfig(cfg, want) {
 		t.Errorf("buildConfig = %+v, want %+v", cfg, want)
 	}

@@ -173,6 +173,36 @@ func LoadAt(a *Agent, r Reader) Load {
 	return l
 }
 
+// instructionExtras are instruction files no agent's start loads but a
+// team writes for agents: Copilot's path-specific instructions.
+var instructionExtras = []string{".github/instructions/*.instructions.md"}
+
+// InstructionFiles are every instruction file of every known agent the
+// workspace holds at its root and in those agents' folders — what the team
+// tells agents besides `.memory/` — each once, in Agents' order.
+func InstructionFiles(r Reader) []File {
+	var out []File
+	seen := map[string]bool{}
+	var patterns []string
+	for _, a := range Agents {
+		for _, s := range a.Startup {
+			patterns = append(patterns, s.Pattern)
+		}
+	}
+	for _, pat := range append(patterns, instructionExtras...) {
+		for _, p := range expand(r, pat) {
+			if seen[p] {
+				continue
+			}
+			if src, ok := r.ReadFile(p); ok {
+				seen[p] = true
+				out = append(out, File{Path: p, Src: src})
+			}
+		}
+	}
+	return out
+}
+
 // ReadUses are the limits of a's file tool against one file it reads on
 // demand (a `.memory/` file the pointer block sends it to).
 func ReadUses(a *Agent, p string, src []byte) []Use {

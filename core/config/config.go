@@ -68,7 +68,10 @@ const MaxHistoryDepth = 100000
 // offByDefault are the rules a user turns on: missing-slug would flag every
 // entry HackLM and our own store write without a slug (slugs are optional in
 // the format), burying the findings that matter under hints.
-var offByDefault = []string{"missing-slug"}
+//
+// cross-file is off until its blind evaluation reaches 0.9 precision
+// (issue 31): a wrong "contradicts" would teach a team to ignore it.
+var offByDefault = []string{"missing-slug", "cross-file"}
 
 // Default is HackLM 1.1.0's behaviour: limits 30/40/40/40/30, thresholds 0.8/0.6/0.3.
 func Default() Config {

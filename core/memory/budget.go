@@ -41,12 +41,32 @@ func AgentLoads(cfg config.Config, root string) []budget.Load {
 	return out
 }
 
-// AgentFileFindings are the load-budget findings of what agents load at
-// session start (loads, from AgentLoads): on the memory files of files
-// when an agent imports one, otherwise on the agent's own file, which
-// comes back in extra; a finding's File indexes files followed by extra.
+// AgentFileFindings are the findings that read the agents' own files
+// beside `.memory/`: load-budget on what agents load at session start
+// (loads, from AgentLoads) — on a memory file an agent imports, otherwise on
+// the agent's file — and cross-file on the entries that contradict a line
+// of the team's instruction files. The agents' files a finding names come
+// back in extra; a finding's File indexes files followed by extra.
 func AgentFileFindings(root string, cfg config.Config, files []rules.File, loads []budget.Load) (extra []rules.File, findings []rules.Finding) {
-	all := append([]rules.File(nil), files...)
+	// The rules name the agents' files by their path from root; check
+	// shows them by their path on disk.
+	index := map[string]int{}
+	var rel []rules.File
+	for i, f := range files {
+		if r, err := filepath.Rel(root, f.Path); err == nil {
+			index[filepath.ToSlash(r)] = i
+		}
+	}
+	add := func(p string, src []byte) int {
+		if i, ok := index[p]; ok {
+			return i
+		}
+		i := len(files) + len(extra)
+		index[p] = i
+		extra = append(extra, rules.NewFile(filepath.Join(root, filepath.FromSlash(p)), src))
+		rel = append(rel, rules.NewFile(p, src))
+		return i
+	}
 	var uses []budget.Use
 	for _, l := range loads {
 		for _, u := range l.Uses {
@@ -57,33 +77,75 @@ func AgentFileFindings(root string, cfg config.Config, files []rules.File, loads
 			if m == nil || u.Severity() < 0 {
 				continue
 			}
-			uses = append(uses, u)
-			p := filepath.Join(root, filepath.FromSlash(m.Path))
-			known := false
-			for i := range all {
-				if all[i].Path == p {
-					known = true
-				}
-			}
-			if known {
-				continue
-			}
 			for _, f := range l.Files {
 				if f.Path == m.Path {
-					all = append(all, rules.NewFile(p, f.Src))
+					add(f.Path, f.Src)
+					uses = append(uses, u)
+					break
 				}
 			}
 		}
 	}
-	// The budget's marks name files by their path from root.
-	byRel := make([]rules.File, len(all))
-	for i, f := range all {
+	instr := budget.InstructionFiles(store.Tree{Root: root})
+	for _, f := range instr {
+		add(f.Path, f.Src)
+	}
+	byRel := make([]rules.File, len(files), len(files)+len(rel))
+	for i, f := range files {
 		byRel[i] = f
-		if rel, err := filepath.Rel(root, f.Path); err == nil {
-			byRel[i].Path = filepath.ToSlash(rel)
+		if r, err := filepath.Rel(root, f.Path); err == nil {
+			byRel[i].Path = filepath.ToSlash(r)
 		}
 	}
-	return all[len(files):], rules.LoadBudget(uses, byRel, cfg)
+	byRel = append(byRel, rel...)
+	findings = rules.LoadBudget(uses, byRel, cfg)
+	// cross-file: the memory files against the instruction files.
+	var others []rules.File
+	for _, f := range instr {
+		others = append(others, byRel[index[f.Path]])
+	}
+	cross := rules.CrossFile(files, others, cfg)
+	for k := range cross {
+		// CrossFile numbers the others after files, in instr's order.
+		for r := range cross[k].Related {
+			if o := cross[k].Related[r].File - len(files); o >= 0 && o < len(instr) {
+				cross[k].Related[r].File = index[instr[o].Path]
+			}
+		}
+	}
+	findings = append(findings, cross...)
+	// Only the agents' files a finding names come back.
+	keep := map[int]int{}
+	var kept []rules.File
+	for _, fd := range findings {
+		for _, fi := range append([]int{fd.File}, relatedFiles(fd)...) {
+			if k := fi - len(files); k >= 0 {
+				if _, ok := keep[fi]; !ok {
+					keep[fi] = len(files) + len(kept)
+					kept = append(kept, extra[k])
+				}
+			}
+		}
+	}
+	for i := range findings {
+		if to, ok := keep[findings[i].File]; ok {
+			findings[i].File = to
+		}
+		for r := range findings[i].Related {
+			if to, ok := keep[findings[i].Related[r].File]; ok {
+				findings[i].Related[r].File = to
+			}
+		}
+	}
+	return kept, rules.Sorted(findings)
+}
+
+func relatedFiles(fd rules.Finding) []int {
+	out := make([]int, len(fd.Related))
+	for i, r := range fd.Related {
+		out[i] = r.File
+	}
+	return out
 }
 
 // Budget is what each agent the workspace uses pays for its memory: what

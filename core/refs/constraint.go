@@ -225,3 +225,17 @@ func concrete(p Pin) bool {
 	v := strings.TrimSpace(p.Value)
 	return v != "" && !strings.ContainsAny(v, "<>=^~|*, ") && !strings.Contains(v, ".x")
 }
+
+// Overlap reports whether two stated versions (Kind Version) admit a common
+// version: "Node 18" and "Node 18 or newer" do, "Node 18" and "Node 20" do
+// not. A version either cannot read ("lts", "latest") is no evidence: true.
+// The subjects are the caller's to compare.
+func Overlap(a, b Ref) bool {
+	va, oka := parseSemver(a.Version)
+	vb, okb := parseSemver(b.Version)
+	if !oka || !okb {
+		return true
+	}
+	_, ok := bounded(a.Op, va).intersect(bounded(b.Op, vb))
+	return ok
+}

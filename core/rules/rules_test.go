@@ -34,12 +34,12 @@ func TestRegistryMatchesReadme(t *testing.T) {
 	// in order, then the codes it does not name: agent-directive and
 	// hidden-text beside secret (all about what text may be stored), the rules that judge
 	// entries against the repository after the rules of the text, then
-	// load-budget (what agents load beside the memory files),
+	// cross-file and load-budget (what agents read beside the memory files),
 	// file-too-large last.
 	want := []string{"bullet-marker", "indented-entry", "empty-entry", "bom", "line-ending", "slug-format",
 		"slug-malformed", "checkbox", "duplicate-slug", "missing-slug", "duplicate", "near-duplicate", "conflict",
 		"over-limit", "long-entry", "unknown-file", "secret", "agent-directive", "hidden-text", "stray-line",
-		"stale-path", "stale-command", "version-drift", "load-budget", "file-too-large"}
+		"stale-path", "stale-command", "version-drift", "cross-file", "load-budget", "file-too-large"}
 	var got []string
 	for _, r := range Rules() {
 		got = append(got, r.Code)
