@@ -37,7 +37,7 @@ func runBudget(_ context.Context, e *env, a *parsedArgs) (int, error) {
 		}
 		cfg, err := e.cfg.Merge(config.Settings{Agents: &ids})
 		if err != nil {
-			return exitError, usagef("--agents: %v", err)
+			return exitError, usagef("--%v", err) // "agents: …" names the flag
 		}
 		e.cfg = cfg
 	}

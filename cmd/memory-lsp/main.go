@@ -85,7 +85,7 @@ var sourceFlag = flagSpec{name: "source", value: "NAME", help: "who writes, for 
 var commonFlags = []flagSpec{
 	{name: "root", value: "DIR", help: "the project (default: the nearest folder above the current one holding .memory/, else the git top level)"},
 	{name: "json", boolean: true, help: "print one JSON document on stdout"},
-	{name: "config", value: "FILE", help: "settings file (JSON: categoryLimit, skipThreshold, updateThreshold, mergeThreshold, longEntry, maxContent, rules, historyDepth)"},
+	{name: "config", value: "FILE", help: "settings file (JSON: categoryLimit, skipThreshold, updateThreshold, mergeThreshold, longEntry, maxContent, rules, historyDepth, review, agents)"},
 }
 
 const categoryHelp = "Instruction, Quirk, Preference, Decision or Security; any case, plural or file name (decisions.md)"

@@ -149,6 +149,7 @@ var Agents = []*Agent{
 		Detect: []string{".github/copilot-instructions.md", ".github/instructions/"},
 		Startup: []Startup{
 			{Pattern: ".github/copilot-instructions.md"},
+			{Pattern: ".github/instructions/*.instructions.md", Always: frontMatterIs("applyTo", "**")},
 			{Pattern: "AGENTS.md"},
 		},
 		Limits: []Limit{

@@ -56,7 +56,9 @@ func TestCodexChainIsByteExact(t *testing.T) {
 			over: &Mark{Path: "AGENTS.md", Offset: max - 9, Line: 1}, dropped: 2, loaded: []string{"AGENTS.md"}, severity: 0},
 		{name: "under 80 %", files: mapReader{"AGENTS.md": lines(10, 64)}, loaded: []string{"AGENTS.md"}, severity: -1},
 		{name: "the override wins", files: mapReader{"AGENTS.override.md": "short\n", "AGENTS.md": lines(max/64+3, 64)}, loaded: []string{"AGENTS.override.md"}, severity: -1},
-		{name: "an empty override is skipped", files: mapReader{"AGENTS.override.md": " \n", "AGENTS.md": "x\n"}, loaded: []string{"AGENTS.md"}, severity: -1},
+		{name: "a blank override loads nothing", files: mapReader{"AGENTS.override.md": " \n", "AGENTS.md": lines(max/64+3, 64)}, severity: -1},
+		{name: "only the final line break past it", files: mapReader{"AGENTS.md": lines(max/64, 64) + "\n"}, near: true, loaded: []string{"AGENTS.md"}, severity: 1},
+		{name: "only CRLF and spaces past it", files: mapReader{"AGENTS.md": lines(max/64, 64) + " \r\n"}, near: true, loaded: []string{"AGENTS.md"}, severity: 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			l := LoadAt(codex, tc.files)
@@ -193,7 +195,10 @@ func TestImports(t *testing.T) {
 		"see @docs/a.md, then @b/c.md.":        {"docs/a.md", "b/c.md"},
 		"(@x.md)":                              {"x.md"},
 		"user@example.com @~/home.md @/abs.md": nil,
-		"`@code.md` @mention":                  nil,
+		"`@code.md` @mention":                  {"mention"}, // no such file: LoadAt drops it
+		"    @indented-code.md\n\t@tab.md":     nil,
+		"\ufeff@after-bom.md":                  {"after-bom.md"},
+		"See @README for setup.":               {"README"},
 		"```\n@fenced.md\n```\n@after.md":      {"after.md"},
 	} {
 		if got := Imports([]byte(src)); !slices.Equal(got, want) {

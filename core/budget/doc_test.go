@@ -20,7 +20,7 @@ const (
 // (one for an agent without any), with its source and the day it was read.
 func table() string {
 	var b strings.Builder
-	b.WriteString("| agent (`agents`) | loads at session start | limit | past it | source, checked |\n|---|---|---|---|---|\n")
+	b.WriteString("| agent (`agents`) | detected by | loads at session start | limit | past it | source, checked |\n|---|---|---|---|---|---|\n")
 	for _, a := range Agents {
 		var loads []string
 		for _, s := range a.Startup {
@@ -36,7 +36,7 @@ func table() string {
 		if a.ImportDepth > 0 {
 			loads = append(loads, fmt.Sprintf("`@path` imports, %d deep", a.ImportDepth))
 		}
-		head := fmt.Sprintf("| %s (`%s`) | %s |", a.Name, a.ID, strings.Join(loads, "; "))
+		head := fmt.Sprintf("| %s (`%s`) | `%s` | %s |", a.Name, a.ID, strings.Join(a.Detect, "`, `"), strings.Join(loads, "; "))
 		if len(a.Limits) == 0 {
 			fmt.Fprintf(&b, "%s no documented limit | — | [%s](%s), %s |\n", head, host(a.Source), a.Source, a.Checked)
 			continue
@@ -47,7 +47,7 @@ func table() string {
 				what = l.Part + ": " + what
 			}
 			fmt.Fprintf(&b, "%s %s %s | %s | [%s](%s), %s |\n", head, Amount(l.Max, l.Unit), scopeWords[l.Scope], beyondWords[l.Beyond]+" — "+what, host(l.Source), l.Source, l.Checked)
-			head = "| | |"
+			head = "| | | |"
 		}
 	}
 	return b.String()

@@ -137,8 +137,9 @@ func present(r Reader, p string) bool {
 func LoadAt(a *Agent, r Reader) Load {
 	l := Load{Agent: a}
 	seen := map[string]bool{}
+	chosen := false
 	for _, s := range a.Startup {
-		if a.FirstOnly && len(l.Files) > 0 {
+		if a.FirstOnly && chosen {
 			break
 		}
 		for _, p := range expand(r, s.Pattern) {
@@ -146,8 +147,11 @@ func LoadAt(a *Agent, r Reader) Load {
 			if !ok || seen[p] || (s.Always != nil && !s.Always(src)) {
 				continue
 			}
+			chosen = true
 			if a.FirstOnly && len(bytes.TrimSpace(src)) == 0 {
-				continue // an empty AGENTS file is skipped, at no cost
+				// Codex takes the first AGENTS file present and drops it
+				// when blank: nothing of that folder is loaded.
+				continue
 			}
 			seen[p] = true
 			l.Files = append(l.Files, File{Path: p, Src: src})
@@ -245,11 +249,11 @@ func expand(r Reader, pattern string) []string {
 // fileUse judges one file against a limit of its own.
 func fileUse(a *Agent, lim *Limit, p string, src []byte) Use {
 	u := Use{Agent: a, Limit: lim, Path: p, Used: measureIn(src, lim.Unit)}
-	if u.Used > lim.Max {
-		off := 0
-		if lim.Beyond != Skip {
-			off = offsetPast(src, lim.Unit, lim.Max)
-		}
+	off := 0
+	if u.Used > lim.Max && lim.Beyond != Skip {
+		off = offsetPast(src, lim.Unit, lim.Max)
+	}
+	if u.Used > lim.Max && (lim.Beyond == Skip || !blank(src[off:])) {
 		u.Over = markAt(p, src, off)
 		u.Dropped = lineCount(src) - u.Over.Line
 	} else if float64(u.Used) >= nearShare*float64(lim.Max) {
@@ -270,14 +274,17 @@ func chainUse(a *Agent, lim *Limit, files []File) Use {
 		switch {
 		case u.Over != nil:
 			u.Dropped += lineCount(f.Src)
-		case left == 0 || n > left:
+		case left == 0 && blank(f.Src):
+		case left == 0 || n > left && !blank(f.Src[offsetPast(f.Src, lim.Unit, left):]):
 			u.Over = markAt(f.Path, f.Src, offsetPast(f.Src, lim.Unit, left))
 			u.Dropped = lineCount(f.Src) - u.Over.Line
 		default:
+			// Within the budget, or past it by line breaks and spaces only:
+			// nothing the agent reads is lost in this file.
 			if u.Near == nil && n > left-nearLeft && left > nearLeft {
 				u.Near = markAt(f.Path, f.Src, offsetPast(f.Src, lim.Unit, left-nearLeft))
 			}
-			left -= n
+			left = max(left-n, 0)
 		}
 	}
 	if u.Over != nil {
@@ -285,6 +292,9 @@ func chainUse(a *Agent, lim *Limit, files []File) Use {
 	}
 	return u
 }
+
+// blank: nothing but spaces and line breaks.
+func blank(b []byte) bool { return len(bytes.TrimSpace(b)) == 0 }
 
 func measureIn(src []byte, u Unit) int {
 	switch u {
@@ -368,12 +378,18 @@ func importsOf(r Reader, files []File, seen map[string]bool, p string, src []byt
 
 // Imports are the `@path` imports of a Markdown file as Claude Code and
 // Gemini CLI read them: an "@" at the start of a word followed by a
-// relative path, outside code spans and fenced blocks. Paths from the home
-// folder or absolute ones are not the workspace's and are left out.
+// relative path (`@README`, `@docs/style.md`), outside code spans and
+// code blocks. Paths from the home folder or absolute ones are not the
+// workspace's and are left out; a word that names no file ("@mention") is
+// dropped by the caller, which finds nothing to read.
 func Imports(src []byte) []string {
 	var out []string
 	fenced := false
+	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
 	for _, line := range bytes.Split(src, []byte("\n")) {
+		if bytes.HasPrefix(line, []byte("    ")) || bytes.HasPrefix(line, []byte("\t")) {
+			continue // an indented code block (or a deep list item: no import there)
+		}
 		t := bytes.TrimSpace(line)
 		if bytes.HasPrefix(t, []byte("```")) || bytes.HasPrefix(t, []byte("~~~")) {
 			fenced = !fenced
@@ -398,7 +414,7 @@ func Imports(src []byte) []string {
 			}
 			target := strings.TrimRight(string(line[i+1:j]), ".:")
 			i = j
-			if target == "" || strings.HasPrefix(target, "~") || strings.HasPrefix(target, "/") || !strings.Contains(target, ".") {
+			if target == "" || strings.HasPrefix(target, "~") || strings.HasPrefix(target, "/") {
 				continue
 			}
 			out = append(out, target)
@@ -436,24 +452,26 @@ func (u Use) Message() string {
 	switch {
 	case u.Over != nil && lim.Beyond == Skip:
 		return fmt.Sprintf("%s %s: this file has %s, so it is not loaded at all", name, lim.What, used)
+	case u.Over != nil && lim.Beyond == Pages && lim.Unit == Tokens:
+		return fmt.Sprintf("%s %s: this file has %s, so an agent must read it in parts, and a first part from the top ends before this line", name, lim.What, used)
 	case u.Over != nil && lim.Beyond == Pages:
 		return fmt.Sprintf("%s %s: this file has %s, so an agent told to read it does not get %s in one read", name, lim.What, used, thisLine(u.Dropped))
 	case u.Over != nil && lim.Beyond == Unstated:
 		return fmt.Sprintf("%s %s: this file has %s, so from this line on it may not reach the agent", name, lim.What, used)
 	case u.Over != nil:
-		return fmt.Sprintf("%s %s: %s come to %s, so it drops %s without a word", name, lim.What, u.judged(), used, thisLine(u.Dropped))
+		return fmt.Sprintf("%s %s: %s, so it drops %s without a word", name, lim.What, u.judged(used), thisLine(u.Dropped))
 	case u.Near != nil:
-		return fmt.Sprintf("%s %s: %s already come to %s (%d %%), and what goes past the limit is dropped without a word", name, lim.What, u.judged(), used, u.Used*100/lim.Max)
+		return fmt.Sprintf("%s %s: %s (%d %% of it), and what goes past the limit is dropped without a word", name, lim.What, u.judged(used), u.Used*100/lim.Max)
 	}
 	return fmt.Sprintf("%s %s: %s", name, lim.What, used)
 }
 
-// judged names what a use measured, for messages.
-func (u Use) judged() string {
+// judged says how much a use measured, for messages.
+func (u Use) judged(used string) string {
 	if u.Limit.Scope == Chain {
-		return "the files it loads"
+		return "the files it loads come to " + used
 	}
-	return "this file's lines"
+	return "this file has " + used
 }
 
 // Amount writes n of unit u as messages do ("32 KiB", "2,000 lines",

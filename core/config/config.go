@@ -171,7 +171,12 @@ func (c Config) Merge(s Settings) (Config, error) {
 		out.Review = *s.Review
 	}
 	if s.Agents != nil {
-		out.Agents = slices.Clone(*s.Agents)
+		out.Agents = []string{}
+		for _, id := range *s.Agents {
+			if !slices.Contains(out.Agents, id) {
+				out.Agents = append(out.Agents, id)
+			}
+		}
 	}
 	for code, on := range s.Rules {
 		out.Disabled[code] = !on

@@ -258,7 +258,7 @@ func stand(u budget.Use) LimitStand {
 func (b Budget) Text() string {
 	var w strings.Builder
 	if len(b.Agents) == 0 {
-		fmt.Fprintf(&w, "No agent's own files here (%s): name the agents with the `agents` setting to judge their budgets.\n", strings.Join(agentMarkers(), ", "))
+		fmt.Fprintf(&w, "No agent is judged: the workspace holds none of their files (%s), or the `agents` setting names none.\n", strings.Join(agentMarkers(), ", "))
 	}
 	for _, a := range b.Agents {
 		fmt.Fprintf(&w, "%s loads at session start %s\n", a.Name, sizeWords(a.Total))
@@ -297,7 +297,7 @@ func FileSummary(cfg config.Config, f rules.File) string {
 	w.WriteString(sizeWords(fb.Size))
 	writeStands(&w, fb.Limits)
 	// One line: the stands' own lines joined.
-	return strings.Join(strings.Fields(strings.ReplaceAll(w.String(), "\n", " · ")), " ")
+	return strings.TrimSuffix(strings.Join(strings.Fields(strings.ReplaceAll(w.String(), "\n", " · ")), " "), " ·")
 }
 
 // warnings are the limits that say something, each with the place.
@@ -359,7 +359,13 @@ func writeStands(w *strings.Builder, stands []LimitStand) {
 
 // sizeWords: "12,345 bytes, 210 lines, about 3,100 tokens".
 func sizeWords(s budget.Size) string {
-	return fmt.Sprintf("%s bytes, %s lines, about %s tokens", text.Thousands(s.Bytes), text.Thousands(s.Lines), text.Thousands(s.Tokens))
+	n := func(v int, one, many string) string {
+		if v == 1 {
+			return "1 " + one
+		}
+		return text.Thousands(v) + " " + many
+	}
+	return fmt.Sprintf("%s, %s, about %s", n(s.Bytes, "byte", "bytes"), n(s.Lines, "line", "lines"), n(s.Tokens, "token", "tokens"))
 }
 
 // agentMarkers are the files and folders that say a workspace uses an

@@ -6,6 +6,7 @@
 package regfile
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -103,4 +104,27 @@ func checkRegular(path string, fi fs.FileInfo, limit int64) error {
 		return &OverLimitError{Path: path, Size: fi.Size(), Limit: limit}
 	}
 	return nil
+}
+
+// ReadHead is Read that, for a regular file over limit, gives its first
+// limit bytes instead of an error, and says so (cut).
+func ReadHead(path string, limit int64) (data []byte, cut bool, err error) {
+	data, err = Read(path, limit)
+	var over *OverLimitError
+	if !errors.As(err, &over) {
+		return data, false, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, false, &NotRegularError{Path: path}
+	}
+	data, err = io.ReadAll(io.LimitReader(f, limit))
+	if err != nil {
+		return nil, false, &ReadError{Path: path, Err: err}
+	}
+	return data, true, nil
 }
