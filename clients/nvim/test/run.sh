@@ -3,7 +3,8 @@
 # and later): the legacy setup (lua/memory_lsp) starts the real server for a
 # .memory/ file, and test_spec.lua checks diagnostics, a quick fix, fix-all,
 # :MemoryStore (closed and open file), :MemoryQuery, a held write approved
-# by its code action, a stale-path warning and
+# by its code action, a stale-path warning, a load-budget warning with the
+# file's size in the hover on its first line, and
 # go-to-definition on a cited path, and that README.md gets
 # no client.
 #
@@ -68,6 +69,11 @@ prefs='# Preferences
 - [review-order] Review the migration files first, then the API handlers, then the web app, because a wrong migration is the costliest mistake to undo and the web app changes are usually the easiest ones to check by running the app locally, while the API handlers need the migrations applied before their tests can start on a fresh database.
 '
 printf '%s' "$prefs" >"$ws/.memory/preferences.md"
+# A team that uses Claude Code (CLAUDE.md) and keeps a security.md of 2,001
+# lines: Claude Code's Read tool returns 2,000, so load-budget warns on the
+# 2,001st (a heading, blank lines, then the one entry).
+printf '# Team\n\nRead .memory/ before answering.\n' >"$ws/CLAUDE.md"
+{ printf '# Security\n'; for _ in $(seq 1999); do printf '\n'; done; printf -- '- [no-token-logs] Never log access tokens.\n'; } >"$ws/.memory/security.md"
 # Code the memory cites (committed, as in a user's repository): an entry
 # citing src/auth/session.ts at line 2 (a go-to-definition target) and one
 # citing a path that does not exist (stale-path).

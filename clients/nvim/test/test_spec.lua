@@ -538,6 +538,19 @@ local function main()
   end
   eq(#our_clients(), 1, 'memory_lsp clients at the end')
 
+  -- 9b. load-budget: with CLAUDE.md beside .memory/, security.md's 2,001st
+  --     line is past what Claude Code's Read tool returns (a warning there),
+  --     and the hover on the file's first line gives its size against it.
+  local sbuf = edit(root .. '/.memory/security.md')
+  wait_for('load-budget@2001 in security.md', function()
+    return has_code(sbuf, 'load-budget', 2001), vim.inspect(codes(sbuf))
+  end)
+  local h = request_sync(client, 'textDocument/hover',
+    { textDocument = { uri = vim.uri_from_bufnr(sbuf) }, position = { line = 0, character = 2 } }, sbuf)
+  local hv = h and h.contents and h.contents.value or ''
+  check(hv:find('2,001 lines', 1, true) and hv:find('Claude Code reads the first 2,000 lines', 1, true),
+    'hover on security.md\'s first line: ' .. vim.inspect(h))
+
   -- 10. Nothing went wrong on the server's side (e.g. settings sent as []).
   -- (The server reports each store by an Info showMessage too.)
   for _, m in ipairs(server_messages) do
