@@ -39,6 +39,36 @@ type view struct {
 	uris  []protocol.DocumentUri
 	// actions are the file-wide code actions of a checked view.
 	actions actionCache
+	// mem is how many of files are the folder's memory files; the rest
+	// (withAgentFiles) are the agents' files beside it that a finding
+	// names. 0 before any was added.
+	mem int
+}
+
+// memFiles are the view's memory files, without the agents' files a check
+// added after them.
+func (v *view) memFiles() []rules.File {
+	if v.mem == 0 {
+		return v.files
+	}
+	return v.files[:v.mem]
+}
+
+// withAgentFiles adds the agents' files the findings of a check name
+// (memory.AgentFileFindings), after the memory files: read from disk, never
+// open buffers of this server (it is not attached to them).
+func (v *view) withAgentFiles(extra []rules.File) {
+	if len(extra) == 0 {
+		return
+	}
+	v.mem = len(v.files)
+	v.files = append(slices.Clip(v.files), extra...)
+	for range extra {
+		v.versions = append(v.versions, -1)
+		v.docs = append(v.docs, nil)
+		v.index = append(v.index, nil)
+		v.uris = append(v.uris, "")
+	}
 }
 
 // openDocs is f's open buffers at their latest versions, by view path.
@@ -189,6 +219,14 @@ func (s *Server) checkLocked(f *folder) (*view, config.Config, []rules.Finding) 
 	}
 	f.checker.Repo, v.repo = st.get(), st.get()
 	findings := f.checker.Check(v.files, cfg)
+	// What agents load at session start and what the team's other
+	// instruction files say (load-budget on their files, cross-file): read
+	// from the folder's root at each check, as check does.
+	root := filepath.Dir(f.dir)
+	if extra, more := memory.AgentFileFindings(root, cfg, v.files, memory.AgentLoads(cfg, root)); len(more) > 0 {
+		v.withAgentFiles(extra)
+		findings = rules.Sorted(append(slices.Clip(findings), more...))
+	}
 	f.last = &checked{v: v, cfg: cfg, repo: st, findings: findings}
 	f.checks++
 	return v, cfg, findings
@@ -198,11 +236,12 @@ func (s *Server) checkLocked(f *folder) (*view, config.Config, []rules.Finding) 
 // snapshot and, file for file, the same buffer versions. A snapshot read
 // afresh is a new one, so this errs only towards checking again.
 func (v *view) sameFiles(w *view) bool {
-	if v.disk != w.disk || len(v.files) != len(w.files) {
+	a, b := v.memFiles(), w.memFiles()
+	if v.disk != w.disk || len(a) != len(b) {
 		return false
 	}
-	for i := range v.files {
-		if v.files[i].Path != w.files[i].Path || v.docs[i] != w.docs[i] {
+	for i := range a {
+		if a[i].Path != b[i].Path || v.docs[i] != w.docs[i] {
 			return false
 		}
 	}
@@ -351,7 +390,10 @@ func (s *Server) publish(f *folder) {
 	}
 	s.mu.Unlock()
 	for _, p := range gone {
-		if store.Exists(p) {
+		if store.Exists(p) && filepath.Dir(p) == f.dir {
+			// A memory file still there: its buffer's publish is its own.
+			// An agent's file (AGENTS.md) left the view because nothing
+			// is found in it any more: its list is emptied.
 			continue
 		}
 		s.conn.Notify("textDocument/publishDiagnostics", protocol.PublishDiagnosticsParams{URI: uriOf(p), Diagnostics: []protocol.Diagnostic{}})

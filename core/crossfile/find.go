@@ -51,46 +51,49 @@ func Find(entries []string, lines []Line, th similar.Thresholds) []Contradiction
 			out = append(out, c)
 		}
 	}
-	ePM := make([]pmUse, len(entries))
-	eVer := make([][]refs.Ref, len(entries))
+	es := make([]side, len(entries))
+	var cands []int // the entries that name a package manager or a version
 	for i, e := range entries {
-		ePM[i] = packageManager(e)
-		eVer[i] = versions(e)
-	}
-	for j, l := range lines {
-		lpm := packageManager(l.Text)
-		lver := []refs.Ref(nil)
-		if !l.Code {
-			lver = versions(l.Text)
+		es[i] = sideOf(e, "")
+		if es[i].pm.prefers != "" || len(es[i].vers) > 0 {
+			cands = append(cands, i)
 		}
-		for i, e := range entries {
-			if scoped(l, e, true) {
-				// A label ("**Frontend**: React 18") names the part of a
-				// stack a version is of, which its subject names too: for
-				// versions only headings and "in X" phrases scope.
-				if !scoped(l, e, false) {
-					for _, a := range eVer[i] {
-						for _, b := range lver {
-							if a.Subject == b.Subject && !refs.Overlap(a, b) {
-								add(Contradiction{Entry: i, Line: j, Kind: Version, Says: e[a.Start:a.End], Other: l.Text[b.Start:b.End]})
-							}
+	}
+	ls := make([]side, len(lines))
+	for j, l := range lines {
+		ls[j] = sideOf(l.Text, l.Heading)
+		if l.Code {
+			ls[j].vers = nil
+		}
+		if ls[j].pm.prefers == "" && len(ls[j].vers) == 0 {
+			continue
+		}
+		for _, i := range cands {
+			e, a, b := entries[i], &es[i], &ls[j]
+			versions := func() {
+				for _, x := range a.vers {
+					for _, y := range b.vers {
+						if x.Subject == y.Subject && !refs.Overlap(x, y) {
+							add(Contradiction{Entry: i, Line: j, Kind: Version, Says: e[x.Start:x.End], Other: lines[j].Text[y.Start:y.End]})
 						}
 					}
 				}
+			}
+			if !sameSet(a.scope, b.scope) {
+				// A label ("**Frontend**: React 18") names the part of a
+				// stack a version is of, which its subject names too: for
+				// versions only headings and "in X" phrases scope.
+				if sameSet(a.scopeNoLabel, b.scopeNoLabel) {
+					versions()
+				}
 				continue
 			}
-			if p, q := ePM[i], lpm; p.prefers != "" && q.prefers != "" && p.prefers != q.prefers && !q.positive[p.prefers] && !p.positive[q.prefers] &&
+			if p, q := a.pm, b.pm; p.prefers != "" && q.prefers != "" && p.prefers != q.prefers && !q.positive[p.prefers] && !p.positive[q.prefers] &&
 				(p.explicit || q.explicit || sharesJob(p, q)) {
 				add(Contradiction{Entry: i, Line: j, Kind: PackageManager, Says: p.prefers, Other: q.prefers})
 				continue
 			}
-			for _, a := range eVer[i] {
-				for _, b := range lver {
-					if a.Subject == b.Subject && !refs.Overlap(a, b) {
-						add(Contradiction{Entry: i, Line: j, Kind: Version, Says: e[a.Start:a.End], Other: l.Text[b.Start:b.End]})
-					}
-				}
-			}
+			versions()
 		}
 	}
 	// Rules and values: the pairs similar finds between an entry and a
@@ -112,7 +115,7 @@ func Find(entries []string, lines []Line, th similar.Thresholds) []Contradiction
 			continue // both entries, or both lines
 		}
 		j := prose[k-len(entries)]
-		if scoped(lines[j], entries[i], true) || changeWords(entries[i]) || changeWords(lines[j].Text) {
+		if !sameSet(scopeOf(entries[i], "", true), scopeOf(lines[j].Text, lines[j].Heading, true)) || changeWords(entries[i]) || changeWords(lines[j].Text) {
 			continue
 		}
 		switch p.Verdict.Kind {
@@ -179,27 +182,41 @@ func changeWords(s string) bool {
 	return false
 }
 
-// scoped: the line and the entry are not about the same part of the
-// project — one is under a heading, or names a part ("**Frontend**: …",
-// "in CI", "for the docs site"), the other does not share: a frontend's
-// package manager and the root's may both be right.
-func scoped(l Line, entry string, labels bool) bool {
-	a := scopes(entry, labels)
-	b := scopes(l.Text, labels)
-	for _, w := range words(l.Heading) {
+// side is what Find reads of an entry or a line once.
+type side struct {
+	pm   pmUse
+	vers []refs.Ref
+	// scope and scopeNoLabel are the parts of the project it is about
+	// (scopes), with and without its label: two texts under different
+	// scopes may both be right.
+	scope, scopeNoLabel map[string]bool
+}
+
+func sideOf(text, heading string) side {
+	return side{pm: packageManager(text), vers: versions(text), scope: scopeOf(text, heading, true), scopeNoLabel: scopeOf(text, heading, false)}
+}
+
+// scopeOf is scopes(text), with every scope word of the heading above it.
+func scopeOf(text, heading string, labels bool) map[string]bool {
+	out := scopes(text, labels)
+	for _, w := range words(heading) {
 		if scopeWords[w] {
-			b[w] = true
+			out[w] = true
 		}
 	}
+	return out
+}
+
+func sameSet(a, b map[string]bool) bool {
 	if len(a) != len(b) {
-		return true
+		return false
 	}
 	for w := range a {
 		if !b[w] {
-			return true
+			return false
 		}
 	}
-	return false
+	return true
 }
 
 // scopes are the parts of a project a text says it is about: a scope word

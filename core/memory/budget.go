@@ -86,7 +86,10 @@ func AgentFileFindings(root string, cfg config.Config, files []rules.File, loads
 			}
 		}
 	}
-	instr := budget.InstructionFiles(store.Tree{Root: root})
+	var instr []budget.File
+	if rules.CrossFileOn(cfg) {
+		instr = budget.InstructionFiles(store.Tree{Root: root})
+	}
 	for _, f := range instr {
 		add(f.Path, f.Src)
 	}

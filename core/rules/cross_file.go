@@ -19,6 +19,17 @@ const CrossFileCode = "cross-file"
 // a check of the memory files alone reports nothing.
 func checkCrossFile(*workspace) {}
 
+// CrossFileOn reports whether cfg runs cross-file: a front end reads the
+// team's instruction files for it only then.
+func CrossFileOn(cfg config.Config) bool {
+	for i := range registry {
+		if registry[i].Code == CrossFileCode {
+			return registry[i].on(cfg)
+		}
+	}
+	return false
+}
+
 // CrossFile are the cross-file findings of the entries of files (the
 // memory files) against others (the team's instruction files, by their
 // path from the workspace root): on the entry, with the line it
