@@ -105,6 +105,13 @@ func TestE2ELoadBudget(t *testing.T) {
 		t.Errorf("budget judged %v, want claude, codex and copilot (init wrote their files)", seen)
 	}
 
+	// check AGENTS.md: the reference rules on its bullets, in git.
+	lsptest.AppendInPlace(t, agents, "- The release script is `scripts/release.sh`.\n")
+	out, errs, code = runBinary(t, root, "", "check", "AGENTS.md")
+	if code != 1 || !strings.Contains(out, "scripts/release.sh does not exist [stale-path]") || strings.Contains(out, ".memory/") {
+		t.Errorf("check AGENTS.md: exit %d, want 1 (its load-budget error) and the stale path, nothing of .memory/\n%s%s", code, out, errs)
+	}
+
 	for _, settings := range []string{`{"agents": []}`, `{"agents": ["claude"]}`, `{"rules": {"load-budget": false}}`} {
 		cfg := filepath.Join(t.TempDir(), "settings.json")
 		if err := os.WriteFile(cfg, []byte(settings), 0o644); err != nil {

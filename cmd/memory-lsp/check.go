@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/memory-lsp/memory-lsp/core/budget"
 	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/store"
@@ -20,6 +21,9 @@ import (
 type target struct {
 	root  string
 	files map[string]bool
+	// agents are the agents' instruction files named (AGENTS.md, …), by
+	// path on disk: their bullets are judged by the reference rules.
+	agents []string
 }
 
 func resolveTargets(e *env, paths []string) ([]*target, error) {
@@ -40,6 +44,10 @@ func resolveTargets(e *env, paths []string) ([]*target, error) {
 		var root, file string
 		switch {
 		case !fi.IsDir():
+			if r, ok := agentFileTarget(abs); ok {
+				root, file = r, abs
+				break
+			}
 			if root, file, err = memoryFileTarget(p, abs); err != nil {
 				return nil, err
 			}
@@ -62,11 +70,35 @@ func resolveTargets(e *env, paths []string) ([]*target, error) {
 				t.files = map[string]bool{}
 			}
 			t.files[file] = true
+			if filepath.Base(filepath.Dir(file)) != store.DirName && !slices.Contains(t.agents, file) {
+				t.agents = append(t.agents, file)
+			}
 		} else {
 			t.files = nil // the whole workspace was asked for
 		}
 	}
 	return out, nil
+}
+
+// agentFileTarget finds the workspace root of an agent's instruction file
+// given to check (AGENTS.md, CLAUDE.md, .cursor/rules/x.mdc …): the folder
+// it names a root file of, nearest first, preferring one that holds
+// .memory/ or .git. false: no agent's file.
+func agentFileTarget(abs string) (string, bool) {
+	var first string
+	dir := filepath.Dir(abs)
+	for range 3 {
+		if rel, err := filepath.Rel(dir, abs); err == nil && budget.IsInstructionFile(filepath.ToSlash(rel)) {
+			if store.IsDir(filepath.Join(dir, store.DirName)) || store.Exists(filepath.Join(dir, ".git")) {
+				return dir, true
+			}
+			if first == "" {
+				first = dir
+			}
+		}
+		dir = filepath.Dir(dir)
+	}
+	return first, first != ""
 }
 
 // memoryFileTarget finds the workspace root of a file PATH given to check.
@@ -96,7 +128,7 @@ func memoryFileTarget(p, abs string) (root, file string, err error) {
 		return "", "", fmt.Errorf("checking %s: %w", p, err)
 	}
 	if filepath.Base(filepath.Dir(real)) != store.DirName {
-		return "", "", usagef("%s is not a file directly inside a %s folder: check reads, and --fix writes, only memory files", p, store.DirName)
+		return "", "", usagef("%s is not a file directly inside a %s folder nor an agent's instruction file (AGENTS.md, CLAUDE.md, .cursor/rules/*.mdc …): check reads, and --fix writes, only memory files", p, store.DirName)
 	}
 	return filepath.Dir(filepath.Dir(real)), real, nil
 }
@@ -261,7 +293,7 @@ func runCheck(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 		if err != nil {
 			return exitError, err
 		}
-		repo := openRepo(ctx, e, svc)
+		repo := openRepo(ctx, e, svc, len(t.agents) > 0)
 		if a.set["fix"] {
 			names, err := svc.Fix(ctx, repo)
 			if err != nil {
@@ -273,7 +305,7 @@ func runCheck(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 			if len(names) > 0 && repo != nil {
 				// The fixes moved lines of committed memory files: the
 				// times they were written are read again.
-				repo = openRepo(ctx, e, svc)
+				repo = openRepo(ctx, e, svc, len(t.agents) > 0)
 			}
 		}
 		files, findings, err := svc.Check(repo)
@@ -291,6 +323,22 @@ func runCheck(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 			files = append(files, extra...)
 			findings = rules.Sorted(append(findings, agentFindings...))
 		}
+		// The agents' files named: the reference rules on their bullets.
+		for _, p := range t.agents {
+			if i := slices.IndexFunc(files, func(f rules.File) bool { return f.Path == p }); i < 0 {
+				data, err := store.ReadFile(p)
+				if err != nil {
+					return exitError, fmt.Errorf("checking %s: %w", display(p), err)
+				}
+				files = append(files, rules.NewFile(p, data))
+			}
+			i := slices.IndexFunc(files, func(f rules.File) bool { return f.Path == p })
+			for _, fd := range rules.ReferencesIn(files[i], repo, svc.Cfg) {
+				fd.File = i
+				findings = append(findings, fd)
+			}
+		}
+		findings = rules.Sorted(findings)
 		c := &checked{root: svc.WS.Root, files: files, only: t.files, noCode: repo != nil && !repo.HasCode()}
 		for _, f := range findings {
 			if c.reported(files[f.File]) {
@@ -368,8 +416,8 @@ func runCheck(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 // .memory folder, there is nothing to judge, and nothing to say about the
 // code (nil: no note follows); a project that cannot be listed leaves those
 // rules silent, and check goes on and says why.
-func openRepo(ctx context.Context, e *env, svc *memory.Service) rules.Repo {
-	if !rules.ReadsRepo(svc.Cfg) || !store.IsDir(svc.WS.Dir) {
+func openRepo(ctx context.Context, e *env, svc *memory.Service, agentFiles bool) rules.Repo {
+	if !rules.ReadsRepo(svc.Cfg) || !store.IsDir(svc.WS.Dir) && !agentFiles {
 		return nil
 	}
 	repo, err := svc.Repo(ctx)

@@ -181,6 +181,24 @@ func LoadAt(a *Agent, r Reader) Load {
 // team writes for agents: Copilot's path-specific instructions.
 var instructionExtras = []string{".github/instructions/*.instructions.md"}
 
+// IsInstructionFile reports whether rel, a slash path from a workspace's
+// root, names one of an agent's instruction files (InstructionFiles' kind).
+func IsInstructionFile(rel string) bool {
+	for _, a := range Agents {
+		for _, s := range a.Startup {
+			if Match(s.Pattern, rel) {
+				return true
+			}
+		}
+	}
+	for _, p := range instructionExtras {
+		if Match(p, rel) {
+			return true
+		}
+	}
+	return false
+}
+
 // InstructionFiles are every instruction file of every known agent the
 // workspace holds at its root and in those agents' folders — what the team
 // tells agents besides `.memory/` — each once, in Agents' order.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/crossfile"
 	"github.com/memory-lsp/memory-lsp/core/similar"
@@ -18,6 +19,35 @@ const CrossFileCode = "cross-file"
 // files beside `.memory/`, which a front end reads and gives CrossFile, so
 // a check of the memory files alone reports nothing.
 func checkCrossFile(*workspace) {}
+
+// ReferencesIn are the reference rules' findings (stale-path,
+// stale-command, version-drift) on the bullets of an agent's instruction
+// file (AGENTS.md, CLAUDE.md …), read as entries, judged against repo:
+// what check reports when it is given that file, without fixes.
+func ReferencesIn(f File, repo Repo, cfg config.Config) []Finding {
+	g := f
+	g.IsCategory, g.Category = true, category.Instruction
+	c := cfg
+	c.Disabled = map[string]bool{}
+	for code, off := range cfg.Disabled {
+		c.Disabled[code] = off
+	}
+	for _, r := range registry {
+		if !r.NeedsRepo {
+			c.Disabled[r.Code] = true
+		}
+	}
+	var out []Finding
+	for _, fd := range CheckWithRepo([]File{g}, c, repo) {
+		if fd.Traits().NeedsRepo {
+			// The fixes rewrite memory entries; an agent's file is the
+			// team's to edit.
+			fd.Fixes = nil
+			out = append(out, fd)
+		}
+	}
+	return out
+}
 
 // CrossFileOn reports whether cfg runs cross-file: a front end reads the
 // team's instruction files for it only then.
