@@ -132,10 +132,7 @@ func (s *Server) cmdStore(ctx context.Context, _ string, raw json.RawMessage) (a
 	}
 	st := sc.Store
 	var res memory.StoreResult
-	// The folder's warm catalog keeps what the dedup read in the file's
-	// entries at the last store.
-	catalog := &s.folderFor(memoryDir(root)).catalog
-	plan := memory.StorePlan(memoryDir(root), sc, catalog, s.writer(), &res)
+	plan := memory.StorePlan(memoryDir(root), sc, s.writer(), &res)
 	rep, err := s.writeReading(ctx, root, "Store memory", []string{st.Category.File(), store.HeldName}, plan)
 	if err != nil {
 		return nil, err

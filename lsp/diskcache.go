@@ -154,9 +154,7 @@ func (s *Server) diskFiles(f *folder, open map[string]bool) (*store.Snapshot, []
 	linked := false
 	for i, sf := range snap.Files {
 		if sf.Exists && sf.Data != nil {
-			// Read from the catalog's parse of the file: after a store of
-			// ours, only the appended entry is read.
-			parsed[i] = sync.OnceValue(func() rules.File { return f.catalog.File(sf.Path, sf.Data) })
+			parsed[i] = sync.OnceValue(func() rules.File { return rules.NewFile(sf.Path, sf.Data) })
 		}
 		linked = linked || sf.Link != ""
 	}

@@ -285,7 +285,7 @@ func (s *Server) planWrite(f *folder, snap *store.Snapshot, cfg config.Config, n
 	out := map[string][]byte{}
 	var changes []store.Change
 	if plan != nil {
-		planned, err := plan(memory.View{Files: f.catalog.Overlay(snap, merged), Held: snap.Held, HeldErr: snap.HeldErr}, cfg)
+		planned, err := plan(memory.View{Files: memory.Overlay(snap, merged), Held: snap.Held, HeldErr: snap.HeldErr}, cfg)
 		if err != nil {
 			return nil, nil, false, err
 		}

@@ -118,11 +118,11 @@ func (s *Service) Store(ctx context.Context, req StoreRequest, dryRun bool) (Sto
 	}
 	v := sc.Store
 	var res StoreResult
-	plan := StorePlan(s.WS.Dir, sc, s.Warm, s.Who, &res)
+	plan := StorePlan(s.WS.Dir, sc, s.Who, &res)
 	run := func(snap *store.Snapshot) ([]store.Change, error) {
 		files := Files(snap)
 		if s.Warm != nil {
-			files = s.Warm.Overlay(snap, nil)
+			files = Overlay(snap, nil)
 		}
 		changes, err := plan(View{Files: files, Held: snap.Held, HeldErr: snap.HeldErr}, s.Cfg)
 		if dryRun {

@@ -110,9 +110,8 @@ func PlanStore(cur []byte, s Store, cfg config.Config) ([]byte, StoreResult, err
 }
 
 // PlanStoreParsing is PlanStore with the file's parse made by parse, which
-// must be memfile.Parse's: a long-lived process keeps the parse of the
-// file's earlier bytes (Warm.Parse), or has these bytes parsed already
-// (ParsedAs).
+// must be memfile.Parse's: a caller that has these bytes parsed already
+// gives that parse (ParsedAs).
 func PlanStoreParsing(cur []byte, parse func([]byte) *memfile.Document, s Store, cfg config.Config) ([]byte, StoreResult, error) {
 	file := s.Category.File()
 	if !memfile.Fits(cur) {

@@ -1,7 +1,6 @@
 package memory
 
 import (
-	"bytes"
 	"path/filepath"
 	"slices"
 	"time"
@@ -46,10 +45,9 @@ type Writer struct {
 // the record of a reversal in the conflict log, the provenance of the
 // write, and the acknowledgement every writer journals (ack.go: an
 // editor's save must not take out what a store answered "stored"); or, when
-// review holds the write, its record in the review queue instead. w, when
-// non-nil, is the warm catalog whose parse of the file the store reads
-// from, and keeps for the next. The plan's result is left in *res.
-func StorePlan(dir string, sc Screened, w *Warm, who Writer, res *StoreResult) Plan {
+// review holds the write, its record in the review queue instead. The
+// plan's result is left in *res.
+func StorePlan(dir string, sc Screened, who Writer, res *StoreResult) Plan {
 	st, signals := sc.Store, sc.Signals
 	return func(v View, cfg config.Config) ([]store.Change, error) {
 		cfg.Review = sc.Review // as screened, the project's floor applied
@@ -63,17 +61,6 @@ func StorePlan(dir string, sc Screened, w *Warm, who Writer, res *StoreResult) P
 				return nil, tooLarge("store into", f)
 			}
 			path, cur, parse = f.Path, f.Doc.Src, ParsedAs(f.Doc)
-			if w != nil {
-				// The warm catalog's parse of the new bytes is the next
-				// store's and query's.
-				d, p := f.Doc, f.Path
-				parse = func(b []byte) *memfile.Document {
-					if bytes.Equal(b, d.Src) {
-						return d
-					}
-					return w.Parse(p, b)
-				}
-			}
 		}
 		out, r, err := PlanStoreParsing(cur, parse, st, cfg)
 		*res = r

@@ -29,10 +29,6 @@ type Warm struct {
 	// files are the last read's (Load).
 	files []rules.File
 
-	// latest is the last parse Parse made of each file, so that the next
-	// reader of the same bytes (a store's plan, a check) takes it instead
-	// of making its own.
-	latest map[string]*memfile.Document
 	// repo is the repository the last query's hits were judged against
 	// (Repo, warm_repo.go).
 	repo *warmRepo
@@ -57,75 +53,14 @@ func (w *Warm) Catalog(files []rules.File) *Catalog {
 	for _, p := range c.parts {
 		w.parts[p.path] = p
 	}
-	for path, d := range w.latest {
-		// Kept only while it may be the base of the next parse of a file
-		// the catalog holds.
-		if p := w.parts[path]; p == nil || p.doc == d || bytes.Equal(p.doc.Src, d.Src) {
-			delete(w.latest, path)
-		}
-	}
 	w.last = &Catalog{parts: c.parts, index: c.index}
 	return c
 }
 
-// Parse is memfile.Parse(data) for the file at path, read from the last
-// parse of that file w holds (memfile.Reparse): after a store of this
-// process, of the bytes before it, so that only the appended entry is read.
-// A file w knows nothing of is parsed, and that parse not kept (the
-// caller keeps it as long as it needs it; the catalog keeps its own).
-func (w *Warm) Parse(path string, data []byte) *memfile.Document {
-	d, base := w.parse(path, data)
-	if base != nil && d != base {
-		w.mu.Lock()
-		w.rememberLocked(path, d)
-		w.mu.Unlock()
-	}
-	return d
-}
-
-// parse is memfile.Parse(data) for the file at path, read from base, the
-// latest parse w holds of it (nil: none).
-func (w *Warm) parse(path string, data []byte) (d, base *memfile.Document) {
-	w.mu.Lock()
-	base = w.known(path)
-	w.mu.Unlock()
-	if base == nil {
-		return memfile.Parse(data), nil
-	}
-	return memfile.Reparse(base, data), base
-}
-
-// rememberLocked makes d the latest parse of the file at path; w.mu is held.
-func (w *Warm) rememberLocked(path string, d *memfile.Document) {
-	if w.latest == nil {
-		w.latest = map[string]*memfile.Document{}
-	}
-	w.latest[path] = d
-}
-
-// Overlay is the package's Overlay with the files of snap parsed by Parse:
-// for a writer of a long-lived process, which reads the folder again inside
-// the lock, most often to find the bytes it last wrote or indexed.
-func (w *Warm) Overlay(snap *store.Snapshot, bufs map[string][]byte) []rules.File {
-	var parsed []func() rules.File
-	if snap != nil {
-		parsed = make([]func() rules.File, len(snap.Files))
-		for i, sf := range snap.Files {
-			parsed[i] = func() rules.File { return w.File(sf.Path, sf.Data) }
-		}
-	}
-	return OverlayParsed(snap, parsed, buffers(bufs))
-}
-
-// File is rules.NewFile with the parse made by Parse.
-func (w *Warm) File(path string, data []byte) rules.File {
-	return rules.NewFileParsing(path, data, func(b []byte) *memfile.Document { return w.Parse(path, b) })
-}
-
 // Bytes is what w last knew the file at path to hold (nil: nothing): the
-// bytes this process last wrote there, else those of the latest parse w
-// holds of it. For store.Workspace.Known: a read that finds them in the
-// file takes them instead of a copy.
+// bytes of the catalog's or the last read's parse of it. For
+// store.Workspace.Known: a read that finds them in the file takes them
+// instead of a copy (a large file is then held once, issue 26).
 func (w *Warm) Bytes(path string) []byte {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -141,9 +76,6 @@ func (w *Warm) known(path string) *memfile.Document {
 	// A parse has at least one line; the empty Document of a file too
 	// large to parse is none to read from.
 	parsed := func(d *memfile.Document) bool { return d != nil && d.Lines != nil }
-	if d := w.latest[path]; parsed(d) {
-		return d
-	}
 	if p := w.parts[path]; p != nil && parsed(p.doc) {
 		return p.doc
 	}
