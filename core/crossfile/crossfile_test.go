@@ -30,6 +30,11 @@ func TestFind(t *testing.T) {
 		{"Always use tabs for indentation.", "Never use tabs for indentation.", "", false, Reversal},
 		{"Always use tabs for indentation.", "Always use tabs for indentation.", "", false, ""},
 		{"Keep secrets out of the repository.", "Run the tests before every push.", "", false, ""},
+		{"Run `npm run test` for the unit tests.", "`pnpm test:e2e` launches the browser suite.", "", false, ""},
+		{"Run `npm run test` for the unit tests.", "`pnpm test` runs them too.", "", false, PackageManager},
+		{"Install dependencies with `pnpm i` (pnpm 10 is required).", "npm add @acme/react-hooks", "", true, ""},
+		{"Run `cd frontend && npm install` first.", "Frontend: use `bun install` by default.", "", false, PackageManager},
+		{"Flutter: 12 module pages are done.", "Flutter 3.x with Riverpod.", "", false, ""},
 	} {
 		lines := []Line{{Path: "AGENTS.md", Text: tc.line, Code: tc.code, Heading: tc.heading}}
 		got := Find([]string{tc.entry}, lines, th)

@@ -144,12 +144,20 @@ func versions(s string) []refs.Ref {
 	var out []refs.Ref
 	count := map[string]int{}
 	for _, r := range refs.Extract(s) {
-		if r.Kind == refs.Version && !inLinkText(s, r.Start) {
+		if r.Kind == refs.Version && !inLinkText(s, r.Start) && !countAfterColon(s, r) {
 			out = append(out, r)
 			count[r.Subject]++
 		}
 	}
 	return slices.DeleteFunc(out, func(r refs.Ref) bool { return count[r.Subject] > 1 })
+}
+
+// countAfterColon: a bare number after "Subject:" ("Flutter: 12 module
+// pages") is a count more often than a version, which is then written
+// with a dot or a "v" ("Node: v20", "Python: 3.12").
+func countAfterColon(s string, r refs.Ref) bool {
+	between := s[r.Start:r.ValueStart]
+	return strings.Contains(between, ":") && !strings.ContainsAny(r.Version, ".") && !strings.Contains(strings.ToLower(between), "v")
 }
 
 // inLinkText reports whether offset i of s is inside a Markdown link's text
@@ -239,7 +247,7 @@ func scopes(s string, labels bool) map[string]bool {
 			prev = ws[k-2]
 		}
 		switch {
-		case prev == "in" || prev == "for" || prev == "on" || prev == "inside" || prev == "under":
+		case prev == "in" || prev == "for" || prev == "on" || prev == "inside" || prev == "under" || prev == "cd":
 			out[w] = true
 		case labels && k < 2 && label > 0 && strings.Contains(strings.ToLower(s[:label]), w):
 			out[w] = true

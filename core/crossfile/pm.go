@@ -63,11 +63,13 @@ var pmNegations = map[string]bool{"not": true, "never": true, "no": true, "don't
 // packageManager reads which package manager a text tells an agent to use.
 func packageManager(s string) pmUse {
 	u := pmUse{positive: map[string]bool{}, jobs: map[string]bool{}}
-	ws := strings.Fields(strings.ToLower(strings.NewReplacer("`", " ", "(", " ", ")", " ", ",", " ", ";", " ", ":", " ", "\"", " ").Replace(s)))
+	// A colon inside a word is a script's ("test:e2e"); one that ends a
+	// word ends a label or a clause.
+	ws := strings.Fields(strings.ToLower(strings.NewReplacer("`", " ", "(", " ", ")", " ", ",", " ", ";", " ", ": ", " ", "\"", " ").Replace(s)))
 	negative, mentioned := map[string]bool{}, map[string]bool{}
 	global := false
 	for i, w := range ws {
-		w = strings.TrimRight(w, ".!?")
+		w = strings.TrimRight(w, ".!?:")
 		if w == "-g" || w == "--global" || w == "globally" || w == "npx" || w == "bunx" || w == "pnpx" {
 			global = true
 		}
@@ -87,7 +89,7 @@ func packageManager(s string) pmUse {
 		mentioned[w] = true
 		next := ""
 		if i+1 < len(ws) {
-			next = strings.TrimRight(ws[i+1], ".!?")
+			next = strings.TrimRight(ws[i+1], ".!?:")
 		}
 		prev := ""
 		if i > 0 {
@@ -103,9 +105,15 @@ func packageManager(s string) pmUse {
 			if said {
 				u.explicit = true
 			}
+			after := ""
+			if i+2 < len(ws) {
+				after = ws[i+2]
+			}
 			switch {
-			case next == "install" || next == "i" || next == "ci" || next == "add":
-				u.jobs["install"] = true
+			case (next == "install" || next == "i" || next == "ci") && (after == "" || strings.HasPrefix(after, "-") || !isPackageName(after)):
+				u.jobs["install"] = true // the project's dependencies
+			case next == "install" || next == "i" || next == "add":
+				u.jobs["add"] = true // one package: often a user's project, in a library's docs
 			case next == "run" || next == "run-script":
 				if i+2 < len(ws) {
 					u.jobs[strings.TrimRight(ws[i+2], ".!?")] = true
@@ -143,4 +151,14 @@ func isPM(w string) bool {
 		}
 	}
 	return false
+}
+
+// isPackageName: a word after `npm install` that names a package to add
+// (`react`, `@scope/pkg`), not the end of a sentence or a clause.
+func isPackageName(w string) bool {
+	w = strings.TrimRight(w, ".!?:")
+	if w == "" || pmEnds[w] || isPM(w) || w == "first" || w == "then" || w == "before" || w == "after" || w == "or" || w == "&&" || w == "#" {
+		return false
+	}
+	return strings.HasPrefix(w, "@") || strings.ContainsAny(w, "/-") || len(w) > 1 && w[0] >= 'a' && w[0] <= 'z'
 }
