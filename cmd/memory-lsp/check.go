@@ -326,9 +326,13 @@ func runCheck(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 		// The agents' files named: the reference rules on their bullets.
 		for _, p := range t.agents {
 			if i := slices.IndexFunc(files, func(f rules.File) bool { return f.Path == p }); i < 0 {
-				data, err := store.ReadFile(p)
-				if err != nil {
-					return exitError, fmt.Errorf("checking %s: %w", display(p), err)
+				// Read as the budgets read it: a regular file inside the
+				// root (never a pipe someone named AGENTS.md), its head
+				// when huge.
+				rel, _ := filepath.Rel(svc.WS.Root, p)
+				data, ok := store.Tree{Root: svc.WS.Root}.ReadFile(filepath.ToSlash(rel))
+				if !ok {
+					return exitError, fmt.Errorf("checking %s: not a regular file inside %s, or not readable", display(p), display(svc.WS.Root))
 				}
 				files = append(files, rules.NewFile(p, data))
 			}
