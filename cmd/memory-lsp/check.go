@@ -98,6 +98,22 @@ func agentFileTarget(abs string) (string, bool) {
 		}
 		dir = filepath.Dir(dir)
 	}
+	if first == "" {
+		// A nested one (packages/web/AGENTS.md): judged against the whole
+		// workspace it lives in, the nearest folder above holding .memory/
+		// or .git.
+		for d := filepath.Dir(abs); ; d = filepath.Dir(d) {
+			if store.IsDir(filepath.Join(d, store.DirName)) || store.Exists(filepath.Join(d, ".git")) {
+				if filepath.Base(abs) == "AGENTS.md" || filepath.Base(abs) == "CLAUDE.md" || filepath.Base(abs) == "GEMINI.md" {
+					return d, true
+				}
+				break
+			}
+			if filepath.Dir(d) == d {
+				break
+			}
+		}
+	}
 	return first, first != ""
 }
 

@@ -199,24 +199,24 @@ func IsInstructionFile(rel string) bool {
 	return false
 }
 
-// InstructionFiles are every instruction file of every known agent the
-// workspace holds at its root and in those agents' folders — what the team
-// tells agents besides `.memory/` — each once, in Agents' order.
+// InstructionFiles are the instruction files of every known agent that
+// apply to the whole project — what the team tells every session besides
+// `.memory/` — each once, in Agents' order: rules scoped to some paths
+// (a Cursor rule with globs, a Copilot file applying to `*.ts`) and a
+// person's own CLAUDE.local.md are left out.
 func InstructionFiles(r Reader) []File {
 	var out []File
-	seen := map[string]bool{}
-	var patterns []string
+	seen := map[string]bool{"CLAUDE.local.md": true}
 	for _, a := range Agents {
 		for _, s := range a.Startup {
-			patterns = append(patterns, s.Pattern)
-		}
-	}
-	for _, pat := range append(patterns, instructionExtras...) {
-		for _, p := range expand(r, pat) {
-			if seen[p] {
-				continue
-			}
-			if src, ok := r.ReadFile(p); ok {
+			for _, p := range expand(r, s.Pattern) {
+				if seen[p] {
+					continue
+				}
+				src, ok := r.ReadFile(p)
+				if !ok || s.Always != nil && !s.Always(src) {
+					continue
+				}
 				seen[p] = true
 				out = append(out, File{Path: p, Src: src})
 			}

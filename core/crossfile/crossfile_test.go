@@ -35,6 +35,19 @@ func TestFind(t *testing.T) {
 		{"Install dependencies with `pnpm i` (pnpm 10 is required).", "npm add @acme/react-hooks", "", true, ""},
 		{"Run `cd frontend && npm install` first.", "Frontend: use `bun install` by default.", "", false, PackageManager},
 		{"Flutter: 12 module pages are done.", "Flutter 3.x with Riverpod.", "", false, ""},
+		// A red team's false alarms: lists and ranges of versions, a version
+		// ruled out, history, permission, a failure, a user's install, a
+		// preposition after install, a heading of things not to do.
+		{"Node 20 is required.", "CI runs the tests on Node 18, 20 and 22.", "", false, ""},
+		{"Node 20 is required.", "Node 18 at minimum.", "", false, ""},
+		{"Node 20 is required.", "Node 18 is not supported.", "", false, ""},
+		{"Python 3.13 breaks numba; keep 3.12.", "Use Python 3.12.", "", false, ""},
+		{"Use pnpm for installs.", "Stopped using yarn in 2023.", "", false, ""},
+		{"Use pnpm for installs.", "You can also use npm.", "", false, ""},
+		{"Use pnpm for installs.", "Running `npm install` will fail.", "", false, ""},
+		{"Use pnpm for installs.", "Add it to your app with `npm install @acme/widgets`.", "", false, ""},
+		{"Run `pnpm install` at the root.", "Run `npm i react` in your own app.", "", false, ""},
+		{"Do not use default exports.", "Use default exports.", "Don'ts", false, ""},
 	} {
 		lines := []Line{{Path: "AGENTS.md", Text: tc.line, Code: tc.code, Heading: tc.heading}}
 		got := Find([]string{tc.entry}, lines, th)

@@ -120,7 +120,7 @@ func Find(entries []string, lines []Line, th similar.Thresholds) []Contradiction
 		}
 		switch p.Verdict.Kind {
 		case similar.KindReversal:
-			if samePolarityAside(entries[i], lines[j].Text) {
+			if samePolarityAside(entries[i], lines[j].Text) && !rejects(lines[j].Heading) && !negativeHeading(lines[j].Heading) {
 				add(Contradiction{Entry: i, Line: j, Kind: Reversal})
 			}
 		case similar.KindValue:
@@ -144,12 +144,72 @@ func versions(s string) []refs.Ref {
 	var out []refs.Ref
 	count := map[string]int{}
 	for _, r := range refs.Extract(s) {
-		if r.Kind == refs.Version && !inLinkText(s, r.Start) && !countAfterColon(s, r) {
+		if r.Kind == refs.Version && !inLinkText(s, r.Start) && !countAfterColon(s, r) && !listOrRange(s, r) &&
+			!rejects(clauseOf(s, r.Start)) { // "Node 18 is not supported", "Python 3.13 breaks numba"
 			out = append(out, r)
 			count[r.Subject]++
 		}
 	}
 	return slices.DeleteFunc(out, func(r refs.Ref) bool { return count[r.Subject] > 1 })
+}
+
+// listOrRange: the version starts a list or a range ("Node 18, 20 and
+// 22", "18 or 20", "18-22", "18 at minimum"), which Extract reads as its
+// first version only.
+func listOrRange(s string, r refs.Ref) bool {
+	rest := strings.TrimLeft(s[r.End:], " ")
+	if strings.HasPrefix(rest, "+") || strings.HasPrefix(rest, "||") {
+		return true
+	}
+	next := words(rest)
+	// Another version of it next: "18, 20", "18-22", "18/20", "18 or 20",
+	// "18 through 22" (a comma before another subject, "Java 17,
+	// PostgreSQL", is a list of things, each with its version).
+	for k, w := range next {
+		if k > 1 {
+			break
+		}
+		if w[0] >= '0' && w[0] <= '9' || w[0] == 'v' && len(w) > 1 && w[1] >= '0' && w[1] <= '9' {
+			return k == 0 && (strings.HasPrefix(rest, ",") || strings.HasPrefix(rest, "-") || strings.HasPrefix(rest, "–") || strings.HasPrefix(rest, "/")) ||
+				k == 1 && (next[0] == "or" || next[0] == "and" || next[0] == "through" || next[0] == "to")
+		}
+	}
+	if len(next) > 0 {
+		switch next[0] {
+		case "minimum", "at", "or-later", "onwards", "upward", "upwards", "plus":
+			return true
+		}
+	}
+	return false
+}
+
+// clauseOf is the clause of s holding offset i: up to a ";", a full stop
+// or a dash between words on either side.
+func clauseOf(s string, i int) string {
+	start, end := 0, len(s)
+	for _, sep := range []string{"; ", ". ", " — ", " - ", " – "} {
+		if k := strings.LastIndex(s[:i], sep); k >= 0 && k+len(sep) > start {
+			start = k + len(sep)
+		}
+		if k := strings.Index(s[i:], sep); k >= 0 && i+k < end {
+			end = i + k
+		}
+	}
+	return s[start:end]
+}
+
+// rejects: the text says a version or a tool is not to be used or does not
+// work ("not supported", "avoid", "breaks"): the other file's version or
+// tool then agrees with it rather than contradicts it.
+func rejects(s string) bool {
+	for _, w := range words(s) {
+		switch w {
+		case "not", "no", "never", "avoid", "deprecated", "unsupported", "breaks", "broken", "break", "incompatible",
+			"fails", "fail", "won't", "don't", "doesn't", "isn't", "aren't", "can't", "cannot", "without":
+			return true
+		}
+	}
+	return false
 }
 
 // countAfterColon: a bare number after "Subject:" ("Flutter: 12 module
@@ -181,7 +241,8 @@ func changeWords(s string) bool {
 		switch {
 		case strings.HasPrefix(w, "upgrad"), strings.HasPrefix(w, "migrat"), strings.HasPrefix(w, "downgrad"):
 			return true
-		case w == "dropped", w == "previously", w == "formerly", w == "legacy", w == "replaced", w == "was", w == "were":
+		case w == "dropped", w == "previously", w == "formerly", w == "legacy", w == "replaced", w == "was", w == "were",
+			w == "moved", w == "switched", w == "removed", w == "stopped", w == "had", w == "gone":
 			return true
 		case k+1 < len(ws) && (w == "no" && ws[k+1] == "longer" || w == "used" && ws[k+1] == "to"):
 			return true
@@ -261,8 +322,9 @@ var scopeWords = map[string]bool{
 	"frontend": true, "backend": true, "client": true, "server": true, "api": true, "web": true, "mobile": true,
 	"ios": true, "android": true, "docs": true, "documentation": true, "website": true, "site": true, "ci": true,
 	"e2e": true, "production": true, "prod": true, "staging": true, "docker": true, "container": true,
-	"example": true, "examples": true, "demo": true, "legacy": true, "scripts": true, "tools": true,
-	"package": true, "packages": true, "app": true, "apps": true, "service": true, "services": true,
+	"example": true, "examples": true, "demo": true, "legacy": true,
+	"packages": true, "app": true, "apps": true, "service": true, "services": true,
+	"windows": true, "macos": true, "linux": true, "sdk": true, "electron": true, "markdown": true,
 	"plugin": true, "plugins": true, "extension": true, "worker": true, "lambda": true, "cli": true,
 }
 
@@ -311,4 +373,17 @@ func samePolarityAside(a, b string) bool {
 		return out
 	}
 	return slices.Equal(strip(a), strip(b))
+}
+
+// negativeHeading: a heading that makes every line under it a thing not to
+// do ("Don'ts", "Anti-patterns", "Pitfalls"): a line there says the
+// opposite of what it says alone.
+func negativeHeading(h string) bool {
+	h = strings.ToLower(strings.ReplaceAll(h, "’", "'"))
+	for _, w := range []string{"don't", "dont", "anti-pattern", "antipattern", "pitfall", "mistake", "forbidden", "prohibited", "avoid", "never"} {
+		if strings.Contains(h, w) {
+			return true
+		}
+	}
+	return false
 }

@@ -47,6 +47,9 @@ var pmSubcommands = map[string]bool{
 var pmRegistry = map[string]bool{"publish": true, "pack": true, "login": true, "logout": true, "view": true, "info": true,
 	"whoami": true, "version": true, "deprecate": true, "unpublish": true, "owner": true, "dist-tag": true, "search": true}
 
+// pmMaybe before a package manager allow it rather than choose it.
+var pmMaybe = map[string]bool{"may": true, "also": true, "optionally": true, "alternatively": true, "either": true}
+
 // pmVerbs before a package manager say to use it ("use pnpm", "prefer
 // bun"), when what follows ends the phrase (pmEnds) rather than names one
 // of its features ("use yarn resolutions").
@@ -78,8 +81,13 @@ func packageManager(s string) pmUse {
 		}
 		neg := false
 		for k := max(0, i-3); k < i; k++ {
-			if pmNegations[strings.TrimRight(ws[k], ".!?")] {
-				neg = true
+			if pmNegations[strings.TrimRight(ws[k], ".!?")] || pmMaybe[strings.TrimRight(ws[k], ".!?")] {
+				neg = true // ruled out, or only allowed ("you can also use npm")
+			}
+		}
+		for k := i + 1; k < len(ws) && k <= i+4; k++ {
+			if w2 := strings.TrimRight(ws[k], ".!?:"); w2 == "not" || w2 == "isn't" || w2 == "never" || w2 == "fails" || w2 == "fail" || w2 == "won't" {
+				neg = true // "Yarn Berry is not used", "`npm install` will fail"
 			}
 		}
 		if neg {
@@ -123,8 +131,10 @@ func packageManager(s string) pmUse {
 			}
 		}
 	}
-	if global {
-		return pmUse{positive: u.positive, jobs: map[string]bool{}} // a global tool or a one-off run says nothing of the project's
+	if global || changeWords(s) {
+		// A global tool or a one-off run says nothing of the project's;
+		// history ("stopped using yarn") says what it no longer is.
+		return pmUse{positive: u.positive, jobs: map[string]bool{}}
 	}
 	for pm := range u.positive {
 		if negative[pm] {
@@ -135,8 +145,11 @@ func packageManager(s string) pmUse {
 		delete(mentioned, pm)
 	}
 	// A text that names two package managers without ruling one out
-	// ("npm or pnpm") prefers neither.
-	if len(u.positive) == 1 && len(mentioned) == 1 {
+	// ("npm or pnpm") prefers neither; one that only adds a named package
+	// (`npm install @acme/widgets`, a library's docs for its users) says
+	// nothing of how the project installs.
+	addsOnly := len(u.jobs) == 1 && u.jobs["add"] && !u.explicit
+	if len(u.positive) == 1 && len(mentioned) == 1 && !addsOnly {
 		for pm := range u.positive {
 			u.prefers = pm
 		}
@@ -157,8 +170,14 @@ func isPM(w string) bool {
 // (`react`, `@scope/pkg`), not the end of a sentence or a clause.
 func isPackageName(w string) bool {
 	w = strings.TrimRight(w, ".!?:")
-	if w == "" || pmEnds[w] || isPM(w) || w == "first" || w == "then" || w == "before" || w == "after" || w == "or" || w == "&&" || w == "#" {
+	if w == "" || pmEnds[w] || isPM(w) || notPackage[w] || w == "first" || w == "then" || w == "before" || w == "after" || w == "or" || w == "&&" || w == "#" {
 		return false
 	}
 	return strings.HasPrefix(w, "@") || strings.ContainsAny(w, "/-") || len(w) > 1 && w[0] >= 'a' && w[0] <= 'z'
 }
+
+// notPackage are words after `npm install` that go on the sentence, not
+// name a package.
+var notPackage = map[string]bool{"at": true, "from": true, "once": true, "inside": true, "it": true, "on": true,
+	"the": true, "this": true, "your": true, "all": true, "here": true, "there": true, "locally": true, "again": true,
+	"is": true, "will": true, "should": true, "must": true, "without": true, "within": true, "under": true}
