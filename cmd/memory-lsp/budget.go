@@ -8,6 +8,8 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/budget"
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/memory"
+	"github.com/memory-lsp/memory-lsp/core/rules"
+	"github.com/memory-lsp/memory-lsp/core/store"
 )
 
 func budgetCommand() command {
@@ -41,13 +43,17 @@ func runBudget(_ context.Context, e *env, a *parsedArgs) (int, error) {
 		}
 		e.cfg = cfg
 	}
-	svc, err := e.readService()
+	// The agents' own files have budgets whether or not the project keeps
+	// a .memory/ folder yet.
+	svc, err := e.service()
 	if err != nil {
 		return exitError, err
 	}
-	files, err := svc.Load()
-	if err != nil {
-		return exitError, err
+	var files []rules.File
+	if store.IsDir(svc.WS.Dir) {
+		if files, err = svc.Load(); err != nil {
+			return exitError, err
+		}
 	}
 	b := memory.ComputeBudget(svc.Cfg, files, memory.AgentLoads(svc.Cfg, svc.WS.Root))
 	if e.json {

@@ -122,3 +122,23 @@ func TestE2ELoadBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestE2EBudgetWithoutMemory: the agents' own files have budgets before a
+// project keeps any memory: budget in a git repository holding only an
+// AGENTS.md measures it, and says nothing of memory files.
+func TestE2EBudgetWithoutMemory(t *testing.T) {
+	root := t.TempDir()
+	if out, err := exec.Command("git", "init", "-q", root).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v: %s", err, out)
+	}
+	if err := os.WriteFile(filepath.Join(root, "AGENTS.md"), []byte("# Agents\n\n- Run the tests.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := runBinary(t, root, "", "budget")
+	if code != 0 || !strings.Contains(out, "Codex loads at session start 27 bytes, 3 lines") || strings.Contains(out, "Memory files") {
+		t.Errorf("budget without .memory/: exit %d\n%s%s", code, out, errs)
+	}
+	if _, err := os.Stat(filepath.Join(root, ".memory")); err == nil {
+		t.Error("budget created .memory/")
+	}
+}
