@@ -15,18 +15,10 @@ import (
 func budgetCommand() command {
 	return command{name: "budget", args: "[--agents A,…]",
 		help:     "print what each agent the workspace uses loads at session start (bytes, lines, tokens) against its limits, and each memory file against the agents' file tools",
-		notes:    "The agents are those whose files are present (" + strings.Join(markers(), ", ") + ") unless the agents setting or --agents names them. Token counts are estimates (docs/budgets.md says how close). check reports the same limits as load-budget findings.",
+		notes:    "The agents are those whose files are present (" + strings.Join(budget.Markers(), ", ") + ") unless the agents setting or --agents names them. Token counts are estimates (docs/budgets.md says how close). check reports the same limits as load-budget findings.",
 		flags:    []flagSpec{{name: "agents", value: "A,…", help: "judge these agents instead: " + strings.Join(budget.IDs(), ", ")}},
 		examples: []string{"memory-lsp budget", "memory-lsp budget --agents codex,claude", "memory-lsp budget --json"},
 		run:      runBudget}
-}
-
-func markers() []string {
-	var out []string
-	for _, a := range budget.Agents {
-		out = append(out, a.Detect[0])
-	}
-	return out
 }
 
 func runBudget(_ context.Context, e *env, a *parsedArgs) (int, error) {

@@ -214,9 +214,12 @@ func checkFormat(e *env, a *parsedArgs) (string, error) {
 // checked is one workspace's result: every file (rules read them all) and
 // the findings to report, already narrowed to the files the user named.
 type checked struct {
-	root     string
-	files    []rules.File
-	only     map[string]bool // nil: every file is reported
+	root  string
+	files []rules.File
+	only  map[string]bool // nil: every file is reported
+	// mem is how many of files are memory files; the agents' files a
+	// finding names (AGENTS.md, …) follow them.
+	mem      int
 	findings []rules.Finding
 	idx      []*text.Index
 	shownAs  []string // display of each file's path, made on first use
@@ -331,10 +334,11 @@ func runCheck(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 		if len(files) == 0 && len(a.pos) == 0 {
 			return exitError, noMemoryError(t.root)
 		}
+		mem := len(files)
 		// What the workspace's agents load at session start, judged on
 		// their own files (AGENTS.md, CLAUDE.md …), which follow the
 		// memory files.
-		extra, agentFindings := memory.AgentFileFindings(svc.WS.Root, svc.Cfg, files, memory.AgentLoads(svc.Cfg, svc.WS.Root))
+		extra, agentFindings := memory.AgentFileFindings(svc.WS.Root, svc.Cfg, files)
 		if len(agentFindings) > 0 {
 			files = append(files, extra...)
 			findings = rules.Sorted(append(findings, agentFindings...))
@@ -359,7 +363,7 @@ func runCheck(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 			}
 		}
 		findings = rules.Sorted(findings)
-		c := &checked{root: svc.WS.Root, files: files, only: t.files, noCode: repo != nil && !repo.HasCode()}
+		c := &checked{root: svc.WS.Root, files: files, mem: mem, only: t.files, noCode: repo != nil && !repo.HasCode()}
 		for _, f := range findings {
 			if c.reported(files[f.File]) {
 				c.findings = append(c.findings, f)

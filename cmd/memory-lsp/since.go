@@ -39,16 +39,9 @@ func sinceOf(a *parsedArgs) *sinceReport { return &sinceReport{ref: a.str("since
 // read finds the lines of c's files written since the ref, keeping those of
 // the files check reports.
 func (s *sinceReport) read(ctx context.Context, svc *memory.Service, c *checked) error {
-	// The lines written since ref are memory lines: an agent's file check
-	// was given (AGENTS.md) is not among them.
-	mem := c.files
-	for i, f := range c.files {
-		if filepath.Base(filepath.Dir(f.Path)) != store.DirName {
-			mem = c.files[:i]
-			break
-		}
-	}
-	commit, written, err := svc.Since(ctx, s.ref, mem)
+	// The lines written since ref are memory lines: the agents' files
+	// after them (AGENTS.md) are not among them.
+	commit, written, err := svc.Since(ctx, s.ref, c.files[:c.mem])
 	if err != nil {
 		return err
 	}

@@ -97,7 +97,7 @@ type Load struct {
 
 // Detect lists the agents whose files the workspace holds, in Agents' order.
 func Detect(r Reader) []*Agent {
-	r = &listOnce{Reader: r, lists: map[string][]string{}}
+	r = Once(r)
 	var out []*Agent
 	for _, a := range Agents {
 		if slices.ContainsFunc(a.Detect, func(p string) bool { return present(r, p) }) {
@@ -107,20 +107,54 @@ func Detect(r Reader) []*Agent {
 	return out
 }
 
-// listOnce lists each folder once: the agents' markers share folders (the
-// root above all), and Detect runs on every check the editor makes.
-type listOnce struct {
-	Reader
-	lists map[string][]string
+// Once is r reading each file and listing each folder once: detection,
+// the agents' loads and the instruction files of one check share folders
+// and files (the root's AGENTS.md above all), which one call then reads
+// from disk once.
+func Once(r Reader) Reader {
+	if _, ok := r.(*once); ok {
+		return r
+	}
+	return &once{r: r, lists: map[string][]string{}, files: map[string]onceFile{}}
 }
 
-func (l *listOnce) List(dir string) []string {
-	names, ok := l.lists[dir]
+type once struct {
+	r     Reader
+	lists map[string][]string
+	files map[string]onceFile
+}
+
+type onceFile struct {
+	src []byte
+	ok  bool
+}
+
+func (o *once) List(dir string) []string {
+	names, ok := o.lists[dir]
 	if !ok {
-		names = l.Reader.List(dir)
-		l.lists[dir] = names
+		names = o.r.List(dir)
+		o.lists[dir] = names
 	}
 	return names
+}
+
+func (o *once) ReadFile(p string) ([]byte, bool) {
+	f, ok := o.files[p]
+	if !ok {
+		f.src, f.ok = o.r.ReadFile(p)
+		o.files[p] = f
+	}
+	return f.src, f.ok
+}
+
+// Markers are the first file or folder that detects each agent, for
+// messages that list what memory-lsp looks for.
+func Markers() []string {
+	out := make([]string, len(Agents))
+	for i, a := range Agents {
+		out[i] = a.Detect[0]
+	}
+	return out
 }
 
 // present: p names a file the reader has, or with a trailing slash a

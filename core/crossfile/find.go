@@ -70,7 +70,7 @@ func Find(entries []string, lines []Line, th similar.Thresholds) []Contradiction
 		}
 		for _, i := range cands {
 			e, a, b := entries[i], &es[i], &ls[j]
-			versions := func() {
+			compareVersions := func() {
 				for _, x := range a.vers {
 					for _, y := range b.vers {
 						if x.Subject == y.Subject && !refs.Overlap(x, y) {
@@ -84,7 +84,7 @@ func Find(entries []string, lines []Line, th similar.Thresholds) []Contradiction
 				// stack a version is of, which its subject names too: for
 				// versions only headings and "in X" phrases scope.
 				if sameSet(a.scopeNoLabel, b.scopeNoLabel) {
-					versions()
+					compareVersions()
 				}
 				continue
 			}
@@ -93,7 +93,7 @@ func Find(entries []string, lines []Line, th similar.Thresholds) []Contradiction
 				add(Contradiction{Entry: i, Line: j, Kind: PackageManager, Says: p.prefers, Other: q.prefers})
 				continue
 			}
-			versions()
+			compareVersions()
 		}
 	}
 	// Rules and values: the pairs similar finds between an entry and a

@@ -32,22 +32,28 @@ func WithAgents(cfg config.Config, root string) config.Config {
 // AgentLoads are what each agent in cfg.Agents loads at the start of a
 // session opened at root.
 func AgentLoads(cfg config.Config, root string) []budget.Load {
+	return agentLoads(cfg, budget.Once(store.Tree{Root: root}))
+}
+
+func agentLoads(cfg config.Config, r budget.Reader) []budget.Load {
 	var out []budget.Load
 	for _, id := range cfg.Agents {
 		if a := budget.ByID(id); a != nil {
-			out = append(out, budget.LoadAt(a, store.Tree{Root: root}))
+			out = append(out, budget.LoadAt(a, r))
 		}
 	}
 	return out
 }
 
 // AgentFileFindings are the findings that read the agents' own files
-// beside `.memory/`: load-budget on what agents load at session start
-// (loads, from AgentLoads) — on a memory file an agent imports, otherwise on
+// beside `.memory/`, each read once: load-budget on what agents load at
+// session start — on a memory file an agent imports, otherwise on
 // the agent's file — and cross-file on the entries that contradict a line
 // of the team's instruction files. The agents' files a finding names come
 // back in extra; a finding's File indexes files followed by extra.
-func AgentFileFindings(root string, cfg config.Config, files []rules.File, loads []budget.Load) (extra []rules.File, findings []rules.Finding) {
+func AgentFileFindings(root string, cfg config.Config, files []rules.File) (extra []rules.File, findings []rules.Finding) {
+	tree := budget.Once(store.Tree{Root: root})
+	loads := agentLoads(cfg, tree)
 	// The rules name the agents' files by their path from root; check
 	// shows them by their path on disk.
 	index := map[string]int{}
@@ -88,7 +94,7 @@ func AgentFileFindings(root string, cfg config.Config, files []rules.File, loads
 	}
 	var instr []budget.File
 	if rules.CrossFileOn(cfg) {
-		instr = budget.InstructionFiles(store.Tree{Root: root})
+		instr = budget.InstructionFiles(tree)
 	}
 	for _, f := range instr {
 		add(f.Path, f.Src)
@@ -261,7 +267,7 @@ func stand(u budget.Use) LimitStand {
 func (b Budget) Text() string {
 	var w strings.Builder
 	if len(b.Agents) == 0 {
-		fmt.Fprintf(&w, "No agent is judged: the workspace holds none of their files (%s), or the `agents` setting names none.\n", strings.Join(agentMarkers(), ", "))
+		fmt.Fprintf(&w, "No agent is judged: the workspace holds none of their files (%s), or the `agents` setting names none.\n", strings.Join(budget.Markers(), ", "))
 	}
 	for _, a := range b.Agents {
 		fmt.Fprintf(&w, "%s loads at session start %s\n", a.Name, sizeWords(a.Total))
@@ -369,14 +375,4 @@ func sizeWords(s budget.Size) string {
 		return text.Thousands(v) + " " + many
 	}
 	return fmt.Sprintf("%s, %s, about %s", n(s.Bytes, "byte", "bytes"), n(s.Lines, "line", "lines"), n(s.Tokens, "token", "tokens"))
-}
-
-// agentMarkers are the files and folders that say a workspace uses an
-// agent, for the message that found none.
-func agentMarkers() []string {
-	var out []string
-	for _, a := range budget.Agents {
-		out = append(out, a.Detect[0])
-	}
-	return out
 }

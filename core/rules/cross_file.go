@@ -51,14 +51,7 @@ func ReferencesIn(f File, repo Repo, cfg config.Config) []Finding {
 
 // CrossFileOn reports whether cfg runs cross-file: a front end reads the
 // team's instruction files for it only then.
-func CrossFileOn(cfg config.Config) bool {
-	for i := range registry {
-		if registry[i].Code == CrossFileCode {
-			return registry[i].on(cfg)
-		}
-	}
-	return false
-}
+func CrossFileOn(cfg config.Config) bool { return ruleOf(CrossFileCode).on(cfg) }
 
 // CrossFile are the cross-file findings of the entries of files (the
 // memory files) against others (the team's instruction files, by their
@@ -67,13 +60,8 @@ func CrossFileOn(cfg config.Config) bool {
 // Finding's File indexes files followed by others. Nothing when cfg
 // switches the rule off.
 func CrossFile(files, others []File, cfg config.Config) []Finding {
-	w := &workspace{files: append(append([]File(nil), files...), others...), cfg: cfg}
-	for i := range registry {
-		if registry[i].Code == CrossFileCode && registry[i].on(cfg) {
-			w.rule = &registry[i]
-		}
-	}
-	if w.rule == nil {
+	w := &workspace{files: append(append([]File(nil), files...), others...), cfg: cfg, rule: ruleOf(CrossFileCode)}
+	if !w.rule.on(cfg) {
 		return nil
 	}
 	type at struct{ file, entry int }

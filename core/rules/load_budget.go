@@ -41,13 +41,8 @@ func checkLoadBudget(w *workspace) {
 // mark's; a use on no file of files is left out, and all of them when cfg
 // switches the rule off.
 func LoadBudget(uses []budget.Use, files []File, cfg config.Config) []Finding {
-	w := &workspace{files: files, cfg: cfg}
-	for i := range registry {
-		if registry[i].Code == LoadBudgetCode && registry[i].on(cfg) {
-			w.rule = &registry[i]
-		}
-	}
-	if w.rule == nil {
+	w := &workspace{files: files, cfg: cfg, rule: ruleOf(LoadBudgetCode)}
+	if !w.rule.on(cfg) {
 		return nil
 	}
 	for _, u := range uses {
@@ -84,6 +79,17 @@ func reportUse(w *workspace, u budget.Use, fi int, src []byte) {
 		end--
 	}
 	w.reportAs(Severity(sev), Finding{File: fi, Span: text.Span{Start: m.Offset, End: end}, Message: u.Message()})
+}
+
+// ruleOf is the registry's rule with code, for the rules a front end runs
+// on files beside the memory files (LoadBudget, CrossFile).
+func ruleOf(code string) *rule {
+	for i := range registry {
+		if registry[i].Code == code {
+			return &registry[i]
+		}
+	}
+	panic("rules: no rule " + code) // a code constant of this package
 }
 
 // Sorted sorts findings as Check returns them (by file, start offset and
