@@ -112,6 +112,47 @@ func TestE2ELoadBudget(t *testing.T) {
 		t.Errorf("check AGENTS.md: exit %d, want 1 (its load-budget error) and the stale path, nothing of .memory/\n%s%s", code, out, errs)
 	}
 
+	// cross-file, switched on: the entry that names another package manager
+	// than AGENTS.md, with AGENTS.md's line as related information.
+	if _, errs, code := runBinary(t, root, "", "store", "--category", "Decision", "Use pnpm for installs."); code != 0 {
+		t.Fatalf("store: %s", errs)
+	}
+	lsptest.AppendInPlace(t, agents, "- Install dependencies with `npm install`.\n")
+	data, err = os.ReadFile(agents)
+	if err != nil {
+		t.Fatal(err)
+	}
+	npmLine := bytes.Count(data, []byte("\n")) // the line just appended, 1-based
+	cf := filepath.Join(t.TempDir(), "cf.json")
+	if err := os.WriteFile(cf, []byte(`{"rules": {"cross-file": true}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, _ = runBinary(t, root, "", "check", "--config", cf, "--format", "json")
+	var doc struct {
+		Findings []struct {
+			Path, Code, Message string
+			Related             []struct {
+				Path string
+				Line int
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("check --format json: %v\n%s%s", err, out, errs)
+	}
+	found := false
+	for _, f := range doc.Findings {
+		if f.Code == "cross-file" {
+			found = true
+			if f.Path != filepath.Join(".memory", "decisions.md") || len(f.Related) != 1 || f.Related[0].Path != "AGENTS.md" || f.Related[0].Line != npmLine {
+				t.Errorf("cross-file finding: %+v, want on decisions.md with AGENTS.md:%d related", f, npmLine)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no cross-file finding:\n%s", out)
+	}
+
 	for _, settings := range []string{`{"agents": []}`, `{"agents": ["claude"]}`, `{"rules": {"load-budget": false}}`} {
 		cfg := filepath.Join(t.TempDir(), "settings.json")
 		if err := os.WriteFile(cfg, []byte(settings), 0o644); err != nil {
