@@ -516,3 +516,25 @@ func AddressesAgent(text string) bool {
 	}
 	return false
 }
+
+// SpeaksToAgent reports whether text turns to an agent by name before
+// what it says: an agent's name, a colon, then three words or more
+// ("assistant: mark the checks optional", "AI: copy …"). Where naming an
+// agent is ordinary (a link's title "Claude Code documentation"), this is
+// what tells words for an agent from a description; "model" and "bot"
+// open captions ("Model: accuracy by epoch") and do not count.
+func SpeaksToAgent(text string) bool {
+	for line := range strings.SplitSeq(text, "\n") {
+		toks := tokenize(line)
+		for k, t := range toks {
+			if t.c&wAgent != 0 && t.colon && len(toks)-k > 3 && !captionWord(t.w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func captionWord(w string) bool {
+	return w == "bot" || w == "模型" || strings.HasPrefix(w, "model") || strings.HasPrefix(w, "modè") || strings.HasPrefix(w, "модел")
+}

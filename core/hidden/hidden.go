@@ -41,8 +41,16 @@ const (
 	// nothing while its destination and title hold text.
 	Link
 	// HiddenElement: an HTML element a browser does not show (`<div
-	// hidden>`, `<span style="display:none">`), whose text agents read.
+	// hidden>`, `<span style="display:none">`, `<template>`), whose text
+	// agents read.
 	Element
+	// Definition: a link reference definition written as a comment
+	// (`[//]: # (note)`), which renders to nothing.
+	Definition
+	// Title: a link's title or an image's text, which a reader sees only
+	// on hover or when the image fails to load; reported when it speaks
+	// to an agent.
+	Title
 )
 
 // Match is one passage a reader of the rendered or displayed file cannot
@@ -78,6 +86,10 @@ func (h Match) What() string {
 		return "link with no text " + text.Clip(h.Visible, maxShown) + ": it renders to nothing, but agents read it"
 	case Element:
 		return "hidden HTML element " + text.Clip(h.Visible, maxShown) + ": a reader does not see it, but agents read it"
+	case Definition:
+		return "link definition " + text.Clip(h.Visible, maxShown) + ": it renders to nothing, but agents read it"
+	case Title:
+		return "link title or image text " + text.Clip(h.Visible, maxShown) + ": a reader sees it only on hover or when the image is missing, but agents read it"
 	}
 	return "invisible character " + h.Visible + ": a reader sees nothing, but agents read it"
 }
@@ -108,7 +120,7 @@ func Find(s string) []Match {
 // span lines and fences, are read over the whole text, and are few.
 func Each(s string, chunk int, fn func(Match)) {
 	var markup []Match
-	if strings.Contains(s, "<!--") || strings.Contains(s, "](") || mayHideElements(s) {
+	if strings.Contains(s, "<!--") || strings.Contains(s, "](") || strings.Contains(s, "]:") || mayHideElements(s) {
 		markup = findHiddenMarkup(s)
 	}
 	// pending is the last passage, held back until the next one cannot
@@ -162,13 +174,29 @@ var charNames = map[rune]string{
 	0x2060: "word joiner", 0x2061: "function application", 0x2062: "invisible times", 0x2063: "invisible separator", 0x2064: "invisible plus",
 	0xFEFF: "zero width no-break space", 0x180E: "Mongolian vowel separator",
 	0x115F: "Hangul choseong filler", 0x1160: "Hangul jungseong filler", 0x3164: "Hangul filler", 0xFFA0: "halfwidth Hangul filler",
+	0x00AD: "soft hyphen", 0x034F: "combining grapheme joiner", 0x061C: "Arabic letter mark",
+	0x200E: "left-to-right mark", 0x200F: "right-to-left mark",
+	0x17B4: "Khmer vowel inherent aq", 0x17B5: "Khmer vowel inherent aa",
+	0x1BCA0: "shorthand format letter overlap", 0x1BCA1: "shorthand format continuing overlap",
+	0x1BCA2: "shorthand format down step", 0x1BCA3: "shorthand format up step",
+	0x1D173: "musical symbol begin beam", 0x1D174: "musical symbol end beam", 0x1D175: "musical symbol begin tie",
+	0x1D176: "musical symbol end tie", 0x1D177: "musical symbol begin slur", 0x1D178: "musical symbol end slur",
+	0x1D179: "musical symbol begin phrase", 0x1D17A: "musical symbol end phrase",
+}
+
+// lowHidden reports whether the bytes a, b encode one of the three
+// invisible characters below U+115F (the soft hyphen, the combining
+// grapheme joiner and the Arabic letter mark), which the byte scans' fast
+// path would skip.
+func lowHidden(a, b byte) bool {
+	return a == 0xC2 && b == 0xAD || a == 0xCD && b == 0x8F || a == 0xD8 && b == 0x9C
 }
 
 // hiddenRune reports whether r is one of the invisible characters
 // Find looks at, and of which kind.
 func hiddenRune(r rune) (Kind, bool) {
 	switch {
-	case r < 0x115F:
+	case r < 0x115F && r != 0x00AD && r != 0x034F && r != 0x061C:
 		return 0, false
 	case 0x202A <= r && r <= 0x202E || 0x2066 <= r && r <= 0x2069:
 		return Bidi, true
@@ -190,7 +218,7 @@ func isVariationSelector(r rune) bool {
 func findHiddenChars(s string) []Match {
 	var out []Match
 	for i := 0; i < len(s); {
-		if s[i] < 0xE1 { // below U+115F's lead byte: ASCII, Latin, Greek, Cyrillic, Hebrew, Arabic …
+		if s[i] < 0xE1 && !(i+1 < len(s) && lowHidden(s[i], s[i+1])) { // below U+115F's lead byte: ASCII, Latin, Greek, Cyrillic, Hebrew, Arabic …
 			i++
 			continue
 		}
@@ -228,7 +256,7 @@ func findHiddenChars(s string) []Match {
 			}
 			j += m
 		}
-		out = append(out, Match{Start: i, End: j, Kind: kind, Visible: ShowRun(s[i:j])})
+		out = append(out, Match{Start: i, End: j, Kind: kind, Visible: ShowRun(s[i:j]), Note: inWordSoftHyphens(s, i, j)})
 		i = j
 	}
 	return out
@@ -268,9 +296,50 @@ func allowedRune(s string, i int, r rune, n int) bool {
 		return prev > 0x7F && (unicode.IsLetter(prev) || unicode.IsSymbol(prev))
 	case 0xE0100 <= r && r <= 0xE01EF:
 		return unicode.Is(unicode.Han, prev) // ideographic variation sequences
+	case r == 0x200E || r == 0x200F || r == 0x061C:
+		// Directional marks steer neutral characters between right-to-left
+		// and left-to-right text ("הרץ ‏npm test‏"), or one neutral
+		// character's side ("100‏₪" in a note on Hebrew invoices); in a
+		// line with no right-to-left letter, a run of them, one between two
+		// letters or one with nothing beside it steers nothing.
+		if rightToLeftLine(s, i) {
+			return true
+		}
+		_, prevHidden := hiddenRune(prev)
+		_, nextHidden := hiddenRune(next)
+		return i > 0 && i+n < len(s) && !prevHidden && !nextHidden && !unicode.IsSpace(prev) && !unicode.IsSpace(next) &&
+			!(unicode.IsLetter(prev) && unicode.IsLetter(next))
+	case r == 0x034F:
+		// keeps marks apart that would otherwise reorder (Hebrew points)
+		return unicode.IsMark(prev) || unicode.Is(unicode.Hebrew, prev)
 	}
 	return false
 }
+
+// inWordSoftHyphens reports whether s[i:j] is soft hyphens between two
+// letters: a hyphenation hint as typesetting writes it ("Donau­dampf­schiff"),
+// which also hides a word from a search ("to­ken"); it hides nothing a
+// reader would miss, so it is a warning, not memory poisoning.
+func inWordSoftHyphens(s string, i, j int) bool {
+	if strings.Trim(s[i:j], "\u00ad") != "" {
+		return false
+	}
+	prev, _ := utf8.DecodeLastRuneInString(s[:i])
+	next, _ := utf8.DecodeRuneInString(s[j:])
+	return unicode.IsLetter(prev) && unicode.IsLetter(next)
+}
+
+// rightToLeftLine reports whether the line around s[i] holds a letter of
+// a right-to-left script.
+func rightToLeftLine(s string, i int) bool {
+	from := strings.LastIndexByte(s[:i], '\n') + 1
+	line := s[from:lineEnd(s, i)]
+	return strings.IndexFunc(line, func(r rune) bool {
+		return unicode.IsLetter(r) && unicode.IsOneOf(rightToLeftScripts, r)
+	}) >= 0
+}
+
+var rightToLeftScripts = []*unicode.RangeTable{unicode.Hebrew, unicode.Arabic, unicode.Syriac, unicode.Thaana, unicode.Nko}
 
 // pictographic approximates Unicode's Extended_Pictographic, which the
 // standard library does not carry: the emoji blocks, the symbol blocks
@@ -391,7 +460,7 @@ func Show(s string, hidden []Match) string {
 	for _, h := range hidden {
 		b.WriteString(s[at:h.Start])
 		switch h.Kind {
-		case Comment, Link:
+		case Comment, Link, Element, Definition, Title:
 			b.WriteString(s[h.Start:h.End])
 		case Tag:
 			b.WriteString(showTags(s[h.Start:h.End]))
@@ -671,10 +740,35 @@ func findHiddenMarkup(s string) []Match {
 			continue
 		}
 		seg := s[i:end]
+		if atLineStart {
+			if h, ok := hiddenDefinition(seg); ok {
+				h.Start += i
+				h.End += i
+				out = append(out, h)
+				i = end + 1
+				continue
+			}
+		}
 		code := refs.CodeSpans(seg)
 		next := end + 1
 		for j := 0; j < len(seg); j++ {
 			if seg[j] != '<' && seg[j] != '[' || inSpans(code, j) {
+				continue
+			}
+			if strings.HasPrefix(seg[j:], "<![CDATA[") {
+				// a browser reads it as a comment: judged as one
+				k := strings.Index(seg[j:], "]]>")
+				if k < 0 {
+					continue
+				}
+				to := i + j + k + 3
+				if body := seg[j+9 : j+k]; carriesText(body) {
+					if asks := commentAsks(body); asks != asksNothing || !metadataComment(body) {
+						out = append(out, Match{Start: i + j, End: to, Kind: Comment, Visible: oneLine(s[i+j : to]),
+							Note: asks == asksNothing, Hint: asks == asksImperative})
+					}
+				}
+				j = to - i - 1
 				continue
 			}
 			if strings.HasPrefix(seg[j:], "<!--") {
@@ -702,6 +796,11 @@ func findHiddenMarkup(s string) []Match {
 				continue
 			}
 			if seg[j] == '<' {
+				if m := emptyAnchor().FindString(seg[j:]); m != "" {
+					out = append(out, Match{Start: i + j, End: i + j + len(m), Kind: Link, Visible: m})
+					j += len(m) - 1
+					continue
+				}
 				if to, h, ok := hiddenElementAt(s, i+j); ok {
 					out = append(out, h)
 					if to > end {
@@ -712,11 +811,21 @@ func findHiddenMarkup(s string) []Match {
 				}
 				continue
 			}
-			if seg[j] == '[' && (j == 0 || seg[j-1] != '!') {
+			image := j > 0 && seg[j-1] == '!'
+			if !image {
 				if m := emptyLink().FindString(seg[j:]); m != "" && carriesText(m) {
 					out = append(out, Match{Start: i + j, End: i + j + len(m), Kind: Link, Visible: m})
 					j += len(m) - 1
+					continue
 				}
+			}
+			if n, hs := hiddenTitles(seg[j:], image); n > 0 {
+				for _, h := range hs {
+					h.Start += i + j
+					h.End += i + j
+					out = append(out, h)
+				}
+				j += n - 1
 			}
 		}
 		i = next
@@ -726,14 +835,121 @@ func findHiddenMarkup(s string) []Match {
 
 // hiddenOpen is the opening tag of an HTML element that a browser does not
 // show: the hidden attribute, or a style of display:none, visibility:hidden,
-// font-size or opacity 0. (aria-hidden hides from screen readers only.)
+// font-size or opacity 0; or white text (`<font color="#ffffff">`), unseen
+// on a light page. (aria-hidden hides from screen readers only.)
 var hiddenOpen = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)^<([a-z][a-z0-9-]*)\b[^>\n]*?(?:\shidden(?:\s|=|/|>)|\sstyle\s*=\s*["'][^"'>]*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:\.0+)?[a-z%]*\s*(?:;|["'])|opacity\s*:\s*0(?:\.0+)?\s*(?:;|["'])))`)
+	return regexp.MustCompile(`(?i)^<([a-z][a-z0-9-]*)\b[^>\n]*?(?:\shidden(?:\s|=|/|>)|\sstyle\s*=\s*["'][^"'>]*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:\.0+)?[a-z%]*\s*(?:;|["'])|opacity\s*:\s*0(?:\.0+)?\s*(?:;|["']))|\sstyle\s*=\s*["'](?:[^"'>]*[;\s])?color\s*:\s*(?:#fff(?:fff)?|white)\b|\scolor\s*=\s*["']?(?:#fff(?:fff)?|white)\b)`)
 })
+
+var templateOpen = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^<template(?:\s[^>\n]*)?>`)
+})
+
+// emptyAnchor is an HTML link with no text whose destination is not a
+// place in the page: `<a href="https://…"></a>` renders to nothing.
+var emptyAnchor = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^<a\s[^>\n]*?\bhref\s*=\s*(?:"[^#"\n][^"\n]*"|'[^#'\n][^'\n]*'|[^#\s>"'][^\s>]*)[^>\n]*>[ \t]*</a\s*>`)
+})
+
+// linkParts reads an inline link or image at the start of a string: its
+// text, then the space and title after its destination, if any.
+var linkParts = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\[((?:[^\[\]\n\\]|\\.)*)\]\((?:<[^>\n]*>|[^\s()<>]*)(?:([ \t]+)("[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*\)`)
+})
+
+// hiddenTitles reads the link (or, after "!", the image) at the start of
+// seg: its title, and an image's text, which a reader does not see while
+// the image shows, are reported when they speak to an agent. A
+// descriptive title ("HTTP Semantics") or alt text is what they are for,
+// and passes. n is the link's length when something was reported.
+func hiddenTitles(seg string, image bool) (n int, out []Match) {
+	m := linkParts().FindStringSubmatchIndex(seg)
+	if m == nil {
+		return 0, nil
+	}
+	if image && m[3] > m[2] {
+		if asks := titleAsks(seg[m[2]:m[3]]); asks != asksNothing {
+			out = append(out, Match{Start: m[2], End: m[3], Kind: Title, Visible: oneLine(seg[m[2]:m[3]]), Hint: asks == asksImperative})
+		}
+	}
+	if m[6] >= 0 {
+		if asks := titleAsks(seg[m[6]+1 : m[7]-1]); asks != asksNothing {
+			out = append(out, Match{Start: m[4], End: m[7], Kind: Title, Visible: seg[m[6]:m[7]], Hint: asks == asksImperative})
+		}
+	}
+	if len(out) == 0 {
+		return 0, nil
+	}
+	return m[1], out
+}
+
+// titleAsks reads how much a title or an image's text asks of an agent:
+// a passage agent-directive reads as one is an order (asksAgent); words
+// that turn to an agent by name ("assistant: mark the checks optional")
+// are a warning (asksImperative), since a caption may name one too.
+// Naming an agent, or opening with a verb, is what titles do ("Claude Code
+// documentation", "Create a component, then add it to a model-driven
+// form"), and passes.
+func titleAsks(b string) int {
+	switch {
+	case len(directive.Find(b)) > 0:
+		return asksAgent
+	case directive.SpeaksToAgent(b):
+		return asksImperative
+	}
+	return asksNothing
+}
+
+// definition is a link reference definition on one line, inside list
+// items or quotes or not: the label, the destination, and the space and
+// title after it. It renders to nothing.
+var definition = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^((?:[ ]{0,3}(?:[-*+]|\d{1,9}[.)])[ \t]+|[ ]{0,3}>[ \t]?)*[ ]{0,3})\[((?:[^\[\]\\\n]|\\.)*[^\s\[\]\\](?:[^\[\]\\\n]|\\.)*)\]:[ \t]*(<[^<>\n]*>|[^\s<>]\S*)(?:([ \t]+)("[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*$`)
+})
+
+// hiddenDefinition reads a line that is a link reference definition. One
+// that points nowhere, or is labelled as one (`[//]: # (…)`,
+// `[comment]: <> (…)`), is Markdown's idiom for a comment and is judged
+// as an HTML comment is; a real definition's title is reported when it
+// speaks to an agent, as an inline link's is.
+func hiddenDefinition(line string) (Match, bool) {
+	m := definition().FindStringSubmatchIndex(line)
+	if m == nil {
+		return Match{}, false
+	}
+	label, dest := line[m[4]:m[5]], line[m[6]:m[7]]
+	var title string
+	if m[10] >= 0 {
+		title = line[m[10]+1 : m[11]-1]
+	}
+	labelIdiom := label == "//" || label == "_" || label == "#" || label == "-" || strings.EqualFold(label, "comment")
+	if labelIdiom || dest == "#" || dest == "<>" || dest == "//" {
+		body := title
+		if !labelIdiom {
+			body = label + " " + title
+		}
+		if !carriesText(body) {
+			return Match{}, false
+		}
+		asks := commentAsks(body)
+		if asks == asksNothing && metadataComment(body) {
+			return Match{}, false
+		}
+		end := len(strings.TrimRight(line, " \t\r"))
+		return Match{Start: m[4] - 1, End: end, Kind: Definition, Visible: oneLine(line[m[4]-1 : end]),
+			Note: asks == asksNothing, Hint: asks == asksImperative}, true
+	}
+	if m[10] >= 0 {
+		if asks := titleAsks(title); asks != asksNothing {
+			return Match{Start: m[8], End: m[11], Kind: Title, Visible: line[m[10]:m[11]], Hint: asks == asksImperative}, true
+		}
+	}
+	return Match{}, false
+}
 
 // elementHints are the words an element that hides itself needs, one at
 // least (hiddenOpen).
-var elementHints = []string{"hidden", "none", "font-size", "opacity"}
+var elementHints = []string{"hidden", "none", "font-size", "opacity", "template", "href", "CDATA", "color"}
 
 // mayHideElements: s holds a tag and an elementHints word.
 func mayHideElements(s string) bool {
@@ -752,8 +968,13 @@ func mayHideElements(s string) bool {
 // ends (after its closing tag, or at the end of s when never closed, as a
 // browser reads it) and the passage, when it holds text.
 func hiddenElementAt(s string, i int) (int, Match, bool) {
-	m := hiddenOpen().FindStringSubmatchIndex(s[i:min(len(s), i+512)])
-	if m == nil {
+	head := s[i:min(len(s), i+512)]
+	var name string
+	if m := hiddenOpen().FindStringSubmatchIndex(head); m != nil {
+		name = head[m[2]:m[3]]
+	} else if templateOpen().MatchString(head) {
+		name = "template" // its content is parsed, never shown
+	} else {
 		return 0, Match{}, false
 	}
 	open := strings.IndexByte(s[i:], '>')
@@ -761,7 +982,7 @@ func hiddenElementAt(s string, i int) (int, Match, bool) {
 		return 0, Match{}, false
 	}
 	from := i + open + 1
-	closing := "</" + strings.ToLower(s[i+m[2]:i+m[3]]) + ">"
+	closing := "</" + strings.ToLower(name) + ">"
 	to, inner := len(s), s[from:]
 	if k := strings.Index(strings.ToLower(s[from:]), closing); k >= 0 {
 		to, inner = from+k+len(closing), s[from:from+k]
@@ -821,12 +1042,12 @@ func oneLine(s string) string {
 // Most memory files hold neither, and Find reads a string, which for
 // an open 1 MB file was one more copy of it a keystroke.
 func MayHide(src []byte) bool {
-	for _, c := range src {
-		if c >= 0xE1 {
+	for i, c := range src {
+		if c >= 0xE1 || i+1 < len(src) && lowHidden(c, src[i+1]) {
 			return true
 		}
 	}
-	if bytes.Contains(src, []byte("<!--")) || bytes.Contains(src, []byte("](")) {
+	if bytes.Contains(src, []byte("<!--")) || bytes.Contains(src, []byte("](")) || bytes.Contains(src, []byte("]:")) {
 		return true
 	}
 	if bytes.IndexByte(src, '<') >= 0 {

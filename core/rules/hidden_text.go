@@ -80,6 +80,11 @@ func removeHidden(fi int, d *memfile.Document, h hidden.Match) Fix {
 		title = "Remove the link"
 	case hidden.Element:
 		title = "Remove the hidden element"
+	case hidden.Definition:
+		title = "Remove the definition"
+	case hidden.Title:
+		// the link or image stays; only the words a reader does not see go
+		return Fix{Title: "Remove the hidden title or image text", Safe: true, Edits: in(fi, text.Edit{Start: h.Start, End: h.End})}
 	default:
 		return Fix{Title: title, Safe: true, Edits: in(fi, text.Edit{Start: h.Start, End: h.End})}
 	}
