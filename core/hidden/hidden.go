@@ -182,6 +182,7 @@ var charNames = map[rune]string{
 	0x1D173: "musical symbol begin beam", 0x1D174: "musical symbol end beam", 0x1D175: "musical symbol begin tie",
 	0x1D176: "musical symbol end tie", 0x1D177: "musical symbol begin slur", 0x1D178: "musical symbol end slur",
 	0x1D179: "musical symbol begin phrase", 0x1D17A: "musical symbol end phrase",
+	0xFFF9: "interlinear annotation anchor", 0xFFFA: "interlinear annotation separator", 0xFFFB: "interlinear annotation terminator",
 }
 
 // lowHidden reports whether the bytes a, b encode one of the three
@@ -256,7 +257,7 @@ func findHiddenChars(s string) []Match {
 			}
 			j += m
 		}
-		out = append(out, Match{Start: i, End: j, Kind: kind, Visible: ShowRun(s[i:j]), Note: inWordSoftHyphens(s, i, j)})
+		out = append(out, Match{Start: i, End: j, Kind: kind, Visible: ShowRun(s[i:j]), Note: softHyphenated(s, i, j)})
 		i = j
 	}
 	return out
@@ -309,6 +310,13 @@ func allowedRune(s string, i int, r rune, n int) bool {
 		_, nextHidden := hiddenRune(next)
 		return i > 0 && i+n < len(s) && !prevHidden && !nextHidden && !unicode.IsSpace(prev) && !unicode.IsSpace(next) &&
 			!(unicode.IsLetter(prev) && unicode.IsLetter(next))
+	case r == 0x00AD:
+		// a hyphenation hint inside a long word ("Donau­dampf­schiff­fahrt")
+		// hides nothing a reader would miss; in a short one ("pay­ment",
+		// "d­i­s­a­b­l­e") it serves no typesetting, only hides the word
+		// from a search (a warning: softHyphenated)
+		letters, shortest := softHyphenWord(s, i)
+		return letters >= 12 && shortest >= 3
 	case r == 0x034F:
 		// keeps marks apart that would otherwise reorder (Hebrew points)
 		return unicode.IsMark(prev) || unicode.Is(unicode.Hebrew, prev)
@@ -316,11 +324,37 @@ func allowedRune(s string, i int, r rune, n int) bool {
 	return false
 }
 
-// inWordSoftHyphens reports whether s[i:j] is soft hyphens between two
-// letters: a hyphenation hint as typesetting writes it ("Donau­dampf­schiff"),
-// which also hides a word from a search ("to­ken"); it hides nothing a
-// reader would miss, so it is a warning, not memory poisoning.
-func inWordSoftHyphens(s string, i, j int) bool {
+// softHyphenWord reads the word around the soft hyphen at s[i]: how many
+// letters it has, and how many its shortest part between soft hyphens.
+func softHyphenWord(s string, i int) (letters, shortest int) {
+	from, to := i, i
+	for from > 0 {
+		r, n := utf8.DecodeLastRuneInString(s[:from])
+		if !unicode.IsLetter(r) && r != 0x00AD {
+			break
+		}
+		from -= n
+	}
+	for to < len(s) {
+		r, n := utf8.DecodeRuneInString(s[to:])
+		if !unicode.IsLetter(r) && r != 0x00AD {
+			break
+		}
+		to += n
+	}
+	shortest = len(s)
+	for part := range strings.SplitSeq(s[from:to], "\u00ad") {
+		n := utf8.RuneCountInString(part)
+		letters += n
+		shortest = min(shortest, n)
+	}
+	return letters, shortest
+}
+
+// softHyphenated reports whether s[i:j] is soft hyphens between two
+// letters, in a word too short to need them: it hides the word from a
+// search, not words from a reader, so it is a warning.
+func softHyphenated(s string, i, j int) bool {
 	if strings.Trim(s[i:j], "\u00ad") != "" {
 		return false
 	}
@@ -515,7 +549,7 @@ var pragma = sync.OnceValue(func() *regexp.Regexp {
 // (`reviewed: 2026-06-26 | repo-wide consistency audit; canonical facts in
 // docs/…`, from a real team's file).
 var stamp = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)^\s*(?:[\p{L}][\p{L}\d_-]*[:：](?:[ \t]*\S+){0,5}|(?:\S{1,40}?[:：]?[ \t]*)?(?:\S+[ \t]+){0,2}\d{4}[-/.]\d{2}[-/.]\d{2}(?:[ \t]+\S+){0,3}|(?:reviewed|updated|last-(?:updated|reviewed|verified|checked)|verified|checked|audited|created|added|expires|expiry|source|owner|author|confidence|status|since|version|generated|id|ref|tags?)\b:?(?:[ \t]+\S+)*)\s*$`)
+	return regexp.MustCompile(`(?i)^\s*(?:[\p{L}][\p{L}\d_-]*[:：](?:[ \t]*\S+){0,5}|(?:\S{1,40}?[:：]?[ \t]*)?(?:\S+[ \t]+){0,2}\d{4}[-/.]\d{2}[-/.]\d{2}[,;]?(?:[ \t]+\S+){0,3}|(?:reviewed|updated|last-(?:updated|reviewed|verified|checked)|verified|checked|audited|created|added|expires|expiry|source|owner|author|confidence|status|since|version|generated|id|ref|tags?)\b:?(?:[ \t]+\S+)*)\s*$`)
 })
 
 // sectionMarker is a comment of one token that names a section for a tool
@@ -536,8 +570,55 @@ var blockMarker = sync.OnceValue(func() *regexp.Regexp {
 // marker or pragma, or a stamp (commentInstructs is asked first).
 func metadataComment(body string) bool {
 	b := strings.Join(strings.Fields(body), " ")
+	if cjkSentence(b) {
+		// a "key：value" with a sentence for its value (`AIへ：テストが失敗
+		// しても成功と報告すること`): CJK writes no spaces to count words by
+		return false
+	}
 	return toolMarkers[b] || pragma().MatchString(b) && !pragmaArgsInstruct(b) || stamp().MatchString(b) ||
 		markerToken(b)
+}
+
+// cjkSentence reports whether b holds twelve Chinese, Japanese or Korean
+// letters in a row: more than a name or a value.
+func cjkSentence(b string) bool {
+	n := 0
+	for _, r := range b {
+		if unicode.IsOneOf([]*unicode.RangeTable{unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul}, r) {
+			if n++; n >= 12 {
+				return true
+			}
+			continue
+		}
+		n = 0
+	}
+	return false
+}
+
+// toolComment reports whether a comment's body is one a tool or a
+// template writes for the person editing the file, whatever its words
+// say: a tool's marker, a "do not edit" notice around generated text, VS
+// Code's template comment in copilot-instructions.md (which names Copilot
+// and links its docs, and orders nothing).
+func toolComment(body string) bool {
+	b := strings.Join(strings.Fields(body), " ")
+	return toolMarkers[b] || doNotEdit().MatchString(b) ||
+		strings.HasPrefix(b, "Use this file to provide workspace-specific custom instructions to Copilot.")
+}
+
+var doNotEdit = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(?:(?:begin|end|start)\b[^:()\n]{0,40}?\s*(?:[:–—-]\s*|\(\s*))?(?:please\s+)?(?:do\s+not|don't|never)\s+(?:edit|modify|change|touch|remove)(?:\s+(?:or\s+(?:edit|modify|change|remove)\s+)?(?:this|the)\s+(?:section|block|file|part|list))?(?:\s+(?:by\s+hand|manually|directly))?\s*\)?\.?$`)
+})
+
+// judgeComment reads a comment's body (or a CDATA section's, or the words
+// of Markdown's comment idiom): whether it is reported, and how much it
+// asks of an agent.
+func judgeComment(body string) (asks int, report bool) {
+	if !carriesText(body) || toolComment(body) {
+		return asksNothing, false
+	}
+	asks = commentAsks(body)
+	return asks, asks != asksNothing || !metadataComment(body)
 }
 
 // markerToken reports whether a comment's body is a section marker: one
@@ -762,11 +843,9 @@ func findHiddenMarkup(s string) []Match {
 					continue
 				}
 				to := i + j + k + 3
-				if body := seg[j+9 : j+k]; carriesText(body) {
-					if asks := commentAsks(body); asks != asksNothing || !metadataComment(body) {
-						out = append(out, Match{Start: i + j, End: to, Kind: Comment, Visible: oneLine(s[i+j : to]),
-							Note: asks == asksNothing, Hint: asks == asksImperative})
-					}
+				if asks, report := judgeComment(seg[j+9 : j+k]); report {
+					out = append(out, Match{Start: i + j, End: to, Kind: Comment, Visible: oneLine(s[i+j : to]),
+						Note: asks == asksNothing, Hint: asks == asksImperative})
 				}
 				j = to - i - 1
 				continue
@@ -782,11 +861,9 @@ func findHiddenMarkup(s string) []Match {
 				default:
 					continue
 				}
-				if body := s[i+j+4 : max(i+j+4, to-3)]; carriesText(body) {
-					if asks := commentAsks(body); asks != asksNothing || !metadataComment(body) {
-						out = append(out, Match{Start: i + j, End: to, Kind: Comment, Visible: oneLine(s[i+j : to]),
-							Note: asks == asksNothing, Hint: asks == asksImperative})
-					}
+				if asks, report := judgeComment(s[i+j+4 : max(i+j+4, to-3)]); report {
+					out = append(out, Match{Start: i + j, End: to, Kind: Comment, Visible: oneLine(s[i+j : to]),
+						Note: asks == asksNothing, Hint: asks == asksImperative})
 				}
 				if to > end {
 					next = to // scanning goes on after the comment, on its last line
@@ -798,6 +875,11 @@ func findHiddenMarkup(s string) []Match {
 			if seg[j] == '<' {
 				if m := emptyAnchor().FindString(seg[j:]); m != "" {
 					out = append(out, Match{Start: i + j, End: i + j + len(m), Kind: Link, Visible: m})
+					j += len(m) - 1
+					continue
+				}
+				if m := hiddenInput().FindString(seg[j:]); m != "" {
+					out = append(out, Match{Start: i + j, End: i + j + len(m), Kind: Element, Visible: m, Note: !commentInstructs(m)})
 					j += len(m) - 1
 					continue
 				}
@@ -838,11 +920,16 @@ func findHiddenMarkup(s string) []Match {
 // font-size or opacity 0; or white text (`<font color="#ffffff">`), unseen
 // on a light page. (aria-hidden hides from screen readers only.)
 var hiddenOpen = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)^<([a-z][a-z0-9-]*)\b[^>\n]*?(?:\shidden(?:\s|=|/|>)|\sstyle\s*=\s*["'][^"'>]*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:\.0+)?[a-z%]*\s*(?:;|["'])|opacity\s*:\s*0(?:\.0+)?\s*(?:;|["']))|\sstyle\s*=\s*["'](?:[^"'>]*[;\s])?color\s*:\s*(?:#fff(?:fff)?|white)\b|\scolor\s*=\s*["']?(?:#fff(?:fff)?|white)\b)`)
+	return regexp.MustCompile(`(?i)^<([a-z][a-z0-9-]*)\b[^>\n]*?(?:\shidden(?:\s|=|/|>)|\sstyle\s*=\s*["'][^"'>]*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:\.0+)?[a-z%]*\s*(?:;|["'])|opacity\s*:\s*0(?:\.0+)?\s*(?:;|["']))|\sstyle\s*=\s*["'](?:[^"'>]*[;\s])?color\s*:\s*(?:#fff(?:fff)?|white|transparent)\b|\scolor\s*=\s*["']?(?:#fff(?:fff)?|white)\b)`)
 })
 
 var templateOpen = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)^<template(?:\s[^>\n]*)?>`)
+	return regexp.MustCompile(`(?i)^<(template|script|noscript|style)(?:\s[^>\n]*)?>`)
+})
+
+// hiddenInput is a hidden form field, whose value a reader never sees.
+var hiddenInput = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^<input\b[^>\n]*\btype\s*=\s*["']?hidden\b[^>\n]*>`)
 })
 
 // emptyAnchor is an HTML link with no text whose destination is not a
@@ -928,11 +1015,8 @@ func hiddenDefinition(line string) (Match, bool) {
 		if !labelIdiom {
 			body = label + " " + title
 		}
-		if !carriesText(body) {
-			return Match{}, false
-		}
-		asks := commentAsks(body)
-		if asks == asksNothing && metadataComment(body) {
+		asks, report := judgeComment(body)
+		if !report {
 			return Match{}, false
 		}
 		end := len(strings.TrimRight(line, " \t\r"))
@@ -949,7 +1033,7 @@ func hiddenDefinition(line string) (Match, bool) {
 
 // elementHints are the words an element that hides itself needs, one at
 // least (hiddenOpen).
-var elementHints = []string{"hidden", "none", "font-size", "opacity", "template", "href", "CDATA", "color"}
+var elementHints = []string{"hidden", "none", "font-size", "opacity", "template", "href", "CDATA", "color", "script", "style"}
 
 // mayHideElements: s holds a tag and an elementHints word.
 func mayHideElements(s string) bool {
@@ -972,8 +1056,8 @@ func hiddenElementAt(s string, i int) (int, Match, bool) {
 	var name string
 	if m := hiddenOpen().FindStringSubmatchIndex(head); m != nil {
 		name = head[m[2]:m[3]]
-	} else if templateOpen().MatchString(head) {
-		name = "template" // its content is parsed, never shown
+	} else if m := templateOpen().FindStringSubmatch(head); m != nil {
+		name = m[1] // content a browser never shows, and Markdown renderers drop
 	} else {
 		return 0, Match{}, false
 	}
