@@ -57,22 +57,7 @@ func reportedMention(line string, a, b int) bool {
 	if imperativeOpening(line[s:e]) {
 		return false
 	}
-	rest := strings.ToLower(line[s:a] + " " + line[b:e])
-	for _, c := range reportCues {
-		for i := 0; ; {
-			k := strings.Index(rest[i:], c)
-			if k < 0 {
-				break
-			}
-			k += i
-			r, _ := utf8.DecodeRuneInString(rest[k:])
-			if r >= 0x2E80 || k == 0 || !isWordRune(lastRune(rest[:k])) {
-				return true
-			}
-			i = k + len(c)
-		}
-	}
-	return false
+	return hasCue(strings.ToLower(line[s:a]+" "+line[b:e]), reportCues)
 }
 
 // enclosed reports whether line[a:b] lies inside a code span or a pair of
@@ -219,4 +204,62 @@ func lastRune(s string) rune {
 func firstRune(s string) rune {
 	r, _ := utf8.DecodeRuneInString(s)
 	return r
+}
+
+// A team's memory often records how its own tool is installed, and many
+// tools install with a pipe into a shell ("Install our CLI with `curl -fsSL
+// https://get.acme.dev/install.sh | bash`"; ordinary per the teams' files
+// of issue 27's sets, three of its blind sets' false alarms). Such a
+// sentence quotes the command as code, names the installing and claims
+// the tool as the project's (or points at the README that gives it). It
+// stays a hazard for a person's look: the review gate holds every pipe
+// into a shell that an agent writes (memory.SignalShellPipe).
+
+// ownershipCues claim what is installed as the project's own, in the six
+// languages the model reads and Japanese; matched at a word's start (CJK
+// anywhere).
+var ownershipCues = []string{"our ", "ours", "the project's", "this project's", "readme",
+	"notre", "nôtre", "nos ", "nuestro", "nuestra", "unser", "наш", "我们的", "本项目", "自社", "当社", "このプロジェクト"}
+
+// installCues name the installing.
+var installCues = []string{"install", "set up", "setup", "bootstrap", "instal", "установ", "安装", "インストール", "導入"}
+
+// persistenceCues place a pipe where it would run unasked: a hook, a
+// schedule, every session.
+var persistenceCues = []string{"hook", "cron", "every session", "each session", "before any task", "at the start of", "profile", "bashrc", "zshrc"}
+
+// ownInstaller reports whether line[a:b], a pipe into a shell, is quoted
+// as code by a sentence that installs the project's own tool.
+func ownInstaller(line string, a, b int) bool {
+	inSpan := false
+	for _, sp := range refs.CodeSpans(line) {
+		if sp[0] <= a && b <= sp[1] {
+			inSpan = true
+		}
+	}
+	if !inSpan {
+		return false
+	}
+	s, e := sentenceAround(line, a, b)
+	rest := strings.ToLower(line[s:a] + " " + line[b:e])
+	return hasCue(rest, ownershipCues) && hasCue(rest, installCues) && !hasCue(rest, persistenceCues)
+}
+
+// hasCue reports whether a cue starts a word of s (a CJK cue, anywhere).
+func hasCue(s string, cues []string) bool {
+	for _, c := range cues {
+		for i := 0; ; {
+			k := strings.Index(s[i:], c)
+			if k < 0 {
+				break
+			}
+			k += i
+			r, _ := utf8.DecodeRuneInString(s[k:])
+			if r >= 0x2E80 || k == 0 || !isWordRune(lastRune(s[:k])) {
+				return true
+			}
+			i = k + len(c)
+		}
+	}
+	return false
 }
