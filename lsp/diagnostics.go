@@ -223,7 +223,7 @@ func (s *Server) checkLocked(f *folder) (*view, config.Config, []rules.Finding) 
 	// instruction files say (load-budget on their files, cross-file): read
 	// from the folder's root at each check, as check does.
 	root := filepath.Dir(f.dir)
-	if extra, more := memory.AgentFileFindings(root, cfg, v.files); len(more) > 0 {
+	if extra, more, _ := memory.AgentFileFindings(root, cfg, v.files, memory.AgentFiles{}); len(more) > 0 {
 		v.withAgentFiles(extra)
 		findings = rules.Sorted(append(slices.Clip(findings), more...))
 	}

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/memory-lsp/memory-lsp/core/budget"
 	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/store"
@@ -44,7 +43,7 @@ func resolveTargets(e *env, paths []string) ([]*target, error) {
 		var root, file string
 		switch {
 		case !fi.IsDir():
-			if r, ok := agentFileTarget(abs); ok {
+			if r, ok := memory.AgentFileRoot(abs); ok {
 				root, file = r, abs
 				break
 			}
@@ -78,43 +77,6 @@ func resolveTargets(e *env, paths []string) ([]*target, error) {
 		}
 	}
 	return out, nil
-}
-
-// agentFileTarget finds the workspace root of an agent's instruction file
-// given to check (AGENTS.md, CLAUDE.md, .cursor/rules/x.mdc …): the folder
-// it names a root file of, nearest first, preferring one that holds
-// .memory/ or .git. false: no agent's file.
-func agentFileTarget(abs string) (string, bool) {
-	var first string
-	dir := filepath.Dir(abs)
-	for range 3 {
-		if rel, err := filepath.Rel(dir, abs); err == nil && budget.IsInstructionFile(filepath.ToSlash(rel)) {
-			if store.IsDir(filepath.Join(dir, store.DirName)) || store.Exists(filepath.Join(dir, ".git")) {
-				return dir, true
-			}
-			if first == "" {
-				first = dir
-			}
-		}
-		dir = filepath.Dir(dir)
-	}
-	if first == "" {
-		// A nested one (packages/web/AGENTS.md): judged against the whole
-		// workspace it lives in, the nearest folder above holding .memory/
-		// or .git.
-		for d := filepath.Dir(abs); ; d = filepath.Dir(d) {
-			if store.IsDir(filepath.Join(d, store.DirName)) || store.Exists(filepath.Join(d, ".git")) {
-				if filepath.Base(abs) == "AGENTS.md" || filepath.Base(abs) == "CLAUDE.md" || filepath.Base(abs) == "GEMINI.md" {
-					return d, true
-				}
-				break
-			}
-			if filepath.Dir(d) == d {
-				break
-			}
-		}
-	}
-	return first, first != ""
 }
 
 // memoryFileTarget finds the workspace root of a file PATH given to check.
@@ -336,32 +298,28 @@ func runCheck(ctx context.Context, e *env, a *parsedArgs) (int, error) {
 		}
 		mem := len(files)
 		// What the workspace's agents load at session start, judged on
-		// their own files (AGENTS.md, CLAUDE.md …), which follow the
-		// memory files.
-		extra, agentFindings := memory.AgentFileFindings(svc.WS.Root, svc.Cfg, files)
-		if len(agentFindings) > 0 {
-			files = append(files, extra...)
-			findings = rules.Sorted(append(findings, agentFindings...))
-		}
-		// The agents' files named: the reference rules on their bullets.
-		for _, p := range t.agents {
-			if i := slices.IndexFunc(files, func(f rules.File) bool { return f.Path == p }); i < 0 {
+		// their own files (AGENTS.md, CLAUDE.md …), and the reference
+		// rules on the bullets of the agents' files named, which follow
+		// the memory files.
+		extra, agentFindings, err := memory.AgentFileFindings(svc.WS.Root, svc.Cfg, files, memory.AgentFiles{
+			Named: t.agents, Repo: repo,
+			Read: func(p string) ([]byte, error) {
 				// Read as the budgets read it: a regular file inside the
 				// root (never a pipe someone named AGENTS.md), its head
 				// when huge.
 				rel, _ := filepath.Rel(svc.WS.Root, p)
 				data, ok := store.Tree{Root: svc.WS.Root}.ReadFile(filepath.ToSlash(rel))
 				if !ok {
-					return exitError, fmt.Errorf("checking %s: not a regular file inside %s, or not readable", display(p), display(svc.WS.Root))
+					return nil, fmt.Errorf("checking %s: not a regular file inside %s, or not readable", display(p), display(svc.WS.Root))
 				}
-				files = append(files, rules.NewFile(p, data))
-			}
-			i := slices.IndexFunc(files, func(f rules.File) bool { return f.Path == p })
-			for _, fd := range rules.ReferencesIn(files[i], repo, svc.Cfg) {
-				fd.File = i
-				findings = append(findings, fd)
-			}
+				return data, nil
+			},
+		})
+		if err != nil {
+			return exitError, err
 		}
+		files = append(files, extra...)
+		findings = append(findings, agentFindings...)
 		findings = rules.Sorted(findings)
 		c := &checked{root: svc.WS.Root, files: files, mem: mem, only: t.files, noCode: repo != nil && !repo.HasCode()}
 		for _, f := range findings {

@@ -2,7 +2,9 @@ package memory
 
 import (
 	"fmt"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/memory-lsp/memory-lsp/core/budget"
@@ -45,14 +47,86 @@ func agentLoads(cfg config.Config, r budget.Reader) []budget.Load {
 	return out
 }
 
+// AgentFiles are the agents' instruction files a front end holds beside a
+// check of the memory files: Named, by path on disk, whose bullets the
+// reference rules judge against Repo (check's PATH arguments, the editor's
+// open buffers), read through Read, which also stands in for the disk where
+// the budgets read them (an editor's buffer as it is typed).
+type AgentFiles struct {
+	Named []string
+	// Read is a named file's text; its error is the front end's own
+	// wording of why not.
+	Read func(path string) ([]byte, error)
+	Repo rules.Repo
+}
+
 // AgentFileFindings are the findings that read the agents' own files
 // beside `.memory/`, each read once: load-budget on what agents load at
 // session start — on a memory file an agent imports, otherwise on
-// the agent's file — and cross-file on the entries that contradict a line
-// of the team's instruction files. The agents' files a finding names come
-// back in extra; a finding's File indexes files followed by extra.
-func AgentFileFindings(root string, cfg config.Config, files []rules.File) (extra []rules.File, findings []rules.Finding) {
-	tree := budget.Once(store.Tree{Root: root})
+// the agent's file —, cross-file on the entries that contradict a line
+// of the team's instruction files, and the reference rules on the bullets
+// of the named agents' files. The agents' files a finding names, and the
+// named ones, come back in extra; a finding's File indexes files followed
+// by extra.
+func AgentFileFindings(root string, cfg config.Config, files []rules.File, named AgentFiles) (extra []rules.File, findings []rules.Finding, err error) {
+	texts := make([][]byte, len(named.Named))
+	var reader budget.Reader = store.Tree{Root: root}
+	if len(named.Named) > 0 {
+		o := &overlay{Reader: reader, files: map[string][]byte{}}
+		for i, p := range named.Named {
+			if texts[i], err = named.Read(p); err != nil {
+				return nil, nil, err
+			}
+			if rel, err := filepath.Rel(root, p); err == nil && filepath.IsLocal(rel) {
+				o.files[filepath.ToSlash(rel)] = texts[i]
+			}
+		}
+		reader = o
+	}
+	extra, findings = agentFileFindings(root, cfg, files, budget.Once(reader))
+	// The named files: the reference rules on their bullets, as they are
+	// in hand (the same bytes the budgets read).
+	for i, p := range named.Named {
+		k := slices.IndexFunc(extra, func(f rules.File) bool { return f.Path == p })
+		if k < 0 {
+			k = len(extra)
+			extra = append(extra, rules.NewFile(p, texts[i]))
+		}
+		for _, fd := range rules.ReferencesIn(extra[k], named.Repo, cfg) {
+			fd.File = len(files) + k
+			findings = append(findings, fd)
+		}
+	}
+	return extra, rules.Sorted(findings), nil
+}
+
+// overlay is a workspace's files with some read from elsewhere (the
+// editor's buffers), by slash path from the root.
+type overlay struct {
+	budget.Reader
+	files map[string][]byte
+}
+
+func (o *overlay) ReadFile(p string) ([]byte, bool) {
+	if b, ok := o.files[p]; ok {
+		return b, true
+	}
+	return o.Reader.ReadFile(p)
+}
+
+// List adds the files held that the disk lacks: a buffer not saved yet.
+func (o *overlay) List(dir string) []string {
+	names := o.Reader.List(dir)
+	for p := range o.files {
+		if d, name := path.Split(p); strings.TrimSuffix(d, "/") == dir && !slices.Contains(names, name) {
+			names = append(slices.Clip(names), name)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+func agentFileFindings(root string, cfg config.Config, files []rules.File, tree budget.Reader) (extra []rules.File, findings []rules.Finding) {
 	loads := agentLoads(cfg, tree)
 	// The rules name the agents' files by their path from root; check
 	// shows them by their path on disk.
