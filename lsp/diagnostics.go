@@ -41,8 +41,11 @@ type view struct {
 	actions actionCache
 	// mem is how many of files are the folder's memory files; the rest
 	// (withAgentFiles) are the agents' files beside it that a finding
-	// names. 0 before any was added.
+	// names or the editor has open. 0 before any was added.
 	mem int
+	// agents are the open buffers of the agents' files of the folder
+	// (agentfiles.go) as the view was taken, in path order.
+	agents []*document
 }
 
 // memFiles are the view's memory files, without the agents' files a check
@@ -54,20 +57,29 @@ func (v *view) memFiles() []rules.File {
 	return v.files[:v.mem]
 }
 
-// withAgentFiles adds the agents' files the findings of a check name
-// (memory.AgentFileFindings), after the memory files: read from disk, never
-// open buffers of this server (it is not attached to them).
+// withAgentFiles adds the agents' files a check read beside the memory
+// files (memory.AgentFileFindings), after them: those its findings name,
+// read from disk, and those open in the editor (v.agents), read from their
+// buffers, which their diagnostics are published for.
 func (v *view) withAgentFiles(extra []rules.File) {
 	if len(extra) == 0 {
 		return
 	}
 	v.mem = len(v.files)
 	v.files = append(slices.Clip(v.files), extra...)
-	for range extra {
-		v.versions = append(v.versions, -1)
-		v.docs = append(v.docs, nil)
-		v.index = append(v.index, nil)
-		v.uris = append(v.uris, "")
+	for _, file := range extra {
+		version, doc, uri, ix := int32(-1), (*document)(nil), protocol.DocumentUri(""), (*text.Index)(nil)
+		if k := slices.IndexFunc(v.agents, func(d *document) bool { return d.path == file.Path }); k >= 0 {
+			doc = v.agents[k]
+			version, uri = doc.version, doc.uri
+			if !file.TooLarge() {
+				ix = doc.ix // the same bytes, already indexed
+			}
+		}
+		v.versions = append(v.versions, version)
+		v.docs = append(v.docs, doc)
+		v.index = append(v.index, ix)
+		v.uris = append(v.uris, uri)
 	}
 }
 
@@ -98,7 +110,7 @@ func (s *Server) snapshot(f *folder) (*view, config.Config) {
 		bufs[p] = d.file
 	}
 	snap, parsed, cache := s.diskFiles(f, names)
-	v := &view{dir: f.dir, files: memory.OverlayParsed(snap, parsed, bufs), disk: snap, cache: cache}
+	v := &view{dir: f.dir, files: memory.OverlayParsed(snap, parsed, bufs), disk: snap, cache: cache, agents: s.agentBuffers(f)}
 	v.versions = make([]int32, len(v.files))
 	v.docs = make([]*document, len(v.files))
 	v.index = make([]*text.Index, len(v.files))
@@ -221,10 +233,17 @@ func (s *Server) checkLocked(f *folder) (*view, config.Config, []rules.Finding) 
 	findings := f.checker.Check(v.files, cfg)
 	// What agents load at session start and what the team's other
 	// instruction files say (load-budget on their files, cross-file): read
-	// from the folder's root at each check, as check does.
+	// from the folder's root at each check, as check does, with the open
+	// agents' files read from their buffers, whose bullets the reference
+	// rules judge too.
 	root := filepath.Dir(f.dir)
-	if extra, more, _ := memory.AgentFileFindings(root, cfg, v.files, memory.AgentFiles{}); len(more) > 0 {
-		v.withAgentFiles(extra)
+	extra, more, err := memory.AgentFileFindings(root, cfg, v.files, agentFiles(v.agents, v.repo))
+	if err != nil {
+		// Their Read only reads buffers in hand.
+		s.log.Errorf("checking the agents' files of %s: %v", root, err)
+	}
+	v.withAgentFiles(extra)
+	if len(more) > 0 {
 		findings = rules.Sorted(append(slices.Clip(findings), more...))
 	}
 	f.last = &checked{v: v, cfg: cfg, repo: st, findings: findings}
@@ -237,7 +256,7 @@ func (s *Server) checkLocked(f *folder) (*view, config.Config, []rules.Finding) 
 // afresh is a new one, so this errs only towards checking again.
 func (v *view) sameFiles(w *view) bool {
 	a, b := v.memFiles(), w.memFiles()
-	if v.disk != w.disk || len(a) != len(b) {
+	if v.disk != w.disk || len(a) != len(b) || !slices.Equal(v.agents, w.agents) {
 		return false
 	}
 	for i := range a {
@@ -345,6 +364,9 @@ func (s *Server) publish(f *folder) {
 		largest = max(largest, len(o))
 	}
 	current := s.openDocs(f)
+	for _, d := range s.agentBuffers(f) {
+		current[d.path] = d
+	}
 	seen := map[string]bool{}
 	per := f.diagBytes
 	if per == 0 {
@@ -353,7 +375,7 @@ func (s *Server) publish(f *folder) {
 	for i, file := range v.files {
 		seen[file.Path] = true
 		if v.docs[i] != nil && current[file.Path] != v.docs[i] {
-			continue
+			continue // a newer buffer's check publishes it
 		}
 		n := len(own[i])
 		if n >= parallelEncodeMin {

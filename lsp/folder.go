@@ -30,9 +30,12 @@ type folder struct {
 	key string
 
 	// Guarded by Server.mu:
-	root  bool                // the .memory of a workspace folder
-	docs  map[string]*openDoc // open buffers, by file name
-	timer *time.Timer         // pending check-and-publish (the debounce)
+	root bool                // the .memory of a workspace folder
+	docs map[string]*openDoc // open buffers, by file name
+	// agents are the open buffers of the agents' files of the folder's
+	// workspace (agentfiles.go), by their path as the editor names it.
+	agents map[string]*document
+	timer  *time.Timer // pending check-and-publish (the debounce)
 	// sync is a pending reconcile of the buffers with the disk.
 	sync  *time.Timer
 	shown map[string]bool // paths whose diagnostics were published
@@ -105,7 +108,7 @@ type folder struct {
 }
 
 func newFolder(dir, key string) *folder {
-	f := &folder{dir: dir, key: key, docs: map[string]*openDoc{}, shown: map[string]bool{}, ackIDs: map[string]bool{}}
+	f := &folder{dir: dir, key: key, docs: map[string]*openDoc{}, agents: map[string]*document{}, shown: map[string]bool{}, ackIDs: map[string]bool{}}
 	firstAcks(f)
 	return f
 }
@@ -182,7 +185,8 @@ func (s *Server) folderFor(dir string) *folder {
 
 // refoldLocked makes the folder set follow the workspace folders and the
 // open documents: each workspace folder's .memory is served, and so is every
-// folder with an open buffer; any other folder is dropped and returned, so
+// folder with an open buffer (of a memory file, or of an agent's file of its
+// workspace); any other folder is dropped and returned, so
 // that its diagnostics can be cleared. s.mu is held.
 func (s *Server) refoldLocked() (dropped []*folder) {
 	roots := map[*folder]bool{}
@@ -198,7 +202,7 @@ func (s *Server) refoldLocked() (dropped []*folder) {
 	}
 	for k, f := range s.folders {
 		f.root = roots[f]
-		if !f.root && len(f.docs) == 0 {
+		if !f.root && len(f.docs) == 0 && len(f.agents) == 0 {
 			delete(s.folders, k)
 			dropped = append(dropped, f)
 		}
@@ -217,13 +221,18 @@ func (s *Server) servedLocked() map[string]bool {
 
 // served is every served folder, in dir order.
 func (s *Server) served() []*folder {
-	s.mu.Lock()
-	out := make([]*folder, 0, len(s.folders))
-	for _, f := range s.folders {
-		out = append(out, f)
+	return sortedValues(&s.mu, s.folders, func(f *folder) string { return f.dir })
+}
+
+// sortedValues are the values of m, read under mu, in the order of key.
+func sortedValues[V any](mu *sync.Mutex, m map[string]V, key func(V) string) []V {
+	mu.Lock()
+	out := make([]V, 0, len(m))
+	for _, v := range m {
+		out = append(out, v)
 	}
-	s.mu.Unlock()
-	slices.SortFunc(out, func(a, b *folder) int { return strings.Compare(a.dir, b.dir) })
+	mu.Unlock()
+	slices.SortFunc(out, func(a, b V) int { return strings.Compare(key(a), key(b)) })
 	return out
 }
 

@@ -63,6 +63,9 @@ func (f *folder) docLocked(name string) *openDoc {
 func (s *Server) didOpen(_ context.Context, p *openParams) error {
 	path := memoryPath(p.TextDocument.URI)
 	if path == "" {
+		if path, dir, ok := agentFile(p.TextDocument.URI); ok {
+			s.didOpenAgent(p, path, dir)
+		}
 		return nil
 	}
 	dir, name := filepath.Dir(path), filepath.Base(path)
@@ -123,6 +126,8 @@ func (s *Server) didChange(_ context.Context, p *protocol.DidChangeTextDocumentP
 	if od == nil {
 		if path := memoryPath(p.TextDocument.URI); path != "" {
 			s.log.Warningf("ignoring didChange for %s: it is not open (didOpen must come first)", path)
+		} else {
+			s.didChangeAgent(p)
 		}
 		return nil
 	}
@@ -157,6 +162,7 @@ func (s *Server) didChange(_ context.Context, p *protocol.DidChangeTextDocumentP
 func (s *Server) didSave(_ context.Context, p *protocol.DidSaveTextDocumentParams) error {
 	path := memoryPath(p.TextDocument.URI)
 	if path == "" {
+		s.didSaveAgent(p.TextDocument.URI)
 		return nil
 	}
 	od := s.lookupDoc(p.TextDocument.URI)
@@ -191,6 +197,8 @@ func (s *Server) didClose(_ context.Context, p *protocol.DidCloseTextDocumentPar
 	if od == nil {
 		if path := memoryPath(p.TextDocument.URI); path != "" {
 			s.log.Warningf("ignoring didClose for %s: it is not open", path)
+		} else {
+			s.didCloseAgent(p.TextDocument.URI)
 		}
 		return nil
 	}
@@ -201,10 +209,18 @@ func (s *Server) didClose(_ context.Context, p *protocol.DidCloseTextDocumentPar
 		close(od.changed) // wakes a writer waiting for an echo that will not come
 		od.changed = make(chan struct{})
 	}
+	s.mu.Unlock()
+	s.closedIn(f)
+	return nil
+}
+
+// closedIn follows the close of a buffer of f: a folder outside every
+// workspace folder was served (and watched) only while a file in it was
+// open, and then its diagnostics are cleared; else f is checked again.
+func (s *Server) closedIn(f *folder) {
+	s.mu.Lock()
 	dropped := s.refoldLocked()
 	s.mu.Unlock()
-	// A folder outside every workspace folder was served (and watched) only
-	// while a file in it was open: then this clears its diagnostics.
 	s.rewatch()
 	for _, g := range dropped {
 		s.retire(g)
@@ -212,5 +228,4 @@ func (s *Server) didClose(_ context.Context, p *protocol.DidCloseTextDocumentPar
 	if s.isServed(f) {
 		s.schedule(f, 0)
 	}
-	return nil
 }
