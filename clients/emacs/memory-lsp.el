@@ -133,6 +133,31 @@ that had no unsaved changes before the store is saved after it."
 (defconst memory-lsp-file-regexp "/\\.memory/[^/]+\\.md\\'"
   "Regexp matching the file names of memory files.")
 
+(defconst memory-lsp-agent-files
+  '(;; agent-files:start
+    "CLAUDE.md" ".claude/CLAUDE.md" "CLAUDE.local.md" ".claude/rules/*.md"
+    "AGENTS.override.md" "AGENTS.md"
+    ".github/copilot-instructions.md" ".github/instructions/*.instructions.md"
+    ".cursor/rules/*.mdc" ".cursorrules"
+    ".windsurf/rules/*.md" ".devin/rules/*.md" ".windsurfrules"
+    "GEMINI.md"
+    ".kiro/steering/*.md"
+    ;; agent-files:end
+    )
+  "The agents' instruction files the server judges when attached to them.
+The reference rules on their bullets and their load budgets, by their
+path from a workspace root; `*' stands for any name.  The server's list
+\(core/budget), which clients/agentfiles_test.go keeps this equal to.")
+
+(defun memory-lsp--glob-regexp (glob)
+  "A regexp matching the end of a file name that GLOB names."
+  (concat "/" (replace-regexp-in-string "\\\\\\*" "[^/]*" (regexp-quote glob) t t)
+          "\\'"))
+
+(defconst memory-lsp-agent-file-regexp
+  (mapconcat #'memory-lsp--glob-regexp memory-lsp-agent-files "\\|")
+  "Regexp matching the file names of the agents' instruction files.")
+
 ;;;; Major mode
 
 (defalias 'memory-lsp--parent-mode
@@ -153,6 +178,21 @@ With `memory-lsp-auto-start', starts the memory-lsp server via Eglot.
     (eglot-ensure)))
 
 ;;;###autoload
+(define-derived-mode memory-lsp-agent-mode memory-lsp--parent-mode "Agent"
+  "Major mode for an agent's instruction file (AGENTS.md, CLAUDE.md, ...).
+The memory-lsp server judges its bullets as `memory-lsp check' does
+when given the file (paths, commands and versions they cite) and its
+load budget, as you type; it is not a memory file.  Derived from
+`markdown-mode' when it is installed, else `text-mode'.  With
+`memory-lsp-auto-start', starts the memory-lsp server via Eglot."
+  (when (and memory-lsp-auto-start buffer-file-name)
+    (eglot-ensure)))
+
+;; The agents' files first, so that the memory files' entry, added after
+;; it, comes before it: `.memory/AGENTS.md' is a memory file.
+;;;###autoload
+(add-to-list 'auto-mode-alist (cons memory-lsp-agent-file-regexp 'memory-lsp-agent-mode))
+;;;###autoload
 (add-to-list 'auto-mode-alist '("/\\.memory/[^/]+\\.md\\'" . memory-lsp-mode))
 
 (defun memory-lsp--contact (&optional _interactive _project)
@@ -167,7 +207,9 @@ With `memory-lsp-auto-start', starts the memory-lsp server via Eglot.
 ;; Ahead of every other entry: eglot takes the first entry whose mode
 ;; matches, and a derived mode matches its parent's (markdown-mode) too.
 (add-to-list 'eglot-server-programs
-             '((memory-lsp-mode :language-id "markdown") . memory-lsp--contact))
+             '(((memory-lsp-mode :language-id "markdown")
+                (memory-lsp-agent-mode :language-id "markdown"))
+               . memory-lsp--contact))
 
 ;;;; Roots and projects
 
@@ -175,23 +217,44 @@ With `memory-lsp-auto-start', starts the memory-lsp server via Eglot.
   "Non-nil if FILE is a `.md' file directly inside a `.memory' folder."
   (and file (string-match-p memory-lsp-file-regexp (expand-file-name file))))
 
+(defun memory-lsp--agent-root (file)
+  "The workspace of FILE when it is an agent's instruction file, else nil.
+The nearest folder at or above the one it names a root file of that
+holds `.memory' or `.git', else that folder.  The server finds the
+workspace itself; this picks Eglot's project, so one server serves it
+and the memory files."
+  (when (and file (not (memory-lsp--memory-file-p file)))
+    (let ((file (expand-file-name file))
+          (case-fold-search nil))
+      (when (string-match memory-lsp-agent-file-regexp file)
+        (let ((named (file-name-as-directory (substring file 0 (match-beginning 0)))))
+          (file-name-as-directory
+           (expand-file-name
+            (or (locate-dominating-file
+                 named (lambda (d)
+                         (or (file-directory-p (expand-file-name ".memory" d))
+                             (file-exists-p (expand-file-name ".git" d)))))
+                named))))))))
+
 (defun memory-lsp--root (&optional dir)
   "The folder holding `.memory' for DIR (default: the current buffer's).
-For a memory file this is the parent of its `.memory' folder; elsewhere
-the nearest folder upwards that holds a `.memory' folder, or nil."
+For a memory file this is the parent of its `.memory' folder, for an
+agent's instruction file its workspace; elsewhere the nearest folder
+upwards that holds a `.memory' folder, or nil."
   (let ((file (and (null dir) buffer-file-name)))
     (if (memory-lsp--memory-file-p file)
         (file-name-directory
          (directory-file-name (file-name-directory (expand-file-name file))))
-      (let* ((dir (expand-file-name (or dir default-directory)))
-             (dir (if (string= (file-name-nondirectory (directory-file-name dir))
-                               ".memory")
-                      (file-name-directory (directory-file-name dir))
-                    dir)))
-        (when-let ((found (locate-dominating-file
-                           dir (lambda (d)
-                                 (file-directory-p (expand-file-name ".memory" d))))))
-          (file-name-as-directory (expand-file-name found)))))))
+      (or (memory-lsp--agent-root file)
+          (let* ((dir (expand-file-name (or dir default-directory)))
+                 (dir (if (string= (file-name-nondirectory (directory-file-name dir))
+                                   ".memory")
+                          (file-name-directory (directory-file-name dir))
+                        dir)))
+            (when-let ((found (locate-dominating-file
+                               dir (lambda (d)
+                                     (file-directory-p (expand-file-name ".memory" d))))))
+              (file-name-as-directory (expand-file-name found))))))))
 
 ;; Eglot asks for the project twice: when it starts a server (from the
 ;; memory buffer, `default-directory' being `.memory/') and, to decide
@@ -207,19 +270,25 @@ the nearest folder upwards that holds a `.memory' folder, or nil."
 (defun memory-lsp--project-find (dir)
   "In Eglot's context, the project of a `.memory' folder DIR is its parent.
 So is the project of that parent when the current buffer is a memory
-file directly inside DIR/.memory.  For `project-find-functions'; see
-`memory-lsp-project-root'."
+file directly inside DIR/.memory, and the project of any folder of an
+agent's instruction file's workspace (its `.cursor/rules/', say) when
+the current buffer is that file: the project of the workspace's memory
+files, so that one server serves both.  For `project-find-functions';
+see `memory-lsp-project-root'."
   (when (and memory-lsp-project-root
              (bound-and-true-p eglot-lsp-context))
     (let* ((dir (file-name-as-directory (expand-file-name dir)))
            (memory-dir-p (string= (file-name-nondirectory (directory-file-name dir))
                                   ".memory"))
-           (own (and (memory-lsp--memory-file-p buffer-file-name)
-                     (memory-lsp--root))))
+           (agent (memory-lsp--agent-root buffer-file-name))
+           (own (or agent
+                    (and (memory-lsp--memory-file-p buffer-file-name)
+                         (memory-lsp--root)))))
       (cond
        ((and own (or (file-equal-p dir own)
                      (and memory-dir-p
-                          (file-equal-p dir (expand-file-name ".memory" own)))))
+                          (file-equal-p dir (expand-file-name ".memory" own)))
+                     (and agent (file-in-directory-p dir own))))
         (cons 'transient own))
        (memory-dir-p
         (cons 'transient (file-name-directory (directory-file-name dir))))))))

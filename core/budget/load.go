@@ -215,22 +215,32 @@ func LoadAt(a *Agent, r Reader) Load {
 // team writes for agents: Copilot's path-specific instructions.
 var instructionExtras = []string{".github/instructions/*.instructions.md"}
 
-// IsInstructionFile reports whether rel, a slash path from a workspace's
-// root, names one of an agent's instruction files (InstructionFiles' kind).
-func IsInstructionFile(rel string) bool {
+// InstructionPatterns are the patterns (Match's) of every agent's
+// instruction files, by slash path from a workspace's root, each once, in
+// Agents' order then the extras': what the editors' clients attach the
+// language server to.
+func InstructionPatterns() []string {
+	var out []string
+	add := func(p string) {
+		if !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
 	for _, a := range Agents {
 		for _, s := range a.Startup {
-			if Match(s.Pattern, rel) {
-				return true
-			}
+			add(s.Pattern)
 		}
 	}
 	for _, p := range instructionExtras {
-		if Match(p, rel) {
-			return true
-		}
+		add(p)
 	}
-	return false
+	return out
+}
+
+// IsInstructionFile reports whether rel, a slash path from a workspace's
+// root, names one of an agent's instruction files (InstructionFiles' kind).
+func IsInstructionFile(rel string) bool {
+	return slices.ContainsFunc(InstructionPatterns(), func(p string) bool { return Match(p, rel) })
 }
 
 // InstructionFiles are the instruction files of every known agent that

@@ -48,6 +48,10 @@
 (defconst memory-lsp-test--readme
   "# Project\n\n* not a memory file\n- [Bad Slug] nor this\n- [db] x\n- [db] y\n")
 
+(defconst memory-lsp-test--agents
+  "# Agents\n\n* Read .memory/ first.\n- Handlers live in `src/legacy/agents.ts`.\n"
+  "AGENTS.md: its last bullet cites a path that does not exist.")
+
 (define-error 'memory-lsp-test-failure "memory-lsp test failure")
 
 (defun memory-lsp-test--fail (fmt &rest args)
@@ -186,6 +190,15 @@ running; `flymake-start' is what Flymake does on its own timers."
                       ("/p/x.memory/decisions.md" . nil)))
         (let ((mode (assoc-default (car case) auto-mode-alist #'string-match)))
           (unless (eq (eq mode 'memory-lsp-mode) (cdr case))
+            (memory-lsp-test--fail "auto-mode-alist gives %S for %s" mode (car case)))))
+      (dolist (case '(("/p/AGENTS.md" . t)
+                      ("/p/docs/CLAUDE.md" . t)
+                      ("/p/.cursor/rules/style.mdc" . t)
+                      ("/p/.github/copilot-instructions.md" . t)
+                      ("/p/xAGENTS.md" . nil)
+                      ("/p/.cursor/rules/style.md" . nil)))
+        (let ((mode (assoc-default (car case) auto-mode-alist #'string-match)))
+          (unless (eq (eq mode 'memory-lsp-agent-mode) (cdr case))
             (memory-lsp-test--fail "auto-mode-alist gives %S for %s" mode (car case))))))
 
     (memory-lsp-test--step "open decisions.md and start the server"
@@ -408,6 +421,28 @@ running; `flymake-start' is what Flymake does on its own timers."
                         (buffer-string))))
           (when (string-match-p "README\\.md" events)
             (memory-lsp-test--fail "README.md appears in the server's traffic")))))
+
+    (memory-lsp-test--step "AGENTS.md: the reference rules on its bullets as it is edited"
+      (let ((agents (expand-file-name "AGENTS.md" root)))
+        (memory-lsp-test--write agents memory-lsp-test--agents)
+        (with-current-buffer (find-file-noselect agents)
+          (run-hooks 'post-command-hook)
+          (unless (eq major-mode 'memory-lsp-agent-mode)
+            (memory-lsp-test--fail "AGENTS.md opened in %s" major-mode))
+          (unless (eq (memory-lsp-test--check-managed (current-buffer) root) server)
+            (memory-lsp-test--fail "AGENTS.md is served by another server than decisions.md"))
+          ;; Its "* " line is no bullet-marker: no memory rule judges it.
+          (memory-lsp-test--await-diagnostics
+           "the stale-path diagnostic of AGENTS.md" '(("stale-path" 4)))
+          (goto-char (point-min))
+          (search-forward "src/legacy/agents.ts")
+          (replace-match "src/auth/session.ts" t t)
+          (memory-lsp-test--await-diagnostics "no diagnostics once AGENTS.md is fixed in the buffer" '())
+          (unless (buffer-modified-p)
+            (memory-lsp-test--fail "AGENTS.md was saved"))
+          (set-buffer-modified-p nil)
+          (kill-buffer))
+        (delete-file agents)))
 
     (memory-lsp-test--step "an agent stores while the buffer has unsaved edits, then a save"
       ;; The agent (the CLI, as agents run it) writes decisions.md on disk;

@@ -9,9 +9,11 @@
 -- binary: vim.lsp.config('memory_lsp', { cmd = { '/path/to/memory-lsp', 'serve', '--stdio' } })
 --
 -- The server is started only for files `<folder>/.memory/<name>.md` (exactly
--- one level inside a `.memory` folder): root_dir calls on_dir for those and
--- for nothing else, and workspace_required forbids a single-file fallback.
--- One client per folder holding `.memory`.
+-- one level inside a `.memory` folder) and, with the plugin (lua/memory_lsp)
+-- on the runtimepath, the agents' instruction files (AGENTS.md, CLAUDE.md,
+-- .cursor/rules/*.mdc, …): root_dir calls on_dir for those and for nothing
+-- else, and workspace_required forbids a single-file fallback. One client
+-- per folder holding `.memory`.
 
 --- The folder holding `.memory` for `<folder>/.memory/<name>.md`, else nil.
 local function memory_root(path)
@@ -54,15 +56,23 @@ return {
   cmd = { 'memory-lsp', 'serve', '--stdio' },
 
   -- Start trigger only: root_dir below decides whether the buffer qualifies.
+  -- plugin/memory_lsp.lua makes Cursor's .mdc rules and the bare
+  -- .cursorrules and .windsurfrules Markdown, so that they qualify too.
   filetypes = { 'markdown' },
 
-  -- Calls on_dir(<folder holding .memory>) only for `.memory/<name>.md`;
-  -- for any other buffer on_dir is never called and no server starts.
+  -- Calls on_dir(<folder holding .memory>) only for `.memory/<name>.md`
+  -- and, through the plugin, an agent's instruction file; for any other
+  -- buffer on_dir is never called and no server starts.
   root_dir = function(bufnr, on_dir)
     if vim.bo[bufnr].buftype ~= '' then
       return
     end
-    local root = memory_root(vim.api.nvim_buf_get_name(bufnr))
+    local name = vim.api.nvim_buf_get_name(bufnr)
+    local root = memory_root(name)
+    local ok, plugin = pcall(require, 'memory_lsp')
+    if not root and ok and plugin.agent_root then
+      root = plugin.agent_root(name)
+    end
     if root then
       on_dir(root)
     end

@@ -4,7 +4,8 @@
 # .memory/ file, and test_spec.lua checks diagnostics, a quick fix, fix-all,
 # :MemoryStore (closed and open file), :MemoryQuery, a held write approved
 # by its code action, a stale-path warning, a load-budget warning with the
-# file's size in the hover on its first line, and
+# file's size in the hover on its first line, AGENTS.md's stale-path as it
+# is edited, and
 # go-to-definition on a cited path, and that README.md gets
 # no client.
 #

@@ -172,6 +172,13 @@ local function main()
     '/p/.memory/', '/p/.memory/.md.bak', 'oil:///p/.memory/a.md', '' }) do
     eq(memory_lsp.root_for(p), nil, 'root_for(' .. p .. ')')
   end
+  eq(memory_lsp.agent_root('/p/AGENTS.md'), '/p', 'agent_root(/p/AGENTS.md)')
+  eq(memory_lsp.agent_root('/p/.cursor/rules/style.mdc'), '/p', 'agent_root(/p/.cursor/rules/style.mdc)')
+  eq(memory_lsp.agent_root('/p/.github/copilot-instructions.md'), '/p', 'agent_root(/p/.github/copilot-instructions.md)')
+  for _, p in ipairs({ '/p/README.md', '/p/.memory/AGENTS.md', '/p/.cursor/rules/x.md', '/p/xAGENTS.md', 'oil:///p/AGENTS.md' }) do
+    eq(memory_lsp.agent_root(p), nil, 'agent_root(' .. p .. ')')
+  end
+  eq(memory_lsp.agent_root(root .. '/docs/AGENTS.md'), root, 'agent_root of a nested AGENTS.md')
   local config = dofile(client_dir .. '/lsp/memory_lsp.lua')
   eq(config.cmd, { 'memory-lsp', 'serve', '--stdio' }, 'lsp/memory_lsp.lua cmd')
   eq(config.filetypes, { 'markdown' }, 'lsp/memory_lsp.lua filetypes')
@@ -187,6 +194,7 @@ local function main()
   end
   eq(config_root(decisions_path), root, 'lsp/memory_lsp.lua root_dir for decisions.md')
   eq(config_root(root .. '/README.md'), nil, 'lsp/memory_lsp.lua root_dir for README.md')
+  eq(config_root(root .. '/AGENTS.md'), root, 'lsp/memory_lsp.lua root_dir for AGENTS.md')
   eq(config_root(root .. '/.memory/archive/old.md'), nil, 'lsp/memory_lsp.lua root_dir for .memory/archive/old.md')
   local p = { initializationOptions = { memory = { rules = {} } } }
   local c = { settings = { memory = {} } }
@@ -550,6 +558,27 @@ local function main()
   local hv = h and h.contents and h.contents.value or ''
   check(hv:find('2,001 lines', 1, true) and hv:find('Claude Code reads the first 2,000 lines', 1, true),
     'hover on security.md\'s first line: ' .. vim.inspect(h))
+
+  -- 9c. An agent's instruction file: AGENTS.md gets the reference rules on
+  --     its bullets from the buffer as it is edited, the same client as the
+  --     memory files, and no memory rule (its `* ` line is no bullet-marker).
+  local agents_path = root .. '/AGENTS.md'
+  local af = assert(io.open(agents_path, 'wb'))
+  af:write('# Agents\n\n* Read .memory/ first.\n- Sessions are created in `src/auth/session.ts`.\n- Handlers live in `src/legacy/agents.ts`.\n')
+  af:close()
+  local abuf = edit(agents_path)
+  wait_for('stale-path@5 in AGENTS.md', function()
+    return has_code(abuf, 'stale-path', 5), vim.inspect(codes(abuf))
+  end)
+  eq(codes(abuf), { 'stale-path@5' }, 'diagnostics of AGENTS.md')
+  eq(#clients_of(abuf), 1, 'clients attached to AGENTS.md')
+  eq(clients_of(abuf)[1].id, client.id, 'the client of AGENTS.md')
+  api.nvim_buf_set_lines(abuf, 4, 5, false, { '- Handlers live in `src/auth/session.ts`.' })
+  wait_for('stale-path in AGENTS.md to go once fixed in the buffer', function()
+    return #codes(abuf) == 0, vim.inspect(codes(abuf))
+  end)
+  check(vim.bo[abuf].modified, 'AGENTS.md was saved')
+  vim.cmd('bwipeout! ' .. abuf)
 
   -- 10. Nothing went wrong on the server's side (e.g. settings sent as []).
   -- (The server reports each store by an Info showMessage too.)

@@ -18,12 +18,66 @@ function! memory_lsp#RootFor(path) abort
   return l:m[1] is# '' ? '/' : l:m[1]
 endfunction
 
-" RootFor for a buffer; '' for special buffers (help, terminal, …).
+" The agents' instruction files the server judges when attached to them
+" (the reference rules on their bullets, their load budgets), by their path
+" from a workspace root; * stands for any name. The server's list
+" (core/budget), which clients/agentfiles_test.go keeps this equal to.
+" agent-files:start
+let s:agent_files = [
+\ 'CLAUDE.md', '.claude/CLAUDE.md', 'CLAUDE.local.md', '.claude/rules/*.md',
+\ 'AGENTS.override.md', 'AGENTS.md',
+\ '.github/copilot-instructions.md', '.github/instructions/*.instructions.md',
+\ '.cursor/rules/*.mdc', '.cursorrules',
+\ '.windsurf/rules/*.md', '.devin/rules/*.md', '.windsurfrules',
+\ 'GEMINI.md',
+\ '.kiro/steering/*.md',
+\ ]
+" agent-files:end
+
+" Each of s:agent_files as a regexp matching the end of a path.
+let s:agent_patterns = map(copy(s:agent_files),
+\ {_, g -> '/' . substitute(substitute(g, '\.', '\\.', 'g'), '\*', '[^/]*', 'g') . '$'})
+
+" The workspace of an agent's instruction file (AGENTS.md, CLAUDE.md,
+" .cursor/rules/x.mdc, …): the nearest folder at or above the one it names
+" a root file of that holds .memory or .git, else that folder; '' for any
+" other file. The server finds the workspace itself; this picks the server
+" (one per project root) and its root.
+function! memory_lsp#AgentRootFor(path) abort
+  if a:path is# '' || a:path =~# '^\a[[:alnum:]+.-]*://' || memory_lsp#RootFor(a:path) isnot# ''
+    return ''
+  endif
+  let l:path = substitute(fnamemodify(a:path, ':p'), '\\', '/', 'g')
+  for l:re in s:agent_patterns
+    let l:at = match(l:path, l:re)
+    if l:at < 0
+      continue
+    endif
+    let l:named = l:at == 0 ? '/' : l:path[: l:at - 1]
+    let l:dir = l:named
+    while 1
+      if isdirectory(l:dir . '/.memory') || getftype(l:dir . '/.git') isnot# ''
+        return l:dir
+      endif
+      let l:up = fnamemodify(l:dir, ':h')
+      if l:up is# l:dir
+        return l:named
+      endif
+      let l:dir = l:up
+    endwhile
+  endfor
+  return ''
+endfunction
+
+" The project root of a buffer: RootFor for a memory file, AgentRootFor for
+" an agent's file, '' for any other and for special buffers (help,
+" terminal, …).
 function! memory_lsp#Root(buffer) abort
   if getbufvar(a:buffer, '&buftype') isnot# ''
     return ''
   endif
-  return memory_lsp#RootFor(bufname(a:buffer))
+  let l:root = memory_lsp#RootFor(bufname(a:buffer))
+  return l:root isnot# '' ? l:root : memory_lsp#AgentRootFor(bufname(a:buffer))
 endfunction
 
 " The executable: g:memory_lsp_executable, else memory-lsp on the PATH.

@@ -17,7 +17,7 @@ function! s:RegisterVimLsp() abort
   call lsp#register_server({
   \   'name': 'memory-lsp',
   \   'cmd': {server_info -> [memory_lsp#Executable(), 'serve', '--stdio']},
-  \   'root_uri': {server_info -> lsp#utils#path_to_uri(memory_lsp#RootFor(lsp#utils#get_buffer_path()))},
+  \   'root_uri': {server_info -> lsp#utils#path_to_uri(memory_lsp#Root(bufnr('%')))},
   \   'initialization_options': memory_lsp#Settings(),
   \   'allowlist': ['markdown'],
   \   'blocklist': [],

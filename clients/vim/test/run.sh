@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Headless end-to-end test of the Vim client in Debian's Vim 9 with ALE
 # (apt-get install vim vim-ale): the ALE linter starts the real server for a
-# .memory/ file and not for README.md; test.vim checks diagnostics by code,
-# that they follow an unsaved edit, :MemoryStore (closed and open file),
+# .memory/ file and for AGENTS.md, not for README.md; test.vim checks
+# diagnostics by code, that they follow an unsaved edit, AGENTS.md's
+# stale-path as it is edited, :MemoryStore (closed and open file),
 # :MemoryQuery with its stale mark, and :MemoryFixAll.
 #
 #   go build -o $TMPDIR/memory-lsp ./cmd/memory-lsp
@@ -49,6 +50,8 @@ cat >"$ws/.memory/decisions.md" <<'MD'
 MD
 printf '# Quirks\n\n' >"$ws/.memory/quirks.md"
 printf '* not a memory file\n' >"$ws/README.md"
+# An agent's file whose last bullet cites a path that does not exist.
+printf '# Agents\n\n* Read .memory/ first.\n- Handlers live in src/legacy/handler.go.\n' >"$ws/AGENTS.md"
 printf 'package main\n' >"$ws/src/main.go"
 git -C "$ws" add -A
 git -C "$ws" -c user.email=t@example.com -c user.name=t commit -qm init

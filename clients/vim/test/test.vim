@@ -71,6 +71,27 @@ function! s:Run() abort
   endif
   call s:Log('README.md: no diagnostics')
 
+  " 3b. AGENTS.md, an agent's file: the reference rules on its bullets,
+  "     following an unsaved edit, and no memory rule (its * line is no
+  "     bullet-marker)
+  execute 'edit ' . fnameescape(s:ws . '/AGENTS.md')
+  let l:agents = bufnr('')
+  if memory_lsp#Root(l:agents) isnot# s:ws
+    call s:Fail('AGENTS.md: root ' . memory_lsp#Root(l:agents) . ', want ' . s:ws)
+  endif
+  ALELint
+  if !s:WaitFor({-> s:Codes(l:agents) == ['stale-path']}, 20000)
+    call s:Fail('AGENTS.md: want one stale-path, got ' . string(ale#engine#GetLoclist(l:agents)))
+  endif
+  call setline(4, '- Handlers live in src/main.go.')
+  ALELint
+  if !s:WaitFor({-> empty(s:Codes(l:agents))}, 20000)
+    call s:Fail('AGENTS.md fixed in the buffer: ' . string(ale#engine#GetLoclist(l:agents)))
+  endif
+  call s:Log('AGENTS.md: stale-path, gone once fixed in the buffer')
+  silent! undo
+  write
+
   " 4. :MemoryStore into a closed file, and into the open one
   execute 'buffer ' . l:buf
   MemoryStore Quirk The e2e suite fails once in twenty runs; rerun it.

@@ -19,6 +19,7 @@ import {
   buildInitializationOptions,
   CATEGORIES,
   CATEGORY_FILES,
+  DOCUMENT_PATTERNS,
   HACKLM_SECTION,
   memorySettings,
   statusText,
@@ -183,8 +184,9 @@ async function startWith(command: string): Promise<void> {
     debug: { command, args: ['serve', '--log-level', 'debug'], transport: TransportKind.stdio },
   };
   const clientOptions: LanguageClientOptions = {
-    // Only memory files, whatever their language id; the server checks the path too.
-    documentSelector: [{ scheme: 'file', pattern: '**/.memory/*.md' }],
+    // Only memory files and the agents' instruction files, whatever their
+    // language id; the server checks the path too.
+    documentSelector: DOCUMENT_PATTERNS.map((pattern) => ({ scheme: 'file', pattern })),
     // Read at every (re)start, so a restart picks up edited settings.
     initializationOptions: () =>
       buildInitializationOptions(vscode.workspace.getConfiguration(SECTION), vscode.workspace.getConfiguration(HACKLM_SECTION)),

@@ -114,6 +114,22 @@ export function memorySettings(section: SettingsSource, hacklm?: SettingsSource)
 /** HackLM's settings section, read for what maps onto memory-lsp's. */
 export const HACKLM_SECTION = 'hacklm-memory';
 
+// The agents' instruction files the server judges when attached to them
+// (the reference rules on their bullets, their load budgets), by their
+// path from a workspace root; `*` stands for any name. Listed once, as the
+// activation events of package.json (workspaceContains: each of them),
+// which clients/agentfiles_test.go keeps equal to the server's list
+// (core/budget).
+export const AGENT_FILES: readonly string[] = (
+  (require('../package.json') as { activationEvents: string[] }).activationEvents
+)
+  .map((e) => e.replace(/^workspaceContains:/, ''))
+  .filter((g) => g !== '**/.memory/*.md');
+
+// The documents the client attaches the server to: memory files, and each
+// agent's instruction file at any depth (the server finds its workspace).
+export const DOCUMENT_PATTERNS = ['**/.memory/*.md', ...AGENT_FILES.map((g) => `**/${g}`)];
+
 /**
  * initializationOptions: the settings nested under "memory", the section
  * name the server also pulls with workspace/configuration.

@@ -13,7 +13,7 @@ const settings = require('../out/settings.js');
 const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8'));
 
 test('package.json contributes', () => {
-  assert.deepEqual(pkg.activationEvents, ['workspaceContains:**/.memory/*.md']);
+  assert.equal(pkg.activationEvents[0], 'workspaceContains:**/.memory/*.md');
   assert.equal(pkg.main, './out/extension.js');
   const props = pkg.contributes.configuration.properties;
   assert.equal(props['memoryLsp.path'].default, 'memory-lsp');
@@ -51,9 +51,16 @@ test('category files are the server\'s names (security.md, not securitys.md)', (
   assert.doesNotMatch(src, /toLowerCase\(\)\}s\.md/, 'the Store picker derives file names');
 });
 
-test('extension.ts uses only the memory-file selector', () => {
+test('extension.ts selects the memory files and the agents\' files only', () => {
   const src = fs.readFileSync(path.join(__dirname, '..', 'src', 'extension.ts'), 'utf8');
-  assert.match(src, /documentSelector: \[\{ scheme: 'file', pattern: '\*\*\/\.memory\/\*\.md' \}\]/);
+  assert.match(src, /documentSelector: DOCUMENT_PATTERNS\.map\(\(pattern\) => \(\{ scheme: 'file', pattern \}\)\)/);
+  assert.deepEqual(settings.DOCUMENT_PATTERNS, ['**/.memory/*.md', ...settings.AGENT_FILES.map((g) => `**/${g}`)]);
+  // It activates in a workspace holding any of them.
+  assert.ok(settings.AGENT_FILES.includes('AGENTS.md') && settings.AGENT_FILES.includes('.cursor/rules/*.mdc'));
+  assert.deepEqual(pkg.activationEvents, [
+    'workspaceContains:**/.memory/*.md',
+    ...settings.AGENT_FILES.map((g) => `workspaceContains:${g}`),
+  ]);
 });
 
 test('contributed defaults send nothing', () => {

@@ -53,13 +53,81 @@ function M.root_for(path)
   return root
 end
 
---- root_for for a buffer; nil for special buffers (help, terminal, …).
-function M.buf_root(bufnr)
+--- The agents' instruction files the server judges when attached to them
+--- (the reference rules on their bullets, their load budgets), by their
+--- path from a workspace root; `*` stands for any name. The server's list
+--- (core/budget), which clients/agentfiles_test.go keeps this equal to.
+M.agent_files = {
+  -- agent-files:start
+  'CLAUDE.md', '.claude/CLAUDE.md', 'CLAUDE.local.md', '.claude/rules/*.md',
+  'AGENTS.override.md', 'AGENTS.md',
+  '.github/copilot-instructions.md', '.github/instructions/*.instructions.md',
+  '.cursor/rules/*.mdc', '.cursorrules',
+  '.windsurf/rules/*.md', '.devin/rules/*.md', '.windsurfrules',
+  'GEMINI.md',
+  '.kiro/steering/*.md',
+  -- agent-files:end
+}
+
+-- Each of agent_files as a Lua pattern matching the end of a path.
+local agent_patterns = {}
+for _, glob in ipairs(M.agent_files) do
+  local pat = glob:gsub('[%^%$%(%)%%%.%[%]%+%-%?]', '%%%0'):gsub('%*', '[^/]*')
+  table.insert(agent_patterns, '/' .. pat .. '$')
+end
+
+local function is_dir(p)
+  return vim.fn.isdirectory(p) == 1
+end
+
+--- The workspace of an agent's instruction file (AGENTS.md, CLAUDE.md,
+--- .cursor/rules/x.mdc, …): the nearest folder at or above the one it names
+--- a root file of that holds `.memory` or `.git`, else that folder; nil for
+--- any other file. The server finds the workspace itself; this picks the
+--- client (one per workspace) and its folder.
+function M.agent_root(path)
+  if type(path) ~= 'string' or path == '' or path:match('^%a[%w+.-]*://') then
+    return nil
+  end
+  path = vim.fn.fnamemodify(path, ':p'):gsub('\\', '/')
+  if M.root_for(path) then
+    return nil -- a memory file
+  end
+  for _, pat in ipairs(agent_patterns) do
+    local s = path:find(pat)
+    if s then
+      local named = s == 1 and '/' or path:sub(1, s - 1)
+      local dir = named
+      while true do
+        if is_dir(dir .. '/.memory') or vim.fn.getftype(dir .. '/.git') ~= '' then
+          return dir
+        end
+        local up = vim.fn.fnamemodify(dir, ':h')
+        if up == dir then
+          return named
+        end
+        dir = up
+      end
+    end
+  end
+  return nil
+end
+
+--- The folder a client serves a file from: root_for for a memory file,
+--- agent_root for an agent's file, else nil.
+function M.attach_root(path)
+  return M.root_for(path) or M.agent_root(path)
+end
+
+--- root_for (or, with agents, attach_root) for a buffer; nil for special
+--- buffers (help, terminal, …).
+function M.buf_root(bufnr, agents)
   bufnr = (bufnr == nil or bufnr == 0) and api.nvim_get_current_buf() or bufnr
   if not api.nvim_buf_is_valid(bufnr) or vim.bo[bufnr].buftype ~= '' then
     return nil
   end
-  return M.root_for(api.nvim_buf_get_name(bufnr))
+  local name = api.nvim_buf_get_name(bufnr)
+  return agents and M.attach_root(name) or M.root_for(name)
 end
 
 -- ---------------------------------------------------------------------------
@@ -551,11 +619,12 @@ local function set_keymaps(bufnr, keymaps)
 end
 
 --- Starts (or reuses) the client of the buffer's folder and attaches it.
---- Returns the client id, or nil when the buffer is not a memory file.
+--- Returns the client id, or nil when the buffer is neither a memory file
+--- nor an agent's instruction file.
 function M.attach(bufnr)
   bufnr = (bufnr == nil or bufnr == 0) and api.nvim_get_current_buf() or bufnr
   local cfg = M.config or M.setup_config({})
-  local root = M.buf_root(bufnr)
+  local root = M.buf_root(bufnr, true)
   if not root then
     return nil
   end
@@ -640,7 +709,7 @@ function M.attach(bufnr)
   if not id then
     return nil
   end
-  if cfg.fix_on_save then
+  if cfg.fix_on_save and M.buf_root(bufnr) then
     api.nvim_create_autocmd('BufWritePre', {
       group = api.nvim_create_augroup('memory_lsp_fix_on_save_' .. bufnr, { clear = true }),
       buffer = bufnr,
@@ -660,15 +729,20 @@ function M.setup_config(opts)
   return M.config
 end
 
---- Legacy setup: attach memory-lsp to every `.memory/<name>.md` buffer, one
---- client per folder holding `.memory`. See README.md for the options.
+--- Legacy setup: attach memory-lsp to every `.memory/<name>.md` buffer and
+--- every agent's instruction file, one client per folder holding `.memory`
+--- (or `.git`). See README.md for the options.
 function M.setup(opts)
   M.setup_config(opts)
   M.create_commands()
   local group = api.nvim_create_augroup('memory_lsp', { clear = true })
+  local patterns = { '*/.memory/*.md' }
+  for _, glob in ipairs(M.agent_files) do
+    table.insert(patterns, glob:find('/', 1, true) and ('*/' .. glob) or glob)
+  end
   api.nvim_create_autocmd({ 'BufReadPost', 'BufNewFile' }, {
     group = group,
-    pattern = '*/.memory/*.md',
+    pattern = patterns,
     callback = function(a)
       M.attach(a.buf)
     end,
@@ -676,7 +750,7 @@ function M.setup(opts)
   -- Buffers already loaded when setup runs (e.g. `nvim .memory/x.md` with a
   -- lazy plugin manager).
   for _, b in ipairs(api.nvim_list_bufs()) do
-    if api.nvim_buf_is_loaded(b) and M.buf_root(b) then
+    if api.nvim_buf_is_loaded(b) and M.buf_root(b, true) then
       M.attach(b)
     end
   end
