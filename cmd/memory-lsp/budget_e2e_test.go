@@ -183,3 +183,47 @@ func TestE2EBudgetWithoutMemory(t *testing.T) {
 		t.Error("budget created .memory/")
 	}
 }
+
+// TestE2ENestedAgentsFile: a nested AGENTS.md, however deep
+// (apps/site/web/ui/AGENTS.md), is judged against the whole repository it
+// lives in, not its own folder alone; a path it cites from its own folder
+// (`src/app.ts`) is no stale path even where the root once had one and
+// lost it, a path from the root that is gone is.
+func TestE2ENestedAgentsFile(t *testing.T) {
+	root := t.TempDir()
+	git := func(args ...string) {
+		t.Helper()
+		if out, err := exec.Command("git", append([]string{"-C", root, "-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v: %s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	if _, errs, code := runBinary(t, root, "", "store", "--category", "Instruction", "Use pnpm for installs."); code != 0 {
+		t.Fatalf("store: exit %d: %s", code, errs)
+	}
+	write := func(p, text string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Join(root, filepath.Dir(p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, p), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("src/app.ts", "x\n")
+	git("add", "-A")
+	git("commit", "-qm", "the root's app")
+	git("rm", "-q", "src/app.ts")
+	write("src/server.ts", "x\n")
+	nested := "apps/site/web/ui/"
+	write(nested+"src/app.ts", "x\n")
+	write(nested+"src/router.ts", "x\n")
+	write(nested+"AGENTS.md", "# UI\n\n- The entry point is `src/app.ts`.\n- Routes live in `"+nested+"src/router.ts`.\n- Pages live in `"+nested+"src/pages.ts`.\n")
+	git("add", "-A")
+	git("commit", "-qm", "the UI")
+	out, errs, code := runBinary(t, root, "", "check", filepath.FromSlash(nested+"AGENTS.md"))
+	want := nested + "AGENTS.md:5:18: warning: " + nested + "src/pages.ts does not exist [stale-path]"
+	if code != 0 || !strings.Contains(out, want) || strings.Count(out, "[stale-path]") != 1 || strings.Contains(errs, "not checked") {
+		t.Errorf("check %sAGENTS.md: exit %d, want 0 and only %q\n%s%s", nested, code, want, out, errs)
+	}
+}
