@@ -44,6 +44,21 @@ var protocolModules = []string{
 // frontEnds may not import each other: each adapts core to one protocol.
 var frontEnds = []string{module + "/lsp", module + "/mcp"}
 
+// lspMayImport is what the language server may import of core: the
+// features and the rules it converts to the protocol, and the values they
+// speak in. It plans nothing itself (issue 29); what it still imports
+// beyond these is listed as still to go, never to be added to.
+var lspMayImport = map[string]string{
+	"core/memory":   "",
+	"core/rules":    "",
+	"core/text":     "",
+	"core/config":   "",
+	"core/category": "",
+	"core/memfile":  "still to go",
+	"core/store":    "still to go",
+	"core/refs":     "still to go",
+}
+
 type listedPackage struct {
 	ImportPath string
 	Dir        string
@@ -68,6 +83,9 @@ func TestDependencies(t *testing.T) {
 		if under(pkg, module+"/core") {
 			checkCore(t, imports, p)
 		}
+		if under(pkg, module+"/lsp") {
+			checkLSP(t, p)
+		}
 		for i, fe := range frontEnds {
 			other := frontEnds[1-i]
 			if !under(pkg, fe) {
@@ -76,6 +94,20 @@ func TestDependencies(t *testing.T) {
 			if chain := importChain(imports, pkg, func(p string) bool { return under(p, other) }); chain != nil && !under(chain[1], fe) {
 				t.Errorf("%s depends on %s (%s): the language server and the MCP server are separate front ends over core", pkg, other, strings.Join(chain, " → "))
 			}
+		}
+	}
+}
+
+// checkLSP checks that a package of the language server imports of core
+// only what lspMayImport allows.
+func checkLSP(t *testing.T, p listedPackage) {
+	for _, imp := range p.Imports {
+		rel, ok := strings.CutPrefix(imp, module+"/")
+		if !ok || !under(rel, "core") {
+			continue
+		}
+		if _, allowed := lspMayImport[rel]; !allowed {
+			t.Errorf("%s imports %s: the language server converts what core/memory and core/rules plan; move the planning there", p.ImportPath, imp)
 		}
 	}
 }

@@ -14,7 +14,6 @@ import (
 
 	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/memory"
-	"github.com/memory-lsp/memory-lsp/core/merge"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/store"
 )
@@ -408,7 +407,7 @@ func sameEntry(a, b string) bool { return memory.HoldsEntry([]byte(b), a) }
 // from before the edit that takes it out of the buffer too writes the
 // lines back, and they are taken out again. s.mu is not held.
 func (s *Server) plannedOut(od *openDoc, before, after []byte) {
-	out := merge.NewEntries(after, before)
+	out := memory.NewEntries(after, before)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, a := range od.f.acks {

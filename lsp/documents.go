@@ -13,7 +13,7 @@ import (
 )
 
 // openDoc is an open buffer and what the server knows of its file on disk,
-// which keeping the two in step needs (merge.Reconcile). Its fields are
+// which keeping the two in step needs (memory.Reconcile). Its fields are
 // guarded by Server.mu.
 type openDoc struct {
 	f    *folder

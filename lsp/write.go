@@ -18,7 +18,6 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/memory"
-	"github.com/memory-lsp/memory-lsp/core/merge"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/store"
 )
@@ -27,7 +26,7 @@ import (
 // disk, under HackLM's lock; an open buffer of a file it changes gets the
 // same change through workspace/applyEdit, so that the buffer, the disk and
 // every other agent agree and a later save loses nothing. Before planning,
-// each open buffer is reconciled with the disk (merge.Reconcile): entries
+// each open buffer is reconciled with the disk (memory.Reconcile): entries
 // another writer put on disk are brought into the buffer, entries a save
 // overwrote are restored, and the buffer's unsaved edits stay in the buffer.
 // All of it runs in the folder's queue, one operation at a time, so each is
@@ -75,7 +74,7 @@ type bufferPlan struct {
 	was  []byte    // the disk text read inside the lock (nil: absent)
 	seen []byte    // the buffer's last-seen disk text when planned
 	disk []byte    // the disk text once the write is done (nil: absent)
-	rec  merge.Reconciled
+	rec  memory.Reconciled
 	// restored are acknowledged entries a save dropped, put back;
 	// removedAgain entries the server took out that a save wrote back,
 	// taken out again (acks.go).
@@ -257,24 +256,14 @@ func (s *Server) planWrite(f *folder, snap *store.Snapshot, cfg config.Config, n
 			// out again is not to be restored from it.
 			last = memory.Reapply(last, store.Ack{Drop: p.removedAgain})
 		}
-		p.rec = merge.Reconcile(bases[i][0], p.doc.text, last, disk)
-		if !memfile.Fits(p.rec.Disk) && len(p.rec.Restored) > 0 {
-			// Restoring from the last text seen would take the file past
-			// the limit, and every write of the folder would be refused:
-			// the user is told, naming each entry, instead.
-			p.unrestored = append(p.unrestored, p.rec.Restored...)
-			p.rec = merge.Reconcile(bases[i][0], p.doc.text, nil, disk)
-		}
+		p.rec = memory.Reconcile(bases[i][0], p.doc.text, last, disk)
+		// What the limits keep out is told, naming each entry: an entry
+		// not restored so that it can be stored again, one not brought in
+		// before a save drops it (a save that does is told again,
+		// tellUnrestored).
+		p.unrestored = append(p.unrestored, p.rec.Unrestored...)
+		s.tellNotBroughtIn(p.od.name, p.rec.NotBroughtIn)
 		p.to, p.disk = p.rec.Buffer, p.rec.Disk
-		if !memfile.Fits(p.to) {
-			// What others stored, with the buffer's unsaved lines, would
-			// take the buffer past the limits, and its save would write a
-			// file no reader reads: the entries stay on disk, out of the
-			// buffer, and the user is told which (a save that drops them
-			// then is told again, tellUnrestored).
-			s.tellNotBroughtIn(p.od.name, merge.NewEntries(p.doc.text, p.to))
-			p.to = p.doc.text
-		}
 		merged[p.doc.path] = p.to
 		kept = append(kept, p)
 	}
@@ -309,7 +298,7 @@ func (s *Server) planWrite(f *folder, snap *store.Snapshot, cfg config.Config, n
 				if disk == nil {
 					disk = newFileBytes(p.od.name)
 				}
-				p.disk = merge.Carry(p.to, disk, o).Data
+				p.disk = memory.Carry(p.to, disk, o)
 				p.to = o
 			}
 		}
@@ -362,7 +351,7 @@ func (s *Server) applyBuffer(ctx context.Context, label string, p bufferPlan) (r
 		}
 		target := to
 		if cur != from {
-			target = merge.Carry(from.text, cur.text, to).Data
+			target = memory.Carry(from.text, cur.text, to)
 		}
 		if bytes.Equal(cur.text, target) {
 			s.settle(p, cur)
@@ -612,7 +601,7 @@ func (s *Server) readFiles(root string) ([]rules.File, config.Config) {
 		if err != nil || x == nil || (bytes.Equal(x, o.base) && bytes.Equal(o.last, o.base)) {
 			continue
 		}
-		rec := merge.Reconcile(o.base, v.docs[o.i].text, o.last, x)
+		rec := memory.Reconcile(o.base, v.docs[o.i].text, o.last, x)
 		v.files[o.i] = rules.NewFile(path, rec.Buffer)
 	}
 	return v.files, cfg
@@ -671,7 +660,7 @@ func (s *Server) capture(f *folder, name string) {
 	s.mu.Lock()
 	base, last := od.base, od.last
 	s.mu.Unlock()
-	if last != nil && (!bytes.Equal(merge.Carry(base, x, last).Data, x) || len(merge.NewEntries(x, last)) > 0) {
+	if last != nil && (!bytes.Equal(memory.Carry(base, x, last), x) || len(memory.NewEntries(x, last)) > 0) {
 		return
 	}
 
