@@ -23,14 +23,14 @@ func (s *Server) definition(_ context.Context, p *protocol.DefinitionParams) (an
 	if err != nil {
 		return nil, nil
 	}
-	c := f.citationAt(file, off)
-	if c == nil {
-		return nil, nil
-	}
-	d, ok := destinationOf(s.repoOf(f, cfg).repo, c.ref)
+	c, ok := f.cites.At(file, off)
 	if !ok {
 		return nil, nil
 	}
-	at := lineStart(d.line)
-	return protocol.Location{URI: uriOf(d.path), Range: protocol.Range{Start: at, End: at}}, nil
+	t, ok := c.Target(s.repoOf(f, cfg).repo)
+	if !ok {
+		return nil, nil
+	}
+	at := lineStart(t.Line)
+	return protocol.Location{URI: uriOf(t.Path), Range: protocol.Range{Start: at, End: at}}, nil
 }

@@ -227,7 +227,7 @@ func (s *Server) checkLocked(f *folder) (*view, config.Config, []rules.Finding) 
 	}
 	if f.checker == nil {
 		f.checker = new(rules.Checker)
-		f.cites.checker.Store(f.checker)
+		f.cites.ReadFrom(f.checker)
 	}
 	f.checker.Repo, v.repo = st.get(), st.get()
 	findings := f.checker.Check(v.files, cfg)
@@ -473,7 +473,7 @@ func (s *Server) awaitsRepo(f *folder) bool {
 func (s *Server) dropChecker(f *folder) {
 	f.pub.Lock()
 	f.checker, f.last = nil, nil
-	f.cites.checker.Store(nil)
+	f.cites.ReadFrom(nil)
 	f.pub.Unlock()
 }
 
@@ -497,7 +497,7 @@ func (s *Server) retire(f *folder) {
 	f.pub.Lock()
 	defer f.pub.Unlock()
 	f.checker, f.last, f.cited = nil, nil, nil
-	f.cites.checker.Store(nil)
+	f.cites.ReadFrom(nil)
 	f.repo.Store(nil)
 	slices.Sort(gone)
 	for _, p := range gone {

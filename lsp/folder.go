@@ -95,12 +95,12 @@ type folder struct {
 	scope  atomic.Pointer[repoScope]
 	repoMu sync.Mutex
 	work   repoWork
-	// cites is the references of each entry, by content (references.go).
-	cites citeCache
+	// cites is the references of each entry, by content.
+	cites memory.Citations
 	// interest is what the last check's entries cite, and followed that
 	// check (guarded by pub): which changes to the code matter
 	// (watch_refs.go).
-	interest atomic.Pointer[interest]
+	interest atomic.Pointer[memory.Interest]
 	followed *checked
 	// cited is what each file's entries cite, by path, as the last
 	// followReferences found it (guarded by pub; watch_cited.go).

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
@@ -38,7 +39,7 @@ const maxSimilar = 3
 // hover describes the entry under the cursor: slug, category, pruning
 // score, the category's usage against its limit, and the entries of the same
 // file most similar to it; on a reference the entry cites, what the
-// reference resolves to (hover_refs.go). Anywhere else it returns null.
+// reference resolves to (referenceHover). Anywhere else it returns null.
 func (s *Server) hover(_ context.Context, p *protocol.HoverParams) (any, error) {
 	served, v, fi, cfg := s.documentViewIn(p.TextDocument.URI)
 	if fi < 0 || !v.files[fi].IsCategory {
@@ -108,4 +109,25 @@ func (s *Server) hover(_ context.Context, p *protocol.HoverParams) (any, error) 
 		return nil, nil
 	}
 	return protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: b.String()}, Range: &r}, nil
+}
+
+// referenceHover is the hover on the reference under byte offset off of
+// file fi: what memory.DescribeCitation says it resolves to. It is nil
+// where no reference is, and where the description is empty: the entry's
+// own hover is shown there.
+func (s *Server) referenceHover(f *folder, v *view, fi int, cfg config.Config, off int) *protocol.Hover {
+	file := &v.files[fi]
+	c, ok := f.cites.At(file, off)
+	if !ok {
+		return nil
+	}
+	msg := memory.DescribeCitation(s.repoOf(f, cfg).repo, filepath.Dir(f.dir), file, c, time.Now())
+	if msg == "" {
+		return nil
+	}
+	r, err := toRange(v.ix(fi), c.Span)
+	if err != nil {
+		return nil
+	}
+	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: msg}, Range: &r}
 }

@@ -8,7 +8,7 @@ import (
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
-	"github.com/memory-lsp/memory-lsp/core/refs"
+	"github.com/memory-lsp/memory-lsp/core/memory"
 )
 
 func init() {
@@ -30,45 +30,32 @@ func (s *Server) documentLink(_ context.Context, p *protocol.DocumentLinkParams)
 	if !file.IsCategory {
 		return out, nil
 	}
-	cs := f.citations(file)
+	cs := f.cites.In(file)
 	if len(cs) == 0 {
 		return out, nil
 	}
 	repo := s.repoOf(f, cfg).repo
 	ix := v.ix(fi)
 	for _, c := range cs {
-		d, ok := destinationOf(repo, c.ref)
+		t, ok := c.Target(repo)
 		if !ok {
 			continue
 		}
-		r, err := toRange(ix, c.span)
+		r, err := toRange(ix, c.Span)
 		if err != nil {
 			continue
 		}
-		target := linkURI(d)
-		tip := linkTooltip(c.ref, d)
-		out = append(out, protocol.DocumentLink{Range: r, Target: &target, Tooltip: &tip})
+		target := linkURI(t)
+		out = append(out, protocol.DocumentLink{Range: r, Target: &target, Tooltip: &t.Title})
 	}
 	return out, nil
 }
 
-// linkURI is the file URI of d, with a "#L<line>" fragment when d has a line.
-func linkURI(d destination) protocol.DocumentUri {
-	u := url.URL{Scheme: "file", Path: filepath.ToSlash(d.path)}
-	if d.line > 0 {
-		u.Fragment = fmt.Sprintf("L%d", d.line)
+// linkURI is the file URI of t, with a "#L<line>" fragment when t has a line.
+func linkURI(t memory.Target) protocol.DocumentUri {
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(t.Path)}
+	if t.Line > 0 {
+		u.Fragment = fmt.Sprintf("L%d", t.Line)
 	}
 	return protocol.DocumentUri(u.String())
-}
-
-// linkTooltip says where a link leads.
-func linkTooltip(ref refs.Ref, d destination) string {
-	name := filepath.Base(d.path)
-	switch {
-	case ref.Kind == refs.Command && d.line > 0:
-		return fmt.Sprintf("Open %s at %s %s", name, ref.Tool.NameKind(), ref.Target)
-	case d.line > 0:
-		return fmt.Sprintf("Open %s at line %d", name, d.line)
-	}
-	return "Open " + name
 }

@@ -3,7 +3,6 @@ package lsp
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -257,22 +256,6 @@ func TestReferenceHoverKeepsEntryHover(t *testing.T) {
 	}
 }
 
-func TestAgo(t *testing.T) {
-	now := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
-	for _, tc := range []struct {
-		d    time.Duration
-		want string
-	}{
-		{-time.Hour, "just now"}, {30 * time.Second, "just now"}, {time.Minute, "1 minute ago"},
-		{59 * time.Minute, "59 minutes ago"}, {5 * time.Hour, "5 hours ago"}, {24 * time.Hour, "1 day ago"},
-		{59 * 24 * time.Hour, "59 days ago"}, {90 * 24 * time.Hour, "3 months ago"}, {800 * 24 * time.Hour, "2 years ago"},
-	} {
-		if got := ago(now.Add(-tc.d), now); got != tc.want {
-			t.Errorf("ago(%v) = %q, want %q", tc.d, got, tc.want)
-		}
-	}
-}
-
 // TestClientEventsVoidTheRepository: with a client that watches files, the
 // server registers for changes to the code; a change to a manifest rebuilds
 // the repository and checks the folder again, though no memory file changed.
@@ -447,59 +430,6 @@ func TestFailedRepositoryIsRetriedAfterAChange(t *testing.T) {
 		t.Errorf("the repository was opened %d times, want 2", got)
 	}
 	c.shutdown()
-}
-
-// TestCiteCache: the references of each entry follow the file's text, as
-// Extract reads them, across edits and after the cache drops old contents.
-func TestCiteCache(t *testing.T) {
-	var c citeCache
-	path := filepath.Join(t.TempDir(), ".memory", "decisions.md")
-	check := func(text string) {
-		t.Helper()
-		file := rules.NewFile(path, []byte(text))
-		got := make([][]refs.Ref, len(file.Doc.Entries))
-		last := -1
-		for _, ec := range c.of(&file) {
-			if ec.entry <= last || ec.entry >= len(got) || len(ec.refs) == 0 {
-				t.Fatalf("entry %d after entry %d, with %d references, in a file of %d entries", ec.entry, last, len(ec.refs), len(got))
-			}
-			got[ec.entry], last = ec.refs, ec.entry
-		}
-		for i, e := range file.Doc.Entries {
-			if want := refs.Extract(e.Content); !slices.Equal(got[i], want) {
-				t.Errorf("entry %d: %+v, want %+v", i, got[i], want)
-			}
-		}
-	}
-	check(citing)
-	check(strings.Replace(citing, "src/old.ts", "src/older.ts", 1))
-	for i := range 200 { // many edits of one entry: old contents are dropped
-		check(strings.Replace(citing, "`make deploy`", fmt.Sprintf("`make deploy-%d`", i), 1))
-	}
-	// many entries changed in place (more than are read one by one), then
-	// one inserted above them: the references move with their entries
-	var many, changed strings.Builder
-	for i := range 3 * fewChanged {
-		fmt.Fprintf(&many, "- Run `make step-%d` from src/step%d.ts.\n", i, i)
-		fmt.Fprintf(&changed, "- Run `make step-%d` from src/step%d.ts.\n", i%5, i%7)
-	}
-	check(many.String())
-	check(changed.String())
-	check("- Read docs/new.md first.\n" + changed.String())
-	check(citing)
-	cited := 0
-	for _, e := range rules.NewFile(path, []byte(citing)).Doc.Entries {
-		if len(refs.Extract(e.Content)) > 0 {
-			cited++
-		}
-	}
-	if n := len(c.byFile[path].cited); n != cited {
-		t.Errorf("the cache holds the references of %d entries for the %d that cite something", n, cited)
-	}
-	c.keepOnly(map[string]bool{})
-	if len(c.byFile) != 0 {
-		t.Error("keepOnly kept a file")
-	}
 }
 
 // writeCode writes a file at each of paths (slash-separated, under root).

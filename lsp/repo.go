@@ -15,14 +15,15 @@ import (
 
 // A folder's repository is the code beside its .memory folder, which the
 // reference rules judge entries against and the links, definitions and
-// hovers of references (references.go) resolve in. Opening it lists the
-// project's files, which a large project makes slow (BenchmarkRepoJudge's
-// "open"), so it is built once, in the background, and then follows the
-// changes to the code (watch_refs.go) in place: repo.Updatable.Update works
-// on the changed paths only (BenchmarkRepoUpdate) and answers as a
-// repository opened afresh would. Each folder has one worker goroutine at a time
-// (runRepo) that opens the repository or applies the changes gathered
-// since, and then checks the folder again.
+// hovers of references (links.go, definition.go, hover.go) resolve in.
+// Opening it lists the project's files, which a large project makes slow
+// (BenchmarkRepoJudge's "open"), so it is built once, in the background, and
+// then follows the changes to the code (watch_refs.go) in place:
+// repo.Updatable.Update works on the changed paths only
+// (BenchmarkRepoUpdate) and answers as a repository opened afresh would.
+// Each folder has one worker goroutine at a time (runRepo) that opens the
+// repository or applies the changes gathered since, and then checks the
+// folder again.
 //
 // Nothing waits for a build on the read loop. A check that finds no build
 // yet does not publish: the worker publishes once the build is done

@@ -3,6 +3,7 @@ package lsp
 import (
 	"path/filepath"
 
+	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/store"
 )
@@ -12,12 +13,12 @@ import (
 // folders first), read from was, what an earlier call found in each file
 // (nil: nothing), and what this call found, to pass to the next. f.pub is
 // held.
-func (s *Server) citedWatch(f *folder, last *checked, sc *repoScope, was map[string]*citedFile) (dirs []string, in *interest, found map[string]*citedFile) {
+func (s *Server) citedWatch(f *folder, last *checked, sc *repoScope, was map[string]*citedFile) (dirs []string, in *memory.Interest, found map[string]*citedFile) {
 	repo := last.repo.get()
 	if repo != nil {
 		repo = &locatedOnce{Repo: repo, at: map[string]located{}}
 	}
-	in = &interest{paths: map[string]bool{}, names: map[string]bool{}}
+	in = memory.NewInterest()
 	all := []string{sc.root}
 	if sc.gitDir != "" {
 		all = append(all, sc.gitDir, filepath.Join(sc.gitDir, "logs"))
@@ -25,16 +26,16 @@ func (s *Server) citedWatch(f *folder, last *checked, sc *repoScope, was map[str
 	found = make(map[string]*citedFile, len(last.v.files))
 	for i := range last.v.files {
 		file := &last.v.files[i]
-		// by entry, not f.citations: the spans are not needed, and a list
+		// by entry, not f.cites.In: the spans are not needed, and a list
 		// of every citation is 16 MB at 100,000 entries
-		c := citedOf(was[file.Path], last.repo, sc, repo, f.cites.of(file))
+		c := citedOf(was[file.Path], last.repo, sc, repo, f.cites.Of(file))
 		found[file.Path] = c
 		all = append(all, c.dirs...)
 		for _, p := range c.paths {
-			in.paths[p] = true
+			in.Paths[p] = true
 		}
 		for _, n := range c.names {
-			in.names[n] = true
+			in.Names[n] = true
 		}
 	}
 	seen := make(map[string]bool, len(all))
@@ -47,7 +48,7 @@ func (s *Server) citedWatch(f *folder, last *checked, sc *repoScope, was map[str
 	return dirs, in, found
 }
 
-// citedFile is what the entries of one file cite (citedDirs of each of
+// citedFile is what the entries of one file cite (memory.CitedDirs of each of
 // their references), kept between publishes: after a store the other files'
 // references are the same slices, and the stored file's are those of before
 // with one entry more, while each pass over all of them located and stat'ed
@@ -57,7 +58,7 @@ func (s *Server) citedWatch(f *folder, last *checked, sc *repoScope, was map[str
 type citedFile struct {
 	st      *repoState
 	sc      *repoScope
-	entries []entryCites // the references it was read from (citeCache.of)
+	entries []memory.EntryCites // the references it was read from (memory.Citations.Of)
 	// the folders to watch, each once, in order, and what they cite
 	// (interest's paths and names), each once: lists, not sets, so that
 	// they cost a string each beside the folder's interest, which holds
@@ -69,8 +70,8 @@ type citedFile struct {
 // was read from, c with the entries added when they begin with those
 // (an append), else read afresh. repo is st's repository, as this pass
 // locates with it; c may be nil. Without a build nothing is kept: what
-// citedDirs finds then rests on no build that a change would replace.
-func citedOf(c *citedFile, st *repoState, sc *repoScope, repo rules.Repo, entries []entryCites) *citedFile {
+// memory.CitedDirs finds then rests on no build that a change would replace.
+func citedOf(c *citedFile, st *repoState, sc *repoScope, repo rules.Repo, entries []memory.EntryCites) *citedFile {
 	from := 0
 	switch {
 	case c == nil || st == nil || c.st != st || c.sc != sc || len(entries) < len(c.entries) || !sameRefs(c.entries, entries[:len(c.entries)]):
@@ -80,11 +81,11 @@ func citedOf(c *citedFile, st *repoState, sc *repoScope, repo rules.Repo, entrie
 	default:
 		from = len(c.entries) // read on: only the pass that replaces c held it
 	}
-	in := &interest{paths: setOf(c.paths), names: setOf(c.names)}
+	in := &memory.Interest{Paths: setOf(c.paths), Names: setOf(c.names)}
 	seen := setOf(c.dirs)
 	for _, ec := range entries[from:] {
-		for _, r := range ec.refs {
-			for _, d := range citedDirs(repo, sc, r, in) {
+		for _, r := range ec.Refs {
+			for _, d := range memory.CitedDirs(repo, sc.root, sc.within, r, in) {
 				if !seen[d] {
 					seen[d] = true
 					c.dirs = append(c.dirs, d)
@@ -92,8 +93,8 @@ func citedOf(c *citedFile, st *repoState, sc *repoScope, repo rules.Repo, entrie
 			}
 		}
 	}
-	c.paths = appendNew(c.paths, in.paths)
-	c.names = appendNew(c.names, in.names)
+	c.paths = appendNew(c.paths, in.Paths)
+	c.names = appendNew(c.names, in.Names)
 	c.entries = entries
 	return c
 }
@@ -122,8 +123,8 @@ func appendNew(list []string, set map[string]bool) []string {
 }
 
 // sameRefs reports whether a and b hold the same entries' reference
-// lists (the same slices, as citeCache hands out for unchanged entries).
-func sameRefs(a, b []entryCites) bool {
+// lists (the same slices, as memory.Citations hands out for unchanged entries).
+func sameRefs(a, b []memory.EntryCites) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -131,7 +132,7 @@ func sameRefs(a, b []entryCites) bool {
 		return true // the same list: an unchanged file's
 	}
 	for i := range a {
-		if a[i].entry != b[i].entry || len(a[i].refs) != len(b[i].refs) || (len(a[i].refs) > 0 && &a[i].refs[0] != &b[i].refs[0]) {
+		if a[i].Entry != b[i].Entry || len(a[i].Refs) != len(b[i].Refs) || (len(a[i].Refs) > 0 && &a[i].Refs[0] != &b[i].Refs[0]) {
 			return false
 		}
 	}

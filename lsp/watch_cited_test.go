@@ -42,8 +42,8 @@ func TestCitedWatchAfterStoresAsAFreshPass(t *testing.T) {
 		if !slices.Equal(dirs, freshDirs) {
 			t.Errorf("%s: folders to watch\n%v\nafresh\n%v", step, dirs, freshDirs)
 		}
-		if !maps.Equal(in.paths, freshIn.paths) || !maps.Equal(in.names, freshIn.names) {
-			t.Errorf("%s: cited paths %v names %v, afresh %v %v", step, in.paths, in.names, freshIn.paths, freshIn.names)
+		if !maps.Equal(in.Paths, freshIn.Paths) || !maps.Equal(in.Names, freshIn.Names) {
+			t.Errorf("%s: cited paths %v names %v, afresh %v %v", step, in.Paths, in.Names, freshIn.Paths, freshIn.Names)
 		}
 	}
 	compare("first")

@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"context"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -10,7 +9,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
-	"github.com/memory-lsp/memory-lsp/core/refs"
+	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/store"
 )
@@ -44,33 +43,11 @@ const maxReferenceDirs = 256
 // clientReferenceWatchID is the id of the registration for code events.
 const clientReferenceWatchID = "memory-lsp/watched-references"
 
-// isManifestName reports whether a file of that base name is one whose
-// content a verdict reads: a command manifest, a version pin or ignore rules.
-func isManifestName(base string) bool {
-	return refs.IsManifest(base) || refs.PinFile(base) || base == ".gitignore"
-}
-
-// isWorkflow reports whether name is a CI workflow of the work tree, whose
-// content pins versions (refs.ParseWorkflowPins).
-func isWorkflow(sc *repoScope, name string) bool {
-	rel, ok := rootRelative(sc.top, name)
-	return ok && refs.WorkflowFile(rel)
-}
-
 // referenceWatchers are the client's watchers for code events.
 func referenceWatchers() []protocol.FileSystemWatcher {
 	createDelete := protocol.WatchKindCreate | protocol.WatchKindDelete
 	var ws []protocol.FileSystemWatcher
-	names := []string{".gitignore"}
-	for t := refs.Make; t <= refs.Task; t++ {
-		names = append(names, refs.ManifestNames(t)...)
-	}
-	names = append(names, refs.PinFileGlobs...)
-	slices.Sort(names)
-	for _, n := range slices.Compact(names) {
-		ws = append(ws, protocol.FileSystemWatcher{GlobPattern: "**/" + n})
-	}
-	for _, g := range []string{".github/workflows/*.yml", ".github/workflows/*.yaml"} {
+	for _, g := range memory.VerdictFileGlobs() {
 		ws = append(ws, protocol.FileSystemWatcher{GlobPattern: g})
 	}
 	for _, n := range gitFiles() {
@@ -104,24 +81,6 @@ func (s *Server) registerReferenceWatch(ctx context.Context) {
 	}
 }
 
-// interest is what a folder's entries cite, to tell which creations and
-// deletions can change a verdict.
-type interest struct {
-	// paths are the cited paths, their folders, the folders commands run
-	// in, and where the cited paths that exist are, relative to the root.
-	paths map[string]bool
-	// names are the last elements of cited paths: a bare name holds
-	// wherever a file of that name is.
-	names map[string]bool
-}
-
-func (in *interest) addPath(p string) {
-	for p != "" && p != "." && !in.paths[p] {
-		in.paths[p] = true
-		p = path.Dir(p)
-	}
-}
-
 // followReferences notes what f's last check cites and, when the server
 // watches the code itself, watches the folders that holds. f.pub is held.
 func (s *Server) followReferences(f *folder) {
@@ -136,7 +95,7 @@ func (s *Server) followReferences(f *folder) {
 	for i := range last.v.files {
 		files[last.v.files[i].Path] = true
 	}
-	f.cites.keepOnly(files)
+	f.cites.KeepOnly(files)
 	f.interest.Store(in)
 	s.mu.Lock()
 	w, byClient := s.watch, s.refsByClient
@@ -181,63 +140,6 @@ func (r *locatedOnce) Locate(p string) (string, bool) {
 		r.at[p] = l
 	}
 	return l.abs, l.ok
-}
-
-// citedDirs are the folders to watch for ref, and what it cites noted in in.
-func citedDirs(repo rules.Repo, sc *repoScope, ref refs.Ref, in *interest) []string {
-	var out []string
-	located := func(p string) {
-		if repo == nil {
-			return
-		}
-		if abs, ok := repo.Locate(p); ok && sc.within(abs) {
-			out = append(out, filepath.Dir(abs))
-			if rel, ok := rootRelative(sc.root, abs); ok {
-				in.addPath(rel)
-			}
-		}
-	}
-	switch ref.Kind {
-	case refs.Path:
-		in.addPath(ref.Path)
-		in.names[path.Base(ref.Path)] = true
-		n := len(out)
-		located(ref.Path)
-		if len(out) == n {
-			out = append(out, nearestDir(sc.root, filepath.Dir(filepath.Join(sc.root, filepath.FromSlash(ref.Path)))))
-		}
-	case refs.Command:
-		if ref.In != "" {
-			in.addPath(ref.In)
-		}
-		n := len(out)
-		if repo != nil {
-			if m, ok := repo.Manifest(ref.Tool, ref.In); ok {
-				located(m.File)
-			}
-		}
-		if len(out) == n {
-			out = append(out, nearestDir(sc.root, filepath.Join(sc.root, filepath.FromSlash(ref.In))))
-		}
-	case refs.Version:
-		if repo != nil {
-			for _, p := range repo.Pins(ref.Subject) {
-				located(p.File)
-			}
-		}
-	}
-	return out
-}
-
-// nearestDir is dir, or its nearest folder that exists, not above root.
-func nearestDir(root, dir string) string {
-	for store.Within(root, dir) && dir != root {
-		if store.IsDir(dir) {
-			return dir
-		}
-		dir = filepath.Dir(dir)
-	}
-	return root
 }
 
 // followDirs makes dirs the folders watched for f's references, and
@@ -373,11 +275,15 @@ func concerns(f *folder, name string, ch fileChange) (at string, follow, republi
 		return "", false, false
 	}
 	base := filepath.Base(name)
-	manifest := isManifestName(base) || isWorkflow(sc, name)
+	fromTop, inTop := memory.RootRelative(sc.top, name)
+	if !inTop {
+		fromTop = base
+	}
+	manifest := memory.VerdictFile(fromTop)
 	if ch == fileChanged && !manifest {
 		return "", false, false
 	}
-	rel, inRoot := rootRelative(sc.root, name)
+	rel, inRoot := memory.RootRelative(sc.root, name)
 	if st := f.repo.Load(); inRoot && st != nil && st.repo != nil && st.repo.Ignored(rel) {
 		// Followed all the same: what the rules take for ignored (a
 		// subproject's build folder) may be a file git lists.
@@ -389,12 +295,12 @@ func concerns(f *folder, name string, ch fileChange) (at string, follow, republi
 		return name, true, true
 	case !inRoot:
 		// Beside the root in the work tree: a path cited from the top.
-		if top, ok := rootRelative(sc.top, name); ok {
-			return name, true, in.paths[top] || in.names[base]
+		if inTop {
+			return name, true, in.Paths[fromTop] || in.Names[base]
 		}
 		return name, true, false
 	}
-	return name, true, !strings.Contains(rel, "/") || in.paths[rel] || in.names[base]
+	return name, true, !strings.Contains(rel, "/") || in.Paths[rel] || in.Names[base]
 }
 
 // codeChanged hands the change of name to the repository of each folder in

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/refs/refstest"
 )
 
@@ -23,8 +24,9 @@ func TestConcerns(t *testing.T) {
 	}
 	f.scope.Store(findScope(root))
 	f.repo.Store(&repoState{repo: &fakeRepo{root: root, Repo: refstest.Repo{Ignore: []string{"node_modules/", "dist/"}}}})
-	in := &interest{paths: map[string]bool{}, names: map[string]bool{"session.ts": true}}
-	in.addPath("src/auth/session.ts")
+	in := memory.NewInterest()
+	in.Names["session.ts"] = true
+	in.AddPath("src/auth/session.ts")
 	f.interest.Store(in)
 	for _, tc := range []struct {
 		path              string

@@ -1,14 +1,10 @@
-package lsp
+package memory
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 
-	protocol "github.com/tliron/glsp/protocol_3_16"
-
-	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/refs"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 )
@@ -16,46 +12,31 @@ import (
 // maxPins is how many pins a version's hover names.
 const maxPins = 3
 
-// referenceHover says what the reference under byte offset off of file fi
-// resolves to: a path that exists and its last change, or where a missing
-// one went; the manifest line of a command's target, or the closest names;
-// the pins a version agrees with or contradicts. It is nil where no
-// reference is, and where Judge finds no evidence either way (no
-// repository, an ignored path, no manifest, no pin): the entry's own hover
-// is shown there.
-func (s *Server) referenceHover(f *folder, v *view, fi int, cfg config.Config, off int) *protocol.Hover {
-	file := &v.files[fi]
-	c := f.citationAt(file, off)
-	if c == nil {
-		return nil
-	}
-	repo := s.repoOf(f, cfg).repo
+// DescribeCitation says what citation c of file resolves to, in Markdown:
+// a path that exists and its last change, or where a missing one went; the
+// manifest line of a command's target, or the closest names; the pins a
+// version agrees with or contradicts. root is the workspace root, now the
+// time ages are counted to. It is "" where Judge finds no evidence either
+// way (no repository, an ignored path, no manifest, no pin): the entry's
+// own description is what to show there.
+func DescribeCitation(repo rules.Repo, root string, file *rules.File, c Citation, now time.Time) string {
 	if repo == nil {
-		return nil
+		return ""
 	}
-	e := &file.Doc.Entries[c.entry]
-	verdict := rules.JudgeEntry(repo, file.Path, e.Line, c.ref)
+	verdict := rules.JudgeEntry(repo, file.Path, file.Doc.Entries[c.Entry].Line, c.Ref)
 	if verdict.Status == refs.Silent {
-		return nil
+		return ""
 	}
-	cited := "`" + string(file.Doc.Src[c.span.Start:c.span.End]) + "`"
-	var msg string
-	switch c.ref.Kind {
+	cited := "`" + string(file.Doc.Src[c.Span.Start:c.Span.End]) + "`"
+	switch c.Ref.Kind {
 	case refs.Path:
-		msg = pathHover(repo, filepath.Dir(f.dir), cited, c.ref, verdict, time.Now())
+		return pathHover(repo, root, cited, c.Ref, verdict, now)
 	case refs.Command:
-		msg = commandHover(repo, cited, c.ref, verdict)
+		return commandHover(repo, cited, c.Ref, verdict)
 	case refs.Version:
-		msg = versionHover(repo, cited, c.ref, verdict)
+		return versionHover(repo, cited, c.Ref, verdict)
 	}
-	if msg == "" {
-		return nil
-	}
-	r, err := toRange(v.ix(fi), c.span)
-	if err != nil {
-		return nil
-	}
-	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: msg}, Range: &r}
+	return ""
 }
 
 // pathHover: "`src/a.ts` exists, last changed 3 days ago in abc1234";
@@ -66,7 +47,7 @@ func pathHover(repo rules.Repo, root, cited string, ref refs.Ref, v refs.Verdict
 		b := cited + " exists"
 		name := ref.Path
 		if abs, ok := repo.Locate(ref.Path); ok {
-			if rel, ok := rootRelative(root, abs); ok {
+			if rel, ok := RootRelative(root, abs); ok {
 				if rel != ref.Path {
 					b += " as `" + rel + "`"
 				}
@@ -165,13 +146,13 @@ func ago(t, now time.Time) string {
 	case d < time.Minute:
 		return "just now"
 	case d < time.Hour:
-		return plural(int(d/time.Minute), "minute", "minutes") + " ago"
+		return Plural(int(d/time.Minute), "minute", "minutes") + " ago"
 	case d < day:
-		return plural(int(d/time.Hour), "hour", "hours") + " ago"
+		return Plural(int(d/time.Hour), "hour", "hours") + " ago"
 	case d < 60*day:
-		return plural(int(d/day), "day", "days") + " ago"
+		return Plural(int(d/day), "day", "days") + " ago"
 	case d < 730*day:
-		return plural(int(d/(30*day)), "month", "months") + " ago"
+		return Plural(int(d/(30*day)), "month", "months") + " ago"
 	}
-	return plural(int(d/(365*day)), "year", "years") + " ago"
+	return Plural(int(d/(365*day)), "year", "years") + " ago"
 }

@@ -1,6 +1,7 @@
-package lsp
+package memory
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -13,27 +14,28 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
-// The references entries cite (core/refs: paths, commands, versions), as
-// the editor features read them: links, go-to-definition, hover
-// (links.go, definition.go, hover_refs.go) and the folders the watcher
-// follows (watch_refs.go). Where a reference leads is the repository's
-// answer (repo.go); what is stale about it is refs.Judge's, as the rules
-// judge it.
+// The references entries cite (core/refs: paths, commands, versions), as an
+// editor shows them: where each leads (a link, go-to-definition), what it
+// resolves to (a hover, cited_hover.go), and which changes to the code can
+// move its verdict (cited_watch.go). Where a reference leads is the
+// repository's answer; what is stale about it is refs.Judge's, as the rules
+// judge it. Positions are byte offsets in the file; a front end converts.
 
-// citation is one reference an entry cites.
-type citation struct {
-	ref refs.Ref
-	// entry indexes the file's entries.
-	entry int
-	// span is the reference as cited, in the file's bytes.
-	span text.Span
+// Citation is one reference an entry cites.
+type Citation struct {
+	Ref refs.Ref
+	// Entry indexes the file's entries.
+	Entry int
+	// Span is the reference as cited, in the file's bytes.
+	Span text.Span
 }
 
-// citeCache holds the references of a folder's entries, so that a request
+// Citations holds the references of a folder's entries, so that a request
 // for one file, or the watch set of all of them, reads again only the
 // entries that changed: extraction is most of a reference check's work
-// (BenchmarkExtractGenerated, BenchmarkReferenceChangeToPublish).
-type citeCache struct {
+// (BenchmarkExtractGenerated, BenchmarkReferenceChangeToPublish). Safe for
+// concurrent use; the zero value is ready.
+type Citations struct {
 	mu     sync.Mutex
 	byFile map[string]*fileCites // by file path
 	// checker is the folder's checker, whose reference rules read the same
@@ -50,13 +52,13 @@ type citeCache struct {
 // as much again as the references (10 MB at 100,000 entries).
 type fileCites struct {
 	doc   *memfile.Document
-	cited []entryCites
+	cited []EntryCites
 }
 
-// entryCites are the references the entry at index entry cites, never none.
-type entryCites struct {
-	entry int
-	refs  []refs.Ref
+// EntryCites are the references the entry at index Entry cites, never none.
+type EntryCites struct {
+	Entry int
+	Refs  []refs.Ref
 }
 
 // fewChanged is how many entries of a file whose entries did not move are
@@ -64,10 +66,14 @@ type entryCites struct {
 // content.
 const fewChanged = 8
 
-// of returns the references of the entries of file that cite something, in
+// ReadFrom makes ck's readings (rules.Checker.References) the first place
+// references are looked up; nil forgets the checker.
+func (c *Citations) ReadFrom(ck *rules.Checker) { c.checker.Store(ck) }
+
+// Of returns the references of the entries of file that cite something, in
 // entry order; nil for a file that holds no entries to read. The result is
 // shared: read only.
-func (c *citeCache) of(file *rules.File) []entryCites {
+func (c *Citations) Of(file *rules.File) []EntryCites {
 	if !file.IsCategory || file.Doc == nil || file.TooLarge() {
 		return nil
 	}
@@ -78,7 +84,7 @@ func (c *citeCache) of(file *rules.File) []entryCites {
 		return fc.cited
 	}
 	es := file.Doc.Entries
-	var out []entryCites
+	var out []EntryCites
 	var read *rules.Readings
 	if ck := c.checker.Load(); ck != nil {
 		read = ck.References()
@@ -96,11 +102,11 @@ func (c *citeCache) of(file *rules.File) []entryCites {
 		var rs []refs.Ref
 		if fc != nil && i < len(fc.doc.Entries) {
 			prev = nil
-			for next < len(fc.cited) && fc.cited[next].entry < i {
+			for next < len(fc.cited) && fc.cited[next].Entry < i {
 				next++
 			}
-			if next < len(fc.cited) && fc.cited[next].entry == i {
-				prev = fc.cited[next].refs
+			if next < len(fc.cited) && fc.cited[next].Entry == i {
+				prev = fc.cited[next].Refs
 			}
 		}
 		switch {
@@ -116,8 +122,8 @@ func (c *citeCache) of(file *rules.File) []entryCites {
 				k := 0
 				for j := range fc.doc.Entries {
 					var jrs []refs.Ref
-					if k < len(fc.cited) && fc.cited[k].entry == j {
-						jrs = fc.cited[k].refs
+					if k < len(fc.cited) && fc.cited[k].Entry == j {
+						jrs = fc.cited[k].Refs
 						k++
 					}
 					was[fc.doc.Entries[j].Content] = jrs
@@ -133,7 +139,7 @@ func (c *citeCache) of(file *rules.File) []entryCites {
 			}
 		}
 		if len(rs) > 0 {
-			out = append(out, entryCites{entry: i, refs: rs})
+			out = append(out, EntryCites{Entry: i, Refs: rs})
 		}
 	}
 	if c.byFile == nil {
@@ -143,8 +149,8 @@ func (c *citeCache) of(file *rules.File) []entryCites {
 	return out
 }
 
-// keepOnly forgets the files not in paths.
-func (c *citeCache) keepOnly(paths map[string]bool) {
+// KeepOnly forgets the files not in paths.
+func (c *Citations) KeepOnly(paths map[string]bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for p := range c.byFile {
@@ -154,60 +160,78 @@ func (c *citeCache) keepOnly(paths map[string]bool) {
 	}
 }
 
-// citations is every reference file cites, in file order, with its span in
-// the file's bytes: Extract's spans are offsets into an entry's content.
-func (f *folder) citations(file *rules.File) []citation {
-	var out []citation
-	for _, ec := range f.cites.of(file) {
-		base := file.Doc.Entries[ec.entry].ContentSpan.Start
-		for _, r := range ec.refs {
-			out = append(out, citation{ref: r, entry: ec.entry, span: text.Span{Start: base + r.Start, End: base + r.End}})
+// In is every reference file cites, in file order, with its span in the
+// file's bytes: Extract's spans are offsets into an entry's content.
+func (c *Citations) In(file *rules.File) []Citation {
+	var out []Citation
+	for _, ec := range c.Of(file) {
+		base := file.Doc.Entries[ec.Entry].ContentSpan.Start
+		for _, r := range ec.Refs {
+			out = append(out, Citation{Ref: r, Entry: ec.Entry, Span: text.Span{Start: base + r.Start, End: base + r.End}})
 		}
 	}
 	return out
 }
 
-// citationAt is the citation of file under byte offset off, or nil.
-func (f *folder) citationAt(file *rules.File, off int) *citation {
-	cs := f.citations(file)
-	k := slices.IndexFunc(cs, func(c citation) bool { return c.span.Start <= off && off < c.span.End })
+// At is the citation of file under byte offset off; ok is false where none
+// is.
+func (c *Citations) At(file *rules.File, off int) (_ Citation, ok bool) {
+	cs := c.In(file)
+	k := slices.IndexFunc(cs, func(c Citation) bool { return c.Span.Start <= off && off < c.Span.End })
 	if k < 0 {
-		return nil
+		return Citation{}, false
 	}
-	return &cs[k]
+	return cs[k], true
 }
 
-// destination is where a reference leads in the editor: a file or folder,
-// at a 1-based line (0: none).
-type destination struct {
-	path string
-	line int
+// Target is where a citation leads in an editor: a file or folder, at a
+// 1-based line (0: none), and a title that says so.
+type Target struct {
+	Path  string
+	Line  int
+	Title string
 }
 
-// destinationOf is where ref leads: a cited path that exists, at its cited
-// line; a command's manifest, at the line of its target when the manifest
-// lists it. A version leads nowhere (its pins are in the hover).
-func destinationOf(repo rules.Repo, ref refs.Ref) (destination, bool) {
+// Target is where c leads: a cited path that exists, at its cited line; a
+// command's manifest, at the line of its target when the manifest lists
+// it. A version leads nowhere (its pins are in the hover), nor does
+// anything without a repository.
+func (c Citation) Target(repo rules.Repo) (Target, bool) {
 	if repo == nil {
-		return destination{}, false
+		return Target{}, false
 	}
+	ref := c.Ref
+	var t Target
 	switch ref.Kind {
 	case refs.Path:
-		if abs, ok := repo.Locate(ref.Path); ok {
-			return destination{path: abs, line: int(ref.Line)}, true
+		abs, ok := repo.Locate(ref.Path)
+		if !ok {
+			return Target{}, false
 		}
+		t = Target{Path: abs, Line: int(ref.Line)}
 	case refs.Command:
 		m, ok := repo.Manifest(ref.Tool, ref.In)
 		if !ok {
-			break
+			return Target{}, false
 		}
 		abs, ok := repo.Locate(m.File)
 		if !ok {
-			break
+			return Target{}, false
 		}
-		return destination{path: abs, line: targetLine(m, ref.Target)}, true
+		t = Target{Path: abs, Line: targetLine(m, ref.Target)}
+	default:
+		return Target{}, false
 	}
-	return destination{}, false
+	name := filepath.Base(t.Path)
+	switch {
+	case ref.Kind == refs.Command && t.Line > 0:
+		t.Title = fmt.Sprintf("Open %s at %s %s", name, ref.Tool.NameKind(), ref.Target)
+	case t.Line > 0:
+		t.Title = fmt.Sprintf("Open %s at line %d", name, t.Line)
+	default:
+		t.Title = "Open " + name
+	}
+	return t, true
 }
 
 // targetLine is the line manifest m defines name on, 0 when it does not
@@ -219,9 +243,9 @@ func targetLine(m refs.Manifest, name string) int {
 	return 0
 }
 
-// rootRelative is abs relative to the workspace root, slash-separated, as
+// RootRelative is abs relative to the workspace root, slash-separated, as
 // the repository names paths; ok is false for a path outside it.
-func rootRelative(root, abs string) (string, bool) {
+func RootRelative(root, abs string) (string, bool) {
 	rel, ok := store.RelativePath(root, abs)
 	if !ok || rel == "." {
 		return "", false

@@ -1,0 +1,127 @@
+package memory
+
+import (
+	"path"
+	"path/filepath"
+	"slices"
+
+	"github.com/memory-lsp/memory-lsp/core/refs"
+	"github.com/memory-lsp/memory-lsp/core/rules"
+	"github.com/memory-lsp/memory-lsp/core/store"
+)
+
+// Which changes to the code can move a citation's verdict, for a process
+// that follows them (the language server): the files whose content a
+// verdict reads, and the places each citation makes worth watching.
+
+// VerdictFile reports whether the file at rel (slash-separated, relative to
+// the work tree's top; a bare name outside it) is one whose content a
+// verdict reads: a command manifest, a version pin, ignore rules or a CI
+// workflow (refs.ParseWorkflowPins). Any other file's content is never
+// judged, only its existence.
+func VerdictFile(rel string) bool {
+	base := path.Base(rel)
+	return refs.IsManifest(base) || refs.PinFile(base) || base == ".gitignore" || refs.WorkflowFile(rel)
+}
+
+// VerdictFileGlobs are glob patterns for the files VerdictFile accepts,
+// each once, for a watcher that matches names (a client's file watch).
+func VerdictFileGlobs() []string {
+	names := []string{".gitignore"}
+	for t := refs.Make; t <= refs.Task; t++ {
+		names = append(names, refs.ManifestNames(t)...)
+	}
+	names = append(names, refs.PinFileGlobs...)
+	slices.Sort(names)
+	var globs []string
+	for _, n := range slices.Compact(names) {
+		globs = append(globs, "**/"+n)
+	}
+	return append(globs, ".github/workflows/*.yml", ".github/workflows/*.yaml")
+}
+
+// Interest is what a folder's entries cite, to tell which creations and
+// deletions can change a verdict.
+type Interest struct {
+	// Paths are the cited paths, their folders, the folders commands run
+	// in, and where the cited paths that exist are, relative to the root.
+	Paths map[string]bool
+	// Names are the last elements of cited paths: a bare name holds
+	// wherever a file of that name is.
+	Names map[string]bool
+}
+
+// NewInterest is an Interest in nothing yet.
+func NewInterest() *Interest {
+	return &Interest{Paths: map[string]bool{}, Names: map[string]bool{}}
+}
+
+// AddPath notes p and its folders.
+func (in *Interest) AddPath(p string) {
+	for p != "" && p != "." && !in.Paths[p] {
+		in.Paths[p] = true
+		p = path.Dir(p)
+	}
+}
+
+// CitedDirs are the folders to watch for ref, with what it cites noted in
+// in: the folder of a cited path that exists (or the nearest existing
+// folder of one that does not, to see it come back), of the manifest a
+// command names, of each file that pins a version. root is the workspace
+// root; within reports whether a path lies in the repository, whose
+// folders alone are watched.
+func CitedDirs(repo rules.Repo, root string, within func(abs string) bool, ref refs.Ref, in *Interest) []string {
+	var out []string
+	located := func(p string) {
+		if repo == nil {
+			return
+		}
+		if abs, ok := repo.Locate(p); ok && within(abs) {
+			out = append(out, filepath.Dir(abs))
+			if rel, ok := RootRelative(root, abs); ok {
+				in.AddPath(rel)
+			}
+		}
+	}
+	switch ref.Kind {
+	case refs.Path:
+		in.AddPath(ref.Path)
+		in.Names[path.Base(ref.Path)] = true
+		n := len(out)
+		located(ref.Path)
+		if len(out) == n {
+			out = append(out, nearestDir(root, filepath.Dir(filepath.Join(root, filepath.FromSlash(ref.Path)))))
+		}
+	case refs.Command:
+		if ref.In != "" {
+			in.AddPath(ref.In)
+		}
+		n := len(out)
+		if repo != nil {
+			if m, ok := repo.Manifest(ref.Tool, ref.In); ok {
+				located(m.File)
+			}
+		}
+		if len(out) == n {
+			out = append(out, nearestDir(root, filepath.Join(root, filepath.FromSlash(ref.In))))
+		}
+	case refs.Version:
+		if repo != nil {
+			for _, p := range repo.Pins(ref.Subject) {
+				located(p.File)
+			}
+		}
+	}
+	return out
+}
+
+// nearestDir is dir, or its nearest folder that exists, not above root.
+func nearestDir(root, dir string) string {
+	for store.Within(root, dir) && dir != root {
+		if store.IsDir(dir) {
+			return dir
+		}
+		dir = filepath.Dir(dir)
+	}
+	return root
+}
