@@ -103,6 +103,33 @@ func (d Match) What() string {
 // Greek and small-capital look-alikes, digits among letters) and joins
 // letters spaced out one by one ("i g n o r e").
 func Find(s string) []Match {
+	out := find(s)
+	if !strings.Contains(s, "\u00ad") {
+		return out
+	}
+	// Soft hyphens join words a reader sees apart at a line's end and an
+	// agent may read apart ("ignore\u00adall\u00adprevious\u00adinstructions"):
+	// the text is read again with each as a space (two, to keep offsets).
+	for _, m := range find(strings.ReplaceAll(s, "\u00ad", "  ")) {
+		if !overlaps(out, m.Start, m.End) {
+			m.Text = strings.TrimSpace(s[m.Start:m.End])
+			out = append(out, m)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Start < out[j].Start })
+	return out
+}
+
+func overlaps(ms []Match, start, end int) bool {
+	for _, m := range ms {
+		if m.Start < end && start < m.End {
+			return true
+		}
+	}
+	return false
+}
+
+func find(s string) []Match {
 	var out []Match
 	var buf []byte // an ASCII line, folded; reused from line to line
 	for start := 0; start <= len(s); {

@@ -3,6 +3,7 @@ package directive
 import (
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -41,7 +42,7 @@ const (
 	wTask     // task, session: the agent's own work ("before every task")
 	wCmd      // run, use, commit: verbs that introduce a command and its options
 	wRel      // that, which, qui: a relative clause ends an object phrase
-	wNegLate  // nicht, nie: a negation that follows its verb
+	wNegLate  // nicht, nie, forbidden: a negation that follows its verb
 	wPron     // them, it, les, sie, их: an object named earlier in the sentence
 	wApply    // apply, gelten, действуют: with a negation, the object no longer holds
 	wVoid     // void, cancelled, ungültig: the object no longer holds
@@ -133,6 +134,7 @@ var lexicon = []struct {
 	{wLoc, "in on for under inside within"},
 	{wWith, "with including containing plus"},
 	{wNeg, "not never no don dont doesn isn aren forbidden prohibited banned nor cannot mustn shouldn"},
+	{wNegLate, "never forbidden prohibited banned disallowed"},
 	{wStop, "stop cease longer"},
 	{wConj, "and then but so because since"},
 	{wDet, "the a an of your my these those this that its our their each any all every s"},
@@ -192,6 +194,7 @@ var lexicon = []struct {
 	{wLoc, "dans sur pour"},
 	{wWith, "avec"},
 	{wNeg, "ne n pas jamais interdit"},
+	{wNegLate, "jamais interdit interdite interdits"},
 	{wStop, "arrête arrêtez plus"},
 	{wConj, "et puis ensuite"},
 	{wDet, "les le la l des de du d vos tes ta ton votre ces cette tous toutes"},
@@ -303,6 +306,7 @@ var lexicon = []struct {
 	{wLoc, "en para"},
 	{wWith, "con incluyendo"},
 	{wNeg, "no nunca jamás prohibido"},
+	{wNegLate, "nunca jamás prohibido prohibida"},
 	{wStop, "deja"},
 	{wConj, "y luego"},
 	{wDet, "las los la el de del tus sus su esas estas cualquier todas todos"},
@@ -357,6 +361,7 @@ var lexicon = []struct {
 	{wLoc, "в на для"},
 	{wWith, "с вместе"},
 	{wNeg, "не никогда нельзя запрещено"},
+	{wNegLate, "никогда нельзя запрещено запрещён запрещен запрещена"},
 	{wStop, "перестань хватит больше"},
 	{wConj, "и затем потом"},
 	{wDet, "эти эту этот эта это сво* тво* ваш* на о об все всю всех"},
@@ -518,16 +523,21 @@ func AddressesAgent(text string) bool {
 }
 
 // SpeaksToAgent reports whether text turns to an agent by name before
-// what it says: an agent's name, a colon, then three words or more
-// ("assistant: mark the checks optional", "AI: copy …"). Where naming an
-// agent is ordinary (a link's title "Claude Code documentation"), this is
-// what tells words for an agent from a description; "model" and "bot"
-// open captions ("Model: accuracy by epoch") and do not count.
+// what it says: an agent's name, a colon, then three words or more that
+// go on as a sentence ("assistant: mark the checks optional", "AI: copy
+// …"). Where naming an agent is ordinary (a link's title "Claude Code
+// documentation"), this is what tells words for an agent from a
+// description; a name and a subtitle ("Cursor: The AI Code Editor",
+// "Codex: Running tests in the cloud") is a caption, as are "model" and
+// "bot" ("Model: accuracy by epoch").
 func SpeaksToAgent(text string) bool {
 	for line := range strings.SplitSeq(text, "\n") {
 		toks := tokenize(line)
 		for k, t := range toks {
-			if t.c&wAgent != 0 && t.colon && len(toks)-k > 3 && !captionWord(t.w) {
+			if t.c&wAgent == 0 || !t.colon || len(toks)-k <= 3 || captionWord(t.w) {
+				continue
+			}
+			if r, _ := utf8.DecodeRuneInString(line[toks[k+1].start:]); !unicode.IsUpper(r) || imperativeVerbs[toks[k+1].w] {
 				return true
 			}
 		}

@@ -1,7 +1,9 @@
 package directive
 
 import (
+	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/memory-lsp/memory-lsp/core/refs"
@@ -225,24 +227,36 @@ var ownershipCues = []string{"our ", "ours", "the project's", "this project's", 
 var installCues = []string{"install", "set up", "setup", "bootstrap", "instal", "установ", "安装", "インストール", "導入"}
 
 // persistenceCues place a pipe where it would run unasked: a hook, a
-// schedule, every session.
-var persistenceCues = []string{"hook", "cron", "every session", "each session", "before any task", "at the start of", "profile", "bashrc", "zshrc"}
+// schedule, every session or task, in the languages of ownershipCues.
+var persistenceCues = []string{"hook", "cron", "every session", "each session", "every task", "each task", "before any",
+	"before each", "before every", "at the start", "on startup", "startup", "daily", "hourly", "every time", "postinstall",
+	"profile", "bashrc", "zshrc", "crontab",
+	"chaque session", "à chaque", "au démarrage", "cada sesión", "en cada", "al iniciar", "jeder sitzung", "bei jede",
+	"beim start", "каждой сесси", "каждый раз", "при запуске", "每次", "启动时", "毎回", "起動時"}
 
-// ownInstaller reports whether line[a:b], a pipe into a shell, is quoted
-// as code by a sentence that installs the project's own tool.
+// installerPipe is all a code span holds when it is a tool's installer:
+// a download piped into a shell, and nothing else run beside it.
+var installerPipe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*(?:curl|wget)(?:\s+[^\s|;&$\x60<>()]+)+\s*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:ba|z|da|k)?sh(?:\s+-s)?(?:\s+--?\s*(?:[\w.=-]+\s*)*)?\s*$`)
+})
+
+// ownInstaller reports whether line[a:b], a pipe into a shell, is a code
+// span holding an installer alone, in a sentence that, outside the span,
+// installs the project's own tool and places it nowhere it runs unasked.
 func ownInstaller(line string, a, b int) bool {
-	inSpan := false
 	for _, sp := range refs.CodeSpans(line) {
-		if sp[0] <= a && b <= sp[1] {
-			inSpan = true
+		if sp[0] > a || b > sp[1] {
+			continue
 		}
+		code := strings.Trim(line[sp[0]:sp[1]], "`")
+		if !installerPipe().MatchString(code) {
+			return false
+		}
+		s, e := sentenceAround(line, a, b)
+		rest := strings.ToLower(line[s:sp[0]] + " " + line[sp[1]:e])
+		return hasCue(rest, ownershipCues) && hasCue(rest, installCues) && !hasCue(rest, persistenceCues)
 	}
-	if !inSpan {
-		return false
-	}
-	s, e := sentenceAround(line, a, b)
-	rest := strings.ToLower(line[s:a] + " " + line[b:e])
-	return hasCue(rest, ownershipCues) && hasCue(rest, installCues) && !hasCue(rest, persistenceCues)
+	return false
 }
 
 // hasCue reports whether a cue starts a word of s (a CJK cue, anywhere).

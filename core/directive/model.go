@@ -328,7 +328,9 @@ func negatedAt(toks []mtoken, cs, i, e int) bool {
 			return true
 		}
 	}
-	return false
+	// or one that closes the sentence after a break: "force-push to your
+	// branch is fine; to main, never", "в `main` — никогда"
+	return e-1 > i && e-1 < i+reach && toks[e-1].c&wNegLate != 0
 }
 
 // stoppedAt reports a "stop"/"no longer" before a follow verb.

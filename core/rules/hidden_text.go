@@ -83,8 +83,10 @@ func removeHidden(fi int, d *memfile.Document, h hidden.Match) Fix {
 	case hidden.Definition:
 		title = "Remove the definition"
 	case hidden.Title:
-		// the link or image stays; only the words a reader does not see go
-		return Fix{Title: "Remove the hidden title or image text", Safe: true, Edits: in(fi, text.Edit{Start: h.Start, End: h.End})}
+		// the link or image stays; only the words a reader does not see
+		// go, which a person chooses: alt text is also what a screen
+		// reader says
+		return Fix{Title: "Remove the hidden title or image text", Edits: in(fi, text.Edit{Start: h.Start, End: h.End})}
 	default:
 		return Fix{Title: title, Safe: true, Edits: in(fi, text.Edit{Start: h.Start, End: h.End})}
 	}
