@@ -22,12 +22,12 @@ type view struct {
 	files    []rules.File
 	versions []int32     // version of the open buffer a file came from; -1 from disk
 	docs     []*document // the open buffer a file came from, or nil
-	// disk is the snapshot the disk side came from: while the folder's
-	// cache holds, two views of it share one.
-	disk *store.Snapshot
-	// cache is the folder's disk cache the disk side came from (nil when
-	// it was read afresh), which keeps the line index of its files.
-	cache *diskCache
+	// disk is the read the disk side came from: while the folder keeps
+	// one, two views of it share it.
+	disk *memory.Disk
+	// cache is disk when the folder keeps it (nil when it was read for
+	// this view alone), which keeps the line index of its files.
+	cache *memory.Disk
 	// repo is the repository a checked view was judged against (nil when
 	// none), which a fix-all of it must judge against too.
 	repo rules.Repo
@@ -96,7 +96,7 @@ func (s *Server) openDocs(f *folder) map[string]*document {
 
 // snapshot builds the view of folder f. A folder that cannot be read yields
 // the open buffers alone. The disk side comes from the folder's cache while
-// it is valid (diskcache.go), and each open buffer is parsed once per
+// a stat vouches for it (diskcache.go), and each open buffer is parsed once per
 // version; v.files is the view's own slice, which callers may change.
 func (s *Server) snapshot(f *folder) (*view, config.Config) {
 	// The agents whose budgets are judged are read from the folder's root
@@ -109,8 +109,11 @@ func (s *Server) snapshot(f *folder) (*view, config.Config) {
 		names[filepath.Base(p)] = true
 		bufs[p] = d.file
 	}
-	snap, parsed, cache := s.diskFiles(f, names)
-	v := &view{dir: f.dir, files: memory.OverlayParsed(snap, parsed, bufs), disk: snap, cache: cache, agents: s.agentBuffers(f)}
+	disk, kept := s.diskFiles(f, names)
+	v := &view{dir: f.dir, files: disk.Overlay(bufs), disk: disk, agents: s.agentBuffers(f)}
+	if kept {
+		v.cache = disk
+	}
 	v.versions = make([]int32, len(v.files))
 	v.docs = make([]*document, len(v.files))
 	v.index = make([]*text.Index, len(v.files))
@@ -281,7 +284,7 @@ func (v *view) ix(i int) *text.Index {
 			v.index[i] = text.NewIndex(nil)
 		case v.cache != nil && v.docs[i] == nil:
 			// From the disk cache: built once for all its views.
-			v.index[i] = v.cache.index(v.files[i].Path, src)
+			v.index[i] = v.cache.Index(v.files[i].Path, src)
 		default:
 			v.index[i] = text.NewIndex(src)
 		}

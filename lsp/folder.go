@@ -43,8 +43,8 @@ type folder struct {
 	// zero while none waits.
 	putOff time.Time
 	// disk is the folder's files as last read (diskcache.go); gen counts
-	// the changes seen in the folder, which void the cache.
-	disk *diskCache
+	// the changes seen in the folder, which void it.
+	disk *memory.Disk
 	gen  uint64
 
 	// pub serialises check-and-publish, so that the last check to start is

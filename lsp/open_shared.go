@@ -5,6 +5,7 @@ import (
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
+	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/text"
 )
@@ -27,7 +28,7 @@ func (s *Server) diskParse(key, path string, disk, opened []byte) (rules.File, b
 		return rules.File{}, false
 	}
 	s.mu.Lock()
-	var c *diskCache
+	var c *memory.Disk
 	if f := s.folderLocked(key); f != nil {
 		c = f.disk
 	}
@@ -35,19 +36,7 @@ func (s *Server) diskParse(key, path string, disk, opened []byte) (rules.File, b
 	if c == nil {
 		return rules.File{}, false
 	}
-	return c.parseOf(path, disk)
-}
-
-// parseOf is the parse c holds of the file at path, when it holds content.
-func (c *diskCache) parseOf(path string, content []byte) (rules.File, bool) {
-	for i, sf := range c.snap.Files {
-		if sf.Path == path && c.parsed[i] != nil && bytes.Equal(sf.Data, content) {
-			if f := c.parsed[i](); f.Path == path && bytes.Equal(f.Doc.Src, content) {
-				return f, true
-			}
-		}
-	}
-	return rules.File{}, false
+	return c.ParseOf(path, disk)
 }
 
 // parsedDocument is a document of file's bytes with file as its parse.

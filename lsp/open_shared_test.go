@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/store"
 )
@@ -18,14 +19,14 @@ func TestOpenTakesTheDiskParse(t *testing.T) {
 	dir := t.TempDir()
 	path, other := filepath.Join(dir, "decisions.md"), filepath.Join(dir, "quirks.md")
 	data := []byte("# Decision\n\n- [db] Use Postgres.\n\n- Tag releases.\n")
-	c := &diskCache{snap: &store.Snapshot{Dir: dir, Files: []store.File{
+	c := &memory.Disk{Snap: &store.Snapshot{Dir: dir, Files: []store.File{
 		{Path: path, Name: "decisions.md", Exists: true, Data: data},
 		{Path: other, Name: "quirks.md", Exists: true},
-	}}, parsed: []func() rules.File{sync.OnceValue(func() rules.File { return rules.NewFile(path, data) }), nil}}
+	}}, Parsed: []func() rules.File{sync.OnceValue(func() rules.File { return rules.NewFile(path, data) }), nil}}
 
 	opened := string(data) // the client's text: equal bytes, another array
-	f, ok := c.parseOf(path, []byte(opened))
-	if !ok || f.Doc != c.parsed[0]().Doc {
+	f, ok := c.ParseOf(path, []byte(opened))
+	if !ok || f.Doc != c.Parsed[0]().Doc {
 		t.Fatalf("the cache's parse was not taken: %v", ok)
 	}
 	got := parsedDocument(uriOf(path), 3, f)
@@ -44,7 +45,7 @@ func TestOpenTakesTheDiskParse(t *testing.T) {
 		path    string
 		content string
 	}{{path, opened + "- New.\n"}, {path, ""}, {other, opened}, {filepath.Join(dir, "gone.md"), opened}} {
-		if _, ok := c.parseOf(tc.path, []byte(tc.content)); ok {
+		if _, ok := c.ParseOf(tc.path, []byte(tc.content)); ok {
 			t.Errorf("%s with %q took the parse of other bytes", filepath.Base(tc.path), tc.content)
 		}
 	}

@@ -91,10 +91,16 @@ func StatDir(dir string) (DirStat, error) {
 // stat, so a cache must re-read a file modified this recently.
 const RacyWindow = 3 * time.Second
 
+// SameFileAndMode reports whether two stats are of one file with the same
+// mode, whatever its size and times.
+func SameFileAndMode(a, b fs.FileInfo) bool {
+	return SameFile(a, b) && a.Mode() == b.Mode()
+}
+
 // SameStat reports whether two stats are of one file with the same mode,
 // size and modification time.
 func SameStat(a, b fs.FileInfo) bool {
-	return SameFile(a, b) && a.Mode() == b.Mode() && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
+	return SameFileAndMode(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
 }
 
 // Unchanged reports whether b, taken later, shows the folder of st with
