@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io/fs"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -95,18 +94,6 @@ func textHash(b []byte) uint64 {
 	return h.Sum64()
 }
 
-// firstAcks notes the IDs in f's journal as the folder begins to be
-// served: those records were written while no buffer of this server could
-// save over them, and every record with another ID was written since (no
-// clock is compared: an agent may run in a VM whose clock drifted).
-func firstAcks(f *folder) {
-	recs, _ := store.ReadJournal(f.dir)
-	for _, r := range recs {
-		f.ackIDs[r.ID] = true
-	}
-	f.preAcks = recs
-}
-
 // openedStale tracks the records from before the folder was served whose
 // entry the disk holds and the buffer just opened (od, from disk) lacks:
 // an editor that kept its buffer while the server restarted, or reopened
@@ -117,7 +104,7 @@ func (s *Server) openedStale(od *openDoc, disk []byte) {
 		return
 	}
 	now := time.Now()
-	for _, r := range od.f.preAcks {
+	for _, r := range od.f.journal.Before() {
 		if r.File != od.name || r.Add == "" || !memory.HoldsEntry(disk, r.Add) || memory.HoldsEntry(od.doc.text, r.Add) {
 			continue
 		}
@@ -131,40 +118,21 @@ func (s *Server) openedStale(od *openDoc, disk []byte) {
 }
 
 // learnAcks reads the folder's journal (the caller holds the lock) and
-// notes the records it did not know, with which buffers hold their entry
-// now. The journal is a file in the work tree, so a record is trusted only
-// as one of our writers makes it: appended since the server last read the
-// journal (its ID is new), an entry store validation lets through, in a
-// journal git does not track. s.mu is not held.
+// notes the records it did not know and trusts (memory.Journal), with which
+// buffers hold their entry now. s.mu is not held.
 func (s *Server) learnAcks(f *folder, now time.Time) {
-	recs, err := store.ReadJournal(f.dir)
-	if err != nil {
+	recs, problems := f.journal.Read()
+	for _, err := range problems {
 		s.log.Warningf("%v", err)
-	}
-	if len(recs) > 0 && s.journalTracked(f) {
-		recs = nil
 	}
 	cfg := s.config()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	// Only the IDs still in the journal can be read again.
-	seen := make(map[string]bool, len(recs))
-	for _, r := range recs {
-		seen[r.ID] = f.ackIDs[r.ID]
+	fresh, untrusted := f.journal.Learn(recs, cfg)
+	for _, err := range untrusted {
+		s.log.Warningf("%v", err)
 	}
-	f.ackIDs = seen
-	for _, r := range recs {
-		if f.ackIDs[r.ID] {
-			continue
-		}
-		f.ackIDs[r.ID] = true
-		if r.Add == "" {
-			continue
-		}
-		if err := memory.ValidAck(r, cfg); err != nil {
-			s.log.Warningf("%s: a journal record is not trusted: %v", f.dir, err)
-			continue
-		}
+	for _, r := range fresh {
 		// A later store that took the entry out (an update, an
 		// eviction) supersedes the record of it.
 		for _, d := range r.Drop {
@@ -191,36 +159,6 @@ func (s *Server) learnAcks(f *folder, now time.Time) {
 		od := f.docs[a.File]
 		return od == nil || od.seen.held[a] || a.goneUnless != nil || a.Add == ""
 	})
-}
-
-// journalTracked reports whether git tracks f's journal, asking git again
-// only when the journal is another file than the last time (a checkout
-// writes a new one; appends keep it). The first time, git is also told to
-// ignore the journal: an agent in a sandbox may not write git's folder,
-// the server may. s.mu is not held.
-func (s *Server) journalTracked(f *folder) bool {
-	fi, err := store.Stat(filepath.Join(f.dir, store.JournalName))
-	if err != nil {
-		return false
-	}
-	s.mu.Lock()
-	known := f.ackFile != nil && store.SameFile(f.ackFile, fi)
-	tracked, first := f.ackTracked, f.ackFile == nil
-	s.mu.Unlock()
-	if known {
-		return tracked
-	}
-	if first {
-		store.IgnoreJournal(f.dir)
-	}
-	tracked = store.JournalTracked(f.dir)
-	if tracked {
-		s.log.Warningf("%s/%s is tracked by git: it came from a commit, and no entry is put back from it; remove it from the repository (git rm --cached)", f.dir, store.JournalName)
-	}
-	s.mu.Lock()
-	f.ackFile, f.ackTracked = fi, tracked
-	s.mu.Unlock()
-	return tracked
 }
 
 // liveAcks reports whether a record of file name is tracked; s.mu is held.
@@ -381,7 +319,7 @@ func (s *Server) trackBrought(p bufferPlan, now time.Time) {
 // buffer last matched leaves nothing else to see). A hint, read without
 // the lock. s.mu is not held.
 func (s *Server) ackMissing(f *folder, name string, x []byte) bool {
-	recs, _ := store.ReadJournal(f.dir)
+	recs := f.journal.Records()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, a := range f.acks {
@@ -390,7 +328,7 @@ func (s *Server) ackMissing(f *folder, name string, x []byte) bool {
 		}
 	}
 	for _, r := range recs {
-		if r.File == name && !f.ackIDs[r.ID] && r.Add != "" && !memory.HoldsEntry(x, r.Add) {
+		if r.File == name && !f.journal.Learned(r.ID) && r.Add != "" && !memory.HoldsEntry(x, r.Add) {
 			return true
 		}
 	}
@@ -484,7 +422,7 @@ func (s *Server) tooLargeToRestore(p bufferPlan) {
 // judged: one tracked and not forgotten, or the journal holds one not
 // learned yet. s.mu is not held.
 func (s *Server) ackOpen(f *folder, name string) bool {
-	recs, _ := store.ReadJournal(f.dir)
+	recs := f.journal.Records()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, a := range f.acks {
@@ -493,7 +431,7 @@ func (s *Server) ackOpen(f *folder, name string) bool {
 		}
 	}
 	for _, r := range recs {
-		if r.File == name && !f.ackIDs[r.ID] && r.Add != "" {
+		if r.File == name && !f.journal.Learned(r.ID) && r.Add != "" {
 			return true
 		}
 	}

@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -60,16 +59,10 @@ type folder struct {
 	// first estimate, diagnosticBytes, allots 4.3 MB).
 	diagBytes int
 
-	// acks are the journal's records the server tracks (acks.go); ackIDs
-	// the IDs of every record read, from the journal as the folder began
-	// to be served on (firstAcks), whose records a buffer opened stale may
-	// still need (openedStale); ackFile the journal as last stat-ed,
-	// and whether git tracks it. Guarded by Server.mu.
-	acks       []*ack
-	ackIDs     map[string]bool
-	preAcks    []store.Ack // the journal as the folder began to be served
-	ackFile    fs.FileInfo
-	ackTracked bool
+	// acks are the journal's records the server tracks (acks.go), guarded
+	// by Server.mu, as is what journal has learned of the journal.
+	acks    []*ack
+	journal *memory.Journal
 
 	// catalog keeps the search index of the folder's entries between
 	// queries (memory.queryMemory, workspace/symbol): each re-indexes only
@@ -108,8 +101,7 @@ type folder struct {
 }
 
 func newFolder(dir, key string) *folder {
-	f := &folder{dir: dir, key: key, docs: map[string]*openDoc{}, agents: map[string]*document{}, shown: map[string]bool{}, ackIDs: map[string]bool{}}
-	firstAcks(f)
+	f := &folder{dir: dir, key: key, docs: map[string]*openDoc{}, agents: map[string]*document{}, shown: map[string]bool{}, journal: memory.OpenJournal(dir)}
 	return f
 }
 

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -286,4 +287,40 @@ func describeMode(m fs.FileMode) string {
 	default:
 		return "not a regular file"
 	}
+}
+
+// JournalGit remembers whether git tracks a folder's journal, asking git
+// again only when the journal is another file than the last time (a
+// checkout writes a new one; appends keep it). The first time, it also
+// has git ignore the journal (IgnoreJournal): an agent in a sandbox may not
+// write git's folder, a long-lived server may. Safe for concurrent use;
+// the zero value is ready.
+type JournalGit struct {
+	mu      sync.Mutex
+	file    fs.FileInfo // the journal as last stat-ed
+	tracked bool
+}
+
+// Tracked reports whether git tracks the journal of the memory folder dir,
+// and whether git was asked now (not: the journal is the file it was).
+func (g *JournalGit) Tracked(dir string) (tracked, asked bool) {
+	fi, err := os.Stat(filepath.Join(dir, JournalName))
+	if err != nil {
+		return false, false
+	}
+	g.mu.Lock()
+	known := g.file != nil && SameFile(g.file, fi)
+	tracked, first := g.tracked, g.file == nil
+	g.mu.Unlock()
+	if known {
+		return tracked, false
+	}
+	if first {
+		IgnoreJournal(dir)
+	}
+	tracked = JournalTracked(dir)
+	g.mu.Lock()
+	g.file, g.tracked = fi, tracked
+	g.mu.Unlock()
+	return tracked, true
 }
