@@ -57,7 +57,6 @@ var lspMayImport = map[string]string{
 	"core/config":   "",
 	"core/category": "",
 	"core/memfile":  "still to go",
-	"core/store":    "still to go",
 }
 
 type listedPackage struct {

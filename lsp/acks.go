@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"hash/maphash"
-	"io/fs"
 	"slices"
 	"strings"
 	"time"
@@ -14,11 +13,10 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/rules"
-	"github.com/memory-lsp/memory-lsp/core/store"
 )
 
 // Acknowledged entries. Every writer of ours journals, inside the lock, the
-// entry it told its caller is stored (store.Ack). An editor's save may
+// entry it told its caller is stored (memory.Ack). An editor's save may
 // overwrite the file with a buffer that never held that entry, at any
 // moment after the store: before the server has read the file, or while
 // the edit that brings the entry into the buffer is on its way. A save is
@@ -52,7 +50,7 @@ const maxSavedTexts = 32
 
 // ack is a journal record the server has learned of. Guarded by Server.mu.
 type ack struct {
-	store.Ack
+	memory.Ack
 	learned time.Time
 	// gone: a change the server honours took the entry out; it is never
 	// put back.
@@ -60,7 +58,7 @@ type ack struct {
 	// goneUnless, when set, is the stat of the disk that took the entry
 	// out without a didSave in time: a didSave that comes later for that
 	// very disk reopens the record.
-	goneUnless fs.FileInfo
+	goneUnless memory.Stamp
 }
 
 // ackSeen is what one buffer has shown of the folder's records. Guarded by
@@ -70,8 +68,8 @@ type ackSeen struct {
 	held map[*ack]bool
 	// texts are hashes of the buffer's recent texts.
 	texts []uint64
-	// saved is the file's stat at the latest didSave (nil: none yet).
-	saved fs.FileInfo
+	// saved is the file's stat at the latest didSave (zero: none yet).
+	saved memory.Stamp
 	// waiting is when a change that took out an entry began to wait for
 	// a didSave (zero: none waits).
 	waiting time.Time
@@ -157,7 +155,7 @@ func (s *Server) learnAcks(f *folder, now time.Time) {
 			return false
 		}
 		od := f.docs[a.File]
-		return od == nil || od.seen.held[a] || a.goneUnless != nil || a.Add == ""
+		return od == nil || od.seen.held[a] || !a.goneUnless.IsZero() || a.Add == ""
 	})
 }
 
@@ -215,7 +213,7 @@ const (
 // savedBy judges whether disk, a text of the buffer's file that lacks an
 // acknowledged entry, with the stat st, is a save of the buffer. s.mu is
 // held.
-func (s *Server) savedBy(od *openDoc, disk []byte, st fs.FileInfo, now time.Time) saveVerdict {
+func (s *Server) savedBy(od *openDoc, disk []byte, st memory.Stamp, now time.Time) saveVerdict {
 	if !s.caps.didSave {
 		if bytes.Equal(disk, od.doc.text) || slices.Contains(od.seen.texts, textHash(disk)) {
 			return saved
@@ -223,7 +221,7 @@ func (s *Server) savedBy(od *openDoc, disk []byte, st fs.FileInfo, now time.Time
 		return notSaved
 	}
 	switch {
-	case od.seen.saved != nil && st != nil && store.SameStat(od.seen.saved, st):
+	case od.seen.saved.Same(st):
 		return saved
 	case od.seen.waiting.IsZero():
 		od.seen.waiting = now
@@ -240,20 +238,20 @@ func (s *Server) savedBy(od *openDoc, disk []byte, st fs.FileInfo, now time.Time
 // writer took out, or the buffer's own edit did, is let go. wait says that
 // a didSave may yet come that decides it: the caller leaves the buffer for
 // a later reconcile. s.mu is not held.
-func (s *Server) restoreAcks(p *bufferPlan, disk []byte, st fs.FileInfo, now time.Time) (out []byte, restored []string, wait bool) {
+func (s *Server) restoreAcks(p *bufferPlan, disk []byte, st memory.Stamp, now time.Time) (out []byte, restored []string, wait bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	od := p.od
 	for _, a := range od.f.acks {
 		// A didSave that came late, for the disk judged without it.
-		if a.File == od.name && a.goneUnless != nil && od.seen.saved != nil && store.SameStat(a.goneUnless, od.seen.saved) {
-			a.goneUnless = nil
+		if a.File == od.name && a.goneUnless.Same(od.seen.saved) {
+			a.goneUnless = memory.Stamp{}
 			od.seen.held[a] = false // the reconcile that let it go took it out of the buffer
 		}
 	}
 	verdict, judged := notSaved, false
 	for _, a := range od.f.acks {
-		if a.File != od.name || a.gone || a.goneUnless != nil || a.Add == "" || memory.HoldsEntry(disk, a.Add) {
+		if a.File != od.name || a.gone || !a.goneUnless.IsZero() || a.Add == "" || memory.HoldsEntry(disk, a.Add) {
 			continue
 		}
 		if !judged {
@@ -265,7 +263,7 @@ func (s *Server) restoreAcks(p *bufferPlan, disk []byte, st fs.FileInfo, now tim
 		if verdict == notSaved {
 			// Another writer took it out, as far as the server can tell:
 			// unless a didSave says otherwise for this very disk.
-			if s.caps.didSave && st != nil {
+			if s.caps.didSave && !st.IsZero() {
 				a.goneUnless = st
 			} else {
 				a.gone = true
@@ -307,7 +305,7 @@ func (s *Server) trackBrought(p bufferPlan, now time.Time) {
 		if !memory.HoldsEntry(p.to, line) {
 			continue // the write planned with it took it out
 		}
-		a := &ack{Ack: store.NewAck(p.od.name, line, nil, "reconcile", now), learned: now}
+		a := &ack{Ack: memory.BroughtAck(p.od.name, line, now), learned: now}
 		f.acks = append(f.acks, a)
 		p.od.seen.held[a] = false
 	}
@@ -355,7 +353,7 @@ func (s *Server) plannedOut(od *openDoc, before, after []byte) {
 	}
 	if len(out) > 0 {
 		now := time.Now()
-		od.f.acks = append(od.f.acks, &ack{Ack: store.NewAck(od.name, "", out, memory.ByLSP, now), learned: now})
+		od.f.acks = append(od.f.acks, &ack{Ack: memory.RemovalAck(od.name, out, now), learned: now})
 	}
 }
 
@@ -364,7 +362,7 @@ func (s *Server) plannedOut(od *openDoc, before, after []byte) {
 // wrote them back (the buffer lacks them now); and those lines. A removal
 // whose lines the buffer holds (the user typed one again, the edit was
 // refused) or that another writer brought back is let go. s.mu is held.
-func (s *Server) removeAgain(p *bufferPlan, disk []byte, st fs.FileInfo, now time.Time) ([]byte, []string) {
+func (s *Server) removeAgain(p *bufferPlan, disk []byte, st memory.Stamp, now time.Time) ([]byte, []string) {
 	od := p.od
 	var removed []string
 	for _, a := range od.f.acks {

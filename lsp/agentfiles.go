@@ -24,14 +24,14 @@ import (
 // document, and for a memory file.
 func agentFile(uri protocol.DocumentUri) (path, dir string, ok bool) {
 	p, err := pathOf(uri)
-	if err != nil || isMemoryFile(p) {
+	if err != nil || memory.IsMemoryFile(p) {
 		return "", "", false
 	}
 	root, ok := memory.AgentFileRoot(p)
 	if !ok {
 		return "", "", false
 	}
-	return p, memoryDir(root), true
+	return p, memory.Dir(root), true
 }
 
 // lookupAgent finds the open buffer of an agent's file by its path as the

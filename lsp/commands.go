@@ -11,7 +11,6 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/rules"
-	"github.com/memory-lsp/memory-lsp/core/store"
 )
 
 func init() {
@@ -122,7 +121,7 @@ func (s *Server) cmdStore(ctx context.Context, _ string, raw json.RawMessage) (a
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := memory.ProjectReview(s.config(), memoryDir(root))
+	cfg, err := memory.ProjectReview(s.config(), memory.Dir(root))
 	if err != nil {
 		return nil, err
 	}
@@ -132,8 +131,8 @@ func (s *Server) cmdStore(ctx context.Context, _ string, raw json.RawMessage) (a
 	}
 	st := sc.Store
 	var res memory.StoreResult
-	plan := memory.StorePlan(memoryDir(root), sc, s.writer(), &res)
-	rep, err := s.writeReading(ctx, root, "Store memory", []string{st.Category.File(), store.HeldName}, plan)
+	plan := memory.StorePlan(memory.Dir(root), sc, s.writer(), &res)
+	rep, err := s.writeReading(ctx, root, "Store memory", []string{st.Category.File(), memory.HeldQueue}, plan)
 	if err != nil {
 		return nil, err
 	}
@@ -161,7 +160,7 @@ func (s *Server) cmdQuery(_ context.Context, _ string, raw json.RawMessage) (any
 		return nil, err
 	}
 	files, cfg := s.readFiles(root)
-	f := s.folderFor(memoryDir(root))
+	f := s.folderFor(memory.Dir(root))
 	c := f.catalog.Catalog(files)
 	c.JudgeWith(cfg, func() rules.Repo { return s.repoOf(f, cfg).repo })
 	res, err := c.Query(a.QueryRequest)
@@ -224,13 +223,13 @@ func (s *Server) cmdDelete(ctx context.Context, _ string, raw json.RawMessage) (
 		return nil, err
 	}
 	var res deleteResult
-	rep, err := s.write(ctx, root, "Delete memory", func(v memory.View, _ config.Config) ([]store.Change, error) {
+	rep, err := s.write(ctx, root, "Delete memory", func(v memory.View, _ config.Config) ([]memory.Change, error) {
 		plan, err := memory.PlanDelete(v.Files, target)
 		if err != nil {
 			return nil, err
 		}
 		res.Deleted, res.Message = plan.Deleted, plan.Message
-		return []store.Change{{Path: plan.Path, Data: plan.After}}, nil
+		return []memory.Change{{Path: plan.Path, Data: plan.After}}, nil
 	})
 	if err != nil {
 		return nil, err
@@ -269,7 +268,7 @@ func (s *Server) cmdAssignSlugs(ctx context.Context, _ string, raw json.RawMessa
 		return nil, err
 	}
 	var res assignResult
-	rep, err := s.write(ctx, root, "Assign slugs", func(v memory.View, cfg config.Config) ([]store.Change, error) {
+	rep, err := s.write(ctx, root, "Assign slugs", func(v memory.View, cfg config.Config) ([]memory.Change, error) {
 		plan, err := memory.PlanAssignSlugs(v.Files, cfg, only)
 		if err != nil {
 			return nil, err
@@ -326,12 +325,12 @@ func (s *Server) cmdCleanup(ctx context.Context, _ string, raw json.RawMessage) 
 	// another copy of those analyses between keystrokes. At tens of
 	// thousands of entries the two do not fit the server's memory together,
 	// so the cache is dropped (the next check rebuilds it once).
-	s.dropChecker(s.folderFor(memoryDir(root)))
+	s.dropChecker(s.folderFor(memory.Dir(root)))
 	var plan *memory.CleanupPlan
 	var files []rules.File
 	var rep *writeReport
 	if a.Apply {
-		rep, err = s.write(ctx, root, "Clean up memory", func(v memory.View, cfg config.Config) ([]store.Change, error) {
+		rep, err = s.write(ctx, root, "Clean up memory", func(v memory.View, cfg config.Config) ([]memory.Change, error) {
 			fs := v.Files
 			if err := memory.RefuseTooLarge("clean up", fs); err != nil {
 				return nil, err
@@ -407,7 +406,7 @@ func (s *Server) cmdStats(_ context.Context, _ string, raw json.RawMessage) (any
 	files, cfg := s.readFiles(root)
 	var repo rules.Repo
 	if rules.ReadsRepo(cfg) {
-		repo = s.repoOf(s.folderFor(memoryDir(root)), cfg).repo
+		repo = s.repoOf(s.folderFor(memory.Dir(root)), cfg).repo
 	}
 	st := memory.ComputeStats(files, cfg, repo)
 	st.AddBudget(cfg, files, root)

@@ -11,7 +11,6 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/rules"
-	"github.com/memory-lsp/memory-lsp/core/store"
 	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
@@ -415,7 +414,7 @@ func (s *Server) publish(f *folder) {
 	}
 	s.mu.Unlock()
 	for _, p := range gone {
-		if store.Exists(p) && filepath.Dir(p) == f.dir {
+		if !memory.StampOf(p).IsZero() && filepath.Dir(p) == f.dir {
 			// A memory file still there: its buffer's publish is its own.
 			// An agent's file (AGENTS.md) left the view because nothing
 			// is found in it any more: its list is emptied.

@@ -15,5 +15,5 @@
 //   - only `.md` files directly inside a `.memory/` folder are served, decided
 //     by path, never by language id; every other document gets nothing;
 //   - open buffers are changed through workspace/applyEdit, closed files
-//     through core/store under the `.memory/.lock` protocol.
+//     through memory.Transact under the `.memory/.lock` protocol.
 package lsp

@@ -10,7 +10,6 @@ import (
 
 	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/rules"
-	"github.com/memory-lsp/memory-lsp/core/store"
 )
 
 // folder is one served .memory folder and everything the server keeps for
@@ -85,7 +84,7 @@ type folder struct {
 	// build and scope where it lies, read without a lock; repoMu guards
 	// work, what its worker has to do.
 	repo   atomic.Pointer[repoState]
-	scope  atomic.Pointer[repoScope]
+	scope  atomic.Pointer[memory.RepoScope]
 	repoMu sync.Mutex
 	work   repoWork
 	// cites is the references of each entry, by content.
@@ -136,9 +135,7 @@ func sameFolder(a, b string) bool {
 	if !strings.EqualFold(a, b) {
 		return false
 	}
-	fa, err1 := store.Stat(a)
-	fb, err2 := store.Stat(b)
-	return err1 == nil && err2 == nil && store.SameFile(fa, fb)
+	return memory.StampOf(a).SameFile(memory.StampOf(b))
 }
 
 // folderLocked is the served folder with canonical key, or nil. s.mu is held.
@@ -183,7 +180,7 @@ func (s *Server) folderFor(dir string) *folder {
 func (s *Server) refoldLocked() (dropped []*folder) {
 	roots := map[*folder]bool{}
 	for _, r := range s.roots {
-		dir := memoryDir(r)
+		dir := memory.Dir(r)
 		key := canonicalDir(dir)
 		f := s.folderLocked(key)
 		if f == nil {

@@ -6,6 +6,8 @@ import (
 	"slices"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
+
+	"github.com/memory-lsp/memory-lsp/core/memory"
 )
 
 // The server serves a set of .memory folders: the one of each workspace
@@ -34,7 +36,7 @@ func (s *Server) didChangeWorkspaceFolders(_ context.Context, p *protocol.DidCha
 		s.retire(f)
 	}
 	for _, r := range added {
-		if f := s.folderAt(memoryDir(r)); f != nil {
+		if f := s.folderAt(memory.Dir(r)); f != nil {
 			s.schedule(f, 0)
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
+
+	"github.com/memory-lsp/memory-lsp/core/memory"
 )
 
 // initializeFolders runs the handshake with workspaceFolders.
@@ -55,7 +57,7 @@ func TestWorkspaceFolders(t *testing.T) {
 		t.Errorf("%s: %v, want duplicate-slug", u2, codes(p))
 	}
 	for _, r := range []string{r1, r2} {
-		if m := watchModeOf(c, memoryDir(r)); m != watchFolder {
+		if m := watchModeOf(c, memory.Dir(r)); m != watchFolder {
 			t.Errorf("%s: watch mode %d, want the folder", r, m)
 		}
 	}
@@ -69,15 +71,15 @@ func TestWorkspaceFolders(t *testing.T) {
 	from = c.count()
 	c.notify("workspace/didChangeWorkspaceFolders", folderEvent(nil, []string{r2}))
 	_, next := c.diagnosticsWhere(from, u2, "the removed folder's list is empty", empty)
-	if m := watchModeOf(c, memoryDir(r2)); m != watchNothing {
+	if m := watchModeOf(c, memory.Dir(r2)); m != watchNothing {
 		t.Errorf("removed folder: watch mode %d, want none", m)
 	}
 	c.server.mu.Lock()
 	w := c.server.watch
 	c.server.mu.Unlock()
 	w.mu.Lock()
-	if _, ok := w.paths[memoryDir(r2)]; ok {
-		t.Errorf("fsnotify still watches %s", memoryDir(r2))
+	if _, ok := w.paths[memory.Dir(r2)]; ok {
+		t.Errorf("fsnotify still watches %s", memory.Dir(r2))
 	}
 	w.mu.Unlock()
 	// A write there goes unnoticed; one in the first folder, made after it,
@@ -88,7 +90,7 @@ func TestWorkspaceFolders(t *testing.T) {
 	log.wait(t, mark, p1)
 	c.diagnosticsWhere(next, u1, "the first folder clean again", empty)
 	for _, e := range log.all()[mark:] {
-		if strings.HasPrefix(e.name, memoryDir(r2)) {
+		if strings.HasPrefix(e.name, memory.Dir(r2)) {
 			t.Errorf("event for %s after its folder was removed", e.name)
 		}
 	}
@@ -105,7 +107,7 @@ func TestWorkspaceFolders(t *testing.T) {
 	writeFile(t, p2, dupDecisions)
 	c.notify("workspace/didChangeWorkspaceFolders", folderEvent([]string{r2}, nil))
 	c.diagnosticsWhere(from, u2, "duplicate-slug in the added folder", has("duplicate-slug"))
-	eventually(t, "the added folder is watched", func() bool { return watchModeOf(c, memoryDir(r2)) == watchFolder })
+	eventually(t, "the added folder is watched", func() bool { return watchModeOf(c, memory.Dir(r2)) == watchFolder })
 	c.shutdown()
 }
 

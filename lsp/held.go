@@ -11,7 +11,6 @@ import (
 
 	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/rules"
-	"github.com/memory-lsp/memory-lsp/core/store"
 	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
@@ -25,11 +24,7 @@ const cmdReview = "memory.review"
 // readHeld reads f's review queue (nil when it cannot be read: the
 // reason is logged, and stores that need the queue say it).
 func (s *Server) readHeld(f *folder) []memory.Held {
-	ws, err := store.Open(filepath.Dir(f.dir))
-	if err != nil {
-		return nil
-	}
-	all, _, err := memory.ReadHeld(ws)
+	all, err := memory.ReadHeldIn(f.dir)
 	if err != nil {
 		s.log.Warningf("reading the review queue of %s: %v", f.dir, err)
 	}
@@ -69,7 +64,7 @@ func (s *Server) tellHeld(f *folder, all []memory.Held) {
 	switch {
 	case len(fresh) == 0:
 	case first:
-		s.showInfo(fmt.Sprintf("%s: %s held for review in %s; the first line of each memory file shows them, with actions to approve or reject (or run memory-lsp review).", Name, plural(len(fresh), "write is", "writes are"), filepath.Join(f.dir, store.HeldName)))
+		s.showInfo(fmt.Sprintf("%s: %s held for review in %s; the first line of each memory file shows them, with actions to approve or reject (or run memory-lsp review).", Name, plural(len(fresh), "write is", "writes are"), filepath.Join(f.dir, memory.HeldQueue)))
 	case len(fresh) == 1:
 		h := fresh[0]
 		s.showInfo(fmt.Sprintf("%s: a write by %s is held for review: \"%s\". Approve or reject it from the first line of %s.", Name, h.Who(), memory.Printable(h.Content), h.File()))
@@ -80,7 +75,7 @@ func (s *Server) tellHeld(f *folder, all []memory.Held) {
 
 // noteHeld records that the user was told of a held write in a reply.
 func (s *Server) noteHeld(root string, id string) {
-	f := s.folderFor(memoryDir(root))
+	f := s.folderFor(memory.Dir(root))
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if f.heldShown == nil {
@@ -143,7 +138,7 @@ func (s *Server) cmdReview(ctx context.Context, _ string, raw json.RawMessage) (
 		return nil, &memory.InputError{Field: "id", Problem: "give the id of a held write"}
 	}
 	var out []memory.ReviewOutcome
-	plan := memory.ReviewPlan(memoryDir(root), memory.ReviewRequest{IDs: []string{a.ID}, Approve: a.Approve, Content: a.Content}, s.writer(), &out)
+	plan := memory.ReviewPlan(memory.Dir(root), memory.ReviewRequest{IDs: []string{a.ID}, Approve: a.Approve, Content: a.Content}, s.writer(), &out)
 	rep, err := s.write(ctx, root, "Review memory", plan)
 	if err != nil {
 		return nil, err

@@ -202,7 +202,7 @@ func TestEncodedPublishMatchesReference(t *testing.T) {
 func encodedPublishMatchesReference(t *testing.T, n int) {
 	root := t.TempDir()
 	diverseMemoryOf(t, root, n)
-	dir := memoryDir(root)
+	dir := memory.Dir(root)
 	s := NewServer(Options{}, commonlog.GetLogger("test"))
 	path := filepath.Join(dir, "decisions.md")
 	data, err := os.ReadFile(path)
@@ -249,7 +249,7 @@ func encodedPublishMatchesReference(t *testing.T, n int) {
 func TestSessionPublishesMatchUncachedPath(t *testing.T) {
 	root := t.TempDir()
 	diverseMemory(t, root)
-	dir := memoryDir(root)
+	dir := memory.Dir(root)
 	old := time.Now().Add(-time.Hour)
 	for _, name := range []string{"decisions.md", "quirks.md", "notes.md"} {
 		if err := os.Chtimes(filepath.Join(dir, name), old, old); err != nil {

@@ -1,16 +1,13 @@
 package lsp
 
 import (
-	"bytes"
 	"context"
 	"path/filepath"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/memory-lsp/memory-lsp/core/config"
+	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/rules"
-	"github.com/memory-lsp/memory-lsp/core/store"
 )
 
 // A folder's repository is the code beside its .memory folder, which the
@@ -81,25 +78,6 @@ type repoWork struct {
 	done               chan struct{} // closed when the running worker ends
 	timer              *time.Timer   // the debounce of watcher events
 	failing            bool          // the last open failed, and the log said so
-}
-
-// repoScope is where a folder's repository lies.
-type repoScope struct {
-	// root is the workspace root, the folder holding .memory: cited paths
-	// are relative to it.
-	root string
-	// top is the folder holding .git (the work tree's top level), root
-	// outside git; cited paths may also be relative to it.
-	top string
-	// gitDir is git's folder, "" outside git. A linked worktree's lies
-	// elsewhere (its .git is a file naming it).
-	gitDir string
-}
-
-// within reports whether path lies in the repository: below its root or
-// its top level.
-func (sc *repoScope) within(path string) bool {
-	return store.Within(sc.root, path) || store.Within(sc.top, path)
 }
 
 // repoNow is f's current build, without waiting: nil before the first
@@ -237,7 +215,7 @@ func (s *Server) runRepo(f *folder) {
 // being opened again (core/repo.Updatable, which the server is given
 // through Options.OpenRepo and does not import).
 type updatableRepo interface {
-	Update(ctx context.Context, changed []string) (rules.Repo, store.Delta, error)
+	Update(ctx context.Context, changed []string) (rules.Repo, memory.RepoDelta, error)
 }
 
 // followRepo is cur after paths changed, or nil when it cannot follow them
@@ -273,10 +251,10 @@ func (s *Server) followRepo(f *folder, cur *repoState, paths []string) *repoStat
 func (s *Server) openRepo(f *folder, cfg config.Config) *repoState {
 	// The scope first: a change seen while the repository is opened is
 	// matched against it, and followed after the open.
-	sc := findScope(filepath.Dir(f.dir))
+	sc := memory.FindRepoScope(filepath.Dir(f.dir))
 	f.scope.Store(sc)
 	start := time.Now()
-	repo, err := s.opt.OpenRepo(s.life, sc.root, cfg)
+	repo, err := s.opt.OpenRepo(s.life, sc.Root, cfg)
 	f.repoMu.Lock()
 	defer f.repoMu.Unlock()
 	switch {
@@ -284,85 +262,13 @@ func (s *Server) openRepo(f *folder, cfg config.Config) *repoState {
 		repo = nil // the server is stopping: nothing to report
 	case err != nil:
 		if !f.work.failing {
-			s.log.Warningf("cannot read the repository at %s (%v): the references its memory cites are not checked until it changes", sc.root, err)
+			s.log.Warningf("cannot read the repository at %s (%v): the references its memory cites are not checked until it changes", sc.Root, err)
 		}
 		f.work.failing, repo = true, nil
 	case f.work.failing:
-		s.log.Infof("the repository at %s can be read again", sc.root)
+		s.log.Infof("the repository at %s can be read again", sc.Root)
 		f.work.failing = false
 	}
 	s.log.Debugf("repository of %s: opened (every file listed) in %s", f.dir, since(start))
 	return &repoState{repo: repo, cfg: cfg}
-}
-
-// maxGitSearch bounds the folders findScope climbs looking for .git.
-const maxGitSearch = 64
-
-// findScope finds the git work tree around root: the nearest folder at or
-// above it holding .git, as git itself searches.
-func findScope(root string) *repoScope {
-	sc := &repoScope{root: root, top: root}
-	for d, n := root, 0; n < maxGitSearch; n++ {
-		dotGit := filepath.Join(d, ".git")
-		if fi, err := store.Stat(dotGit); err == nil {
-			switch {
-			case fi.IsDir():
-				sc.top, sc.gitDir = d, dotGit
-			case fi.Mode().IsRegular():
-				if dir := gitDirOf(d, dotGit); dir != "" {
-					sc.top, sc.gitDir = d, dir
-				}
-			}
-			return sc
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			break
-		}
-		d = parent
-	}
-	return sc
-}
-
-// maxGitFileBytes bounds the .git file of a linked worktree, one line.
-const maxGitFileBytes = 4096
-
-// gitDirOf reads the .git file of a linked worktree or submodule
-// ("gitdir: <path>", relative to the folder holding it), or "".
-func gitDirOf(top, dotGit string) string {
-	fi, err := store.Stat(dotGit)
-	if err != nil || fi.Size() > maxGitFileBytes {
-		return ""
-	}
-	data, err := store.ReadFile(dotGit)
-	if err != nil {
-		return ""
-	}
-	line, _, _ := bytes.Cut(data, []byte("\n"))
-	dir, ok := bytes.CutPrefix(bytes.TrimSpace(line), []byte("gitdir:"))
-	if !ok {
-		return ""
-	}
-	p := filepath.FromSlash(string(bytes.TrimSpace(dir)))
-	if p == "" {
-		return ""
-	}
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(top, p)
-	}
-	return filepath.Clean(p)
-}
-
-// gitFiles are the files of git's folder whose change means the index (git
-// add, mv, rm, a commit, a checkout) or the history (store.HistoryFiles)
-// moved.
-func gitFiles() []string { return append([]string{"index"}, store.HistoryFiles[:]...) }
-
-// isGitFile reports whether path is one of gitFiles in gitDir.
-func isGitFile(gitDir, path string) bool {
-	rel, ok := strings.CutPrefix(path, gitDir+string(filepath.Separator))
-	if !ok {
-		return false
-	}
-	return rel == "index" || slices.Contains(store.HistoryFiles[:], rel)
 }

@@ -1,9 +1,7 @@
 package lsp
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -11,7 +9,6 @@ import (
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/memory-lsp/memory-lsp/core/memory"
-	"github.com/memory-lsp/memory-lsp/core/store"
 )
 
 // Commands write into <root>/.memory, and their root and uri arguments come
@@ -52,21 +49,15 @@ func (s *Server) commandFile(field, arg string) (path, root string, err error) {
 	if err != nil {
 		return "", "", err
 	}
-	if !isMemoryFile(p) {
+	if !memory.IsMemoryFile(p) {
 		return "", "", &memory.InputError{Field: field, Problem: fmt.Sprintf("%s is not a memory file (an .md file directly inside a .memory folder)", p)}
 	}
 	if root, err = s.allowedRoot(field, rootOf(p)); err != nil {
 		return "", "", err
 	}
-	path = filepath.Join(memoryDir(root), filepath.Base(p))
-	r, err := store.ResolveIn(memoryDir(root), path)
-	switch {
-	case err != nil && store.FailedStep(err) == store.LookingAtPath:
-		// absent (a write creates it), or the write will say why not
-	case err != nil:
-		return "", "", &memory.InputError{Field: field, Problem: fmt.Sprintf("%s is a symlink that cannot be resolved: %v", path, pathProblem(err))}
-	case !r.Inside:
-		return "", "", &memory.InputError{Field: field, Problem: fmt.Sprintf("%s is a symlink to %s, outside %s", path, r.Link, memoryDir(root))}
+	path = filepath.Join(memory.Dir(root), filepath.Base(p))
+	if err := memory.StaysIn(field, memory.Dir(root), path); err != nil {
+		return "", "", err
 	}
 	return path, root, nil
 }
@@ -114,9 +105,9 @@ func uriScheme(s string) (string, bool) {
 // under /X). It returns the root as the server names it, so that open
 // buffers are found in its view. Its .memory may not be a symlink out of it.
 func (s *Server) allowedRoot(field, p string) (string, error) {
-	real, err := filepath.EvalSymlinks(p)
+	real, err := memory.RealPath(p)
 	if err != nil {
-		return "", &memory.InputError{Field: field, Problem: fmt.Sprintf("%s is not a workspace folder, nor a folder inside one: %v", p, pathProblem(err))}
+		return "", &memory.InputError{Field: field, Problem: fmt.Sprintf("%s is not a workspace folder, nor a folder inside one: %v", p, err)}
 	}
 	s.mu.Lock()
 	roots := slices.Clone(s.roots)
@@ -133,11 +124,12 @@ func (s *Server) allowedRoot(field, p string) (string, error) {
 		if rr == real {
 			return r, checkMemoryDir(field, r)
 		}
-		inside = inside || store.Within(rr, real)
+		_, below := memory.RootRelative(rr, real)
+		inside = inside || below
 	}
 	for _, f := range single {
 		r := filepath.Dir(f.dir)
-		if resolved(r) == real && store.IsDir(f.dir) && sameFolder(resolved(f.dir), f.key) {
+		if resolved(r) == real && memory.HasDir(r) && sameFolder(resolved(f.dir), f.key) {
 			return r, checkMemoryDir(field, r)
 		}
 	}
@@ -152,7 +144,7 @@ func (s *Server) allowedRoot(field, p string) (string, error) {
 		}
 		return "", &memory.InputError{Field: field, Problem: fmt.Sprintf("%s is not a workspace folder, nor a folder inside one (%s), nor the folder of an open memory file whose .memory exists%s", p, folders, via)}
 	}
-	if !store.IsDir(memoryDir(p)) {
+	if !memory.HasDir(p) {
 		return "", &memory.InputError{Field: field, Problem: fmt.Sprintf("%s is inside a workspace folder but holds no .memory folder", p)}
 	}
 	return p, checkMemoryDir(field, p)
@@ -161,37 +153,14 @@ func (s *Server) allowedRoot(field, p string) (string, error) {
 // checkMemoryDir refuses a root whose .memory is a symlink leading out of
 // the root (the store refuses it too; this names the argument).
 func checkMemoryDir(field, root string) error {
-	dir := memoryDir(root)
-	r, err := store.ResolveIn(root, dir)
-	switch {
-	case err != nil && store.FailedStep(err) == store.LookingAtPath:
-		return nil // absent: a write creates it inside root
-	case err != nil:
-		return &memory.InputError{Field: field, Problem: fmt.Sprintf("%s is a symlink that cannot be resolved: %v", dir, pathProblem(err))}
-	case !r.Inside:
-		return &memory.InputError{Field: field, Problem: fmt.Sprintf("%s is a symlink to %s, outside %s", dir, r.Link, root)}
-	}
-	return nil
+	return memory.StaysIn(field, root, memory.Dir(root))
 }
 
 // resolved is p with its symlinks resolved, or p itself when that fails
 // (a folder that does not exist resolves to nothing but its own path).
 func resolved(p string) string {
-	if r, err := filepath.EvalSymlinks(p); err == nil {
+	if r, err := memory.RealPath(p); err == nil {
 		return r
 	}
 	return filepath.Clean(p)
-}
-
-// pathProblem is the reason of a file-system error without the operation
-// and path that the message around it already names.
-func pathProblem(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		if errors.Is(pe.Err, fs.ErrNotExist) {
-			return errors.New("it does not exist")
-		}
-		return pe.Err
-	}
-	return err
 }

@@ -95,7 +95,7 @@ func (s *Server) workspaceSymbol(ctx context.Context, p *protocol.WorkspaceSymbo
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		f := s.folderFor(memoryDir(root))
+		f := s.folderFor(memory.Dir(root))
 		v, _ := s.snapshot(f)
 		cat := f.catalog.Catalog(v.files)
 		var found []memory.CatalogEntry

@@ -8,7 +8,7 @@ import (
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
-	"github.com/memory-lsp/memory-lsp/core/store"
+	"github.com/memory-lsp/memory-lsp/core/memory"
 )
 
 func init() {
@@ -22,13 +22,11 @@ func init() {
 // other document, which gets nothing at all.
 func memoryPath(uri protocol.DocumentUri) string {
 	p, err := pathOf(uri)
-	if err != nil || !isMemoryFile(p) {
+	if err != nil || !memory.IsMemoryFile(p) {
 		return ""
 	}
 	return p
 }
-
-func memoryDir(root string) string { return filepath.Join(root, store.DirName) }
 
 // lookupDoc finds the open buffer of a document URI (any spelling of its
 // path that leads to the same file), or nil.
@@ -81,8 +79,8 @@ func (s *Server) didOpen(_ context.Context, p *openParams) error {
 	if served != nil {
 		known = served.catalog.Bytes(path)
 	}
-	disk, err := store.ReadOneKnown(path, known)
-	if err != nil && !errors.Is(err, store.ErrTooLarge) {
+	disk, err := memory.ReadFile(path, known)
+	if err != nil && !errors.Is(err, memory.ErrTooLarge) {
 		s.log.Warningf("didOpen %s: %v", path, err)
 	}
 	parsed, ok := s.diskParse(key, path, disk, p.TextDocument.Text)
@@ -177,10 +175,7 @@ func (s *Server) didSave(_ context.Context, p *protocol.DidSaveTextDocumentParam
 	}
 	// The file as this save left it: a disk with another stat was written
 	// after the save (acks.go).
-	st, err := store.Stat(path)
-	if err != nil {
-		st = nil
-	}
+	st := memory.StampOf(path)
 	s.mu.Lock()
 	od.seen.saved = st
 	s.mu.Unlock()

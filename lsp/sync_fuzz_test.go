@@ -408,7 +408,7 @@ func newServerTarget(t *testing.T, root string) *serverTarget {
 	}
 	// The folder publishes at once only after its repository's first build
 	// (repo.go): build it now.
-	s.repoOf(s.folderFor(memoryDir(root)), s.config())
+	s.repoOf(s.folderFor(memory.Dir(root)), s.config())
 	t.Cleanup(s.stop)
 	return st
 }

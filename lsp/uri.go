@@ -7,8 +7,6 @@ import (
 	"strings"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
-
-	"github.com/memory-lsp/memory-lsp/core/store"
 )
 
 // pathOf turns a file:// URI into a clean absolute path.
@@ -48,13 +46,6 @@ func pathOf(uri protocol.DocumentUri) (string, error) {
 func uriOf(path string) protocol.DocumentUri {
 	u := url.URL{Scheme: "file", Path: filepath.ToSlash(path)}
 	return protocol.DocumentUri(u.String())
-}
-
-// isMemoryFile: an .md file directly inside a .memory folder. Decided by
-// path alone, so a derived mode in Emacs or a custom language in Helix works
-// as well as plain "markdown".
-func isMemoryFile(path string) bool {
-	return strings.HasSuffix(path, ".md") && filepath.Base(filepath.Dir(path)) == store.DirName
 }
 
 // rootOf is the workspace root of a memory file: the folder holding .memory.

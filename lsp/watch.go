@@ -12,7 +12,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
-	"github.com/memory-lsp/memory-lsp/core/store"
+	"github.com/memory-lsp/memory-lsp/core/memory"
 )
 
 // Agents write memory files from outside the editor, so the server watches
@@ -127,7 +127,7 @@ func (w *watcher) sync() {
 func (w *watcher) attach(dir string) bool {
 	// Events may have been missed while dir was not watched as a folder.
 	w.s.invalidateDir(dir)
-	if store.IsDir(dir) && w.add(dir) == nil {
+	if memory.StampOf(dir).IsDir() && w.add(dir) == nil {
 		w.dirs[dir] = watchFolder
 		return true
 	}
@@ -139,7 +139,7 @@ func (w *watcher) attach(dir string) bool {
 	}
 	w.dirs[dir] = watchParent
 	// It may have appeared between the check and the watch.
-	if store.IsDir(dir) && w.add(dir) == nil {
+	if memory.StampOf(dir).IsDir() && w.add(dir) == nil {
 		w.drop(parent)
 		w.dirs[dir] = watchFolder
 		return true
@@ -193,7 +193,7 @@ func (w *watcher) drop(path string) {
 // failed so, now and then, under load). w.mu is held.
 func (w *watcher) recheck(parent string) {
 	gone := func(d string) bool {
-		return filepath.Dir(d) == parent && !slices.Contains(w.lost, d) && !store.IsDir(d)
+		return filepath.Dir(d) == parent && !slices.Contains(w.lost, d) && !memory.StampOf(d).IsDir()
 	}
 	for d, mode := range w.dirs {
 		if mode == watchFolder && gone(d) {
@@ -283,7 +283,7 @@ func (w *watcher) event(ev fsnotify.Event) {
 		case ev.Op&(fsnotify.Create|fsnotify.Write|fsnotify.Remove|fsnotify.Rename) == 0:
 		case isMemoryName(base):
 			scheduled, file = dir, name
-		case base == store.HeldName:
+		case base == memory.HeldQueue:
 			// A write held for review: shown on the memory files.
 			scheduled = dir
 		}

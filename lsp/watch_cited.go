@@ -5,7 +5,6 @@ import (
 
 	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/rules"
-	"github.com/memory-lsp/memory-lsp/core/store"
 )
 
 // citedWatch is what the entries of last's files cite and the folders to
@@ -13,15 +12,15 @@ import (
 // folders first), read from was, what an earlier call found in each file
 // (nil: nothing), and what this call found, to pass to the next. f.pub is
 // held.
-func (s *Server) citedWatch(f *folder, last *checked, sc *repoScope, was map[string]*citedFile) (dirs []string, in *memory.Interest, found map[string]*citedFile) {
+func (s *Server) citedWatch(f *folder, last *checked, sc *memory.RepoScope, was map[string]*citedFile) (dirs []string, in *memory.Interest, found map[string]*citedFile) {
 	repo := last.repo.get()
 	if repo != nil {
 		repo = &locatedOnce{Repo: repo, at: map[string]located{}}
 	}
 	in = memory.NewInterest()
-	all := []string{sc.root}
-	if sc.gitDir != "" {
-		all = append(all, sc.gitDir, filepath.Join(sc.gitDir, "logs"))
+	all := []string{sc.Root}
+	if sc.GitDir != "" {
+		all = append(all, sc.GitDir, filepath.Join(sc.GitDir, "logs"))
 	}
 	found = make(map[string]*citedFile, len(last.v.files))
 	for i := range last.v.files {
@@ -40,7 +39,7 @@ func (s *Server) citedWatch(f *folder, last *checked, sc *repoScope, was map[str
 	}
 	seen := make(map[string]bool, len(all))
 	for _, d := range all {
-		if !seen[d] && filepath.Base(d) != store.DirName {
+		if !seen[d] && filepath.Base(d) != memory.DirName {
 			seen[d] = true
 			dirs = append(dirs, d)
 		}
@@ -57,7 +56,7 @@ func (s *Server) citedWatch(f *folder, last *checked, sc *repoScope, was map[str
 // repo.go) and one scope.
 type citedFile struct {
 	st      *repoState
-	sc      *repoScope
+	sc      *memory.RepoScope
 	entries []memory.EntryCites // the references it was read from (memory.Citations.Of)
 	// the folders to watch, each once, in order, and what they cite
 	// (interest's paths and names), each once: lists, not sets, so that
@@ -71,7 +70,7 @@ type citedFile struct {
 // (an append), else read afresh. repo is st's repository, as this pass
 // locates with it; c may be nil. Without a build nothing is kept: what
 // memory.CitedDirs finds then rests on no build that a change would replace.
-func citedOf(c *citedFile, st *repoState, sc *repoScope, repo rules.Repo, entries []memory.EntryCites) *citedFile {
+func citedOf(c *citedFile, st *repoState, sc *memory.RepoScope, repo rules.Repo, entries []memory.EntryCites) *citedFile {
 	from := 0
 	switch {
 	case c == nil || st == nil || c.st != st || c.sc != sc || len(entries) < len(c.entries) || !sameRefs(c.entries, entries[:len(c.entries)]):
@@ -85,7 +84,7 @@ func citedOf(c *citedFile, st *repoState, sc *repoScope, repo rules.Repo, entrie
 	seen := setOf(c.dirs)
 	for _, ec := range entries[from:] {
 		for _, r := range ec.Refs {
-			for _, d := range memory.CitedDirs(repo, sc.root, sc.within, r, in) {
+			for _, d := range memory.CitedDirs(repo, sc.Root, sc.Within, r, in) {
 				if !seen[d] {
 					seen[d] = true
 					c.dirs = append(c.dirs, d)

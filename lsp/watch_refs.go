@@ -11,7 +11,6 @@ import (
 
 	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/rules"
-	"github.com/memory-lsp/memory-lsp/core/store"
 )
 
 // A folder's repository (repo.go) is voided, and the folder checked again,
@@ -50,7 +49,7 @@ func referenceWatchers() []protocol.FileSystemWatcher {
 	for _, g := range memory.VerdictFileGlobs() {
 		ws = append(ws, protocol.FileSystemWatcher{GlobPattern: g})
 	}
-	for _, n := range gitFiles() {
+	for _, n := range memory.GitFiles() {
 		ws = append(ws, protocol.FileSystemWatcher{GlobPattern: "**/.git/" + filepath.ToSlash(n)})
 	}
 	return append(ws, protocol.FileSystemWatcher{GlobPattern: "**/*", Kind: &createDelete})
@@ -258,24 +257,18 @@ func concerns(f *folder, name string, ch fileChange) (at string, follow, republi
 	if sc == nil || ch == 0 {
 		return "", false, false // never built: nothing to follow
 	}
-	if real := filepath.Dir(f.key); !sc.within(name) && real != sc.root {
-		// Named through the root's resolved path (the root or a folder
-		// above it is a symlink).
-		if rel, ok := store.RelativePath(real, name); ok {
-			name = filepath.Join(sc.root, rel)
-		}
-	}
-	if sc.gitDir != "" && store.Within(sc.gitDir, name) {
+	name = sc.Spelled(filepath.Dir(f.key), name)
+	if sc.InGitDir(name) {
 		// The index and the history are looked at by every follow: no
 		// path to hand over.
-		git := isGitFile(sc.gitDir, name)
+		git := sc.IsGitFile(name)
 		return "", git, git
 	}
-	if !sc.within(name) || filepath.Base(filepath.Dir(name)) == store.DirName || filepath.Base(name) == store.DirName {
+	if !sc.Within(name) || filepath.Base(filepath.Dir(name)) == memory.DirName || filepath.Base(name) == memory.DirName {
 		return "", false, false
 	}
 	base := filepath.Base(name)
-	fromTop, inTop := memory.RootRelative(sc.top, name)
+	fromTop, inTop := memory.RootRelative(sc.Top, name)
 	if !inTop {
 		fromTop = base
 	}
@@ -283,7 +276,7 @@ func concerns(f *folder, name string, ch fileChange) (at string, follow, republi
 	if ch == fileChanged && !manifest {
 		return "", false, false
 	}
-	rel, inRoot := memory.RootRelative(sc.root, name)
+	rel, inRoot := memory.RootRelative(sc.Root, name)
 	if st := f.repo.Load(); inRoot && st != nil && st.repo != nil && st.repo.Ignored(rel) {
 		// Followed all the same: what the rules take for ignored (a
 		// subproject's build folder) may be a file git lists.
@@ -329,7 +322,7 @@ func (s *Server) clientCodeChanges(changes []protocol.FileEvent) {
 	todo := map[*folder]*work{}
 	for _, ch := range changes {
 		p, err := pathOf(ch.URI)
-		if err != nil || isMemoryFile(p) {
+		if err != nil || memory.IsMemoryFile(p) {
 			continue
 		}
 		var c fileChange

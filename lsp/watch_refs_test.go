@@ -22,7 +22,7 @@ func TestConcerns(t *testing.T) {
 	if _, follow, _ := concerns(f, at("src/auth/session.ts"), fileDeleted); follow {
 		t.Error("a folder whose repository was never built follows a change")
 	}
-	f.scope.Store(findScope(root))
+	f.scope.Store(memory.FindRepoScope(root))
 	f.repo.Store(&repoState{repo: &fakeRepo{root: root, Repo: refstest.Repo{Ignore: []string{"node_modules/", "dist/"}}}})
 	in := memory.NewInterest()
 	in.Names["session.ts"] = true
@@ -60,29 +60,5 @@ func TestConcerns(t *testing.T) {
 	}
 	if _, follow, _ := concerns(f, filepath.Join(t.TempDir(), "Makefile"), fileChanged); follow {
 		t.Error("a manifest of another repository is followed by this one")
-	}
-}
-
-// TestFindScope: the git folder of a work tree, and of a linked worktree
-// (a .git file naming it), found from a root below the top level.
-func TestFindScope(t *testing.T) {
-	top := t.TempDir()
-	root := filepath.Join(top, "services", "api")
-	if err := os.MkdirAll(filepath.Join(top, ".git"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(root, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if sc := findScope(root); sc.root != root || sc.top != top || sc.gitDir != filepath.Join(top, ".git") {
-		t.Errorf("scope = %+v", sc)
-	}
-	linked := t.TempDir()
-	if err := os.WriteFile(filepath.Join(linked, ".git"), []byte("gitdir: ../main/.git/worktrees/linked\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	want := filepath.Join(filepath.Dir(linked), "main", ".git", "worktrees", "linked")
-	if sc := findScope(linked); sc.top != linked || sc.gitDir != want {
-		t.Errorf("linked worktree scope = %+v, want git dir %s", sc, want)
 	}
 }

@@ -14,12 +14,10 @@ import (
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
-	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/rules"
-	"github.com/memory-lsp/memory-lsp/core/store"
 )
 
 // Writes. The disk is what every other agent reads, so every write lands on
@@ -98,11 +96,11 @@ func (s *Server) write(ctx context.Context, root, label string, plan planFunc) (
 }
 
 // writeReading is write for a plan that reads only the files named (base
-// names; nil: every file) besides the open buffers' (store.UpdateOnly): a
+// names; nil: every file) besides the open buffers' (memory.Transact): a
 // store plans on its category file alone, and need not read the others
 // inside the lock.
 func (s *Server) writeReading(ctx context.Context, root, label string, names []string, plan planFunc) (*writeReport, error) {
-	f := s.folderFor(memoryDir(root))
+	f := s.folderFor(memory.Dir(root))
 	f.queue.Lock()
 	rep, echoes, err := s.transact(ctx, f, label, names, plan)
 	if !s.after.begin() {
@@ -124,13 +122,6 @@ func (s *Server) writeReading(ctx context.Context, root, label string, names []s
 func (s *Server) transact(ctx context.Context, f *folder, label string, names []string, plan planFunc) (rep *writeReport, echoes func(), err error) {
 	echoes = func() {}
 	cfg := s.config()
-	ws, err := store.Open(filepath.Dir(f.dir))
-	if err != nil {
-		return nil, echoes, err
-	}
-	// A file that holds what this server last wrote or read there is
-	// compared with those bytes inside the lock, not read into a copy.
-	ws.Known = f.catalog.Bytes
 	if names != nil {
 		names = slices.Clone(names)
 		s.mu.Lock()
@@ -141,9 +132,11 @@ func (s *Server) transact(ctx context.Context, f *folder, label string, names []
 	}
 	var pend []bufferPlan
 	var waitSave bool
-	written, err := writingTo(f, func() ([]store.Change, error) {
-		return ws.UpdateOnly(ctx, names, func(snap *store.Snapshot) ([]store.Change, error) {
-			var changes []store.Change
+	written, err := writingTo(f, func() ([]memory.Change, error) {
+		// A file that holds what this server last wrote or read there is
+		// compared with those bytes inside the lock, not read into a copy.
+		return memory.Transact(ctx, f.dir, names, f.catalog.Bytes, func(snap *memory.Snapshot) ([]memory.Change, error) {
+			var changes []memory.Change
 			var err error
 			pend, changes, waitSave, err = s.planWrite(f, snap, cfg, names, plan)
 			return changes, err
@@ -201,7 +194,7 @@ func (s *Server) transact(ctx context.Context, f *folder, label string, names []
 // nothing, so the store may call it again. A snapshot of only the files
 // named (names non-nil) lacks the file of a buffer opened since the names
 // were taken; that buffer is left to the next reconcile.
-func (s *Server) planWrite(f *folder, snap *store.Snapshot, cfg config.Config, names []string, plan planFunc) (_ []bufferPlan, _ []store.Change, waits bool, _ error) {
+func (s *Server) planWrite(f *folder, snap *memory.Snapshot, cfg config.Config, names []string, plan planFunc) (_ []bufferPlan, _ []memory.Change, waits bool, _ error) {
 	s.mu.Lock()
 	pend := make([]bufferPlan, 0, len(f.docs))
 	bases := make([][2][]byte, 0, len(f.docs))
@@ -219,7 +212,7 @@ func (s *Server) planWrite(f *folder, snap *store.Snapshot, cfg config.Config, n
 	kept := pend[:0]
 	for i, p := range pend {
 		sf := snap.Lookup(p.od.name)
-		if pastLimit(sf) {
+		if memory.PastLimit(sf) {
 			s.warnPastLimit(p, sf)
 			s.tooLargeToRestore(p)
 			continue // never parsed, so neither reconciled nor written
@@ -243,7 +236,7 @@ func (s *Server) planWrite(f *folder, snap *store.Snapshot, cfg config.Config, n
 			// A buffer whose save is not known yet is left out: a write
 			// plans on its file's disk text, as if it were not open, and
 			// the reconcile after the wait brings the write into it.
-			st, _ := store.Stat(p.doc.path)
+			st := memory.StampOf(p.doc.path)
 			if disk, p.restored, wait = s.restoreAcks(&p, disk, st, now); wait {
 				waits = true
 				continue
@@ -254,7 +247,7 @@ func (s *Server) planWrite(f *folder, snap *store.Snapshot, cfg config.Config, n
 		if len(p.removedAgain) > 0 && last != nil {
 			// The last text seen on disk was that save's: what is taken
 			// out again is not to be restored from it.
-			last = memory.Reapply(last, store.Ack{Drop: p.removedAgain})
+			last = memory.Reapply(last, memory.Ack{Drop: p.removedAgain})
 		}
 		p.rec = memory.Reconcile(bases[i][0], p.doc.text, last, disk)
 		// What the limits keep out is told, naming each entry: an entry
@@ -272,7 +265,7 @@ func (s *Server) planWrite(f *folder, snap *store.Snapshot, cfg config.Config, n
 	// The plan's rewrites by path (a buffer's file among them goes through
 	// the buffer); its appends go to disk as they are.
 	out := map[string][]byte{}
-	var changes []store.Change
+	var changes []memory.Change
 	if plan != nil {
 		planned, err := plan(memory.View{Files: memory.Overlay(snap, merged), Held: snap.Held, HeldErr: snap.HeldErr}, cfg)
 		if err != nil {
@@ -296,29 +289,21 @@ func (s *Server) planWrite(f *folder, snap *store.Snapshot, cfg config.Config, n
 				// buffer's unsaved edits stay in the buffer.
 				disk := p.disk
 				if disk == nil {
-					disk = newFileBytes(p.od.name)
+					disk = memory.NewFileBytes(p.od.name)
 				}
 				p.disk = memory.Carry(p.to, disk, o)
 				p.to = o
 			}
 		}
 		if p.disk != nil && !bytes.Equal(p.disk, p.was) {
-			changes = append(changes, store.Change{Path: p.doc.path, Data: p.disk})
+			changes = append(changes, memory.Change{Path: p.doc.path, Data: p.disk})
 		}
 	}
 	for path, data := range out {
-		changes = append(changes, store.Change{Path: path, Data: data})
+		changes = append(changes, memory.Change{Path: path, Data: data})
 	}
 	sort.Slice(changes, func(i, j int) bool { return changes[i].Path < changes[j].Path })
 	return pend, changes, waits, nil
-}
-
-// newFileBytes is the layout a memory file gets when a write creates it.
-func newFileBytes(name string) []byte {
-	if c, ok := category.FromFile(name); ok {
-		return store.NewFileBytes(c)
-	}
-	return []byte{}
 }
 
 // errEditRefused wraps the error of an edit the editor answered with
@@ -552,12 +537,8 @@ func (s *Server) needsSync(f *folder) bool {
 	}
 	s.mu.Unlock()
 	for _, d := range docs {
-		x, err := store.ReadOne(d.path)
-		if errors.Is(err, store.ErrTooLarge) || x != nil && !memfile.Fits(x) {
-			size := int64(len(x))
-			if fi, err := os.Stat(d.path); err == nil && x == nil {
-				size = fi.Size()
-			}
+		x, past, size, err := memory.ReadPastLimit(d.path)
+		if past {
 			if size != d.pastLimit || s.ackOpen(f, filepath.Base(d.path)) {
 				// the reconcile warns of it (warnPastLimit) and tells what
 				// the buffer lacks (tooLargeToRestore)
@@ -581,7 +562,7 @@ func (s *Server) needsSync(f *folder) bool {
 // entries into the buffer may not have run yet, and they are on disk for
 // every other agent already, so a query must find them too.
 func (s *Server) readFiles(root string) ([]rules.File, config.Config) {
-	f := s.folderFor(memoryDir(root))
+	f := s.folderFor(memory.Dir(root))
 	v, cfg := s.snapshot(f)
 	type state struct {
 		i          int
@@ -597,7 +578,7 @@ func (s *Server) readFiles(root string) ([]rules.File, config.Config) {
 	s.mu.Unlock()
 	for _, o := range open {
 		path := v.files[o.i].Path
-		x, err := store.ReadOne(path)
+		x, err := memory.ReadFile(path, nil)
 		if err != nil || x == nil || (bytes.Equal(x, o.base) && bytes.Equal(o.last, o.base)) {
 			continue
 		}
@@ -606,17 +587,6 @@ func (s *Server) readFiles(root string) ([]rules.File, config.Config) {
 	}
 	return v.files, cfg
 }
-
-// captureWait bounds how long capture waits for the lock; a writer that
-// holds it longer is caught by the reconcile that follows instead.
-const captureWait = 2 * time.Second
-
-// captureStep is capture's back-off unit while another writer holds the lock.
-const captureStep = time.Millisecond
-
-// captureSettle is how long a captured text must stay the same to be taken
-// as whole.
-const captureSettle = 20 * time.Millisecond
 
 // capture records, the moment a file under an open buffer changes on disk,
 // the text it now holds as the buffer's last-seen disk text. The reconcile
@@ -636,55 +606,31 @@ func (s *Server) capture(f *folder, name string) {
 	if od == nil {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), captureWait)
-	defer cancel()
-	// A writer holds the lock for a write and an fsync: poll it finely, as
-	// every millisecond here is one in which a save could slip in first.
-	lock, err := store.AcquireContext(ctx, f.dir, store.LockOptions{Step: captureStep, Tries: int(captureWait / captureStep)})
-	if err != nil {
-		return
-	}
-	defer lock.Release()
-	x, err := store.ReadOne(f.path(od.name))
-	if err != nil || x == nil {
-		return
-	}
-	// Editors save without the lock, some in place: a read in the middle
-	// of such a save sees a torn file. A text that changes within a moment,
-	// or that lacks an entry the last-seen text holds, is not recorded (a
-	// deletion is the reconcile's to see, after the change has settled).
-	time.Sleep(captureSettle)
-	if again, err := store.ReadOne(f.path(od.name)); err != nil || !bytes.Equal(again, x) {
-		return
-	}
-	s.mu.Lock()
-	base, last := od.base, od.last
-	s.mu.Unlock()
-	if last != nil && (!bytes.Equal(memory.Carry(base, x, last), x) || len(memory.NewEntries(x, last)) > 0) {
-		return
-	}
-
-	s.mu.Lock()
-	if bytes.Equal(od.last, last) {
-		od.last = x
-	}
-	s.mu.Unlock()
+	// A text that lacks an entry the last-seen text holds is not recorded
+	// either (a deletion is the reconcile's to see, after the change has
+	// settled).
+	memory.ReadSettled(f.dir, f.path(od.name), func(x []byte) {
+		s.mu.Lock()
+		base, last := od.base, od.last
+		s.mu.Unlock()
+		if last != nil && (!bytes.Equal(memory.Carry(base, x, last), x) || len(memory.NewEntries(x, last)) > 0) {
+			return
+		}
+		s.mu.Lock()
+		if bytes.Equal(od.last, last) {
+			od.last = x
+		}
+		s.mu.Unlock()
+	})
 }
 
 // writingTo runs write with f counted as being written (folder.writing),
 // also when write panics (a request's panic is recovered and the server
 // goes on): a count left raised would put off every later check of f.
-func writingTo(f *folder, write func() ([]store.Change, error)) ([]store.Change, error) {
+func writingTo(f *folder, write func() ([]memory.Change, error)) ([]memory.Change, error) {
 	f.writing.Add(1)
 	defer f.writing.Add(-1)
 	return write()
-}
-
-// pastLimit reports whether sf, a memory file read for a write, is past the
-// limits of one (memfile.MaxBytes: not read; memfile.MaxLines: read, but
-// parsed by no one), so that nothing is planned in it.
-func pastLimit(sf *store.File) bool {
-	return sf != nil && (sf.TooLarge() || sf.Data != nil && !memfile.Fits(sf.Data))
 }
 
 // warnPastLimit warns, once for each size it takes, that the file under
@@ -693,7 +639,7 @@ func pastLimit(sf *store.File) bool {
 // reads nor reconciles such a file, so a save of the buffer would replace
 // what that writer put there without a word. A save of the buffer's own
 // text past the limits is not warned of here: its diagnostics say so.
-func (s *Server) warnPastLimit(p bufferPlan, sf *store.File) {
+func (s *Server) warnPastLimit(p bufferPlan, sf *memory.SnapshotFile) {
 	own := sf.Data != nil && bytes.Equal(sf.Data, p.doc.text)
 	if sf.Data == nil && sf.Size == int64(len(p.doc.text)) {
 		// past the size limit the store does not read the file; the

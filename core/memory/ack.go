@@ -190,3 +190,17 @@ func slugOfEntry(e memfile.Entry) string {
 	}
 	return ""
 }
+
+// BroughtAck is the record a server keeps of an entry its reconcile
+// brought into a buffer from the disk (HackLM journals nothing), so that a
+// save crossing that edit does not take it out.
+func BroughtAck(file, line string, now time.Time) Ack {
+	return store.NewAck(file, line, nil, "reconcile", now)
+}
+
+// RemovalAck is the record a server keeps of the entry lines its own plan
+// took out of a file, so that a save from before the edit that took them
+// out of the buffer does not write them back.
+func RemovalAck(file string, out []string, now time.Time) Ack {
+	return store.NewAck(file, "", out, ByLSP, now)
+}

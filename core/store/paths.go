@@ -162,3 +162,19 @@ func CheckWorkspaceFile(root, path string) error {
 	}
 	return nil
 }
+
+// PathProblem is the reason of a file-system error without the operation
+// and path that the message around it already names.
+func PathProblem(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		if errors.Is(pe.Err, fs.ErrNotExist) {
+			return errors.New("it does not exist")
+		}
+		return pe.Err
+	}
+	return err
+}
+
+// RealPath is path with every symlink resolved (filepath.EvalSymlinks).
+func RealPath(path string) (string, error) { return filepath.EvalSymlinks(path) }

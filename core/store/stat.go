@@ -129,3 +129,31 @@ func (st DirStat) HasSymlink() bool {
 	}
 	return false
 }
+
+// Stamp is a stat of one file, for telling later whether it is the file
+// that was there then, unchanged (SameStat). The zero Stamp is of no file.
+type Stamp struct{ fi fs.FileInfo }
+
+// StampOf is the stamp of the file at path (a symlink followed); the zero
+// Stamp when nothing can be stat'ed there.
+func StampOf(path string) Stamp {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return Stamp{}
+	}
+	return Stamp{fi}
+}
+
+// IsZero reports whether s is of no file.
+func (s Stamp) IsZero() bool { return s.fi == nil }
+
+// Same reports whether s and t are of one file with the same mode, size and
+// modification time; never for a zero Stamp.
+func (s Stamp) Same(t Stamp) bool { return s.fi != nil && t.fi != nil && SameStat(s.fi, t.fi) }
+
+// IsDir reports whether s is of a directory.
+func (s Stamp) IsDir() bool { return s.fi != nil && s.fi.IsDir() }
+
+// SameFile reports whether s and t are of one file, whatever its mode,
+// size and times; never for a zero Stamp.
+func (s Stamp) SameFile(t Stamp) bool { return s.fi != nil && t.fi != nil && SameFile(s.fi, t.fi) }
