@@ -56,7 +56,7 @@ var lspMayImport = map[string]string{
 	"core/text":     "",
 	"core/config":   "",
 	"core/category": "",
-	"core/memfile":  "still to go",
+	"core/memfile":  "still to go: only the parsed document it converts positions and symbols from",
 }
 
 type listedPackage struct {

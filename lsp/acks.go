@@ -10,7 +10,6 @@ import (
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
-	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 )
@@ -275,7 +274,7 @@ func (s *Server) restoreAcks(p *bufferPlan, disk []byte, st memory.Stamp, now ti
 			continue
 		}
 		again := memory.Reapply(disk, a.Ack)
-		if !memfile.Fits(again) {
+		if !memory.Fits(again) {
 			// The save grew the file to the limit: putting the entry back
 			// would make it one that is never read, and refuse every later
 			// write of the folder. The user is told, naming the entry.

@@ -15,7 +15,6 @@ import (
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/memory-lsp/memory-lsp/core/config"
-	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 )
@@ -220,7 +219,7 @@ func (s *Server) planWrite(f *folder, snap *memory.Snapshot, cfg config.Config, 
 		s.mu.Lock()
 		p.od.pastLimit = 0
 		s.mu.Unlock()
-		if !memfile.Fits(p.doc.text) {
+		if !memory.Fits(p.doc.text) {
 			// A buffer past the limits is parsed by no one: reconciling
 			// it would parse it all (an 8 MiB paste is a million lines),
 			// and its save would write a file no reader reads.
@@ -653,11 +652,7 @@ func (s *Server) warnPastLimit(p bufferPlan, sf *memory.SnapshotFile) {
 		if own {
 			return ""
 		}
-		problem := memfile.LimitProblem(sf.Size, 0)
-		if sf.Data != nil {
-			problem = memfile.LimitProblem(sf.Size, memfile.Lines(sf.Data))
-		}
-		return fmt.Sprintf("%s on disk %s, written outside this buffer: the server no longer reads it, and the buffer was not brought in step. Saving the buffer replaces that text with the buffer's; to keep it, close the buffer without saving and trim or split the file", p.od.name, problem)
+		return fmt.Sprintf("%s on disk %s, written outside this buffer: the server no longer reads it, and the buffer was not brought in step. Saving the buffer replaces that text with the buffer's; to keep it, close the buffer without saving and trim or split the file", p.od.name, memory.LimitProblem(sf.Size, sf.Data))
 	})
 }
 
@@ -686,7 +681,7 @@ func (s *Server) warnBufferPastLimit(p bufferPlan) {
 	size := int64(len(p.doc.text))
 	s.warnOnceASize(&p.od.bufferPastLimit, size, func() string {
 		return fmt.Sprintf("%s: the buffer %s: entries stored by others are not brought into it, and saving it would write a file no reader reads; trim it first",
-			p.od.name, memfile.LimitProblem(size, memfile.Lines(p.doc.text)))
+			p.od.name, memory.LimitProblem(size, p.doc.text))
 	})
 }
 

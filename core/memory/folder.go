@@ -121,6 +121,22 @@ func ReadPastLimit(path string) (x []byte, past bool, size int64, err error) {
 	return x, false, 0, err
 }
 
+// Fits reports whether x is within the limits of a memory file
+// (memfile.MaxBytes, memfile.MaxLines): a text past them is parsed by no
+// one, so nothing is planned in it, nor put back into it.
+func Fits(x []byte) bool { return memfile.Fits(x) }
+
+// LimitProblem says how x, a memory file's text of size bytes (nil: not
+// read, its lines not counted), is past the limits of one; "" when it is
+// not.
+func LimitProblem(size int64, x []byte) string {
+	lines := 0
+	if x != nil {
+		lines = memfile.Lines(x)
+	}
+	return memfile.LimitProblem(size, lines)
+}
+
 // PastLimit reports whether sf, a memory file read for a write, is past
 // the limits of one, so that nothing is planned in it.
 func PastLimit(sf *SnapshotFile) bool {
