@@ -59,6 +59,15 @@ var lspMayImport = map[string]string{
 	"core/memfile":  "still to go: only the parsed document it converts positions and symbols from",
 }
 
+// mcpMayImport is what the MCP server may import of core: it converts
+// tool calls to core/memory's features as the language server does, and
+// opens its workspaces through memory.OpenService.
+var mcpMayImport = map[string]string{
+	"core/memory":   "",
+	"core/config":   "",
+	"core/category": "",
+}
+
 type listedPackage struct {
 	ImportPath string
 	Dir        string
@@ -84,7 +93,10 @@ func TestDependencies(t *testing.T) {
 			checkCore(t, imports, p)
 		}
 		if under(pkg, module+"/lsp") {
-			checkLSP(t, p)
+			checkFrontEnd(t, p, lspMayImport)
+		}
+		if under(pkg, module+"/mcp") {
+			checkFrontEnd(t, p, mcpMayImport)
 		}
 		for i, fe := range frontEnds {
 			other := frontEnds[1-i]
@@ -98,16 +110,16 @@ func TestDependencies(t *testing.T) {
 	}
 }
 
-// checkLSP checks that a package of the language server imports of core
-// only what lspMayImport allows.
-func checkLSP(t *testing.T, p listedPackage) {
+// checkFrontEnd checks that a package of a front end imports of core only
+// what mayImport (lspMayImport, mcpMayImport) allows.
+func checkFrontEnd(t *testing.T, p listedPackage, mayImport map[string]string) {
 	for _, imp := range p.Imports {
 		rel, ok := strings.CutPrefix(imp, module+"/")
 		if !ok || !under(rel, "core") {
 			continue
 		}
-		if _, allowed := lspMayImport[rel]; !allowed {
-			t.Errorf("%s imports %s: the language server converts what core/memory and core/rules plan; move the planning there", p.ImportPath, imp)
+		if _, allowed := mayImport[rel]; !allowed {
+			t.Errorf("%s imports %s: a front end converts what core/memory and core/rules plan; move the planning there", p.ImportPath, imp)
 		}
 	}
 }

@@ -15,7 +15,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/memory-lsp/memory-lsp/core/store"
+	"github.com/memory-lsp/memory-lsp/core/memory"
 )
 
 // rootsKey labels our roots/list input request; the client echoes it back.
@@ -88,7 +88,7 @@ func (s *Server) orFallback(root string) (string, string, bool, error) {
 		return root, "", false, nil
 	}
 	fb := s.opts.Fallback
-	if !store.IsDir(filepath.Join(fb, store.DirName)) {
+	if !memory.HasDir(fb) {
 		home, _ := os.UserHomeDir()
 		if filepath.Dir(fb) == fb || (home != "" && filepath.Clean(home) == fb) {
 			return "", "", false, fmt.Errorf("no project folder: the client gave no workspace root and the server was started in %s; start it as `memory-lsp mcp --root <project folder>`", fb)
@@ -219,10 +219,10 @@ func pickRoot(roots []*sdk.Root) string {
 		if !ok {
 			continue
 		}
-		if !store.IsDir(p) {
+		if fi, err := os.Stat(p); err != nil || !fi.IsDir() {
 			continue
 		}
-		if store.IsDir(filepath.Join(p, store.DirName)) {
+		if memory.HasDir(p) {
 			return p
 		}
 		if first == "" {

@@ -17,7 +17,6 @@ import (
 
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/memory"
-	"github.com/memory-lsp/memory-lsp/core/store"
 )
 
 // Name is the implementation name the server reports to clients.
@@ -36,7 +35,7 @@ type Options struct {
 	Config config.Config
 	// Lock tunes the workspace lock (zero: HackLM's 20 tries over about
 	// 10 s). Tests shorten it to see a timeout.
-	Lock store.LockOptions
+	Lock memory.LockOptions
 	// Version is reported to clients.
 	Version string
 	// Logger receives diagnostics; nil discards them. In stdio mode stdout
@@ -144,27 +143,26 @@ func (s *Server) Serve(ctx context.Context, t sdk.Transport) error {
 // reads the files, and reuses the parse and index of those whose bytes
 // are the same (memory.Warm).
 func (s *Server) service(root string) (*memory.Service, error) {
-	ws, err := store.Open(root)
+	svc, err := memory.OpenService(root, s.opts.Config, memory.Writer{By: memory.ByMCP})
 	if err != nil {
 		return nil, err
 	}
-	ws.Lock = s.opts.Lock
+	svc.WS.Lock = s.opts.Lock
+	dir := svc.WS.Dir
 	s.mu.Lock()
-	w := s.warm[ws.Dir]
+	w := s.warm[dir]
 	if w == nil {
 		w = &memory.Warm{Now: s.now}
-		s.warm[ws.Dir] = w
+		s.warm[dir] = w
 	}
-	s.recent = append(slices.DeleteFunc(s.recent, func(d string) bool { return d == ws.Dir }), ws.Dir)
+	s.recent = append(slices.DeleteFunc(s.recent, func(d string) bool { return d == dir }), dir)
 	if len(s.recent) > maxWarm {
 		delete(s.warm, s.recent[0])
 		s.recent = s.recent[1:]
 	}
 	s.mu.Unlock()
-	// A file that holds what the folder's Warm last wrote or read there is
-	// compared with those bytes, not read into a copy.
-	ws.Known = w.Bytes
-	return &memory.Service{WS: ws, Cfg: memory.WithAgents(s.opts.Config, ws.Root), Warm: w, Who: memory.Writer{By: memory.ByMCP}}, nil
+	svc.Keep(w)
+	return svc, nil
 }
 
 // guard turns a panic in a tool into a tool error naming it, so one bad

@@ -236,13 +236,14 @@ func setup(e *env, a *parsedArgs) error {
 }
 
 func (e *env) service() (*memory.Service, error) {
-	ws, err := store.Open(e.root)
+	svc, err := memory.OpenService(e.root, e.cfg, memory.Writer{By: memory.ByCLI, Name: e.source})
 	if err != nil {
 		return nil, err
 	}
 	// The agents whose budgets are judged are the workspace's own.
-	e.cfg = memory.WithAgents(e.cfg, ws.Root)
-	return &memory.Service{WS: ws, Cfg: e.cfg, CacheDir: cacheFolder(false), Who: memory.Writer{By: memory.ByCLI, Name: e.source}}, nil
+	e.cfg = svc.Cfg
+	svc.CacheDir = cacheFolder(false)
+	return svc, nil
 }
 
 // fail reports err on stderr (and as JSON on stdout with --json) and picks

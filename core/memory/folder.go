@@ -31,6 +31,8 @@ type (
 	Ack = store.Ack
 	// Stamp is a stat of one file, to tell later whether it is unchanged.
 	Stamp = store.Stamp
+	// LockOptions tunes how long a write waits for HackLM's lock.
+	LockOptions = store.LockOptions
 )
 
 const (

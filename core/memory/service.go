@@ -36,6 +36,27 @@ type Service struct {
 	Who Writer
 }
 
+// OpenService opens the workspace at root for a front end: its .memory
+// folder (which need not exist yet), the settings with the agents the
+// workspace uses (WithAgents), and who writes through it. The CLI and the
+// MCP server open each call's workspace so, afresh: the folder may have
+// been created, moved or replaced since the last call.
+func OpenService(root string, cfg config.Config, who Writer) (*Service, error) {
+	ws, err := store.Open(root)
+	if err != nil {
+		return nil, err
+	}
+	return &Service{WS: ws, Cfg: WithAgents(cfg, ws.Root), Who: who}, nil
+}
+
+// Keep has s read and index through w, which a long-lived process keeps
+// for the folder between calls: a file that holds what w last wrote or
+// read there is compared with those bytes, not read into a copy.
+func (s *Service) Keep(w *Warm) {
+	s.Warm = w
+	s.WS.Known = w.Bytes
+}
+
 // Files parses a snapshot into the rule engine's file list: the category
 // files that exist, in category order, then any other `.md` in `.memory/`.
 func Files(snap *store.Snapshot) []rules.File { return Overlay(snap, nil) }
