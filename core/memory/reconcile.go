@@ -38,6 +38,8 @@ func Reconcile(base, buffer, last, disk []byte) Reconciled {
 	if !memfile.Fits(r.Buffer) {
 		r.NotBroughtIn = merge.NewEntries(buffer, r.Buffer)
 		r.Buffer = buffer
+		// nothing was brought in: a message saying so would be false
+		r.Brought = nil
 	}
 	return r
 }
