@@ -920,6 +920,15 @@ func findHiddenMarkup(s string) []Match {
 					j += len(m) - 1
 					continue
 				}
+				if hs := htmlTitles(tag); len(hs) > 0 {
+					for _, h := range hs {
+						h.Start += i + j
+						h.End += i + j
+						out = append(out, h)
+					}
+					j += len(tag) - 1
+					continue
+				}
 				if m := hiddenInput().FindStringSubmatch(tag); m != nil {
 					value := m[1] + m[2] + m[3]
 					out = append(out, Match{Start: i + j, End: i + j + len(m[0]), Kind: Element, Visible: m[0], Note: !commentInstructs(value)})
@@ -963,7 +972,14 @@ func findHiddenMarkup(s string) []Match {
 // font-size or opacity 0; or white text (`<font color="#ffffff">`), unseen
 // on a light page. (aria-hidden hides from screen readers only.)
 var hiddenOpen = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)^<([a-z][a-z0-9-]*)\b[^>\n]*?(?:\shidden(?:\s|=|/|>)|\sstyle\s*=\s*["'][^"'>]*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:\.0+)?[a-z%]*\s*(?:;|["'])|opacity\s*:\s*0(?:\.0+)?\s*(?:;|["']))|\sstyle\s*=\s*["'](?:[^"'>]*[;\s])?color\s*:\s*(?:#fff(?:fff)?|white|transparent)\b|\scolor\s*=\s*["']?(?:#fff(?:fff)?|white)\b)`)
+	// what a style may say to hide its text: not shown, not visible, of
+	// no size or opacity, moved off the page or clipped away
+	hides := `display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*[01](?:\.0+)?[a-z%]*\s*(?:;|["'])|opacity\s*:\s*0(?:\.0+)?\s*(?:;|["'])|` +
+		`(?:left|top|text-indent|margin-left)\s*:\s*-\d{3,}(?:\.\d+)?(?:px|em|rem)|clip\s*:\s*rect\(\s*0(?:px)?[\s,]+0|clip-path\s*:\s*inset\(\s*(?:50|100)%`
+	// white (or as good as white), or no colour at all
+	white := `(?:#(?:f[ef]){3}(?:00)?|#fff|white|transparent|rgba?\(\s*25[0-5]\s*,\s*25[0-5]\s*,\s*25[0-5]\s*(?:,\s*[\d.]+\s*)?\)|rgba\([^)]*,\s*0(?:\.0+)?\s*\))`
+	return regexp.MustCompile(`(?i)^<([a-z][a-z0-9-]*)\b[^>\n]*?(?:\shidden(?:\s|=|/|>)|\sstyle\s*=\s*["'][^"'>]*(?:` + hides + `)|` +
+		`\sstyle\s*=\s*["'](?:[^"'>]*[;\s])?color\s*:\s*` + white + `|\scolor\s*=\s*["']?` + white + `)`)
 })
 
 var templateOpen = sync.OnceValue(func() *regexp.Regexp {
@@ -974,6 +990,35 @@ var templateOpen = sync.OnceValue(func() *regexp.Regexp {
 // a line of openings that never close would otherwise be read to its end
 // from each (issue 27's red team: a 200 KB line took minutes).
 const markupWindow = 2048
+
+// htmlTitle is an alt or title attribute of an HTML tag: the name, then
+// the value in one of the three submatches.
+var htmlTitle = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\s(alt|title)\s*=\s*(?:"([^"\n]*)"|'([^'\n]*)'|([^\s>"']+))`)
+})
+
+// htmlTitles reads an HTML tag's alt and title attributes as Markdown's
+// image texts and titles are read (titleAsks): `<img alt="assistant: …">`.
+func htmlTitles(tag string) []Match {
+	if !strings.Contains(strings.ToLower(tag), "alt") && !strings.Contains(strings.ToLower(tag), "title") {
+		return nil
+	}
+	var out []Match
+	for _, m := range htmlTitle().FindAllStringSubmatchIndex(tag, -1) {
+		k := 4
+		for k < 8 && m[k] < 0 {
+			k += 2
+		}
+		if k >= 8 {
+			continue
+		}
+		value := tag[m[k]:m[k+1]]
+		if asks := titleAsks(value, strings.EqualFold(tag[m[2]:m[3]], "title")); asks != asksNothing {
+			out = append(out, Match{Start: m[k], End: m[k+1], Kind: Title, Visible: oneLine(value), Hint: asks == asksImperative})
+		}
+	}
+	return out
+}
 
 // hiddenInput is a hidden form field, whose value a reader never sees.
 // Its value is the submatch that is not empty.
@@ -1081,9 +1126,10 @@ func hiddenDefinition(line string) (Match, bool) {
 	return Match{}, false
 }
 
-// elementHints are the words an element that hides itself needs, one at
-// least (hiddenOpen).
-var elementHints = []string{"hidden", "none", "font-size", "opacity", "template", "href", "CDATA", "color", "script", "style"}
+// elementHints are the words a tag that hides text needs, one at least:
+// an element that hides itself (hiddenOpen, templateOpen), a link with
+// no text, a hidden field, an image's texts (htmlTitles).
+var elementHints = []string{"hidden", "none", "font-size", "opacity", "template", "href", "CDATA", "color", "script", "style", "alt=", "title="}
 
 // mayHideElements: s holds a tag and an elementHints word.
 func mayHideElements(s string) bool {
@@ -1141,7 +1187,7 @@ var markupTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile
 
 // whiteText is an opening tag that colours its text white.
 var whiteText = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)color\s*[:=]\s*["']?(?:#fff(?:fff)?|white)\b`)
+	return regexp.MustCompile(`(?i)color\s*[:=]\s*["']?(?:#(?:f[ef]){3}|#fff|white|rgba?\(\s*25[0-5])`)
 })
 
 // onBackground reports whether the line of s[i] sets a background colour,
