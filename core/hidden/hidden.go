@@ -1194,9 +1194,12 @@ var whiteText = sync.OnceValue(func() *regexp.Regexp {
 // on which white text is the point ("<tr style="background-color:
 // #003D5B; color: white;">", "<td bgcolor=…><font color=white>").
 func onBackground(s string, i int) bool {
-	from := strings.LastIndexByte(s[:i], '\n') + 1
-	line := strings.ToLower(s[from:lineEnd(s, i)])
-	return strings.Contains(line, "background") || strings.Contains(line, "bgcolor")
+	// the tag and what stands near it on its line: its cell, its row
+	lo := max(0, i-markupWindow)
+	from := lo + strings.LastIndexByte(s[lo:i], '\n') + 1
+	to := min(lineEnd(s, i), i+markupWindow)
+	near := strings.ToLower(s[from:to])
+	return strings.Contains(near, "background") || strings.Contains(near, "bgcolor")
 }
 
 // closings finds a closing string after a position, remembering what it
