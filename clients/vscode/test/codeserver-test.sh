@@ -5,7 +5,8 @@
 # repository, reads the diagnostics and their codes from the editor and the
 # Problems panel, applies a quick fix, and runs Memory: Store from the command
 # palette; the files on disk must change accordingly. Then F12 on a path an
-# entry cites opens that file at the cited line.
+# entry cites opens that file at the cited line, and AGENTS.md, opened last,
+# shows the stale path its bullet cites and no memory rule.
 #
 #   clients/vscode/test/install-code-server.sh     # once; .ci/run does it
 #   go build -o $TMPDIR/memory-lsp ./cmd/memory-lsp

@@ -495,6 +495,24 @@ async function scenario() {
     return !active.startsWith('cleanup-plan') && !document.querySelector('.monaco-dialog-box');
   }));
   log(`Memory: Cleanup showed ${planTab.label} read-only; cancelled, nothing written; closed without a prompt`);
+
+  // An agent's instruction file beside .memory/ (issue 31): opened in the
+  // editor, its bullets get the reference rules as check gives them, and
+  // none of the memory rules (no missing-slug on its slug-less bullets).
+  fs.writeFileSync(path.join(args.workspace, 'AGENTS.md'), [
+    '# Agents',
+    '',
+    '- Sessions are created in `src/auth/session.ts`.',
+    '- Routes live in `src/legacy/router.ts`.',
+    '',
+  ].join('\n'));
+  await quickOpen('AGENTS.md', 'Routes live');
+  await waitFor('one warning squiggled in AGENTS.md (stale-path)', async () => {
+    const s = await squiggles();
+    return (s.error === 0 && s.warning === 1 && s.info === 0) || { ok: false, seen: s };
+  });
+  log('AGENTS.md: stale-path on its bullet, no memory rule');
+  await shot('agents-md');
 }
 
 // --- on failure -----------------------------------------------------------------
