@@ -161,6 +161,12 @@ var detectors = []detector{
 	{kind: "session cookie", anchors: []string{"sessionid=", "session_id=", "phpsessid=", "jsessionid=", "connect.sid=", "laravel_session=", "_session_id=", "session="},
 		re:    lazy(`^(?i:sessionid|session_id|phpsessid|jsessionid|connect\.sid|laravel_session|_session_id|session)=([A-Za-z0-9%_-][A-Za-z0-9%._-]{18,}[A-Za-z0-9%_-])`),
 		group: 1, ok: func(v string) bool { return notPlaceholder(v) && hasDigit(v) && hasLetter(v) && varied(v) }},
+	{kind: "API key", anchors: []string{"api key", "api-key", "x-api-key", "pre-shared key", "preshared key", "api-schlüssel", "api-schluessel"},
+		// an API key or a VPN's pre-shared key named in prose, then given
+		// ("X-Api-Key 4ffde47e…", "the pre-shared key is U21GIP…"): the
+		// value must read as a generated token (longTokenValue)
+		re:    lazy(`^(?i:x-)?(?i:api[ -]key|pre-?shared key|api-schl(?:ü|ue)ssel)\b[^\n.;:]{0,60}?(?:[ \t](?:is|ist|est|es)[ \t]+|[ \t]*[:=][ \t]*|[ \t]+)["'\x60]?([A-Za-z0-9+/]{24,}={0,2})(?:[^A-Za-z0-9_+/=-]|$)`),
+		group: 1, ok: longTokenValue},
 	{kind: "Tailscale key", anchors: []string{"tskey-"},
 		re: lazy(`^(tskey-(?:auth|api|client|webhook|scim)-[A-Za-z0-9]{8,}-[A-Za-z0-9]{20,})`), group: 1,
 		ok: func(v string) bool { return notPlaceholder(v) && hasDigit(v) && classes(v) >= 3 }},
@@ -319,6 +325,7 @@ var proseKeys = []string{
 var bareValueKeys = map[string]bool{
 	"pass": true, "mdp": true, "pwd": true, "client secret": true, "password": true, "passwort": true,
 	"kennwort": true, "mot de passe": true, "contraseña": true, "senha": true, "пароль": true, "Пароль": true,
+	"密码": true, "口令": true,
 }
 
 // quotedAlone reports whether s[start:end] is quoted on its own ("the hook
@@ -349,6 +356,13 @@ func namespacedID(v string) bool {
 		if !isLetter(c) {
 			return false
 		}
+	}
+	// what follows names things too ("42:profile", "main"): a symbol no
+	// key is spelled with makes it a password ("XHIC#Vg%9IIL")
+	if strings.IndexFunc(v[k+1:], func(r rune) bool {
+		return !strings.ContainsRune(":#_.-/", r) && !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}) >= 0 {
+		return false
 	}
 	return head == strings.ToLower(head) || head == strings.ToUpper(head)
 }
@@ -854,6 +868,9 @@ func findProsePassword(s string, i int, key string, out []Match) []Match {
 		}
 		start, stop = end+m[2], end+m[3]
 	case "--password", "-p ", "-u ":
+		if key == "-p " && !passwordFlagCommand(s[max(0, i-80):i]) {
+			return out // "mkdir -p test-{a,b}/…", "git add -p": not a password's flag
+		}
 		m := proseValue().FindStringSubmatchIndex(strings.TrimLeft(strings.TrimPrefix(rest, "="), " "))
 		if m == nil {
 			return out
@@ -876,12 +893,19 @@ func findProsePassword(s string, i int, key string, out []Match) []Match {
 		if sep := proseSeparator().FindStringIndex(rest); sep != nil {
 			seps = append(seps, sep[1])
 		}
+		bare := -1
 		if blank := len(rest) - len(strings.TrimLeft(rest, " ")); bareValueKeys[key] && blank > 0 {
 			seps = append(seps, blank)
+			bare = blank
 		}
 		for _, at := range seps {
 			m := proseValue().FindStringSubmatchIndex(rest[at:])
 			if m == nil {
+				continue
+			}
+			if at == bare && key[0] >= 0x80 && classes(rest[at+m[2]:at+m[3]]) < 4 {
+				// "密码 PBKDF2-SHA256" names the hash: a bare value after a
+				// CJK name must mix every class to read as a password
 				continue
 			}
 			if mt, ok := proseMatch(s, key, end, end+at+m[2], end+at+m[3], out); ok {
@@ -894,6 +918,18 @@ func findProsePassword(s string, i int, key string, out []Match) []Match {
 		out = append(out, mt)
 	}
 	return out
+}
+
+// passwordFlagCommand reports whether before ends in a command whose -p
+// gives a password (mysql -p…, sshpass -p …), not a path or a mode.
+func passwordFlagCommand(before string) bool {
+	l := asciiLower(before)
+	for _, c := range []string{"mysql", "mysqldump", "mysqladmin", "mariadb", "sshpass", "mongo", "mongosh", "mongodump", "-u "} {
+		if strings.Contains(l, c) {
+			return true
+		}
+	}
+	return false
 }
 
 // proseMatch is the password s[start:stop] given after the name key,
@@ -964,6 +1000,12 @@ func trivialPIN(v string) bool {
 // Vault"), so the bar is higher than genericValue's.
 func strongPassword(v string) bool {
 	if utf8.RuneCountInString(v) < 8 || classes(v) < 3 || !hasLetter(v) || !notPlaceholder(v) || dottedIdent().MatchString(v) || envName().MatchString(v) {
+		return false
+	}
+	if strings.Trim(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_") == "" || strings.Contains(v, "**") || strings.HasSuffix(v, ":") {
+		// words joined ("Pass 3 — Cross-Requirement …", "Pass 1 - Code-delta")
+		// or Markdown's emphasis ("**Password Encoding:**"): prose, not a
+		// password
 		return false
 	}
 	if strings.Contains(v, "://") || strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") || strings.HasPrefix(v, "-") {
