@@ -817,25 +817,8 @@ func findHiddenMarkup(s string) []Match {
 	var out []Match
 	closers := closings{}
 	fence := ""
-	// closeAfter is the first "-->" at or after from: the last one found
-	// serves every later opening before it, and once none is left none is
-	// searched for again, so that many unclosed openings cost one scan.
-	found, none := -1, len(s)+1
-	closeAfter := func(from int) int {
-		switch {
-		case from >= none:
-			return -1
-		case found >= from:
-			return found
-		}
-		k := strings.Index(s[from:], "-->")
-		if k < 0 {
-			none = from
-			return -1
-		}
-		found = from + k
-		return found
-	}
+	// closers finds each comment's "-->" and each element's closing tag:
+	// many unclosed openings cost one scan of the rest of s
 	for i := 0; i < len(s); {
 		end := lineEnd(s, i)
 		atLineStart := i == 0 || s[i-1] == '\n'
@@ -886,7 +869,7 @@ func findHiddenMarkup(s string) []Match {
 				continue
 			}
 			if strings.HasPrefix(seg[j:], "<!--") {
-				stop := closeAfter(i + j + 4)
+				stop := closers.after(s, i+j+4, "-->")
 				var to int
 				switch {
 				case stop >= 0:
@@ -1202,9 +1185,11 @@ func onBackground(s string, i int) bool {
 	return strings.Contains(near, "background") || strings.Contains(near, "bgcolor")
 }
 
-// closings finds a closing string after a position, remembering what it
-// found: many openings and one closing far away, or none, cost one scan
-// in all (the comment reader's closeAfter does the same for "-->").
+// closings finds a closing string ("-->", "]]>", ">", "</style>") after a
+// position, remembering what it found: the last one found serves every
+// later opening before it, and once none is left none is searched for
+// again, so that many openings and one closing far away, or none, cost
+// one scan in all.
 type closings map[string]*[2]int // closing (lower case) → {last found at, none at or after}
 
 func (c closings) after(s string, from int, closing string) int {
