@@ -202,7 +202,7 @@ func lowHidden(a, b byte) bool {
 // Find looks at, and of which kind.
 func hiddenRune(r rune) (Kind, bool) {
 	switch {
-	case r < 0x115F && r != 0x00AD && r != 0x034F && r != 0x061C:
+	case r < 0x80:
 		return 0, false
 	case 0x202A <= r && r <= 0x202E || 0x2066 <= r && r <= 0x2069:
 		return Bidi, true
