@@ -285,6 +285,33 @@ func TestE2ESession(t *testing.T) {
 		if got := readFile(t, quirksPath); got != want {
 			t.Errorf("quirks.md on disk:\n%q\nwant:\n%q", got, want)
 		}
+
+		// A reversal by meaning is stored as a new entry and names the
+		// entry it is about, which stays (issue 27).
+		res, err = c.Request("workspace/executeCommand", map[string]any{
+			"command":   "memory.storeMemory",
+			"arguments": []any{map[string]any{"category": "Quirk", "content": "Gradle's daemon stays stable across hundreds of builds."}},
+		})
+		if err != nil {
+			t.Fatalf("storeMemory: %v", err)
+		}
+		checkAction(t, res, "stored")
+		var r struct {
+			Message string
+			Related []struct {
+				Line    int
+				Content string
+			}
+		}
+		if err := json.Unmarshal(res, &r); err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Related) != 1 || r.Related[0].Line != 3 || !strings.Contains(r.Message, `on the same subject as "The Gradle daemon leaks memory after about 20 builds." (line 3)`) {
+			t.Errorf("storeMemory of a reversal by meaning: %s", res)
+		}
+		if got := readFile(t, quirksPath); got != want+"- Gradle's daemon stays stable across hundreds of builds.\n" {
+			t.Errorf("quirks.md on disk:\n%q", got)
+		}
 	})
 
 	// An agent writes a closed memory file: the server sees it on disk and

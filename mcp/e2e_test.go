@@ -638,3 +638,36 @@ func TestBinaryStaleReferences(t *testing.T) {
 		t.Errorf("stats: %s", r)
 	}
 }
+
+// TestBinaryStoreNamesSameSubject: a store the verdict calls a new entry
+// but that is on an existing entry's subject (a reversal by meaning) tells
+// the agent which entry, in the text and the structured result, and leaves
+// that entry alone: the agent reads meaning the word-by-word verdict does not.
+func TestBinaryStoreNamesSameSubject(t *testing.T) {
+	root := workspace(t, map[string]string{
+		"instructions.md": "# Instructions\n\n- Mock the NIM client in unit tests.\n",
+	})
+	if out, err := exec.Command("git", "init", "-q", root).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	p := startServer(t, t.TempDir(), nil, "", "--root", root)
+	r := call(t, p.cs, ToolStore, map[string]any{"category": "Instruction", "content": "Unit tests call the real NIM endpoint."})
+	want := `Stored in instructions.md: "Unit tests call the real NIM endpoint." — on the same subject as "Mock the NIM client in unit tests." (line 3); if the new entry says the same, reverses or updates it, remove the older line.`
+	if r.IsError || r.Text != want {
+		t.Fatalf("store:\n got %s\nwant %q", r, want)
+	}
+	var out struct {
+		Action  string
+		Related []struct {
+			Line    int
+			Content string
+		}
+	}
+	r.decode(t, &out)
+	if out.Action != "stored" || len(out.Related) != 1 || out.Related[0].Line != 3 || out.Related[0].Content != "Mock the NIM client in unit tests." {
+		t.Errorf("structured: %s", r.Data)
+	}
+	if got := readMemory(t, root, "instructions.md"); got != "# Instructions\n\n- Mock the NIM client in unit tests.\n- Unit tests call the real NIM endpoint.\n" {
+		t.Errorf("instructions.md:\n%s", got)
+	}
+}

@@ -3,6 +3,7 @@ package memory
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/memory-lsp/memory-lsp/core/similar"
 )
@@ -42,10 +43,22 @@ func messageFor(r StoreResult) string {
 	if r.Kind == similar.KindSibling && r.Matched != nil {
 		msg += fmt.Sprintf(" — kept beside the similar entry %s on line %d, as a second fact (%s); merge them if they are one.", quote(r.Matched.Content), r.Matched.Line, r.Reason)
 	}
+	if len(r.Related) > 0 {
+		msg += " — on the same subject as " + relatedList(r.Related) + "; if the new entry says the same, reverses or updates it, remove the older line."
+	}
 	if r.Evicted != nil {
 		msg += fmt.Sprintf(" (category full: removed the lowest-scoring entry %s)", quote(r.Evicted.Content))
 	}
 	return msg
+}
+
+// relatedList names entries as `"content" (line N)`, joined by "and".
+func relatedList(es []EntryRef) string {
+	parts := make([]string, len(es))
+	for i, e := range es {
+		parts[i] = fmt.Sprintf("%s (line %d)", quote(e.Content), e.Line)
+	}
+	return strings.Join(parts, " and ")
 }
 
 // slugKept says, for an update that matched an entry under another slug

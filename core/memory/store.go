@@ -91,6 +91,13 @@ type StoreResult struct {
 	// "sibling" was stored beside it, a "reversal" replaced it.
 	Kind   string `json:"kind,omitempty"`
 	Reason string `json:"reason,omitempty"`
+	// Related are entries of the category on the same subject as a text
+	// stored as a new entry (Action is ActionStored and Kind is not a
+	// sibling): a restatement in other words, a reversal by meaning or a
+	// changed value the word-by-word verdict could not tell from a second
+	// fact. They are left as they are and named, so that the caller — often
+	// an agent that reads meaning — or a person can remove what is stale.
+	Related []EntryRef `json:"related,omitempty"`
 	// Held says why a write was held for review (Action is ActionHeld),
 	// and the ID a person approves it by.
 	Held    *HeldRef `json:"held,omitempty"`
@@ -173,6 +180,11 @@ func PlanStoreParsing(cur []byte, parse func([]byte) *memfile.Document, s Store,
 			res.Action, target = ActionConflict, match
 		default:
 			res.Action = ActionStored
+			if v.Kind != similar.KindSibling {
+				for _, i := range similar.SameSubjectAmong(newText, contents, relatedMost) {
+					res.Related = append(res.Related, *ref(s.Category, file, d.Entries[i]))
+				}
+			}
 		}
 	}
 
@@ -217,6 +229,10 @@ func PlanStoreParsing(cur []byte, parse func([]byte) *memfile.Document, s Store,
 	res.Message = messageFor(res)
 	return out, res, nil
 }
+
+// relatedMost is how many entries on the same subject a store names: the
+// reply is one sentence an agent reads on every store.
+const relatedMost = 2
 
 // ParsedAs is a parse function (PlanStoreParsing's) that gives d for d's
 // own bytes, and parses any other.

@@ -76,3 +76,24 @@ func BenchmarkScore(b *testing.B) {
 	}
 	cpu.Report(b)
 }
+
+// BenchmarkSameSubjectAmong is the part of a store into a category of
+// 10,000 entries that names the entries on the new text's subject; the
+// "keyscan=off" run reads every entry's words, as SameSubjectAmong would
+// without its key scan.
+func BenchmarkSameSubjectAmong(b *testing.B) {
+	ss := benchStrings(10001)
+	nt := Analyze(ss[10000])
+	b.Run("keyscan=on", func(b *testing.B) {
+		for b.Loop() {
+			SameSubjectAmong(nt, ss[:10000], 2)
+		}
+	})
+	b.Run("keyscan=off", func(b *testing.B) {
+		for b.Loop() {
+			for _, c := range ss[:10000] {
+				SameSubject(Analyze(c), nt)
+			}
+		}
+	})
+}

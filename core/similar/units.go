@@ -146,6 +146,13 @@ func foldUnits(us []unit) string {
 
 // fold drops hyphens and the accents of Latin letters.
 func fold(s string) string {
+	ascii := true
+	for i := 0; i < len(s) && ascii; i++ {
+		ascii = s[i] < utf8.RuneSelf && s[i] != '-'
+	}
+	if ascii {
+		return s // the common case, with nothing to fold
+	}
 	var b strings.Builder
 	fold := vocab().accentFold
 	for _, r := range s {

@@ -1,0 +1,265 @@
+package similar
+
+import (
+	"bytes"
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/memory-lsp/memory-lsp/core/text"
+)
+
+// sameSubjectMin is the share of the shorter text's content words that the
+// other must hold, in some form, for the two to be about the same subject.
+// Chosen on the tuning halves of the evaluation sets (docs/evaluation.md):
+// restatements, reversals by meaning and changed values that the verdict
+// stores as new entries share at least half their words; unrelated entries
+// that share a word or two mostly do not.
+const sameSubjectMin = 0.5
+
+// sameSubjectWords is the least weight of shared words (in half words: a
+// CJK character weighs one, any other word two) for a subject: two words,
+// or four CJK characters.
+const sameSubjectWords = 4
+
+// SameSubject reports whether two texts are about the same subject: at least
+// sameSubjectMin of the shorter one's content words (values, stop words and
+// the words of polarity and order aside) are words of the other, in any
+// form (variants). It does not say how they relate — a restatement, a
+// reversal by meaning, a changed value and a second fact about one thing
+// all pass — which is why a store that is decided a plain Store reports
+// such an entry to its caller rather than acting on it: a person or the
+// calling agent reads what the word-by-word verdict cannot.
+//
+// The overlap is the share of the shorter text's words found in the other,
+// for ranking several such entries.
+func SameSubject(a, b *Text) (overlap float64, ok bool) {
+	x, y := subjectUnits(a), subjectUnits(b)
+	if termWeight(x) > termWeight(y) {
+		x, y = y, x
+	}
+	total := termWeight(x)
+	if total < sameSubjectWords {
+		return 0, false
+	}
+	used := make([]bool, len(y))
+	shared := 0
+next:
+	for _, u := range x {
+		for j, v := range y {
+			if !used[j] && u.cjk == v.cjk && (u.s == v.s || !u.cjk && variants([]unit{u}, []unit{v})) {
+				used[j] = true
+				shared += termWeight([]unit{u})
+				continue next
+			}
+		}
+	}
+	overlap = float64(shared) / float64(total)
+	return overlap, shared >= sameSubjectWords && overlap >= sameSubjectMin
+}
+
+// subjectUnits are t's content words without its values, split at hyphens.
+func subjectUnits(t *Text) []unit {
+	var out []unit
+	for _, u := range hyphenParts(t.shapeOf().units) {
+		if !u.value {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// SameSubjectAmong lists the contents on the same subject as new
+// (SameSubject), the most overlapping first and at most most of them; ties
+// keep file order.
+//
+// A store runs this over every entry of its category, and reading each
+// entry's words in order costs a store into a category of 1,000 entries
+// several times the rest of its work (BenchmarkSameSubjectAmong). So each
+// content is first scanned for the keys of new's words (subjectKeys): an
+// entry without two words' weight of them cannot pass SameSubject and is
+// not read further.
+func SameSubjectAmong(new *Text, contents []string, most int) []int {
+	type hit struct {
+		i       int
+		overlap float64
+	}
+	keys := subjectKeys(new)
+	if len(keys) == 0 {
+		return nil
+	}
+	overlaps := make([]float64, len(contents)) // 0: not on the subject
+	parallel(len(contents), func(from, to int) {
+		var ks keyScan
+		for i := from; i < to; i++ {
+			if ks.keyWeight(contents[i], keys) < sameSubjectWords {
+				continue
+			}
+			if o, ok := SameSubject(Analyze(contents[i]), new); ok {
+				overlaps[i] = o
+			}
+		}
+	})
+	var hits []hit
+	for i, o := range overlaps {
+		if o > 0 {
+			hits = append(hits, hit{i, o})
+		}
+	}
+	slices.SortStableFunc(hits, func(a, b hit) int { return cmp.Compare(b.overlap, a.overlap) })
+	out := make([]int, 0, min(most, len(hits)))
+	for _, h := range hits[:min(most, len(hits))] {
+		out = append(out, h.i)
+	}
+	return out
+}
+
+// subjectKeys are what any form of t's subject words shares with them: a
+// word's first four letters once folded (variants needs that much in
+// common), the word itself when shorter, its synonym group, and each CJK
+// character.
+func subjectKeys(t *Text) map[string]bool {
+	keys := map[string]bool{}
+	for _, u := range subjectUnits(t) {
+		if u.cjk {
+			keys[u.s] = true
+			continue
+		}
+		addWordKeys(keys, fold(u.s))
+	}
+	return keys
+}
+
+func addWordKeys(keys map[string]bool, folded string) {
+	keys[folded[:prefixBytes(folded, 4)]] = true
+	if g := synonyms[folded]; g != 0 {
+		keys[synonymKey(g)] = true
+	}
+}
+
+// synonymKey is the key of a synonym group: no word's prefix, and the same
+// string for every caller.
+func synonymKey(g int) string { return synonymKeys[g] }
+
+var synonymKeys = func() []string {
+	most := 0
+	for _, g := range synonyms {
+		most = max(most, g)
+	}
+	out := make([]string, most+1)
+	for g := range out {
+		out[g] = "\x00" + strconv.Itoa(g)
+	}
+	return out
+}()
+
+// keyWeight is at least the weight (in half words) of content's words that
+// share a key with SameSubject's other text, by a scan that reads more
+// words than the shape does (the whole word, each hyphen part, the word
+// after an apostrophe): never less than SameSubject would find. It
+// allocates nothing: it runs over every entry of a category on each store.
+func (ks *keyScan) keyWeight(content string, keys map[string]bool) int {
+	ks.weight = 0
+	for _, r := range content {
+		switch {
+		case text.IsJSSpace(r):
+			ks.flush(keys)
+		case isCJK(r):
+			ks.flush(keys)
+			var b [utf8.UTFMax]byte
+			if keys[string(b[:utf8.EncodeRune(b[:], r)])] {
+				ks.weight++
+			}
+		case r == '-' || r == '\'' || r == '’':
+			ks.word = append(ks.word, byte(min(r, '\'')))
+		case r < utf8.RuneSelf:
+			if 'A' <= r && r <= 'Z' {
+				r += 'a' - 'A'
+			}
+			if 'a' <= r && r <= 'z' || '0' <= r && r <= '9' {
+				ks.word = append(ks.word, byte(r))
+			}
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r):
+			r = unicode.ToLower(r)
+			if f, ok := vocab().accentFold[r]; ok {
+				r = f
+			}
+			ks.word = utf8.AppendRune(ks.word, r)
+		case strings.ContainsRune("，、。；！？", r):
+			ks.flush(keys)
+		}
+		// any other character is deleted, as the shape deletes it
+		// ("gorilla/mux" is one word; "tests." ends at the space)
+	}
+	ks.flush(keys)
+	return ks.weight
+}
+
+// keyScan is keyWeight's state: the word being read, lowercased and folded,
+// with its hyphens and apostrophes. Its buffers are reused from one content
+// to the next.
+type keyScan struct {
+	word, part []byte
+	weight     int
+}
+
+func (ks *keyScan) flush(keys map[string]bool) {
+	w := ks.word
+	ks.word = w[:0]
+	if len(w) == 0 {
+		return
+	}
+	hit := ks.matches(keys, w)
+	for i := 0; !hit && i < len(w); i++ {
+		if w[i] == '-' || w[i] == '\'' {
+			// a part starts after each mark: a hyphen part, or the word
+			// an elision leaves
+			hit = ks.matches(keys, w[i+1:]) || w[i] == '-' && ks.matches(keys, w[:i])
+		}
+	}
+	if hit {
+		ks.weight += 2
+	}
+}
+
+// matches: w, without its marks, has a key. A part cut at a hyphen is read
+// up to the next hyphen too, which is enough: a key is a word's first four
+// letters, or the whole of a shorter one.
+func (ks *keyScan) matches(keys map[string]bool, w []byte) bool {
+	full := ks.part[:0]
+	for _, c := range w {
+		if c != '-' && c != '\'' {
+			full = append(full, c)
+		}
+	}
+	ks.part = full
+	upto := ks.part[:0:0]
+	if i := bytes.IndexByte(w, '-'); i >= 0 {
+		upto = w[:i]
+	}
+	for _, x := range [][]byte{full, upto} {
+		if len(x) == 0 {
+			continue
+		}
+		if keys[string(x[:runePrefixLen(x, 4)])] {
+			return true
+		}
+		if g := synonyms[string(x)]; g != 0 && keys[synonymKey(g)] {
+			return true
+		}
+	}
+	return false
+}
+
+// runePrefixLen is the length in bytes of the first n runes of b.
+func runePrefixLen(b []byte, n int) int {
+	i := 0
+	for ; n > 0 && i < len(b); n-- {
+		_, size := utf8.DecodeRune(b[i:])
+		i += size
+	}
+	return i
+}
