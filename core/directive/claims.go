@@ -48,19 +48,30 @@ var claimHints = []string{"precedence", "supersede", "outrank", "prevail", "prim
 	"prioridad", "prevalecen", "важнее", "приоритетнее", "优先", "優先", "우선", "mention", "tell", "reveal",
 	"disclos", "show", "告诉", "通知"}
 
-// findClaims returns the directive spans of these wordings in line.
-func findClaims(line string) [][2]int {
-	var out [][2]int
+// claim is a passage of one of these wordings: its span in the line and
+// what it asks.
+type claim struct {
+	start, end int
+	kind       Kind
+	action     string
+}
+
+// findClaims returns the passages of these wordings in line.
+func findClaims(line string) []claim {
+	var out []claim
+	for _, r := range falseReports(line) {
+		out = append(out, claim{r[0], r[1], OutOfScope, falseReportAction})
+	}
 	// Every line of a memory file passes here on each check: without a hint
 	// of a claim or of an outside place, nothing is lowered or split.
 	hinted := containsAnyFold(line, claimHints)
 	if !hinted && !containsAnyFold(line, sinkHints) {
-		return nil
+		return out
 	}
 	if hinted {
 		for _, re := range []*regexp.Regexp{precedenceClaim(), precedenceAfter(), concealFile()} {
 			for _, m := range re.FindAllStringIndex(line, -1) {
-				out = append(out, [2]int{m[0], m[1]})
+				out = append(out, claim{m[0], m[1], Override, ""})
 			}
 		}
 	}
@@ -69,7 +80,7 @@ func findClaims(line string) [][2]int {
 		sentence := line[s:e]
 		if v := exfilVerb().FindStringIndex(sentence); v != nil &&
 			exfilSecret().MatchString(sentence) && exfilSink().MatchString(sentence) {
-			out = append(out, [2]int{s + v[0], e})
+			out = append(out, claim{s + v[0], e, OutOfScope, exfilAction})
 		}
 		if e <= s {
 			break
@@ -105,14 +116,10 @@ func claimDirectives(s string, start, end int) []Match {
 	var out []Match
 	line := s[start:end]
 	for _, c := range findClaims(line) {
-		if reportedMention(line, c[0], c[1]) {
+		if reportedMention(line, c.start, c.end) {
 			continue
 		}
-		kind, action := Override, ""
-		if exfilVerb().MatchString(line[c[0]:c[1]]) {
-			kind, action = OutOfScope, exfilAction
-		}
-		out = append(out, Match{Start: start + c[0], End: start + c[1], Kind: kind, Action: action, Text: strings.TrimSpace(line[c[0]:c[1]])})
+		out = append(out, Match{Start: start + c.start, End: start + c.end, Kind: c.kind, Action: c.action, Text: strings.TrimSpace(line[c.start:c.end])})
 	}
 	return out
 }

@@ -232,11 +232,7 @@ func findInLine(s string, start, end int, n folded, has anchorBits, model bool) 
 		}
 	}
 	for _, c := range findClaims(s[start:end]) {
-		kind, action := Override, ""
-		if exfilVerb().MatchString(s[start+c[0] : start+c[1]]) {
-			kind, action = OutOfScope, exfilAction
-		}
-		add(start+c[0], start+c[1], kind, action)
+		add(start+c.start, start+c.end, c.kind, c.action)
 	}
 	if has.all(index().fetch) {
 		for _, m := range fetchRe().FindAllStringIndex(n.s, -1) {
