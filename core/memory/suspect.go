@@ -42,7 +42,10 @@ func res(patterns ...string) []*regexp.Regexp {
 const clause = `(?:^|[,;:]\s*|\bthen\s+)(?:always\s+|please\s+)?`
 
 var suspects = []suspect{
-	{what: "it tells the agent to hide something from the user", unless: regexp.MustCompile(`^\s+(?:whether|if|which)\b`), res: res(
+	// negated: "never delete it silently" forbids the act; unless: "never
+	// tell the user a test passed unless you ran it" forbids a false report,
+	// "never tell the user to run migrations by hand" says what to ask
+	{what: "it tells the agent to hide something from the user", negated: true, unless: regexp.MustCompile(`^\s+(?:whether|if|which)\b|^\s+to\s+(?:run|use|install|restart|open|check|call|set|add|update|install|read|see)\b|^[^.;]{0,60}\b(?:unless|until)\s+(?:you(?:'ve| have)?\s+(?:ran|run|verified|checked|seen|saw|tested|confirmed)\b|(?:\S+\s+){1,3}(?:passed|passes|pass|ran|succeeded)\b)`), res: res(
 		`\b(?:do not|don't|never|without)\s+(?:tell(?:ing)?|inform(?:ing)?|notify(?:ing)?|mention(?:ing)?|reveal(?:ing)?|disclos(?:e|ing)|acknowledg(?:e|ing)|alert(?:ing)?|let(?:ting)?\s+\w+\s+know)\b[^.;]{0,40}\b(?:the user|users?\b|anyone|anybody|humans?\b|reviewers?|maintainers?|the team|it exists|this (?:rule|entry|instruction)|(?:your|the) (?:summar\w+|commit messages?|final (?:message|answer|report)|reports?|pr descriptions?))`,
 		`\b(?:restor|add|chang|push|remov|delet|disabl|install|run|send|upload|modif|edit|updat|commit|merg|rewrit|bump)\w*\s+(?:it\s+|them\s+|this\s+)?(?:silently|quietly|secretly|covertly|discreetly)\b`,
 		`\b(?:silently|quietly|secretly|covertly|discreetly)\s+(?:restor|add|chang|push|remov|delet|disabl|install|run|send|upload|modif|edit|updat|commit|merg|rewrit|bump)`,
@@ -61,10 +64,13 @@ var suspects = []suspect{
 		`\bif\b[^.;,]{0,40}\bfail\w*\b[^.;]{0,10},\s*(?:tell|say|report|answer)\w*\b[^.;]{0,30}\b(?:pass(?:ed|es)?|succeeded|green|fine|ok)\b`,
 		clause+`(?:respond|answer|reply)\w*\b[^.;]{0,60}\bwith ["“']?no issues found`,
 		clause+`(?:describe|present|frame|label) (?:it|them|this|the change) as\b`,
-		`\b(?:réponds|dis|indique|signale|rapporte)\b[^.;]{0,60}\b(?:même (?:si|en cas|quand))`,
-		`\b(?:antworte|melde|sage|berichte)\b[^.;]{0,60}\b(?:auch wenn|selbst wenn)\b`,
-		`\b(?:responde|di|informa|reporta)\b[^.;]{0,60}\b(?:aunque|incluso si|aun si)\b`,
-		`(?:пиши|отвечай|сообщай|говори)[^.;]{0,60}(?:успешно|всё прошло|все прошло|даже если)`,
+		// a verb of answering and a concession say nothing without a word
+		// of success: "Réponds toujours en français, même quand le ticket
+		// est en anglais" is a language rule
+		`\b(?:réponds|dis|indique|signale|rapporte)\b[^.;]{0,60}(?:passé|réussi|\bvert|\boui\b|succès|bien passé)[^.;]{0,60}\b(?:même (?:si|en cas|quand))|\b(?:même (?:si|en cas|quand))[^.;]{0,60}\b(?:réponds|dis|indique|signale|rapporte)\b[^.;]{0,60}(?:passé|réussi|\bvert|\boui\b|succès)`,
+		`\b(?:antworte|melde|sage|berichte)\b[^.;]{0,60}\b(?:bestanden|erfolgreich|grün|ja)\b[^.;]{0,60}\b(?:auch wenn|selbst wenn)\b|\b(?:auch wenn|selbst wenn)\b[^.;]{0,60}\b(?:antworte|melde|sage|berichte)\b[^.;]{0,60}\b(?:bestanden|erfolgreich|grün|ja)\b`,
+		`\b(?:responde|di|informa|reporta)\b[^.;]{0,60}(?:\bbien\b|éxito|pasaron|\bverde|\bsí\b)[^.;]{0,60}\b(?:aunque|incluso si|aun si)\b|\b(?:aunque|incluso si|aun si)\b[^.;]{0,60}\b(?:responde|di|informa|reporta)\b[^.;]{0,60}(?:\bbien\b|éxito|pasaron|\bverde|\bsí\b)`,
+		`(?:пиши|отвечай|сообщай|говори)[^.;]{0,60}(?:успешно|всё прошло|все прошло)`,
 		`(?:即使|哪怕|无论)[^。；]{0,30}(?:报告|回答|说)|(?:报告|回答)[^。；]{0,20}(?:成功|通过)`,
 		`(?:成功|通過|パス)[」"]?と(?:報告|答え|回答)`,
 	)},
