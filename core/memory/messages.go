@@ -43,8 +43,12 @@ func messageFor(r StoreResult) string {
 	if r.Kind == similar.KindSibling && r.Matched != nil {
 		msg += fmt.Sprintf(" — kept beside the similar entry %s on line %d, as a second fact (%s); merge them if they are one.", quote(r.Matched.Content), r.Matched.Line, r.Reason)
 	}
-	if len(r.Related) > 0 {
+	switch len(r.Related) {
+	case 0:
+	case 1:
 		msg += " — on the same subject as " + relatedList(r.Related) + "; if the new entry says the same, reverses or updates it, remove the older line."
+	default:
+		msg += " — on the same subject as " + relatedList(r.Related) + "; if the new entry says the same as one of them, reverses or updates it, remove that line."
 	}
 	if r.Evicted != nil {
 		msg += fmt.Sprintf(" (category full: removed the lowest-scoring entry %s)", quote(r.Evicted.Content))

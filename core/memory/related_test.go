@@ -96,3 +96,38 @@ func TestStoreNamesEntriesOnTheSameSubject(t *testing.T) {
 		})
 	}
 }
+
+// A store into a full category evicts an entry: the entries named are at
+// their lines after the write, and the evicted one is not named (the reply
+// sends the caller to remove a line; it must be the line named).
+func TestStoreNamesRelatedAfterEviction(t *testing.T) {
+	cfg := limited(category.Instruction, 3)
+	cur := "# Instructions\n\n- Maybe check logs.\n- Always run database migrations with make migrate before deploying the API service.\n- Rollouts for the API are blue green canary.\n"
+	out, res, err := PlanStore([]byte(cur), Store{Category: category.Instruction, Content: "Blue green canary rollouts of the API need a manual approval step in staging."}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Evicted == nil || res.Evicted.Content != "Maybe check logs." {
+		t.Fatalf("evicted %+v, want the weakest entry", res.Evicted)
+	}
+	if len(res.Related) != 1 || res.Related[0].Content != "Rollouts for the API are blue green canary." {
+		t.Fatalf("related %+v", res.Related)
+	}
+	lines := strings.Split(string(out), "\n")
+	if got := lines[res.Related[0].Line-1]; got != "- Rollouts for the API are blue green canary." {
+		t.Errorf("related named at line %d, which holds %q:\n%s", res.Related[0].Line, got, out)
+	}
+	if !strings.Contains(res.Message, "(line 4)") {
+		t.Errorf("message: %s", res.Message)
+	}
+
+	// the entry on the subject is the one evicted: not named
+	cur = "# Instructions\n\n- Always run database migrations with make migrate before deploying the API service.\n- Run go vet and staticcheck before every commit in this repository.\n- Maybe canary logs.\n"
+	_, res, err = PlanStore([]byte(cur), Store{Category: category.Instruction, Content: "Canary logs live in Loki."}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Evicted == nil || res.Evicted.Content != "Maybe canary logs." || len(res.Related) != 0 || strings.Contains(res.Message, "same subject") {
+		t.Errorf("evicted %+v, related %+v: %s", res.Evicted, res.Related, res.Message)
+	}
+}

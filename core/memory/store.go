@@ -134,6 +134,7 @@ func PlanStoreParsing(cur []byte, parse func([]byte) *memfile.Document, s Store,
 
 	target := -1          // entry replaced in place
 	var contents []string // the entries' contents, for the dedup and the eviction
+	var related []int     // entries on the new text's subject (res.Related)
 	if s.Slug != "" {
 		for i, e := range d.Entries {
 			if e.HasSlug && e.Slug == s.Slug {
@@ -181,9 +182,8 @@ func PlanStoreParsing(cur []byte, parse func([]byte) *memfile.Document, s Store,
 		default:
 			res.Action = ActionStored
 			if v.Kind != similar.KindSibling {
-				for _, i := range similar.SameSubjectAmong(newText, contents, relatedMost) {
-					res.Related = append(res.Related, *ref(s.Category, file, d.Entries[i]))
-				}
+				// one more than named, in case eviction takes one
+				related = similar.SameSubjectAmong(newText, contents, relatedMost+1)
 			}
 		}
 	}
@@ -226,8 +226,36 @@ func PlanStoreParsing(cur []byte, parse func([]byte) *memfile.Document, s Store,
 		return nil, StoreResult{}, err
 	}
 	res.Line = lineOf(out, target >= 0, d, target)
+	res.Related = relatedRefs(s.Category, file, d, related, edits)
 	res.Message = messageFor(res)
 	return out, res, nil
+}
+
+// relatedRefs names the entries on the subject, at their lines once edits
+// are applied: an eviction deletes a line before some of them, and the
+// entry it deletes is named no more (a reply that sends the caller to
+// remove a line must name the line that is there).
+func relatedRefs(cat category.Category, file string, d *memfile.Document, related []int, edits []text.Edit) []EntryRef {
+	var out []EntryRef
+	for _, i := range related {
+		e := d.Entries[i]
+		start, gone, shift := e.LineSpan.Start, false, 0
+		for _, ed := range edits {
+			switch {
+			case ed.Start <= start && start < ed.End:
+				gone = true
+			case ed.End <= start:
+				shift += strings.Count(ed.New, "\n") - bytes.Count(d.Src[ed.Start:ed.End], []byte("\n"))
+			}
+		}
+		if gone || len(out) == relatedMost {
+			continue
+		}
+		r := ref(cat, file, e)
+		r.Line += shift
+		out = append(out, *r)
+	}
+	return out
 }
 
 // relatedMost is how many entries on the same subject a store names: the

@@ -25,6 +25,12 @@ const sameSubjectMin = 0.5
 // or four CJK characters.
 const sameSubjectWords = 4
 
+// subjectUnitsMost bounds the words of a text SameSubject compares: an
+// entry of more is no one subject (HackLM's entries are one sentence;
+// maxContent allows about 200 words), and the comparison takes the product
+// of the two lengths.
+const subjectUnitsMost = 300
+
 // SameSubject reports whether two texts are about the same subject: at least
 // sameSubjectMin of the shorter one's content words (values, stop words and
 // the words of polarity and order aside) are words of the other, in any
@@ -38,6 +44,9 @@ const sameSubjectWords = 4
 // for ranking several such entries.
 func SameSubject(a, b *Text) (overlap float64, ok bool) {
 	x, y := subjectUnits(a), subjectUnits(b)
+	if len(x) > subjectUnitsMost || len(y) > subjectUnitsMost {
+		return 0, false
+	}
 	if termWeight(x) > termWeight(y) {
 		x, y = y, x
 	}
@@ -175,6 +184,12 @@ func (ks *keyScan) keyWeight(content string, keys map[string]bool) int {
 			}
 		case r == '-' || r == '\'' || r == '’':
 			ks.word = append(ks.word, byte(min(r, '\'')))
+		case (r == '#' || r == '+') && len(ks.word) > 0:
+			// "C#", "C++": the shape keeps the sign
+			ks.word = append(ks.word, byte(r))
+		case r == '.' && bytes.ContainsAny(ks.word, "0123456789"):
+			// "s3.bucket", "go1.x": the shape keeps a dot after a digit
+			ks.word = append(ks.word, '.')
 		case r < utf8.RuneSelf:
 			if 'A' <= r && r <= 'Z' {
 				r += 'a' - 'A'
@@ -212,16 +227,17 @@ func (ks *keyScan) flush(keys map[string]bool) {
 	if len(w) == 0 {
 		return
 	}
-	hit := ks.matches(keys, w)
-	for i := 0; !hit && i < len(w); i++ {
-		if w[i] == '-' || w[i] == '\'' {
-			// a part starts after each mark: a hyphen part, or the word
-			// an elision leaves
-			hit = ks.matches(keys, w[i+1:]) || w[i] == '-' && ks.matches(keys, w[:i])
-		}
-	}
-	if hit {
+	w = bytes.TrimRight(w, ".")
+	// the whole word, then a part after each mark (a hyphen part, or the
+	// word an elision leaves), each a word of its own to the shape
+	// ("blue-green-canary" is three), so each weighs its own
+	if ks.matches(keys, w) {
 		ks.weight += 2
+	}
+	for i := 0; i < len(w); i++ {
+		if (w[i] == '-' || w[i] == '\'') && ks.matches(keys, w[i+1:]) {
+			ks.weight += 2
+		}
 	}
 }
 
@@ -237,7 +253,7 @@ func (ks *keyScan) matches(keys map[string]bool, w []byte) bool {
 	}
 	ks.part = full
 	upto := ks.part[:0:0]
-	if i := bytes.IndexByte(w, '-'); i >= 0 {
+	if i := bytes.IndexAny(w, "-'"); i >= 0 {
 		upto = w[:i]
 	}
 	for _, x := range [][]byte{full, upto} {

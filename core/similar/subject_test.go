@@ -51,6 +51,13 @@ var subjectCases = []string{
 	"Запускать CI только после пуша последнего коммита.", "Запуск CI запрещён, пока последний коммит не отправлен.",
 	"Die Agenten antworten immer auf Deutsch.", "Antworten des Agents sind immer auf Deutsch.",
 	"CI/CD runs on GitHub Actions; the k8s deploy is manual.", "Kubernetes deploys are manual, CI-CD is GitHub Actions.",
+	// a red team's: hyphen compounds, signs and dots the shape keeps
+	"Use blue-green-canary rollouts.", "Blue green canary order matters.",
+	"Follow the pull-request-review checklist.", "Pull request review needs approvals.",
+	"Prefer C++ with C# bindings.", "C++ and C# only.", "Use F# and C# for tooling.", "Tooling in F# and C#.",
+	"Upload artifacts to s3.bucket via ec2.host", "s3.bucket and ec2.host are shared",
+	"Use go1.x toolchain always", "go1.x toolchain pinned.", "Use k8s.io client libs for kubernetes.", "k8s.io client libs",
+	"Le déploiement de l'API-gateway est manuel.", "API gateway déploiement manuel.",
 }
 
 // The key scan is a shortcut of SameSubjectAmong: it must never set aside
