@@ -74,7 +74,8 @@ next:
 func subjectUnits(t *Text) []unit {
 	var out []unit
 	for _, u := range hyphenParts(t.shapeOf().units) {
-		if !u.value {
+		// "---" is a unit of the shape with nothing in it
+		if !u.value && fold(u.s) != "" {
 			out = append(out, u)
 		}
 	}
@@ -97,7 +98,7 @@ func SameSubjectAmong(new *Text, contents []string, most int) []int {
 		overlap float64
 	}
 	keys := subjectKeys(new)
-	if len(keys) == 0 {
+	if len(keys.m) == 0 {
 		return nil
 	}
 	overlaps := make([]float64, len(contents)) // 0: not on the subject
@@ -130,24 +131,56 @@ func SameSubjectAmong(new *Text, contents []string, most int) []int {
 // word's first four letters once folded (variants needs that much in
 // common), the word itself when shorter, its synonym group, and each CJK
 // character.
-func subjectKeys(t *Text) map[string]bool {
-	keys := map[string]bool{}
+func subjectKeys(t *Text) *keySet {
+	keys := &keySet{m: map[string]bool{}}
 	for _, u := range subjectUnits(t) {
 		if u.cjk {
-			keys[u.s] = true
+			keys.m[u.s] = true
 			continue
 		}
-		addWordKeys(keys, fold(u.s))
+		folded := fold(u.s)
+		keys.add(folded[:prefixBytes(folded, 4)])
+		if g := synonyms[folded]; g != 0 {
+			keys.m[synonymKey(g)] = true
+		}
 	}
 	return keys
 }
 
-func addWordKeys(keys map[string]bool, folded string) {
-	keys[folded[:prefixBytes(folded, 4)]] = true
-	if g := synonyms[folded]; g != 0 {
-		keys[synonymKey(g)] = true
-	}
+// keySet is a set of keys, with the first two bytes of each word key in a
+// bit set: most words of an entry share no key, and are set aside by one
+// bit rather than a map lookup.
+type keySet struct {
+	m    map[string]bool
+	lead leadBits
 }
+
+type leadBits [1 << 16 / 64]uint64
+
+func leadOf(w []byte) int {
+	if len(w) == 1 {
+		return int(w[0]) << 8
+	}
+	return int(w[0])<<8 | int(w[1])
+}
+
+func (b *leadBits) set(w []byte)      { i := leadOf(w); b[i/64] |= 1 << (i % 64) }
+func (b *leadBits) has(w []byte) bool { i := leadOf(w); return b[i/64]&(1<<(i%64)) != 0 }
+
+func (k *keySet) add(key string) {
+	k.m[key] = true
+	k.lead.set([]byte(key))
+}
+
+// synonymLead holds the first two bytes of every word of the synonyms
+// table.
+var synonymLead = func() *leadBits {
+	b := new(leadBits)
+	for w := range synonyms {
+		b.set([]byte(w))
+	}
+	return b
+}()
 
 // synonymKey is the key of a synonym group: no word's prefix, and the same
 // string for every caller.
@@ -170,33 +203,24 @@ var synonymKeys = func() []string {
 // words than the shape does (the whole word, each hyphen part, the word
 // after an apostrophe): never less than SameSubject would find. It
 // allocates nothing: it runs over every entry of a category on each store.
-func (ks *keyScan) keyWeight(content string, keys map[string]bool) int {
+func (ks *keyScan) keyWeight(content string, keys *keySet) int {
 	ks.weight = 0
 	for _, r := range content {
+		if r < utf8.RuneSelf {
+			ks.ascii(byte(r), keys)
+			continue
+		}
 		switch {
 		case text.IsJSSpace(r):
 			ks.flush(keys)
 		case isCJK(r):
 			ks.flush(keys)
 			var b [utf8.UTFMax]byte
-			if keys[string(b[:utf8.EncodeRune(b[:], r)])] {
+			if keys.m[string(b[:utf8.EncodeRune(b[:], r)])] {
 				ks.weight++
 			}
-		case r == '-' || r == '\'' || r == '’':
-			ks.word = append(ks.word, byte(min(r, '\'')))
-		case (r == '#' || r == '+') && len(ks.word) > 0:
-			// "C#", "C++": the shape keeps the sign
-			ks.word = append(ks.word, byte(r))
-		case r == '.' && bytes.ContainsAny(ks.word, "0123456789"):
-			// "s3.bucket", "go1.x": the shape keeps a dot after a digit
-			ks.word = append(ks.word, '.')
-		case r < utf8.RuneSelf:
-			if 'A' <= r && r <= 'Z' {
-				r += 'a' - 'A'
-			}
-			if 'a' <= r && r <= 'z' || '0' <= r && r <= '9' {
-				ks.word = append(ks.word, byte(r))
-			}
+		case r == '’':
+			ks.word = append(ks.word, '\'')
 		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r):
 			r = unicode.ToLower(r)
 			if f, ok := vocab().accentFold[r]; ok {
@@ -207,10 +231,31 @@ func (ks *keyScan) keyWeight(content string, keys map[string]bool) int {
 			ks.flush(keys)
 		}
 		// any other character is deleted, as the shape deletes it
-		// ("gorilla/mux" is one word; "tests." ends at the space)
 	}
 	ks.flush(keys)
 	return ks.weight
+}
+
+// ascii reads one ASCII character of keyWeight's content.
+func (ks *keyScan) ascii(c byte, keys *keySet) {
+	switch {
+	case 'a' <= c && c <= 'z' || '0' <= c && c <= '9':
+		ks.word = append(ks.word, c)
+	case 'A' <= c && c <= 'Z':
+		ks.word = append(ks.word, c+'a'-'A')
+	case c == ' ' || '\t' <= c && c <= '\r':
+		ks.flush(keys)
+	case c == '-' || c == '\'':
+		ks.word = append(ks.word, c)
+	case (c == '#' || c == '+') && len(ks.word) > 0:
+		// "C#", "C++": the shape keeps the sign
+		ks.word = append(ks.word, c)
+	case c == '.' && bytes.ContainsAny(ks.word, "0123456789"):
+		// "s3.bucket", "go1.x": the shape keeps a dot after a digit
+		ks.word = append(ks.word, '.')
+	}
+	// any other character is deleted, as the shape deletes it
+	// ("gorilla/mux" is one word; "tests." ends at the space)
 }
 
 // keyScan is keyWeight's state: the word being read, lowercased and folded,
@@ -221,13 +266,20 @@ type keyScan struct {
 	weight     int
 }
 
-func (ks *keyScan) flush(keys map[string]bool) {
+func (ks *keyScan) flush(keys *keySet) {
 	w := ks.word
 	ks.word = w[:0]
 	if len(w) == 0 {
 		return
 	}
 	w = bytes.TrimRight(w, ".")
+	if bytes.IndexByte(w, '-') < 0 && bytes.IndexByte(w, '\'') < 0 {
+		// the common word, with no mark to read it around
+		if hasKey(keys, w) {
+			ks.weight += 2
+		}
+		return
+	}
 	// the whole word, then a part after each mark (a hyphen part, or the
 	// word an elision leaves), each a word of its own to the shape
 	// ("blue-green-canary" is three), so each weighs its own
@@ -244,7 +296,7 @@ func (ks *keyScan) flush(keys map[string]bool) {
 // matches: w, without its marks, has a key. A part cut at a hyphen is read
 // up to the next hyphen too, which is enough: a key is a word's first four
 // letters, or the whole of a shorter one.
-func (ks *keyScan) matches(keys map[string]bool, w []byte) bool {
+func (ks *keyScan) matches(keys *keySet, w []byte) bool {
 	full := ks.part[:0]
 	for _, c := range w {
 		if c != '-' && c != '\'' {
@@ -256,19 +308,33 @@ func (ks *keyScan) matches(keys map[string]bool, w []byte) bool {
 	if i := bytes.IndexAny(w, "-'"); i >= 0 {
 		upto = w[:i]
 	}
-	for _, x := range [][]byte{full, upto} {
-		if len(x) == 0 {
-			continue
-		}
-		if keys[string(x[:runePrefixLen(x, 4)])] {
-			return true
-		}
-		if g := synonyms[string(x)]; g != 0 && keys[synonymKey(g)] {
-			return true
-		}
-	}
-	return false
+	return hasKey(keys, full) || hasKey(keys, upto)
 }
+
+// hasKey: the word w (no marks) has a key of keys: its first four letters,
+// or its synonym group.
+func hasKey(keys *keySet, w []byte) bool {
+	if len(w) == 0 {
+		return false
+	}
+	if keys.lead.has(w) && keys.m[string(w[:runePrefixLen(w, 4)])] {
+		return true
+	}
+	if len(w) > synonymLongest || !synonymLead.has(w) {
+		return false
+	}
+	g := synonyms[string(w)]
+	return g != 0 && keys.m[synonymKey(g)]
+}
+
+// synonymLongest is the length of the longest word of the synonyms table.
+var synonymLongest = func() int {
+	n := 0
+	for w := range synonyms {
+		n = max(n, len(w))
+	}
+	return n
+}()
 
 // runePrefixLen is the length in bytes of the first n runes of b.
 func runePrefixLen(b []byte, n int) int {
