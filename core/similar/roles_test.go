@@ -24,6 +24,11 @@ func TestSwappedRolesAreNoDuplicate(t *testing.T) {
 		// CJK without spaces, read a character or known word at a time
 		{"优先使用Go而不是Rust。", "优先使用Rust而不是Go。", Conflict},
 		{"Prefer Ru\u00adst over G\u200bo.", "Prefer Go over Rust.", Conflict},
+		// an order of steps reversed (issue 27's sixth blind set)
+		{"Update tasks.md before progress.md.", "Update progress.md before tasks.md.", Conflict},
+		{"Run lint, then tests.", "Run tests, then lint.", Conflict},
+		// (German declines the articles: not the same words, stored beside)
+		{"Kopiere die Logs vor dem Backup.", "Kopiere das Backup vor den Logs.", Store},
 		// phrases trading places around a verb or a preposition: stored
 		// beside as a pair, claiming no reversal (a red team's pairs:
 		// some say the same, some do not)
