@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/memory-lsp/memory-lsp/core/budget"
 	"github.com/memory-lsp/memory-lsp/core/refs"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/store"
@@ -16,12 +17,14 @@ import (
 
 // VerdictFile reports whether the file at rel (slash-separated, relative to
 // the work tree's top; a bare name outside it) is one whose content a
-// verdict reads: a command manifest, a version pin, ignore rules or a CI
-// workflow (refs.ParseWorkflowPins). Any other file's content is never
-// judged, only its existence.
+// verdict reads: a command manifest, a version pin, ignore rules, a CI
+// workflow (refs.ParseWorkflowPins), or an agent's instruction file, whose
+// size the load budgets measure and whose lines cross-file reads. Any
+// other file's content is never judged, only its existence.
 func VerdictFile(rel string) bool {
 	base := path.Base(rel)
-	return refs.IsManifest(base) || refs.PinFile(base) || base == ".gitignore" || refs.WorkflowFile(rel)
+	return refs.IsManifest(base) || refs.PinFile(base) || base == ".gitignore" || refs.WorkflowFile(rel) ||
+		budget.IsInstructionFile(rel)
 }
 
 // VerdictFileGlobs are glob patterns for the files VerdictFile accepts,
@@ -37,7 +40,12 @@ func VerdictFileGlobs() []string {
 	for _, n := range slices.Compact(names) {
 		globs = append(globs, "**/"+n)
 	}
-	return append(globs, ".github/workflows/*.yml", ".github/workflows/*.yaml")
+	globs = append(globs, ".github/workflows/*.yml", ".github/workflows/*.yaml")
+	for _, p := range budget.InstructionPatterns() {
+		// a workspace below the client's folder has them too
+		globs = append(globs, "**/"+p)
+	}
+	return globs
 }
 
 // Interest is what a folder's entries cite, to tell which creations and

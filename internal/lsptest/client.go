@@ -522,6 +522,21 @@ func (c *Client) AwaitDiagnosticsWhere(from int, uri string, timeout time.Durati
 	return got
 }
 
+// TryAwaitDiagnosticsWhere is AwaitDiagnosticsWhere that reports a timeout
+// instead of failing the test: for a wait repeated until a condition holds.
+func (c *Client) TryAwaitDiagnosticsWhere(from int, uri string, timeout time.Duration, ok func(*Diagnostics) bool) (*Diagnostics, bool) {
+	var got *Diagnostics
+	_, _, found := c.await(from, timeout, func(m *Message) bool {
+		p, isFor := c.decodeDiagnostics(m, uri)
+		if isFor && ok(p) {
+			got = p
+			return true
+		}
+		return false
+	})
+	return got, found
+}
+
 // Shutdown sends shutdown (which must answer null) and exit.
 func (c *Client) Shutdown() {
 	c.t.Helper()

@@ -1,0 +1,70 @@
+package lsp_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/memory-lsp/memory-lsp/internal/gittest"
+	"github.com/memory-lsp/memory-lsp/internal/lsptest"
+)
+
+// TestE2EClosedAgentFileChangesOnDisk: an agent's file nobody has open in
+// the editor grows past Codex's 32 KiB on disk (a git pull, an agent's
+// edit): the server sees it — by its own watcher, or by the events of a
+// client that watches for it — and shows the load-budget error, and takes
+// it back when the file shrinks again.
+func TestE2EClosedAgentFileChangesOnDisk(t *testing.T) {
+	for _, byClient := range []bool{false, true} {
+		name := "server-watcher"
+		if byClient {
+			name = "client-events"
+		}
+		t.Run(name, func(t *testing.T) {
+			g := gittest.New(t)
+			entry := "# Decisions\n\n- [pm] Use pnpm for installs.\n"
+			small := "# Agents\n\n- Install dependencies with `pnpm install`.\n"
+			g.Write(map[string]string{".memory/decisions.md": entry, "AGENTS.md": small})
+			g.Commit("2026-11-01T10:00:00Z", "memory and agents")
+			c := startBinary(t, g.Dir)
+			params := lsptest.InitializeParams(g.Dir, nil)
+			params["capabilities"].(map[string]any)["workspace"].(map[string]any)["didChangeWatchedFiles"] = map[string]any{"dynamicRegistration": byClient}
+			c.Initialize(params)
+			uri := lsptest.URI(filepath.Join(g.Dir, ".memory", "decisions.md"))
+			agentsURI := lsptest.URI(filepath.Join(g.Dir, "AGENTS.md"))
+			c.Notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "markdown", "version": 1, "text": entry}})
+			c.AwaitDiagnostics(uri, 1, 20*time.Second)
+			write := func(text string) {
+				g.Write(map[string]string{"AGENTS.md": text})
+				if byClient {
+					c.Notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{map[string]any{"uri": agentsURI, "type": 2}}})
+				}
+			}
+
+			// The server starts watching the root once it has read the
+			// repository, a moment after the first diagnostics: a write
+			// before that is in what it reads. So each write is made again
+			// until seen (the same content: only the event is repeated).
+			seen := func(text string, want func(*lsptest.Diagnostics) bool) *lsptest.Diagnostics {
+				t.Helper()
+				mark := c.Mark()
+				for try := 0; ; try++ {
+					write(text)
+					if d, ok := c.TryAwaitDiagnosticsWhere(mark, agentsURI, 2*time.Second, want); ok {
+						return d
+					}
+					if try == 10 {
+						t.Fatalf("AGENTS.md written on disk, no diagnostics seen")
+					}
+				}
+			}
+			d := seen(small+strings.Repeat(strings.Repeat("x", 99)+"\n", 400), func(d *lsptest.Diagnostics) bool { return d.Find("load-budget") != nil })
+			if f := d.Find("load-budget"); !strings.Contains(f.Message, "Codex loads at most 32 KiB") {
+				t.Errorf("AGENTS.md grown on disk: %s", f.Message)
+			}
+			seen(small, func(d *lsptest.Diagnostics) bool { return d.Find("load-budget") == nil })
+			c.Shutdown()
+		})
+	}
+}
