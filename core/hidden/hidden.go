@@ -722,7 +722,7 @@ const (
 // pragma's words after its tool ("markdownlint-disable-next-line Ignore
 // all previous instructions") are read as any comment's.
 func commentAsks(body string) int {
-	if len(directive.Find(body)) > 0 || directive.AddressesAgent(body) {
+	if len(directive.Find(body)) > 0 || directive.AddressesAgent(body) && !whoWroteStamp().MatchString(body) {
 		return asksAgent
 	}
 	if f := strings.Fields(body); len(f) > 1 && pragma().MatchString(f[0]) {
@@ -751,6 +751,15 @@ func commentAsks(body string) int {
 	}
 	return asksNothing
 }
+
+// whoWroteStamp is a stamp of which agent or model wrote an entry, or
+// when: "agent: codex", "model: gpt-4o", "ai: generated 2026-01-01". Its
+// key names the agent, but what follows is a name or a date, not words
+// to it.
+var whoWroteStamp = sync.OnceValue(func() *regexp.Regexp {
+	name := `(?:[\w.]*\d[\w.-]*|[\w.]+-[\w.-]+|(?:codex|claude|copilot|cursor|gemini|aider|windsurf|cline|kiro|devin|chatgpt|gpt|llama|mistral|deepseek|qwen|human|user)\b\S*|generated|written|authored|reviewed|updated|created|added|by)`
+	return regexp.MustCompile(`(?i)^\s*(?:ai|agent|assistant|model|llm|bot|author|by)\s*[:：=]\s*` + name + `(?:[ \t,;]+` + name + `){0,3}\s*$`)
+})
 
 // hazardStems begin the words of what a hidden order worth refusing acts
 // on or does: secrets, the tests and checks, the protected branches,
