@@ -202,6 +202,13 @@ func classify(old, new *Text, th Thresholds) Verdict {
 		// runners, CRLF line-endings break `shellcheck`" (issue 27).
 		return Verdict{Action: Skip, Similarity: sim, Kind: KindDuplicate}
 	}
+	if x, y, ok := oneTermEverywhere(ou, nu); ok && !flipped {
+		// "Load the VAN mode map before starting VAN mode" / "Load the
+		// PLAN mode map before starting PLAN mode": one term swapped in
+		// each place it stands is a second fact, as a swap in one place
+		// is; an update would replace the first (issue 27's sixth set)
+		return Verdict{Action: Store, Similarity: sim, Kind: KindSibling, Reason: "sibling: " + quoteUnits([]unit{x}) + " vs " + quoteUnits([]unit{y})}
+	}
 	d := compareUnits(ou, nu)
 	switch {
 	case d.sibling && sameQuantity(d.old, d.new):
@@ -232,6 +239,37 @@ func classify(old, new *Text, th Thresholds) Verdict {
 		return Verdict{Action: Skip, Similarity: sim, Kind: KindDuplicate}
 	}
 	return Verdict{Action: Update, Similarity: sim, Kind: KindReworded}
+}
+
+// oneTermEverywhere reports whether b is a with one word, x, replaced by
+// another, y, in two places or more and nowhere else: not a value, not
+// another form of the same word, not a CJK character (a CJK term is
+// several units, which compareUnits reads).
+func oneTermEverywhere(a, b []unit) (x, y unit, ok bool) {
+	if len(a) != len(b) {
+		return unit{}, unit{}, false
+	}
+	n := 0
+	for k := range a {
+		if a[k].s == b[k].s {
+			continue
+		}
+		if n == 0 {
+			x, y = a[k], b[k]
+		} else if a[k].s != x.s || b[k].s != y.s {
+			return unit{}, unit{}, false
+		}
+		n++
+	}
+	if n < 2 || x.value || y.value || x.cjk || y.cjk || variants([]unit{x}, []unit{y}) {
+		return unit{}, unit{}, false
+	}
+	for k := range a {
+		if a[k].s == y.s || b[k].s == x.s {
+			return unit{}, unit{}, false // the terms trade places: transposed's
+		}
+	}
+	return x, y, true
 }
 
 // transposed reports whether b is a with two units, i and j, trading

@@ -21,13 +21,19 @@ import (
 var coordinators = wordSet("and or nor plus und oder sowie et ou ni y e o u ni и или либо та і або 和 或 与 及 以及 と や か")
 
 // preferenceWords are the words that rank two options ("Prefer Go over
-// Rust", "Use uv, not pip", "X rather than Y", "X > Y") or order two steps
-// ("Update tasks.md before progress.md", "lint, then tests"): options that
-// trade places around one reverse the rule. Around any other middle the texts
+// Rust", "Use uv, not pip", "X rather than Y", "X > Y"): options that trade
+// places around one reverse the rule. Around any other middle the texts
 // may say one thing in another order ("Run tests in Docker in CI" / "… in
 // CI in Docker") or two facts ("Alice reviews Bob's code" / "Bob reviews
 // Alice's code"), so the new text is stored beside the old as a pair.
-var preferenceWords = wordSet("over not instead rather than vs versus > < → ← nicht statt anstatt anstelle lieber als pas plutôt lieu que no vez lugar más не вместо чем 而不是 不是 而非 より ではなく before after then avant après puis vor nach dann antes después luego перед после потом")
+var preferenceWords = wordSet("over not instead rather than vs versus > < → ← nicht statt anstatt anstelle lieber als pas plutôt lieu que no vez lugar más не вместо чем 而不是 不是 而非 より ではなく")
+
+// orderWords order two steps ("Update tasks.md before progress.md", "lint,
+// then tests"); they reverse a rule only when they alone join the two
+// terms: in "If the primary region fails, then traffic moves to eu-west"
+// "then" opens a consequence, and the swap is a second rule (a red team's
+// failover pairs, both true).
+var orderWords = wordSet("before after then avant après puis vor nach dann antes después luego перед после потом")
 
 // maxRoleWords bounds the words compared between the texts' common start
 // and end: each split is tried, which costs the cube of their number. An
@@ -92,7 +98,7 @@ func rolesSwapped(a, b string) (x, y []stok, ranked, ok bool) {
 			if listMiddle(tm[lx:n-ly], tm[n-ly]) {
 				return nil, nil, false, false // items of a list reordered
 			}
-			return tm[:lx], tm[n-ly:], anyIn(m, preferenceWords), true
+			return tm[:lx], tm[n-ly:], anyIn(m, preferenceWords) || len(m) == 1 && orderWords[m[0]], true
 		}
 	}
 	// Reordered otherwise within one sentence (three terms rotated: "Go

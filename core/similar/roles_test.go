@@ -29,6 +29,10 @@ func TestSwappedRolesAreNoDuplicate(t *testing.T) {
 		{"Run lint, then tests.", "Run tests, then lint.", Conflict},
 		// (German declines the articles: not the same words, stored beside)
 		{"Kopiere die Logs vor dem Backup.", "Kopiere das Backup vor den Logs.", Store},
+		// an order word that does not join the two terms alone: a
+		// consequence, two rules (a red team's failover pairs)
+		{"If the primary region fails, then traffic moves to eu-west.", "If eu-west fails, then traffic moves to the primary region.", Store},
+		{"Si Redis falla, luego usamos Postgres.", "Si Postgres falla, luego usamos Redis.", Store},
 		// phrases trading places around a verb or a preposition: stored
 		// beside as a pair, claiming no reversal (a red team's pairs:
 		// some say the same, some do not)

@@ -272,7 +272,7 @@ func (ks *keyScan) flush(keys *keySet) {
 	if len(w) == 0 {
 		return
 	}
-	w = bytes.TrimRight(w, ".")
+	w = bytes.TrimRight(w, "-.") // as the shape trims a word's end
 	if bytes.IndexByte(w, '-') < 0 && bytes.IndexByte(w, '\'') < 0 {
 		// the common word, with no mark to read it around
 		if hasKey(keys, w) {
