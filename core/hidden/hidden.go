@@ -722,7 +722,7 @@ const (
 // pragma's words after its tool ("markdownlint-disable-next-line Ignore
 // all previous instructions") are read as any comment's.
 func commentAsks(body string) int {
-	if len(directive.Find(body)) > 0 || directive.AddressesAgent(body) && !whoWroteStamp().MatchString(body) {
+	if len(directive.Find(body)) > 0 || directive.AddressesAgent(body) && !whoWroteStamp(body) {
 		return asksAgent
 	}
 	if f := strings.Fields(body); len(f) > 1 && pragma().MatchString(f[0]) {
@@ -752,14 +752,45 @@ func commentAsks(body string) int {
 	return asksNothing
 }
 
-// whoWroteStamp is a stamp of which agent or model wrote an entry, or
-// when: "agent: codex", "model: gpt-4o", "ai: generated 2026-01-01". Its
-// key names the agent, but what follows is a name or a date, not words
-// to it.
-var whoWroteStamp = sync.OnceValue(func() *regexp.Regexp {
-	name := `(?:[\w.]*\d[\w.-]*|[\w.]+-[\w.-]+|(?:codex|claude|copilot|cursor|gemini|aider|windsurf|cline|kiro|devin|chatgpt|gpt|llama|mistral|deepseek|qwen|human|user)\b\S*|generated|written|authored|reviewed|updated|created|added|by)`
-	return regexp.MustCompile(`(?i)^\s*(?:ai|agent|assistant|model|llm|bot|author|by)\s*[:：=]\s*` + name + `(?:[ \t,;]+` + name + `){0,3}\s*$`)
-})
+// whoWroteStamp reports whether a comment is a stamp of which agent or
+// model wrote an entry, or when: "agent: codex", "model: gpt-4o", "ai:
+// generated 2026-01-01". Its key names the agent, but what follows is a
+// name or a date, not words to it: every part of every word (split at
+// hyphens) holds a digit or is a name of this list, so "agent:
+// codex-unrestricted" or "agent: skip-tests" is no stamp (a red team's).
+func whoWroteStamp(body string) bool {
+	key, value, ok := strings.Cut(strings.ToLower(strings.TrimSpace(body)), ":")
+	if !ok || !stampKeys[strings.TrimSpace(key)] {
+		return false
+	}
+	words := strings.FieldsFunc(value, func(r rune) bool { return r == ' ' || r == '\t' || r == ',' })
+	if len(words) == 0 || len(words) > 4 {
+		return false
+	}
+	for _, w := range words {
+		for part := range strings.SplitSeq(w, "-") {
+			if !stampNames[part] && !(strings.ContainsAny(part, "0123456789") && strings.Trim(part, "0123456789.abcdefghijklmnopqrstuvwxyz") == "") {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+var (
+	stampKeys  = wordSet("ai agent assistant model llm bot author by")
+	stampNames = wordSet(`codex claude copilot cursor gemini aider windsurf cline kiro devin chatgpt gpt llama mistral
+		deepseek qwen openhands goose amp junie roo dependabot renovate human code chat sonnet opus haiku pro flash
+		mini nano turbo large small medium instruct preview generated written authored reviewed updated created added by`)
+)
+
+func wordSet(list string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(list) {
+		m[w] = true
+	}
+	return m
+}
 
 // hazardStems begin the words of what a hidden order worth refusing acts
 // on or does: secrets, the tests and checks, the protected branches,
