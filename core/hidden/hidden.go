@@ -143,6 +143,7 @@ func Each(s string, chunk int, fn func(Match)) {
 		}
 		pending, held = h, true
 	}
+	rtl := &rtlText{s: s}
 	for start := 0; start < len(s); {
 		end := len(s)
 		if start+chunk < len(s) {
@@ -151,7 +152,7 @@ func Each(s string, chunk int, fn func(Match)) {
 				end++ // past the line break
 			}
 		}
-		for _, h := range findHiddenChars(s[start:end]) {
+		for _, h := range findHiddenCharsIn(s[start:end], rtl) {
 			h.Start, h.End = h.Start+start, h.End+start
 			for len(markup) > 0 && markup[0].Start <= h.Start {
 				emit(markup[0])
@@ -221,9 +222,12 @@ func isVariationSelector(r rune) bool {
 	return 0xFE00 <= r && r <= 0xFE0F || 0xE0100 <= r && r <= 0xE01EF
 }
 
-func findHiddenChars(s string) []Match {
+// findHiddenCharsIn finds the hidden characters of s, a part of the text
+// whose right-to-left letters rtl reads: a chunk of Each judges a
+// directional mark by the whole text, as Find does.
+func findHiddenCharsIn(s string, rtl *rtlText) []Match {
 	var out []Match
-	sc := &charScan{s: s}
+	sc := &charScan{s: s, rtl: rtl}
 	for i := 0; i < len(s); {
 		if s[i] < 0xE1 && !(i+1 < len(s) && lowHidden(s[i], s[i+1])) { // below U+115F's lead byte: ASCII, Latin, Greek, Cyrillic, Hebrew, Arabic …
 			i++
@@ -274,8 +278,8 @@ func findHiddenChars(s string) []Match {
 // word again (a line of 100,000 marks took seconds: issue 27's red team).
 type charScan struct {
 	s string
-	// rtl: the text holds a right-to-left letter (0 unread, 1 no, 2 yes)
-	rtl int
+	// rtl: whether the whole text holds a right-to-left letter
+	rtl *rtlText
 	// wordFrom, wordTo bound the last word read around a soft hyphen, and
 	// wordOK is its verdict
 	wordFrom, wordTo int
@@ -285,14 +289,23 @@ type charScan struct {
 // rightToLeft reports whether the text holds a letter of a right-to-left
 // script: directional marks are how such text places neutral characters,
 // on any of its lines.
-func (sc *charScan) rightToLeft() bool {
-	if sc.rtl == 0 {
-		sc.rtl = 1
-		if strings.IndexFunc(sc.s, func(r rune) bool { return unicode.IsLetter(r) && unicode.IsOneOf(rightToLeftScripts, r) }) >= 0 {
-			sc.rtl = 2
+func (sc *charScan) rightToLeft() bool { return sc.rtl.yes() }
+
+// rtlText reads once whether a text holds a right-to-left letter (v: 0
+// unread, 1 no, 2 yes).
+type rtlText struct {
+	s string
+	v int
+}
+
+func (t *rtlText) yes() bool {
+	if t.v == 0 {
+		t.v = 1
+		if strings.IndexFunc(t.s, func(r rune) bool { return unicode.IsLetter(r) && unicode.IsOneOf(rightToLeftScripts, r) }) >= 0 {
+			t.v = 2
 		}
 	}
-	return sc.rtl == 2
+	return t.v == 2
 }
 
 // hyphenationHint reports whether the soft hyphen at i stands inside a
