@@ -2,8 +2,10 @@ package similar
 
 import (
 	"cmp"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -192,8 +194,18 @@ func classify(old, new *Text, th Thresholds) Verdict {
 			// wait 2 seconds": the values changed places
 			return Verdict{Action: Update, Similarity: sim, Kind: KindValue, Reason: "values differ"}
 		}
-		// "Use yarn; never use npm" / "Use npm; never use yarn": the same
-		// words, two terms trading roles
+		if ou[i].flips%2 == ou[j].flips%2 && (conditional(old.Raw) || conditional(new.Raw)) {
+			// "If Alice is away, then ask Bob" / "If Bob is away, then ask
+			// Alice": a condition and its consequence trading terms make a
+			// second rule as often as a reversal (a red team's escalation
+			// and failover pairs, both true), so the new one is stored
+			// beside the old and the pair reported; a replacement would
+			// lose the first
+			return Verdict{Action: Store, Similarity: sim, Kind: KindSibling, Reason: "terms trade places"}
+		}
+		// "Use yarn; never use npm" / "Use npm; never use yarn", "Answer in
+		// German; commits in English" / the reverse: the same words, two
+		// terms trading roles
 		return Verdict{Action: Conflict, Similarity: sim, Kind: KindReversal, Reason: "swaps two terms"}
 	}
 	if !flipped && !old.hasOrder && !new.hasOrder && sameWords(ou, nu) {
@@ -240,6 +252,14 @@ func classify(old, new *Text, th Thresholds) Verdict {
 	}
 	return Verdict{Action: Update, Similarity: sim, Kind: KindReworded}
 }
+
+// conditional reports whether s states a rule under a condition: "if",
+// "when" and their like in the languages memory is written in.
+func conditional(s string) bool { return conditionWords().MatchString(s) }
+
+var conditionWords = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:if|when|whenever|unless|once|wenn|falls|sobald|si|quand|lorsqu\w*|cuando|mientras)\b|(?:^|[^\p{L}])(?:если|когда)(?:$|[^\p{L}])|如果|若是|要是|一旦|たら|場合`)
+})
 
 // oneTermEverywhere reports whether b is a with one word, x, replaced by
 // another, y, in two places or more and nowhere else: not a value, not

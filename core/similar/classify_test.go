@@ -68,6 +68,10 @@ func TestClassify(t *testing.T) {
 		{"Retry 2 times, then wait 10 seconds.", "Retry 10 times, then wait 2 seconds.", Update, "values differ", false},
 		{"Staging uses the EU bucket and prod uses the US bucket.", "Staging uses the US bucket and prod uses the EU bucket.", Conflict, "swaps two terms", false},
 		{"The build works on Node 18.", "The build breaks on Node 20.", Store, "", false},
+		// a condition and its consequence trading terms: two rules, stored
+		// beside (a red team's pairs, which a replacement lost)
+		{"If Alice is away, then ask Bob.", "If Bob is away, then ask Alice.", Store, "terms trade places", false},
+		{"Wenn Alice krank ist, übernimmt Bob.", "Wenn Bob krank ist, übernimmt Alice.", Store, "terms trade places", false},
 		// one term swapped in each place it stands: a second fact, not an
 		// update that would replace the first (issue 27's sixth set)
 		{"Load the VAN mode map before starting VAN mode.", "Load the PLAN mode map before starting PLAN mode.", Store, `sibling: "van" vs "plan"`, false},
