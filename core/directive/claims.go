@@ -75,17 +75,15 @@ func findClaims(line string) []claim {
 			}
 		}
 	}
-	for s := 0; s < len(line) && containsAnyFold(line, sinkHints); {
-		_, e := sentenceAround(line, s, s)
-		sentence := line[s:e]
+	if !containsAnyFold(line, sinkHints) {
+		return out
+	}
+	for _, se := range sentences(line) {
+		sentence := line[se[0]:se[1]]
 		if v := exfilVerb().FindStringIndex(sentence); v != nil &&
 			exfilSecret().MatchString(sentence) && exfilSink().MatchString(sentence) {
-			out = append(out, claim{s + v[0], e, OutOfScope, exfilAction})
+			out = append(out, claim{se[0] + v[0], se[1], OutOfScope, exfilAction})
 		}
-		if e <= s {
-			break
-		}
-		s = e + 1
 	}
 	return out
 }

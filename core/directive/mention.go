@@ -133,6 +133,22 @@ func sentenceAround(line string, a, b int) (int, int) {
 	return s, e
 }
 
+// sentences cuts line into its sentences (as sentenceAround ends them),
+// without their end marks, in one pass.
+func sentences(line string) [][2]int {
+	var out [][2]int
+	start := 0
+	for i := 0; i < len(line); {
+		r, n := utf8.DecodeRuneInString(line[i:])
+		if sentenceEnd(line, i, r, n) {
+			out = append(out, [2]int{start, i})
+			start = i + n
+		}
+		i += n
+	}
+	return append(out, [2]int{start, len(line)})
+}
+
 func sentenceEnd(line string, i int, r rune, n int) bool {
 	switch r {
 	case '。', '！', '？', '；':

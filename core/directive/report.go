@@ -118,17 +118,11 @@ func falseReports(line string) [][2]int {
 		return nil
 	}
 	var out [][2]int
-	start := 0
-	for i := 0; i < len(line) && len(out) < reportsPerLine; {
-		r, n := utf8.DecodeRuneInString(line[i:])
-		if sentenceEnd(line, i, r, n) {
-			out = append(out, falseReportsIn(line, start, i)...)
-			start = i + n
+	for _, se := range sentences(line) {
+		if len(out) >= reportsPerLine {
+			break
 		}
-		i += n
-	}
-	if len(out) < reportsPerLine {
-		out = append(out, falseReportsIn(line, start, len(line))...)
+		out = append(out, falseReportsIn(line, se[0], se[1])...)
 	}
 	return out[:min(len(out), reportsPerLine)]
 }

@@ -791,19 +791,11 @@ func whoWroteStamp(body string) bool {
 }
 
 var (
-	stampKeys  = wordSet("ai agent assistant model llm bot author by")
-	stampNames = wordSet(`codex claude copilot cursor gemini aider windsurf cline kiro devin chatgpt gpt llama mistral
+	stampKeys  = text.WordSet("ai agent assistant model llm bot author by")
+	stampNames = text.WordSet(`codex claude copilot cursor gemini aider windsurf cline kiro devin chatgpt gpt llama mistral
 		deepseek qwen openhands goose amp junie roo dependabot renovate human code chat sonnet opus haiku pro flash
 		mini nano turbo large small medium instruct preview generated written authored reviewed updated created added by`)
 )
-
-func wordSet(list string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(list) {
-		m[w] = true
-	}
-	return m
-}
 
 // hazardStems begin the words of what a hidden order worth refusing acts
 // on or does: secrets, the tests and checks, the protected branches,

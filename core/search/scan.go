@@ -3,6 +3,8 @@ package search
 import (
 	"bytes"
 	"unicode/utf8"
+
+	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 // Scan answers one query over docs given one at a time, without indexing
@@ -67,7 +69,7 @@ func (s *Scan) Add(d Doc) bool {
 	if len(s.keys) == 0 {
 		return false
 	}
-	if !ascii || s.mayMatch(d.Content) || (d.Slug != "" && (!isASCII(d.Slug) || s.mayMatch(d.Slug))) {
+	if !ascii || s.mayMatch(d.Content) || (d.Slug != "" && (!text.IsASCII(d.Slug) || s.mayMatch(d.Slug))) {
 		s.cands = append(s.cands, d)
 		s.ids = append(s.ids, id)
 		return true
@@ -147,15 +149,6 @@ func (s *Scan) Search(query string, opt Options) []Hit {
 		hits[i].ID = s.ids[hits[i].ID]
 	}
 	return hits
-}
-
-func isASCII(t string) bool {
-	for i := 0; i < len(t); i++ {
-		if t[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
 }
 
 // countTerms is len(Tokens(t)) for ASCII t, and ascii false (with no

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/memory-lsp/memory-lsp/core/category"
+	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 // trickyText is random text over the bytes the tokenizer treats specially:
@@ -31,7 +32,7 @@ func TestCountTermsMatchesTokenizer(t *testing.T) {
 	for range 200000 {
 		s := trickyText(r)
 		n, ascii := countTerms(s)
-		if ascii != isASCII(s) {
+		if ascii != text.IsASCII(s) {
 			t.Fatalf("%q: ascii %v", s, ascii)
 		}
 		if ascii && n != len(Tokens(s)) {

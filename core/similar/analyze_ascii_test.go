@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 // TestAnalyzeASCIIMatchesGeneral holds the one-pass ASCII analysis to the
@@ -41,7 +43,7 @@ func TestAnalyzeASCIIMatchesGeneral(t *testing.T) {
 	}
 	g := newEntryGen(7, 500)
 	for range 5000 {
-		if s := g.next(); isASCII(s) {
+		if s := g.next(); text.IsASCII(s) {
 			check(s)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/memory-lsp/memory-lsp/core/category"
+	"github.com/memory-lsp/memory-lsp/core/text"
 	"github.com/memory-lsp/memory-lsp/internal/hacklm"
 )
 
@@ -73,7 +74,7 @@ func hackLMDecide(existing, new string) (string, float64) {
 	return "store", sim
 }
 
-func isASCIIText(s string) bool { return isASCII(s) }
+func isASCIIText(s string) bool { return text.IsASCII(s) }
 
 // departures are the examples whose ideal this project departs from, with
 // its own (issue 27, whose two blind-labelled sets agree on each): #15 adds

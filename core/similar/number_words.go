@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 // Quantities written in words are values (issue 27): "Session tokens expire
@@ -15,7 +17,7 @@ import (
 // memory is written in use as values, lower case. Words with another common
 // sense as well ("second", "one") count only where both sides of the swap
 // are quantities.
-var numberWords = wordSet(
+var numberWords = text.WordSet(
 	// English
 	"zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million dozen once twice thrice times first second third fourth fifth sixth seventh eighth ninth tenth half quarter",
 	// French
@@ -34,7 +36,7 @@ const cjkNumerals = "〇零一二两三四五六七八九十百千万"
 // measureWords are the units a quantity is counted in (time, size), in
 // the six languages: "15 minutes" / "half an hour", "one year" / "two
 // years" swap a quantity, measure and all.
-var measureWords = wordSet(`ms msec millisecond milliseconds sec secs second seconds min mins minute minutes
+var measureWords = text.WordSet(`ms msec millisecond milliseconds sec secs second seconds min mins minute minutes
 		hour hours day days week weeks month months year years kb mb gb tb kib mib gib tib
 		seconde secondes heure heures jour jours semaine semaines mois an ans année années
 		sekunde sekunden minute minuten stunde stunden tag tage tagen woche wochen monat monate monaten jahr jahre jahren
@@ -62,17 +64,6 @@ func quantityUnits(us []unit) bool {
 		}
 	}
 	return number
-}
-
-// wordSet is the set of the words of lists, split at white space.
-func wordSet(lists ...string) map[string]bool {
-	m := map[string]bool{}
-	for _, list := range lists {
-		for _, w := range strings.Fields(list) {
-			m[w] = true
-		}
-	}
-	return m
 }
 
 // numberValues are the values of the cardinals that name one number only
@@ -148,7 +139,7 @@ func quantityOf(us []unit) (n int, measures string, ok bool) {
 // not among them: "Sprint 15 is the current sprint" updates "Sprint 14 …".
 // Nor are runtime and tool names ("Node 18", "Python 3"): their number is
 // a version, a value that changes.
-var namingNouns = wordSet(
+var namingNouns = text.WordSet(
 	"tier phase step stage part layer chapter section track lane zone case scenario slot severity priority",
 	"étape phase partie palier couche chapitre section cas scénario sévérité priorité",
 	"stufe phase schritt teil schicht kapitel abschnitt fall szenario schweregrad priorität",
@@ -158,12 +149,12 @@ var namingNouns = wordSet(
 
 // namingArticles may open the sentence before the naming noun ("The Tier 2
 // fallback …").
-var namingArticles = wordSet("the le la les der die das el los las")
+var namingArticles = text.WordSet("the le la les der die das el los las")
 
 // oneCurrent are the words that make a numbered thing the one current,
 // chosen or default one ("Phase 3 is the current phase", "Tier 2 is the
 // default"): texts that differ in its number update each other.
-var oneCurrent = wordSet(
+var oneCurrent = text.WordSet(
 	"current currently next chosen selected default active latest now today",
 	"actuel actuelle actuellement prochain prochaine choisi choisie défaut",
 	"aktuell aktuelle aktuellen nächste nächsten gewählt standard",

@@ -3,6 +3,8 @@ package similar
 import (
 	"slices"
 	"strings"
+
+	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 // HackLM's keywords leave out words under three letters and stop words,
@@ -18,7 +20,7 @@ import (
 // coordinators are the words that join the items of a list: two items
 // that trade places ("Run lint and test" / "Run test and lint") trade no
 // role.
-var coordinators = wordSet("and or nor plus und oder sowie et ou ni y e o u ni и или либо та і або 和 或 与 及 以及 と や か")
+var coordinators = text.WordSet("and or nor plus und oder sowie et ou ni y e o u ni и или либо та і або 和 或 与 及 以及 と や か")
 
 // preferenceWords are the words that rank two options ("Prefer Go over
 // Rust", "Use uv, not pip", "X rather than Y", "X > Y"): options that trade
@@ -26,14 +28,14 @@ var coordinators = wordSet("and or nor plus und oder sowie et ou ni y e o u ni �
 // may say one thing in another order ("Run tests in Docker in CI" / "… in
 // CI in Docker") or two facts ("Alice reviews Bob's code" / "Bob reviews
 // Alice's code"), so the new text is stored beside the old as a pair.
-var preferenceWords = wordSet("over not instead rather than vs versus > < → ← nicht statt anstatt anstelle lieber als pas plutôt lieu que no vez lugar más не вместо чем 而不是 不是 而非 より ではなく")
+var preferenceWords = text.WordSet("over not instead rather than vs versus > < → ← nicht statt anstatt anstelle lieber als pas plutôt lieu que no vez lugar más не вместо чем 而不是 不是 而非 より ではなく")
 
 // orderWords order two steps ("Update tasks.md before progress.md", "lint,
 // then tests"); they reverse a rule only when they alone join the two
 // terms: in "If the primary region fails, then traffic moves to eu-west"
 // "then" opens a consequence, and the swap is a second rule (a red team's
 // failover pairs, both true).
-var orderWords = wordSet("before after then avant après puis vor nach dann antes después luego перед после потом")
+var orderWords = text.WordSet("before after then avant après puis vor nach dann antes después luego перед после потом")
 
 // maxRoleWords bounds the words compared between the texts' common start
 // and end: each split is tried, which costs the cube of their number. An

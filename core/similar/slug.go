@@ -5,6 +5,8 @@ import (
 	"hash/fnv"
 	"slices"
 	"strings"
+
+	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 // maxSlug bounds a generated slug (before any "-2" suffix): long enough for
@@ -184,7 +186,7 @@ func slugCands(dst []slugCand, content string, q *quickScan) []slugCand {
 	}
 	var seen map[string]bool // only for long texts; short ones scan dst
 	for _, k := range tokenize(content, false).keys {
-		if isASCII(k) {
+		if text.IsASCII(k) {
 			start := len(q.buf)
 			q.buf = append(q.buf, k...)
 			dst = appendSlugCand(dst, &q.buf, start, len(q.buf), &seen)
@@ -226,13 +228,4 @@ func appendSlugCand(dst []slugCand, buf *[]byte, start, end int, seen *map[strin
 		}
 	}
 	return append(dst, slugCand{int32(start), int32(end), len(dst), vocab})
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
 }

@@ -500,19 +500,7 @@ func (c *Client) AwaitDiagnostics(uri string, version int, timeout time.Duration
 // fails the test and shows the last publish seen.
 func (c *Client) AwaitDiagnosticsWhere(from int, uri string, timeout time.Duration, ok func(*Diagnostics) bool) *Diagnostics {
 	c.t.Helper()
-	var got, last *Diagnostics
-	_, _, found := c.await(from, timeout, func(m *Message) bool {
-		p, isFor := c.decodeDiagnostics(m, uri)
-		if !isFor {
-			return false
-		}
-		last = p
-		if ok(p) {
-			got = p
-			return true
-		}
-		return false
-	})
+	got, last, found := c.awaitDiagnosticsWhere(from, uri, timeout, ok)
 	if !found {
 		if last == nil {
 			c.t.Fatalf("no publishDiagnostics for %s within %v", uri, timeout)
@@ -525,16 +513,27 @@ func (c *Client) AwaitDiagnosticsWhere(from int, uri string, timeout time.Durati
 // TryAwaitDiagnosticsWhere is AwaitDiagnosticsWhere that reports a timeout
 // instead of failing the test: for a wait repeated until a condition holds.
 func (c *Client) TryAwaitDiagnosticsWhere(from int, uri string, timeout time.Duration, ok func(*Diagnostics) bool) (*Diagnostics, bool) {
-	var got *Diagnostics
-	_, _, found := c.await(from, timeout, func(m *Message) bool {
+	got, _, found := c.awaitDiagnosticsWhere(from, uri, timeout, ok)
+	return got, found
+}
+
+// awaitDiagnosticsWhere waits as AwaitDiagnosticsWhere does, and returns
+// the publish that satisfied ok, the last one for uri seen, and whether
+// one satisfied it in time.
+func (c *Client) awaitDiagnosticsWhere(from int, uri string, timeout time.Duration, ok func(*Diagnostics) bool) (got, last *Diagnostics, found bool) {
+	_, _, found = c.await(from, timeout, func(m *Message) bool {
 		p, isFor := c.decodeDiagnostics(m, uri)
-		if isFor && ok(p) {
+		if !isFor {
+			return false
+		}
+		last = p
+		if ok(p) {
 			got = p
 			return true
 		}
 		return false
 	})
-	return got, found
+	return got, last, found
 }
 
 // Shutdown sends shutdown (which must answer null) and exit.
