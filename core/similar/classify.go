@@ -2,12 +2,12 @@ package similar
 
 import (
 	"cmp"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 // reversalMin is how alike two Cores must be before a flipped sign or order
@@ -44,11 +44,11 @@ func Classify(old, new *Text, th Thresholds) Verdict {
 	if v.Action == Skip && !v.Exact {
 		// a skip drops the new text: not when its words trade roles
 		// (roles.go)
-		if x, y, ranked, ok := rolesSwapped(old.Raw, new.Raw); ok {
+		if x, y, reverses, ok := rolesSwapped(old.Raw, new.Raw); ok {
 			switch {
 			case len(x) > 0 && !slices.ContainsFunc(slices.Concat(x, y), func(t stok) bool { return !t.value }):
 				return Verdict{Action: Update, Similarity: v.Similarity, Kind: KindValue, Reason: "values differ"}
-			case ranked:
+			case reverses:
 				return Verdict{Action: Conflict, Similarity: v.Similarity, Kind: KindReversal, Reason: "swaps two terms"}
 			}
 			// the same words in another order, which may say the same or
@@ -194,19 +194,27 @@ func classify(old, new *Text, th Thresholds) Verdict {
 			// wait 2 seconds": the values changed places
 			return Verdict{Action: Update, Similarity: sim, Kind: KindValue, Reason: "values differ"}
 		}
-		if ou[i].flips%2 == ou[j].flips%2 && (conditional(old.Raw) || conditional(new.Raw)) {
-			// "If Alice is away, then ask Bob" / "If Bob is away, then ask
-			// Alice": a condition and its consequence trading terms make a
-			// second rule as often as a reversal (a red team's escalation
-			// and failover pairs, both true), so the new one is stored
-			// beside the old and the pair reported; a replacement would
-			// lose the first
-			return Verdict{Action: Store, Similarity: sim, Kind: KindSibling, Reason: "terms trade places"}
+		if negators := negatorsBefore(old.Raw); negators[i]%2 != negators[j]%2 {
+			// "Use yarn; never use npm" / "Use npm; never use yarn": the
+			// two terms trade polarity
+			return Verdict{Action: Conflict, Similarity: sim, Kind: KindReversal, Reason: "swaps two terms"}
 		}
-		// "Use yarn; never use npm" / "Use npm; never use yarn", "Answer in
-		// German; commits in English" / the reverse: the same words, two
-		// terms trading roles
-		return Verdict{Action: Conflict, Similarity: sim, Kind: KindReversal, Reason: "swaps two terms"}
+		if _, _, reverses, ok := rolesSwapped(old.Raw, new.Raw); ok && reverses || !ok && unitSlots(old.Raw, i, j) {
+			// "Use uv for tooling, not pip", "Update tasks.md before
+			// progress.md": something between the terms ranks them;
+			// "Answer in German; commits in English": each fills a slot
+			// of its own, and the swap reassigns both
+			return Verdict{Action: Conflict, Similarity: sim, Kind: KindReversal, Reason: "swaps two terms"}
+		}
+		// Otherwise the terms are the two ends of one relation, and the
+		// swap may state a second fact as true as the first ("Replica
+		// db2 takes over when db1 fails" / "Replica db1 takes over when
+		// db2 fails", "If Alice is away, ask Bob" / "If Bob is away, ask
+		// Alice", "Mirror from GitLab to GitHub": a red team's failover
+		// and escalation pairs). A replacement would lose the first, so
+		// the new text is stored beside the old and the pair reported for
+		// the caller to settle (issue 27).
+		return Verdict{Action: Store, Similarity: sim, Kind: KindSibling, Reason: "terms trade places"}
 	}
 	if !flipped && !old.hasOrder && !new.hasOrder && sameWords(ou, nu) {
 		// The same words in another order, hyphenation or form: "CRLF
@@ -253,13 +261,41 @@ func classify(old, new *Text, th Thresholds) Verdict {
 	return Verdict{Action: Update, Similarity: sim, Kind: KindReworded}
 }
 
-// conditional reports whether s states a rule under a condition: "if",
-// "when" and their like in the languages memory is written in.
-func conditional(s string) bool { return conditionWords().MatchString(s) }
+// directionWords are the polarity words that say a direction ("after",
+// "below") rather than negate: a term after one of them is no more denied
+// than a term before it ("Replica db2 takes over after db1 fails").
+var directionWords = text.WordSet("after below less lower fewer out")
 
-var conditionWords = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(?:if|when|whenever|unless|once|wenn|falls|sobald|si|quand|lorsqu\w*|cuando|mientras)\b|(?:^|[^\p{L}])(?:если|когда)(?:$|[^\p{L}])|如果|若是|要是|一旦|たら|場合`)
-})
+// negatorsBefore counts, for each unit of the shape of raw, the negators
+// before it in its clause, directionWords aside.
+func negatorsBefore(raw string) []int {
+	var out []int
+	clause, n := 0, 0
+	for _, t := range shapeTokens(raw) {
+		if t.clause != clause {
+			clause, n = t.clause, 0
+		}
+		if t.flags&fFlip != 0 && !directionWords[t.s] {
+			n++
+		}
+		if t.unit {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// unitSlots reports parallelSlots for units i and j of raw's shape.
+func unitSlots(raw string, i, j int) bool {
+	toks := shapeTokens(raw)
+	at := make([]int, 0, j+1) // unit index → token index
+	for k, t := range toks {
+		if t.unit {
+			at = append(at, k)
+		}
+	}
+	return j < len(at) && parallelSlots(toks, at[i], at[i]+1, at[j], at[j]+1)
+}
 
 // oneTermEverywhere reports whether b is a with one word, x, replaced by
 // another, y, in two places or more and nowhere else: not a value, not

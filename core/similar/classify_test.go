@@ -72,6 +72,20 @@ func TestClassify(t *testing.T) {
 		// beside (a red team's pairs, which a replacement lost)
 		{"If Alice is away, then ask Bob.", "If Bob is away, then ask Alice.", Store, "terms trade places", false},
 		{"Wenn Alice krank ist, übernimmt Bob.", "Wenn Bob krank ist, übernimmt Alice.", Store, "terms trade places", false},
+		// the two ends of one relation swapped: maybe a second fact as
+		// true as the first, so stored beside, never a replacement (a red
+		// team's failover and migration pairs)
+		{"Replica db2 takes over after db1 fails.", "Replica db1 takes over after db2 fails.", Store, "terms trade places", false},
+		{"Migriere die Pipelines von GitLab nach GitHub.", "Migriere die Pipelines von GitHub nach GitLab.", Store, "terms trade places", false},
+		{"The frontend calls the backend over gRPC.", "The backend calls the frontend over gRPC.", Store, "terms trade places", false},
+		{"Le service A appelle le service B.", "Le service B appelle le service A.", Store, "terms trade places", false},
+		{"Services talk JSON over HTTP.", "Services talk HTTP over JSON.", Store, "terms trade places", false},
+		// ranked by what joins them, or each in a slot of its own: the
+		// swap reverses
+		{"Run unit tests before integration tests.", "Run integration tests before unit tests.", Conflict, "swaps two terms", false},
+		{"Use Go for the server and Rust for the CLI.", "Use Rust for the server and Go for the CLI.", Conflict, "swaps two terms", false},
+		{"db1 is the primary and db2 is the standby.", "db2 is the primary and db1 is the standby.", Conflict, "swaps two terms", false},
+		{"Prefer the Postgres driver over the MySQL driver.", "Prefer the MySQL driver over the Postgres driver.", Conflict, "reversal", false},
 		// one term swapped in each place it stands: a second fact, not an
 		// update that would replace the first (issue 27's sixth set)
 		{"Load the VAN mode map before starting VAN mode.", "Load the PLAN mode map before starting PLAN mode.", Store, `sibling: "van" vs "plan"`, false},

@@ -28,7 +28,10 @@ var coordinators = text.WordSet("and or nor plus und oder sowie et ou ni y e o u
 // may say one thing in another order ("Run tests in Docker in CI" / "… in
 // CI in Docker") or two facts ("Alice reviews Bob's code" / "Bob reviews
 // Alice's code"), so the new text is stored beside the old as a pair.
-var preferenceWords = text.WordSet("over not instead rather than vs versus > < → ← nicht statt anstatt anstelle lieber als pas plutôt lieu que no vez lugar más не вместо чем 而不是 不是 而非 より ではなく")
+// "Over" is not among them: it ranks only as a joiner (joinsAlone), since
+// it is as often a preposition ("The frontend calls the backend over
+// gRPC") or a particle ("Replica db2 takes over after db1 fails").
+var preferenceWords = text.WordSet("not instead rather than vs versus > < → ← nicht statt anstatt anstelle lieber als pas plutôt lieu que no vez lugar más не вместо чем 而不是 不是 而非 より ではなく")
 
 // orderWords order two steps ("Update tasks.md before progress.md", "lint,
 // then tests"); they reverse a rule only when they alone join the two
@@ -36,6 +39,71 @@ var preferenceWords = text.WordSet("over not instead rather than vs versus > < �
 // "then" opens a consequence, and the swap is a second rule (a red team's
 // failover pairs, both true).
 var orderWords = text.WordSet("before after then avant après puis vor nach dann antes después luego перед после потом")
+
+// fromWords open a span that an order word closes as a direction ("von
+// GitLab nach GitHub": "nach" says where to, not what comes after).
+var fromWords = text.WordSet("from von de desde из от")
+
+// joinsAlone reports whether the words m between two terms that traded
+// places rank them: one order word, or "over" after one of overRankers
+// (before: the words before the first term), with nothing else but stop
+// words and the head the two terms share ("Run unit tests before
+// integration tests": "tests"), and no direction opened right before the
+// first term ("von GitLab nach GitHub"). A verb or any other word between
+// them makes the order part of a longer statement, which may be a second
+// fact ("Replica db2 takes over after db1 fails" / "Replica db1 takes over
+// after db2 fails": two failover rules, both true).
+func joinsAlone(m, before, shared []stok) bool {
+	joiners := 0
+	for _, w := range m {
+		switch {
+		case orderWords[w.s] || w.s == "over" && ranksOver(before):
+			joiners++
+		case w.flags&fStop != 0:
+		case slices.ContainsFunc(shared, func(t stok) bool { return t.s == w.s }):
+		default:
+			return false
+		}
+	}
+	return joiners == 1 && (len(before) == 0 || !fromWords[before[len(before)-1].s])
+}
+
+// determiners are skipped when parallelSlots reads the word beside a term:
+// they stand before subjects and objects alike ("The frontend calls the
+// backend").
+var determiners = text.WordSet("the a an this that le la les un une ce cette der die das den dem des ein eine einen el los las lo un una il gli uno")
+
+// parallelSlots reports whether the terms toks[x0:x1] and toks[y0:y1] (x
+// first) fill a slot each: they stand in different sentences, or in two
+// parts joined by a comma or a coordinator with the same word (a
+// determiner aside) right before both or right after both ("Staging uses
+// the EU bucket and prod uses the US bucket", "Go for the server, Rust for
+// the CLI"). Swapping them reassigns both. The two ends of one relation do
+// not ("db2 takes over after db1 fails", "from GitLab to GitHub", "Le
+// service A appelle le service B", "Run tests in Docker in CI"): swapped,
+// they may state a second fact as true as the first, or the same.
+func parallelSlots(toks []stok, x0, x1, y0, y1 int) bool {
+	if toks[x0].clause != toks[y0].clause {
+		return true
+	}
+	joined := false
+	for _, t := range toks[x1 : y0+1] {
+		joined = joined || t.comma || coordinators[t.s]
+	}
+	if !joined {
+		return false
+	}
+	beside := func(k, step int) string {
+		for k += step; k >= 0 && k < len(toks); k += step {
+			if !determiners[toks[k].s] {
+				return toks[k].s
+			}
+		}
+		return ""
+	}
+	before, after := beside(x0, -1), beside(x1-1, 1)
+	return before != "" && before == beside(y0, -1) || after != "" && after == beside(y1-1, 1)
+}
 
 // maxRoleWords bounds the words compared between the texts' common start
 // and end: each split is tried, which costs the cube of their number. An
@@ -49,8 +117,10 @@ const maxRoleWords = 100
 // a list, or (x and y empty) any other reordering. A block of words moved
 // whole ("On Windows runners, CRLF breaks shellcheck" / "CRLF breaks
 // shellcheck on Windows runners") and a list's items reordered change
-// nothing.
-func rolesSwapped(a, b string) (x, y []stok, ranked, ok bool) {
+// nothing. reverses says the swap reverses a: the middle ranks the two
+// spans (preferenceWords, joinsAlone) or each fills a slot of its own
+// (parallelSlots).
+func rolesSwapped(a, b string) (x, y []stok, reverses, ok bool) {
 	ta, tb := roleWords(a), roleWords(b)
 	if len(ta) != len(tb) {
 		return nil, nil, false, false
@@ -100,7 +170,9 @@ func rolesSwapped(a, b string) (x, y []stok, ranked, ok bool) {
 			if listMiddle(tm[lx:n-ly], tm[n-ly]) {
 				return nil, nil, false, false // items of a list reordered
 			}
-			return tm[:lx], tm[n-ly:], anyIn(m, preferenceWords) || len(m) == 1 && orderWords[m[0]], true
+			reverses := anyIn(m, preferenceWords) || joinsAlone(tm[lx:n-ly], ta[:p], ta[len(ta)-s:]) ||
+				parallelSlots(ta, p, p+lx, p+n-ly, p+n)
+			return tm[:lx], tm[n-ly:], reverses, true
 		}
 	}
 	// Reordered otherwise within one sentence (three terms rotated: "Go
@@ -112,10 +184,10 @@ func rolesSwapped(a, b string) (x, y []stok, ranked, ok bool) {
 	return nil, nil, false, ta[len(ta)-1].clause == 0 && tb[len(tb)-1].clause == 0
 }
 
-// rankingSigns are the symbols that rank two options, read as the word
-// "over": the words of a text are the shape's (shapeTokens), which reads
-// no symbol.
-var rankingSigns = strings.NewReplacer("->", " over ", "=>", " over ", ">", " over ", "<-", " over ", "<", " over ", "→", " over ", "←", " over ")
+// rankingSigns are the symbols that rank two options, read as "rather
+// than" (which ranks wherever it stands, as "over" does not): the words of
+// a text are the shape's (shapeTokens), which reads no symbol.
+var rankingSigns = strings.NewReplacer("->", " rather than ", "=>", " rather than ", ">", " rather than ", "<-", " rather than ", "<", " rather than ", "→", " rather than ", "←", " rather than ")
 
 // roleWords are the words of s as the word-by-word reading splits them
 // (shapeTokens: lower case, a CJK character or known word each, format

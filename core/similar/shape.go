@@ -345,7 +345,7 @@ func findOrders(toks []stok) (out []orderSides, consumed int) {
 				continue
 			}
 		}
-		if n := longestMatch(toks, i, infixPhrases); n > 0 {
+		if n := longestMatch(toks, i, infixPhrases); n > 0 && (toks[i].s != "over" || ranksOver(toks[clauseStart(i):i])) {
 			out = append(out, orderSides{pref: sides(clauseStart(i), i), other: sides(i+n, clauseEnd(i+n))})
 			consumed += negators(i, i+n)
 			i += n - 1
@@ -376,6 +376,20 @@ func findOrders(toks []stok) (out []orderSides, consumed int) {
 		}
 	}
 	return kept, consumed
+}
+
+// overRankers are the words that make a later "over" rank two options
+// ("Prefer Go over Rust", "Use Redis over Memcached", "a preference for
+// tabs over spaces"). Without one, "over" is a preposition or a particle
+// ("talks to the backend over gRPC", "db2 takes over after db1 fails").
+var overRankers = text.WordSet(`prefer prefers preferred preferring preference preferable favor favors
+	favored favour favours favoured choose chooses chose pick picks prioritize prioritizes prioritise
+	prioritises use uses using recommend recommends recommended select selects default defaults`)
+
+// ranksOver reports whether the words before an "over" in its clause hold
+// one of overRankers.
+func ranksOver(before []stok) bool {
+	return slices.ContainsFunc(before, func(t stok) bool { return overRankers[t.s] })
 }
 
 func pairedOpeners() []string {

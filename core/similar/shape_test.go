@@ -22,6 +22,11 @@ func TestShapeOrders(t *testing.T) {
 		{"npmではなくpnpmを使う", []string{"pnpm", "使"}, []string{"npm"}, 0},
 		{"If the build fails, do not retry", nil, nil, 0}, // a comma before "do", not before "not"
 		{"Prefer composition over", nil, nil, 0},
+		// "over" ranks only after a word of choice: otherwise a
+		// preposition or a particle
+		{"Use Redis over Memcached", []string{"redis"}, []string{"memcached"}, 0},
+		{"The frontend calls the backend over gRPC", nil, nil, 0},
+		{"Replica db2 takes over after db1 fails", nil, nil, 0},
 	}
 	for _, tt := range tests {
 		tx := Analyze(tt.in)
