@@ -285,6 +285,49 @@ func negatorsBefore(raw string) []int {
 	return out
 }
 
+// storeVerdict is the verdict of storing new beside old: Classify's, but a
+// new text that repeats old whole and adds to it (extendsWhole) updates it,
+// however little of new the old text is. "Credentials live in
+// ~/credentials/" / "…, one .env file per service": replacing the old
+// loses nothing, where a store beside it keeps two entries of one rule
+// (issue 27's seventh set). The pair is no near-duplicate to check: a
+// reader of both sees no fault, and Pairs offers pairs by their likeness.
+func storeVerdict(old, new *Text, th Thresholds) Verdict {
+	v := Classify(old, new, th)
+	if v.Action == Store && v.Kind == "" && extendsWhole(old, new) {
+		return Verdict{Action: Update, Similarity: v.Similarity, Kind: KindAddsDetail, Reason: "adds detail"}
+	}
+	return v
+}
+
+// extendsWhole reports whether new begins with old: old's content words
+// (two at least) are the first of new's, in order, under the same polarity,
+// and every word and keyword of old is one of new (DecideContents offers
+// such pairs by the keywords).
+func extendsWhole(old, new *Text) bool {
+	ou, nu := old.shapeOf().units, new.shapeOf().units
+	if len(ou) < 2 || len(nu) <= len(ou) || old.effectiveSign() != new.effectiveSign() || !subset(old.Keys(), new.Keys()) {
+		return false
+	}
+	// every word of old, "always" and "only" too: "Always run the tests"
+	// is not repeated by "Run the tests before pushing to main"
+	nw := map[string]int{}
+	for _, t := range shapeTokens(new.Raw) {
+		nw[t.s]++
+	}
+	for _, t := range shapeTokens(old.Raw) {
+		if nw[t.s]--; nw[t.s] < 0 {
+			return false
+		}
+	}
+	for k := range ou {
+		if ou[k].s != nu[k].s {
+			return false
+		}
+	}
+	return true
+}
+
 // unitSlots reports parallelSlots for units i and j of raw's shape.
 func unitSlots(raw string, i, j int) bool {
 	toks := shapeTokens(raw)
@@ -476,7 +519,7 @@ func intersection[T cmp.Ordered](a, b []T) int {
 func Decide(new *Text, existing []*Text, th Thresholds) (match int, v Verdict) {
 	match, v = -1, Verdict{Action: Store}
 	for i, old := range existing {
-		c := Classify(old, new, th)
+		c := storeVerdict(old, new, th)
 		if c.Exact {
 			return i, c
 		}

@@ -24,7 +24,10 @@ func TestDecideContentsMatchesDecide(t *testing.T) {
 			"Retry failed webhook deliveries three times.", "The CLI treats names as case-sensitive.",
 			"The CLI treats names as case-insensitive.", "Keep secrets out of the repository.",
 			"Remove secrets from the repository.", "Don't create Markdown docs unless asked.",
-			"Do not create Markdown documents unless asked.")
+			"Do not create Markdown documents unless asked.",
+			// a text repeated whole and added to (storeVerdict)
+			"Credentials live in ~/credentials/.", "Credentials live in ~/credentials/, one .env file per service.",
+			"Always run the tests.", "Run the tests before pushing to main.")
 		texts := make([]*Text, len(contents))
 		for i, c := range contents {
 			texts[i] = Analyze(c)
@@ -74,6 +77,40 @@ func TestDecideContentsParallel(t *testing.T) {
 		wi, wv = Decide(fresh, texts, defaultTh)
 		if gi != wi || gv != wv {
 			t.Fatalf("new %q: DecideContents = %d %+v, Decide = %d %+v", fresh.Raw, gi, gv, wi, wv)
+		}
+	}
+}
+
+// TestStoreExtends: a store that repeats an entry whole and adds to it
+// updates that entry, however little of the new text it is; under another
+// polarity, or missing a word of the old, it does not.
+func TestStoreExtends(t *testing.T) {
+	th := Thresholds{Skip: 0.8, Update: 0.6}
+	for _, tc := range []struct {
+		old, new string
+		want     Action
+		kind     string
+	}{
+		{"Credentials live in `~/credentials/`.", "Credentials live in `~/credentials/`, one `.env` file per service.", Update, KindAddsDetail},
+		{"Copy customer replies to the clipboard via `pbcopy`.", "Copy customer replies to the clipboard via `pbcopy` and also show the draft in the chat for review.", Update, KindAddsDetail},
+		{"Tailwind CSS pour le styling.", "Tailwind CSS pour le styling, avec ShadCN UI pour les thèmes.", Update, KindAddsDetail},
+		{"Do not use the system Python.", "Do not use the system Python or its pip in CI containers or release jobs.", Update, KindAddsDetail},
+		// "always" is not said again: the new text may narrow the rule
+		{"Always run the tests.", "Run the tests before pushing to main from a release branch.", Store, ""},
+		// the old text is not its start
+		{"Run the tests before pushing.", "Before pushing to a release branch, also run the linters and the tests.", Store, ""},
+		// one word is no rule to repeat
+		{"Deploy.", "Deploy through the release pipeline with the on-call's approval.", Store, ""},
+		// another polarity is Classify's to read
+		{"Use the system Python in CI.", "Use the system Python in CI never, whatever the job or the runner image says.", Store, ""},
+	} {
+		old, new := Analyze(tc.old), Analyze(tc.new)
+		_, v := Decide(new, []*Text{old}, th)
+		if v.Action != tc.want || v.Kind != tc.kind {
+			t.Errorf("%q → %q: %v %q, want %v %q", tc.old, tc.new, v.Action, v.Kind, tc.want, tc.kind)
+		}
+		if _, cv := DecideContents(new, []string{tc.old}, th); cv != v {
+			t.Errorf("%q → %q: DecideContents %+v, Decide %+v", tc.old, tc.new, cv, v)
 		}
 	}
 }
