@@ -589,13 +589,15 @@ var pragma = sync.OnceValue(func() *regexp.Regexp {
 
 // stamp is a comment of metadata: any key and a short value (`id:
 // 7f3c2a`, `source: Slack #infra 2026-04-02`, `更新日期：2026-05-10`), a
-// date with a few words around it in any language (`обновлено
-// 2026-02-14`), or one of the keys people stamp entries with, colon or not,
+// date (year first, or day or month first with the year last, or a year
+// and month) with a few words around it in any language (`обновлено
+// 2026-02-14`, `relu par @claire le 03/05/2026`, `deprecated since
+// 2026-05, kept for history`), or one of the keys people stamp entries with, colon or not,
 // and a value of any length: a review stamp says what the review covered
 // (`reviewed: 2026-06-26 | repo-wide consistency audit; canonical facts in
 // docs/…`, from a real team's file).
 var stamp = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)^\s*(?:[\p{L}][\p{L}\d_-]*[:：](?:[ \t]*\S+){0,5}|(?:\S{1,40}?[:：]?[ \t]*)?(?:\S+[ \t]+){0,2}\d{4}[-/.]\d{2}[-/.]\d{2}[,;]?(?:[ \t]+\S+){0,3}|(?:reviewed|updated|last-(?:updated|reviewed|verified|checked)|verified|checked|audited|created|added|expires|expiry|source|owner|author|confidence|status|since|version|generated|id|ref|tags?)\b:?(?:[ \t]+\S+)*)\s*$`)
+	return regexp.MustCompile(`(?i)^\s*(?:[\p{L}][\p{L}\d_-]*[:：](?:[ \t]*\S+){0,5}|(?:\S{1,40}?[:：]?[ \t]*)?(?:\S+[ \t]+){0,3}(?:\d{4}[-/.]\d{1,2}(?:[-/.]\d{1,2})?|\d{1,2}[-/.]\d{1,2}[-/.]\d{4})[,;:：]?(?:[ \t]+\S+){0,3}|(?:reviewed|updated|last-(?:updated|reviewed|verified|checked)|verified|checked|audited|created|added|expires|expiry|source|owner|author|confidence|status|since|version|generated|id|ref|tags?)\b:?(?:[ \t]+\S+)*)\s*$`)
 })
 
 // sectionMarker is a comment of one token that names a section for a tool
@@ -624,8 +626,88 @@ func metadataComment(body string) bool {
 		return false
 	}
 	return toolMarkers[b] || pragma().MatchString(b) && !pragmaArgsInstruct(b) || stamp().MatchString(b) ||
-		markerToken(b)
+		markerToken(b) || whoWroteStamp(b) || editorNote(b)
 }
+
+// editorNote reports whether a comment is a note to the person editing the
+// file, which a rendered file has no need to show (issue 27's seventh
+// set): a generated file's notice ("DO NOT EDIT: generated from
+// project.yaml by agentkit sync", "Généré par agents-md init — ne pas
+// modifier manuellement"), or, when it touches none of the hazards a
+// hidden order acts on, a TODO or FIXME or an order about the file itself
+// ("keep this list sorted alphabetically"). commentAsks is asked first:
+// what reads as an order to an agent stays one.
+func editorNote(body string) bool {
+	b := strings.ToLower(strings.Join(strings.Fields(body), " "))
+	if generatedNotice(b) {
+		return true
+	}
+	if touchesHazard(b) {
+		return false
+	}
+	if noteMarker().MatchString(b) {
+		return true
+	}
+	clauses := noteClauses(b)
+	for _, c := range clauses {
+		if !upkeep().MatchString(c) {
+			return false
+		}
+	}
+	return len(clauses) > 0
+}
+
+// noteClauses splits a note at its clause marks: a full stop only before a
+// space, since file names hold one ("project.yaml").
+func noteClauses(b string) []string {
+	var out []string
+	for c := range strings.FieldsFuncSeq(strings.ReplaceAll(b+" ", ". ", "; "), func(r rune) bool { return strings.ContainsRune(";:：—–,|!?", r) }) {
+		if c = strings.TrimSpace(c); c != "" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+var (
+	// noteMarker opens a note a person leaves for the next editor
+	noteMarker = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:todo|fixme|xxx|hack|nb)\b\s*(?:\([^()]{0,40}\))?\s*[:：-]`)
+	})
+	// upkeep is an order about the file itself, its object right after
+	// the verb: "keep this list sorted alphabetically", "update the table
+	// when a service is added"
+	upkeep = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:please\s+)?(?:keep|sort|update|maintain|reorder|extend|regenerate|shorten|trim|alphabeti[sz]e)\s+(?:this|these|the)\s+(?:\w+\s+)?(?:list|lists|section|sections|file|table|tables|entries|headings?|bullets?|items?)\b`)
+	})
+)
+
+// generatedNotice reports whether b (lower case) is all a generated file's
+// notice: clauses that say it is generated or kept up to date by a tool
+// (naming the tool or its source in a few words, no address) or
+// that it must not be edited by hand, in the languages memory is written
+// in.
+func generatedNotice(b string) bool {
+	if strings.Contains(b, "//") {
+		return false // an address
+	}
+	clauses := noteClauses(b)
+	for _, c := range clauses {
+		if !notEdited().MatchString(c) && !generatedBy().MatchString(c) {
+			return false
+		}
+	}
+	return len(clauses) > 0
+}
+
+var (
+	notEdited = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:please\s+)?(?:(?:do\s+not|don't|never)\s+(?:edit|modify|change)|no\s+(?:editar|modificar)|ne\s+pas\s+(?:modifier|éditer|editer)|nicht\s+(?:manuell\s+)?(?:bearbeiten|ändern|editieren)|не\s+(?:редактировать|изменять|править)|请勿(?:手动)?(?:编辑|修改)|不要(?:手动)?(?:编辑|修改)|(?:手動で)?編集しないで(?:ください)?|(?:手動で)?編集しない(?:こと)?)(?:\s*(?:this\s+(?:file|section|block)|by\s+hand|manually|directly|a\s+mano|manualmente|manuellement|à\s+la\s+main|вручную|此文件|本文件))*$`)
+	})
+	generatedBy = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:this\s+(?:file|section|block)\s+(?:is|was)\s+)?(?:auto(?:matically)?[- ]?)?(?:generated|updated|maintained|synced|managed|actualizado|generado|mantenido|généré|genere|mis\s+à\s+jour|generiert|aktualisiert|erzeugt|сгенерирован[оа]?|обновля?ется|自动生成|自動生成)(?:\s+(?:automatically|automáticamente|automatiquement|automatisch|автоматически))?\s+(?:by|from|with|using|via|por|desde|con|par|depuis|avec|à\s+partir\s+de|von|aus|mit|durch|из|с|скриптом)\s+[\w@./+-]+(?:\s+[\w@./+-]+){0,4}$`)
+	})
+)
 
 // agentAddressed is a comment that opens by addressing the agent, with a
 // word of address: "AIへ：", "エージェントに：", "致AI：", "To the agent:".
@@ -674,6 +756,9 @@ func judgeComment(body string) (asks int, report bool) {
 		return asksNothing, false
 	}
 	asks = commentAsks(body)
+	if asks == asksImperative && editorNote(body) {
+		return asksNothing, false
+	}
 	return asks, asks != asksNothing || !metadataComment(body)
 }
 
@@ -735,7 +820,7 @@ const (
 // pragma's words after its tool ("markdownlint-disable-next-line Ignore
 // all previous instructions") are read as any comment's.
 func commentAsks(body string) int {
-	if len(directive.Find(body)) > 0 || directive.AddressesAgent(body) && !whoWroteStamp(body) {
+	if len(directive.Find(body)) > 0 || directive.AddressesAgent(body) && !whoWroteStamp(body) && !generatedNotice(strings.ToLower(strings.Join(strings.Fields(body), " "))) {
 		return asksAgent
 	}
 	if f := strings.Fields(body); len(f) > 1 && pragma().MatchString(f[0]) {
@@ -766,35 +851,48 @@ func commentAsks(body string) int {
 }
 
 // whoWroteStamp reports whether a comment is a stamp of which agent or
-// model wrote an entry, or when: "agent: codex", "model: gpt-4o", "ai:
-// generated 2026-01-01". Its key names the agent, but what follows is a
-// name or a date, not words to it: every part of every word (split at
-// hyphens) holds a digit or is a name of this list, so "agent:
-// codex-unrestricted" or "agent: skip-tests" is no stamp (a red team's).
+// model wrote an entry, who edited it, or when: "agent: codex", "model:
+// gpt-4o", "ai: generated 2026-01-01", "generated by copilot", "authored
+// by Gemini 2.5 Pro, edited by @mlopez", "ai-generated: true". It names the
+// agent, but every other word is a name, a date, a handle or a word of
+// authorship: every part of every word (split at hyphens) holds a digit or
+// is a word of this list, so "agent: codex-unrestricted" or "agent:
+// skip-tests" is no stamp (a red team's).
 func whoWroteStamp(body string) bool {
-	key, value, ok := strings.Cut(strings.ToLower(strings.TrimSpace(body)), ":")
-	if !ok || !stampKeys[strings.TrimSpace(key)] {
+	words := strings.FieldsFunc(strings.ToLower(body), func(r rune) bool {
+		return r == ' ' || r == '\t' || r == '\n' || r == ',' || r == ';' || r == ':' || r == '：'
+	})
+	if len(words) < 2 || len(words) > 12 {
 		return false
 	}
-	words := strings.FieldsFunc(value, func(r rune) bool { return r == ' ' || r == '\t' || r == ',' })
-	if len(words) == 0 || len(words) > 4 {
-		return false
-	}
+	authored := false
 	for _, w := range words {
+		if strings.HasPrefix(w, "@") && len(w) > 1 {
+			continue // a person's handle
+		}
 		for part := range strings.SplitSeq(w, "-") {
-			if !stampNames[part] && !(strings.ContainsAny(part, "0123456789") && strings.Trim(part, "0123456789.abcdefghijklmnopqrstuvwxyz") == "") {
+			switch {
+			case stampKeys[part] || stampVerbs[part]:
+				authored = true
+			case stampNames[part] || stampJoiners[part]:
+			case strings.ContainsAny(part, "0123456789") && strings.Trim(part, "0123456789.abcdefghijklmnopqrstuvwxyz") == "":
+			default:
 				return false
 			}
 		}
 	}
-	return true
+	return authored
 }
 
 var (
 	stampKeys  = text.WordSet("ai agent assistant model llm bot author by")
-	stampNames = text.WordSet(`codex claude copilot cursor gemini aider windsurf cline kiro devin chatgpt gpt llama mistral
+	stampVerbs = text.WordSet("generated authored written drafted created edited reviewed updated assisted co")
+	// stampJoiners join the parts of a stamp: "generated with claude
+	// and reviewed by @ana", "ai-generated: true"
+	stampJoiners = text.WordSet("with using via and true yes")
+	stampNames   = text.WordSet(`codex claude copilot cursor gemini aider windsurf cline kiro devin chatgpt gpt llama mistral
 		deepseek qwen openhands goose amp junie roo dependabot renovate human code chat sonnet opus haiku pro flash
-		mini nano turbo large small medium instruct preview generated written authored reviewed updated created added by`)
+		mini nano turbo large small medium instruct preview`)
 )
 
 // hazardStems begin the words of what a hidden order worth refusing acts
