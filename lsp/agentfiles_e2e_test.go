@@ -104,3 +104,35 @@ func TestE2EAgentFileAsYouType(t *testing.T) {
 	}
 	c.Shutdown()
 }
+
+// TestE2EAgentFileOverTheFileLimit: AGENTS.md past the 2 MiB a memory file
+// may hold is still read whole by Codex's budget: the binary shows its
+// load-budget error on the line Codex drops, as check does, whether the
+// file is closed (read from disk) or open in the editor.
+func TestE2EAgentFileOverTheFileLimit(t *testing.T) {
+	for _, open := range []bool{false, true} {
+		t.Run(map[bool]string{false: "closed", true: "open"}[open], func(t *testing.T) {
+			g := gittest.New(t)
+			entry := "# Decisions\n\n- [pm] Use pnpm for installs.\n"
+			// as in TestE2EAgentFiles, byte 32,768 is on 0-based line 330;
+			// 22,000 lines of 100 bytes pass 2 MiB
+			agents := "# Agents\n\n- Install dependencies with `npm install`.\n" + strings.Repeat(strings.Repeat("x", 99)+"\n", 22000)
+			g.Write(map[string]string{".memory/decisions.md": entry, "AGENTS.md": agents})
+			g.Commit("2026-11-01T10:00:00Z", "memory and agents")
+			c := startBinary(t, g.Dir)
+			c.Initialize(lsptest.InitializeParams(g.Dir, nil))
+			uri := lsptest.URI(filepath.Join(g.Dir, ".memory", "decisions.md"))
+			agentsURI := lsptest.URI(filepath.Join(g.Dir, "AGENTS.md"))
+			mark := c.Mark()
+			c.Notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "markdown", "version": 1, "text": entry}})
+			if open {
+				c.Notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": agentsURI, "languageId": "markdown", "version": 1, "text": agents}})
+			}
+			d := c.AwaitDiagnosticsWhere(mark, agentsURI, 20*time.Second, func(d *lsptest.Diagnostics) bool { return d.Find("load-budget") != nil })
+			if f := d.Find("load-budget"); f.Severity != 1 || f.Range.Start.Line != 330 || !strings.Contains(f.Message, "Codex loads at most 32 KiB") {
+				t.Errorf("AGENTS.md's load-budget: %+v", f)
+			}
+			c.Shutdown()
+		})
+	}
+}

@@ -269,17 +269,19 @@ func (v *view) sameFiles(w *view) bool {
 	return true
 }
 
-// ix is the line index of file i, built on first use. A file over
+// ix is the line index of file i, built on first use. A memory file over
 // rules.MaxFileBytes gets the index of an empty text: its one finding sits
 // at offset 0, and scanning megabytes for line starts nobody asks for is
-// exactly the work the limit exists to avoid.
+// exactly the work the limit exists to avoid. An agent's file is read
+// whole by the budget it is judged against, however large, and its
+// load-budget finding sits where the agent cuts it.
 func (v *view) ix(i int) *text.Index {
 	v.lazy.Lock()
 	defer v.lazy.Unlock()
 	if v.index[i] == nil {
 		src := v.files[i].Doc.Src
 		switch {
-		case v.files[i].TooLarge():
+		case v.files[i].TooLarge() && (v.mem == 0 || i < v.mem):
 			v.index[i] = text.NewIndex(nil)
 		case v.cache != nil && v.docs[i] == nil:
 			// From the disk cache: built once for all its views.
