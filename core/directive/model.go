@@ -827,6 +827,22 @@ func isContent(t mtoken) bool {
 	return t.kind != tFlag && (t.c == 0 || t.c&^(wDet|wGen|wSkip|wPrep|wYou|wHost|wRel) != 0)
 }
 
+// bareAssent reports whether the words after a role label are one word of
+// assent and nothing else (a flag aside): "<!-- ai: yes -->" stamps an entry as an
+// agent's, and a turn that says only "yes" steers nothing.
+func bareAssent(rest []mtoken) bool {
+	words := 0
+	for _, t := range rest {
+		if t.kind == tFlag {
+			continue // the "--" that closes a comment
+		}
+		if words++; t.c&wFirst == 0 {
+			return false
+		}
+	}
+	return words == 1
+}
+
 // readTurn finds an impersonated turn at the start of the sentence: a role
 // label and a colon, followed by the first person for an assistant's turn,
 // by "you" or an order for any; any label when the line holds a dialogue.
@@ -836,7 +852,7 @@ func readTurn(toks []mtoken, s, e int, dialogue bool) (hit, bool) {
 		return hit{}, false
 	}
 	turn := dialogue || within(toks, s+1, e, 3, wYou)
-	if t.c&wAsst != 0 && within(toks, s+1, e, 2, wFirst) {
+	if t.c&wAsst != 0 && within(toks, s+1, e, 2, wFirst) && !bareAssent(toks[s+1:e]) {
 		turn = true
 	}
 	for k := s + 1; k < e; k++ {

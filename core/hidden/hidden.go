@@ -820,7 +820,14 @@ const (
 // pragma's words after its tool ("markdownlint-disable-next-line Ignore
 // all previous instructions") are read as any comment's.
 func commentAsks(body string) int {
-	if len(directive.Find(body)) > 0 || directive.AddressesAgent(body) && !whoWroteStamp(body) && !generatedNotice(strings.ToLower(strings.Join(strings.Fields(body), " "))) {
+	if whoWroteStamp(body) {
+		// names, dates and words of authorship, whatever reads "ai:" as
+		// a turn of the conversation: "ai: yes", "ai: generated"
+		return asksNothing
+	}
+	b := strings.Join(strings.Fields(body), " ")
+	if len(directive.Find(body)) > 0 || agentAddressed().MatchString(b) ||
+		directive.AddressesAgent(body) && !generatedNotice(strings.ToLower(b)) {
 		return asksAgent
 	}
 	if f := strings.Fields(body); len(f) > 1 && pragma().MatchString(f[0]) {
@@ -885,7 +892,7 @@ func whoWroteStamp(body string) bool {
 }
 
 var (
-	stampKeys  = text.WordSet("ai agent assistant model llm bot author by")
+	stampKeys  = text.WordSet("ai agent assistant model llm bot author by モデル 模型 модель агент modèle modell modelo agente エージェント 智能体")
 	stampVerbs = text.WordSet("generated authored written drafted created edited reviewed updated assisted co")
 	// stampJoiners join the parts of a stamp: "generated with claude
 	// and reviewed by @ana", "ai-generated: true"
