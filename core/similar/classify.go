@@ -41,6 +41,15 @@ func Classify(old, new *Text, th Thresholds) Verdict {
 			return Verdict{Action: Store, Similarity: v.Similarity, Kind: KindSibling, Reason: "sibling: " + reason}
 		}
 	}
+	if v.Action == Skip && !v.Exact && sameWordsOtherCounts(unitWords(old), unitWords(new)) {
+		// "The staging bucket mirrors the prod bucket, and the prod
+		// bucket is read-only" / the same with staging and prod swapped:
+		// HackLM's keywords are a set, and the two hold the same one; but
+		// a word said more often in one says something of another term.
+		// A skip would drop the new fact (a red team's), so it is stored
+		// beside the old and the pair reported.
+		return Verdict{Action: Store, Similarity: v.Similarity, Kind: KindSibling, Reason: "terms trade places"}
+	}
 	if v.Action == Skip && !v.Exact {
 		// a skip drops the new text: not when its words trade roles
 		// (roles.go)
@@ -89,6 +98,31 @@ func Classify(old, new *Text, th Thresholds) Verdict {
 func oneWordApartOnly(old, new *Text) bool {
 	_, _, ok := oneWordApart(old.Core(), new.Core())
 	return ok
+}
+
+// sameWordsOtherCounts reports whether a and b hold the same words, some
+// of them a different number of times.
+func sameWordsOtherCounts(a, b []string) bool {
+	count := map[string]int{}
+	for _, w := range a {
+		count[w]++
+	}
+	for _, w := range b {
+		if _, ok := count[w]; !ok {
+			return false
+		}
+		count[w]--
+	}
+	differ := false
+	for w, n := range count {
+		if n != 0 {
+			differ = true
+		}
+		if !slices.Contains(b, w) {
+			return false
+		}
+	}
+	return differ
 }
 
 func sameMultiset(a, b []string) bool {
@@ -194,6 +228,9 @@ func classify(old, new *Text, th Thresholds) Verdict {
 			// wait 2 seconds": the values changed places
 			return Verdict{Action: Update, Similarity: sim, Kind: KindValue, Reason: "values differ"}
 		}
+		if unitsSplitByCondition(old.Raw, i, j) {
+			return Verdict{Action: Store, Similarity: sim, Kind: KindSibling, Reason: "terms trade places"}
+		}
 		if negators := negatorsBefore(old.Raw); negators[i]%2 != negators[j]%2 {
 			// "Use yarn; never use npm" / "Use npm; never use yarn": the
 			// two terms trade polarity
@@ -287,18 +324,77 @@ func negatorsBefore(raw string) []int {
 
 // storeVerdict is the verdict of storing new beside old: Classify's, but a
 // new text that repeats old whole and adds to it (extendsWhole) updates it,
-// however little of new the old text is. "Credentials live in
+// however little of new the old text is, and one whose added words limit
+// what old says (narrows) does not, however much of new old is. "Credentials live in
 // ~/credentials/" / "…, one .env file per service": replacing the old
 // loses nothing, where a store beside it keeps two entries of one rule
 // (issue 27's seventh set). The pair is no near-duplicate to check: a
 // reader of both sees no fault, and Pairs offers pairs by their likeness.
 func storeVerdict(old, new *Text, th Thresholds) Verdict {
 	v := Classify(old, new, th)
-	if v.Action == Store && v.Kind == "" && extendsWhole(old, new) {
+	switch {
+	case v.Action == Update && v.Kind == KindAddsDetail && narrows(old, new):
+		// "Deploy on Fridays" / "… except in December": the more limits
+		// what the old text said, and replacing it would lose the rule
+		// where the limit does not hold (a red team's). Stored beside;
+		// to check the two stay a near-duplicate pair.
+		return Verdict{Action: Store, Similarity: v.Similarity}
+	case v.Action == Store && v.Kind == "" && extendsWhole(old, new) && !narrows(old, new):
 		return Verdict{Action: Update, Similarity: v.Similarity, Kind: KindAddsDetail, Reason: "adds detail"}
 	}
 	return v
 }
+
+// narrows reports whether the words new adds to old may limit or overturn
+// what old says, so that replacing old would lose it where the limit does
+// not hold: a sentence or a clause more ("Tests run in Docker on Linux; on
+// macOS they run natively"), a word of exception, limit, contrast, change
+// or condition ("only", "unless", "if", "until", "but", "elsewhere",
+// "was", "sauf", "nur", "solo", "только", "除外", "のみ"), or a value where
+// old states one ("Keep two replicas …, five in production"). A red
+// team's list, in the six languages.
+func narrows(old, new *Text) bool {
+	ot, nt := shapeTokens(old.Raw), shapeTokens(new.Raw)
+	if len(nt) > 0 && len(ot) > 0 && nt[len(nt)-1].clause > ot[len(ot)-1].clause {
+		return true
+	}
+	have := map[string]int{}
+	oldValue := false
+	for _, t := range ot {
+		have[t.s]++
+		oldValue = oldValue || t.value || numberValues[t.s] > 0
+	}
+	for _, t := range nt {
+		if have[t.s] > 0 {
+			have[t.s]--
+			continue
+		}
+		if limitWords[t.s] || oldValue && (t.value || numberValues[t.s] > 0) {
+			return true
+		}
+	}
+	for _, w := range cjkLimits {
+		if strings.Contains(new.Raw, w) && !strings.Contains(old.Raw, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// limitWords limit, except, contrast, condition or date what they are
+// added to.
+var limitWords = text.WordSet(`only except excepting excluding unless until till but however instead elsewhere
+	otherwise was were used old previously formerly now anymore longer moved replaced deprecated obsolete banned
+	prohibited forbidden wrong mistake outdated bad discouraged if when whenever provided
+	si quand lorsque wenn falls sobald cuando если когда
+	sauf excepté hormis uniquement seulement seul seule mais sinon ailleurs jusqu autrefois désormais remplacé obsolète interdit
+	außer ausser nur aber sonst bis jedoch früher jetzt ersetzt veraltet verboten
+	excepto salvo solo sólo únicamente pero sino hasta antes ahora reemplazado obsoleto prohibido
+	кроме только лишь но однако иначе до раньше теперь заменён устарело запрещено`)
+
+// cjkLimits are limit words of Chinese and Japanese, found in the raw text
+// (their words are characters to the shape).
+var cjkLimits = []string{"除外", "除了", "仅限", "仅", "只", "但", "以前", "现在", "改为", "禁止", "のみ", "だけ", "ただし", "以外", "除く", "まで", "以前", "今は", "禁止"}
 
 // extendsWhole reports whether new begins with old: old's content words
 // (two at least) are the first of new's, in order, under the same polarity,
@@ -330,14 +426,31 @@ func extendsWhole(old, new *Text) bool {
 
 // unitSlots reports parallelSlots for units i and j of raw's shape.
 func unitSlots(raw string, i, j int) bool {
+	toks, at := unitTokens(raw, j)
+	return at != nil && parallelSlots(toks, at[i], at[i]+1, at[j], at[j]+1)
+}
+
+// unitsSplitByCondition reports conditionSplits for the words between
+// units i and j of raw's shape.
+func unitsSplitByCondition(raw string, i, j int) bool {
+	toks, at := unitTokens(raw, j)
+	return at != nil && conditionSplits(raw, toks, at[i]+1, at[j])
+}
+
+// unitTokens are the words of raw and the index among them of each of its
+// shape's units up to unit j (nil when it has fewer).
+func unitTokens(raw string, j int) ([]stok, []int) {
 	toks := shapeTokens(raw)
-	at := make([]int, 0, j+1) // unit index → token index
+	at := make([]int, 0, j+1)
 	for k, t := range toks {
 		if t.unit {
 			at = append(at, k)
 		}
 	}
-	return j < len(at) && parallelSlots(toks, at[i], at[i]+1, at[j], at[j]+1)
+	if j >= len(at) {
+		return toks, nil
+	}
+	return toks, at
 }
 
 // oneTermEverywhere reports whether b is a with one word, x, replaced by

@@ -86,6 +86,22 @@ func TestClassify(t *testing.T) {
 		{"Use Go for the server and Rust for the CLI.", "Use Rust for the server and Go for the CLI.", Conflict, "swaps two terms", false},
 		{"db1 is the primary and db2 is the standby.", "db2 is the primary and db1 is the standby.", Conflict, "swaps two terms", false},
 		{"Prefer the Postgres driver over the MySQL driver.", "Prefer the MySQL driver over the Postgres driver.", Conflict, "reversal", false},
+		{"Composition over inheritance.", "Inheritance over composition.", Conflict, "reversal", false},
+		{"Use pnpm in place of npm.", "Use npm in place of pnpm.", Conflict, "swaps two terms", false},
+		{"Bevorzuge Tabs gegenüber Leerzeichen.", "Bevorzuge Leerzeichen gegenüber Tabs.", Conflict, "swaps two terms", false},
+		// a red team's: terms on either side of a condition, however the
+		// rest ranks them, state a second rule as often as a reversal
+		{"When db1 is down, db2 is primary.", "When db2 is down, db1 is primary.", Store, "terms trade places", false},
+		{"If db1 is not reachable, use db2.", "If db2 is not reachable, use db1.", Store, "terms trade places", false},
+		{"When db1 fails, alert the DBA. Then promote db2.", "When db2 fails, alert the DBA. Then promote db1.", Store, "terms trade places", false},
+		{"db1が落ちたら、db2がプライマリになる。", "db2が落ちたら、db1がプライマリになる。", Store, "terms trade places", false},
+		{"如果Alice不在，由Bob审批。", "如果Bob不在，由Alice审批。", Store, "terms trade places", false},
+		{"Kopiere die Backups täglich Berlin nach Frankfurt.", "Kopiere die Backups täglich Frankfurt nach Berlin.", Store, "terms trade places", false},
+		{"Alice sait que Bob est en astreinte cette semaine.", "Bob sait que Alice est en astreinte cette semaine.", Store, "terms trade places", false},
+		// the same set of words, one of them said more often: a skip would
+		// drop a second fact
+		{"The staging bucket mirrors the prod bucket, and the prod bucket is read-only.", "The prod bucket mirrors the staging bucket, and the staging bucket is read-only.", Store, "terms trade places", false},
+		{"The EU cluster backs up to the US cluster. The US cluster backs up to Asia.", "The US cluster backs up to the EU cluster. The EU cluster backs up to Asia.", Store, "terms trade places", false},
 		// one term swapped in each place it stands: a second fact, not an
 		// update that would replace the first (issue 27's sixth set)
 		{"Load the VAN mode map before starting VAN mode.", "Load the PLAN mode map before starting PLAN mode.", Store, `sibling: "van" vs "plan"`, false},

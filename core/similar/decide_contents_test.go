@@ -101,6 +101,17 @@ func TestStoreExtends(t *testing.T) {
 		{"Run the tests before pushing.", "Before pushing to a release branch, also run the linters and the tests.", Store, ""},
 		// one word is no rule to repeat
 		{"Deploy.", "Deploy through the release pipeline with the on-call's approval.", Store, ""},
+		// what the added words limit or overturn would be lost by a
+		// replacement (a red team's)
+		{"Deploy the web app on Fridays.", "Deploy the web app on Fridays except in December.", Store, ""},
+		{"Deploy the web app on Fridays.", "Deploy the web app on Fridays if the CTO approves.", Store, ""},
+		{"Use pnpm for installs.", "Use pnpm for installs in the docs package; elsewhere use npm.", Store, ""},
+		{"Keep two replicas of the cache.", "Keep two replicas of the cache in staging, five in production.", Store, ""},
+		{"Use yarn for installs.", "Use yarn for installs. We moved to pnpm in May.", Store, ""},
+		{"Die App freitags deployen.", "Die App freitags deployen außer im Dezember.", Store, ""},
+		{"周五部署应用。", "周五部署应用，十二月除外。", Store, ""},
+		{"金曜日にアプリをデプロイする。", "金曜日にアプリをデプロイするのはステージングのみ、本番は月曜日。", Store, ""},
+		{"Deploy the web app on Fridays.", "Deploy the web app on Fridays is a bad idea.", Store, ""},
 		// another polarity is Classify's to read
 		{"Use the system Python in CI.", "Use the system Python in CI never, whatever the job or the runner image says.", Store, ""},
 	} {

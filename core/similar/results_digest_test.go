@@ -116,9 +116,13 @@ func resultsDigest(facts func(*Text) string) string {
 // places are no duplicate) decides none of these texts otherwise. Rewritten
 // for its fifth: a number written inside CJK text ("30秒") is a value, so
 // CJK texts that differ only in their numbers are updates, no duplicates.
+// Rewritten for its seventh: two terms that trade places reverse a rule
+// only when something ranks them or each fills a slot of its own, never
+// across a condition ("over" ranks only after a word of choice); the same
+// set of words said a different number of times is no duplicate.
 func TestResultsUnchangedByRepresentation(t *testing.T) {
 	longtest.Skip(t)
-	const want = "5ce2f7344f0510f34f70408b6caaf45304a5f7f96ae99c73eec5817a12dbccd7"
+	const want = "a81a1fd4fc103ab67b5a678e0e3d6188411cee92ce9cc745fb465762869b2959"
 	got := resultsDigest(func(x *Text) string {
 		return fmt.Sprintf("%q %q %q %q %q %d %v", x.Norm, x.Keys(), x.Core(), x.Numbers(), x.Named(), x.Sign, x.hasOrder)
 	})

@@ -1,8 +1,10 @@
 package similar
 
 import (
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/memory-lsp/memory-lsp/core/text"
 )
@@ -31,7 +33,8 @@ var coordinators = text.WordSet("and or nor plus und oder sowie et ou ni y e o u
 // "Over" is not among them: it ranks only as a joiner (joinsAlone), since
 // it is as often a preposition ("The frontend calls the backend over
 // gRPC") or a particle ("Replica db2 takes over after db1 fails").
-var preferenceWords = text.WordSet("not instead rather than vs versus > < → ← nicht statt anstatt anstelle lieber als pas plutôt lieu que no vez lugar más не вместо чем 而不是 不是 而非 より ではなく")
+// "Que" is not either: "Alice sait que Bob est d'astreinte" (a red team's).
+var preferenceWords = text.WordSet("not instead rather than vs versus place favor favour beats wins > < → ← nicht statt anstatt anstelle lieber als gegenüber pas plutôt lieu no vez lugar más не вместо чем 而不是 不是 而非 其次 より ではなく")
 
 // orderWords order two steps ("Update tasks.md before progress.md", "lint,
 // then tests"); they reverse a rule only when they alone join the two
@@ -57,7 +60,9 @@ func joinsAlone(m, before, shared []stok) bool {
 	joiners := 0
 	for _, w := range m {
 		switch {
-		case orderWords[w.s] || w.s == "over" && ranksOver(before):
+		case orderWords[w.s] && w.s != "nach" || w.s == "over" && ranksOver(before):
+			// "nach" says where to as often as what after: "Kopiere die
+			// Backups Berlin nach Frankfurt" (a red team's)
 			joiners++
 		case w.flags&fStop != 0:
 		case slices.ContainsFunc(shared, func(t stok) bool { return t.s == w.s }):
@@ -72,6 +77,37 @@ func joinsAlone(m, before, shared []stok) bool {
 // they stand before subjects and objects alike ("The frontend calls the
 // backend").
 var determiners = text.WordSet("the a an this that le la les un une ce cette der die das den dem des ein eine einen el los las lo un una il gli uno")
+
+// conditionSplits reports whether raw, whose words are toks, states a rule
+// under a condition and a comma, a sentence mark or a word of consequence
+// parts toks[from:to], the words between two terms: one term is in the
+// condition and the other in what follows it ("When db1 is down, db2 is
+// primary", "If db1 is not reachable, use db2", "db1が落ちたら、db2が…").
+// Swapped, such terms state a second rule as often as a reversal (a red
+// team's failover and escalation pairs, both true), whatever else ranks
+// them.
+func conditionSplits(raw string, toks []stok, from, to int) bool {
+	if !conditional(raw) {
+		return false
+	}
+	for k := from; k <= to && k < len(toks); k++ {
+		if k > from && toks[k].clause != toks[k-1].clause || toks[k].comma || consequenceWords[toks[k].s] {
+			return true
+		}
+	}
+	return false
+}
+
+// consequenceWords open what follows a condition.
+var consequenceWords = text.WordSet("then dann alors puis entonces luego то тогда 就 则 なら")
+
+// conditional reports whether s states a rule under a condition: "if",
+// "when" and their like in the languages memory is written in.
+func conditional(s string) bool { return conditionWords().MatchString(s) }
+
+var conditionWords = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:if|when|whenever|unless|once|wenn|falls|sobald|si|quand|lorsqu\w*|cuando|mientras)\b|(?:^|[^\p{L}])(?:если|когда)(?:$|[^\p{L}])|如果|若是|要是|一旦|たら|なら|場合`)
+})
 
 // parallelSlots reports whether the terms toks[x0:x1] and toks[y0:y1] (x
 // first) fill a slot each: they stand in different sentences, or in two
@@ -170,8 +206,8 @@ func rolesSwapped(a, b string) (x, y []stok, reverses, ok bool) {
 			if listMiddle(tm[lx:n-ly], tm[n-ly]) {
 				return nil, nil, false, false // items of a list reordered
 			}
-			reverses := anyIn(m, preferenceWords) || joinsAlone(tm[lx:n-ly], ta[:p], ta[len(ta)-s:]) ||
-				parallelSlots(ta, p, p+lx, p+n-ly, p+n)
+			reverses := !conditionSplits(a, ta, p+lx, p+n-ly) && (anyIn(m, preferenceWords) ||
+				joinsAlone(tm[lx:n-ly], ta[:p], ta[len(ta)-s:]) || parallelSlots(ta, p, p+lx, p+n-ly, p+n))
 			return tm[:lx], tm[n-ly:], reverses, true
 		}
 	}

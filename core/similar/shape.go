@@ -384,12 +384,14 @@ func findOrders(toks []stok) (out []orderSides, consumed int) {
 // ("talks to the backend over gRPC", "db2 takes over after db1 fails").
 var overRankers = text.WordSet(`prefer prefers preferred preferring preference preferable favor favors
 	favored favour favours favoured choose chooses chose pick picks prioritize prioritizes prioritise
-	prioritises use uses using recommend recommends recommended select selects default defaults`)
+	prioritises use uses using recommend recommends recommended select selects default defaults wins win beats`)
 
 // ranksOver reports whether the words before an "over" in its clause hold
-// one of overRankers.
+// one of overRankers, or are one term alone ("Composition over
+// inheritance", "Tabs over spaces in Makefiles").
 func ranksOver(before []stok) bool {
-	return slices.ContainsFunc(before, func(t stok) bool { return overRankers[t.s] })
+	return slices.ContainsFunc(before, func(t stok) bool { return overRankers[t.s] }) ||
+		len(before) == 1 || len(before) == 2 && determiners[before[0].s]
 }
 
 func pairedOpeners() []string {
