@@ -1,6 +1,7 @@
 package lsp_test
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -64,6 +65,77 @@ func TestE2EClosedAgentFileChangesOnDisk(t *testing.T) {
 				t.Errorf("AGENTS.md grown on disk: %s", f.Message)
 			}
 			seen(small, func(d *lsptest.Diagnostics) bool { return d.Find("load-budget") == nil })
+			c.Shutdown()
+		})
+	}
+}
+
+// TestE2ELinkedAgentFileChangesOnDisk: AGENTS.md is a symbolic link to
+// docs/agents.md (a common way to share one file between agents). A write
+// to docs/agents.md changes what Codex loads, though no instruction file's
+// name changed and nothing cites docs/: the server follows the link's
+// target — by its own watcher, or by a client's events for it — and shows
+// the load-budget error on AGENTS.md, and takes it back.
+func TestE2ELinkedAgentFileChangesOnDisk(t *testing.T) {
+	for _, byClient := range []bool{false, true} {
+		name := "server-watcher"
+		if byClient {
+			name = "client-events"
+		}
+		t.Run(name, func(t *testing.T) {
+			g := gittest.New(t)
+			entry := "# Decisions\n\n- [pm] Use pnpm for installs.\n"
+			small := "# Agents\n\n- Install dependencies with `pnpm install`.\n"
+			g.Write(map[string]string{".memory/decisions.md": entry, "docs/agents.md": small})
+			if err := os.Symlink(filepath.Join("docs", "agents.md"), filepath.Join(g.Dir, "AGENTS.md")); err != nil {
+				t.Skipf("no symbolic links here: %v", err)
+			}
+			g.Commit("2026-11-01T10:00:00Z", "memory and agents")
+			c := startBinary(t, g.Dir)
+			params := lsptest.InitializeParams(g.Dir, nil)
+			params["capabilities"].(map[string]any)["workspace"].(map[string]any)["didChangeWatchedFiles"] = map[string]any{"dynamicRegistration": byClient}
+			c.Initialize(params)
+			uri := lsptest.URI(filepath.Join(g.Dir, ".memory", "decisions.md"))
+			agentsURI := lsptest.URI(filepath.Join(g.Dir, "AGENTS.md"))
+			targetURI := lsptest.URI(filepath.Join(g.Dir, "docs", "agents.md"))
+			c.Notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "markdown", "version": 1, "text": entry}})
+			c.AwaitDiagnostics(uri, 1, 20*time.Second)
+			write := func(text string) {
+				g.Write(map[string]string{"docs/agents.md": text})
+				if byClient {
+					c.Notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{map[string]any{"uri": targetURI, "type": 2}}})
+				}
+			}
+			seen := func(text string, want func(*lsptest.Diagnostics) bool) *lsptest.Diagnostics {
+				t.Helper()
+				mark := c.Mark()
+				for try := 0; ; try++ {
+					write(text)
+					if d, ok := c.TryAwaitDiagnosticsWhere(mark, agentsURI, 2*time.Second, want); ok {
+						return d
+					}
+					if try == 10 {
+						t.Fatalf("docs/agents.md written on disk, no diagnostics seen for AGENTS.md")
+					}
+				}
+			}
+			d := seen(small+strings.Repeat(strings.Repeat("x", 99)+"\n", 400), func(d *lsptest.Diagnostics) bool { return d.Find("load-budget") != nil })
+			if f := d.Find("load-budget"); !strings.Contains(f.Message, "Codex loads at most 32 KiB") {
+				t.Errorf("docs/agents.md grown on disk: %s", f.Message)
+			}
+			seen(small, func(d *lsptest.Diagnostics) bool { return d.Find("load-budget") == nil })
+			if byClient {
+				// a real client sends changes only to what it watches: the
+				// server asked it to watch the link's target
+				real, err := filepath.EvalSymlinks(filepath.Join(g.Dir, "docs", "agents.md"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				c.Await(0, 10*time.Second, "a registration for docs/agents.md", func(m *lsptest.Message) bool {
+					return m.Method == "client/registerCapability" && strings.Contains(string(m.Params), "memory-lsp/instruction-links") &&
+						strings.Contains(string(m.Params), filepath.ToSlash(real))
+				})
+			}
 			c.Shutdown()
 		})
 	}

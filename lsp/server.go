@@ -74,6 +74,13 @@ type Server struct {
 	// refsByClient: the client sends the changes to the code
 	// (watch_refs.go), so the server does not watch cited folders itself.
 	refsByClient bool
+	// linkWatch is what the client was last asked to watch of the files
+	// the agents' instruction files link to (watch_refs.go), every folder's.
+	linkWatch map[string]bool
+	// linkReg serialises those registrations; linkRegistered (under it)
+	// says one is in place, to be unregistered before the next.
+	linkReg        sync.Mutex
+	linkRegistered bool
 
 	// cfgMu serialises configuration refreshes, so that a slow pull cannot
 	// overwrite a newer one. It is taken before mu, never while holding it.

@@ -37,6 +37,10 @@ func (s *Server) citedWatch(f *folder, last *checked, sc *memory.RepoScope, was 
 			in.Names[n] = true
 		}
 	}
+	for _, target := range memory.InstructionLinks(sc.Root) {
+		in.Links[target] = true
+		all = append(all, filepath.Dir(target))
+	}
 	seen := make(map[string]bool, len(all))
 	for _, d := range all {
 		if !seen[d] && filepath.Base(d) != memory.DirName {

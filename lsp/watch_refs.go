@@ -101,6 +101,7 @@ func (s *Server) followReferences(f *folder) {
 	s.mu.Unlock()
 	switch {
 	case byClient:
+		s.watchLinksByClient(f, in.Links)
 		f.followed = last
 		return
 	case w == nil:
@@ -115,6 +116,59 @@ func (s *Server) followReferences(f *folder) {
 		s.repoChanged(f, nil, true, true, 0)
 	}
 	f.followed = last
+}
+
+// clientLinkWatchID is the id of the registration for changes to the files
+// the agents' instruction files link to.
+const clientLinkWatchID = "memory-lsp/instruction-links"
+
+// watchLinksByClient asks the client to send changes to links, the files
+// folder f's agents' instruction files link to (memory.InstructionLinks),
+// which the globs of referenceWatchers need not cover: docs/agents.md
+// behind AGENTS.md. The registration covers every folder's; it is made
+// again, in a goroutine (it calls the client), when a folder's set grows.
+func (s *Server) watchLinksByClient(f *folder, links map[string]bool) {
+	s.mu.Lock()
+	grew := false
+	for p := range links {
+		if !s.linkWatch[p] {
+			if s.linkWatch == nil {
+				s.linkWatch = map[string]bool{}
+			}
+			s.linkWatch[p], grew = true, true
+		}
+	}
+	var ws []protocol.FileSystemWatcher
+	for p := range s.linkWatch {
+		ws = append(ws, protocol.FileSystemWatcher{GlobPattern: filepath.ToSlash(p)})
+	}
+	s.mu.Unlock()
+	if !grew {
+		return
+	}
+	slices.SortFunc(ws, func(a, b protocol.FileSystemWatcher) int { return strings.Compare(a.GlobPattern, b.GlobPattern) })
+	go func() {
+		ctx := context.Background()
+		s.linkReg.Lock()
+		defer s.linkReg.Unlock()
+		if s.linkRegistered {
+			// a registration of an id is made once: the earlier one goes first
+			unreg := protocol.UnregistrationParams{Unregisterations: []protocol.Unregistration{{ID: clientLinkWatchID, Method: "workspace/didChangeWatchedFiles"}}}
+			if err := s.call(ctx, "client/unregisterCapability", unreg, nil); err != nil {
+				s.log.Warningf("unregistering the watch of linked instruction files: %v", err)
+			}
+		}
+		params := protocol.RegistrationParams{Registrations: []protocol.Registration{{
+			ID:              clientLinkWatchID,
+			Method:          "workspace/didChangeWatchedFiles",
+			RegisterOptions: protocol.DidChangeWatchedFilesRegistrationOptions{Watchers: ws},
+		}}}
+		err := s.call(ctx, "client/registerCapability", params, nil)
+		s.linkRegistered = err == nil
+		if err != nil && !s.connClosed() {
+			s.log.Warningf("registering for changes to the files the agents' instruction files of %s link to: %v", f.dir, err)
+		}
+	}()
 }
 
 // locatedOnce is a repository that locates each path once: entries cite
@@ -264,6 +318,11 @@ func concerns(f *folder, name string, ch fileChange) (at string, follow, republi
 		git := sc.IsGitFile(name)
 		return "", git, git
 	}
+	in := f.interest.Load()
+	if in != nil && in.Links[name] {
+		// the file an agent's instruction file links to, wherever it is
+		return name, true, true
+	}
 	if !sc.Within(name) || filepath.Base(filepath.Dir(name)) == memory.DirName || filepath.Base(name) == memory.DirName {
 		return "", false, false
 	}
@@ -282,7 +341,6 @@ func concerns(f *folder, name string, ch fileChange) (at string, follow, republi
 		// subproject's build folder) may be a file git lists.
 		return name, true, false
 	}
-	in := f.interest.Load()
 	switch {
 	case manifest, in == nil:
 		return name, true, true

@@ -48,6 +48,27 @@ func VerdictFileGlobs() []string {
 	return globs
 }
 
+// InstructionLinks are the files that the agents' instruction files at
+// root are symbolic links to (AGENTS.md → docs/agents.md), resolved to
+// absolute paths, each once: a write to one changes what an agent loads
+// and what cross-file reads, though its own name is no instruction file's
+// and its folder may be watched by nobody. Nested instruction files below
+// root are not followed.
+func InstructionLinks(root string) []string {
+	var out []string
+	for _, p := range budget.InstructionPatterns() {
+		for _, name := range store.Glob(filepath.Join(root, filepath.FromSlash(p))) {
+			if !store.IsSymlink(name) {
+				continue
+			}
+			if target, err := store.RealPath(name); err == nil && !slices.Contains(out, target) {
+				out = append(out, target)
+			}
+		}
+	}
+	return out
+}
+
 // Interest is what a folder's entries cite, to tell which creations and
 // deletions can change a verdict.
 type Interest struct {
@@ -57,11 +78,14 @@ type Interest struct {
 	// Names are the last elements of cited paths: a bare name holds
 	// wherever a file of that name is.
 	Names map[string]bool
+	// Links are the absolute paths InstructionLinks found: a change to
+	// one is a change to an agent's instruction file.
+	Links map[string]bool
 }
 
 // NewInterest is an Interest in nothing yet.
 func NewInterest() *Interest {
-	return &Interest{Paths: map[string]bool{}, Names: map[string]bool{}}
+	return &Interest{Paths: map[string]bool{}, Names: map[string]bool{}, Links: map[string]bool{}}
 }
 
 // AddPath notes p and its folders.

@@ -30,6 +30,19 @@ func Exists(path string) bool {
 	return err == nil
 }
 
+// IsSymlink reports whether path is a symbolic link (not followed).
+func IsSymlink(path string) bool {
+	fi, err := os.Lstat(path)
+	return err == nil && fi.Mode()&fs.ModeSymlink != 0
+}
+
+// Glob is the paths that match pattern (filepath.Glob), none on a
+// malformed pattern.
+func Glob(pattern string) []string {
+	names, _ := filepath.Glob(pattern)
+	return names
+}
+
 // SameFile reports whether two stats are of one file (os.SameFile: the same
 // device and inode where the system has them).
 func SameFile(a, b fs.FileInfo) bool {
