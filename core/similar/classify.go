@@ -223,13 +223,21 @@ func classify(old, new *Text, th Thresholds) Verdict {
 	}
 	ou, nu := old.shapeOf().units, new.shapeOf().units
 	if i, j, ok := transposed(old.shapeOf().short, new.shapeOf().short, ou, nu); !flipped && ok {
+		if unitsSplitByCondition(old.Raw, i, j) {
+			// values too: "Replica 1 takes over when replica 2 is down"
+			// and its mirror are both true (a red team's)
+			return Verdict{Action: Store, Similarity: sim, Kind: KindSibling, Reason: "terms trade places"}
+		}
+		if ou[i].value && ou[j].value && valuesNameEnds(old.Raw, new.Raw) {
+			// "Port 8080 forwards to port 9090", "from us-east-1 to
+			// eu-west-1": values that name the two ends of one relation
+			// trade places, as names do (a red team's)
+			return Verdict{Action: Store, Similarity: sim, Kind: KindSibling, Reason: "terms trade places"}
+		}
 		if ou[i].value && ou[j].value {
 			// "Retry 2 times, then wait 10 seconds" / "Retry 10 times, then
 			// wait 2 seconds": the values changed places
 			return Verdict{Action: Update, Similarity: sim, Kind: KindValue, Reason: "values differ"}
-		}
-		if unitsSplitByCondition(old.Raw, i, j) {
-			return Verdict{Action: Store, Similarity: sim, Kind: KindSibling, Reason: "terms trade places"}
 		}
 		if negators := negatorsBefore(old.Raw); negators[i]%2 != negators[j]%2 {
 			// "Use yarn; never use npm" / "Use npm; never use yarn": the
@@ -323,24 +331,17 @@ func negatorsBefore(raw string) []int {
 }
 
 // storeVerdict is the verdict of storing new beside old: Classify's, but a
-// new text that repeats old whole and adds to it (extendsWhole) updates it,
-// however little of new the old text is, and one whose added words limit
-// what old says (narrows) does not, however much of new old is. "Credentials live in
-// ~/credentials/" / "…, one .env file per service": replacing the old
-// loses nothing, where a store beside it keeps two entries of one rule
-// (issue 27's seventh set). The pair is no near-duplicate to check: a
-// reader of both sees no fault, and Pairs offers pairs by their likeness.
+// new text that adds detail whose added words limit what old says
+// (narrows) does not replace it. A rule that a store decides, not a
+// relation of the pair: check still reports the two as near-duplicates.
 func storeVerdict(old, new *Text, th Thresholds) Verdict {
 	v := Classify(old, new, th)
-	switch {
-	case v.Action == Update && v.Kind == KindAddsDetail && narrows(old, new):
+	if v.Action == Update && v.Kind == KindAddsDetail && narrows(old, new) {
 		// "Deploy on Fridays" / "… except in December": the more limits
 		// what the old text said, and replacing it would lose the rule
-		// where the limit does not hold (a red team's). Stored beside;
-		// to check the two stay a near-duplicate pair.
+		// where the limit does not hold (a red team's); stored beside,
+		// and the reply names the old entry
 		return Verdict{Action: Store, Similarity: v.Similarity}
-	case v.Action == Store && v.Kind == "" && extendsWhole(old, new) && !narrows(old, new):
-		return Verdict{Action: Update, Similarity: v.Similarity, Kind: KindAddsDetail, Reason: "adds detail"}
 	}
 	return v
 }
@@ -396,32 +397,41 @@ var limitWords = text.WordSet(`only except excepting excluding unless until till
 // (their words are characters to the shape).
 var cjkLimits = []string{"除外", "除了", "仅限", "仅", "只", "但", "以前", "现在", "改为", "禁止", "のみ", "だけ", "ただし", "以外", "除く", "まで", "以前", "今は", "禁止"}
 
-// extendsWhole reports whether new begins with old: old's content words
-// (two at least) are the first of new's, in order, under the same polarity,
-// and every word and keyword of old is one of new (DecideContents offers
-// such pairs by the keywords).
-func extendsWhole(old, new *Text) bool {
-	ou, nu := old.shapeOf().units, new.shapeOf().units
-	if len(ou) < 2 || len(nu) <= len(ou) || old.effectiveSign() != new.effectiveSign() || !subset(old.Keys(), new.Keys()) {
+// valuesNameEnds reports whether b is a with its two values trading places
+// (the same values, the rest alike) where they name the two ends of one
+// relation rather than fill a slot each: across a condition, after a word
+// that opens a direction ("from us-east-1 to eu-west-1"), or each after
+// the same word ("port 8080 … port 9090"), with no slot of their own
+// (parallelSlots). "Retry 2 times, then wait 10 seconds" / "Retry 10
+// times, then wait 2 seconds" changes two values: an update.
+func valuesNameEnds(a, b string) bool {
+	ta, tb := shapeTokens(a), shapeTokens(b)
+	if len(ta) != len(tb) {
 		return false
 	}
-	// every word of old, "always" and "only" too: "Always run the tests"
-	// is not repeated by "Run the tests before pushing to main"
-	nw := map[string]int{}
-	for _, t := range shapeTokens(new.Raw) {
-		nw[t.s]++
-	}
-	for _, t := range shapeTokens(old.Raw) {
-		if nw[t.s]--; nw[t.s] < 0 {
-			return false
+	var at []int
+	for k := range ta {
+		if ta[k].s != tb[k].s {
+			if !ta[k].value || !tb[k].value {
+				return false
+			}
+			at = append(at, k)
 		}
 	}
-	for k := range ou {
-		if ou[k].s != nu[k].s {
-			return false
-		}
+	if len(at) != 2 {
+		return false
 	}
-	return true
+	x, y := at[0], at[1]
+	if ta[x].s != tb[y].s || ta[y].s != tb[x].s {
+		return false
+	}
+	if conditionSplits(a, ta, x+1, y) {
+		return true
+	}
+	if x > 0 && fromWords[ta[x-1].s] {
+		return true
+	}
+	return x > 0 && y > 0 && ta[x-1].s == ta[y-1].s && !ta[x-1].value && !parallelSlots(ta, x, x+1, y, y+1)
 }
 
 // unitSlots reports parallelSlots for units i and j of raw's shape.

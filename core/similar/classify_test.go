@@ -97,6 +97,8 @@ func TestClassify(t *testing.T) {
 		{"db1が落ちたら、db2がプライマリになる。", "db2が落ちたら、db1がプライマリになる。", Store, "terms trade places", false},
 		{"如果Alice不在，由Bob审批。", "如果Bob不在，由Alice审批。", Store, "terms trade places", false},
 		{"Kopiere die Backups täglich Berlin nach Frankfurt.", "Kopiere die Backups täglich Frankfurt nach Berlin.", Store, "terms trade places", false},
+		{"Replica 1 takes over when replica 2 is down.", "Replica 2 takes over when replica 1 is down.", Store, "terms trade places", false},
+		{"Port 8080 forwards to port 9090.", "Port 9090 forwards to port 8080.", Store, "terms trade places", false},
 		{"Alice sait que Bob est en astreinte cette semaine.", "Bob sait que Alice est en astreinte cette semaine.", Store, "terms trade places", false},
 		// the same set of words, one of them said more often: a skip would
 		// drop a second fact

@@ -10,8 +10,7 @@ import "math"
 // cheap pass gives HackLM's keywords exactly — and so the exact similarity —
 // plus two necessary conditions for the other verdicts: an exact duplicate
 // must have the same letters and digits in the same order, and a reversal
-// must share at least reversalMin of the new text's Core, and a text the new
-// one adds to must have no keyword the new one lacks. Only entries that
+// must share at least reversalMin of the new text's Core. Only entries that
 // pass one of those tests (and non-ASCII entries) are analysed in full; the
 // rest are a Store at their exact similarity, which is what Classify returns.
 func DecideContents(new *Text, contents []string, th Thresholds) (match int, v Verdict) {
@@ -30,7 +29,7 @@ func DecideContents(new *Text, contents []string, th Thresholds) (match int, v V
 		var q quickScan
 		for i := from; i < to; i++ {
 			sim, inCore, sameAlnum, ok := q.scan(contents[i], new.Keys(), new.Core(), alnum)
-			if ok && !sameAlnum && sim < th.Update && sim < th.Skip && inCore < coreNeed && !q.within(new.Keys()) {
+			if ok && !sameAlnum && sim < th.Update && sim < th.Skip && inCore < coreNeed {
 				verdicts[i] = Verdict{Action: Store, Similarity: sim}
 			} else {
 				verdicts[i] = storeVerdict(Analyze(contents[i]), new, th)
@@ -141,23 +140,6 @@ func (q *quickScan) scan(content string, keys, core []string, alnum []byte) (sim
 		return 0, inCore, sameAlnum, true
 	}
 	return float64(inKeys) / float64(len(keys)+len(q.ends)-inKeys), inCore, sameAlnum, true
-}
-
-// within reports whether the last content scanned has keywords and all of
-// them are among keys: it may be a text the new one repeats whole and adds
-// to (storeVerdict).
-func (q *quickScan) within(keys []string) bool {
-	if len(q.ends) == 0 || len(q.ends) > len(keys) {
-		return false
-	}
-	prev := 0
-	for _, end := range q.ends {
-		if !member(keys, q.buf[prev:end]) {
-			return false
-		}
-		prev = end
-	}
-	return true
 }
 
 // endWord closes the word buf[start:]: it is kept (and true returned) if it

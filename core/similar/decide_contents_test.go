@@ -25,9 +25,9 @@ func TestDecideContentsMatchesDecide(t *testing.T) {
 			"The CLI treats names as case-insensitive.", "Keep secrets out of the repository.",
 			"Remove secrets from the repository.", "Don't create Markdown docs unless asked.",
 			"Do not create Markdown documents unless asked.",
-			// a text repeated whole and added to (storeVerdict)
+			// a text repeated whole and added to, with a limit or not (storeVerdict)
 			"Credentials live in ~/credentials/.", "Credentials live in ~/credentials/, one .env file per service.",
-			"Always run the tests.", "Run the tests before pushing to main.")
+			"Deploy on Fridays.", "Deploy on Fridays except in December.")
 		texts := make([]*Text, len(contents))
 		for i, c := range contents {
 			texts[i] = Analyze(c)
@@ -81,28 +81,21 @@ func TestDecideContentsParallel(t *testing.T) {
 	}
 }
 
-// TestStoreExtends: a store that repeats an entry whole and adds to it
-// updates that entry, however little of the new text it is; under another
-// polarity, or missing a word of the old, it does not.
-func TestStoreExtends(t *testing.T) {
+// TestStoreKeepsWhatALimitNarrows: a store whose text repeats an entry and
+// adds words replaces it only where HackLM's likeness calls it an update
+// and the added words limit nothing; otherwise it is stored beside (and
+// named in the reply), since scope words ("in the frontend package")
+// narrow a rule as often as other words add detail (a red team's).
+func TestStoreKeepsWhatALimitNarrows(t *testing.T) {
 	th := Thresholds{Skip: 0.8, Update: 0.6}
 	for _, tc := range []struct {
 		old, new string
 		want     Action
 		kind     string
 	}{
-		{"Credentials live in `~/credentials/`.", "Credentials live in `~/credentials/`, one `.env` file per service.", Update, KindAddsDetail},
-		{"Copy customer replies to the clipboard via `pbcopy`.", "Copy customer replies to the clipboard via `pbcopy` and also show the draft in the chat for review.", Update, KindAddsDetail},
-		{"Tailwind CSS pour le styling.", "Tailwind CSS pour le styling, avec ShadCN UI pour les thèmes.", Update, KindAddsDetail},
-		{"Do not use the system Python.", "Do not use the system Python or its pip in CI containers or release jobs.", Update, KindAddsDetail},
-		// "always" is not said again: the new text may narrow the rule
-		{"Always run the tests.", "Run the tests before pushing to main from a release branch.", Store, ""},
-		// the old text is not its start
-		{"Run the tests before pushing.", "Before pushing to a release branch, also run the linters and the tests.", Store, ""},
-		// one word is no rule to repeat
-		{"Deploy.", "Deploy through the release pipeline with the on-call's approval.", Store, ""},
-		// what the added words limit or overturn would be lost by a
-		// replacement (a red team's)
+		{"Supported platforms: macOS, Linux and Windows.", "Supported platforms: macOS, Linux, Windows and FreeBSD.", Update, KindAddsDetail},
+		{"Credentials live in `~/credentials/`.", "Credentials live in `~/credentials/`, one `.env` file per service.", Store, ""},
+		{"Use pnpm for installs.", "Use pnpm for installs in the frontend package.", Store, ""},
 		{"Deploy the web app on Fridays.", "Deploy the web app on Fridays except in December.", Store, ""},
 		{"Deploy the web app on Fridays.", "Deploy the web app on Fridays if the CTO approves.", Store, ""},
 		{"Use pnpm for installs.", "Use pnpm for installs in the docs package; elsewhere use npm.", Store, ""},
@@ -112,8 +105,6 @@ func TestStoreExtends(t *testing.T) {
 		{"周五部署应用。", "周五部署应用，十二月除外。", Store, ""},
 		{"金曜日にアプリをデプロイする。", "金曜日にアプリをデプロイするのはステージングのみ、本番は月曜日。", Store, ""},
 		{"Deploy the web app on Fridays.", "Deploy the web app on Fridays is a bad idea.", Store, ""},
-		// another polarity is Classify's to read
-		{"Use the system Python in CI.", "Use the system Python in CI never, whatever the job or the runner image says.", Store, ""},
 	} {
 		old, new := Analyze(tc.old), Analyze(tc.new)
 		_, v := Decide(new, []*Text{old}, th)
