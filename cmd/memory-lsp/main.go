@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"strings"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/tliron/kutil/util"
@@ -45,16 +46,47 @@ func main() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(cliMemoryLimit)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr})
-	stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	var readOnly atomic.Bool
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		// The first signal cancels the command's context. A command that
+		// writes nothing (a check in CI, a query) has nothing to finish,
+		// and much of its work does not look at the context: it ends at
+		// once, as a process killed by the signal would (a CI job's
+		// cancel must not wait for a check of 10,000 entries). One that
+		// writes ends at its next safe point; a second signal ends it
+		// wherever it is.
+		sig := <-signals
+		cancel()
+		if !readOnly.Load() {
+			sig = <-signals
+		}
+		os.Exit(128 + signalNumber(sig))
+	}()
+	code := run(ctx, os.Args[1:], &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, readOnly: func() { readOnly.Store(true) }})
+	signal.Stop(signals)
+	cancel()
 	// commonlog's backend writes through a buffer that kutil's exit hooks
 	// flush; os.Exit would drop the last log lines of a server session.
 	util.Exit(code)
 }
 
+// signalNumber is sig's number, for the exit status 128+n of a process
+// ended by a signal.
+func signalNumber(sig os.Signal) int {
+	if n, ok := sig.(syscall.Signal); ok {
+		return int(n)
+	}
+	return int(syscall.SIGINT)
+}
+
 // env is what a command may touch besides the file system: tests pass buffers.
 type env struct {
+	// readOnly, when set, is called once the command is known to write
+	// nothing: a signal then ends the process at once (main).
+	readOnly       func()
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	json           bool
@@ -195,11 +227,33 @@ func run(ctx context.Context, args []string, e *env) int {
 	if err := setup(e, a); err != nil {
 		return fail(e, cmd, err)
 	}
+	if e.readOnly != nil && !writes(cmd.name, a) {
+		e.readOnly()
+	}
 	code, err := cmd.run(ctx, e, a)
 	if err != nil {
 		return fail(e, cmd, err)
 	}
 	return code
+}
+
+// writes reports whether command name with arguments a may write a file,
+// or serves (serve and mcp end by their own protocol, or their own signal
+// handling).
+func writes(name string, a *parsedArgs) bool {
+	switch name {
+	case "list", "query", "budget", "version":
+		return false
+	case "check":
+		return a.set["fix"]
+	case "store":
+		return !a.set["dry-run"]
+	case "cleanup":
+		return a.set["apply"]
+	case "review":
+		return a.str("approve") != "" || a.str("reject") != ""
+	}
+	return true
 }
 
 // setup resolves the root and the configuration shared by all commands.
