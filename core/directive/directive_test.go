@@ -123,6 +123,7 @@ func TestFindDirectives(t *testing.T) {
 		// a stamp of an agent's entry, not a turn: a bare "yes" steers
 		// nothing (issue 27)
 		"Ship on Tuesdays. <!-- ai: yes -->",
+		"<!-- ai: yes --> Ship on Mondays.",
 		"Users who forget their password get a reset link.",
 		// routine git and CI work (issue 27, real teams' files): a branch
 		// or a hook alone is not worth a warning

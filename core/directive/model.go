@@ -845,9 +845,14 @@ func bareAssent(rest []mtoken) bool {
 	return words == 1
 }
 
-// nothingAfter reports whether toks holds nothing but flags from i on.
+// nothingAfter reports whether toks holds nothing but flags from i on, or
+// nothing before an HTML comment's edge: "<!-- ai: yes --> Ship on
+// Mondays" says its assent inside a comment.
 func nothingAfter(toks []mtoken, i int) bool {
 	for ; i < len(toks); i++ {
+		if toks[i].commentEdge {
+			return true
+		}
 		if toks[i].kind != tFlag {
 			return false
 		}

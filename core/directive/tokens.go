@@ -20,6 +20,10 @@ type mtoken struct {
 	cyr   bool      // written in Cyrillic (a head-initial language)
 	// quoted: an opening quotation mark stands right before the token
 	quoted bool
+	// commentEdge: an HTML comment opens or closes right before the token,
+	// which ends a sentence: what a comment holds is not the visible
+	// text's ("<!-- ai: yes --> Ship on Mondays")
+	commentEdge bool
 	// ra, rb are the token's characters in the folded line, for letter
 	// spacing: single letters one character apart are one word
 	ra, rb int
@@ -113,11 +117,11 @@ func tokenize(line string) []mtoken {
 			toks[len(toks)-1].colon = true
 		}
 	}
-	quoted := false
+	quoted, edge := false, false
 	emit := func(a, b int, kind tokenKind) {
 		start, end, w := f.span(a, b)
-		toks = append(toks, mtoken{start: start, end: end, w: w, kind: kind, brk: pend, quoted: quoted, ra: a, rb: b})
-		pend, quoted = bNone, false
+		toks = append(toks, mtoken{start: start, end: end, w: w, kind: kind, brk: pend, quoted: quoted, commentEdge: edge, ra: a, rb: b})
+		pend, quoted, edge = bNone, false, false
 	}
 	first := true
 	for i := 0; i < len(f.r); {
@@ -133,6 +137,10 @@ func tokenize(line string) []mtoken {
 		if isSlugChunk(f.r[a:b]) {
 			first = false
 			continue // "[slug]" or a checkbox: not words
+		}
+		if c := string(f.r[a:b]); c == "<!--" || c == "-->" {
+			pend, edge = bSentence, true
+			continue
 		}
 		for a < b && strings.ContainsRune("*_\"'`([{<«“„#>", f.r[a]) {
 			mark(f.r[a])
