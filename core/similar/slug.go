@@ -1,6 +1,7 @@
 package similar
 
 import (
+	"bytes"
 	"fmt"
 	"hash/fnv"
 	"slices"
@@ -195,6 +196,30 @@ func slugCands(dst []slugCand, content string, q *quickScan) []slugCand {
 	return dst
 }
 
+// secretLooking reports whether a kebab-case keyword holds a part that
+// may be a credential (issue 27: a slug is never built from one, even
+// from AWS's documented AKIAIOSFODNN7EXAMPLE): sixteen characters or more
+// with a digit ("akiaiosfodnn7example"), or eight or more mixing two
+// digits or more with two letters or more ("hunter2secret42"). Words that
+// carry a number ("utf8mb4", "k8s", "s3bucket", "ipv6") and long words
+// ("antidisestablishmentarianism") stay.
+func secretLooking(kb []byte) bool {
+	for part := range bytes.SplitSeq(kb, []byte("-")) {
+		digits, letters := 0, 0
+		for _, c := range part {
+			if '0' <= c && c <= '9' {
+				digits++
+			} else {
+				letters++
+			}
+		}
+		if len(part) >= 16 && digits >= 1 || len(part) >= 8 && digits >= 2 && letters >= 2 {
+			return true
+		}
+	}
+	return false
+}
+
 // appendSlugCand adds keyword (*buf)[start:end], as kebab-case, unless it is
 // already there; a kebab form that differs is appended to *buf. seen, when
 // not nil, switches the duplicate test to a map for long texts. Nothing is
@@ -213,6 +238,9 @@ func appendSlugCand(dst []slugCand, buf *[]byte, start, end int, seen *map[strin
 		end = len(*buf)
 	}
 	kb := (*buf)[start:end]
+	if secretLooking(kb) {
+		return dst // a slug is shown and committed wherever the entry is
+	}
 	switch {
 	case seen != nil && *seen != nil:
 		if (*seen)[string(kb)] {

@@ -43,6 +43,11 @@ func TestGenerateSlug(t *testing.T) {
 		{"Antidisestablishmentarianismantidisestablishmentarianism rules", "antidisestablishmentarianismantidisestab"},
 		{"Use it", "entry-"},
 		{"发布前更新变更日志", "entry-"},
+		// never a secret-looking token, not even a documented example
+		// (issue 27); words that carry a number stay
+		{"Deploy key AKIAIOSFODNN7EXAMPLE is the doc sample.", "deploy-key-sample"},
+		{"Prod DB password is hunter2Secret42 for now", "prod-password-now"},
+		{"Use utf8mb4 collation on MySQL 8 for k8s jobs", "utf8mb4-collation-mysql"},
 	}
 	for _, tt := range tests {
 		got := GenerateSlug(tt.in, none)
