@@ -113,9 +113,31 @@ func (r *Repo) CommitBy(date, msg, author string) {
 	r.commit(date, msg, "--author", author)
 }
 
+// AddAll stages everything in the work tree (git add -A). A file that goes
+// between git's listing of a folder and its stat of the file fails the
+// command ("unable to stat"): a language server under test takes and
+// drops .memory/.lock at any moment, which a real project ignores (init
+// writes the .gitignore line). It is tried again.
+func (r *Repo) AddAll() {
+	r.t.Helper()
+	for try := 0; ; try++ {
+		cmd := exec.Command("git", "add", "-A")
+		cmd.Dir = r.Dir
+		cmd.Env = r.Env
+		out, err := cmd.CombinedOutput()
+		switch {
+		case err == nil:
+			return
+		case try < 20 && strings.Contains(string(out), "unable to stat"):
+			continue
+		}
+		r.t.Fatalf("git add -A: %v\n%s", err, out)
+	}
+}
+
 func (r *Repo) commit(date, msg string, args ...string) {
 	r.t.Helper()
-	r.Git("add", "-A")
+	r.AddAll()
 	var env []string
 	if date != "" {
 		if len(date) == len(time.DateOnly) {

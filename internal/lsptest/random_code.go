@@ -39,7 +39,7 @@ func ChangeCode(tb testing.TB, g *gittest.Repo, r *rand.Rand, paths []string) st
 		if err := os.MkdirAll(filepath.Dir(filepath.Join(g.Dir, to)), 0o755); err != nil {
 			tb.Fatal(err)
 		}
-		g.Git("add", "-A")
+		g.AddAll()
 		g.Git("mv", "-f", from, to)
 		return "git mv " + from + " " + to
 	case len(present) > 0 && r.IntN(2) == 0:
@@ -85,7 +85,7 @@ func CitingRepo(tb testing.TB, r *rand.Rand) *gittest.Repo {
 // CommitAll commits everything in g's work tree, if anything changed, a
 // day after *day (which it advances), and says what it did.
 func CommitAll(g *gittest.Repo, day *time.Time) (what string, committed bool) {
-	if g.Git("add", "-A"); g.Git("status", "--porcelain") == "" {
+	if g.AddAll(); g.Git("status", "--porcelain") == "" {
 		return "nothing to commit", false
 	}
 	*day = day.AddDate(0, 0, 1)
