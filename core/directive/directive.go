@@ -104,20 +104,52 @@ func (d Match) What() string {
 // letters spaced out one by one ("i g n o r e").
 func Find(s string) []Match {
 	out := find(s)
-	if !strings.Contains(s, "\u00ad") {
-		return out
-	}
-	// Soft hyphens join words a reader sees apart at a line's end and an
-	// agent may read apart ("ignore\u00adall\u00adprevious\u00adinstructions"):
-	// the text is read again with each as a space (two, to keep offsets).
-	for _, m := range find(strings.ReplaceAll(s, "\u00ad", "  ")) {
-		if !overlaps(out, m.Start, m.End) {
-			m.Text = strings.TrimSpace(s[m.Start:m.End])
-			out = append(out, m)
+	again := func(t string) {
+		for _, m := range find(t) {
+			if !overlaps(out, m.Start, m.End) {
+				m.Text = strings.TrimSpace(s[m.Start:m.End])
+				out = append(out, m)
+			}
 		}
+	}
+	if strings.Contains(s, "\u00ad") {
+		// Soft hyphens join words a reader sees apart at a line's end and
+		// an agent may read apart ("ignore\u00adall\u00adprevious\u00adinstructions"):
+		// the text is read again with each as a space (two, to keep offsets).
+		again(strings.ReplaceAll(s, "\u00ad", "  "))
+	}
+	if strings.Contains(s, "<!--") {
+		// A comment's edges end a sentence (tokenize), so one set in an
+		// order parts it ("Ignore all previous <!-- --> instructions", a
+		// reviewer's): the text is read again without its comments.
+		again(blankComments(s))
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Start < out[j].Start })
 	return out
+}
+
+// blankComments is s with each HTML comment, edges and words, made spaces
+// of its length (line ends kept), an unclosed one to the end of s.
+func blankComments(s string) string {
+	b := []byte(s)
+	for i := 0; ; {
+		o := strings.Index(s[i:], "<!--")
+		if o < 0 {
+			break
+		}
+		o += i
+		e := len(s)
+		if c := strings.Index(s[o+4:], "-->"); c >= 0 {
+			e = o + 4 + c + 3
+		}
+		for k := o; k < e; k++ {
+			if b[k] != '\n' {
+				b[k] = ' '
+			}
+		}
+		i = e
+	}
+	return string(b)
 }
 
 func overlaps(ms []Match, start, end int) bool {

@@ -20,14 +20,23 @@ type mtoken struct {
 	cyr   bool      // written in Cyrillic (a head-initial language)
 	// quoted: an opening quotation mark stands right before the token
 	quoted bool
-	// commentEdge: an HTML comment opens or closes right before the token,
-	// which ends a sentence: what a comment holds is not the visible
-	// text's ("<!-- ai: yes --> Ship on Mondays")
-	commentEdge bool
+	// edge: an HTML comment opens or closes right before the token, which
+	// ends a sentence: what a comment holds is not the visible text's
+	// ("<!-- ai: yes --> Ship on Mondays")
+	edge commentEdge
 	// ra, rb are the token's characters in the folded line, for letter
 	// spacing: single letters one character apart are one word
 	ra, rb int
 }
+
+// commentEdge is which edge of an HTML comment stands before a token.
+type commentEdge uint8
+
+const (
+	noEdge commentEdge = iota
+	opensComment
+	closesComment
+)
 
 type tokenKind uint8
 
@@ -117,11 +126,11 @@ func tokenize(line string) []mtoken {
 			toks[len(toks)-1].colon = true
 		}
 	}
-	quoted, edge := false, false
+	quoted, edge := false, noEdge
 	emit := func(a, b int, kind tokenKind) {
 		start, end, w := f.span(a, b)
-		toks = append(toks, mtoken{start: start, end: end, w: w, kind: kind, brk: pend, quoted: quoted, commentEdge: edge, ra: a, rb: b})
-		pend, quoted, edge = bNone, false, false
+		toks = append(toks, mtoken{start: start, end: end, w: w, kind: kind, brk: pend, quoted: quoted, edge: edge, ra: a, rb: b})
+		pend, quoted, edge = bNone, false, noEdge
 	}
 	first := true
 	for i := 0; i < len(f.r); {
@@ -138,8 +147,12 @@ func tokenize(line string) []mtoken {
 			first = false
 			continue // "[slug]" or a checkbox: not words
 		}
-		if c := string(f.r[a:b]); c == "<!--" || c == "-->" {
-			pend, edge = bSentence, true
+		switch string(f.r[a:b]) {
+		case "<!--":
+			pend, edge = bSentence, opensComment
+			continue
+		case "-->":
+			pend, edge = bSentence, closesComment
 			continue
 		}
 		for a < b && strings.ContainsRune("*_\"'`([{<«“„#>", f.r[a]) {
