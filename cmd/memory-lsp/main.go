@@ -47,7 +47,7 @@ func main() {
 		debug.SetMemoryLimit(cliMemoryLimit)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	var readOnly atomic.Bool
+	var class atomic.Int32 // commandClass, once run has parsed the arguments
 	signals := make(chan os.Signal, 2)
 	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
 	go func() {
@@ -57,15 +57,20 @@ func main() {
 		// once, as a process killed by the signal would (a CI job's
 		// cancel must not wait for a check of 10,000 entries). One that
 		// writes ends at its next safe point; a second signal ends it
-		// wherever it is.
-		sig := <-signals
-		cancel()
-		if !readOnly.Load() {
-			sig = <-signals
+		// wherever it is. A server is never ended here: an editor's
+		// Ctrl-C reaches the server in its process group too (issue 28),
+		// and serve and mcp end by their own protocol and handling.
+		for n := 0; ; n++ {
+			sig := <-signals
+			cancel()
+			switch c := class.Load(); {
+			case c == classServes:
+			case c == classReadOnly || n > 0:
+				os.Exit(128 + signalNumber(sig))
+			}
 		}
-		os.Exit(128 + signalNumber(sig))
 	}()
-	code := run(ctx, os.Args[1:], &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, readOnly: func() { readOnly.Store(true) }})
+	code := run(ctx, os.Args[1:], &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, classify: class.Store})
 	signal.Stop(signals)
 	cancel()
 	// commonlog's backend writes through a buffer that kutil's exit hooks
@@ -84,9 +89,9 @@ func signalNumber(sig os.Signal) int {
 
 // env is what a command may touch besides the file system: tests pass buffers.
 type env struct {
-	// readOnly, when set, is called once the command is known to write
-	// nothing: a signal then ends the process at once (main).
-	readOnly       func()
+	// classify, when set, is told what the command is (commandClass),
+	// which says how a signal ends the process (main).
+	classify       func(int32)
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	json           bool
@@ -227,8 +232,8 @@ func run(ctx context.Context, args []string, e *env) int {
 	if err := setup(e, a); err != nil {
 		return fail(e, cmd, err)
 	}
-	if e.readOnly != nil && !writes(cmd.name, a) {
-		e.readOnly()
+	if e.classify != nil {
+		e.classify(commandClass(cmd.name, a))
 	}
 	code, err := cmd.run(ctx, e, a)
 	if err != nil {
@@ -237,23 +242,38 @@ func run(ctx context.Context, args []string, e *env) int {
 	return code
 }
 
-// writes reports whether command name with arguments a may write a file,
-// or serves (serve and mcp end by their own protocol, or their own signal
-// handling).
-func writes(name string, a *parsedArgs) bool {
+// How a signal ends a command (main).
+const (
+	classMayWrite int32 = iota
+	classReadOnly
+	classServes
+)
+
+// commandClass says how a signal ends command name with arguments a: a
+// server ends by its own protocol and signal handling (serve, mcp), a
+// command that may write a memory file at its next safe point, any other
+// at once. A cache a command refreshes as it reads (check's history) is
+// written atomically: losing it loses nothing.
+func commandClass(name string, a *parsedArgs) int32 {
+	writes := true
 	switch name {
+	case "serve", "mcp":
+		return classServes
 	case "list", "query", "budget", "version":
-		return false
+		writes = false
 	case "check":
-		return a.set["fix"]
+		writes = a.set["fix"]
 	case "store":
-		return !a.set["dry-run"]
+		writes = !a.set["dry-run"]
 	case "cleanup":
-		return a.set["apply"]
+		writes = a.set["apply"]
 	case "review":
-		return a.str("approve") != "" || a.str("reject") != ""
+		writes = a.str("approve") != "" || a.str("reject") != ""
 	}
-	return true
+	if writes {
+		return classMayWrite
+	}
+	return classReadOnly
 }
 
 // setup resolves the root and the configuration shared by all commands.

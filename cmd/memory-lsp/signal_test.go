@@ -2,30 +2,32 @@ package main
 
 import "testing"
 
-// TestWritesDecidesWhoEndsAtOnce: a command that writes nothing ends at
-// the first signal (main); one that may write ends at its next safe point.
-// Every command is placed, so a new one is a decision, not a default.
-func TestWritesDecidesWhoEndsAtOnce(t *testing.T) {
+// TestCommandClassDecidesHowASignalEnds: a command that writes nothing
+// ends at the first signal (main); one that may write ends at its next
+// safe point; a server never ends by main's hand. Every command is placed,
+// so a new one is a decision, not a default.
+func TestCommandClassDecidesHowASignalEnds(t *testing.T) {
+	const no, yes = classReadOnly, classMayWrite
 	for _, tc := range []struct {
 		args []string
-		want bool
+		want int32
 	}{
-		{[]string{"check"}, false},
-		{[]string{"check", "--fix"}, true},
-		{[]string{"list"}, false},
-		{[]string{"query", "helm"}, false},
-		{[]string{"budget"}, false},
-		{[]string{"version"}, false},
-		{[]string{"store", "--category", "quirks", "--dry-run", "x"}, false},
-		{[]string{"store", "--category", "quirks", "x"}, true},
-		{[]string{"cleanup"}, false},
-		{[]string{"cleanup", "--apply"}, true},
-		{[]string{"review"}, false},
-		{[]string{"review", "--approve", "all"}, true},
-		{[]string{"init"}, true},
-		{[]string{"serve"}, true},
-		{[]string{"mcp"}, true},
-		{[]string{"merge-driver", "a", "b", "c"}, true},
+		{[]string{"check"}, no},
+		{[]string{"check", "--fix"}, yes},
+		{[]string{"list"}, no},
+		{[]string{"query", "helm"}, no},
+		{[]string{"budget"}, no},
+		{[]string{"version"}, no},
+		{[]string{"store", "--category", "quirks", "--dry-run", "x"}, no},
+		{[]string{"store", "--category", "quirks", "x"}, yes},
+		{[]string{"cleanup"}, no},
+		{[]string{"cleanup", "--apply"}, yes},
+		{[]string{"review"}, no},
+		{[]string{"review", "--approve", "all"}, yes},
+		{[]string{"init"}, yes},
+		{[]string{"serve"}, classServes},
+		{[]string{"mcp"}, classServes},
+		{[]string{"merge-driver", "a", "b", "c"}, yes},
 	} {
 		cmd := findCommand(tc.args[0])
 		if cmd == nil {
@@ -35,15 +37,15 @@ func TestWritesDecidesWhoEndsAtOnce(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v: %v", tc.args, err)
 		}
-		if got := writes(cmd.name, a); got != tc.want {
-			t.Errorf("writes(%v) = %v, want %v", tc.args, got, tc.want)
+		if got := commandClass(cmd.name, a); got != tc.want {
+			t.Errorf("commandClass(%v) = %d, want %d", tc.args, got, tc.want)
 		}
 	}
 	for _, c := range commands() {
 		switch c.name {
 		case "check", "list", "query", "budget", "version", "store", "cleanup", "review", "init", "serve", "mcp", "merge-driver":
 		default:
-			t.Errorf("command %s: decide in writes whether it writes", c.name)
+			t.Errorf("command %s: decide in commandClass how a signal ends it", c.name)
 		}
 	}
 }
