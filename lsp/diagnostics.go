@@ -38,10 +38,11 @@ type view struct {
 	uris  []protocol.DocumentUri
 	// actions are the file-wide code actions of a checked view.
 	actions actionCache
-	// mem is how many of files are the folder's memory files; the rest
-	// (withAgentFiles) are the agents' files beside it that a finding
-	// names or the editor has open. 0 before any was added.
-	mem int
+	// mem is how many of files are the folder's memory files when
+	// agentsAdded; the rest (withAgentFiles) are the agents' files beside
+	// them that a finding names or the editor has open.
+	mem         int
+	agentsAdded bool
 	// agents are the open buffers of the agents' files of the folder
 	// (agentfiles.go) as the view was taken, in path order.
 	agents []*document
@@ -50,7 +51,7 @@ type view struct {
 // memFiles are the view's memory files, without the agents' files a check
 // added after them.
 func (v *view) memFiles() []rules.File {
-	if v.mem == 0 {
+	if !v.agentsAdded {
 		return v.files
 	}
 	return v.files[:v.mem]
@@ -64,7 +65,7 @@ func (v *view) withAgentFiles(extra []rules.File) {
 	if len(extra) == 0 {
 		return
 	}
-	v.mem = len(v.files)
+	v.mem, v.agentsAdded = len(v.files), true
 	v.files = append(slices.Clip(v.files), extra...)
 	for _, file := range extra {
 		version, doc, uri, ix := int32(-1), (*document)(nil), protocol.DocumentUri(""), (*text.Index)(nil)
@@ -281,7 +282,7 @@ func (v *view) ix(i int) *text.Index {
 	if v.index[i] == nil {
 		src := v.files[i].Doc.Src
 		switch {
-		case v.files[i].TooLarge() && (v.mem == 0 || i < v.mem):
+		case v.files[i].TooLarge() && (!v.agentsAdded || i < v.mem):
 			v.index[i] = text.NewIndex(nil)
 		case v.cache != nil && v.docs[i] == nil:
 			// From the disk cache: built once for all its views.

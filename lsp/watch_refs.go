@@ -138,19 +138,23 @@ func (s *Server) watchLinksByClient(f *folder, links map[string]bool) {
 			s.linkWatch[p], grew = true, true
 		}
 	}
-	var ws []protocol.FileSystemWatcher
-	for p := range s.linkWatch {
-		ws = append(ws, protocol.FileSystemWatcher{GlobPattern: filepath.ToSlash(p)})
-	}
 	s.mu.Unlock()
 	if !grew {
 		return
 	}
-	slices.SortFunc(ws, func(a, b protocol.FileSystemWatcher) int { return strings.Compare(a.GlobPattern, b.GlobPattern) })
 	go func() {
 		ctx := context.Background()
 		s.linkReg.Lock()
 		defer s.linkReg.Unlock()
+		// the set as it is now, not as it was when this was asked: two
+		// folders' registrations may run in either order
+		s.mu.Lock()
+		var ws []protocol.FileSystemWatcher
+		for p := range s.linkWatch {
+			ws = append(ws, protocol.FileSystemWatcher{GlobPattern: filepath.ToSlash(p)})
+		}
+		s.mu.Unlock()
+		slices.SortFunc(ws, func(a, b protocol.FileSystemWatcher) int { return strings.Compare(a.GlobPattern, b.GlobPattern) })
 		if s.linkRegistered {
 			// a registration of an id is made once: the earlier one goes first
 			unreg := protocol.UnregistrationParams{Unregisterations: []protocol.Unregistration{{ID: clientLinkWatchID, Method: "workspace/didChangeWatchedFiles"}}}
@@ -319,7 +323,7 @@ func concerns(f *folder, name string, ch fileChange) (at string, follow, republi
 		return "", git, git
 	}
 	in := f.interest.Load()
-	if in != nil && in.Links[name] {
+	if in != nil && in.LinkedTo(name) {
 		// the file an agent's instruction file links to, wherever it is
 		return name, true, true
 	}

@@ -83,6 +83,20 @@ type Interest struct {
 	Links map[string]bool
 }
 
+// LinkedTo reports whether name is one of in.Links: as it is spelled, or
+// resolved, since a root reached through a link (/var and /private/var)
+// spells its files otherwise than InstructionLinks does.
+func (in *Interest) LinkedTo(name string) bool {
+	if len(in.Links) == 0 {
+		return false
+	}
+	if in.Links[name] {
+		return true
+	}
+	real, err := store.RealPath(name)
+	return err == nil && in.Links[real]
+}
+
 // NewInterest is an Interest in nothing yet.
 func NewInterest() *Interest {
 	return &Interest{Paths: map[string]bool{}, Names: map[string]bool{}, Links: map[string]bool{}}
