@@ -58,7 +58,7 @@ func DescribeEntry(f *rules.File, i int, cfg config.Config, maxSimilar int) Entr
 		if j == i || o.Content == "" {
 			continue
 		}
-		v := similar.Classify(similar.Analyze(o.Content), me, th)
+		v := similar.StoreVerdict(similar.Analyze(o.Content), me, th)
 		if v.Similarity <= 0 && !v.Exact && v.Action != similar.Conflict {
 			continue
 		}

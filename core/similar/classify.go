@@ -103,24 +103,23 @@ func oneWordApartOnly(old, new *Text) bool {
 // sameWordsOtherCounts reports whether a and b hold the same words, some
 // of them a different number of times.
 func sameWordsOtherCounts(a, b []string) bool {
-	count := map[string]int{}
+	ca, cb := map[string]int{}, map[string]int{}
 	for _, w := range a {
-		count[w]++
+		ca[w]++
 	}
 	for _, w := range b {
-		if _, ok := count[w]; !ok {
-			return false
-		}
-		count[w]--
+		cb[w]++
+	}
+	if len(ca) != len(cb) {
+		return false
 	}
 	differ := false
-	for w, n := range count {
-		if n != 0 {
-			differ = true
-		}
-		if !slices.Contains(b, w) {
+	for w, n := range ca {
+		m, ok := cb[w]
+		if !ok {
 			return false
 		}
+		differ = differ || m != n
 	}
 	return differ
 }
@@ -330,11 +329,11 @@ func negatorsBefore(raw string) []int {
 	return out
 }
 
-// storeVerdict is the verdict of storing new beside old: Classify's, but a
+// StoreVerdict is the verdict of storing new beside old: Classify's, but a
 // new text that adds detail whose added words limit what old says
 // (narrows) does not replace it. A rule that a store decides, not a
 // relation of the pair: check still reports the two as near-duplicates.
-func storeVerdict(old, new *Text, th Thresholds) Verdict {
+func StoreVerdict(old, new *Text, th Thresholds) Verdict {
 	v := Classify(old, new, th)
 	if v.Action == Update && v.Kind == KindAddsDetail && narrows(old, new) {
 		// "Deploy on Fridays" / "… except in December": the more limits
@@ -395,7 +394,7 @@ var limitWords = text.WordSet(`only except excepting excluding unless until till
 
 // cjkLimits are limit words of Chinese and Japanese, found in the raw text
 // (their words are characters to the shape).
-var cjkLimits = []string{"除外", "除了", "仅限", "仅", "只", "但", "以前", "现在", "改为", "禁止", "のみ", "だけ", "ただし", "以外", "除く", "まで", "以前", "今は", "禁止"}
+var cjkLimits = []string{"除外", "除了", "仅限", "仅", "只", "但", "以前", "现在", "改为", "禁止", "のみ", "だけ", "ただし", "以外", "除く", "除いて", "まで", "今は"}
 
 // valuesNameEnds reports whether b is a with its two values trading places
 // (the same values, the rest alike) where they name the two ends of one
@@ -642,7 +641,7 @@ func intersection[T cmp.Ordered](a, b []T) int {
 func Decide(new *Text, existing []*Text, th Thresholds) (match int, v Verdict) {
 	match, v = -1, Verdict{Action: Store}
 	for i, old := range existing {
-		c := storeVerdict(old, new, th)
+		c := StoreVerdict(old, new, th)
 		if c.Exact {
 			return i, c
 		}

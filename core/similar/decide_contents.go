@@ -32,7 +32,7 @@ func DecideContents(new *Text, contents []string, th Thresholds) (match int, v V
 			if ok && !sameAlnum && sim < th.Update && sim < th.Skip && inCore < coreNeed {
 				verdicts[i] = Verdict{Action: Store, Similarity: sim}
 			} else {
-				verdicts[i] = storeVerdict(Analyze(contents[i]), new, th)
+				verdicts[i] = StoreVerdict(Analyze(contents[i]), new, th)
 			}
 		}
 	}

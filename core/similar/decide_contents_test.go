@@ -25,7 +25,7 @@ func TestDecideContentsMatchesDecide(t *testing.T) {
 			"The CLI treats names as case-insensitive.", "Keep secrets out of the repository.",
 			"Remove secrets from the repository.", "Don't create Markdown docs unless asked.",
 			"Do not create Markdown documents unless asked.",
-			// a text repeated whole and added to, with a limit or not (storeVerdict)
+			// a text repeated whole and added to, with a limit or not (StoreVerdict)
 			"Credentials live in ~/credentials/.", "Credentials live in ~/credentials/, one .env file per service.",
 			"Deploy on Fridays.", "Deploy on Fridays except in December.")
 		texts := make([]*Text, len(contents))
@@ -92,21 +92,28 @@ func TestStoreKeepsWhatALimitNarrows(t *testing.T) {
 		old, new string
 		want     Action
 		kind     string
+		// narrowed: Classify calls the pair an update that adds detail,
+		// which only narrows turns into a store beside
+		narrowed bool
 	}{
-		{"Supported platforms: macOS, Linux and Windows.", "Supported platforms: macOS, Linux, Windows and FreeBSD.", Update, KindAddsDetail},
-		{"Credentials live in `~/credentials/`.", "Credentials live in `~/credentials/`, one `.env` file per service.", Store, ""},
-		{"Use pnpm for installs.", "Use pnpm for installs in the frontend package.", Store, ""},
-		{"Deploy the web app on Fridays.", "Deploy the web app on Fridays except in December.", Store, ""},
-		{"Deploy the web app on Fridays.", "Deploy the web app on Fridays if the CTO approves.", Store, ""},
-		{"Use pnpm for installs.", "Use pnpm for installs in the docs package; elsewhere use npm.", Store, ""},
-		{"Keep two replicas of the cache.", "Keep two replicas of the cache in staging, five in production.", Store, ""},
-		{"Use yarn for installs.", "Use yarn for installs. We moved to pnpm in May.", Store, ""},
-		{"Die App freitags deployen.", "Die App freitags deployen außer im Dezember.", Store, ""},
-		{"周五部署应用。", "周五部署应用，十二月除外。", Store, ""},
-		{"金曜日にアプリをデプロイする。", "金曜日にアプリをデプロイするのはステージングのみ、本番は月曜日。", Store, ""},
-		{"Deploy the web app on Fridays.", "Deploy the web app on Fridays is a bad idea.", Store, ""},
+		{"Supported platforms: macOS, Linux and Windows.", "Supported platforms: macOS, Linux, Windows and FreeBSD.", Update, KindAddsDetail, false},
+		{"Deploy the web app on Fridays.", "Deploy the web app on Fridays except in December.", Store, "", true},
+		{"Deploy the web app on Fridays.", "Deploy the web app on Fridays if the CTO approves.", Store, "", true},
+		{"Die App freitags deployen.", "Die App freitags deployen außer im Dezember.", Store, "", true},
+		{"Deploy the web app on Fridays.", "Deploy the web app on Fridays is a bad idea.", Store, "", true},
+		{"周五部署网页应用到生产环境。", "周五部署网页应用到生产环境，十二月除外。", Store, "", true},
+		{"金曜日にウェブアプリを本番環境へデプロイする。", "金曜日にウェブアプリを本番環境へデプロイする、12月を除いて。", Store, "", true},
+		{"Run the full test suite on every pull request.", "Run the full test suite on every pull request, but only for the backend.", Store, "", true},
+		// below HackLM's likeness: stored beside whatever the words say,
+		// since scope narrows as often as detail adds (a red team's)
+		{"Credentials live in `~/credentials/`.", "Credentials live in `~/credentials/`, one `.env` file per service.", Store, "", false},
+		{"Use pnpm for installs.", "Use pnpm for installs in the frontend package.", Store, "", false},
+		{"Use pnpm for installs.", "Use pnpm for installs in the docs package; elsewhere use npm.", Store, "", false},
 	} {
 		old, new := Analyze(tc.old), Analyze(tc.new)
+		if c := Classify(old, new, th); (c.Action == Update && c.Kind == KindAddsDetail) != (tc.narrowed || tc.want == Update) {
+			t.Errorf("%q → %q: Classify %v %q: the row does not test what it says", tc.old, tc.new, c.Action, c.Kind)
+		}
 		_, v := Decide(new, []*Text{old}, th)
 		if v.Action != tc.want || v.Kind != tc.kind {
 			t.Errorf("%q → %q: %v %q, want %v %q", tc.old, tc.new, v.Action, v.Kind, tc.want, tc.kind)

@@ -198,22 +198,22 @@ func slugCands(dst []slugCand, content string, q *quickScan) []slugCand {
 
 // secretLooking reports whether a kebab-case keyword holds a part that
 // may be a credential (issue 27: a slug is never built from one, even
-// from AWS's documented AKIAIOSFODNN7EXAMPLE): sixteen characters or more
-// with a digit ("akiaiosfodnn7example"), or eight or more mixing two
-// digits or more with two letters or more ("hunter2secret42"). Words that
-// carry a number ("utf8mb4", "k8s", "s3bucket", "ipv6") and long words
-// ("antidisestablishmentarianism") stay.
+// from AWS's documented AKIAIOSFODNN7EXAMPLE): letters and digits
+// alternating three times or more in eight characters or more
+// ("hunter2secret42", "xk9mq2vplz"), or twice in sixteen or more
+// ("akiaiosfodnn7example"). A word that carries a number once or twice
+// stays ("utf8mb4", "sha256sum", "python311", "ubuntu2204",
+// "rfc3339nano", "k8s"). The secret rule, which reads whole entries,
+// refuses what is a credential; this only keeps one out of a slug.
 func secretLooking(kb []byte) bool {
 	for part := range bytes.SplitSeq(kb, []byte("-")) {
-		digits, letters := 0, 0
-		for _, c := range part {
-			if '0' <= c && c <= '9' {
-				digits++
-			} else {
-				letters++
+		turns := 0
+		for i := 1; i < len(part); i++ {
+			if isDigitByte(part[i]) != isDigitByte(part[i-1]) {
+				turns++
 			}
 		}
-		if len(part) >= 16 && digits >= 1 || len(part) >= 8 && digits >= 2 && letters >= 2 {
+		if len(part) >= 8 && turns >= 3 || len(part) >= 16 && turns >= 2 {
 			return true
 		}
 	}

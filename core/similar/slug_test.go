@@ -48,6 +48,9 @@ func TestGenerateSlug(t *testing.T) {
 		{"Deploy key AKIAIOSFODNN7EXAMPLE is the doc sample.", "deploy-key-sample"},
 		{"Prod DB password is hunter2Secret42 for now", "prod-password-now"},
 		{"Use utf8mb4 collation on MySQL 8 for k8s jobs", "utf8mb4-collation-mysql"},
+		{"Build with python311 on ubuntu2204 only", "build-python311-ubuntu2204"},
+		{"Timestamps are rfc3339nano", "timestamps-rfc3339nano"},
+		{"The staging password is xk9mq2vplz", "staging-password"},
 	}
 	for _, tt := range tests {
 		got := GenerateSlug(tt.in, none)
