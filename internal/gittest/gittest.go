@@ -129,6 +129,8 @@ func (r *Repo) AddAll() {
 		case err == nil:
 			return
 		case try < 20 && strings.Contains(string(out), "unable to stat"):
+			// LC_ALL=C (isolated) keeps git's message in English
+			time.Sleep(5 * time.Millisecond)
 			continue
 		}
 		r.t.Fatalf("git add -A: %v\n%s", err, out)
