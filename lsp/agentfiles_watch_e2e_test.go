@@ -17,23 +17,33 @@ import (
 // client that watches for it — and shows the load-budget error, and takes
 // it back when the file shrinks again.
 func TestE2EClosedAgentFileChangesOnDisk(t *testing.T) {
-	for _, byClient := range []bool{false, true} {
-		name := "server-watcher"
-		if byClient {
-			name = "client-events"
-		}
-		t.Run(name, func(t *testing.T) {
+	for _, tc := range []struct {
+		name               string
+		byClient, viaALink bool
+	}{{"server-watcher", false, false}, {"client-events", true, false}, {"server-watcher, a root reached through a link", false, true}} {
+		byClient := tc.byClient
+		t.Run(tc.name, func(t *testing.T) {
 			g := gittest.New(t)
 			entry := "# Decisions\n\n- [pm] Use pnpm for installs.\n"
 			small := "# Agents\n\n- Install dependencies with `pnpm install`.\n"
 			g.Write(map[string]string{".memory/decisions.md": entry, "AGENTS.md": small})
 			g.Commit("2026-11-01T10:00:00Z", "memory and agents")
-			c := startBinary(t, g.Dir)
-			params := lsptest.InitializeParams(g.Dir, nil)
+			root := g.Dir
+			if tc.viaALink {
+				// the editor opens the project by a path through a link, as
+				// macOS names its temporary folders (/var → /private/var):
+				// the repository, from git, names it by its real path
+				root = filepath.Join(t.TempDir(), "project")
+				if err := os.Symlink(g.Dir, root); err != nil {
+					t.Skipf("no symbolic links here: %v", err)
+				}
+			}
+			c := startBinary(t, root)
+			params := lsptest.InitializeParams(root, nil)
 			params["capabilities"].(map[string]any)["workspace"].(map[string]any)["didChangeWatchedFiles"] = map[string]any{"dynamicRegistration": byClient}
 			c.Initialize(params)
-			uri := lsptest.URI(filepath.Join(g.Dir, ".memory", "decisions.md"))
-			agentsURI := lsptest.URI(filepath.Join(g.Dir, "AGENTS.md"))
+			uri := lsptest.URI(filepath.Join(root, ".memory", "decisions.md"))
+			agentsURI := lsptest.URI(filepath.Join(root, "AGENTS.md"))
 			c.Notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "markdown", "version": 1, "text": entry}})
 			c.AwaitDiagnostics(uri, 1, 20*time.Second)
 			write := func(text string) {

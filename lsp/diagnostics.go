@@ -213,19 +213,24 @@ type checked struct {
 	cfg      config.Config
 	repo     *repoState
 	findings []rules.Finding
+	// readAtCheck is the folder's count of changes to the files a check
+	// reads itself, as this check read them
+	readAtCheck uint64
 }
 
 // checkLocked checks f's current view with the folder's checker, or returns
 // the last check when nothing it depends on has changed: the same disk
 // snapshot (the folder's cache still holds), the same buffer versions, the
-// same configuration and the same build of the repository (each change to
-// the code it follows makes a new one, repo.go). Before the first build the
+// same configuration, the same build of the repository (each change to
+// the code it follows makes a new one, repo.go) and no change since to the
+// agents' files the check reads itself. Before the first build the
 // references are not judged (a code action asked for then; publish waits
 // for the build). f.pub is held.
 func (s *Server) checkLocked(f *folder) (*view, config.Config, []rules.Finding) {
 	v, cfg := s.snapshot(f)
 	st := s.repoNow(f, cfg)
-	if last := f.last; last != nil && last.repo == st && last.v.sameFiles(v) && sameConfig(last.cfg, cfg) {
+	gen := f.readAtCheck.Load()
+	if last := f.last; last != nil && last.repo == st && last.readAtCheck == gen && last.v.sameFiles(v) && sameConfig(last.cfg, cfg) {
 		return last.v, last.cfg, last.findings
 	}
 	if f.checker == nil {
@@ -249,7 +254,7 @@ func (s *Server) checkLocked(f *folder) (*view, config.Config, []rules.Finding) 
 	if len(more) > 0 {
 		findings = rules.Sorted(append(slices.Clip(findings), more...))
 	}
-	f.last = &checked{v: v, cfg: cfg, repo: st, findings: findings}
+	f.last = &checked{v: v, cfg: cfg, repo: st, findings: findings, readAtCheck: gen}
 	f.checks++
 	return v, cfg, findings
 }

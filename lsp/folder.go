@@ -93,7 +93,12 @@ type folder struct {
 	// check (guarded by pub): which changes to the code matter
 	// (watch_refs.go).
 	interest atomic.Pointer[memory.Interest]
-	followed *checked
+	// readAtCheck counts the changes to files a check reads itself (the
+	// agents' instruction files, memory.Interest.ReadAtCheck): a check is
+	// not taken from the last one across such a change, whatever the
+	// repository made of it.
+	readAtCheck atomic.Uint64
+	followed    *checked
 	// cited is what each file's entries cite, by path, as the last
 	// followReferences found it (guarded by pub; watch_cited.go).
 	cited map[string]*citedFile

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/memory-lsp/memory-lsp/core/config"
@@ -207,7 +208,16 @@ func (s *Server) runRepo(f *folder) {
 			republish = cur != nil
 		}
 		f.repo.Store(st)
-		again = again || (republish && st != cur)
+		// an agent's instruction file is read by the check, not the
+		// repository: its change is a reason to check again however the
+		// repository answers
+		readAtCheck := slices.ContainsFunc(paths, func(p string) bool {
+			return f.interest.Load().ReadAtCheck(filepath.Dir(f.dir), p)
+		})
+		if readAtCheck {
+			f.readAtCheck.Add(1)
+		}
+		again = again || (republish && (st != cur || readAtCheck))
 	}
 }
 

@@ -97,6 +97,19 @@ func (in *Interest) LinkedTo(name string) bool {
 	return err == nil && in.Links[real]
 }
 
+// ReadAtCheck reports whether the file at p is one a check of the folder
+// whose workspace root is root reads from disk itself, whatever a
+// repository makes of it: an agent's instruction file there, or a file one
+// links to (in's Links). A change to it calls for a check even when the
+// repository answers as before (a root reached through a link, which the
+// repository spells otherwise).
+func (in *Interest) ReadAtCheck(root, p string) bool {
+	if rel, ok := RootRelative(root, p); ok && budget.IsInstructionFile(rel) {
+		return true
+	}
+	return in != nil && in.LinkedTo(p)
+}
+
 // NewInterest is an Interest in nothing yet.
 func NewInterest() *Interest {
 	return &Interest{Paths: map[string]bool{}, Names: map[string]bool{}, Links: map[string]bool{}}
