@@ -809,9 +809,15 @@ var (
 	// noticeJoiners join a notice's second source: "generated from
 	// project.yaml by agentkit sync"
 	noticeJoiners = text.WordSet("by from with using via par de por desde von aus mit из с")
-	// orderJoiners go on from a name to an order or a purpose
-	orderJoiners = text.WordSet(`to then so and or who that which for please also the a an
-		und dann um damit puis et pour afin que y luego para и потом чтобы а 然后 并 以便 して`)
+	// orderJoiners go on from a name to an order or a purpose: the words
+	// that join sentences, and more
+	orderJoiners = func() map[string]bool {
+		m := text.WordSet(`who that which for please also the a an dann um damit puis pour afin que luego para потом чтобы а 然后 并 以便 して`)
+		for w := range sentenceJoiners {
+			m[w] = true
+		}
+		return m
+	}()
 )
 
 var (

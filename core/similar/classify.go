@@ -358,6 +358,9 @@ func narrows(old, new *Text) bool {
 	if len(nt) > 0 && len(ot) > 0 && nt[len(nt)-1].clause > ot[len(ot)-1].clause {
 		return true
 	}
+	if conditional(new.Raw) && !conditional(old.Raw) {
+		return true // a condition added (conditionWords, in every language)
+	}
 	have := map[string]int{}
 	oldValue := false
 	for _, t := range ot {
@@ -381,12 +384,11 @@ func narrows(old, new *Text) bool {
 	return false
 }
 
-// limitWords limit, except, contrast, condition or date what they are
-// added to.
+// limitWords limit, except, contrast or date what they are added to (a
+// condition is read by conditional).
 var limitWords = text.WordSet(`only except excepting excluding unless until till but however instead elsewhere
 	otherwise was were used old previously formerly now anymore longer moved replaced deprecated obsolete banned
-	prohibited forbidden wrong mistake outdated bad discouraged if when whenever provided
-	si quand lorsque wenn falls sobald cuando если когда
+	prohibited forbidden wrong mistake outdated bad discouraged provided
 	sauf excepté hormis uniquement seulement seul seule mais sinon ailleurs jusqu autrefois désormais remplacé obsolète interdit
 	außer ausser nur aber sonst bis jedoch früher jetzt ersetzt veraltet verboten
 	excepto salvo solo sólo únicamente pero sino hasta antes ahora reemplazado obsoleto prohibido
