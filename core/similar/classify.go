@@ -305,6 +305,37 @@ func classify(old, new *Text, th Thresholds) Verdict {
 	return Verdict{Action: Update, Similarity: sim, Kind: KindReworded}
 }
 
+// flipsUnderCondition reports whether every negator of raw (direction
+// words aside) stands in a condition, after a word of condition in its
+// clause: "Deploy on Fridays as long as QA signs off", "… unless the build
+// is not green". The words added to a rule then say when it holds, which
+// narrows it and reverses nothing (a red team's: each was a reversal
+// with extra words, the old entry replaced).
+func flipsUnderCondition(raw string) bool {
+	clause, under, flips := -1, false, 0
+	toks := shapeTokens(raw)
+	for k, t := range toks {
+		if t.clause != clause {
+			clause, under = t.clause, false
+		}
+		// a word of condition, or a phrase of up to three ("as long as")
+		for n := 1; n <= 3 && k+n <= len(toks) && !under; n++ {
+			words := make([]string, n)
+			for i := range n {
+				words[i] = toks[k+i].s
+			}
+			under = conditional(strings.Join(words, " "))
+		}
+		if t.flags&fFlip != 0 && !directionWords[t.s] {
+			if !under {
+				return false
+			}
+			flips++
+		}
+	}
+	return flips > 0
+}
+
 // directionWords are the polarity words that say a direction ("after",
 // "below") rather than negate: a term after one of them is no more denied
 // than a term before it ("Replica db2 takes over after db1 fails").
@@ -584,7 +615,7 @@ func reversal(old, new *Text, flipped bool, sim float64) (Verdict, bool) {
 		if max(coreSim, looseJaccard(old.Core(), new.Core())) >= reversalMin {
 			return conflict("reversal")
 		}
-		if subset(old.Core(), new.Core()) || subset(new.Core(), old.Core()) {
+		if subset(old.Core(), new.Core()) && !flipsUnderCondition(new.Raw) || subset(new.Core(), old.Core()) && !flipsUnderCondition(old.Raw) {
 			return conflict("reversal with extra words")
 		}
 	}

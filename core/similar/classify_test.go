@@ -87,6 +87,11 @@ func TestClassify(t *testing.T) {
 		{"db1 is the primary and db2 is the standby.", "db2 is the primary and db1 is the standby.", Conflict, "swaps two terms", false},
 		{"Prefer the Postgres driver over the MySQL driver.", "Prefer the MySQL driver over the Postgres driver.", Conflict, "reversal", false},
 		{"Composition over inheritance.", "Inheritance over composition.", Conflict, "reversal", false},
+		// a negator added inside a condition says when the rule holds: no
+		// reversal (a red team's "signs off"); outside one it reverses
+		{"Deploy the web app on Fridays.", "Deploy the web app on Fridays as long as QA signs off.", Store, "", false},
+		{"Deploy the web app on Fridays.", "Deploy the web app on Fridays once QA signs off.", Store, "", false},
+		{"Run tests with -race.", "Never run tests with -race on CI; it is too slow.", Conflict, "reversal with extra words", false},
 		{"Use pnpm in place of npm.", "Use npm in place of pnpm.", Conflict, "swaps two terms", false},
 		{"Bevorzuge Tabs gegenüber Leerzeichen.", "Bevorzuge Leerzeichen gegenüber Tabs.", Conflict, "swaps two terms", false},
 		// a red team's: terms on either side of a condition, however the

@@ -106,7 +106,7 @@ var consequenceWords = text.WordSet("then dann alors puis entonces luego то т
 func conditional(s string) bool { return conditionWords().MatchString(s) }
 
 var conditionWords = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(?:if|when|whenever|unless|once|wenn|falls|sobald|si|quand|lorsqu\w*|cuando|mientras)\b|(?:^|[^\p{L}])(?:если|когда)(?:$|[^\p{L}])|如果|若是|要是|一旦|たら|なら|場合`)
+	return regexp.MustCompile(`(?i)\b(?:if|when|whenever|unless|once|assuming|provided|as long as|in case|wenn|falls|sobald|solange|sofern|si|quand|lorsqu\w*|pourvu|cuando|mientras|siempre que|a menos que)\b|(?:^|[^\p{L}])(?:если|когда|пока|при условии)(?:$|[^\p{L}])|如果|若是|要是|一旦|只要|たら|なら|場合|限り`)
 })
 
 // parallelSlots reports whether the terms toks[x0:x1] and toks[y0:y1] (x
