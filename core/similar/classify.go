@@ -41,7 +41,7 @@ func Classify(old, new *Text, th Thresholds) Verdict {
 			return Verdict{Action: Store, Similarity: v.Similarity, Kind: KindSibling, Reason: "sibling: " + reason}
 		}
 	}
-	if v.Action == Skip && !v.Exact && sameWordsOtherCounts(unitWords(old), unitWords(new)) {
+	if v.Action == Skip && !v.Exact && sameWordsOtherCounts(old.shapeOf().units, new.shapeOf().units) {
 		// "The staging bucket mirrors the prod bucket, and the prod
 		// bucket is read-only" / the same with staging and prod swapped:
 		// HackLM's keywords are a set, and the two hold the same one; but
@@ -101,14 +101,44 @@ func oneWordApartOnly(old, new *Text) bool {
 }
 
 // sameWordsOtherCounts reports whether a and b hold the same words, some
-// of them a different number of times.
-func sameWordsOtherCounts(a, b []string) bool {
-	ca, cb := map[string]int{}, map[string]int{}
-	for _, w := range a {
-		ca[w]++
+// of them a different number of times. It allocates nothing for texts of
+// an entry's length (it runs on every skip a check's pairs decide), and
+// counts by map beyond.
+func sameWordsOtherCounts(a, b []unit) bool {
+	if len(a)+len(b) > 128 {
+		return sameWordsOtherCountsLong(a, b)
 	}
-	for _, w := range b {
-		cb[w]++
+	count := func(us []unit, w string) (n int) {
+		for _, u := range us {
+			if u.s == w {
+				n++
+			}
+		}
+		return n
+	}
+	differ := false
+	for _, u := range a {
+		nb := count(b, u.s)
+		if nb == 0 {
+			return false
+		}
+		differ = differ || nb != count(a, u.s)
+	}
+	for _, u := range b {
+		if count(a, u.s) == 0 {
+			return false
+		}
+	}
+	return differ
+}
+
+func sameWordsOtherCountsLong(a, b []unit) bool {
+	ca, cb := map[string]int{}, map[string]int{}
+	for _, u := range a {
+		ca[u.s]++
+	}
+	for _, u := range b {
+		cb[u.s]++
 	}
 	if len(ca) != len(cb) {
 		return false
@@ -312,6 +342,9 @@ func classify(old, new *Text, th Thresholds) Verdict {
 // narrows it and reverses nothing (a red team's: each was a reversal
 // with extra words, the old entry replaced).
 func flipsUnderCondition(raw string) bool {
+	if !conditional(raw) {
+		return false // no condition: the words need no reading
+	}
 	clause, under, flips := -1, false, 0
 	toks := shapeTokens(raw)
 	for k, t := range toks {
