@@ -65,6 +65,12 @@ type ack struct {
 type ackSeen struct {
 	// held are the records whose entry the buffer has held.
 	held map[*ack]bool
+	// past are the buffer's latest earlier texts, each with when it gave
+	// way to the next (bounded by pastTexts and pastBytes): a record the
+	// server learns after the buffer took its entry in and the user took
+	// it out again (the journal's event comes late on a busy machine) was
+	// held all the same, and the user's edit stands.
+	past []pastText
 	// texts are hashes of the buffer's recent texts.
 	texts []uint64
 	// saved is the file's stat at the latest didSave (zero: none yet).
@@ -72,6 +78,49 @@ type ackSeen struct {
 	// waiting is when a change that took out an entry began to wait for
 	// a didSave (zero: none waits).
 	waiting time.Time
+}
+
+// pastText is an earlier text of a buffer and when it gave way.
+type pastText struct {
+	text  []byte
+	until time.Time
+}
+
+// pastTexts and pastBytes bound a buffer's earlier texts kept; past a text
+// over pastBytes none is kept (the records of so large a buffer are judged
+// by its current text alone, as before).
+const (
+	pastTexts = 8
+	pastBytes = 4 << 20
+)
+
+// gaveWay notes that text, the buffer's until now, gave way to another.
+// s.mu is held.
+func (sn *ackSeen) gaveWay(text []byte, now time.Time) {
+	if len(text) > pastBytes {
+		sn.past = nil
+		return
+	}
+	sn.past = append(sn.past, pastText{text: text, until: now})
+	total := 0
+	for i := len(sn.past) - 1; i >= 0; i-- {
+		total += len(sn.past[i].text)
+		if total > pastBytes || len(sn.past)-i > pastTexts {
+			sn.past = slices.Delete(sn.past, 0, i+1)
+			break
+		}
+	}
+}
+
+// heldSince reports whether a text the buffer still showed at or after at
+// held entry.
+func (sn *ackSeen) heldSince(entry string, at time.Time) bool {
+	for _, p := range sn.past {
+		if !p.until.Before(at) && memory.HoldsEntry(p.text, entry) {
+			return true
+		}
+	}
+	return false
 }
 
 var textSeed = maphash.MakeSeed()
@@ -142,7 +191,7 @@ func (s *Server) learnAcks(f *folder, now time.Time) {
 		a := &ack{Ack: r, learned: now}
 		f.acks = append(f.acks, a)
 		if od := f.docs[r.File]; od != nil {
-			od.seen.held[a] = memory.HoldsEntry(od.doc.text, a.Add)
+			od.seen.held[a] = memory.HoldsEntry(od.doc.text, a.Add) || od.seen.heldSince(a.Add, a.At)
 		}
 	}
 	// A record every buffer of its file held, young no more, is done.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"time"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
@@ -145,6 +146,7 @@ func (s *Server) didChange(_ context.Context, p *protocol.DidChangeTextDocumentP
 	s.mu.Lock()
 	if od.doc == d {
 		od.doc = next
+		od.seen.gaveWay(d.text, time.Now())
 		od.changedText(next.text, !s.caps.didSave)
 		close(od.changed)
 		od.changed = make(chan struct{})
