@@ -252,7 +252,12 @@ func classify(old, new *Text, th Thresholds) Verdict {
 	}
 	ou, nu := old.shapeOf().units, new.shapeOf().units
 	if i, j, ok := transposed(old.shapeOf().short, new.shapeOf().short, ou, nu); !flipped && ok {
-		if unitsSplitByCondition(old.Raw, i, j) {
+		// the old text's words, read once for the readings below
+		toks, at := unitTokens(old.Raw, j)
+		if at == nil {
+			return Verdict{Action: Store, Similarity: sim, Kind: KindSibling, Reason: "terms trade places"}
+		}
+		if conditionSplits(old.Raw, toks, at[i]+1, at[j]) {
 			// values too: "Replica 1 takes over when replica 2 is down"
 			// and its mirror are both true (a red team's)
 			return Verdict{Action: Store, Similarity: sim, Kind: KindSibling, Reason: "terms trade places"}
@@ -268,12 +273,12 @@ func classify(old, new *Text, th Thresholds) Verdict {
 			// wait 2 seconds": the values changed places
 			return Verdict{Action: Update, Similarity: sim, Kind: KindValue, Reason: "values differ"}
 		}
-		if negators := negatorsBefore(old.Raw); negators[i]%2 != negators[j]%2 {
+		if negatorsBefore(toks, at[i])%2 != negatorsBefore(toks, at[j])%2 {
 			// "Use yarn; never use npm" / "Use npm; never use yarn": the
 			// two terms trade polarity
 			return Verdict{Action: Conflict, Similarity: sim, Kind: KindReversal, Reason: "swaps two terms"}
 		}
-		if _, _, reverses, ok := rolesSwapped(old.Raw, new.Raw); ok && reverses || !ok && unitSlots(old.Raw, i, j) {
+		if _, _, reverses, ok := rolesSwapped(old.Raw, new.Raw); ok && reverses || !ok && parallelSlots(toks, at[i], at[i]+1, at[j], at[j]+1) {
 			// "Use uv for tooling, not pip", "Update tasks.md before
 			// progress.md": something between the terms ranks them;
 			// "Answer in German; commits in English": each fills a slot
@@ -374,23 +379,16 @@ func flipsUnderCondition(raw string) bool {
 // than a term before it ("Replica db2 takes over after db1 fails").
 var directionWords = text.WordSet("after below less lower fewer out")
 
-// negatorsBefore counts, for each unit of the shape of raw, the negators
-// before it in its clause, directionWords aside.
-func negatorsBefore(raw string) []int {
-	var out []int
-	clause, n := 0, 0
-	for _, t := range shapeTokens(raw) {
-		if t.clause != clause {
-			clause, n = t.clause, 0
-		}
-		if t.flags&fFlip != 0 && !directionWords[t.s] {
+// negatorsBefore counts the negators before toks[k] in its clause,
+// directionWords aside.
+func negatorsBefore(toks []stok, k int) int {
+	n := 0
+	for i := k - 1; i >= 0 && toks[i].clause == toks[k].clause; i-- {
+		if toks[i].flags&fFlip != 0 && !directionWords[toks[i].s] {
 			n++
 		}
-		if t.unit {
-			out = append(out, n)
-		}
 	}
-	return out
+	return n
 }
 
 // StoreVerdict is the verdict of storing new beside old: Classify's, but a
@@ -497,19 +495,6 @@ func valuesNameEnds(a, b string) bool {
 		return true
 	}
 	return x > 0 && y > 0 && ta[x-1].s == ta[y-1].s && !ta[x-1].value && !parallelSlots(ta, x, x+1, y, y+1)
-}
-
-// unitSlots reports parallelSlots for units i and j of raw's shape.
-func unitSlots(raw string, i, j int) bool {
-	toks, at := unitTokens(raw, j)
-	return at != nil && parallelSlots(toks, at[i], at[i]+1, at[j], at[j]+1)
-}
-
-// unitsSplitByCondition reports conditionSplits for the words between
-// units i and j of raw's shape.
-func unitsSplitByCondition(raw string, i, j int) bool {
-	toks, at := unitTokens(raw, j)
-	return at != nil && conditionSplits(raw, toks, at[i]+1, at[j])
 }
 
 // unitTokens are the words of raw and the index among them of each of its
