@@ -46,35 +46,7 @@ func TestE2EClosedAgentFileChangesOnDisk(t *testing.T) {
 			agentsURI := lsptest.URI(filepath.Join(root, "AGENTS.md"))
 			c.Notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "markdown", "version": 1, "text": entry}})
 			c.AwaitDiagnostics(uri, 1, 20*time.Second)
-			write := func(text string) {
-				g.Write(map[string]string{"AGENTS.md": text})
-				if byClient {
-					c.Notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{map[string]any{"uri": agentsURI, "type": 2}}})
-				}
-			}
-
-			// The server starts watching the root once it has read the
-			// repository, a moment after the first diagnostics: a write
-			// before that is in what it reads. So each write is made again
-			// until seen (the same content: only the event is repeated).
-			seen := func(text string, want func(*lsptest.Diagnostics) bool) *lsptest.Diagnostics {
-				t.Helper()
-				mark := c.Mark()
-				for try := 0; ; try++ {
-					write(text)
-					if d, ok := c.TryAwaitDiagnosticsWhere(mark, agentsURI, 2*time.Second, want); ok {
-						return d
-					}
-					if try == 10 {
-						t.Fatalf("AGENTS.md written on disk, no diagnostics seen")
-					}
-				}
-			}
-			d := seen(small+strings.Repeat(strings.Repeat("x", 99)+"\n", 400), func(d *lsptest.Diagnostics) bool { return d.Find("load-budget") != nil })
-			if f := d.Find("load-budget"); !strings.Contains(f.Message, "Codex loads at most 32 KiB") {
-				t.Errorf("AGENTS.md grown on disk: %s", f.Message)
-			}
-			seen(small, func(d *lsptest.Diagnostics) bool { return d.Find("load-budget") == nil })
+			growAndShrink(t, c, g, "AGENTS.md", agentsURI, agentsURI, byClient, small)
 			c.Shutdown()
 		})
 	}
@@ -110,30 +82,7 @@ func TestE2ELinkedAgentFileChangesOnDisk(t *testing.T) {
 			targetURI := lsptest.URI(filepath.Join(g.Dir, "docs", "agents.md"))
 			c.Notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "markdown", "version": 1, "text": entry}})
 			c.AwaitDiagnostics(uri, 1, 20*time.Second)
-			write := func(text string) {
-				g.Write(map[string]string{"docs/agents.md": text})
-				if byClient {
-					c.Notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{map[string]any{"uri": targetURI, "type": 2}}})
-				}
-			}
-			seen := func(text string, want func(*lsptest.Diagnostics) bool) *lsptest.Diagnostics {
-				t.Helper()
-				mark := c.Mark()
-				for try := 0; ; try++ {
-					write(text)
-					if d, ok := c.TryAwaitDiagnosticsWhere(mark, agentsURI, 2*time.Second, want); ok {
-						return d
-					}
-					if try == 10 {
-						t.Fatalf("docs/agents.md written on disk, no diagnostics seen for AGENTS.md")
-					}
-				}
-			}
-			d := seen(small+strings.Repeat(strings.Repeat("x", 99)+"\n", 400), func(d *lsptest.Diagnostics) bool { return d.Find("load-budget") != nil })
-			if f := d.Find("load-budget"); !strings.Contains(f.Message, "Codex loads at most 32 KiB") {
-				t.Errorf("docs/agents.md grown on disk: %s", f.Message)
-			}
-			seen(small, func(d *lsptest.Diagnostics) bool { return d.Find("load-budget") == nil })
+			growAndShrink(t, c, g, "docs/agents.md", targetURI, agentsURI, byClient, small)
 			if byClient {
 				// a real client sends changes only to what it watches: the
 				// server asked it to watch the link's target
@@ -149,4 +98,37 @@ func TestE2ELinkedAgentFileChangesOnDisk(t *testing.T) {
 			c.Shutdown()
 		})
 	}
+}
+
+// growAndShrink writes the file rel of g's work tree (AGENTS.md or the file
+// it links to) past Codex's 32 KiB, then back to small, each time sending
+// the client's event for eventURI when byClient, and waits for AGENTS.md's
+// load-budget error at agentsURI to show, then to go. The server starts
+// watching the root once it has read the repository, a moment after the
+// first diagnostics: a write before that is in what it reads. So each
+// write is made again until seen (the same content: only the event is
+// repeated).
+func growAndShrink(t *testing.T, c *lsptest.Client, g *gittest.Repo, rel, eventURI, agentsURI string, byClient bool, small string) {
+	t.Helper()
+	seen := func(text string, want func(*lsptest.Diagnostics) bool) *lsptest.Diagnostics {
+		t.Helper()
+		mark := c.Mark()
+		for try := 0; ; try++ {
+			g.Write(map[string]string{rel: text})
+			if byClient {
+				c.Notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{map[string]any{"uri": eventURI, "type": 2}}})
+			}
+			if d, ok := c.TryAwaitDiagnosticsWhere(mark, agentsURI, 2*time.Second, want); ok {
+				return d
+			}
+			if try == 10 {
+				t.Fatalf("%s written on disk, no diagnostics seen for AGENTS.md", rel)
+			}
+		}
+	}
+	d := seen(small+strings.Repeat(strings.Repeat("x", 99)+"\n", 400), func(d *lsptest.Diagnostics) bool { return d.Find("load-budget") != nil })
+	if f := d.Find("load-budget"); !strings.Contains(f.Message, "Codex loads at most 32 KiB") {
+		t.Errorf("%s grown on disk: %s", rel, f.Message)
+	}
+	seen(small, func(d *lsptest.Diagnostics) bool { return d.Find("load-budget") == nil })
 }
