@@ -19,6 +19,20 @@ func TestClassify(t *testing.T) {
 		{"Do it", "Don't do it", Conflict, "reversal", false},
 		{"Always", "Never", Store, "", false}, // nothing but polarity: not comparable
 		{"Java 1.8", "Java 18", Update, "values differ", false},
+		// issue 27's eighth set: the same thing given another value after
+		// the subject is an update; two things are siblings
+		{"Storefront customers live in features/crm.", "Storefront customers live in features/customer.", Update, "values differ", false},
+		{"The Next.js frontend lives in `web/nyx/`.", "The Next.js frontend lives in `services/nyx/`.", Update, "values differ", false},
+		{"cspell uses the en-GB locale.", "cspell uses the en-US locale.", Update, "values differ", false},
+		{"Target ES2019 for the server bundle.", "Target ES2022 for the server bundle.", Update, "values differ", false},
+		{"Name branches <type>/<issue-number>-<short-description>.", "Name branches <type>/<short-description>.", Update, "values differ", false},
+		{"Use TypeScript strict mode in `src/`.", "Use TypeScript strict mode in `scripts/`.", Store, `sibling: "src" vs "scripts"`, false},
+		{"Publish order events to queue0.", "Publish order events to queue1.", Store, `sibling: "queue0" vs "queue1"`, false},
+		{"Run scripts/check-compose-profile.sh before changing a deployment profile.", "Run scripts/check-registry-snapshots.sh before changing a deployment profile.", Store, `sibling: "scriptscheck-compose-profilesh" vs "scriptscheck-registry-snapshotssh"`, false},
+		// a subject's value is the subject: two tests, two facts
+		{"`SUSISlaveTest.ReadSpecialCVs_Banked` covers RCN-602, Chapter 3.", "`LegacySusiE2ETest.readSpecialCVs` covers RCN-602, Chapter 3.", Store, `sibling: "susislavetestreadspecialcvsbanked" vs "legacysusie2etest.readspecialcvs"`, false},
+		// one folder swapped in every place it stands, in a path too
+		{"`docs/` 配下の作業ルールは `docs/AGENTS.md` を参照する。", "`samples/` 配下の作業ルールは `samples/AGENTS.md` を参照する。", Store, `sibling: "docs" vs "samples"`, false},
 		{"Lint YAML files in the charts folder", "Lint JSON files in the charts folder", Store, `sibling: "yaml" vs "json"`, false},
 		{"Lint yaml files in the charts folder", "Lint json files in the charts folder", Store, `sibling: "yaml" vs "json"`, false},
 		{"Use Postgres for the billing service data store", "Use MySQL for the billing service data store", Store, `sibling: "postgres" vs "mysql"`, false},

@@ -109,6 +109,9 @@ func TestStoreKeepsWhatALimitNarrows(t *testing.T) {
 		{"Credentials live in `~/credentials/`.", "Credentials live in `~/credentials/`, one `.env` file per service.", Store, "", false},
 		{"Use pnpm for installs.", "Use pnpm for installs in the frontend package.", Store, "", false},
 		{"Use pnpm for installs.", "Use pnpm for installs in the docs package; elsewhere use npm.", Store, "", false},
+		// a reason added limits nothing; a limit after the reason does
+		{"The embed stage receives the first 800 chars of a document.", "The embed stage receives the first 800 chars of a document, because the embedder is capped at 256 tokens.", Update, KindAddsDetail, false},
+		{"The embed stage receives the first 800 chars of a document.", "The embed stage receives the first 800 chars of a document, because the embedder is capped, except for PDFs.", Store, "", true},
 	} {
 		old, new := Analyze(tc.old), Analyze(tc.new)
 		if c := Classify(old, new, th); (c.Action == Update && c.Kind == KindAddsDetail) != (tc.narrowed || tc.want == Update) {

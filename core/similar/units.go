@@ -2,6 +2,7 @@ package similar
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -16,6 +17,9 @@ type unitDiff struct {
 	// taken away.
 	adds, drops bool
 	old, new    []unit
+	// at is where old and new begin: the number of units the texts
+	// share before them.
+	at int
 }
 
 // maxTermWeight bounds a substituted term: two words, or four CJK
@@ -33,7 +37,7 @@ func compareUnits(a, b []unit) unitDiff {
 		s++
 	}
 	x, y := a[p:len(a)-s], b[p:len(b)-s]
-	d := unitDiff{old: x, new: y}
+	d := unitDiff{old: x, new: y, at: p}
 	switch {
 	case len(x) == 0 && len(y) == 0:
 	case len(x) == 0:
@@ -45,6 +49,123 @@ func compareUnits(a, b []unit) unitDiff {
 			!sharesUnit(x, y) && !(allValues(x) && allValues(y)) && !variants(x, y) && !sharesStem(x, y)
 	}
 	return d
+}
+
+// valueSlot reports whether the swapped term is the same thing given
+// another value, in the slot after the subject: one word each side, not
+// the first (which names what the sentence is about), and as written in
+// the raw texts one of the pairs sameThingMoved reads (issue 27's eighth
+// set). Two different paths, files or names are a sibling: "Skip the check
+// for changes under docs/" / "… under .github/", "Publish to queue0" /
+// "… to queue1" (the earlier sets' and a red team's).
+func (d unitDiff) valueSlot(oldRaw, newRaw string) bool {
+	if len(d.old) != 1 || len(d.new) != 1 || d.at == 0 || d.old[0].cjk || d.new[0].cjk {
+		return false
+	}
+	a, b := rawWord(oldRaw, d.old[0].s), rawWord(newRaw, d.new[0].s)
+	return a != "" && b != "" && sameThingMoved(a, b)
+}
+
+// sameThingMoved reports whether two words as written are one thing with
+// another value:
+//   - a file or folder that moved: the same last part under another
+//     folder ("client/.github/x.md" / "apps/client/.github/x.md",
+//     "`web/nyx/`" / "`services/nyx/`"), or a folder renamed in place
+//     ("features/crm" / "features/customer", "docs/adr" / "docs/decisions";
+//     two files of one folder are two things: "scripts/check-a.sh" /
+//     "scripts/check-b.sh");
+//   - a naming pattern ("docs/<slug>" / "docs/<yyyy-mm>-<slug>",
+//     "collector.py" / "<impl>.py");
+//   - a locale ("en-GB" / "en-US");
+//   - a version: the same name with other digits, two or more of them
+//     ("ES2019" / "ES2022", "python311" / "python312"; "queue0" / "queue1"
+//     number two instances).
+func sameThingMoved(a, b string) bool {
+	switch {
+	case strings.Contains(a, "<") || strings.Contains(b, "<"):
+		return pathLike(a) || pathLike(b) || strings.Contains(a, "<") && strings.Contains(b, "<")
+	case locale(a) && locale(b):
+		return true
+	}
+	if pa, va, ok := versioned(a); ok {
+		if pb, vb, ok := versioned(b); ok && pa == pb && va != vb {
+			return true
+		}
+	}
+	if !pathLike(a) || !pathLike(b) {
+		return false
+	}
+	da, la := splitLast(a)
+	db, lb := splitLast(b)
+	if la == lb && da != db {
+		return true
+	}
+	return da != "" && da == db && la != lb && !strings.Contains(la, ".") && !strings.Contains(lb, ".")
+}
+
+// rawWord is the word of raw, as written, that reads as the unit u, or ""
+// when none does.
+func rawWord(raw, u string) string {
+	for _, f := range strings.Fields(raw) {
+		w := f
+		for prev := ""; prev != w; {
+			prev = w
+			w = strings.TrimRight(strings.Trim(w, "`'\"()[]{},;:!?。、，；：（）「」"), ".")
+		}
+		var b strings.Builder
+		for _, r := range strings.ToLower(w) {
+			if r == '-' || unicode.IsLetter(r) || unicode.IsDigit(r) {
+				b.WriteRune(r)
+			}
+		}
+		if b.String() == u {
+			return w
+		}
+	}
+	return ""
+}
+
+// pathLike reports whether a word is a path or a file name: a slash, or an
+// extension after a name.
+func pathLike(w string) bool {
+	if strings.Contains(w, "/") {
+		return true
+	}
+	i := strings.LastIndexByte(w, '.')
+	return i > 0 && i < len(w)-1
+}
+
+// splitLast is a path's folder and its last part, a trailing slash aside.
+func splitLast(w string) (dir, last string) {
+	w = strings.TrimRight(w, "/")
+	i := strings.LastIndexByte(w, '/')
+	if i < 0 {
+		return "", w
+	}
+	return w[:i], w[i+1:]
+}
+
+// locale reports whether w is a language and region: "en-GB", "pt_BR".
+func locale(w string) bool {
+	lang, region, ok := strings.Cut(w, "-")
+	if !ok {
+		lang, region, ok = strings.Cut(w, "_")
+	}
+	return ok && len(lang) == 2 && len(region) == 2 && strings.ToUpper(region) == region &&
+		strings.ToLower(lang) == lang && strings.ToUpper(lang) != lang
+}
+
+// versioned splits a name that ends in two digits or more, after letters:
+// "ES2019" is "es" and "2019".
+func versioned(w string) (name, digits string, ok bool) {
+	i := len(w)
+	for i > 0 && w[i-1] >= '0' && w[i-1] <= '9' {
+		i--
+	}
+	if len(w)-i < 2 || i == 0 || strings.ContainsAny(w[:i], "0123456789/") {
+		return "", "", false
+	}
+	return strings.ToLower(w[:i]), w[i:], true
 }
 
 // reason names the two terms, for the store reply and the finding.
