@@ -14,6 +14,7 @@ package secret
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"regexp"
 	"sort"
 	"strings"
@@ -88,7 +89,7 @@ var detectors = []detector{
 		re: lazy(`^(npm_[A-Za-z0-9]{36})\b`), group: 1, ok: notPlaceholder},
 	{kind: "JSON Web Token", anchors: []string{"eyj"},
 		re: lazy(`^(eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{16,})`), group: 1,
-		ok: func(v string) bool { return !strings.Contains(v, jwtSamplePayload) }},
+		ok: func(v string) bool { return !strings.Contains(v, jwtSamplePayload) && !supabaseAnonKey(v) }},
 	{kind: "Stripe key", anchors: []string{"sk_test_", "rk_test_"},
 		re: lazy(`^((?:sk|rk)_test_[A-Za-z0-9]{24,})`), group: 1,
 		// Stripe's documentation prints one test key for every reader
@@ -180,6 +181,23 @@ var detectors = []detector{
 		// base64
 		re: lazy(`^(A{20,}[A-Za-z0-9%]{60,})`), group: 1,
 		ok: func(v string) bool { return notPlaceholder(v) && hasDigit(v) && strings.Contains(v, "%") }},
+	{kind: "Google OAuth access token", anchors: []string{"ya29."},
+		re: lazy(`^(ya29\.[0-9A-Za-z_-]{30,})`), group: 1,
+		ok: func(v string) bool { return notPlaceholder(v) && hasDigit(v) && classes(v[5:]) >= 3 }},
+	{kind: "Airtable token", anchors: []string{"pat"},
+		re: lazy(`^(pat[A-Za-z0-9]{14}\.[a-f0-9]{64})\b`), group: 1,
+		ok: func(v string) bool { return notPlaceholder(v) && varied(v) }},
+	{kind: "Yandex Cloud key", anchors: []string{"yc", "aqvn"},
+		// a static access key's id (YCAJ…) and secret (YC… of 40), an
+		// API key (AQVN…)
+		re: lazy(`^((?:YC[A-Za-z0-9_-]{38}|AQVN[A-Za-z0-9_-]{35,38}))(?:[^A-Za-z0-9_-]|$)`), group: 1,
+		ok: func(v string) bool { return notPlaceholder(v) && hasDigit(v) && classes(v) >= 3 }},
+	{kind: "token", anchors: []string{"token de", "Token de", "jeton", "токен", "Токен", "令牌", "トークン", "zugriffstoken", "zugangstoken", "api-token"},
+		// a token named in prose in the other languages, then given after
+		// a colon or "=": "Token de API de Cloudflare para editar DNS:
+		// OvmA…" (issue 27's eighth set)
+		re:    lazy(`^(?i:token de|jeton|токен|令牌|トークン|zugriffstoken|zugangstoken|api-token)[^\n.;:：=]{0,60}?[ \t]*[:：=][ \t]*["'\x60]?([A-Za-z0-9_+/-]{24,}={0,2})(?:[^A-Za-z0-9_+/=-]|$)`),
+		group: 1, ok: func(v string) bool { return longTokenValue(v) || randomDashed(v) }},
 	{kind: "HTTP Basic credentials", anchors: []string{"basic "},
 		re: lazy(`^(?i:basic) ([A-Za-z0-9+/]{12,}={0,2})(?:[^A-Za-z0-9+/=]|$)`), group: 1, ok: basicCredentials},
 }
@@ -261,6 +279,23 @@ func varied(v string) bool {
 	return len(seen) >= 10 && !strings.Contains(v, "0123456789") && !strings.Contains(v, "abcdef0123")
 }
 
+// randomDashed accepts a generated token that holds "-" or "_", as
+// Cloudflare's do ("OvmAvrE7otLAHDojM85mxc8Tty_hs0lSw-6jegmT"): 32
+// characters at least, every part between the dashes of four letters or
+// more mixing cases or holding a digit, so that no name made of words
+// ("release_signing_key_2024") reads as one.
+func randomDashed(v string) bool {
+	if len(v) < 32 || !strings.ContainsAny(v, "-_") || !notPlaceholder(v) || !varied(v) || !hasDigit(v) {
+		return false
+	}
+	for _, part := range strings.FieldsFunc(v, func(r rune) bool { return r == '-' || r == '_' }) {
+		if len(part) >= 4 && !hasDigit(part) && classes(part) < 2 {
+			return false
+		}
+	}
+	return classes(strings.NewReplacer("-", "", "_", "").Replace(v)) >= 3
+}
+
 // longTokenValue accepts the value given after a token's name in prose: 24
 // characters at least, letters with digits (a hex or base32 token), no
 // placeholder, no name (an env var or a file name holds "_" or "-"): "the
@@ -287,6 +322,29 @@ var camelName = lazy(`^(?:[A-Z][a-z]{2,}|[0-9]+)*[A-Z][a-z]{2,}(?:[A-Z][a-z]{2,}
 // jwtSamplePayload is the payload of jwt.io's sample token ("John Doe"),
 // which documentation and tests quote: like AWS's EXAMPLE keys, no secret.
 const jwtSamplePayload = "eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ"
+
+// supabaseAnonKey reports whether a JSON Web Token is a Supabase project's
+// anon key, which its client ships by design (row-level security guards
+// the data; issue 27's eighth set): its payload names the issuer and the
+// anon role. The service_role key is a secret.
+func supabaseAnonKey(v string) bool {
+	parts := strings.Split(v, ".")
+	if len(parts) != 3 {
+		return false
+	}
+	b, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(parts[1], "="))
+	if err != nil {
+		return false
+	}
+	var claims struct {
+		Iss  string `json:"iss"`
+		Role string `json:"role"`
+	}
+	if json.Unmarshal(b, &claims) != nil {
+		return false
+	}
+	return claims.Iss == "supabase" && claims.Role == "anon"
+}
 
 // basicCredentials accepts the value of an HTTP Basic Authorization header
 // when it decodes to user:password with a password that is no placeholder.

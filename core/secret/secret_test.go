@@ -18,6 +18,13 @@ func TestFindTruePositives(t *testing.T) {
 		{"export GH=ghs_Z1x2C3v4B5n6M7a8S9d0F1g2H3j4K5l6Q7w8", "GitHub token", "ghs_Z1x2C3v4B5n6M7a8S9d0F1g2H3j4K5l6Q7w8"},
 		{"use 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4cD5", "GitHub token", "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4cD5"},
 		{"GitLab: glpat-a1B2c3D4e5F6g7H8i9J0", "GitLab token", "glpat-a1B2c3D4e5F6g7H8i9J0"},
+		// issue 27's eighth set (values generated for this test)
+		{"Drive was tested with ya29.uLES9AU4Zm3TdeI_v87t6hSv5_BJIO5jSQqEDCyI8VZv9TFaVK3AMHvFN7h0 today.", "Google OAuth access token", "ya29.uLES9AU4Zm3TdeI_v87t6hSv5_BJIO5jSQqEDCyI8VZv9TFaVK3AMHvFN7h0"},
+		{"Airtable の個人アクセストークンは patlsF7kgVtXmejZD.d6704ae7605dabdcdb78f84a233f4a2b16f08b0b489fd5db4c7caf05d2c32ddc です。", "Airtable token", "patlsF7kgVtXmejZD.d6704ae7605dabdcdb78f84a233f4a2b16f08b0b489fd5db4c7caf05d2c32ddc"},
+		{"Секрет статического ключа: YCGE-nenMLWFEjKz8FG87v6CaB9fmYyYkeZR3Ggt.", "Yandex Cloud key", "YCGE-nenMLWFEjKz8FG87v6CaB9fmYyYkeZR3Ggt"},
+		{"API-ключ Yandex GPT: AQVNF3V09hS0_gN1XR2NJegnzLnIR2n8p7l2fDD3", "Yandex Cloud key", "AQVNF3V09hS0_gN1XR2NJegnzLnIR2n8p7l2fDD3"},
+		{"Token de API de Cloudflare para DNS: pSWsqSxB4U8ZH08lyf_L9Hh9Rzt-VOFO8wJCUdQm.", "token", "pSWsqSxB4U8ZH08lyf_L9Hh9Rzt-VOFO8wJCUdQm"},
+		{"The backend uses the Supabase service key eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZSIsInJlZiI6Inhpa25hbXp3ZmpuendzdnpzZ2t5Iiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsImlhdCI6MTc5MDAwMDAwMCwiZXhwIjoyMTAwMDAwMDAwfQ.A5ldAjIVO4inHPzsArd2hII__qpPaxSpQ-9CA7TcNXx", "JSON Web Token", "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZSIsInJlZiI6Inhpa25hbXp3ZmpuendzdnpzZ2t5Iiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsImlhdCI6MTc5MDAwMDAwMCwiZXhwIjoyMTAwMDAwMDAwfQ.A5ldAjIVO4inHPzsArd2hII__qpPaxSpQ-9CA7TcNXx"},
 		{"registry auth glpat-Zy9_Xw8-Vu7Ts6Rq5Po4", "GitLab token", "glpat-Zy9_Xw8-Vu7Ts6Rq5Po4"},
 		{"bot token xoxb-2847561930-8172635490-aB3cD4eF5gH6iJ7kL8mN9oP0", "Slack token", "xoxb-2847561930-8172635490-aB3cD4eF5gH6iJ7kL8mN9oP0"},
 		{"xoxp-1234567890-0987654321-ZyXwVuTsRq is the user token", "Slack token", "xoxp-1234567890-0987654321-ZyXwVuTsRq"},
@@ -203,6 +210,12 @@ func TestFindFalsePositives(t *testing.T) {
 		"Bearer eyJhbGciOiJIUzI1NiJ9 alone is only a header.",
 		"The task-runner uses sk-1 as a short id.",
 		"token expiry is 15 minutes; refresh tokens last 30 days.",
+		// a Supabase anon key ships in the client by design; names of
+		// words with dashes are no token
+		"The frontend uses the Supabase anon key eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZSIsInJlZiI6Im5oaGJoZHN6eW11dW9yY3V4aGZsIiwicm9sZSI6ImFub24iLCJpYXQiOjE3OTAwMDAwMDAsImV4cCI6MjEwMDAwMDAwMH0.muy3d4jjUOrX86v3Tl1bu0oiqlvoxZT_u59oKMa_pPJ; RLS protects the data.",
+		"Token de API: release_signing_key_for_production_2024.",
+		"Токен: ghost-writer-config-staging-eu-west1-v2.",
+		"Path patterns: patternMatcherConfigurationFile2024.go is generated.",
 	} {
 		if ms := Find(in); len(ms) != 0 {
 			t.Errorf("Find(%q) = %s %q, want nothing", in, ms[0].Kind, in[ms[0].Start:ms[0].End])
