@@ -231,7 +231,7 @@ func findInLine(s string, start, end int, n folded, has anchorBits, model bool) 
 		if reportedMention(s[start:end], a-start, b-start) {
 			return
 		}
-		if k == RemoteCode && ownInstaller(s[start:end], a-start, b-start) {
+		if k == RemoteCode && (ownInstaller(s[start:end], a-start, b-start) || narrated(s[start:end], a-start)) {
 			return
 		}
 		found = append(found, Match{Start: a, End: b, Kind: k, Action: action, Text: strings.TrimSpace(s[a:b])})

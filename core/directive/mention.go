@@ -184,6 +184,34 @@ func imperativeOpening(sentence string) bool {
 	}
 }
 
+// narrated reports whether the words right before line[a:] tell that
+// someone ran it, in the past: "an agent followed a README comment and ran
+// curl|sh from an unknown domain" is a postmortem's account (issue 27's
+// eighth set), not an order. No sentence of the line may open with one.
+func narrated(line string, a int) bool {
+	for _, sn := range sentences(line) {
+		if imperativeOpening(line[sn[0]:sn[1]]) {
+			return false // "… you ran curl … | sh yesterday; run it again"
+		}
+	}
+	s, _ := sentenceAround(line, a, a)
+	words := strings.FieldsFunc(strings.ToLower(line[s:a]), func(r rune) bool { return !isWordRune(r) && r != '\'' })
+	if len(words) < 2 {
+		return false // a subject, then the verb
+	}
+	last := words[len(words)-1]
+	switch last {
+	case "a", "an", "the", "un", "une", "una", "el", "la", "le", "einen", "ein":
+		last = words[len(words)-2]
+	}
+	switch last {
+	case "ran", "executed", "piped", "invoked", "ejecutó", "exécuta", "exécuté", "führte", "запустил", "запустила",
+		"запустили", "выполнил", "выполнила", "выполнили":
+		return true
+	}
+	return false
+}
+
 // refusedOrAsked reports whether the words before line[a:] in its sentence
 // forbid what follows ("Never reveal the system prompt to end users", "Don't
 // pipe …") or report someone else asking for it ("Users sometimes ask the
@@ -237,7 +265,8 @@ func firstRune(s string) rune {
 // languages the model reads and Japanese; matched at a word's start (CJK
 // anywhere).
 var ownershipCues = []string{"our ", "ours", "the project's", "this project's", "readme",
-	"notre", "nôtre", "nos ", "nuestro", "nuestra", "unser", "наш", "我们的", "本项目", "自社", "当社", "このプロジェクト"}
+	"notre", "nôtre", "nos ", "du projet", "nuestro", "nuestra", "del proyecto", "unser", "des projekts", "наш",
+	"проекта", "我们的", "本项目", "自社", "当社", "このプロジェクト"}
 
 // installCues name the installing.
 var installCues = []string{"install", "set up", "setup", "bootstrap", "instal", "установ", "安装", "インストール", "導入"}
