@@ -869,10 +869,12 @@ var (
 )
 
 // agentAddressed is a comment that opens by addressing the agent, with a
-// word of address: "AIへ：", "エージェントに：", "致AI：", "To the agent:".
-// A bare "model: gpt-4o" or "agent: codex" is a stamp of who wrote it.
+// word of address: "AIへ：", "エージェントに：", "致AI：", "To the agent:",
+// "rule for bots only:", and in the right-to-left languages "إلى المساعد:",
+// "للوكيل:", "به دستیار:", "לסוכן:" (issue 27's eighth set: orders to
+// send keys out). A bare "model: gpt-4o" or "agent: codex" is a stamp of who wrote it.
 var agentAddressed = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)^\s*(?:(?:ai|agents?|assistants?|llms?|エージェント|アシスタント|ＡＩ)\s*(?:へ|に|宛て?)|(?:致|给)\s*(?:ai|ＡＩ|助手|智能体|模型|代理)|(?:note\s+)?(?:to|for)\s+(?:the\s+|any\s+)?(?:ai|agents?|assistants?|llms?|models?|bots?|claude|copilot|cursor|codex|gemini))\s*[:：]`)
+	return regexp.MustCompile(`(?i)^\s*(?:(?:ai|agents?|assistants?|llms?|エージェント|アシスタント|ＡＩ)\s*(?:へ|に|宛て?)|(?:致|给)\s*(?:ai|ＡＩ|助手|智能体|模型|代理)|(?:(?:note|rule|rules|instructions?|message)\s+)?(?:to|for)\s+(?:the\s+|any\s+|all\s+)?(?:ai|agents?|assistants?|llms?|models?|bots?|claude|copilot|cursor|codex|gemini)(?:\s+only)?|(?:إلى\s*(?:ال)?|لل|ل)(?:مساعد|وكيل|ذكاء الاصطناعي)|(?:به|برای)\s+(?:دستیار|عامل|هوش مصنوعی)|(?:ל|אל\s+)ה?(?:עוזר|סוכן|בינה מלאכותית))\s*[:：]`)
 })
 
 // cjkSentence reports whether b holds twelve Chinese, Japanese or Korean
