@@ -939,6 +939,10 @@ var antonymGroups = [][2]string{
 	{"incluir incluido", "excluir excluido"},
 	{"mostrar", "ocultar"},
 	{"obligatorio obligatoria", "opcional"},
+	// issue 27's eighth set: "eslint ist aktiv" / "… deaktiviert", a
+	// security service "fail-open" / "fail-closed"
+	{"aktiv aktiviert", "deaktiviert inaktiv"},
+	{"fail-open", "fail-closed"},
 	{"разрешить разрешено разрешён", "запретить запрещено запрещён"},
 	{"показывать показать", "скрывать скрыть"},
 	{"обязательно обязательный", "необязательно необязательный опционально"},

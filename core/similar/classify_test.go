@@ -28,6 +28,11 @@ func TestClassify(t *testing.T) {
 		{"Name branches <type>/<issue-number>-<short-description>.", "Name branches <type>/<short-description>.", Update, "values differ", false},
 		{"Use TypeScript strict mode in `src/`.", "Use TypeScript strict mode in `scripts/`.", Store, `sibling: "src" vs "scripts"`, false},
 		{"Publish order events to queue0.", "Publish order events to queue1.", Store, `sibling: "queue0" vs "queue1"`, false},
+		{"Add new parameters to configs/first_minute.yaml.", "Add new parameters to configs/first_minute.toml.", Update, "values differ", false},
+		// a list with a part more is no form of the same word
+		{"Commit <type> is one of feat/fix/chore/docs/ref.", "Commit <type> is one of feat/fix/chore/docs/ref/test.", Store, `sibling: "featfixchoredocsref" vs "featfixchoredocsreftest"`, false},
+		{"JS/TS-Linting mit eslint ist aktiv.", "JS/TS-Linting mit eslint ist deaktiviert.", Conflict, "reversal", false},
+		{"Services de sécurité : fail-open en production.", "Services de sécurité : fail-closed en production.", Conflict, "reversal", false},
 		{"Run scripts/check-compose-profile.sh before changing a deployment profile.", "Run scripts/check-registry-snapshots.sh before changing a deployment profile.", Store, `sibling: "scriptscheck-compose-profilesh" vs "scriptscheck-registry-snapshotssh"`, false},
 		// a subject's value is the subject: two tests, two facts
 		{"`SUSISlaveTest.ReadSpecialCVs_Banked` covers RCN-602, Chapter 3.", "`LegacySusiE2ETest.readSpecialCVs` covers RCN-602, Chapter 3.", Store, `sibling: "susislavetestreadspecialcvsbanked" vs "legacysusie2etest.readspecialcvs"`, false},

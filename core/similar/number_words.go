@@ -27,7 +27,7 @@ var numberWords = text.WordSet(
 	// Spanish
 	"uno dos tres cuatro cinco seis siete ocho nueve diez once doce trece catorce quince dieciséis diecisiete dieciocho diecinueve veinte treinta cuarenta cincuenta sesenta cien ciento mil docena vez veces primero primera primer segundo segunda tercero tercera tercer cuarto cuarta quinto quinta",
 	// Russian, with the forms numbers take after prepositions
-	"один одна одно два две три четыре пять шесть семь восемь девять десять двадцать тридцать сорок пятьдесят шестьдесят сто тысяча одного одной двух трёх трех четырёх четырех пяти шести семи восьми девяти десяти двадцати тридцати первый первая первое второй вторая второе третий третья дважды трижды раз раза",
+	"один одна одно два две три четыре пять шесть семь восемь девять десять одиннадцать двенадцать тринадцать четырнадцать пятнадцать шестнадцать семнадцать восемнадцать девятнадцать двадцать тридцать сорок пятьдесят шестьдесят семьдесят восемьдесят девяносто сто двести триста четыреста пятьсот шестьсот семьсот восемьсот девятьсот тысяча одного одной двух трёх трех четырёх четырех пяти шести семи восьми девяти десяти двадцати тридцати первый первая первое второй вторая второе третий третья дважды трижды раз раза",
 )
 
 // cjkNumerals are the characters Chinese and Japanese write numbers with.

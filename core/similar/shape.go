@@ -45,6 +45,8 @@ type unit struct {
 	s     string
 	cjk   bool
 	value bool
+	// joined: written with slashes between parts (stok.joined)
+	joined bool
 	// clause counts the sentence marks before the unit, flips the
 	// polarity words before it in its clause: a term moved to another
 	// clause or across a "never" changes role ("Use yarn; never use npm").
@@ -115,11 +117,14 @@ func (t *Text) effectiveSign() int {
 
 // stok is one token of the shape scan.
 type stok struct {
-	s      string
-	flags  wordFlags
-	cjk    bool
-	unit   bool
-	value  bool
+	s     string
+	flags wordFlags
+	cjk   bool
+	unit  bool
+	value bool
+	// joined: the word joined parts at a slash ("feat/fix/docs"): one
+	// part more is another list or path, not another form of a word
+	joined bool
 	comma  bool // a comma comes right before this token
 	clause int  // sentence-like segment: . ; : ! ? end one
 }
@@ -138,7 +143,7 @@ func buildShape(raw string) *shape {
 		}
 		switch {
 		case t.unit:
-			sh.units = append(sh.units, unit{s: t.s, cjk: t.cjk, value: t.value, clause: clause, flips: flips})
+			sh.units = append(sh.units, unit{s: t.s, cjk: t.cjk, value: t.value, joined: t.joined, clause: clause, flips: flips})
 		case !t.cjk && t.flags&(fStop|fFlip|fPartner|fConnective) == 0 && !v.shapeStop[t.s] && t.s != "":
 			sh.short = append(sh.short, unit{s: t.s, clause: clause})
 		case !t.cjk && len(t.s) <= 2 && t.s != "" && t.flags&(fStop|fFlip) == 0:
@@ -159,6 +164,7 @@ func shapeTokens(raw string) []stok {
 	v := vocab()
 	clause, comma := 0, false
 	runes, letters, uppers, nonASCII, digits, signed := 0, 0, 0, false, false, false
+	joined := false
 	endWord := func() {
 		if w.Len() == 0 {
 			return
@@ -168,7 +174,7 @@ func shapeTokens(raw string) []stok {
 		f := v.words[s]
 		// a value as the keywords read one (isValueWord: 1.8, v2,
 		// eu-west-1), not a name that carries a digit (queue0, WSL2)
-		t := stok{s: s, flags: f, comma: comma, clause: clause, value: digits && isValueWord([]byte(s))}
+		t := stok{s: s, flags: f, comma: comma, clause: clause, value: digits && isValueWord([]byte(s)), joined: joined}
 		vocab := f&(fStop|fFlip|fPartner|fConnective) != 0 || v.shapeStop[s]
 		long := runes > 2 || nonASCII && runes == 2
 		allCaps := letters >= 2 && uppers == letters
@@ -176,6 +182,7 @@ func shapeTokens(raw string) []stok {
 		toks = append(toks, t)
 		comma = false
 		runes, letters, uppers, nonASCII, digits, signed = 0, 0, 0, false, false, false
+		joined = false
 	}
 	b := []byte(raw)
 	for i := 0; i < len(b); {
@@ -228,6 +235,8 @@ func shapeTokens(raw string) []stok {
 			signed = true
 		case r == '\'' || r == '’':
 			w.WriteRune('\'') // kept until the word ends, for elisions
+		case r == '/' && w.Len() > 0:
+			joined = true
 		}
 		i += size
 	}

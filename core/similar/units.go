@@ -73,7 +73,8 @@ func (d unitDiff) valueSlot(oldRaw, newRaw string) bool {
 //     "`web/nyx/`" / "`services/nyx/`"), or a folder renamed in place
 //     ("features/crm" / "features/customer", "docs/adr" / "docs/decisions";
 //     two files of one folder are two things: "scripts/check-a.sh" /
-//     "scripts/check-b.sh");
+//     "scripts/check-b.sh"), or a file in another format
+//     ("configs/first_minute.yaml" / "configs/first_minute.toml");
 //   - a naming pattern ("docs/<slug>" / "docs/<yyyy-mm>-<slug>",
 //     "collector.py" / "<impl>.py");
 //   - a locale ("en-GB" / "en-US");
@@ -100,7 +101,15 @@ func sameThingMoved(a, b string) bool {
 	if la == lb && da != db {
 		return true
 	}
-	return da != "" && da == db && la != lb && !strings.Contains(la, ".") && !strings.Contains(lb, ".")
+	if da != db || la == lb {
+		return false
+	}
+	sa, ea, oka := strings.Cut(la, ".")
+	sb, eb, okb := strings.Cut(lb, ".")
+	if oka && okb {
+		return sa == sb && ea != eb // one file in another format
+	}
+	return da != "" && !oka && !okb
 }
 
 // rawWord is the word of raw, as written, that reads as the unit u, or ""
@@ -228,6 +237,9 @@ func variants(x, y []unit) bool {
 	a, b := fold(x[0].s), fold(y[0].s)
 	if a == b || synonyms[a] != 0 && synonyms[a] == synonyms[b] {
 		return true
+	}
+	if x[0].joined || y[0].joined {
+		return false // "feat/fix/ref" / "feat/fix/ref/test": a part more
 	}
 	n := commonPrefix(a, b)
 	if strings.ContainsAny(a[prefixBytes(a, n):], "0123456789") || strings.ContainsAny(b[prefixBytes(b, n):], "0123456789") {
