@@ -31,6 +31,11 @@ func TestClassify(t *testing.T) {
 		{"Add new parameters to configs/first_minute.yaml.", "Add new parameters to configs/first_minute.toml.", Update, "values differ", false},
 		// a list with a part more is no form of the same word
 		{"Commit <type> is one of feat/fix/chore/docs/ref.", "Commit <type> is one of feat/fix/chore/docs/ref/test.", Store, `sibling: "featfixchoredocsref" vs "featfixchoredocsreftest"`, false},
+		// another file in the same frame is a second fact, never a
+		// rewording or a form of the first (issue 27's sixth set)
+		{"单聊 SSE 流式处理逻辑放在 session.stream.friend.ts。", "群聊 SSE 流式处理逻辑放在 session.stream.group.ts。", Store, `sibling: "session.stream.friend.ts" vs "session.stream.group.ts"`, false},
+		{"涉及配置变更时必须更新 README.md。", "涉及配置变更时必须更新 docs/ 下的文档。", Store, `sibling: "README.md" vs "docs/"`, false},
+		{"Project config is loaded from crushrc and crush.json.", "Project config is loaded from crush.sh and crush.json.", Store, `sibling: "crushrc" vs "crushsh"`, false},
 		{"JS/TS-Linting mit eslint ist aktiv.", "JS/TS-Linting mit eslint ist deaktiviert.", Conflict, "reversal", false},
 		{"Services de sécurité : fail-open en production.", "Services de sécurité : fail-closed en production.", Conflict, "reversal", false},
 		{"Run scripts/check-compose-profile.sh before changing a deployment profile.", "Run scripts/check-registry-snapshots.sh before changing a deployment profile.", Store, `sibling: "scriptscheck-compose-profilesh" vs "scriptscheck-registry-snapshotssh"`, false},

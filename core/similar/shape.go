@@ -122,8 +122,9 @@ type stok struct {
 	cjk   bool
 	unit  bool
 	value bool
-	// joined: the word joined parts at a slash ("feat/fix/docs"): one
-	// part more is another list or path, not another form of a word
+	// joined: the word joined parts at a slash or a dot ("feat/fix/docs",
+	// "crush.sh"): one part more is another list, path or file, not
+	// another form of a word
 	joined bool
 	comma  bool // a comma comes right before this token
 	clause int  // sentence-like segment: . ; : ! ? end one
@@ -235,8 +236,8 @@ func shapeTokens(raw string) []stok {
 			signed = true
 		case r == '\'' || r == '’':
 			w.WriteRune('\'') // kept until the word ends, for elisions
-		case r == '/' && w.Len() > 0:
-			joined = true
+		case (r == '/' || r == '.' && unicode.IsLetter(next)) && w.Len() > 0:
+			joined = true // "feat/fix", "crush.sh"
 		}
 		i += size
 	}

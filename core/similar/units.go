@@ -104,12 +104,38 @@ func sameThingMoved(a, b string) bool {
 	if da != db || la == lb {
 		return false
 	}
-	sa, ea, oka := strings.Cut(la, ".")
-	sb, eb, okb := strings.Cut(lb, ".")
-	if oka && okb {
-		return sa == sb && ea != eb // one file in another format
+	ia, ib := strings.LastIndexByte(la, '.'), strings.LastIndexByte(lb, '.')
+	if ia > 0 && ib > 0 {
+		return la[:ia] == lb[:ib] // one file in another format
 	}
-	return da != "" && !oka && !okb
+	return da != "" && ia < 0 && ib < 0
+}
+
+// otherFiles reports whether each side of the difference names a path or a
+// file the other does not, and no two of them are one thing moved
+// (sameThingMoved); the reason names the first of each.
+func (d unitDiff) otherFiles(oldRaw, newRaw string) (reason string, ok bool) {
+	files := func(us []unit, raw string) []string {
+		var out []string
+		for _, u := range us {
+			if w := rawWord(raw, u.s); u.joined && pathLike(w) {
+				out = append(out, w)
+			}
+		}
+		return out
+	}
+	a, b := files(d.old, oldRaw), files(d.new, newRaw)
+	if len(a) == 0 || len(b) == 0 {
+		return "", false
+	}
+	for _, x := range a {
+		for _, y := range b {
+			if x == y || sameThingMoved(x, y) {
+				return "", false
+			}
+		}
+	}
+	return `sibling: "` + a[0] + `" vs "` + b[0] + `"`, true
 }
 
 // rawWord is the word of raw, as written, that reads as the unit u, or ""
