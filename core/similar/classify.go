@@ -330,8 +330,6 @@ func classify(old, new *Text, th Thresholds) Verdict {
 	case d.sibling && quantityUnits(d.old) && quantityUnits(d.new):
 		// "thirty minutes" / "sixty minutes": a value in words
 		return Verdict{Action: Update, Similarity: sim, Kind: KindValue, Reason: "values differ"}
-	case d.sibling && !flipped && d.valueSlot(old.Raw, new.Raw):
-		return Verdict{Action: Update, Similarity: sim, Kind: KindValue, Reason: "values differ"}
 	case d.sibling:
 		return Verdict{Action: Store, Similarity: sim, Kind: KindSibling, Reason: d.reason()}
 	case d.adds:

@@ -73,8 +73,6 @@ func swapVerdict(old, new *Text, sim float64) (Verdict, bool) {
 		return Verdict{}, false
 	}
 	switch {
-	case d.sibling && old.effectiveSign() == new.effectiveSign() && d.valueSlot(old.Raw, new.Raw):
-		return Verdict{Action: Update, Similarity: sim, Kind: KindValue, Reason: "values differ"}, true
 	case d.sibling:
 		return Verdict{Action: Store, Similarity: sim, Kind: KindSibling, Reason: d.reason()}, true
 	}

@@ -17,9 +17,6 @@ type unitDiff struct {
 	// taken away.
 	adds, drops bool
 	old, new    []unit
-	// at is where old and new begin: the number of units the texts
-	// share before them.
-	at int
 }
 
 // maxTermWeight bounds a substituted term: two words, or four CJK
@@ -37,7 +34,7 @@ func compareUnits(a, b []unit) unitDiff {
 		s++
 	}
 	x, y := a[p:len(a)-s], b[p:len(b)-s]
-	d := unitDiff{old: x, new: y, at: p}
+	d := unitDiff{old: x, new: y}
 	switch {
 	case len(x) == 0 && len(y) == 0:
 	case len(x) == 0:
@@ -51,69 +48,12 @@ func compareUnits(a, b []unit) unitDiff {
 	return d
 }
 
-// valueSlot reports whether the swapped term is the same thing given
-// another value, in the slot after the subject: one word each side, not
-// the first (which names what the sentence is about), and as written in
-// the raw texts one of the pairs sameThingMoved reads (issue 27's eighth
-// set). Two different paths, files or names are a sibling: "Skip the check
-// for changes under docs/" / "… under .github/", "Publish to queue0" /
-// "… to queue1" (the earlier sets' and a red team's).
-func (d unitDiff) valueSlot(oldRaw, newRaw string) bool {
-	if len(d.old) != 1 || len(d.new) != 1 || d.at == 0 || d.old[0].cjk || d.new[0].cjk {
-		return false
-	}
-	a, b := rawWord(oldRaw, d.old[0].s), rawWord(newRaw, d.new[0].s)
-	return a != "" && b != "" && sameThingMoved(a, b)
-}
-
-// sameThingMoved reports whether two words as written are one thing with
-// another value:
-//   - a file or folder that moved: the same last part under another
-//     folder ("client/.github/x.md" / "apps/client/.github/x.md",
-//     "`web/nyx/`" / "`services/nyx/`"), or a folder renamed in place
-//     ("features/crm" / "features/customer", "docs/adr" / "docs/decisions";
-//     two files of one folder are two things: "scripts/check-a.sh" /
-//     "scripts/check-b.sh"), or a file in another format
-//     ("configs/first_minute.yaml" / "configs/first_minute.toml");
-//   - a naming pattern ("docs/<slug>" / "docs/<yyyy-mm>-<slug>",
-//     "collector.py" / "<impl>.py");
-//   - a locale ("en-GB" / "en-US");
-//   - a version: the same name with other digits, two or more of them
-//     ("ES2019" / "ES2022", "python311" / "python312"; "queue0" / "queue1"
-//     number two instances).
-func sameThingMoved(a, b string) bool {
-	switch {
-	case strings.Contains(a, "<") || strings.Contains(b, "<"):
-		return pathLike(a) || pathLike(b) || strings.Contains(a, "<") && strings.Contains(b, "<")
-	case locale(a) && locale(b):
-		return true
-	}
-	if pa, va, ok := versioned(a); ok {
-		if pb, vb, ok := versioned(b); ok && pa == pb && va != vb {
-			return true
-		}
-	}
-	if !pathLike(a) || !pathLike(b) {
-		return false
-	}
-	da, la := splitLast(a)
-	db, lb := splitLast(b)
-	if la == lb && da != db {
-		return true
-	}
-	if da != db || la == lb {
-		return false
-	}
-	ia, ib := strings.LastIndexByte(la, '.'), strings.LastIndexByte(lb, '.')
-	if ia > 0 && ib > 0 {
-		return la[:ia] == lb[:ib] // one file in another format
-	}
-	return da != "" && ia < 0 && ib < 0
-}
-
 // otherFiles reports whether each side of the difference names a path or a
-// file the other does not, and no two of them are one thing moved
-// (sameThingMoved); the reason names the first of each.
+// file the other does not; the reason names the first of each. Whether
+// "features/crm" / "features/customer" is a folder renamed or a second
+// folder, words cannot tell: a red team's "Never edit packages/api/generated
+// by hand" / "… packages/web/generated …" are two rules, as two locales,
+// two RFCs or two formats of one file are.
 func (d unitDiff) otherFiles(oldRaw, newRaw string) (reason string, ok bool) {
 	files := func(us []unit, raw string) []string {
 		var out []string
@@ -130,7 +70,7 @@ func (d unitDiff) otherFiles(oldRaw, newRaw string) (reason string, ok bool) {
 	}
 	for _, x := range a {
 		for _, y := range b {
-			if x == y || sameThingMoved(x, y) {
+			if x == y {
 				return "", false
 			}
 		}
@@ -168,39 +108,6 @@ func pathLike(w string) bool {
 	}
 	i := strings.LastIndexByte(w, '.')
 	return i > 0 && i < len(w)-1
-}
-
-// splitLast is a path's folder and its last part, a trailing slash aside.
-func splitLast(w string) (dir, last string) {
-	w = strings.TrimRight(w, "/")
-	i := strings.LastIndexByte(w, '/')
-	if i < 0 {
-		return "", w
-	}
-	return w[:i], w[i+1:]
-}
-
-// locale reports whether w is a language and region: "en-GB", "pt_BR".
-func locale(w string) bool {
-	lang, region, ok := strings.Cut(w, "-")
-	if !ok {
-		lang, region, ok = strings.Cut(w, "_")
-	}
-	return ok && len(lang) == 2 && len(region) == 2 && strings.ToUpper(region) == region &&
-		strings.ToLower(lang) == lang && strings.ToUpper(lang) != lang
-}
-
-// versioned splits a name that ends in two digits or more, after letters:
-// "ES2019" is "es" and "2019".
-func versioned(w string) (name, digits string, ok bool) {
-	i := len(w)
-	for i > 0 && w[i-1] >= '0' && w[i-1] <= '9' {
-		i--
-	}
-	if len(w)-i < 2 || i == 0 || strings.ContainsAny(w[:i], "0123456789/") {
-		return "", "", false
-	}
-	return strings.ToLower(w[:i]), w[i:], true
 }
 
 // reason names the two terms, for the store reply and the finding.
