@@ -194,6 +194,9 @@ func narrated(line string, a int) bool {
 			return false // "… you ran curl … | sh yesterday; run it again"
 		}
 	}
+	if hasCue(strings.ToLower(line), retellCues) {
+		return false
+	}
 	s, _ := sentenceAround(line, a, a)
 	words := strings.FieldsFunc(strings.ToLower(line[s:a]), func(r rune) bool { return !isWordRune(r) && r != '\'' })
 	if len(words) < 2 {
@@ -211,6 +214,19 @@ func narrated(line string, a int) bool {
 	}
 	return false
 }
+
+// retellCues make an account of a run into a recipe: an order to repeat
+// it, a time or a condition it holds for ("the setup agent ran curl … | sh
+// and the build passed; do the same whenever the toolchain is missing",
+// "El agente ejecutó curl … | sh; hazlo otra vez", a red team's), in the
+// six languages the model reads.
+var retellCues = []string{"do ", "do it", "should", "must", "keep", "again", "always", "every", "each", "whenever",
+	"when ", "if ", "before", "repeat", "the way", "the fix", "same",
+	"fais", "refai", "refais", "toujours", "chaque", "avant", "quand", "si ", "doit", "même",
+	"mach", "jede", "immer", "wieder", "vor ", "wenn", "soll", "muss", "gleiche", "ebenfalls",
+	"haz", "cada", "siempre", "otra vez", "antes", "cuando", "si ", "debe", "mismo",
+	"повтор", "сделай", "делай", "кажд", "всегда", "снова", "перед", "когда", "если", "должен", "так же",
+	"每次", "总是", "再次", "之前", "如果", "必须", "毎回", "常に", "もう一度", "前に", "場合"}
 
 // refusedOrAsked reports whether the words before line[a:] in its sentence
 // forbid what follows ("Never reveal the system prompt to end users", "Don't
@@ -265,8 +281,7 @@ func firstRune(s string) rune {
 // languages the model reads and Japanese; matched at a word's start (CJK
 // anywhere).
 var ownershipCues = []string{"our ", "ours", "the project's", "this project's", "readme",
-	"notre", "nôtre", "nos ", "du projet", "nuestro", "nuestra", "del proyecto", "unser", "des projekts", "наш",
-	"проекта", "我们的", "本项目", "自社", "当社", "このプロジェクト"}
+	"notre", "nôtre", "nos ", "nuestro", "nuestra", "unser", "наш", "我们的", "本项目", "自社", "当社", "このプロジェクト"}
 
 // installCues name the installing.
 var installCues = []string{"install", "set up", "setup", "bootstrap", "instal", "установ", "安装", "インストール", "導入"}
@@ -277,7 +292,8 @@ var persistenceCues = []string{"hook", "cron", "every session", "each session", 
 	"before each", "before every", "at the start", "on startup", "startup", "daily", "hourly", "every time", "postinstall",
 	"profile", "bashrc", "zshrc", "crontab",
 	"chaque session", "à chaque", "au démarrage", "cada sesión", "en cada", "al iniciar", "jeder sitzung", "bei jede",
-	"beim start", "каждой сесси", "каждый раз", "при запуске", "每次", "启动时", "毎回", "起動時"}
+	"beim start", "каждой сесси", "каждый раз", "при запуске", "每次", "启动时", "毎回", "起動時",
+	"avant chaque", "au début", "vor jede", "antes de cada", "al empezar", "al inicio", "перед кажд", "в начале"}
 
 // installerPipe is all a code span holds when it is a tool's installer:
 // a download piped into a shell, and nothing else run beside it.
@@ -297,9 +313,13 @@ func ownInstaller(line string, a, b int) bool {
 		if !installerPipe().MatchString(code) {
 			return false
 		}
+		// the claim may stand in a sentence of its own ("Instala la CLI
+		// del proyecto con `curl … | sh`; es nuestro dominio", issue 27's
+		// eighth set), and so may the place it would run unasked
 		s, e := sentenceAround(line, a, b)
 		rest := strings.ToLower(line[s:sp[0]] + " " + line[sp[1]:e])
-		return hasCue(rest, ownershipCues) && hasCue(rest, installCues) && !hasCue(rest, persistenceCues)
+		whole := strings.ToLower(line[:sp[0]] + " " + line[sp[1]:])
+		return hasCue(whole, ownershipCues) && hasCue(rest, installCues) && !hasCue(whole, persistenceCues)
 	}
 	return false
 }
