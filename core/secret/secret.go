@@ -191,7 +191,11 @@ var detectors = []detector{
 		// a static access key's id (YCAJ…) and secret (YC… of 40), an
 		// API key (AQVN…)
 		re: lazy(`^((?:YC[A-Za-z0-9_-]{38}|AQVN[A-Za-z0-9_-]{35,38}))(?:[^A-Za-z0-9_-]|$)`), group: 1,
-		ok: func(v string) bool { return notPlaceholder(v) && hasDigit(v) && classes(v) >= 3 }},
+		// a key mixes cases; an env var's name holds none in lower case
+		// (YC_SERVICE_ACCOUNT_KEY_FILE_FOR_STAGING2, a red team's)
+		ok: func(v string) bool {
+			return notPlaceholder(v) && hasDigit(v) && strings.ToUpper(v) != v && classes(v) >= 3
+		}},
 	{kind: "token", anchors: []string{"token de", "Token de", "jeton", "токен", "Токен", "令牌", "トークン", "zugriffstoken", "zugangstoken", "api-token"},
 		// a token named in prose in the other languages, then given after
 		// a colon or "=": "Token de API de Cloudflare para editar DNS:
@@ -289,12 +293,18 @@ func randomDashed(v string) bool {
 		return false
 	}
 	for _, part := range strings.FieldsFunc(v, func(r rune) bool { return r == '-' || r == '_' }) {
-		if len(part) >= 4 && !hasDigit(part) && classes(part) < 2 {
-			return false
+		if len(part) >= 4 && !hasDigit(part) && classes(part) < 2 || wordsJoined().MatchString(part) {
+			return false // "Cloudflare_DNS_Edit_Prod_2024_Token", "ReleaseBot_GitHubApp" (a red team's)
 		}
 	}
 	return classes(strings.NewReplacer("-", "", "_", "").Replace(v)) >= 3
 }
+
+// wordsJoined is a part written as words: capitalised words run together,
+// with a year or a number after them ("GitHubApp", "Prod2024").
+var wordsJoined = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:[A-Z]{1,3}|[A-Z]?[a-z]{2,})(?:[A-Z][a-z]+|[A-Z]{2,4})*\d{0,4}$`)
+})
 
 // longTokenValue accepts the value given after a token's name in prose: 24
 // characters at least, letters with digits (a hex or base32 token), no

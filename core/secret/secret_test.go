@@ -216,6 +216,11 @@ func TestFindFalsePositives(t *testing.T) {
 		"Token de API: release_signing_key_for_production_2024.",
 		"Токен: ghost-writer-config-staging-eu-west1-v2.",
 		"Path patterns: patternMatcherConfigurationFile2024.go is generated.",
+		// a red team's: names written as words, an env var's name
+		"Token de API de Cloudflare: Cloudflare_DNS_Edit_Prod_2024_Token en el secreto de GitHub Actions.",
+		"Токен Cloudflare хранится в секрете: CloudflareDnsToken_Prod2024_GitHubActions.",
+		"令牌：ReleaseBot_GitHubApp_Installation_2024_Prod",
+		"The Yandex CLI reads YC_SERVICE_ACCOUNT_KEY_FILE_FOR_STAGING2 in CI.",
 	} {
 		if ms := Find(in); len(ms) != 0 {
 			t.Errorf("Find(%q) = %s %q, want nothing", in, ms[0].Kind, in[ms[0].Start:ms[0].End])
