@@ -123,6 +123,17 @@ func (sn *ackSeen) heldSince(entry string, at time.Time) bool {
 	return false
 }
 
+// showedSince reports whether the buffer showed text, whole, in a text
+// that gave way at or after at. s.mu is held.
+func (sn *ackSeen) showedSince(text []byte, at time.Time) bool {
+	for _, p := range sn.past {
+		if !p.until.Before(at) && bytes.Equal(p.text, text) {
+			return true
+		}
+	}
+	return false
+}
+
 var textSeed = maphash.MakeSeed()
 
 // textHash hashes b with LF line endings and a final newline, which

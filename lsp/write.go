@@ -348,10 +348,11 @@ func (s *Server) applyBuffer(ctx context.Context, label string, p bufferPlan) (r
 		if err != nil {
 			return &bufferReport{File: name, Problem: err.Error()}, nil
 		}
+		sentAt := time.Now()
 		err = s.applyEdit(ctx, label, we)
 		if err == nil {
 			return &bufferReport{File: name, Applied: true}, func() {
-				if s.awaitEcho(p.od, cur, target, versioned) {
+				if s.awaitEcho(p.od, cur, target, versioned, sentAt) {
 					s.settle(p, nil)
 				} else if !s.connClosed() {
 					s.log.Infof("%s: the editor did not report the edited text back within %s; the next write reconciles it", name, echoTimeout)
@@ -376,19 +377,23 @@ func (s *Server) applyBuffer(ctx context.Context, label string, p bufferPlan) (r
 // awaitEcho waits until the editor reports, with a didChange, the buffer
 // text an applied edit made. A client that versions its edits applied it to
 // exactly the version it was made for, so its next change holds it; for
-// others the text itself must be seen.
-func (s *Server) awaitEcho(od *openDoc, sent *document, target []byte, versioned bool) bool {
+// others the text itself must be seen, as the latest text or one that gave
+// way since the edit was sent: the user's next keystroke may come in
+// before this wakes (a reword of the entry just brought in was taken for
+// the entry missing, and the entry put back: lsp/acks_e2e_test.go).
+func (s *Server) awaitEcho(od *openDoc, sent *document, target []byte, versioned bool, sentAt time.Time) bool {
 	deadline := time.NewTimer(echoTimeout)
 	defer deadline.Stop()
 	for {
 		s.mu.Lock()
 		cur, changed := od.doc, od.changed
 		open := od.f.docs[od.name] == od
+		shown := od.seen.showedSince(target, sentAt)
 		s.mu.Unlock()
 		if !open {
 			return false
 		}
-		if cur != sent && (bytes.Equal(cur.text, target) || versioned) {
+		if cur != sent && (bytes.Equal(cur.text, target) || versioned) || shown {
 			return true
 		}
 		select {
