@@ -214,6 +214,12 @@ func classify(old, new *Text, th Thresholds) Verdict {
 		if !flipped {
 			return Verdict{Action: Conflict, Similarity: sim, Kind: KindReversal, Reason: "reversal"}
 		}
+		if negations(old.Raw)%2 == negations(new.Raw)%2 {
+			// the other flip is a direction ("below 100 rps" / "above",
+			// "during startup" / "after"): the two hold under different
+			// conditions, both true (a red team's)
+			return Verdict{Action: Store, Similarity: sim, Kind: KindSibling, Reason: "sibling: " + quoteWords([]string{a}) + " vs " + quoteWords([]string{b})}
+		}
 		return Verdict{Action: Update, Similarity: sim, Kind: KindReworded}
 	}
 	// A value changed when both texts state one: a name that carries a
@@ -233,7 +239,8 @@ func classify(old, new *Text, th Thresholds) Verdict {
 		// secrets from the repository" (issue 27). One fact, reworded.
 		return Verdict{Action: Update, Similarity: sim, Kind: KindReworded}
 	}
-	if !flipped && !valuesDiffer && !old.hasOrder && !new.hasOrder && sim < th.Skip && sim < th.Update {
+	moved := directionsDiffer(old.Raw, new.Raw)
+	if !flipped && !valuesDiffer && !moved && !old.hasOrder && !new.hasOrder && sim < th.Skip && sim < th.Update {
 		if cs := Jaccard(old.Core(), new.Core()); cs >= max(th.Update, coreCandidateMin) {
 			// The content words agree and only the polarity words are
 			// spelled otherwise, in the same direction: "Don't create
@@ -302,7 +309,7 @@ func classify(old, new *Text, th Thresholds) Verdict {
 		// the caller to settle (issue 27).
 		return Verdict{Action: Store, Similarity: sim, Kind: KindSibling, Reason: "terms trade places"}
 	}
-	if !flipped && !old.hasOrder && !new.hasOrder && sameWords(ou, nu) {
+	if !flipped && !moved && !old.hasOrder && !new.hasOrder && sameWords(ou, nu) {
 		// The same words in another order, hyphenation or form: "CRLF
 		// line endings break shellcheck on Windows runners" / "On Windows
 		// runners, CRLF line-endings break `shellcheck`" (issue 27).
@@ -323,6 +330,13 @@ func classify(old, new *Text, th Thresholds) Verdict {
 		// sixth set); a rewording keeps its files
 		return Verdict{Action: Store, Similarity: sim, Kind: KindSibling, Reason: reason}
 	}
+	if moved && !d.sibling && !d.adds {
+		// "Before the cache warms up the proxy is enabled" / "After … it
+		// is disabled", "vor dem Login aktiv" / "nach dem Login
+		// deaktiviert": the same words under another time or threshold
+		// are a second fact, never a rewording (a red team's)
+		return Verdict{Action: Store, Similarity: sim}
+	}
 	switch {
 	case d.sibling && sameQuantity(d.old, d.new):
 		// "about twenty builds" / "about 20 builds"
@@ -332,6 +346,11 @@ func classify(old, new *Text, th Thresholds) Verdict {
 		return Verdict{Action: Update, Similarity: sim, Kind: KindValue, Reason: "values differ"}
 	case d.sibling:
 		return Verdict{Action: Store, Similarity: sim, Kind: KindSibling, Reason: d.reason()}
+	case valuesDiffer:
+		// a value more or less in a list ("Python 3.9, 3.10 and 3.11" /
+		// "… now 3.10 and 3.11"): the same fact with other values, never
+		// a duplicate (a red team's)
+		return Verdict{Action: Update, Similarity: sim, Kind: KindValue, Reason: "values differ"}
 	case d.adds:
 		// The new text is the old one and more ("Supported platforms:
 		// macOS, Linux, Windows and FreeBSD"): replacing the old loses
@@ -396,6 +415,39 @@ func flipsUnderCondition(raw string) bool {
 		}
 	}
 	return flips > 0
+}
+
+// directionsDiffer reports whether the two texts place what they say at
+// other times or thresholds: the words of timeWords each holds differ.
+func directionsDiffer(a, b string) bool {
+	words := func(raw string) []string {
+		var out []string
+		for _, t := range shapeTokens(raw) {
+			if timeWords[t.s] {
+				out = append(out, t.s)
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	return !slices.Equal(words(a), words(b))
+}
+
+// timeWords place a fact in time or against a threshold, in the six
+// languages ("over" ranks options, "under" places files: neither counts).
+var timeWords = text.WordSet(`after before below above during until prior
+	après avant pendant jusqu nach vor während bis oberhalb unterhalb
+	después antes durante hasta после до во время пока ниже выше`)
+
+// negations counts the negators of raw, directionWords aside.
+func negations(raw string) int {
+	n := 0
+	for _, t := range shapeTokens(raw) {
+		if t.flags&fFlip != 0 && !directionWords[t.s] {
+			n++
+		}
+	}
+	return n
 }
 
 // directionWords are the polarity words that say a direction ("after",
@@ -493,8 +545,20 @@ func explainsOnly(old, new string) bool {
 	if conditional(tail) {
 		return false
 	}
+	for _, w := range cjkLimits {
+		if strings.Contains(tail, w) {
+			return false
+		}
+	}
+	oldValue := false
+	for _, t := range shapeTokens(old) {
+		oldValue = oldValue || t.value || numberValues[t.s] > 0
+	}
 	for _, t := range shapeTokens(tail) {
-		if limitWords[t.s] {
+		// a limit, a clause more ("…, because of deps; macOS runs
+		// natively"), or a value beside the old one ("because us-east
+		// gets five"): a red team's
+		if limitWords[t.s] || t.clause > 0 || oldValue && (t.value || numberValues[t.s] > 0) {
 			return false
 		}
 	}

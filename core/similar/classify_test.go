@@ -39,6 +39,13 @@ func TestClassify(t *testing.T) {
 		{"单聊 SSE 流式处理逻辑放在 session.stream.friend.ts。", "群聊 SSE 流式处理逻辑放在 session.stream.group.ts。", Store, `sibling: "session.stream.friend.ts" vs "session.stream.group.ts"`, false},
 		{"涉及配置变更时必须更新 README.md。", "涉及配置变更时必须更新 docs/ 下的文档。", Store, `sibling: "README.md" vs "docs/"`, false},
 		{"Project config is loaded from crushrc and crush.json.", "Project config is loaded from crush.sh and crush.json.", Store, `sibling: "crushrc" vs "crushsh"`, false},
+		// a red team's: a value more or less in a list is no duplicate;
+		// the same words at another time or threshold are a second fact
+		{"The SDK supports Python 3.9, 3.10, 3.11 and 3.12.", "The SDK now supports Python 3.10, 3.11 and 3.12.", Update, "values differ", false},
+		{"Wir unterstützen Java 11, 17 und 21.", "Wir unterstützen jetzt Java 17 und 21.", Update, "values differ", false},
+		{"The policy engine runs fail-open below 100 rps.", "The policy engine runs fail-closed above 100 rps.", Store, `sibling: "fail-open" vs "fail-closed"`, false},
+		{"Before the cache warms up the auth proxy is enabled.", "After the cache warms up the auth proxy is disabled.", Store, "", false},
+		{"Der Gastmodus im Portal ist vor dem Login aktiv.", "Der Gastmodus im Portal ist nach dem Login deaktiviert.", Store, "", false},
 		{"JS/TS-Linting mit eslint ist aktiv.", "JS/TS-Linting mit eslint ist deaktiviert.", Conflict, "reversal", false},
 		{"Services de sécurité : fail-open en production.", "Services de sécurité : fail-closed en production.", Conflict, "reversal", false},
 		{"Run scripts/check-compose-profile.sh before changing a deployment profile.", "Run scripts/check-registry-snapshots.sh before changing a deployment profile.", Store, `sibling: "scriptscheck-compose-profilesh" vs "scriptscheck-registry-snapshotssh"`, false},

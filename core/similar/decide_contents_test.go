@@ -110,8 +110,11 @@ func TestStoreKeepsWhatALimitNarrows(t *testing.T) {
 		{"Use pnpm for installs.", "Use pnpm for installs in the frontend package.", Store, "", false},
 		{"Use pnpm for installs.", "Use pnpm for installs in the docs package; elsewhere use npm.", Store, "", false},
 		// a reason added limits nothing; a limit after the reason does
-		{"The embed stage receives the first 800 chars of a document.", "The embed stage receives the first 800 chars of a document, because the embedder is capped at 256 tokens.", Update, KindAddsDetail, false},
-		{"The embed stage receives the first 800 chars of a document.", "The embed stage receives the first 800 chars of a document, because the embedder is capped, except for PDFs.", Store, "", true},
+		{"Run the payment integration tests inside Docker containers on CI.", "Run the payment integration tests inside Docker containers on CI, because the native libraries differ.", Update, KindAddsDetail, false},
+		{"Run the payment integration tests inside Docker containers on CI.", "Run the payment integration tests inside Docker containers on CI, because the native libraries differ, except on macOS.", Store, "", false},
+		{"Run the payment integration tests inside Docker containers on CI.", "Run the payment integration tests inside Docker containers on CI, because of deps; macOS runs natively.", Store, "", true},
+		{"Keep two replicas of the checkout API behind the load balancer in every region.", "Keep two replicas of the checkout API behind the load balancer in every region, because us-east gets five.", Store, "", true},
+		{"支付服务的集成测试在 CI 上的 Docker 容器中运行。", "支付服务的集成测试在 CI 上的 Docker 容器中运行，因为依赖原生库，仅限 Linux 构建。", Store, "", true},
 	} {
 		old, new := Analyze(tc.old), Analyze(tc.new)
 		if c := Classify(old, new, th); (c.Action == Update && c.Kind == KindAddsDetail) != (tc.narrowed || tc.want == Update) {
