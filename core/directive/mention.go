@@ -194,7 +194,8 @@ func narrated(line string, a int) bool {
 			return false // "… you ran curl … | sh yesterday; run it again"
 		}
 	}
-	if hasCue(strings.ToLower(line), retellCues) {
+	low := strings.ToLower(line)
+	if hasCue(low, retellCues) || hasCue(low, persistenceCues) || !hasCue(low, incidentCues) {
 		return false
 	}
 	s, _ := sentenceAround(line, a, a)
@@ -214,6 +215,13 @@ func narrated(line string, a int) bool {
 	}
 	return false
 }
+
+// incidentCues say the line reports an incident, which an account of a
+// run must: "Toolchain fix: the setup agent ran … | sh and the build went
+// green" recommends it (a red team's).
+var incidentCues = []string{"postmortem", "post-mortem", "incident", "rca", "root cause", "breach", "compromis",
+	"exploit", "attack", "vorfall", "sicherheitsvorfall", "incidente", "ataque", "инцидент", "атак", "事故", "事件",
+	"攻击", "インシデント", "攻撃"}
 
 // retellCues make an account of a run into a recipe: an order to repeat
 // it, a time or a condition it holds for ("the setup agent ran curl … | sh
@@ -283,6 +291,10 @@ func firstRune(s string) rune {
 var ownershipCues = []string{"our ", "ours", "the project's", "this project's", "readme",
 	"notre", "nôtre", "nos ", "nuestro", "nuestra", "unser", "наш", "我们的", "本项目", "自社", "当社", "このプロジェクト"}
 
+// addressCues name what an installer is fetched from.
+var addressCues = []string{"domain", "dominio", "domaine", "домен", "域名", "ドメイン", "host", "url", "installer",
+	"instalador", "installateur", "script", "skript", "скрипт", "脚本", "スクリプト"}
+
 // installCues name the installing.
 var installCues = []string{"install", "set up", "setup", "bootstrap", "instal", "установ", "安装", "インストール", "導入"}
 
@@ -313,13 +325,16 @@ func ownInstaller(line string, a, b int) bool {
 		if !installerPipe().MatchString(code) {
 			return false
 		}
-		// the claim may stand in a sentence of its own ("Instala la CLI
-		// del proyecto con `curl … | sh`; es nuestro dominio", issue 27's
-		// eighth set), and so may the place it would run unasked
+		// the claim may stand in a sentence of its own when it claims the
+		// address ("Instala la CLI del proyecto con `curl … | sh`; es
+		// nuestro dominio", issue 27's eighth set), not when it claims
+		// something else ("…; our CI needs it", a red team's); the place
+		// it would run unasked counts anywhere
 		s, e := sentenceAround(line, a, b)
 		rest := strings.ToLower(line[s:sp[0]] + " " + line[sp[1]:e])
 		whole := strings.ToLower(line[:sp[0]] + " " + line[sp[1]:])
-		return hasCue(whole, ownershipCues) && hasCue(rest, installCues) && !hasCue(whole, persistenceCues)
+		claimed := hasCue(rest, ownershipCues) || hasCue(whole, ownershipCues) && hasCue(whole, addressCues)
+		return claimed && hasCue(rest, installCues) && !hasCue(whole, persistenceCues)
 	}
 	return false
 }
