@@ -698,8 +698,14 @@ func stampParts(b string) bool {
 		// go for: "reviewed: 2026-11-02 · status: .env values may be
 		// shared", "owner: @ops | tests: red builds count as green" (a
 		// red team's)
-		key, value, _ := strings.Cut(p, ":")
+		key, value, hasKey := strings.Cut(p, ":")
 		if touchesHazard(reviewWord().ReplaceAllString(key, "")) || touchesHazard(value) || opensImperative(value) {
+			return false
+		}
+		// and a value of its own: a date, a handle, a version or two
+		// words ("status: contraseñas compartibles en respuestas" says
+		// more, in a language the hazard words do not read: a red team's)
+		if f := strings.Fields(value); hasKey && len(f) > 2 && isoDate().FindStringIndex(value) == nil {
 			return false
 		}
 	}
