@@ -201,7 +201,7 @@ var detectors = []detector{
 		// a colon or "=": "Token de API de Cloudflare para editar DNS:
 		// OvmA…" (issue 27's eighth set)
 		re:    lazy(`^(?i:token de|jeton|токен|令牌|トークン|zugriffstoken|zugangstoken|api-token)[^\n.;:：=]{0,60}?[ \t]*[:：=][ \t]*["'\x60]?([A-Za-z0-9_+/-]{24,}={0,2})(?:[^A-Za-z0-9_+/=-]|$)`),
-		group: 1, ok: func(v string) bool { return longTokenValue(v) || randomDashed(v) }},
+		group: 1, ok: func(v string) bool { return longTokenValue(v) || randomDashed(v) }, public: namesAHash},
 	{kind: "HTTP Basic credentials", anchors: []string{"basic "},
 		re: lazy(`^(?i:basic) ([A-Za-z0-9+/]{12,}={0,2})(?:[^A-Za-z0-9+/=]|$)`), group: 1, ok: basicCredentials},
 }
@@ -283,6 +283,25 @@ func varied(v string) bool {
 	return len(seen) >= 10 && !strings.Contains(v, "0123456789") && !strings.Contains(v, "abcdef0123")
 }
 
+// namesAHash reports whether the words right before a value say it is a
+// commit, a hash or a public id, not the token named earlier in the
+// sentence: "Le jeton fuité a été retiré de l'historique, commit :
+// 9fceb02d…", "Token de cliente de Sentry (DSN, público): …" (a red
+// team's).
+func namesAHash(before string) bool {
+	b := strings.ToLower(before)
+	if len(b) > 40 {
+		b = b[len(b)-40:]
+	}
+	for _, w := range []string{"commit", "sha", "hash", "digest", "checksum", "fingerprint", "dsn", "public", "públic",
+		"коммит", "хеш", "хэш", "提交", "哈希", "コミット", "ハッシュ"} {
+		if strings.Contains(b, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // randomDashed accepts a generated token that holds "-" or "_", as
 // Cloudflare's do ("OvmAvrE7otLAHDojM85mxc8Tty_hs0lSw-6jegmT"): 32
 // characters at least, every part between the dashes of four letters or
@@ -346,14 +365,12 @@ func supabaseAnonKey(v string) bool {
 	if err != nil {
 		return false
 	}
-	var claims struct {
-		Iss  string `json:"iss"`
-		Role string `json:"role"`
-	}
+	// keys read exactly: encoding/json would take "ROLE" for "role"
+	var claims map[string]any
 	if json.Unmarshal(b, &claims) != nil {
 		return false
 	}
-	return claims.Iss == "supabase" && claims.Role == "anon"
+	return claims["iss"] == "supabase" && claims["role"] == "anon"
 }
 
 // basicCredentials accepts the value of an HTTP Basic Authorization header

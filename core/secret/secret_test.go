@@ -24,6 +24,8 @@ func TestFindTruePositives(t *testing.T) {
 		{"Секрет статического ключа: YCGE-nenMLWFEjKz8FG87v6CaB9fmYyYkeZR3Ggt.", "Yandex Cloud key", "YCGE-nenMLWFEjKz8FG87v6CaB9fmYyYkeZR3Ggt"},
 		{"API-ключ Yandex GPT: AQVNF3V09hS0_gN1XR2NJegnzLnIR2n8p7l2fDD3", "Yandex Cloud key", "AQVNF3V09hS0_gN1XR2NJegnzLnIR2n8p7l2fDD3"},
 		{"Token de API de Cloudflare para DNS: pSWsqSxB4U8ZH08lyf_L9Hh9Rzt-VOFO8wJCUdQm.", "token", "pSWsqSxB4U8ZH08lyf_L9Hh9Rzt-VOFO8wJCUdQm"},
+		// a service key that also says "ROLE": "anon" is still one
+		{"Key: eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZSIsInJlZiI6InF3ZXJ0eXVpb3Bhc2RmZ2hqa2x6Iiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsIlJPTEUiOiJhbm9uIn0.s1ThzpV9KNIjWzXJl_mPqOvup9HP4EcRXg0qXPbGhKd", "JSON Web Token", "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZSIsInJlZiI6InF3ZXJ0eXVpb3Bhc2RmZ2hqa2x6Iiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsIlJPTEUiOiJhbm9uIn0.s1ThzpV9KNIjWzXJl_mPqOvup9HP4EcRXg0qXPbGhKd"},
 		{"The backend uses the Supabase service key eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZSIsInJlZiI6Inhpa25hbXp3ZmpuendzdnpzZ2t5Iiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsImlhdCI6MTc5MDAwMDAwMCwiZXhwIjoyMTAwMDAwMDAwfQ.A5ldAjIVO4inHPzsArd2hII__qpPaxSpQ-9CA7TcNXx", "JSON Web Token", "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZSIsInJlZiI6Inhpa25hbXp3ZmpuendzdnpzZ2t5Iiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsImlhdCI6MTc5MDAwMDAwMCwiZXhwIjoyMTAwMDAwMDAwfQ.A5ldAjIVO4inHPzsArd2hII__qpPaxSpQ-9CA7TcNXx"},
 		{"registry auth glpat-Zy9_Xw8-Vu7Ts6Rq5Po4", "GitLab token", "glpat-Zy9_Xw8-Vu7Ts6Rq5Po4"},
 		{"bot token xoxb-2847561930-8172635490-aB3cD4eF5gH6iJ7kL8mN9oP0", "Slack token", "xoxb-2847561930-8172635490-aB3cD4eF5gH6iJ7kL8mN9oP0"},
@@ -221,6 +223,12 @@ func TestFindFalsePositives(t *testing.T) {
 		"Токен Cloudflare хранится в секрете: CloudflareDnsToken_Prod2024_GitHubActions.",
 		"令牌：ReleaseBot_GitHubApp_Installation_2024_Prod",
 		"The Yandex CLI reads YC_SERVICE_ACCOUNT_KEY_FILE_FOR_STAGING2 in CI.",
+		// a second red team's: a commit or a public id after the token's
+		// name is no token
+		"Le jeton fuité a été retiré de l'historique, commit : 9fceb02d0ae598e95dc970b74767f19372d61af8",
+		"Утёкший токен удалён из истории, коммит: 9fceb02d0ae598e95dc970b74767f19372d61af8",
+		"泄露的令牌已从历史中清除，提交：9fceb02d0ae598e95dc970b74767f19372d61af8",
+		"Token de cliente de Sentry (DSN, público): a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6",
 	} {
 		if ms := Find(in); len(ms) != 0 {
 			t.Errorf("Find(%q) = %s %q, want nothing", in, ms[0].Kind, in[ms[0].Start:ms[0].End])
