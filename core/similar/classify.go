@@ -214,10 +214,11 @@ func classify(old, new *Text, th Thresholds) Verdict {
 		if !flipped {
 			return Verdict{Action: Conflict, Similarity: sim, Kind: KindReversal, Reason: "reversal"}
 		}
-		if negations(old.Raw)%2 == negations(new.Raw)%2 {
+		if negations(old.Raw)%2 == negations(new.Raw)%2 || directionsDiffer(old, new) {
 			// the other flip is a direction ("below 100 rps" / "above",
-			// "during startup" / "after"): the two hold under different
-			// conditions, both true (a red team's)
+			// "during startup" / "after"), or the two stand at other
+			// times: they hold under different conditions, both true
+			// (red teams')
 			return Verdict{Action: Store, Similarity: sim, Kind: KindSibling, Reason: "sibling: " + quoteWords([]string{a}) + " vs " + quoteWords([]string{b})}
 		}
 		return Verdict{Action: Update, Similarity: sim, Kind: KindReworded}
@@ -233,15 +234,14 @@ func classify(old, new *Text, th Thresholds) Verdict {
 		return Verdict{Action: Update, Similarity: sim, Kind: KindValue, Reason: "values differ"}
 	}
 	if !valuesDiffer && !flipped && len(old.Core()) >= 2 && sim < th.Update && sim < th.Skip &&
-		slices.Equal(old.Core(), new.Core()) {
+		slices.Equal(old.Core(), new.Core()) && !directionsDiffer(old, new) {
 		// The same words said with other polarity vocabulary in the same
 		// direction: "Keep secrets out of the repository" / "Remove
 		// secrets from the repository" (issue 27). One fact, reworded.
 		return Verdict{Action: Update, Similarity: sim, Kind: KindReworded}
 	}
-	moved := directionsDiffer(old.Raw, new.Raw)
-	if !flipped && !valuesDiffer && !moved && !old.hasOrder && !new.hasOrder && sim < th.Skip && sim < th.Update {
-		if cs := Jaccard(old.Core(), new.Core()); cs >= max(th.Update, coreCandidateMin) {
+	if !flipped && !valuesDiffer && !old.hasOrder && !new.hasOrder && sim < th.Skip && sim < th.Update {
+		if cs := Jaccard(old.Core(), new.Core()); cs >= max(th.Update, coreCandidateMin) && !directionsDiffer(old, new) {
 			// The content words agree and only the polarity words are
 			// spelled otherwise, in the same direction: "Don't create
 			// docs unless asked" / "Do not create docs unless asked",
@@ -309,6 +309,7 @@ func classify(old, new *Text, th Thresholds) Verdict {
 		// the caller to settle (issue 27).
 		return Verdict{Action: Store, Similarity: sim, Kind: KindSibling, Reason: "terms trade places"}
 	}
+	moved := directionsDiffer(old, new)
 	if !flipped && !moved && !old.hasOrder && !new.hasOrder && sameWords(ou, nu) {
 		// The same words in another order, hyphenation or form: "CRLF
 		// line endings break shellcheck on Windows runners" / "On Windows
@@ -419,18 +420,8 @@ func flipsUnderCondition(raw string) bool {
 
 // directionsDiffer reports whether the two texts place what they say at
 // other times or thresholds: the words of timeWords each holds differ.
-func directionsDiffer(a, b string) bool {
-	words := func(raw string) []string {
-		var out []string
-		for _, t := range shapeTokens(raw) {
-			if timeWords[t.s] {
-				out = append(out, t.s)
-			}
-		}
-		slices.Sort(out)
-		return out
-	}
-	return !slices.Equal(words(a), words(b))
+func directionsDiffer(a, b *Text) bool {
+	return !slices.Equal(a.shapeOf().times, b.shapeOf().times)
 }
 
 // timeWords place a fact in time or against a threshold, in the six

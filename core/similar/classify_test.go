@@ -46,6 +46,8 @@ func TestClassify(t *testing.T) {
 		{"The policy engine runs fail-open below 100 rps.", "The policy engine runs fail-closed above 100 rps.", Store, `sibling: "fail-open" vs "fail-closed"`, false},
 		{"Before the cache warms up the auth proxy is enabled.", "After the cache warms up the auth proxy is disabled.", Store, "", false},
 		{"Der Gastmodus im Portal ist vor dem Login aktiv.", "Der Gastmodus im Portal ist nach dem Login deaktiviert.", Store, "", false},
+		{"Writes are allowed before the freeze.", "Writes are forbidden after the freeze.", Store, "", false},
+		{"Logging is enabled during deploy.", "Logging is disabled after deploy.", Store, "", false},
 		{"JS/TS-Linting mit eslint ist aktiv.", "JS/TS-Linting mit eslint ist deaktiviert.", Conflict, "reversal", false},
 		{"Services de sécurité : fail-open en production.", "Services de sécurité : fail-closed en production.", Conflict, "reversal", false},
 		{"Run scripts/check-compose-profile.sh before changing a deployment profile.", "Run scripts/check-registry-snapshots.sh before changing a deployment profile.", Store, `sibling: "scriptscheck-compose-profilesh" vs "scriptscheck-registry-snapshotssh"`, false},

@@ -36,6 +36,9 @@ type shape struct {
 	consumed int
 	// signOnly: units and orders were dropped (trimShapes); consumed stays.
 	signOnly bool
+	// times are the words of timeWords the text holds, sorted: what it
+	// places in time or against a threshold (directionsDiffer).
+	times []string
 }
 
 // signOnlyShapes are the trimmed shapes, by consumed%2.
@@ -152,6 +155,12 @@ func buildShape(raw string) *shape {
 		}
 	}
 	sh.orders, sh.consumed = findOrders(toks)
+	for _, t := range toks {
+		if timeWords[t.s] {
+			sh.times = append(sh.times, t.s)
+		}
+	}
+	slices.Sort(sh.times)
 	return sh
 }
 

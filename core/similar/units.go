@@ -58,7 +58,10 @@ func (d unitDiff) otherFiles(oldRaw, newRaw string) (reason string, ok bool) {
 	files := func(us []unit, raw string) []string {
 		var out []string
 		for _, u := range us {
-			if w := rawWord(raw, u.s); u.joined && pathLike(w) {
+			if !u.joined {
+				continue
+			}
+			if w := rawWord(raw, u.s); pathLike(w) {
 				out = append(out, w)
 			}
 		}
