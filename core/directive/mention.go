@@ -194,8 +194,10 @@ func narrated(line string, a int) bool {
 			return false // "… you ran curl … | sh yesterday; run it again"
 		}
 	}
-	low := strings.ToLower(line)
-	if hasCue(low, retellCues) || hasCue(low, persistenceCues) || !hasCue(low, incidentCues) {
+	// read without its commands and addresses: "…/incident-fix.sh" is no
+	// incident, and "Incidentally" no word of one (a red team's)
+	low := strings.ToLower(proseOf(line))
+	if hasCue(low, retellCues) || hasCue(low, persistenceCues) || !hasWord(low, incidentCues) {
 		return false
 	}
 	s, _ := sentenceAround(line, a, a)
@@ -223,6 +225,46 @@ var incidentCues = []string{"postmortem", "post-mortem", "incident", "rca", "roo
 	"exploit", "attack", "vorfall", "sicherheitsvorfall", "incidente", "ataque", "инцидент", "атак", "事故", "事件",
 	"攻击", "インシデント", "攻撃"}
 
+// proseOf is line without its code spans and URLs.
+func proseOf(line string) string {
+	var b strings.Builder
+	last := 0
+	for _, sp := range refs.CodeSpans(line) {
+		b.WriteString(line[last:sp[0]])
+		b.WriteByte(' ')
+		last = sp[1]
+	}
+	b.WriteString(line[last:])
+	f := strings.Fields(b.String())
+	for i, w := range f {
+		if strings.Contains(w, "://") || strings.Contains(w, "/") || strings.Contains(w, "|") {
+			f[i] = ""
+		}
+	}
+	return strings.Join(f, " ")
+}
+
+// hasWord reports whether one of words stands whole in s (a CJK word,
+// anywhere).
+func hasWord(s string, words []string) bool {
+	for _, w := range words {
+		for i := 0; ; {
+			k := strings.Index(s[i:], w)
+			if k < 0 {
+				break
+			}
+			k += i
+			r, _ := utf8.DecodeRuneInString(s[k:])
+			end := k + len(w)
+			if r >= 0x2E80 || (k == 0 || !isWordRune(lastRune(s[:k]))) && (end == len(s) || !isWordRune(firstRune(s[end:]))) {
+				return true
+			}
+			i = end
+		}
+	}
+	return false
+}
+
 // retellCues make an account of a run into a recipe: an order to repeat
 // it, a time or a condition it holds for ("the setup agent ran curl … | sh
 // and the build passed; do the same whenever the toolchain is missing",
@@ -230,6 +272,9 @@ var incidentCues = []string{"postmortem", "post-mortem", "incident", "rca", "roo
 // six languages the model reads.
 var retellCues = []string{"do ", "do it", "should", "must", "keep", "again", "always", "every", "each", "whenever",
 	"when ", "if ", "before", "repeat", "the way", "the fix", "same",
+	// what worked: "… and the build went green", "which is now the standard"
+	"work", "green", "pass", "fix", "standard", "recover", "restor", "resolv", "since", "success",
+	"funcion", "marche", "lief", "läuft", "помог", "работа", "成功", "解决",
 	"fais", "refai", "refais", "toujours", "chaque", "avant", "quand", "si ", "doit", "même",
 	"mach", "jede", "immer", "wieder", "vor ", "wenn", "soll", "muss", "gleiche", "ebenfalls",
 	"haz", "cada", "siempre", "otra vez", "antes", "cuando", "si ", "debe", "mismo",
@@ -291,9 +336,11 @@ func firstRune(s string) rune {
 var ownershipCues = []string{"our ", "ours", "the project's", "this project's", "readme",
 	"notre", "nôtre", "nos ", "nuestro", "nuestra", "unser", "наш", "我们的", "本项目", "自社", "当社", "このプロジェクト"}
 
-// addressCues name what an installer is fetched from.
-var addressCues = []string{"domain", "dominio", "domaine", "домен", "域名", "ドメイン", "host", "url", "installer",
-	"instalador", "installateur", "script", "skript", "скрипт", "脚本", "スクリプト"}
+// addressClaimed claims an installer's address or script as the team's,
+// the two words side by side: "es nuestro dominio", "the script is ours".
+var addressClaimed = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|[^\pL])(?:(?:our|notre|nuestro|nuestra|unser(?:e|er)?|наш(?:а|е|и)?)\s+(?:own\s+)?(?:domain|dominio|domaine|domäne|домен|installer|instalador|installateur|install script|script de instalación|script d'installation|installationsskript)|(?:domain|dominio|domaine|domäne|домен|installer|instalador|installateur|script)\s+(?:is|es|est|ist|—|-)\s+(?:ours|nuestro|le nôtre|unsere?|наш))(?:$|[^\pL])|我们的域名|自社ドメイン`)
+})
 
 // installCues name the installing.
 var installCues = []string{"install", "set up", "setup", "bootstrap", "instal", "установ", "安装", "インストール", "導入"}
@@ -326,15 +373,15 @@ func ownInstaller(line string, a, b int) bool {
 			return false
 		}
 		// the claim may stand in a sentence of its own when it claims the
-		// address ("Instala la CLI del proyecto con `curl … | sh`; es
-		// nuestro dominio", issue 27's eighth set), not when it claims
-		// something else ("…; our CI needs it", a red team's); the place
-		// it would run unasked counts anywhere
+		// address, the two words side by side ("Instala la CLI del
+		// proyecto con `curl … | sh`; es nuestro dominio", issue 27's
+		// eighth set), not when it claims something else ("…; our CI
+		// script needs it", "our host runs out of disk": red teams')
 		s, e := sentenceAround(line, a, b)
 		rest := strings.ToLower(line[s:sp[0]] + " " + line[sp[1]:e])
 		whole := strings.ToLower(line[:sp[0]] + " " + line[sp[1]:])
-		claimed := hasCue(rest, ownershipCues) || hasCue(whole, ownershipCues) && hasCue(whole, addressCues)
-		return claimed && hasCue(rest, installCues) && !hasCue(whole, persistenceCues)
+		claimed := hasCue(rest, ownershipCues) || addressClaimed().MatchString(whole)
+		return claimed && hasCue(rest, installCues) && !hasCue(rest, persistenceCues)
 	}
 	return false
 }
