@@ -705,12 +705,39 @@ func stampParts(b string) bool {
 		// and a value of its own: a date, a handle, a version or two
 		// words ("status: contraseñas compartibles en respuestas" says
 		// more, in a language the hazard words do not read: a red team's)
-		if f := strings.Fields(value); hasKey && len(f) > 2 && isoDate().FindStringIndex(value) == nil {
+		if hasKey && !shortValue(value) {
 			return false
+		}
+		if hasKey && !stampPartKey().MatchString(key) && !strings.HasPrefix(strings.TrimSpace(value), "@") {
+			return false // "pruebas: opcionales · revisión: omitida": keys of what it rules on
 		}
 	}
 	return true
 }
+
+// shortValue reports whether a joined stamp's value is a value: two words at
+// most, or a date with who after it at most ("2026-11-02 prior guidance is
+// void" is a sentence behind a date: a red team's).
+func shortValue(v string) bool {
+	if len(strings.Fields(v)) <= 2 {
+		return true
+	}
+	loc := isoDate().FindStringIndex(v)
+	if loc == nil || strings.TrimSpace(v[:loc[0]]) != "" {
+		return false
+	}
+	return dateTail().MatchString(v[loc[1]:])
+}
+
+var dateTail = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*(?:(?:by|von|par|por|от|de)\s+\S+|@\S+|\([^()]{1,40}\))?\s*$`)
+})
+
+// stampPartKey is a key a joined stamp's part may have: what stamps say
+// (when, who, which version or ticket), not what a rule rules on.
+var stampPartKey = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)review|updat|verif|check|audit|creat|added|expir|source|owner|author|maintain|status|version|generat|\bids?\b|\bref\b|tags?\b|ticket|issue|\bpr\b|team|date|since|model|agent|revis|relu|geprüft|обновл|провер|更新|审核|レビュー|更新日`)
+})
 
 // reviewWord is the review a stamp's key names ("Reviewer", "Next
 // review"): the key's word, not a hazard.
@@ -726,7 +753,7 @@ func versionStamp(b string) bool {
 
 // versionedThings are what a file or its parts carry a version of.
 var versionedThings = text.WordSet(`schema format template spec api version config layout manifest protocol file doc docs
-	style rules ruleset guide guidelines structure revision rev edition draft v ver`)
+	style structure revision rev edition draft v ver`)
 
 var versionPair = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^(\pL[\pL_-]{1,30})\s+v?\d+(?:\.\d+){0,3}$`)
@@ -1065,9 +1092,13 @@ func whoWroteStamp(body string) bool {
 	if len(words) < 2 || len(words) > 12 {
 		return false
 	}
-	authored := false
+	authored, approved, handle := false, false, false
 	for _, w := range words {
+		if approvalVerbs[w] {
+			approved = true
+		}
 		if strings.HasPrefix(w, "@") && len(w) > 1 {
+			handle = true
 			if !plainName(w) {
 				return false // "@push-straight-to-main"
 			}
@@ -1078,14 +1109,39 @@ func whoWroteStamp(body string) bool {
 			case stampKeys[part] || stampVerbs[part]:
 				authored = true
 			case stampNames[part] || stampJoiners[part]:
-			case strings.ContainsAny(part, "0123456789") && strings.Trim(part, "0123456789.abcdefghijklmnopqrstuvwxyz") == "":
+			case strings.ContainsAny(part, "0123456789") && strings.Trim(part, "0123456789.abcdefghijklmnopqrstuvwxyz") == "" &&
+				!leetWord(part):
 			default:
 				return false
 			}
 		}
 	}
-	return authored
+	// an approval names who approved: "accepted by @mhale", not "approved
+	// by human" (a red team's forged approval)
+	return authored && (!approved || handle)
 }
+
+// approvalVerbs say someone approved the entry.
+var approvalVerbs = text.WordSet("accepted approved aprobado validé approuvé freigegeben")
+
+// leetWord reports whether a word with digits reads, its digits taken for
+// the letters they look like, as a word an order is made of: "pu5h",
+// "m41n", "t0" (a red team's), where a model's name holds a version
+// ("gpt-4.1", "claude-3.5", "o3").
+func leetWord(w string) bool {
+	if strings.Trim(w, "0123456789.") == "" {
+		return false // a number: "claude-sonnet-4"
+	}
+	plain := strings.NewReplacer("0", "o", "1", "i", "3", "e", "4", "a", "5", "s", "7", "t", "8", "b", "9", "g").Replace(w)
+	if plain == w || strings.ContainsAny(plain, "0123456789.") {
+		return false
+	}
+	return directive.ImperativeVerb(plain) || touchesHazard(plain) || orderJoiners[plain] || sentenceJoiners[plain] ||
+		leetOrders[plain]
+}
+
+// leetOrders are words of an order that are neither a verb nor a hazard.
+var leetOrders = text.WordSet("always never all any every ignore must should only")
 
 var (
 	stampKeys = text.WordSet("ai agent assistant model llm bot author by モデル 模型 модель агент modèle modell modelo agente エージェント 智能体")
