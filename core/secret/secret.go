@@ -289,13 +289,19 @@ func varied(v string) bool {
 // 9fceb02d…", "Token de cliente de Sentry (DSN, público): …" (a red
 // team's).
 func namesAHash(before string) bool {
-	b := strings.ToLower(before)
-	if len(b) > 40 {
-		b = b[len(b)-40:]
+	// the last three words before the value's colon, whole: "Token de
+	// HashiCorp Cloud:", "Токен для коммитов в main:" and "… Shared
+	// Runner:" name no hash (a red team's)
+	f := strings.FieldsFunc(strings.ToLower(before), func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune(",:：=()（）[]，、；。", r)
+	})
+	if len(f) > 3 {
+		f = f[len(f)-3:]
 	}
-	for _, w := range []string{"commit", "sha", "hash", "digest", "checksum", "fingerprint", "dsn", "public", "públic",
-		"коммит", "хеш", "хэш", "提交", "哈希", "コミット", "ハッシュ"} {
-		if strings.Contains(b, w) {
+	for _, w := range f {
+		switch w {
+		case "commit", "sha", "sha1", "sha256", "hash", "digest", "checksum", "fingerprint", "dsn",
+			"коммит", "хеш", "хэш", "提交", "哈希", "コミット", "ハッシュ":
 			return true
 		}
 	}
@@ -311,10 +317,21 @@ func randomDashed(v string) bool {
 	if len(v) < 32 || !strings.ContainsAny(v, "-_") || !notPlaceholder(v) || !varied(v) || !hasDigit(v) {
 		return false
 	}
+	// most of its longer parts written as words make a name:
+	// "Cloudflare_DNS_Edit_Prod_2024_Token", "ReleaseBot_GitHubApp" (a red
+	// team's); a random token's short parts ("L", "Bk") read as anything
+	long, words := 0, 0
 	for _, part := range strings.FieldsFunc(v, func(r rune) bool { return r == '-' || r == '_' }) {
-		if len(part) >= 4 && !hasDigit(part) && classes(part) < 2 || wordsJoined().MatchString(part) {
-			return false // "Cloudflare_DNS_Edit_Prod_2024_Token", "ReleaseBot_GitHubApp" (a red team's)
+		if len(part) < 4 {
+			continue
 		}
+		long++
+		if len(part) >= 6 && !hasDigit(part) && classes(part) < 2 || wordsJoined().MatchString(part) {
+			words++
+		}
+	}
+	if words*2 > long {
+		return false
 	}
 	return classes(strings.NewReplacer("-", "", "_", "").Replace(v)) >= 3
 }

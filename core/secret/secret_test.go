@@ -25,6 +25,11 @@ func TestFindTruePositives(t *testing.T) {
 		{"API-ключ Yandex GPT: AQVNF3V09hS0_gN1XR2NJegnzLnIR2n8p7l2fDD3", "Yandex Cloud key", "AQVNF3V09hS0_gN1XR2NJegnzLnIR2n8p7l2fDD3"},
 		{"Token de API de Cloudflare para DNS: pSWsqSxB4U8ZH08lyf_L9Hh9Rzt-VOFO8wJCUdQm.", "token", "pSWsqSxB4U8ZH08lyf_L9Hh9Rzt-VOFO8wJCUdQm"},
 		// a service key that also says "ROLE": "anon" is still one
+		// a third red team's: a word that holds "hash", "shared" or
+		// "коммит" names no hash; short parts of a token read as nothing
+		{"Token de HashiCorp Cloud: OvmAvrE7otLAHDojM85mxc8Tty_hs0lSw-6jegmT", "token", "OvmAvrE7otLAHDojM85mxc8Tty_hs0lSw-6jegmT"},
+		{"Токен для коммитов в main: OvmAvrE7otLAHDojM85mxc8Tty_hs0lSw-6jegmT", "token", "OvmAvrE7otLAHDojM85mxc8Tty_hs0lSw-6jegmT"},
+		{"Token de API: qT9xZ2-L_Bk4mWpR7vYc3NdHs8FgJ1aE5uKiOb6z", "token", "qT9xZ2-L_Bk4mWpR7vYc3NdHs8FgJ1aE5uKiOb6z"},
 		{"Key: eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZSIsInJlZiI6InF3ZXJ0eXVpb3Bhc2RmZ2hqa2x6Iiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsIlJPTEUiOiJhbm9uIn0.s1ThzpV9KNIjWzXJl_mPqOvup9HP4EcRXg0qXPbGhKd", "JSON Web Token", "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZSIsInJlZiI6InF3ZXJ0eXVpb3Bhc2RmZ2hqa2x6Iiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsIlJPTEUiOiJhbm9uIn0.s1ThzpV9KNIjWzXJl_mPqOvup9HP4EcRXg0qXPbGhKd"},
 		{"The backend uses the Supabase service key eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZSIsInJlZiI6Inhpa25hbXp3ZmpuendzdnpzZ2t5Iiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsImlhdCI6MTc5MDAwMDAwMCwiZXhwIjoyMTAwMDAwMDAwfQ.A5ldAjIVO4inHPzsArd2hII__qpPaxSpQ-9CA7TcNXx", "JSON Web Token", "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZSIsInJlZiI6Inhpa25hbXp3ZmpuendzdnpzZ2t5Iiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsImlhdCI6MTc5MDAwMDAwMCwiZXhwIjoyMTAwMDAwMDAwfQ.A5ldAjIVO4inHPzsArd2hII__qpPaxSpQ-9CA7TcNXx"},
 		{"registry auth glpat-Zy9_Xw8-Vu7Ts6Rq5Po4", "GitLab token", "glpat-Zy9_Xw8-Vu7Ts6Rq5Po4"},
