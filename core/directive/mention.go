@@ -246,24 +246,7 @@ func proseOf(line string) string {
 
 // hasWord reports whether one of words stands whole in s (a CJK word,
 // anywhere).
-func hasWord(s string, words []string) bool {
-	for _, w := range words {
-		for i := 0; ; {
-			k := strings.Index(s[i:], w)
-			if k < 0 {
-				break
-			}
-			k += i
-			r, _ := utf8.DecodeRuneInString(s[k:])
-			end := k + len(w)
-			if r >= 0x2E80 || (k == 0 || !isWordRune(lastRune(s[:k]))) && (end == len(s) || !isWordRune(firstRune(s[end:]))) {
-				return true
-			}
-			i = end
-		}
-	}
-	return false
-}
+func hasWord(s string, words []string) bool { return findCue(s, words, true) }
 
 // retellCues make an account of a run into a recipe: an order to repeat
 // it, a time or a condition it holds for ("the setup agent ran curl … | sh
@@ -387,7 +370,11 @@ func ownInstaller(line string, a, b int) bool {
 }
 
 // hasCue reports whether a cue starts a word of s (a CJK cue, anywhere).
-func hasCue(s string, cues []string) bool {
+func hasCue(s string, cues []string) bool { return findCue(s, cues, false) }
+
+// findCue reports whether a cue starts a word of s, and with whole ends
+// one too (a CJK cue, anywhere).
+func findCue(s string, cues []string, whole bool) bool {
 	for _, c := range cues {
 		for i := 0; ; {
 			k := strings.Index(s[i:], c)
@@ -395,11 +382,14 @@ func hasCue(s string, cues []string) bool {
 				break
 			}
 			k += i
+			end := k + len(c)
 			r, _ := utf8.DecodeRuneInString(s[k:])
-			if r >= 0x2E80 || k == 0 || !isWordRune(lastRune(s[:k])) {
+			starts := k == 0 || !isWordRune(lastRune(s[:k]))
+			ends := !whole || end == len(s) || !isWordRune(firstRune(s[end:]))
+			if r >= 0x2E80 || starts && ends {
 				return true
 			}
-			i = k + len(c)
+			i = end
 		}
 	}
 	return false
