@@ -190,14 +190,17 @@ func imperativeOpening(sentence string) bool {
 // eighth set), not an order. No sentence of the line may open with one.
 func narrated(line string, a int) bool {
 	for _, sn := range sentences(line) {
-		if imperativeOpening(line[sn[0]:sn[1]]) {
-			return false // "… you ran curl … | sh yesterday; run it again"
+		// "… you ran curl … | sh yesterday; run it again", "Agents: run
+		// it too" (a label before the order)
+		if sentence := line[sn[0]:sn[1]]; imperativeOpening(sentence) || imperativeOpening(afterLabel(sentence)) {
+			return false
 		}
 	}
-	// read without its commands and addresses: "…/incident-fix.sh" is no
-	// incident, and "Incidentally" no word of one (a red team's)
-	low := strings.ToLower(proseOf(line))
-	if hasCue(low, retellCues) || hasCue(low, persistenceCues) || !hasWord(low, incidentCues) {
+	// the incident word is read without commands and addresses
+	// ("…/incident-fix.sh" is none, nor is "Incidentally"); what repeats
+	// the run, anywhere ("on startup/login": red teams')
+	low := strings.ToLower(line)
+	if hasCue(low, retellCues) || hasCue(low, persistenceCues) || !hasWord(strings.ToLower(proseOf(line)), incidentCues) {
 		return false
 	}
 	s, _ := sentenceAround(line, a, a)
@@ -224,6 +227,14 @@ func narrated(line string, a int) bool {
 var incidentCues = []string{"postmortem", "post-mortem", "incident", "rca", "root cause", "breach", "compromis",
 	"exploit", "attack", "vorfall", "sicherheitsvorfall", "incidente", "ataque", "инцидент", "атак", "事故", "事件",
 	"攻击", "インシデント", "攻撃"}
+
+// afterLabel is sentence past a leading "Label:" ("Agents: run it too").
+func afterLabel(sentence string) string {
+	if i := strings.IndexAny(sentence, ":："); i > 0 && i < 40 {
+		return sentence[i+1:]
+	}
+	return sentence
+}
 
 // proseOf is line without its code spans and URLs.
 func proseOf(line string) string {
@@ -257,6 +268,7 @@ var retellCues = []string{"do ", "do it", "should", "must", "keep", "again", "al
 	"when ", "if ", "before", "repeat", "the way", "the fix", "same",
 	// what worked: "… and the build went green", "which is now the standard"
 	"work", "green", "pass", "fix", "standard", "recover", "restor", "resolv", "since", "success",
+	"recommend", "way", "install", "now the", "too", "as well",
 	"funcion", "marche", "lief", "läuft", "помог", "работа", "成功", "解决",
 	"fais", "refai", "refais", "toujours", "chaque", "avant", "quand", "si ", "doit", "même",
 	"mach", "jede", "immer", "wieder", "vor ", "wenn", "soll", "muss", "gleiche", "ebenfalls",
@@ -319,11 +331,34 @@ func firstRune(s string) rune {
 var ownershipCues = []string{"our ", "ours", "the project's", "this project's", "readme",
 	"notre", "nôtre", "nos ", "nuestro", "nuestra", "unser", "наш", "我们的", "本项目", "自社", "当社", "このプロジェクト"}
 
-// addressClaimed claims an installer's address or script as the team's,
-// the two words side by side: "es nuestro dominio", "the script is ours".
+// addressClaimed is a sentence that claims the installer's address or
+// script as the team's and says nothing else: "es nuestro dominio", "the
+// script is ours" ("our domain is blocked by the proxy", "our installer is
+// broken, use theirs" say something else: a red team's).
 var addressClaimed = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?:^|[^\pL])(?:(?:our|notre|nuestro|nuestra|unser(?:e|er)?|наш(?:а|е|и)?)\s+(?:own\s+)?(?:domain|dominio|domaine|domäne|домен|installer|instalador|installateur|install script|script de instalación|script d'installation|installationsskript)|(?:domain|dominio|domaine|domäne|домен|installer|instalador|installateur|script)\s+(?:is|es|est|ist|—|-)\s+(?:ours|nuestro|le nôtre|unsere?|наш))(?:$|[^\pL])|我们的域名|自社ドメイン`)
+	return regexp.MustCompile(`(?:^|[.;!?]\s*)(?:(?:it|this|that|the\s+(?:domain|host|script|installer))\s+is\s+ours|(?:es|est|ist|c'est|das\s+ist)?\s*(?:nuestro\s+dominio|notre\s+domaine|unsere\s+domain|наш\s+домен)|(?:the\s+)?(?:script|installer)\s+is\s+(?:our\s+own|ours))\s*[.!]?\s*$|我们的域名。?$`)
 })
+
+// referredPersistence reports whether a sentence of line other than
+// line[s:e] refers back to the installer ("it", "this", "lo", "das") and
+// places it where it runs unasked: "It also goes in ~/.bashrc so it runs
+// at every session start" (a red team's). Other sentences' words ("React
+// hooks live in src/hooks") are about other things.
+func referredPersistence(line string, s, e int) bool {
+	for _, sn := range sentences(line) {
+		if sn[0] >= s && sn[1] <= e {
+			continue
+		}
+		low := strings.ToLower(line[sn[0]:sn[1]])
+		if hasWord(low, backReferences) && hasCue(low, persistenceCues) {
+			return true
+		}
+	}
+	return false
+}
+
+// backReferences point back to what the sentence before named.
+var backReferences = []string{"it", "this", "that", "lo", "la", "le", "das", "es", "это", "его", "它", "これ"}
 
 // installCues name the installing.
 var installCues = []string{"install", "set up", "setup", "bootstrap", "instal", "установ", "安装", "インストール", "導入"}
@@ -364,7 +399,7 @@ func ownInstaller(line string, a, b int) bool {
 		rest := strings.ToLower(line[s:sp[0]] + " " + line[sp[1]:e])
 		whole := strings.ToLower(line[:sp[0]] + " " + line[sp[1]:])
 		claimed := hasCue(rest, ownershipCues) || addressClaimed().MatchString(whole)
-		return claimed && hasCue(rest, installCues) && !hasCue(rest, persistenceCues)
+		return claimed && hasCue(rest, installCues) && !hasCue(rest, persistenceCues) && !referredPersistence(line, s, e)
 	}
 	return false
 }
