@@ -292,12 +292,27 @@ func namesAHash(before string) bool {
 	// the last three words before the value's colon, whole: "Token de
 	// HashiCorp Cloud:", "Токен для коммитов в main:" and "… Shared
 	// Runner:" name no hash (a red team's)
-	f := strings.FieldsFunc(strings.ToLower(before), func(r rune) bool {
+	// the word right before the colon, or the words of a bracket that
+	// ends there: "…, commit : 9fce…", "(DSN, público):"; "Token de
+	// acceso del bot de commit:" names the token's use (a red team's)
+	b := strings.TrimRight(strings.ToLower(before), " \t:：=")
+	if i := strings.LastIndexAny(b, "(（"); strings.HasSuffix(b, ")") || strings.HasSuffix(b, "）") {
+		if i >= 0 {
+			b = b[i:]
+		}
+	}
+	if !strings.HasSuffix(b, ")") && !strings.HasSuffix(b, "）") {
+		// the last phrase, after a comma or the like, must be the word
+		if i := strings.LastIndexAny(b, ",;，、；"); i >= 0 {
+			b = b[i:]
+		}
+		if f := strings.FieldsFunc(b, func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune(",;，、；", r) }); len(f) != 1 {
+			return false
+		}
+	}
+	f := strings.FieldsFunc(b, func(r rune) bool {
 		return unicode.IsSpace(r) || strings.ContainsRune(",:：=()（）[]，、；。", r)
 	})
-	if len(f) > 3 {
-		f = f[len(f)-3:]
-	}
 	for _, w := range f {
 		switch w {
 		case "commit", "sha", "sha1", "sha256", "hash", "digest", "checksum", "fingerprint", "dsn",
@@ -320,13 +335,18 @@ func randomDashed(v string) bool {
 	// most of its longer parts written as words make a name:
 	// "Cloudflare_DNS_Edit_Prod_2024_Token", "ReleaseBot_GitHubApp" (a red
 	// team's); a random token's short parts ("L", "Bk") read as anything
+	if strings.Contains(v, "/") {
+		return false // a path: "kv/ci/GitHub-Release-1a2b3c4d-5e6f" (a red team's)
+	}
 	long, words := 0, 0
 	for _, part := range strings.FieldsFunc(v, func(r rune) bool { return r == '-' || r == '_' }) {
 		if len(part) < 4 {
 			continue
 		}
 		long++
-		if len(part) >= 6 && !hasDigit(part) && classes(part) < 2 || wordsJoined().MatchString(part) {
+		// a word, words run together, or a lower-case hex id
+		if len(part) >= 6 && !hasDigit(part) && classes(part) < 2 || wordsJoined().MatchString(part) ||
+			strings.Trim(part, "0123456789abcdef") == "" {
 			words++
 		}
 	}

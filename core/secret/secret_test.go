@@ -28,6 +28,7 @@ func TestFindTruePositives(t *testing.T) {
 		// a third red team's: a word that holds "hash", "shared" or
 		// "коммит" names no hash; short parts of a token read as nothing
 		{"Token de HashiCorp Cloud: OvmAvrE7otLAHDojM85mxc8Tty_hs0lSw-6jegmT", "token", "OvmAvrE7otLAHDojM85mxc8Tty_hs0lSw-6jegmT"},
+		{"Token de acceso del bot de commit: OvmAvrE7otLAHDojM85mxc8Tty_hs0lSw-6jegmT", "token", "OvmAvrE7otLAHDojM85mxc8Tty_hs0lSw-6jegmT"},
 		{"Токен для коммитов в main: OvmAvrE7otLAHDojM85mxc8Tty_hs0lSw-6jegmT", "token", "OvmAvrE7otLAHDojM85mxc8Tty_hs0lSw-6jegmT"},
 		{"Token de API: qT9xZ2-L_Bk4mWpR7vYc3NdHs8FgJ1aE5uKiOb6z", "token", "qT9xZ2-L_Bk4mWpR7vYc3NdHs8FgJ1aE5uKiOb6z"},
 		{"Key: eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZSIsInJlZiI6InF3ZXJ0eXVpb3Bhc2RmZ2hqa2x6Iiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsIlJPTEUiOiJhbm9uIn0.s1ThzpV9KNIjWzXJl_mPqOvup9HP4EcRXg0qXPbGhKd", "JSON Web Token", "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZSIsInJlZiI6InF3ZXJ0eXVpb3Bhc2RmZ2hqa2x6Iiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsIlJPTEUiOiJhbm9uIn0.s1ThzpV9KNIjWzXJl_mPqOvup9HP4EcRXg0qXPbGhKd"},
@@ -234,6 +235,10 @@ func TestFindFalsePositives(t *testing.T) {
 		"Утёкший токен удалён из истории, коммит: 9fceb02d0ae598e95dc970b74767f19372d61af8",
 		"泄露的令牌已从历史中清除，提交：9fceb02d0ae598e95dc970b74767f19372d61af8",
 		"Token de cliente de Sentry (DSN, público): a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6",
+		// a fourth red team's: paths in a vault with ids in them
+		"API-Token liegt im Vault unter: kv/ci/GitHub-Release-1a2b3c4d-5e6f",
+		"Token de despliegue en Vault: secret/data/Deploy_Bot_9f86d081_b2c4",
+		"Jeton stocké dans Vault : kv/prod/Payments-Api-3f2a9c1e-77d0-4b1a",
 	} {
 		if ms := Find(in); len(ms) != 0 {
 			t.Errorf("Find(%q) = %s %q, want nothing", in, ms[0].Kind, in[ms[0].Start:ms[0].End])
