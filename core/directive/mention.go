@@ -199,8 +199,9 @@ func narrated(line string, a int) bool {
 	// the incident word is read without commands and addresses
 	// ("…/incident-fix.sh" is none, nor is "Incidentally"); what repeats
 	// the run, anywhere ("on startup/login": red teams')
-	low := strings.ToLower(line)
-	if hasCue(low, retellCues) || hasCue(low, persistenceCues) || !hasWord(strings.ToLower(proseOf(line)), incidentCues) {
+	prose := strings.ToLower(proseOf(line))
+	if hasCue(prose, retellCues) || hasWord(prose, retellWords) || hasCue(strings.ToLower(line), persistenceCues) ||
+		!hasWord(prose, incidentCues) {
 		return false
 	}
 	s, _ := sentenceAround(line, a, a)
@@ -236,6 +237,9 @@ func afterLabel(sentence string) string {
 	return sentence
 }
 
+// retellWords make a recipe too, whole: "too" is no "tool", "way" no "wayland".
+var retellWords = []string{"too", "way", "may", "can", "install", "installs", "installed", "again"}
+
 // proseOf is line without its code spans and URLs.
 func proseOf(line string) string {
 	var b strings.Builder
@@ -268,7 +272,7 @@ var retellCues = []string{"do ", "do it", "should", "must", "keep", "again", "al
 	"when ", "if ", "before", "repeat", "the way", "the fix", "same",
 	// what worked: "… and the build went green", "which is now the standard"
 	"work", "green", "pass", "fix", "standard", "recover", "restor", "resolv", "since", "success",
-	"recommend", "way", "install", "now the", "too", "as well",
+	"recommend", "now the", "as well", "rerun", "re-run", "allowed", "safe", "fine to", "ok to",
 	"funcion", "marche", "lief", "läuft", "помог", "работа", "成功", "解决",
 	"fais", "refai", "refais", "toujours", "chaque", "avant", "quand", "si ", "doit", "même",
 	"mach", "jede", "immer", "wieder", "vor ", "wenn", "soll", "muss", "gleiche", "ebenfalls",
@@ -336,7 +340,7 @@ var ownershipCues = []string{"our ", "ours", "the project's", "this project's", 
 // script is ours" ("our domain is blocked by the proxy", "our installer is
 // broken, use theirs" say something else: a red team's).
 var addressClaimed = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?:^|[.;!?]\s*)(?:(?:it|this|that|the\s+(?:domain|host|script|installer))\s+is\s+ours|(?:es|est|ist|c'est|das\s+ist)?\s*(?:nuestro\s+dominio|notre\s+domaine|unsere\s+domain|наш\s+домен)|(?:the\s+)?(?:script|installer)\s+is\s+(?:our\s+own|ours))\s*[.!]?\s*$|我们的域名。?$`)
+	return regexp.MustCompile(`(?:^|[.;!?]\s*)(?:(?:it|this|that|the\s+(?:domain|host|script|installer)|[\w-]+(?:\.[\w-]+)+)\s+(?:is|es|est|ist)\s+(?:ours|our\s+(?:own\s+)?(?:domain|installer|script)|nuestro(?:\s+dominio)?|notre\s+domaine|le\s+nôtre|unsere?(?:\s+domain)?)|(?:es|est|ist|c'est|das\s+ist)?\s*(?:nuestro\s+dominio|notre\s+domaine|unsere\s+domain|наш\s+домен)|(?:the\s+)?(?:script|installer)\s+is\s+(?:our\s+own|ours))\s*(?:\([^()]{0,60}\))?\s*[.!]?\s*$|我们的域名。?$`)
 })
 
 // referredPersistence reports whether a sentence of line other than
@@ -350,12 +354,19 @@ func referredPersistence(line string, s, e int) bool {
 			continue
 		}
 		low := strings.ToLower(line[sn[0]:sn[1]])
-		if hasWord(low, backReferences) && hasCue(low, persistenceCues) {
+		if hasWord(low, backReferences) && hasCue(low, rerunCues) {
 			return true
 		}
 	}
 	return false
 }
+
+// rerunCues say a thing runs again unasked ("so it runs at every session
+// start"); a place alone ("It adds the binary to PATH in your ~/.bashrc",
+// "It also installs the pre-commit hook") is what installers do (a red
+// team's).
+var rerunCues = []string{"runs", "run at", "run on", "every session", "each session", "every time", "on startup", "at startup",
+	"execut", "à chaque", "jede", "cada", "кажд", "每次", "毎回"}
 
 // backReferences point back to what the sentence before named.
 var backReferences = []string{"it", "this", "that", "lo", "la", "le", "das", "es", "это", "его", "它", "これ"}
