@@ -302,12 +302,21 @@ func namesAHash(before string) bool {
 		}
 	}
 	if !strings.HasSuffix(b, ")") && !strings.HasSuffix(b, "）") {
-		// the last phrase, after a comma or the like, must be the word
+		// the last phrase, after a comma or the like: three words at most,
+		// none naming a token ("commit de nettoyage", "hash du commit",
+		// "fix commit"; not "Token de acceso del bot de commit")
 		if i := strings.LastIndexAny(b, ",;，、；"); i >= 0 {
 			b = b[i:]
 		}
-		if f := strings.FieldsFunc(b, func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune(",;，、；", r) }); len(f) != 1 {
+		f := strings.FieldsFunc(b, func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune(",;，、；", r) })
+		if len(f) > 3 {
 			return false
+		}
+		for _, w := range f {
+			if strings.Contains(w, "token") || strings.Contains(w, "jeton") || strings.Contains(w, "токен") || strings.Contains(w, "令牌") ||
+				w == "key" || w == "bot" || w == "clave" || w == "clé" {
+				return false
+			}
 		}
 	}
 	f := strings.FieldsFunc(b, func(r rune) bool {
@@ -315,7 +324,7 @@ func namesAHash(before string) bool {
 	})
 	for _, w := range f {
 		switch w {
-		case "commit", "sha", "sha1", "sha256", "hash", "digest", "checksum", "fingerprint", "dsn",
+		case "commit", "sha", "sha1", "sha256", "sha512", "sha-1", "sha-256", "sha-512", "md5", "hash", "digest", "checksum", "fingerprint", "dsn",
 			"коммит", "хеш", "хэш", "提交", "哈希", "コミット", "ハッシュ":
 			return true
 		}
@@ -332,21 +341,28 @@ func randomDashed(v string) bool {
 	if len(v) < 32 || !strings.ContainsAny(v, "-_") || !notPlaceholder(v) || !varied(v) || !hasDigit(v) {
 		return false
 	}
-	// most of its longer parts written as words make a name:
-	// "Cloudflare_DNS_Edit_Prod_2024_Token", "ReleaseBot_GitHubApp" (a red
-	// team's); a random token's short parts ("L", "Bk") read as anything
-	if strings.Contains(v, "/") {
-		return false // a path: "kv/ci/GitHub-Release-1a2b3c4d-5e6f" (a red team's)
+	// A path is read by its last part: "kv/ci/GitHub-Release-1a2b3c4d-5e6f"
+	// is a name, "kv/OvmAvrE7otLAHDojM85mxc8Tty_hs0lSw-6jegmT" a token. Most
+	// of its longer parts written as words make a name:
+	// "Cloudflare_DNS_Edit_Prod_2024_Token", "ReleaseBot_GitHubApp"; a
+	// random token's short parts ("L", "Bk") read as anything (red teams').
+	v = v[strings.LastIndexByte(v, '/')+1:]
+	parts := strings.FieldsFunc(v, func(r rune) bool { return r == '-' || r == '_' })
+	random := false
+	for _, part := range parts {
+		random = random || len(part) >= 4 && classes(part) >= 2 && hasDigit(part) && strings.ToLower(part) != part &&
+			!wordsJoined().MatchString(part)
 	}
 	long, words := 0, 0
-	for _, part := range strings.FieldsFunc(v, func(r rune) bool { return r == '-' || r == '_' }) {
+	for _, part := range parts {
 		if len(part) < 4 {
 			continue
 		}
 		long++
-		// a word, words run together, or a lower-case hex id
+		// a word, words run together, or a lower-case hex id beside no
+		// random part
 		if len(part) >= 6 && !hasDigit(part) && classes(part) < 2 || wordsJoined().MatchString(part) ||
-			strings.Trim(part, "0123456789abcdef") == "" {
+			!random && strings.Trim(part, "0123456789abcdef") == "" {
 			words++
 		}
 	}

@@ -29,6 +29,8 @@ func TestFindTruePositives(t *testing.T) {
 		// "коммит" names no hash; short parts of a token read as nothing
 		{"Token de HashiCorp Cloud: OvmAvrE7otLAHDojM85mxc8Tty_hs0lSw-6jegmT", "token", "OvmAvrE7otLAHDojM85mxc8Tty_hs0lSw-6jegmT"},
 		{"Token de acceso del bot de commit: OvmAvrE7otLAHDojM85mxc8Tty_hs0lSw-6jegmT", "token", "OvmAvrE7otLAHDojM85mxc8Tty_hs0lSw-6jegmT"},
+		{"Token de CI: kv/OvmAvrE7otLAHDojM85mxc8Tty_hs0lSw-6jegmT", "token", "kv/OvmAvrE7otLAHDojM85mxc8Tty_hs0lSw-6jegmT"},
+		{"Token de Cloudflare: OvmAvrE7otLAHDojM85mxc8Tty_1a2b3c4d_5e6f7a8b_9c0d1e2f", "token", "OvmAvrE7otLAHDojM85mxc8Tty_1a2b3c4d_5e6f7a8b_9c0d1e2f"},
 		{"Токен для коммитов в main: OvmAvrE7otLAHDojM85mxc8Tty_hs0lSw-6jegmT", "token", "OvmAvrE7otLAHDojM85mxc8Tty_hs0lSw-6jegmT"},
 		{"Token de API: qT9xZ2-L_Bk4mWpR7vYc3NdHs8FgJ1aE5uKiOb6z", "token", "qT9xZ2-L_Bk4mWpR7vYc3NdHs8FgJ1aE5uKiOb6z"},
 		{"Key: eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZSIsInJlZiI6InF3ZXJ0eXVpb3Bhc2RmZ2hqa2x6Iiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsIlJPTEUiOiJhbm9uIn0.s1ThzpV9KNIjWzXJl_mPqOvup9HP4EcRXg0qXPbGhKd", "JSON Web Token", "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZSIsInJlZiI6InF3ZXJ0eXVpb3Bhc2RmZ2hqa2x6Iiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsIlJPTEUiOiJhbm9uIn0.s1ThzpV9KNIjWzXJl_mPqOvup9HP4EcRXg0qXPbGhKd"},
@@ -239,6 +241,12 @@ func TestFindFalsePositives(t *testing.T) {
 		"API-Token liegt im Vault unter: kv/ci/GitHub-Release-1a2b3c4d-5e6f",
 		"Token de despliegue en Vault: secret/data/Deploy_Bot_9f86d081_b2c4",
 		"Jeton stocké dans Vault : kv/prod/Payments-Api-3f2a9c1e-77d0-4b1a",
+		// a fifth red team's: a commit named in a phrase
+		"Le jeton fuité a été retiré de l'historique, commit de nettoyage : 9fceb02d0ae598e95dc970b74767f19372d61af8",
+		"Token de despliegue revocado, hash del commit: 9fceb02d0ae598e95dc970b74767f19372d61af8",
+		"Токен отозван, коммит с исправлением: 9fceb02d0ae598e95dc970b74767f19372d61af8",
+		"The api-token was rotated, fix commit: 9fceb02d0ae598e95dc970b74767f19372d61af8",
+		"Token de acceso rotado, SHA-256: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
 	} {
 		if ms := Find(in); len(ms) != 0 {
 			t.Errorf("Find(%q) = %s %q, want nothing", in, ms[0].Kind, in[ms[0].Start:ms[0].End])
