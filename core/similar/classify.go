@@ -516,8 +516,6 @@ func narrows(old, new *Text) bool {
 	return false
 }
 
-// limitWords limit, except, contrast or date what they are added to (a
-// condition is read by conditional).
 // reasonWord opens a clause that says why: "…, because the embedder is
 // capped at 256 tokens".
 var reasonWord = sync.OnceValue(func() *regexp.Regexp {
@@ -565,6 +563,8 @@ func explainsOnly(old, new string) bool {
 	return true
 }
 
+// limitWords limit, except, contrast or date what they are added to (a
+// condition is read by conditional).
 var limitWords = text.WordSet(`only except excepting excluding unless until till but however instead elsewhere
 	otherwise was were used old previously formerly now anymore longer moved replaced deprecated obsolete banned
 	prohibited forbidden wrong mistake outdated bad discouraged provided
