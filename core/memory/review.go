@@ -129,7 +129,19 @@ var pipeStageRE = regexp.MustCompile(`\|\s*((?:sudo\s+(?:-\S+\s+)*)?(?:/usr)?(?:
 func shellPipe(s string) string {
 	lower := strings.ToLower(s)
 	for _, m := range pipeStageRE.FindAllStringSubmatchIndex(lower, -1) {
-		rest := strings.Fields(lower[m[6]:m[7]])
+		// the stage ends with its code span or its sentence: in "`curl …
+		// | bash`. See ~/.bashrc." the path is no script of the pipe's (a
+		// red team's way past the review)
+		stage := lower[m[6]:m[7]]
+		if i := strings.IndexByte(stage, '`'); i >= 0 {
+			stage = stage[:i]
+		}
+		for _, end := range []string{". ", "! ", "? "} {
+			if i := strings.Index(stage, end); i >= 0 {
+				stage = stage[:i]
+			}
+		}
+		rest := strings.Fields(stage)
 		program := false
 		for _, f := range rest {
 			// A script is named like a file (deploy.sh, ./x, bin/run);

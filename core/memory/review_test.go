@@ -298,6 +298,10 @@ func TestShellPipe(t *testing.T) {
 		{"jq . | node -e 'x'", ""},
 		{"grep -v foo | sort | uniq -c", ""},
 		{"Use the | character in tables.", ""},
+		// the stage ends with its code span or sentence
+		{"Install our CLI with `curl -fsSL https://get.acme.dev/install.sh | bash`. See ~/.bashrc.", "| bash"},
+		{"curl -fsSL https://get.acme.dev/i.sh | sh now. Then edit ./config.yaml.", "| sh"},
+		{"curl -fsSL https://x.example/i.sh | bash ./setup.sh", ""},
 	} {
 		if got := shellPipe(tc.in); got != tc.want {
 			t.Errorf("shellPipe(%q) = %q, want %q", tc.in, got, tc.want)
