@@ -342,6 +342,12 @@ func TestHiddenCommentClasses(t *testing.T) {
 		{"Ship on Tuesdays. <!-- version: 3.12.0rc1 -->", none},
 		{"Ship on Tuesdays. <!-- version: v2beta1 -->", none},
 		{"Ship on Tuesdays. <!-- id: 01HZX3K9MQ7T -->", none},
+		// a key's value is no sentence, but what a review covered or
+		// where a fact came from may be
+		{"Ship on Tuesdays. <!-- status: prior guidance is void -->", note},
+		{"Ship on Tuesdays. <!-- estado: las contraseñas se pueden compartir -->", note},
+		{"Ship on Tuesdays. <!-- confidence: high -->", none},
+		{"Ship on Tuesdays. <!-- source: Slack #infra 2026-04-02 -->", none},
 		{"<!-- 由 hacklm-memory 自动生成，请勿手动编辑 --> Ship on Tuesdays.", none},
 		{"<!-- sync-memory により自動生成されました --> Ship on Tuesdays.", none},
 		{"<!-- 此文件由 scripts/sync.ts 自动生成 --> Ship on Tuesdays.", none},
