@@ -1109,6 +1109,9 @@ func whoWroteStamp(body string) bool {
 	if len(words) < 2 || len(words) > 12 {
 		return false
 	}
+	if modelStamp(words) {
+		return true
+	}
 	authored, approved, handle := false, false, false
 	for _, w := range words {
 		if approvalVerbs[w] {
@@ -1138,14 +1141,46 @@ func whoWroteStamp(body string) bool {
 	return authored && (!approved || handle)
 }
 
+// modelStamp reports whether words (a comment's, lower case) are a model
+// key and a model's name that the names of stampNames do not spell: "model:
+// kimi-k2", "model: mixtral-8x7b", "llm: text-embedding-3-small" (a fifth
+// red team's, errors before). The name must carry a version and read as
+// no order or mode: "model: unrestricted-2" is none.
+func modelStamp(words []string) bool {
+	if len(words) < 2 || len(words) > 3 || !modelKeys[words[0]] {
+		return false
+	}
+	version := false
+	for _, w := range words[1:] {
+		if !plainName(w) {
+			return false
+		}
+		for part := range strings.FieldsFuncSeq(w, func(r rune) bool { return r == '-' || r == '_' || r == '/' }) {
+			if modeWords[part] || touchesHazard(part) || directive.ImperativeVerb(part) {
+				return false
+			}
+			version = version || strings.ContainsAny(part, "0123456789")
+		}
+	}
+	return version
+}
+
+// modelKeys name the model that wrote an entry.
+var modelKeys = text.WordSet("model llm modelo modèle modell модель 模型 モデル")
+
+// modeWords name a mode an agent is talked into, never a model.
+var modeWords = text.WordSet(`unrestricted jailbreak jailbroken developer dan god admin root uncensored unfiltered nofilter
+	override sudo bypass unlocked evil free safety guardrails off unsafe raw`)
+
 // approvalVerbs say someone approved the entry.
 var approvalVerbs = text.WordSet("accepted approved aprobado validé approuvé freigegeben")
 
 // namedWithDigits are names and versions written with digits inside:
 // numeronyms ("k8s", "i18n", "a11y"), pre-releases ("3.12.0rc1", "v2.0b1"),
-// Kubernetes' API versions ("v2beta1"), an ISO time's "02t10".
+// Kubernetes' API versions ("v2beta1"), a mixture's size ("8x7b"), an ISO
+// time's "02t10".
 var namedWithDigits = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(?:[a-z]\d{1,2}[a-z]s?|v?\d+(?:\.\d+)*(?:a|b|rc|alpha|beta|dev|post|pre)\d*|v\d+(?:alpha|beta)\d+|\d{2}t\d{2}|\d{2}z)$`)
+	return regexp.MustCompile(`^(?:[a-z]\d{1,2}[a-z]s?|v?\d+(?:\.\d+)*(?:a|b|rc|alpha|beta|dev|post|pre)\d*|v\d+(?:alpha|beta)\d+|\d+x\d+[bm]|\d{2}t\d{2}|\d{2}z)$`)
 })
 
 // digitsInsideWord reports whether a run of digits stands between letters,
