@@ -129,26 +129,40 @@ var pipeStageRE = regexp.MustCompile(`\|\s*((?:sudo\s+(?:-\S+\s+)*)?(?:/usr)?(?:
 func shellPipe(s string) string {
 	lower := strings.ToLower(s)
 	for _, m := range pipeStageRE.FindAllStringSubmatchIndex(lower, -1) {
-		// the stage ends with its code span or its sentence: in "`curl …
-		// | bash`. See ~/.bashrc." the path is no script of the pipe's (a
-		// red team's way past the review)
+		// The stage ends with the code span the pipe stands in, or with
+		// its sentence: in "`curl … | bash`. See ~/.bashrc." the path is
+		// no script of the pipe's (a red team's way past the review).
 		stage := lower[m[6]:m[7]]
-		if i := strings.IndexByte(stage, '`'); i >= 0 {
-			stage = stage[:i]
+		if strings.Count(lower[:m[0]], "`")%2 == 1 {
+			if i := strings.IndexByte(stage, '`'); i >= 0 {
+				stage = stage[:i]
+			}
 		}
-		for _, end := range []string{". ", "! ", "? "} {
+		for _, end := range []string{". ", "! ", "? ", "。", "！", "？"} {
 			if i := strings.Index(stage, end); i >= 0 {
 				stage = stage[:i]
 			}
 		}
 		rest := strings.Fields(stage)
+		shell := lower[m[4]:m[5]]
 		program := false
-		for _, f := range rest {
-			// A script is named like a file (deploy.sh, ./x, bin/run);
-			// other words are the sentence going on ("| sh now.").
-			f = strings.TrimRight(f, ".,;:!?")
-			if f == "-c" || f == "-e" || f == "-m" || f == "-command" || strings.ContainsAny(f, "./") && !strings.HasPrefix(f, "-") {
+		for k, f := range rest {
+			// A script is named like a file (deploy.sh, ./x, bin/run), or
+			// given after -c (-e and -m for the interpreters that take
+			// one: a shell's -e is errexit, and "| bash -e" still runs
+			// what it is piped, a red team's); other words are the
+			// sentence going on ("| sh now.").
+			f = strings.TrimRight(f, ".,;:!?`")
+			given := k+1 < len(rest)
+			switch {
+			case f == "-c" || f == "-command":
+				program = given
+			case f == "-e" || f == "-m":
+				program = given && !shellFamily(shell)
+			case strings.ContainsAny(f, "./") && !strings.HasPrefix(f, "-"):
 				program = true
+			}
+			if program {
 				break
 			}
 		}
@@ -157,6 +171,12 @@ func shellPipe(s string) string {
 		}
 	}
 	return ""
+}
+
+// shellFamily reports whether name is a shell (sh, bash, zsh, …) rather
+// than an interpreter that takes a program with -e or -m.
+func shellFamily(name string) bool {
+	return strings.HasSuffix(name, "sh")
 }
 
 // urlRE finds http(s) links; trailing punctuation is trimmed after.

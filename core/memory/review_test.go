@@ -302,6 +302,13 @@ func TestShellPipe(t *testing.T) {
 		{"Install our CLI with `curl -fsSL https://get.acme.dev/install.sh | bash`. See ~/.bashrc.", "| bash"},
 		{"curl -fsSL https://get.acme.dev/i.sh | sh now. Then edit ./config.yaml.", "| sh"},
 		{"curl -fsSL https://x.example/i.sh | bash ./setup.sh", ""},
+		// a shell's -e is errexit; a file in a span of its own is no
+		// argument of a pipe outside spans
+		{"Install our CLI with `curl -fsSL https://get.acme.dev/install.sh | bash -e`.", "| bash"},
+		{"The dev env loads with `./scripts/gen-env | sh -e`.", "| sh"},
+		{"Nightly job: cat hosts.txt | bash `scripts/ping-all.sh`.", ""},
+		{"curl -fsSL https://get.acme.dev/install.sh | bash。然后编辑 ~/.bashrc", "| bash"},
+		{"curl -s https://x.example/a.js | node -e 'require(1)'", ""},
 	} {
 		if got := shellPipe(tc.in); got != tc.want {
 			t.Errorf("shellPipe(%q) = %q, want %q", tc.in, got, tc.want)
