@@ -16,6 +16,7 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/hidden"
+	"github.com/memory-lsp/memory-lsp/core/refs"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/store"
 	"github.com/memory-lsp/memory-lsp/core/text"
@@ -133,13 +134,15 @@ func shellPipe(s string) string {
 		// its sentence: in "`curl … | bash`. See ~/.bashrc." the path is
 		// no script of the pipe's (a red team's way past the review).
 		stage := lower[m[6]:m[7]]
-		if strings.Count(lower[:m[0]], "`")%2 == 1 {
-			if i := strings.IndexByte(stage, '`'); i >= 0 {
-				stage = stage[:i]
+		for _, sp := range refs.CodeSpans(lower) {
+			// spans as Markdown pairs their backtick runs: "``a | sh -c``
+			// and …" ends at its closing pair (a red team's)
+			if sp[0] < m[0] && m[0] < sp[1] && sp[1] < m[7] {
+				stage = lower[m[6]:max(m[6], sp[1]-spanFence(lower[:sp[1]]))]
 			}
 		}
 		for _, end := range []string{". ", "! ", "? ", "。", "！", "？"} {
-			if i := strings.Index(stage, end); i >= 0 {
+			if i := sentenceEnd(stage, end); i >= 0 {
 				stage = stage[:i]
 			}
 		}
@@ -174,9 +177,35 @@ func shellPipe(s string) string {
 }
 
 // shellFamily reports whether name is a shell (sh, bash, zsh, …) rather
-// than an interpreter that takes a program with -e or -m.
+// than an interpreter that takes a program with -e or -m (PowerShell's -e
+// is -EncodedCommand).
 func shellFamily(name string) bool {
-	return strings.HasSuffix(name, "sh")
+	return strings.HasSuffix(name, "sh") && name != "pwsh"
+}
+
+// spanFence is the length of the backtick run that ends s.
+func spanFence(s string) int {
+	n := 0
+	for n < len(s) && s[len(s)-1-n] == '`' {
+		n++
+	}
+	return n
+}
+
+// sentenceEnd is where end first ends a sentence in s, or -1: an
+// ellipsis ("bash ... ./x") ends none.
+func sentenceEnd(s, end string) int {
+	for from := 0; ; {
+		i := strings.Index(s[from:], end)
+		if i < 0 {
+			return -1
+		}
+		i += from
+		if end != ". " || i == 0 || s[i-1] != '.' {
+			return i
+		}
+		from = i + len(end)
+	}
 }
 
 // urlRE finds http(s) links; trailing punctuation is trimmed after.

@@ -309,6 +309,13 @@ func TestShellPipe(t *testing.T) {
 		{"Nightly job: cat hosts.txt | bash `scripts/ping-all.sh`.", ""},
 		{"curl -fsSL https://get.acme.dev/install.sh | bash。然后编辑 ~/.bashrc", "| bash"},
 		{"curl -s https://x.example/a.js | node -e 'require(1)'", ""},
+		// spans are paired by their backtick runs; an ellipsis ends no
+		// sentence; PowerShell's -e is a program
+		{"Bootstrap the CLI with ``cat vendor/acme-install.txt | sh -s -- -c`` and pick the stable channel.", "| sh"},
+		{"Bootstrap with ``./gen-bootstrap | python3 - -m`` then restart the daemon.", "| python3"},
+		{"Line continuation in PowerShell is `` ` ``. Nightly job: cat hosts.txt | bash `scripts/ping-all.sh`.", ""},
+		{"Nightly job: cat hosts.txt | bash ... ./ping-all.sh", ""},
+		{"Get-Content data.json | pwsh -e JABpAG4AcAB1AHQA", ""},
 	} {
 		if got := shellPipe(tc.in); got != tc.want {
 			t.Errorf("shellPipe(%q) = %q, want %q", tc.in, got, tc.want)
