@@ -365,8 +365,11 @@ func referredPersistence(line string, s, e int) bool {
 // start"); a place alone ("It adds the binary to PATH in your ~/.bashrc",
 // "It also installs the pre-commit hook") is what installers do (a red
 // team's).
-var rerunCues = []string{"runs", "run at", "run on", "every session", "each session", "every time", "on startup", "at startup",
-	"execut", "à chaque", "jede", "cada", "кажд", "每次", "毎回"}
+var rerunCues = append([]string{"runs", "run at", "run on", "at startup", "execut", "jede", "cada", "кажд"}, scheduleCues...)
+
+// scheduleCues say when a thing runs again unasked, for persistenceCues and
+// rerunCues alike.
+var scheduleCues = []string{"every session", "each session", "every time", "on startup", "à chaque", "每次", "毎回"}
 
 // backReferences point back to what the sentence before named.
 var backReferences = []string{"it", "this", "that", "lo", "la", "le", "das", "es", "это", "его", "它", "これ"}
@@ -376,12 +379,12 @@ var installCues = []string{"install", "set up", "setup", "bootstrap", "instal", 
 
 // persistenceCues place a pipe where it would run unasked: a hook, a
 // schedule, every session or task, in the languages of ownershipCues.
-var persistenceCues = []string{"hook", "cron", "every session", "each session", "every task", "each task", "before any",
-	"before each", "before every", "at the start", "on startup", "startup", "daily", "hourly", "every time", "postinstall",
+var persistenceCues = append([]string{"hook", "cron", "every task", "each task", "before any",
+	"before each", "before every", "at the start", "startup", "daily", "hourly", "postinstall",
 	"profile", "bashrc", "zshrc", "crontab",
-	"chaque session", "à chaque", "au démarrage", "cada sesión", "en cada", "al iniciar", "jeder sitzung", "bei jede",
-	"beim start", "каждой сесси", "каждый раз", "при запуске", "每次", "启动时", "毎回", "起動時",
-	"avant chaque", "au début", "vor jede", "antes de cada", "al empezar", "al inicio", "перед кажд", "в начале"}
+	"chaque session", "au démarrage", "cada sesión", "en cada", "al iniciar", "jeder sitzung", "bei jede",
+	"beim start", "каждой сесси", "каждый раз", "при запуске", "启动时", "起動時",
+	"avant chaque", "au début", "vor jede", "antes de cada", "al empezar", "al inicio", "перед кажд", "в начале"}, scheduleCues...)
 
 // installerPipe is all a code span holds when it is a tool's installer:
 // a download piped into a shell, and nothing else run beside it.

@@ -408,7 +408,7 @@ func flipsUnderCondition(raw string) bool {
 			}
 			under = conditional(strings.Join(words, " "))
 		}
-		if t.flags&fFlip != 0 && !directionWords[t.s] {
+		if negator(t) {
 			if !under {
 				return false
 			}
@@ -434,7 +434,7 @@ var timeWords = text.WordSet(`after before below above during until prior
 func negations(raw string) int {
 	n := 0
 	for _, t := range shapeTokens(raw) {
-		if t.flags&fFlip != 0 && !directionWords[t.s] {
+		if negator(t) {
 			n++
 		}
 	}
@@ -446,12 +446,16 @@ func negations(raw string) int {
 // than a term before it ("Replica db2 takes over after db1 fails").
 var directionWords = text.WordSet("after below less lower fewer out")
 
+// negator reports whether t negates: a polarity word that is no
+// direction.
+func negator(t stok) bool { return t.flags&fFlip != 0 && !directionWords[t.s] }
+
 // negatorsBefore counts the negators before toks[k] in its clause,
 // directionWords aside.
 func negatorsBefore(toks []stok, k int) int {
 	n := 0
 	for i := k - 1; i >= 0 && toks[i].clause == toks[k].clause; i-- {
-		if toks[i].flags&fFlip != 0 && !directionWords[toks[i].s] {
+		if negator(toks[i]) {
 			n++
 		}
 	}
@@ -483,10 +487,17 @@ func StoreVerdict(old, new *Text, th Thresholds) Verdict {
 // old states one ("Keep two replicas …, five in production"). A red
 // team's list, in the six languages.
 func narrows(old, new *Text) bool {
-	if explainsOnly(old.Raw, new.Raw) {
-		return false
-	}
 	ot, nt := shapeTokens(old.Raw), shapeTokens(new.Raw)
+	oldValue := slices.ContainsFunc(ot, isValueToken)
+	if tail, ok := reasonAdded(old.Raw, new.Raw, ot); ok {
+		// "…, because the embedder is capped at 256 tokens" explains and
+		// limits nothing, unless what follows the reason limits: a limit
+		// word, a condition, a clause more or a value beside the old one
+		// ("…, because of deps; macOS runs natively", a red team's)
+		return conditional(tail) || cjkLimitAdded(old.Raw, tail) || slices.ContainsFunc(shapeTokens(tail), func(t stok) bool {
+			return limitWords[t.s] || t.clause > 0 || oldValue && isValueToken(t)
+		})
+	}
 	if len(nt) > 0 && len(ot) > 0 && nt[len(nt)-1].clause > ot[len(ot)-1].clause {
 		return true
 	}
@@ -494,22 +505,30 @@ func narrows(old, new *Text) bool {
 		return true // a condition added (conditionWords, in every language)
 	}
 	have := map[string]int{}
-	oldValue := false
 	for _, t := range ot {
 		have[t.s]++
-		oldValue = oldValue || t.value || numberValues[t.s] > 0
 	}
 	for _, t := range nt {
 		if have[t.s] > 0 {
 			have[t.s]--
 			continue
 		}
-		if limitWords[t.s] || oldValue && (t.value || numberValues[t.s] > 0) {
+		if limitWords[t.s] || oldValue && isValueToken(t) {
 			return true
 		}
 	}
+	return cjkLimitAdded(old.Raw, new.Raw)
+}
+
+// isValueToken reports whether a shape token states a value: "256",
+// "v2", "five".
+func isValueToken(t stok) bool { return t.value || numberValues[t.s] > 0 }
+
+// cjkLimitAdded reports whether new holds a CJK limit ("仅", "のみ") old
+// does not.
+func cjkLimitAdded(old, new string) bool {
 	for _, w := range cjkLimits {
-		if strings.Contains(new.Raw, w) && !strings.Contains(old.Raw, w) {
+		if strings.Contains(new, w) && !strings.Contains(old, w) {
 			return true
 		}
 	}
@@ -522,45 +541,15 @@ var reasonWord = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)\b(?:because|weil|parce que|porque|ya que)\b|(?:^|[^\p{L}])(?:потому что|так как)(?:$|[^\p{L}])|因为|由于`)
 })
 
-// explainsOnly reports whether new is old and then a reason, which limits
-// nothing: the words after the reason word are read for a limit or a
-// condition of their own ("…, because of X, except in December" narrows).
-func explainsOnly(old, new string) bool {
+// reasonAdded reports whether new is old, whose tokens are ot, and then a
+// clause that says why; tail is that clause, from its reason word.
+func reasonAdded(old, new string, ot []stok) (tail string, ok bool) {
 	loc := reasonWord().FindStringIndex(new)
 	if loc == nil || reasonWord().MatchString(old) {
-		return false
+		return "", false
 	}
-	tail := new[loc[0]:]
-	if conditional(tail) {
-		return false
-	}
-	for _, w := range cjkLimits {
-		if strings.Contains(tail, w) {
-			return false
-		}
-	}
-	oldValue := false
-	for _, t := range shapeTokens(old) {
-		oldValue = oldValue || t.value || numberValues[t.s] > 0
-	}
-	for _, t := range shapeTokens(tail) {
-		// a limit, a clause more ("…, because of deps; macOS runs
-		// natively"), or a value beside the old one ("because us-east
-		// gets five"): a red team's
-		if limitWords[t.s] || t.clause > 0 || oldValue && (t.value || numberValues[t.s] > 0) {
-			return false
-		}
-	}
-	ot, pt := shapeTokens(old), shapeTokens(new[:loc[0]])
-	if len(ot) != len(pt) {
-		return false
-	}
-	for k := range ot {
-		if ot[k].s != pt[k].s {
-			return false
-		}
-	}
-	return true
+	pt := shapeTokens(new[:loc[0]])
+	return new[loc[0]:], slices.EqualFunc(ot, pt, func(a, b stok) bool { return a.s == b.s })
 }
 
 // limitWords limit, except, contrast or date what they are added to (a
