@@ -22,6 +22,8 @@ type testClient struct {
 	conn   *Conn
 	server *Server
 	served chan error
+	// stopped is closed once Serve has returned
+	stopped chan struct{}
 
 	mu     sync.Mutex
 	notes  []note
@@ -73,7 +75,7 @@ func newTestClient(t *testing.T, opt Options) *testClient {
 	c2sR, c2sW := io.Pipe() // client → server
 	s2cR, s2cW := io.Pipe() // server → client
 	log := commonlog.GetLogger("test")
-	c := &testClient{t: t, served: make(chan error, 1), signal: make(chan struct{}, 1)}
+	c := &testClient{t: t, served: make(chan error, 1), stopped: make(chan struct{}), signal: make(chan struct{}, 1)}
 	c.server = NewServer(opt, log)
 	srvConn := NewConn(c2sR, s2cW, c.server, log)
 	c.conn = NewConn(s2cR, c2sW, clientHandler{c}, log)
@@ -81,9 +83,21 @@ func newTestClient(t *testing.T, opt Options) *testClient {
 		_, err := c.server.Serve(context.Background(), srvConn)
 		s2cW.Close()
 		c.served <- err
+		close(c.stopped)
 	}()
 	go c.conn.Run(context.Background())
-	t.Cleanup(func() { c2sW.Close(); s2cR.Close() })
+	t.Cleanup(func() {
+		c2sW.Close()
+		s2cR.Close()
+		// The server may still write to the folder as it stops (a check's
+		// history): the test's temporary directory is removed after this,
+		// and a write into it then fails the test (seen in CI).
+		select {
+		case <-c.stopped:
+		case <-time.After(10 * time.Second):
+			t.Logf("the server had not stopped 10 s after its connection closed")
+		}
+	})
 	return c
 }
 
