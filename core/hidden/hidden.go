@@ -70,9 +70,6 @@ type Match struct {
 	// is how templates guide the person editing as often as it is an
 	// order; a warning, and a store takes it.
 	Hint bool
-	// Unsure: a Note the rules cannot vouch for (unsureNote): it stays a
-	// warning where other notes are information.
-	Unsure bool
 }
 
 // What says in words what the passage is, showing it, for a finding or a
@@ -938,65 +935,6 @@ var agentAddressed = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)^\s*(?:(?:ai|agents?|assistants?|llms?|エージェント|アシスタント|ＡＩ)\s*(?:へ|に|宛て?)|(?:致|给)\s*(?:ai|ＡＩ|助手|智能体|模型|代理)|(?:(?:note|rule|rules|instructions?|message)\s+)?(?:to|for)\s+(?:the\s+|any\s+|all\s+)?(?:[\w-]+\s+)?(?:ai|agents?|assistants?|llms?|models?|bots?|claude|copilot|cursor|codex|gemini)(?:\s+only)?|(?:ai|agents?|assistants?|bots?|llms?)\s+only|(?:\S+\s+)?(?:إلى\s*(?:ال)?|لل|ل|أيها\s+(?:ال)?)(?:مساعد|وكيل|ذكاء الاصطناعي)(?:\s+\S+){0,2}|(?:\S+\s+)?(?:(?:به|برای)\s+(?:دستیار|عامل|هوش مصنوعی)|دستیار)(?:\s+\S+){0,2}|(?:\S+\s+)?(?:ל|אל\s+)ה?(?:עוזר|סוכן|בינה מלאכותית)(?:\s+\S+){0,2})\s*[:：]`)
 })
 
-// unsureNote reports whether a comment that asks nothing the rules read
-// may still ask something: it is in a language they do not read orders in
-// (readsLanguage), or it speaks of the user or a customer, which is what a
-// hidden order that conceals or deceives is about ("real limit is 2 GB;
-// 10 MB is only what customers are told", "n'en parle pas à
-// l'utilisateur") and what a note between colleagues rarely is.
-func unsureNote(body string) bool {
-	return !readsLanguage(body) || aboutUser().MatchString(body)
-}
-
-// aboutUser matches the words for the user or a customer in the languages
-// readsLanguage knows.
-var aboutUser = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(?:users?|customers?|clients?|utilisateur|usuario|usuária|usuário|benutzer|nutzer|kunden?|пользовател|клиент)|ユーザー|用户|客户|顾客`)
-})
-
-// readsLanguage reports whether a comment's words are in a language the
-// rules read orders in (agent-directive's lexicon and the readings above),
-// so that a comment they find asking nothing can be believed to ask
-// nothing: four Chinese or Japanese letters, two function words of
-// English, French, German, Spanish or Russian, or a few plain ASCII words
-// ("TODO: reword"). A hidden order in another language ("asistan:
-// kullanıcıya söylemeden …") is no note the rules read (a red team's).
-func readsLanguage(body string) bool {
-	cjk := 0
-	for _, r := range body {
-		if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) {
-			if cjk++; cjk >= 4 {
-				return true
-			}
-		}
-	}
-	// split at apostrophes too: French elides its articles ("l'équipe")
-	words := strings.FieldsFunc(strings.ToLower(body), func(r rune) bool { return !unicode.IsLetter(r) })
-	known, ascii := 0, true
-	for _, w := range words {
-		if functionWords[w] {
-			if known++; known >= 2 {
-				return true
-			}
-		}
-		for _, r := range w {
-			if r >= utf8.RuneSelf {
-				ascii = false
-			}
-		}
-	}
-	return ascii && len(words) > 0 && len(words) <= 4
-}
-
-// functionWords are common function words of the languages readsLanguage
-// knows.
-var functionWords = text.WordSet(`the a an to of in on at for with from by is are was be it this that these
-	and or but not if when whether as so still than then there here who what which
-	le la les l d qu un une des du de au aux et ou pour par sur avec dans que qui est sont ce cette ces pas
-	der die das den dem des ein eine und oder für von zu mit im auf bei ist sind wird auch nur nicht noch
-	el los las del y para con por una uno es son lo se en que no
-	и в во на с со по для к от из что это как или не но же ли`)
-
 // cjkSentence reports whether b holds twelve Chinese, Japanese or Korean
 // letters in a row: more than a name or a value. The long-vowel mark of
 // katakana (ー) and the repetition mark (々) are letters of a word.
@@ -1370,10 +1308,9 @@ func findHiddenMarkup(s string) []Match {
 				}
 				k := at - i - j
 				to := at + 3
-				body := seg[j+9 : j+k]
-				if asks, report := judgeComment(body); report {
+				if asks, report := judgeComment(seg[j+9 : j+k]); report {
 					out = append(out, Match{Start: i + j, End: to, Kind: Comment, Visible: oneLine(s[i+j : to]),
-						Note: asks == asksNothing, Hint: asks == asksImperative, Unsure: asks == asksNothing && unsureNote(body)})
+						Note: asks == asksNothing, Hint: asks == asksImperative})
 				}
 				j = to - i - 1
 				continue
@@ -1389,10 +1326,9 @@ func findHiddenMarkup(s string) []Match {
 				default:
 					continue
 				}
-				body := s[i+j+4 : max(i+j+4, to-3)]
-				if asks, report := judgeComment(body); report {
+				if asks, report := judgeComment(s[i+j+4 : max(i+j+4, to-3)]); report {
 					out = append(out, Match{Start: i + j, End: to, Kind: Comment, Visible: oneLine(s[i+j : to]),
-						Note: asks == asksNothing, Hint: asks == asksImperative, Unsure: asks == asksNothing && unsureNote(body)})
+						Note: asks == asksNothing, Hint: asks == asksImperative})
 				}
 				if to > end {
 					next = to // scanning goes on after the comment, on its last line
@@ -1610,7 +1546,7 @@ func hiddenDefinition(line string) (Match, bool) {
 		}
 		end := len(strings.TrimRight(line, " \t\r"))
 		return Match{Start: m[4] - 1, End: end, Kind: Definition, Visible: oneLine(line[m[4]-1 : end]),
-			Note: asks == asksNothing, Hint: asks == asksImperative, Unsure: asks == asksNothing && unsureNote(body)}, true
+			Note: asks == asksNothing, Hint: asks == asksImperative}, true
 	}
 	if m[10] >= 0 {
 		if asks := titleAsks(title, true); asks != asksNothing {

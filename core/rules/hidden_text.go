@@ -56,23 +56,11 @@ func checkHiddenText(w *workspace) {
 
 // noteSeverity is the severity of hidden words that order nothing the
 // rules can read, or order something only a person editing the file would
-// do (a template's hint). A comment that asks nothing (an HTML comment, or
-// Markdown's `[//]: # (…)` idiom) is information: it is where teams write
-// their notes to one another ("TODO(marta): confirm with SRE", "Frage an
-// Jonas: …"), and on the independent sets those were most of the
-// warnings that were wrong (docs/evaluation.md, v8). An order in a
-// language the rules do not read would fall there too (a red team's, when
-// this was tried before), so such a note stays a warning, as does one
-// that speaks of the user (hidden.Match.Unsure).
-// Hidden elements, link titles and soft hyphens hold no team's notes, and
-// a comment that opens with an order (Hint) is read as one: those stay
-// warnings too.
-func noteSeverity(h hidden.Match) Severity {
-	if h.Note && !h.Unsure && (h.Kind == hidden.Comment || h.Kind == hidden.Definition) {
-		return Information
-	}
-	return Warning
-}
+// do (a template's hint): a warning, and store takes them. Information
+// would be quieter on real teams' template comments, but it is also where
+// a hidden order in a language the rules do not read would fall (a red
+// team's finding), and a reader should see those.
+func noteSeverity(hidden.Match) Severity { return Warning }
 
 // hiddenChunk is how much of a file checkHiddenText reads for hidden
 // characters at a time (eachHidden).
