@@ -222,7 +222,7 @@ var fixKinds = map[string][]string{
 	"stray-line":      {"Make it an entry", "Delete line"},
 	"secret":          {"Delete entry", "Delete line", "Delete lines", "Replace the secret with a placeholder"},
 	"agent-directive": {"Delete entry", "Delete line"},
-	"hidden-text":     {"Remove the hidden characters", "Remove the comment", "Remove the link", "Delete entry", "Delete line", "Delete lines"},
+	"hidden-text":     {"Remove the hidden characters", "Remove the comment", "Remove the link", "Remove the definition", "Remove the hidden element", "Delete entry", "Delete line", "Delete lines"},
 	"stale-path":      {"Replace with ", "Delete entry"},
 	"stale-command":   {"Replace with "},
 	"version-drift":   {"Update to "},
