@@ -5,6 +5,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 // wordClass is what a word can mean to the directive model: a set of bits,
@@ -513,14 +515,31 @@ func ImperativeVerb(w string) bool { return imperativeVerbs[w] }
 // note (package hidden).
 func AddressesAgent(text string) bool {
 	for line := range strings.SplitSeq(text, "\n") {
-		for _, t := range tokenize(line) {
-			if t.c&wAgent != 0 || t.c&wRole != 0 && t.colon {
+		toks := tokenize(line)
+		for k, t := range toks {
+			if t.c&wAgent != 0 && !softwareAgent(line, toks, k) || t.c&wRole != 0 && t.colon {
 				return true
 			}
 		}
 	}
 	return false
 }
+
+// softwareAgent reports whether the agent word toks[k] names a program or
+// a person of another trade by the word before it, joined by a space or
+// a hyphen: the User-Agent header, ssh-agent, a CI system's build agent,
+// a help desk's support agents. A note that mentions one speaks to no AI
+// (a red team's: "the User-Agent header changed in 2.0" was an error).
+func softwareAgent(line string, toks []mtoken, k int) bool {
+	if head, _, ok := strings.Cut(toks[k].w, "-"); ok {
+		return agentKinds[head] // one token: "user-agent", "ssh-agent"
+	}
+	return k > 0 && agentKinds[toks[k-1].w] && line[toks[k-1].end:toks[k].start] == " "
+}
+
+// agentKinds are the words that make "agent" a program or a trade.
+var agentKinds = text.WordSet(`user ssh gpg build ci jenkins teamcity bamboo buildkite gitlab azure datadog
+	monitoring puppet zabbix octopus deploy deployment support sales travel insurance`)
 
 // SpeaksToAgent reports whether text turns to an agent by name before
 // what it says: an agent's name, a colon, then three words or more that
