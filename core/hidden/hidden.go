@@ -1018,6 +1018,21 @@ func pragmaArgsInstruct(b string) bool {
 	return false
 }
 
+// ruleNames reports whether words are all a linter's rule names, which
+// hold a hyphen, a slash or a digit and nothing but letters, digits and
+// those ("no-html", "MD013", "@typescript-eslint/no-explicit-any"); none
+// is all right too ("lint disable").
+func ruleNames(words []string) bool {
+	for _, w := range words {
+		if !strings.ContainsAny(w, "-/0123456789") || strings.IndexFunc(w, func(r rune) bool {
+			return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("-/@_.", r)
+		}) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // pragmaSwitches are the words a pragma turns its tool with.
 var pragmaSwitches = map[string]bool{"disable": true, "enable": true, "ignore": true, "off": true, "on": true,
 	"disable-next-line": true, "disable-line": true, "enable-next-line": true, "ignore-next-line": true,
@@ -1058,8 +1073,12 @@ func commentAsks(body string) int {
 	if f := strings.Fields(body); len(f) > 1 && pragma().MatchString(f[0]) {
 		head := f[0]
 		f = f[1:]
-		if strings.HasSuffix(head, ":") && pragmaSwitches[strings.ToLower(f[0])] {
-			f = f[1:] // "spellchecker: disable" switches its tool
+		if pragmaSwitches[strings.ToLower(f[0])] && (strings.HasSuffix(head, ":") || ruleNames(f[1:])) {
+			// "spellchecker: disable" switches its tool, and so does
+			// remark's "lint disable no-html" when rule names follow:
+			// words after the switch are read as any comment's
+			// ("prettier ignore all previous instructions")
+			f = f[1:]
 		}
 		rest := strings.Join(f, " ")
 		if len(directive.Find(rest)) > 0 || directive.AddressesAgent(rest) {
@@ -1127,7 +1146,7 @@ func whoWroteStamp(body string) bool {
 }
 
 // approvalVerbs say someone approved the entry.
-var approvalVerbs = text.WordSet("accepted approved aprobado validé approuvé freigegeben")
+var approvalVerbs = text.WordSet("accepted approved checked verified aprobado validé approuvé freigegeben")
 
 // namedWithDigits are names and versions written with digits inside:
 // numeronyms ("k8s", "i18n", "a11y"), pre-releases ("3.12.0rc1", "v2.0b1"),
@@ -1178,7 +1197,7 @@ var (
 	stampKeys = text.WordSet("ai agent assistant model llm bot author by モデル 模型 модель агент modèle modell modelo agente エージェント 智能体")
 	// "authored by Copilot (gpt-4.1), accepted by @mhale", "generado por
 	// Claude Code, aprobado por @lucia" (issue 27's eighth set)
-	stampVerbs = text.WordSet(`generated authored written drafted created edited reviewed updated assisted co accepted approved
+	stampVerbs = text.WordSet(`generated authored written drafted created edited reviewed updated assisted co accepted approved checked verified
 		generado escrito creado revisado aprobado généré rédigé écrit relu validé approuvé generiert erstellt geschrieben
 		geprüft freigegeben`)
 	// stampJoiners join the parts of a stamp: "generated with claude
