@@ -37,7 +37,8 @@ var reportCues = []string{
 	"remplacé", "utilisait", "faisait", "interdi", "attaque", "malveillant",
 	// German
 	"enthält", "enthalten", "wie ", "z. b", "z.b", "zum beispiel", "zeichenkette", "versuch", "blockier",
-	"erkenn", "ersetzt", "verwendete", "nutzte", "verbiet", "verbot", "angriff", "bösartig",
+	"erkenn", "ersetzt", "verwendete", "nutzte", "verbiet", "verbot", "angriff", "bösartig", "früher", "ehemals",
+	"damals",
 	// Spanish
 	"contiene", "como", "por ejemplo", "cadena", "intento", "bloque", "rechaz", "detecta", "reemplaz",
 	"usaba", "hacía", "prohib", "ataque", "malicios",
@@ -46,7 +47,9 @@ var reportCues = []string{
 	"делал", "был", "убрал", "запрещ", "атак", "вредонос",
 	// Chinese and Japanese (matched anywhere)
 	"包含", "例如", "比如", "字符串", "尝试", "拦截", "阻止", "拒绝", "检测", "替换", "曾经", "以前", "攻击", "恶意", "禁止",
+	"曾", "旧", "现已", "改为", "写着", "写道",
 	"含む", "含まれ", "例えば", "文字列", "試み", "ブロック", "拒否", "検出", "置き換え", "攻撃", "悪意", "禁止",
+	"かつて", "以前は", "と書かれ",
 }
 
 // reportedMention reports whether line[a:b], a directive found in line,
@@ -412,10 +415,39 @@ func ownInstaller(line string, a, b int) bool {
 		s, e := sentenceAround(line, a, b)
 		rest := strings.ToLower(line[s:sp[0]] + " " + line[sp[1]:e])
 		whole := strings.ToLower(line[:sp[0]] + " " + line[sp[1]:])
-		claimed := hasCue(rest, ownershipCues) || addressClaimed().MatchString(whole)
+		claimed := hasCue(rest, ownershipCues) || addressClaimed().MatchString(whole) || officialInstaller(code)
 		return claimed && hasCue(rest, installCues) && !hasCue(rest, persistenceCues) && !referredPersistence(line, s, e)
 	}
 	return false
+}
+
+// officialInstaller reports whether an installer pipe downloads from the
+// address a tool's own documentation gives for its installer: rustup's,
+// uv's, pnpm's `curl … | sh` in a team's setup notes is how those tools
+// are installed, not a stranger's script (issue 27's fourth set: three
+// real teams' entries refused). The host must be the address itself, and
+// a GitHub raw path the tool's own repository.
+func officialInstaller(code string) bool {
+	for _, f := range strings.Fields(code) {
+		u, ok := strings.CutPrefix(strings.Trim(f, `'"`), "https://")
+		if !ok {
+			continue
+		}
+		host, path, _ := strings.Cut(u, "/")
+		if prefix, ok := officialInstallers[host]; ok && strings.HasPrefix(path, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// officialInstallers maps the hosts of tools' documented installers to
+// the path their installer lies under ("" for any).
+var officialInstallers = map[string]string{
+	"sh.rustup.rs": "", "astral.sh": "", "get.pnpm.io": "", "bun.sh": "", "deno.land": "", "get.deno.com": "",
+	"install.python-poetry.org": "", "get.docker.com": "", "get.sdkman.io": "", "fnm.vercel.app": "",
+	"starship.rs": "", "ollama.com": "install.sh", "tailscale.com": "install.sh", "pixi.sh": "",
+	"raw.githubusercontent.com": "nvm-sh/nvm/",
 }
 
 // hasCue reports whether a cue starts a word of s (a CJK cue, anywhere).
