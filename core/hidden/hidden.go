@@ -1060,6 +1060,9 @@ func commentAsks(body string) int {
 		return asksNothing
 	}
 	b := strings.Join(strings.Fields(body), " ")
+	if namespacedMarker(b) {
+		return asksNothing
+	}
 	if len(directive.Find(body)) > 0 || agentAddressed().MatchString(b) ||
 		directive.AddressesAgent(body) && !generatedNotice(strings.ToLower(b)) {
 		return asksAgent
@@ -1100,6 +1103,28 @@ func commentAsks(body string) int {
 	}
 	return asksNothing
 }
+
+// namespacedMarker reports whether a comment's body is a tool's section
+// marker, a name, a colon, START, END or BEGIN and at most an id:
+// "AGENTS-GENERATED:END filemap", "OPENSPEC:START". It names agents as
+// tools name their files, and asks nothing, unless a part of its words is
+// an order ("agents:start push-to-main").
+func namespacedMarker(b string) bool {
+	m := namespaced().FindStringSubmatch(b)
+	if m == nil {
+		return false
+	}
+	for _, part := range strings.FieldsFunc(strings.ToLower(m[1]+" "+m[2]), func(r rune) bool { return strings.ContainsRune(" -_.", r) }) {
+		if directive.ImperativeVerb(part) {
+			return false
+		}
+	}
+	return true
+}
+
+var namespaced = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^([\w.-]+):(?:start|end|begin)(?:\s+([\w.-]+))?$`)
+})
 
 // whoWroteStamp reports whether a comment is a stamp of which agent or
 // model wrote an entry, who edited it, or when: "agent: codex", "model:
