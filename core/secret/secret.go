@@ -477,6 +477,28 @@ func quotedAlone(s string, start, end int) bool {
 	return ok && after == c
 }
 
+// headerNamed reports whether what follows a private key's header is
+// prose that names the header ("… the line -----BEGIN RSA PRIVATE
+// KEY----- with no key body"): a word in lower case after a space. A key's
+// body, a PEM's Proc-Type line or the end of the line keep it a key.
+func headerNamed(after string) bool {
+	rest, ok := strings.CutPrefix(after, " ")
+	if !ok {
+		return false
+	}
+	word, _, _ := strings.Cut(rest, " ")
+	word = strings.TrimRight(word, ".,;:")
+	if len(word) < 2 || len(word) > 12 {
+		return false
+	}
+	for _, c := range []byte(word) {
+		if c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
 // assignment is a value that is itself a lower-case name given a name or a
 // number (`backup_dir=False`): code, not a password ("sNMJd=QSm4!Y" is one).
 var assignment = lazy(`^[a-z_][a-z0-9_.]*=(?:[A-Za-z_][A-Za-z0-9_.]*|\d+)$`)
@@ -588,7 +610,7 @@ func Find(s string) []Match {
 				continue
 			}
 			start, end := p+m[2*d.group], p+m[2*d.group+1]
-			if d.ok != nil && !d.ok(s[start:end]) || d.kind == "private key" && quotedAlone(s, start, end) {
+			if d.ok != nil && !d.ok(s[start:end]) || d.kind == "private key" && (quotedAlone(s, start, end) || headerNamed(s[end:])) {
 				continue
 			}
 			if d.public != nil && d.public(s[strings.LastIndexByte(s[:start], '\n')+1:start]) {
