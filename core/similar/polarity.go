@@ -37,8 +37,7 @@ const (
 		disables disabling disallow disallowed disallows deny denied denies forbid forbids
 		forbidden exclude excluded excludes excluding reject rejected rejects remove removed
 		removes removing after below less lower fewer out
-		omit omits omitted omitting prevent prevents prevented preventing prohibit prohibits
-		prohibited prohibiting ban bans banned
+		omit omits omitted omitting
 		не нельзя нет без nicht nie niemals kein keine keinen keinem keiner keines
 		ohne pas jamais nunca non không đừng chẳng`
 	// никогда ("never") is a partner, not a negator: Russian always says it
