@@ -37,8 +37,7 @@ var reportCues = []string{
 	"remplacé", "utilisait", "faisait", "interdi", "attaque", "malveillant",
 	// German
 	"enthält", "enthalten", "wie ", "z. b", "z.b", "zum beispiel", "zeichenkette", "versuch", "blockier",
-	"erkenn", "ersetzt", "verwendete", "nutzte", "verbiet", "verbot", "angriff", "bösartig", "früher", "ehemals",
-	"damals",
+	"erkenn", "ersetzt", "verwendete", "nutzte", "verbiet", "verbot", "angriff", "bösartig",
 	// Spanish
 	"contiene", "como", "por ejemplo", "cadena", "intento", "bloque", "rechaz", "detecta", "reemplaz",
 	"usaba", "hacía", "prohib", "ataque", "malicios",
@@ -47,9 +46,7 @@ var reportCues = []string{
 	"делал", "был", "убрал", "запрещ", "атак", "вредонос",
 	// Chinese and Japanese (matched anywhere)
 	"包含", "例如", "比如", "字符串", "尝试", "拦截", "阻止", "拒绝", "检测", "替换", "曾经", "以前", "攻击", "恶意", "禁止",
-	"曾", "旧", "现已", "改为", "写着", "写道",
 	"含む", "含まれ", "例えば", "文字列", "試み", "ブロック", "拒否", "検出", "置き換え", "攻撃", "悪意", "禁止",
-	"かつて", "以前は", "と書かれ",
 }
 
 // reportedMention reports whether line[a:b], a directive found in line,
@@ -425,29 +422,47 @@ func ownInstaller(line string, a, b int) bool {
 // address a tool's own documentation gives for its installer: rustup's,
 // uv's, pnpm's `curl … | sh` in a team's setup notes is how those tools
 // are installed, not a stranger's script (issue 27's fourth set: three
-// real teams' entries refused). The host must be the address itself, and
-// a GitHub raw path the tool's own repository.
+// real teams' entries refused). The download must be that one address,
+// exactly, and nothing else: curl's plain output options only, one URL
+// (a second one runs first, `-T` uploads, `--resolve` and `-k` send the
+// request elsewhere: a red team's).
 func officialInstaller(code string) bool {
-	for _, f := range strings.Fields(code) {
-		u, ok := strings.CutPrefix(strings.Trim(f, `'"`), "https://")
-		if !ok {
-			continue
-		}
-		host, path, _ := strings.Cut(u, "/")
-		if prefix, ok := officialInstallers[host]; ok && strings.HasPrefix(path, prefix) {
-			return true
+	pipe := strings.Index(code, "|")
+	if pipe < 0 {
+		return false
+	}
+	f := strings.Fields(code[:pipe])
+	if len(f) < 2 || f[0] != "curl" {
+		return false
+	}
+	url := ""
+	for _, a := range f[1:] {
+		a = strings.Trim(a, `'"`)
+		switch {
+		case curlPlainFlags[a] || a == "=https":
+		case strings.HasPrefix(a, "https://") && url == "":
+			url = a
+		default:
+			return false
 		}
 	}
-	return false
+	return officialInstallers[strings.TrimPrefix(url, "https://")]
 }
 
-// officialInstallers maps the hosts of tools' documented installers to
-// the path their installer lies under ("" for any).
-var officialInstallers = map[string]string{
-	"sh.rustup.rs": "", "astral.sh": "", "get.pnpm.io": "", "bun.sh": "", "deno.land": "", "get.deno.com": "",
-	"install.python-poetry.org": "", "get.docker.com": "", "get.sdkman.io": "", "fnm.vercel.app": "",
-	"starship.rs": "", "ollama.com": "install.sh", "tailscale.com": "install.sh", "pixi.sh": "",
-	"raw.githubusercontent.com": "nvm-sh/nvm/",
+// curlPlainFlags are the options installers' docs give curl that only
+// shape its output: fail, silent, show errors, follow redirects, https
+// only, write to standard output.
+var curlPlainFlags = map[string]bool{"-f": true, "-s": true, "-S": true, "-L": true, "-sSf": true, "-fsSL": true,
+	"-LsSf": true, "-sSfL": true, "-fsS": true, "-sL": true, "-fL": true, "-sS": true, "--proto": true,
+	"--tlsv1.2": true, "-o-": true, "--fail": true, "--silent": true, "--show-error": true, "--location": true}
+
+// officialInstallers are the addresses tools' docs give their installers.
+var officialInstallers = map[string]bool{
+	"sh.rustup.rs": true, "astral.sh/uv/install.sh": true, "astral.sh/ruff/install.sh": true,
+	"get.pnpm.io/install.sh": true, "bun.sh/install": true, "deno.land/install.sh": true,
+	"install.python-poetry.org": true, "get.docker.com": true, "get.sdkman.io": true, "fnm.vercel.app/install": true,
+	"starship.rs/install.sh": true, "ollama.com/install.sh": true, "tailscale.com/install.sh": true,
+	"pixi.sh/install.sh": true, "get.volta.sh": true,
 }
 
 // hasCue reports whether a cue starts a word of s (a CJK cue, anywhere).
