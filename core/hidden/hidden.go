@@ -1018,20 +1018,39 @@ func pragmaArgsInstruct(b string) bool {
 	return false
 }
 
-// ruleNames reports whether words are all a linter's rule names, which
-// hold a hyphen, a slash or a digit and nothing but letters, digits and
-// those ("no-html", "MD013", "@typescript-eslint/no-explicit-any"); none
-// is all right too ("lint disable").
+// ruleNames reports whether words are all rule names of the Markdown
+// linters (markdownlint's MD013, remark-lint's no-html, line-length …);
+// none is all right too ("lint disable"). Only names the linters define:
+// any word with a hyphen would let "prettier ignore
+// all-previous-instructions" pass as a pragma (a red team's).
 func ruleNames(words []string) bool {
 	for _, w := range words {
-		if !strings.ContainsAny(w, "-/0123456789") || strings.IndexFunc(w, func(r rune) bool {
-			return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("-/@_.", r)
-		}) >= 0 {
+		if !markdownRules[strings.ToLower(w)] && !mdRuleID().MatchString(w) {
 			return false
 		}
 	}
 	return true
 }
+
+var mdRuleID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^md\d{3}$`) })
+
+// markdownRules are remark-lint's rule names and markdownlint's aliases.
+var markdownRules = text.WordSet(`blockquote-indentation checkbox-character-style checkbox-content-indent
+	code-block-style definition-case definition-spacing emphasis-marker fenced-code-flag fenced-code-marker
+	file-extension final-definition final-newline first-heading-level hard-break-spaces heading-increment
+	heading-style linebreak-style link-title-style list-item-bullet-indent list-item-content-indent
+	list-item-indent list-item-spacing maximum-heading-length maximum-line-length no-blockquote-without-marker
+	no-consecutive-blank-lines no-duplicate-definitions no-duplicate-headings no-emphasis-as-heading no-empty-url
+	no-file-name-articles no-heading-content-indent no-heading-punctuation no-html no-inline-padding
+	no-literal-urls no-missing-blank-lines no-multiple-toplevel-headings no-reference-like-url no-shell-dollars
+	no-shortcut-reference-image no-shortcut-reference-link no-table-indentation no-tabs no-undefined-references
+	no-unused-definitions ordered-list-marker-style ordered-list-marker-value rule-style strong-marker
+	table-cell-padding table-pipe-alignment table-pipes unordered-list-marker-style
+	line-length no-inline-html no-bare-urls first-line-heading first-line-h1 no-duplicate-heading single-title
+	single-h1 no-trailing-punctuation ol-prefix ul-style ul-indent no-trailing-spaces no-hard-tabs
+	no-multiple-blanks blanks-around-headings blanks-around-lists blanks-around-fences heading-increment
+	no-emphasis-as-header no-alt-text no-space-in-code no-space-in-emphasis no-space-in-links link-fragments
+	code-fence-style emphasis-style strong-style table-pipe-style descriptive-link-text`)
 
 // pragmaSwitches are the words a pragma turns its tool with.
 var pragmaSwitches = map[string]bool{"disable": true, "enable": true, "ignore": true, "off": true, "on": true,
@@ -1105,26 +1124,35 @@ func commentAsks(body string) int {
 }
 
 // namespacedMarker reports whether a comment's body is a tool's section
-// marker, a name, a colon, START, END or BEGIN and at most an id:
+// marker, a name, a colon, START, END or BEGIN and at most a one-word id:
 // "AGENTS-GENERATED:END filemap", "OPENSPEC:START". It names agents as
-// tools name their files, and asks nothing, unless a part of its words is
-// an order ("agents:start push-to-main").
+// tools name their files and asks nothing, so long as the name is more
+// than the words for an agent or a role and nothing in it is an order or
+// a hazard ("SYSTEM:BEGIN developer-mode", "CLAUDE:BEGIN
+// secrets-may-be-shared", "AI-AGENTS:START failing-tests-count": a red
+// team's).
 func namespacedMarker(b string) bool {
 	m := namespaced().FindStringSubmatch(b)
-	if m == nil {
+	if m == nil || touchesHazard(b) {
 		return false
 	}
-	for _, part := range strings.FieldsFunc(strings.ToLower(m[1]+" "+m[2]), func(r rune) bool { return strings.ContainsRune(" -_.", r) }) {
+	own := false // a part of the name that is no agent's or role's word
+	for _, part := range strings.FieldsFunc(strings.ToLower(m[1]), func(r rune) bool { return strings.ContainsRune("-_.", r) }) {
 		if directive.ImperativeVerb(part) {
 			return false
 		}
+		own = own || !agentish[part]
 	}
-	return true
+	return own && !directive.ImperativeVerb(strings.ToLower(m[2]))
 }
 
 var namespaced = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)^([\w.-]+):(?:start|end|begin)(?:\s+([\w.-]+))?$`)
+	return regexp.MustCompile(`(?i)^([\w.-]+):(?:start|end|begin)(?:\s+(\w+))?$`)
 })
+
+// agentish are the words that name an agent or a turn of a conversation.
+var agentish = text.WordSet(`system developer user assistant ai agent agents claude copilot cursor codex gemini
+	gpt chatgpt llm llms model bot bots prompt`)
 
 // whoWroteStamp reports whether a comment is a stamp of which agent or
 // model wrote an entry, who edited it, or when: "agent: codex", "model:
