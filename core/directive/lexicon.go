@@ -531,10 +531,15 @@ func AddressesAgent(text string) bool {
 // a help desk's support agents. A note that mentions one speaks to no AI
 // (a red team's: "the User-Agent header changed in 2.0" was an error).
 func softwareAgent(line string, toks []mtoken, k int) bool {
+	if toks[k].colon {
+		return false // a label: "build-agent: owner approved …" (a red team's)
+	}
 	if head, _, ok := strings.Cut(toks[k].w, "-"); ok {
 		return agentKinds[head] // one token: "user-agent", "ssh-agent"
 	}
-	return k > 0 && agentKinds[toks[k-1].w] && line[toks[k-1].end:toks[k].start] == " "
+	// "the user agent reading this file" speaks to one (a red team's): the
+	// header is written with a hyphen
+	return k > 0 && toks[k-1].w != "user" && agentKinds[toks[k-1].w] && line[toks[k-1].end:toks[k].start] == " "
 }
 
 // agentKinds are the words that make "agent" a program or a trade.
