@@ -477,35 +477,6 @@ func quotedAlone(s string, start, end int) bool {
 	return ok && after == c
 }
 
-// keyBodyFollows reports whether a private key's header stands as a key's
-// does: alone at the end of its line, where a PEM's body lines follow, or
-// followed on its line by twenty characters of base64 in a row (no word of
-// prose is so long, and a body cut short is still one). A header named in
-// prose ("the fixture only contains the line -----BEGIN RSA PRIVATE
-// KEY----- with no key body", "gitleaks flags any file containing
-// -----BEGIN PRIVATE KEY-----.") holds no key (issue 27's fifth set, a red
-// team's), while a word before the body does not hide it ("… KEY----- body
-// MIIE…": a red team's). Only the header's line is read, so a check of an
-// edited line agrees with a check of the file.
-func keyBodyFollows(after string) bool {
-	line, _, _ := strings.Cut(after, "\n")
-	line = strings.TrimRight(line, "\r")
-	if strings.TrimSpace(line) == "" {
-		return true
-	}
-	run := 0
-	for _, c := range []byte(line) {
-		if 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/' || c == '=' {
-			if run++; run >= 20 {
-				return true
-			}
-			continue
-		}
-		run = 0
-	}
-	return false
-}
-
 // assignment is a value that is itself a lower-case name given a name or a
 // number (`backup_dir=False`): code, not a password ("sNMJd=QSm4!Y" is one).
 var assignment = lazy(`^[a-z_][a-z0-9_.]*=(?:[A-Za-z_][A-Za-z0-9_.]*|\d+)$`)
@@ -617,7 +588,7 @@ func Find(s string) []Match {
 				continue
 			}
 			start, end := p+m[2*d.group], p+m[2*d.group+1]
-			if d.ok != nil && !d.ok(s[start:end]) || d.kind == "private key" && (quotedAlone(s, start, end) || !keyBodyFollows(s[end:])) {
+			if d.ok != nil && !d.ok(s[start:end]) || d.kind == "private key" && quotedAlone(s, start, end) {
 				continue
 			}
 			if d.public != nil && d.public(s[strings.LastIndexByte(s[:start], '\n')+1:start]) {

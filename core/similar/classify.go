@@ -202,9 +202,6 @@ func classify(old, new *Text, th Thresholds) Verdict {
 		return Verdict{Action: Skip, Similarity: sim, Kind: KindDuplicate}
 	}
 	flipped := old.effectiveSign() != new.effectiveSign()
-	if afterAlone(old, new) || afterAlone(new, old) {
-		flipped = !flipped // "after" places a step, it denies nothing
-	}
 	if v, ok := reversal(old, new, flipped, sim); ok {
 		return v
 	}
@@ -432,24 +429,6 @@ func directionsDiffer(a, b *Text) bool {
 var timeWords = text.WordSet(`after before below above during until prior
 	après avant pendant jusqu nach vor während bis oberhalb unterhalb
 	después antes durante hasta после до во время пока ниже выше`)
-
-// afterAlone reports whether a says "after" an odd number of times and b
-// places nothing in time. HackLM's sign counts "after" among the
-// negators, so a step placed after another read as the step denied: "Run
-// make tests again once snapshots are updated" / "After updating
-// snapshots, run make tests again" was a reversal, and "Poll every 2
-// seconds" / "… and give up after 5 minutes" too (issue 27's earlier
-// sets). Where b places its fact in time too ("before the migration" /
-// "after the migration"), the sign stays as HackLM reads it.
-func afterAlone(a, b *Text) bool {
-	n := 0
-	for _, t := range shapeTokens(a.Raw) {
-		if t.s == "after" {
-			n++
-		}
-	}
-	return n%2 == 1 && len(b.shapeOf().times) == 0
-}
 
 // negations counts the negators of raw, directionWords aside.
 func negations(raw string) int {

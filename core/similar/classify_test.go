@@ -19,10 +19,12 @@ func TestClassify(t *testing.T) {
 		{"Do it", "Don't do it", Conflict, "reversal", false},
 		{"Always", "Never", Store, "", false}, // nothing but polarity: not comparable
 		{"Java 1.8", "Java 18", Update, "values differ", false},
-		// "after" places a step, it denies nothing, unless the other
-		// text places its own in time ("before" / "after" stays one)
-		{"Poll the job status every 2 seconds.", "Poll the job status every 2 seconds and give up after 5 minutes.", Update, "values differ", false},
-		{"Run make tests again once snapshots are updated.", "After updating snapshots, run make tests again.", Store, "", false},
+		// "after" stays a flip of the sign as HackLM reads it: reading it
+		// as a place in time alone replaced true steps of a procedure
+		// and missed reversals (a red team's, against 2c61c4e)
+		{"Run npm install after pulling.", "Never run npm install in CI.", Store, `sibling: "pulling" vs "ci"`, false},
+		{"Enable maintenance mode for database migrations.", "Disable maintenance mode after database migrations.", Store, "", false},
+		{"Revert the deploy after a failed health check.", "Keep the deploy on a failed health check.", Conflict, "reversal", false},
 		// "to prevent X" is a purpose, no negation: reading it as one
 		// erased a rule and replaced a true fact (a red team's)
 		{"Never commit .env files.", "Commit .env files to prevent missing config in CI.", Store, "", false},
