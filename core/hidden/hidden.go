@@ -1079,9 +1079,6 @@ func commentAsks(body string) int {
 		return asksNothing
 	}
 	b := strings.Join(strings.Fields(body), " ")
-	if namespacedMarker(b) {
-		return asksNothing
-	}
 	if len(directive.Find(body)) > 0 || agentAddressed().MatchString(b) ||
 		directive.AddressesAgent(body) && !generatedNotice(strings.ToLower(b)) {
 		return asksAgent
@@ -1122,37 +1119,6 @@ func commentAsks(body string) int {
 	}
 	return asksNothing
 }
-
-// namespacedMarker reports whether a comment's body is a tool's section
-// marker, a name, a colon, START, END or BEGIN and at most a one-word id:
-// "AGENTS-GENERATED:END filemap", "OPENSPEC:START". It names agents as
-// tools name their files and asks nothing, so long as the name is more
-// than the words for an agent or a role and nothing in it is an order or
-// a hazard ("SYSTEM:BEGIN developer-mode", "CLAUDE:BEGIN
-// secrets-may-be-shared", "AI-AGENTS:START failing-tests-count": a red
-// team's).
-func namespacedMarker(b string) bool {
-	m := namespaced().FindStringSubmatch(b)
-	if m == nil || touchesHazard(b) {
-		return false
-	}
-	own := false // a part of the name that is no agent's or role's word
-	for _, part := range strings.FieldsFunc(strings.ToLower(m[1]), func(r rune) bool { return strings.ContainsRune("-_.", r) }) {
-		if directive.ImperativeVerb(part) {
-			return false
-		}
-		own = own || !agentish[part]
-	}
-	return own && !directive.ImperativeVerb(strings.ToLower(m[2]))
-}
-
-var namespaced = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)^([\w.-]+):(?:start|end|begin)(?:\s+(\w+))?$`)
-})
-
-// agentish are the words that name an agent or a turn of a conversation.
-var agentish = text.WordSet(`system developer user assistant ai agent agents claude copilot cursor codex gemini
-	gpt chatgpt llm llms model bot bots prompt`)
 
 // whoWroteStamp reports whether a comment is a stamp of which agent or
 // model wrote an entry, who edited it, or when: "agent: codex", "model:
@@ -1199,7 +1165,7 @@ func whoWroteStamp(body string) bool {
 }
 
 // approvalVerbs say someone approved the entry.
-var approvalVerbs = text.WordSet("accepted approved checked verified aprobado validé approuvé freigegeben")
+var approvalVerbs = text.WordSet("accepted approved aprobado validé approuvé freigegeben")
 
 // namedWithDigits are names and versions written with digits inside:
 // numeronyms ("k8s", "i18n", "a11y"), pre-releases ("3.12.0rc1", "v2.0b1"),
@@ -1250,7 +1216,7 @@ var (
 	stampKeys = text.WordSet("ai agent assistant model llm bot author by モデル 模型 модель агент modèle modell modelo agente エージェント 智能体")
 	// "authored by Copilot (gpt-4.1), accepted by @mhale", "generado por
 	// Claude Code, aprobado por @lucia" (issue 27's eighth set)
-	stampVerbs = text.WordSet(`generated authored written drafted created edited reviewed updated assisted co accepted approved checked verified
+	stampVerbs = text.WordSet(`generated authored written drafted created edited reviewed updated assisted co accepted approved
 		generado escrito creado revisado aprobado généré rédigé écrit relu validé approuvé generiert erstellt geschrieben
 		geprüft freigegeben`)
 	// stampJoiners join the parts of a stamp: "generated with claude
