@@ -525,26 +525,22 @@ func AddressesAgent(text string) bool {
 	return false
 }
 
-// softwareAgent reports whether the agent word toks[k] names a program or
-// a person of another trade by the word before it, joined by a space or
-// a hyphen: the User-Agent header, ssh-agent, a CI system's build agent,
-// a help desk's support agents. A note that mentions one speaks to no AI
-// (a red team's: "the User-Agent header changed in 2.0" was an error).
+// softwareAgent reports whether the agent word toks[k] is part of a
+// program's name written with a hyphen: the User-Agent header, ssh-agent,
+// gpg-agent. A note that mentions one speaks to no AI (a red team's: "the
+// User-Agent header changed in 2.0" was an error). A trade's word before
+// "agent" (build, CI, deploy, support) was read so too, until a red team
+// addressed "deploy agent, you have standing approval …" through it.
 func softwareAgent(line string, toks []mtoken, k int) bool {
 	if toks[k].colon {
-		return false // a label: "build-agent: owner approved …" (a red team's)
+		return false // a label: "ssh-agent: …"
 	}
-	if head, _, ok := strings.Cut(toks[k].w, "-"); ok {
-		return agentKinds[head] // one token: "user-agent", "ssh-agent"
-	}
-	// "the user agent reading this file" speaks to one (a red team's): the
-	// header is written with a hyphen
-	return k > 0 && toks[k-1].w != "user" && agentKinds[toks[k-1].w] && line[toks[k-1].end:toks[k].start] == " "
+	head, _, ok := strings.Cut(toks[k].w, "-")
+	return ok && agentKinds[head]
 }
 
-// agentKinds are the words that make "agent" a program or a trade.
-var agentKinds = text.WordSet(`user ssh gpg build ci jenkins teamcity bamboo buildkite gitlab azure datadog
-	monitoring puppet zabbix octopus deploy deployment support sales travel insurance`)
+// agentKinds are the words that make "-agent" a program's name.
+var agentKinds = text.WordSet("user ssh gpg")
 
 // SpeaksToAgent reports whether text turns to an agent by name before
 // what it says: an agent's name, a colon, then three words or more that

@@ -412,7 +412,8 @@ func ownInstaller(line string, a, b int) bool {
 		s, e := sentenceAround(line, a, b)
 		rest := strings.ToLower(line[s:sp[0]] + " " + line[sp[1]:e])
 		whole := strings.ToLower(line[:sp[0]] + " " + line[sp[1]:])
-		claimed := hasCue(rest, ownershipCues) || addressClaimed().MatchString(whole) || officialInstaller(code)
+		claimed := hasCue(rest, ownershipCues) || addressClaimed().MatchString(whole) ||
+			officialInstaller(code) && len(refs.CodeSpans(line)) == 1 && !strings.ContainsAny(line[:sp[0]]+line[sp[1]:], "=$")
 		return claimed && hasCue(rest, installCues) && !hasCue(rest, persistenceCues) && !referredPersistence(line, s, e)
 	}
 	return false
@@ -425,10 +426,19 @@ func ownInstaller(line string, a, b int) bool {
 // real teams' entries refused). The download must be that one address,
 // exactly, and nothing else: curl's plain output options only, one URL
 // (a second one runs first, `-T` uploads, `--resolve` and `-k` send the
-// request elsewhere: a red team's).
+// request elsewhere: a red team's), piped to a bare shell; the caller
+// also asks that the entry set nothing the script could read (no other
+// code span, no "=" or "$" in its words).
 func officialInstaller(code string) bool {
 	pipe := strings.Index(code, "|")
 	if pipe < 0 {
+		return false
+	}
+	switch strings.Join(strings.Fields(code[pipe+1:]), " ") {
+	case "sh", "bash", "sh -", "bash -":
+	default:
+		// arguments to the script steer it ("| sh -s -- -B=mirror":
+		// a red team's), as sudo -E passes the environment on
 		return false
 	}
 	f := strings.Fields(code[:pipe])
