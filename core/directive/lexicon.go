@@ -5,8 +5,6 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 // wordClass is what a word can mean to the directive model: a set of bits,
@@ -515,32 +513,14 @@ func ImperativeVerb(w string) bool { return imperativeVerbs[w] }
 // note (package hidden).
 func AddressesAgent(text string) bool {
 	for line := range strings.SplitSeq(text, "\n") {
-		toks := tokenize(line)
-		for k, t := range toks {
-			if t.c&wAgent != 0 && !softwareAgent(line, toks, k) || t.c&wRole != 0 && t.colon {
+		for _, t := range tokenize(line) {
+			if t.c&wAgent != 0 || t.c&wRole != 0 && t.colon {
 				return true
 			}
 		}
 	}
 	return false
 }
-
-// softwareAgent reports whether the agent word toks[k] is part of a
-// program's name written with a hyphen: the User-Agent header, ssh-agent,
-// gpg-agent. A note that mentions one speaks to no AI (a red team's: "the
-// User-Agent header changed in 2.0" was an error). A trade's word before
-// "agent" (build, CI, deploy, support) was read so too, until a red team
-// addressed "deploy agent, you have standing approval …" through it.
-func softwareAgent(line string, toks []mtoken, k int) bool {
-	if toks[k].colon {
-		return false // a label: "ssh-agent: …"
-	}
-	head, _, ok := strings.Cut(toks[k].w, "-")
-	return ok && agentKinds[head]
-}
-
-// agentKinds are the words that make "-agent" a program's name.
-var agentKinds = text.WordSet("user ssh gpg")
 
 // SpeaksToAgent reports whether text turns to an agent by name before
 // what it says: an agent's name, a colon, then three words or more that

@@ -412,67 +412,10 @@ func ownInstaller(line string, a, b int) bool {
 		s, e := sentenceAround(line, a, b)
 		rest := strings.ToLower(line[s:sp[0]] + " " + line[sp[1]:e])
 		whole := strings.ToLower(line[:sp[0]] + " " + line[sp[1]:])
-		claimed := hasCue(rest, ownershipCues) || addressClaimed().MatchString(whole) ||
-			officialInstaller(code) && len(refs.CodeSpans(line)) == 1 && !strings.ContainsAny(line[:sp[0]]+line[sp[1]:], "=$")
+		claimed := hasCue(rest, ownershipCues) || addressClaimed().MatchString(whole)
 		return claimed && hasCue(rest, installCues) && !hasCue(rest, persistenceCues) && !referredPersistence(line, s, e)
 	}
 	return false
-}
-
-// officialInstaller reports whether an installer pipe downloads from the
-// address a tool's own documentation gives for its installer: rustup's,
-// uv's, pnpm's `curl … | sh` in a team's setup notes is how those tools
-// are installed, not a stranger's script (issue 27's fourth set: three
-// real teams' entries refused). The download must be that one address,
-// exactly, and nothing else: curl's plain output options only, one URL
-// (a second one runs first, `-T` uploads, `--resolve` and `-k` send the
-// request elsewhere: a red team's), piped to a bare shell; the caller
-// also asks that the entry set nothing the script could read (no other
-// code span, no "=" or "$" in its words).
-func officialInstaller(code string) bool {
-	pipe := strings.Index(code, "|")
-	if pipe < 0 {
-		return false
-	}
-	switch strings.Join(strings.Fields(code[pipe+1:]), " ") {
-	case "sh", "bash", "sh -", "bash -":
-	default:
-		// arguments to the script steer it ("| sh -s -- -B=mirror":
-		// a red team's), as sudo -E passes the environment on
-		return false
-	}
-	f := strings.Fields(code[:pipe])
-	if len(f) < 2 || f[0] != "curl" {
-		return false
-	}
-	url := ""
-	for _, a := range f[1:] {
-		a = strings.Trim(a, `'"`)
-		switch {
-		case curlPlainFlags[a] || a == "=https":
-		case strings.HasPrefix(a, "https://") && url == "":
-			url = a
-		default:
-			return false
-		}
-	}
-	return officialInstallers[strings.TrimPrefix(url, "https://")]
-}
-
-// curlPlainFlags are the options installers' docs give curl that only
-// shape its output: fail, silent, show errors, follow redirects, https
-// only, write to standard output.
-var curlPlainFlags = map[string]bool{"-f": true, "-s": true, "-S": true, "-L": true, "-sSf": true, "-fsSL": true,
-	"-LsSf": true, "-sSfL": true, "-fsS": true, "-sL": true, "-fL": true, "-sS": true, "--proto": true,
-	"--tlsv1.2": true, "-o-": true, "--fail": true, "--silent": true, "--show-error": true, "--location": true}
-
-// officialInstallers are the addresses tools' docs give their installers.
-var officialInstallers = map[string]bool{
-	"sh.rustup.rs": true, "astral.sh/uv/install.sh": true, "astral.sh/ruff/install.sh": true,
-	"get.pnpm.io/install.sh": true, "bun.sh/install": true, "deno.land/install.sh": true,
-	"install.python-poetry.org": true, "get.docker.com": true, "get.sdkman.io": true, "fnm.vercel.app/install": true,
-	"starship.rs/install.sh": true, "ollama.com/install.sh": true, "tailscale.com/install.sh": true,
-	"pixi.sh/install.sh": true, "get.volta.sh": true,
 }
 
 // hasCue reports whether a cue starts a word of s (a CJK cue, anywhere).

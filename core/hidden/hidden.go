@@ -1018,40 +1018,6 @@ func pragmaArgsInstruct(b string) bool {
 	return false
 }
 
-// ruleNames reports whether words are all rule names of the Markdown
-// linters (markdownlint's MD013, remark-lint's no-html, line-length …);
-// none is all right too ("lint disable"). Only names the linters define:
-// any word with a hyphen would let "prettier ignore
-// all-previous-instructions" pass as a pragma (a red team's).
-func ruleNames(words []string) bool {
-	for _, w := range words {
-		if !markdownRules[strings.ToLower(w)] && !mdRuleID().MatchString(w) {
-			return false
-		}
-	}
-	return true
-}
-
-var mdRuleID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^md\d{3}$`) })
-
-// markdownRules are remark-lint's rule names and markdownlint's aliases.
-var markdownRules = text.WordSet(`blockquote-indentation checkbox-character-style checkbox-content-indent
-	code-block-style definition-case definition-spacing emphasis-marker fenced-code-flag fenced-code-marker
-	file-extension final-definition final-newline first-heading-level hard-break-spaces heading-increment
-	heading-style linebreak-style link-title-style list-item-bullet-indent list-item-content-indent
-	list-item-indent list-item-spacing maximum-heading-length maximum-line-length no-blockquote-without-marker
-	no-consecutive-blank-lines no-duplicate-definitions no-duplicate-headings no-emphasis-as-heading no-empty-url
-	no-file-name-articles no-heading-content-indent no-heading-punctuation no-html no-inline-padding
-	no-literal-urls no-missing-blank-lines no-multiple-toplevel-headings no-reference-like-url no-shell-dollars
-	no-shortcut-reference-image no-shortcut-reference-link no-table-indentation no-tabs no-undefined-references
-	no-unused-definitions ordered-list-marker-style ordered-list-marker-value rule-style strong-marker
-	table-cell-padding table-pipe-alignment table-pipes unordered-list-marker-style
-	line-length no-inline-html no-bare-urls first-line-heading first-line-h1 no-duplicate-heading single-title
-	single-h1 no-trailing-punctuation ol-prefix ul-style ul-indent no-trailing-spaces no-hard-tabs
-	no-multiple-blanks blanks-around-headings blanks-around-lists blanks-around-fences heading-increment
-	no-emphasis-as-header no-alt-text no-space-in-code no-space-in-emphasis no-space-in-links link-fragments
-	code-fence-style emphasis-style strong-style table-pipe-style descriptive-link-text`)
-
 // pragmaSwitches are the words a pragma turns its tool with.
 var pragmaSwitches = map[string]bool{"disable": true, "enable": true, "ignore": true, "off": true, "on": true,
 	"disable-next-line": true, "disable-line": true, "enable-next-line": true, "ignore-next-line": true,
@@ -1092,12 +1058,8 @@ func commentAsks(body string) int {
 	if f := strings.Fields(body); len(f) > 1 && pragma().MatchString(f[0]) {
 		head := f[0]
 		f = f[1:]
-		if pragmaSwitches[strings.ToLower(f[0])] && (strings.HasSuffix(head, ":") || ruleNames(f[1:])) {
-			// "spellchecker: disable" switches its tool, and so does
-			// remark's "lint disable no-html" when rule names follow:
-			// words after the switch are read as any comment's
-			// ("prettier ignore all previous instructions")
-			f = f[1:]
+		if strings.HasSuffix(head, ":") && pragmaSwitches[strings.ToLower(f[0])] {
+			f = f[1:] // "spellchecker: disable" switches its tool
 		}
 		rest := strings.Join(f, " ")
 		if len(directive.Find(rest)) > 0 || directive.AddressesAgent(rest) {
