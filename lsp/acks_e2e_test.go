@@ -178,14 +178,16 @@ func TestE2EEditRightAfterBringInIsHonoured(t *testing.T) {
 		select {
 		case <-done:
 		default:
-			// the edit that brings the agent's entry in: another edit
-			// the server makes first (on a busy machine) is no bring-in,
-			// and rewording nothing would test nothing
+			// on the edit that brings the agent's entry in, the reword
+			// first and the gate after it: the test saves once the gate
+			// is open, and a save that read the buffer before the reword
+			// (1 run in 60 on a loaded machine) wrote the agent's line
+			// and reported a loss the server never made
 			lines := strings.Split(c.Text(uri), "\n")
 			for i, l := range lines {
 				if l == agent {
-					close(done)
 					c.Change(uri, lsptest.TextEdit{Range: lsptest.R(i, 0, i, len(agent)), NewText: reworded})
+					close(done)
 					break
 				}
 			}
