@@ -214,7 +214,7 @@ func classify(old, new *Text, th Thresholds) Verdict {
 		if !flipped {
 			return Verdict{Action: Conflict, Similarity: sim, Kind: KindReversal, Reason: "reversal"}
 		}
-		if negations(old.Raw)%2 == negations(new.Raw)%2 || directionsDiffer(old, new) {
+		if old.shapeOf().negations%2 == new.shapeOf().negations%2 || directionsDiffer(old, new) {
 			// the other flip is a direction ("below 100 rps" / "above",
 			// "during startup" / "after"), or the two stand at other
 			// times: they hold under different conditions, both true
@@ -429,17 +429,6 @@ func directionsDiffer(a, b *Text) bool {
 var timeWords = text.WordSet(`after before below above during until prior
 	après avant pendant jusqu nach vor während bis oberhalb unterhalb
 	después antes durante hasta после до во время пока ниже выше`)
-
-// negations counts the negators of raw, directionWords aside.
-func negations(raw string) int {
-	n := 0
-	for _, t := range shapeTokens(raw) {
-		if negator(t) {
-			n++
-		}
-	}
-	return n
-}
 
 // directionWords are the polarity words that say a direction ("after",
 // "below") rather than negate: a term after one of them is no more denied

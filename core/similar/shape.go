@@ -39,6 +39,8 @@ type shape struct {
 	// times are the words of timeWords the text holds, sorted: what it
 	// places in time or against a threshold (directionsDiffer).
 	times []string
+	// negations counts the text's negators, directionWords aside.
+	negations int
 }
 
 // signOnlyShapes are the trimmed shapes, by consumed%2.
@@ -158,6 +160,9 @@ func buildShape(raw string) *shape {
 	for _, t := range toks {
 		if timeWords[t.s] {
 			sh.times = append(sh.times, t.s)
+		}
+		if negator(t) {
+			sh.negations++
 		}
 	}
 	slices.Sort(sh.times)
