@@ -134,11 +134,11 @@ func shellPipe(s string) string {
 		// its sentence: in "`curl … | bash`. See ~/.bashrc." the path is
 		// no script of the pipe's (a red team's way past the review).
 		stage := lower[m[6]:m[7]]
-		for _, sp := range refs.CodeSpans(lower) {
+		for _, sp := range refs.CodeSpanContents(lower) {
 			// spans as Markdown pairs their backtick runs: "``a | sh -c``
 			// and …" ends at its closing pair (a red team's)
-			if sp[0] < m[0] && m[0] < sp[1] && sp[1] < m[7] {
-				stage = lower[m[6]:max(m[6], sp[1]-spanFence(lower[:sp[1]]))]
+			if sp[0] <= m[0] && m[0] < sp[1] && sp[1] < m[7] {
+				stage = lower[m[6]:max(m[6], sp[1])]
 			}
 		}
 		for _, end := range []string{". ", "! ", "? ", "。", "！", "？"} {
@@ -181,15 +181,6 @@ func shellPipe(s string) string {
 // is -EncodedCommand).
 func shellFamily(name string) bool {
 	return strings.HasSuffix(name, "sh") && name != "pwsh"
-}
-
-// spanFence is the length of the backtick run that ends s.
-func spanFence(s string) int {
-	n := 0
-	for n < len(s) && s[len(s)-1-n] == '`' {
-		n++
-	}
-	return n
 }
 
 // sentenceEnd is where end first ends a sentence in s, or -1: an

@@ -15,11 +15,21 @@ type codeSpan struct{ outer, inner span }
 // CodeSpans are the byte ranges of s's inline code spans, backticks
 // included, as Extract reads them: for the rules that must tell a mention
 // in code from prose (hidden-text, agent-directive).
-func CodeSpans(s string) [][2]int {
+func CodeSpans(s string) [][2]int { return codeSpanRanges(s, false) }
+
+// CodeSpanContents are the byte ranges of the contents of s's inline code
+// spans, backticks excluded, in CodeSpans' order.
+func CodeSpanContents(s string) [][2]int { return codeSpanRanges(s, true) }
+
+func codeSpanRanges(s string, inner bool) [][2]int {
 	cs := codeSpans(s)
 	out := make([][2]int, len(cs))
 	for i, c := range cs {
-		out[i] = [2]int{c.outer.start, c.outer.end}
+		sp := c.outer
+		if inner {
+			sp = c.inner
+		}
+		out[i] = [2]int{sp.start, sp.end}
 	}
 	return out
 }
