@@ -289,12 +289,10 @@ func varied(v string) bool {
 // 9fceb02d…", "Token de cliente de Sentry (DSN, público): …" (a red
 // team's).
 func namesAHash(before string) bool {
-	// the last three words before the value's colon, whole: "Token de
-	// HashiCorp Cloud:", "Токен для коммитов в main:" and "… Shared
-	// Runner:" name no hash (a red team's)
-	// the word right before the colon, or the words of a bracket that
-	// ends there: "…, commit : 9fce…", "(DSN, público):"; "Token de
-	// acceso del bot de commit:" names the token's use (a red team's)
+	// the words of a bracket that ends at the colon ("(DSN, público):"),
+	// or else the last phrase before it ("…, commit : 9fce…"); a phrase
+	// that names a token names its use, not a hash ("Token de acceso del
+	// bot de commit:", "Токен для коммитов в main:": red teams')
 	b := strings.TrimRight(strings.ToLower(before), " \t:：=")
 	if i := strings.LastIndexAny(b, "(（"); strings.HasSuffix(b, ")") || strings.HasSuffix(b, "）") {
 		if i >= 0 {
