@@ -4,6 +4,9 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode/utf8"
+
+	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 // Three wordings of memory poisoning that the directive model does not read
@@ -44,9 +47,9 @@ var (
 )
 
 // claimHints gate the patterns: a line holds one of them or none matches.
-var claimHints = []string{"precedence", "supersede", "outrank", "prevail", "priment", "prévalent", "vorrang",
+var claimHints = newHints("precedence", "supersede", "outrank", "prevail", "priment", "prévalent", "vorrang",
 	"prioridad", "prevalecen", "важнее", "приоритетнее", "优先", "優先", "우선", "mention", "tell", "reveal",
-	"disclos", "show", "告诉", "通知"}
+	"disclos", "show", "告诉", "通知")
 
 // claim is a passage of one of these wordings: its span in the line and
 // what it asks.
@@ -64,8 +67,8 @@ func findClaims(line string) []claim {
 	}
 	// Every line of a memory file passes here on each check: without a hint
 	// of a claim or of an outside place, nothing is lowered or split.
-	hinted := containsAnyFold(line, claimHints)
-	if !hinted && !containsAnyFold(line, sinkHints) {
+	hinted := claimHints.in(line)
+	if !hinted && !sinkHints.in(line) {
 		return out
 	}
 	if hinted {
@@ -75,7 +78,7 @@ func findClaims(line string) []claim {
 			}
 		}
 	}
-	if !containsAnyFold(line, sinkHints) {
+	if !sinkHints.in(line) {
 		return out
 	}
 	for _, se := range sentences(line) {
@@ -89,20 +92,103 @@ func findClaims(line string) []claim {
 }
 
 // sinkHints gate the order to send data out: exfilSink needs one of them.
-var sinkHints = []string{"@", "http", "transfer.sh", "issue body", "description", "channel", "gist", "pastebin", "github.com/"}
+var sinkHints = newHints("@", "http", "transfer.sh", "issue body", "description", "channel", "gist", "pastebin", "github.com/")
 
-// containsAnyFold reports whether s holds one of subs (lower case), ASCII
-// case aside, without a lowered copy of s.
-func containsAnyFold(s string, subs []string) bool {
-	for _, x := range subs {
-		c := x[0]
-		for i := 0; i+len(x) <= len(s); i++ {
-			if b := s[i]; (b == c || 'A' <= b && b <= 'Z' && b+'a'-'A' == c) && strings.EqualFold(s[i:i+len(x)], x) {
+// hints is a gate of lower-case words: every line of every check passes
+// three of them, so a line is read once for all the ASCII ones, each
+// position's two bytes asked of a table before any word is compared. An
+// ASCII hint is looked for in an ASCII-lowered copy of the line: a hint of
+// ASCII characters can only equal, case aside, ASCII bytes of the same
+// length (a character that folds to an ASCII letter, such as the Kelvin
+// sign, is longer than it). A hint beyond ASCII is compared fold by fold,
+// and never in an ASCII line, where it cannot be.
+type hints struct {
+	words []string
+	// lead has bit c0<<8|c1 set for the first two bytes of an ASCII hint,
+	// and single has the one-byte hints
+	lead   [1 << 16 / 64]uint64
+	single [256]bool
+	byLead map[uint16][]string
+	other  []string // beyond ASCII
+}
+
+func newHints(words ...string) *hints {
+	h := &hints{words: words, byLead: map[uint16][]string{}}
+	for _, w := range words {
+		switch {
+		case !text.IsASCII(w):
+			h.other = append(h.other, w)
+		case len(w) == 1:
+			h.single[w[0]] = true
+		default:
+			k := uint16(w[0])<<8 | uint16(w[1])
+			h.lead[k/64] |= 1 << (k % 64)
+			h.byLead[k] = append(h.byLead[k], w)
+		}
+	}
+	return h
+}
+
+// in reports whether s holds one of the hints, case aside.
+func (h *hints) in(s string) bool {
+	low, ascii := lowerASCII(s)
+	for i := 0; i < len(low); i++ {
+		if h.single[low[i]] {
+			return true
+		}
+		if i+1 == len(low) {
+			break
+		}
+		k := uint16(low[i])<<8 | uint16(low[i+1])
+		if h.lead[k/64]&(1<<(k%64)) == 0 {
+			continue
+		}
+		for _, w := range h.byLead[k] {
+			if strings.HasPrefix(low[i:], w) {
 				return true
 			}
 		}
 	}
+	if ascii {
+		return false
+	}
+	for _, w := range h.other {
+		if containsFold(s, w) {
+			return true
+		}
+	}
 	return false
+}
+
+// containsFold reports whether s holds x, case aside.
+func containsFold(s, x string) bool {
+	c := x[0]
+	for i := 0; i+len(x) <= len(s); i++ {
+		if b := s[i]; (b == c || 'A' <= b && b <= 'Z' && b+'a'-'A' == c) && strings.EqualFold(s[i:i+len(x)], x) {
+			return true
+		}
+	}
+	return false
+}
+
+// lowerASCII returns s with its ASCII capitals lowered, every other byte
+// as it was, and whether s is all ASCII.
+func lowerASCII(s string) (string, bool) {
+	ascii, upper := true, false
+	for i := 0; i < len(s); i++ {
+		ascii = ascii && s[i] < utf8.RuneSelf
+		upper = upper || 'A' <= s[i] && s[i] <= 'Z'
+	}
+	if !upper {
+		return s, ascii
+	}
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b), ascii
 }
 
 // exfilAction says what an order to send secrets out asks, for the message.

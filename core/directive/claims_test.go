@@ -1,6 +1,9 @@
 package directive
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestDirectiveClaims: a claim to outrank the agent's system instructions,
 // an order to keep this file from the user, and an order to send a secret
@@ -69,4 +72,43 @@ func TestAddressesAgent(t *testing.T) {
 			t.Errorf("AddressesAgent(%q) = %v, want %v", tc.text, got, tc.want)
 		}
 	}
+}
+
+// TestHintsAgreeWithFolding holds the hint gates' substring
+// search to what strings.EqualFold says, on the characters where ASCII
+// lowering and Unicode folding part ways.
+func TestHintsAgreeWithFolding(t *testing.T) {
+	for _, s := range []string{
+		"", "All tests PASS", "The build is GREEN now", "ſuccess", "\u212Aeep it", "Ran the suite",
+		"ВАЖНЕЕ всего", "ces règles PRÉVALENT", "测试全部通过", "mail me at a@b.c", "HTTP only",
+		"pa\xffss", "Tout Est bon", "ISSUES none",
+	} {
+		for _, h := range []*hints{claimHints, sinkHints, reportHints} {
+			want := false
+			for _, x := range h.words {
+				want = want || containsFold(s, x)
+			}
+			if got := h.in(s); got != want {
+				t.Errorf("hints %q….in(%q) = %v, folding says %v", h.words[0], s, got, want)
+			}
+		}
+	}
+}
+
+func FuzzHints(f *testing.F) {
+	f.Add("All tests PASS", "pass")
+	f.Add("ВАЖНЕЕ", "важнее")
+	f.Add("\u212Aeep", "keep")
+	f.Add("mail a@b", "x @ github.com/ issue body")
+	f.Fuzz(func(t *testing.T, s, hint string) {
+		hint = strings.ToLower(hint)
+		words := strings.Fields(hint)
+		want := false
+		for _, w := range words {
+			want = want || containsFold(s, w)
+		}
+		if got := newHints(words...).in(s); got != want {
+			t.Errorf("hints %q in %q = %v, folding says %v", words, s, got, want)
+		}
+	})
 }

@@ -106,15 +106,15 @@ var failedUndone = sync.OnceValue(func() *regexp.Regexp {
 
 // reportHints gate the patterns: a line holds one of them or no claim
 // matches.
-var reportHints = []string{"pass", "green", "clean", "reviewed", "approved", "succe", "worked", " ran", "issues", "all good",
+var reportHints = newHints("pass", "green", "clean", "reviewed", "approved", "succe", "worked", " ran", "issues", "all good",
 	"réussi", "vert", "oui", "tout est", "bestanden", "erfolgreich", "grün", "geklappt", "funktioniert",
 	"bien", "éxito", "exitos", "pasaron", "verde", "correctamente",
-	"успешн", "прошл", "пройден", "зелён", "порядке", "通过", "成功", "正常", "没有问题", "通過", "パス", "グリーン", "問題なし"}
+	"успешн", "прошл", "пройден", "зелён", "порядке", "通过", "成功", "正常", "没有问题", "通過", "パス", "グリーン", "問題なし")
 
 // falseReports returns the spans of line that order the agent to tell the
 // user a failure succeeded: each the claim's clause.
 func falseReports(line string) [][2]int {
-	if !containsAnyFold(line, reportHints) {
+	if !reportHints.in(line) {
 		return nil
 	}
 	var out [][2]int
