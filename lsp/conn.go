@@ -247,52 +247,26 @@ func (c *Conn) deliver(m *incoming) {
 	}
 }
 
-func (c *Conn) write(v any) {
+// write sends v and says how many bytes its body took, 0 when nothing
+// went out.
+func (c *Conn) write(v any) int {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	if c.ended {
-		return
+		return 0
 	}
-	if err := writeFrame(c.w, v); err != nil {
+	n, err := writeFrame(c.w, v)
+	if err != nil {
 		c.log.Errorf("writing to the client: %v", err)
 	}
+	return n
 }
 
 // Notify sends a notification to the client.
 func (c *Conn) Notify(method string, params any) {
+	n := c.write(notificationOut{JSONRPC: "2.0", Method: method, Params: params})
 	if c.debug() {
-		c.log.Debugf("-> %s", method)
-	}
-	c.write(notificationOut{JSONRPC: "2.0", Method: method, Params: params})
-}
-
-// appendNotificationStart begins the encoding of a notification as Notify
-// writes it, up to its params; the caller appends the params' JSON and a
-// closing brace, and sends it with notifyEncoded.
-func appendNotificationStart(b []byte, method string) []byte {
-	b = append(b, `{"jsonrpc":"2.0","method":`...)
-	b = appendJSONString(b, method)
-	return append(b, `,"params":`...)
-}
-
-// notifyEncoded sends a notification built with appendNotificationStart,
-// for output too large to go through encoding/json's reflection cheaply.
-// The body may come in parts, which are written one after the other.
-func (c *Conn) notifyEncoded(body ...[]byte) {
-	if c.debug() {
-		n := 0
-		for _, part := range body[1:] {
-			n += len(part)
-		}
-		c.log.Debugf("-> %s", encodedSummary(body[0], n))
-	}
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	if c.ended {
-		return
-	}
-	if err := writeBody(c.w, body...); err != nil {
-		c.log.Errorf("writing to the client: %v", err)
+		c.log.Debugf("-> %s (%d bytes)", method, n)
 	}
 }
 
@@ -333,18 +307,4 @@ func (c *Conn) Call(ctx context.Context, method string, params, result any) erro
 	case <-c.closed:
 		return fmt.Errorf("%s: connection closed", method)
 	}
-}
-
-// encodedSummary names a notification built by appendNotificationStart, and
-// its size, more bytes following body included, without decoding it:
-// "textDocument/publishDiagnostics (1234 bytes)".
-func encodedSummary(body []byte, more int) string {
-	const start = `{"jsonrpc":"2.0","method":"`
-	method := "notification"
-	if rest, ok := bytes.CutPrefix(body, []byte(start)); ok {
-		if i := bytes.IndexByte(rest, '"'); i >= 0 {
-			method = string(rest[:i])
-		}
-	}
-	return fmt.Sprintf("%s (%d bytes)", method, len(body)+more)
 }

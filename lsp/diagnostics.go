@@ -363,47 +363,22 @@ func (s *Server) publish(f *folder) {
 	if _, held := heldOf(v, all); len(held) > 0 {
 		findings = append(slices.Clip(findings), held...)
 	}
-	// Each file's findings, in order; each file is encoded (publish.go) just
-	// before it is sent, into buffers sized by the last publish.
+	// Each file's findings, in order.
 	own := make([][]int32, len(v.files))
 	for k, fd := range findings {
 		own[fd.File] = append(own[fd.File], int32(k))
-	}
-	largest := 0
-	for _, o := range own {
-		largest = max(largest, len(o))
 	}
 	current := s.openDocs(f)
 	for _, d := range s.agentBuffers(f) {
 		current[d.path] = d
 	}
 	seen := map[string]bool{}
-	per := f.diagBytes
-	if per == 0 {
-		per = diagnosticBytes
-	}
 	for i, file := range v.files {
 		seen[file.Path] = true
 		if v.docs[i] != nil && current[file.Path] != v.docs[i] {
 			continue // a newer buffer's check publishes it
 		}
-		n := len(own[i])
-		if n >= parallelEncodeMin {
-			n = n/2 + 1 // the first half: publishParams encodes the rest apart
-		}
-		body := appendNotificationStart(make([]byte, 0, 256+n*per), "textDocument/publishDiagnostics")
-		parts := s.publishParams(body, v, i, findings, own[i], per)
-		last := &parts[len(parts)-1]
-		*last = append(*last, '}')
-		if n := len(own[i]); n == largest && n > 0 {
-			size := 0
-			for _, p := range parts {
-				size += len(p)
-			}
-			// with room for longer messages: growing copies it all
-			f.diagBytes = size/n + size/n/16 + 1
-		}
-		s.conn.notifyEncoded(parts...)
+		s.conn.Notify("textDocument/publishDiagnostics", s.publishParams(v, i, findings, own[i]))
 	}
 	// After the diagnostics are out: what the check's entries cite, and
 	// the folders to watch for it.

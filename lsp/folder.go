@@ -52,11 +52,6 @@ type folder struct {
 	checker *rules.Checker
 	last    *checked // what code actions are served from (diagnostics.go)
 	checks  int      // checks run, for tests of that reuse
-	// diagBytes is the length of an encoded diagnostic in the largest
-	// file of the last publish, on average: the next publish sizes its
-	// buffer by it (3 MB at 10,000 entries with HackLM's limits, where the
-	// first estimate, diagnosticBytes, allots 4.3 MB).
-	diagBytes int
 
 	// acks are the journal's records the server tracks (acks.go), guarded
 	// by Server.mu, as is what journal has learned of the journal.

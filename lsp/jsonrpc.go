@@ -186,35 +186,22 @@ func readFrame(r *bufio.Reader) ([]byte, error) {
 	return body, nil
 }
 
-// writeFrame frames and writes one message. The caller serialises writers;
-// header and body go out as two writes so that a large message (thousands of
-// diagnostics) is not copied once more just to prepend its header.
-func writeFrame(w io.Writer, v any) error {
+// writeFrame frames and writes one message and says how long its body
+// was. The caller serialises writers; header and body go out as two writes
+// so that a large message (thousands of diagnostics) is not copied once
+// more just to prepend its header.
+func writeFrame(w io.Writer, v any) (int, error) {
 	body, err := json.Marshal(v)
 	if err != nil {
-		return err
-	}
-	return writeBody(w, body)
-}
-
-// writeBody frames an encoded message, given in parts written one after
-// the other (a large publish is encoded in two halves side by side).
-func writeBody(w io.Writer, body ...[]byte) error {
-	n := 0
-	for _, part := range body {
-		n += len(part)
+		return 0, err
 	}
 	header := make([]byte, 0, 32)
 	header = append(header, "Content-Length: "...)
-	header = strconv.AppendInt(header, int64(n), 10)
+	header = strconv.AppendInt(header, int64(len(body)), 10)
 	header = append(header, "\r\n\r\n"...)
 	if _, err := w.Write(header); err != nil {
-		return err
+		return 0, err
 	}
-	for _, part := range body {
-		if _, err := w.Write(part); err != nil {
-			return err
-		}
-	}
-	return nil
+	_, err = w.Write(body)
+	return len(body), err
 }

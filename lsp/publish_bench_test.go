@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/tliron/commonlog"
-	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/rules"
@@ -18,9 +17,9 @@ import (
 
 // The server's own share of a keystroke at 10,000 entries, without the
 // check (core's) and without the client: building the folder's view, and
-// turning the findings into the publishDiagnostics bytes. Each has the
-// path it replaced beside it ("uncached", "reflect"). Figures are in
-// BENCHMARKS.md ("Language server").
+// turning the findings into the publishDiagnostics bytes. The view has the
+// path it replaced beside it ("uncached"). Figures are in BENCHMARKS.md
+// ("Language server").
 
 // benchFolder is a .memory folder with BenchDecisions(10000) as
 // decisions.md, open in the server, and a 40-entry quirks.md on disk;
@@ -84,36 +83,16 @@ func BenchmarkEncodePublish10k(b *testing.B) {
 	v, _ := s.snapshot(s.folderFor(dir))
 	findings := rules.Check(v.files, config.Default())
 	fi := v.find(filepath.Join(dir, "decisions.md"))
-	b.Run("reflect", func(b *testing.B) {
-		for b.Loop() {
-			params := protocol.PublishDiagnosticsParams{URI: v.uri(fi), Diagnostics: []protocol.Diagnostic{}}
-			for _, f := range findings {
-				if f.File == fi {
-					d, err := s.diagnostic(v, f)
-					if err != nil {
-						b.Fatal(err)
-					}
-					params.Diagnostics = append(params.Diagnostics, d)
-				}
-			}
-			if _, err := json.Marshal(notificationOut{JSONRPC: "2.0", Method: "textDocument/publishDiagnostics", Params: params}); err != nil {
-				b.Fatal(err)
-			}
+	var own []int32
+	for k, f := range findings {
+		if f.File == fi {
+			own = append(own, int32(k))
 		}
-	})
-	b.Run("direct", func(b *testing.B) {
-		var own []int32
-		for k, f := range findings {
-			if f.File == fi {
-				own = append(own, int32(k))
-			}
+	}
+	for b.Loop() {
+		if _, err := json.Marshal(notificationOut{JSONRPC: "2.0", Method: "textDocument/publishDiagnostics", Params: s.publishParams(v, fi, findings, own)}); err != nil {
+			b.Fatal(err)
 		}
-		for b.Loop() {
-			// Sized as publishDir sizes it.
-			body := appendNotificationStart(make([]byte, 0, 256+len(own)*diagnosticBytes), "textDocument/publishDiagnostics")
-			body = s.appendPublishParams(body, v, fi, findings, own)
-			_ = append(body, '}')
-		}
-	})
-	b.ReportMetric(float64(len(findings)), "findings")
+	}
+	b.ReportMetric(float64(len(own)), "diagnostics")
 }

@@ -22,10 +22,10 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
-// The server writes publishDiagnostics by hand (publish.go) and builds its
-// views from a cache (diskcache.go). These tests hold both to the plain
-// path they replaced: store.Snapshot + memory.Overlay, rules.Check,
-// diagnostic() and json.Marshal of the protocol values.
+// The server builds its views from a cache (diskcache.go) and orders each
+// line's diagnostics for display (publish.go). These tests hold both to
+// the plain path: store.Snapshot + memory.Overlay, rules.Check,
+// diagnostic() and the promised order.
 
 // referenceParams is the params of the publishDiagnostics the uncached,
 // reflection-encoded path sends for file i of v.
@@ -62,19 +62,19 @@ func displayOrder(d []protocol.Diagnostic) {
 	})
 }
 
-// encodedParams is the params publishDir writes for file i of v.
-func encodedParams(t *testing.T, s *Server, v *view, findings []rules.Finding, i int) []byte {
+// sentParams is the params publish sends for file i of v.
+func sentParams(t *testing.T, s *Server, v *view, findings []rules.Finding, i int) protocol.PublishDiagnosticsParams {
 	t.Helper()
 	var own []int32
 	for k, f := range findings {
 		if f.File == i {
-			if _, err := s.appendDiagnostic(nil, v, f); err != nil {
+			if _, err := s.diagnostic(v, f); err != nil {
 				t.Fatalf("%s: %v", v.files[i].Path, err)
 			}
 			own = append(own, int32(k))
 		}
 	}
-	return s.appendPublishParams(nil, v, i, findings, own)
+	return s.publishParams(v, i, findings, own)
 }
 
 // uncachedView is the view of dir as the server built it before
@@ -119,48 +119,6 @@ func sameFiles(t *testing.T, a, b []rules.File) {
 	}
 }
 
-// hostileStrings are strings whose JSON encoding is not a plain copy.
-var hostileStrings = []string{
-	"", "plain", `say "hi"`, `back\slash`, "<b>&amp;</b>", "tab\there", "nl\n\r", "\x00\x01\x1f\x7f",
-	"café", "emoji 😀 wide", "line\u2028sep\u2029para", "bad \xff utf8", "cut \xe2\x82", "\xed\xa0\x80 surrogate",
-	"HackLM's pruning", "a — b … c", "\ufeffbom", "\U0010FFFF",
-}
-
-func TestAppendJSONStringMatchesMarshal(t *testing.T) {
-	for _, s := range hostileStrings {
-		want, _ := json.Marshal(s)
-		if got := appendJSONString([]byte("x"), s); string(got) != "x"+string(want) {
-			t.Errorf("%q: got %s, want %s", s, got[1:], want)
-		}
-	}
-}
-
-func FuzzAppendJSONString(f *testing.F) {
-	for _, s := range hostileStrings {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		want, _ := json.Marshal(s)
-		if got := appendJSONString(nil, s); string(got) != string(want) {
-			t.Errorf("%q: got %s, want %s", s, got, want)
-		}
-	})
-}
-
-// TestNotificationEnvelopeMatchesNotify: the hand-built envelope is what
-// Notify's json.Marshal writes around the same params.
-func TestNotificationEnvelopeMatchesNotify(t *testing.T) {
-	params := protocol.PublishDiagnosticsParams{URI: "file:///a/.memory/x%20y.md", Diagnostics: []protocol.Diagnostic{}}
-	want, err := json.Marshal(notificationOut{JSONRPC: "2.0", Method: "textDocument/publishDiagnostics", Params: params})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := appendPublishStart(appendNotificationStart(nil, "textDocument/publishDiagnostics"), params.URI, -1)
-	if got = append(got, "]}}"...); string(got) != string(want) {
-		t.Errorf("got  %s\nwant %s", got, want)
-	}
-}
-
 // diverseMemory is a .memory folder whose findings cover every part of a
 // diagnostic: related locations in other files, tags, non-ASCII and
 // astral characters before a span (UTF-16 columns), CRLF lines, HTML-ish
@@ -187,21 +145,12 @@ func diverseMemoryOf(t *testing.T, root string, n int) {
 	writeMemory(t, root, "notes.md", "random unknown file\n- [d-4] x\n")
 }
 
-// TestEncodedPublishMatchesReference: for every file of a diverse folder,
-// with one file open, the view equals the uncached one and the encoded
-// params equal json.Marshal of the protocol values.
-func TestEncodedPublishMatchesReference(t *testing.T) {
-	for _, n := range []int{60, parallelEncodeMin + 100} {
-		t.Run(fmt.Sprint(n), func(t *testing.T) { encodedPublishMatchesReference(t, n) })
-	}
-}
-
-// encodedPublishMatchesReference is TestEncodedPublishMatchesReference
-// with n numbered entries: enough, with HackLM's limits, for a file's
-// diagnostics to be encoded in two halves side by side.
-func encodedPublishMatchesReference(t *testing.T, n int) {
+// TestPublishMatchesReference: for every file of a diverse folder, with
+// one file open, the view equals the uncached one and the params sent are
+// the reference's, in the promised order.
+func TestPublishMatchesReference(t *testing.T) {
 	root := t.TempDir()
-	diverseMemoryOf(t, root, n)
+	diverseMemory(t, root)
 	dir := memory.Dir(root)
 	s := NewServer(Options{}, commonlog.GetLogger("test"))
 	path := filepath.Join(dir, "decisions.md")
@@ -226,15 +175,16 @@ func encodedPublishMatchesReference(t *testing.T, n int) {
 		if len(findings) < 20 {
 			t.Fatalf("%s limits: only %d findings", limits, len(findings))
 		}
-		if limits == "default" && n > parallelEncodeMin && len(findings) < parallelEncodeMin {
-			t.Fatalf("only %d findings: the halves are not encoded apart", len(findings))
-		}
 		for i := range v.files {
 			want, err := json.Marshal(referenceParams(t, s, ref, findings, i))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := encodedParams(t, s, v, findings, i); string(got) != string(want) {
+			got, err := json.Marshal(sentParams(t, s, v, findings, i))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != string(want) {
 				t.Errorf("%s limits, %s:\ngot  %s\nwant %s", limits, v.files[i].Path, got, want)
 			}
 		}
@@ -374,14 +324,4 @@ func TestSessionPublishesMatchUncachedPath(t *testing.T) {
 		t.Fatalf("after close:\ngot  %s\nwant %s", n2.params, want)
 	}
 	c.shutdown()
-}
-
-// appendPublishParams is publishParams joined into one buffer: what the
-// tests compare with a reference encoding.
-func (s *Server) appendPublishParams(b []byte, v *view, i int, findings []rules.Finding, own []int32) []byte {
-	parts := s.publishParams(b, v, i, findings, own, diagnosticBytes)
-	for _, p := range parts[1:] {
-		parts[0] = append(parts[0], p...)
-	}
-	return parts[0]
 }
