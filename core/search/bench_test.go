@@ -179,7 +179,7 @@ func BenchmarkSearch100kWorst(b *testing.B) {
 		df int
 	}
 	var top []tf
-	for _, w := range ix.segs[0].terms.all() {
+	for _, w := range ix.segs[0].terms {
 		top = append(top, tf{w, ix.df(w)})
 	}
 	q := ""

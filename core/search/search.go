@@ -21,7 +21,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/memory-lsp/memory-lsp/core/category"
@@ -80,15 +79,41 @@ type posting struct {
 // process re-indexes only the files whose bytes changed. A Segment is never
 // modified once built and may be shared by many indexes.
 type Segment struct {
-	terms    sortedKeys          // every content term; its index is its id
-	post     postingLists        // by term id; doc ids ascending
+	terms    []string            // every content term, sorted; its index is its id
+	post     [][]posting         // by term id; doc ids ascending
 	cat      category.Category   // every doc's category, unless cats is set
 	cats     []category.Category // per doc, when they are not all cat
 	docLen   []int32             // number of terms per doc (compounds included)
 	total    int64               // the sum of docLen
-	seq      sequences           // main term sequences of the docs
-	slugPost docSet              // slug term → docs whose slug has it
-	slugKey  docSet              // slug's main terms joined by "\x00" → docs
+	seq      []int32             // the docs' main terms' ids, doc after doc
+	seqOff   []int32             // doc d's are seq[seqOff[d]:seqOff[d+1]]
+	slugPost map[string][]int32  // slug term → docs whose slug has it
+	slugKey  map[string][]int32  // slug's main terms joined by "\x00" → docs
+}
+
+// find returns the id of term w, if the segment has it.
+func (s *Segment) find(w string) (int32, bool) {
+	i, ok := slices.BinarySearch(s.terms, w)
+	return int32(i), ok
+}
+
+// hasRun reports whether doc d's main terms hold ids as consecutive terms.
+func (s *Segment) hasRun(d int32, ids []int32) bool {
+	seq := s.seq[s.seqOff[d]:s.seqOff[d+1]]
+	for i := 0; i+len(ids) <= len(seq); i++ {
+		if slices.Equal(seq[i:i+len(ids)], ids) {
+			return true
+		}
+	}
+	return false
+}
+
+// addDoc notes that doc d has key k in m; d is never below the docs added
+// before.
+func addDoc(m map[string][]int32, k []byte, d int32) {
+	if l := m[string(k)]; len(l) == 0 || l[len(l)-1] != d {
+		m[string(k)] = append(l, d)
+	}
 }
 
 // Index searches a sequence of segments as one set of docs: a Hit's ID
@@ -101,42 +126,17 @@ type Index struct {
 	base []int32     // segs[i]'s first doc ID
 	norm [][]float64 // per segment and doc: k1·(1 − b + b·len/avgLen)
 	n    int
-
-	// scratch holds Search's per-doc score accumulators (all zero when
-	// put back), so a search costs what it touches, not N. Not a
-	// sync.Pool: a pool is emptied by every collection, and a server
-	// running over its soft heap limit collects all the time, so each
-	// search would allocate and clear N floats again (0.8 MB at 100,000
-	// entries) and bring the next collection nearer.
-	scratchMu sync.Mutex
-	scratch   [][]float64
 }
 
-// accumulators returns a zeroed slice of a score per doc the segments
-// hold, to be given back with release once zeroed again. That is n for a
-// joined index, but SearchParts and Scan.Search index only the docs that
-// can score and keep n, the whole set's count, for the statistics: sized
-// by n, each of their searches allocated and cleared 0.8 MB at 100,000
-// entries for a few thousand candidates.
-func (ix *Index) accumulators() []float64 {
-	ix.scratchMu.Lock()
-	defer ix.scratchMu.Unlock()
-	if k := len(ix.scratch); k > 0 {
-		acc := ix.scratch[k-1]
-		ix.scratch = ix.scratch[:k-1]
-		return acc
-	}
+// held is the number of docs the segments hold: n for a joined index, but
+// Scan.Search indexes only the docs that can score and keeps n, the whole
+// set's count, for the statistics.
+func (ix *Index) held() int {
 	held := 0
 	for _, s := range ix.segs {
 		held += len(s.docLen)
 	}
-	return make([]float64, held)
-}
-
-func (ix *Index) release(acc []float64) {
-	ix.scratchMu.Lock()
-	ix.scratch = append(ix.scratch, acc)
-	ix.scratchMu.Unlock()
+	return held
 }
 
 // Build indexes docs; a Hit's ID is the index into docs.
@@ -179,16 +179,16 @@ func NewSegment(docs []Doc) *Segment {
 	n := len(docs)
 	ix := &Segment{
 		docLen:   make([]int32, n),
-		slugPost: newDocSet(),
-		slugKey:  newDocSet(),
+		seqOff:   make([]int32, n+1),
+		slugPost: map[string][]int32{},
+		slugKey:  map[string][]int32{},
 	}
 	var (
 		tk       tokenizer
-		ids      = map[string]int32{} // term → id in order of first use
-		postings [][]posting          // by that id
-		last     []int32              // per that id: 1 + last doc that got a posting
-		seq      = make([]int32, 0, 12*n)
-		seqOff   = make([]int32, n+1) // doc d's main terms are seq[seqOff[d]:seqOff[d+1]]
+		ids      = map[string]int32{}     // term → id in order of first use
+		postings [][]posting              // by that id
+		last     []int32                  // per that id: 1 + last doc that got a posting
+		seq      = make([]int32, 0, 12*n) // by first-use id
 		key      []byte
 	)
 	ix.setCategories(n, func(d int) category.Category { return docs[d].Category })
@@ -218,7 +218,7 @@ func NewSegment(docs []Doc) *Segment {
 		}
 		ix.docLen[d] = int32(len(tk.spans))
 		ix.total += int64(len(tk.spans))
-		seqOff[d+1] = int32(len(seq))
+		ix.seqOff[d+1] = int32(len(seq))
 
 		if doc.Slug == "" {
 			continue
@@ -228,7 +228,7 @@ func NewSegment(docs []Doc) *Segment {
 		key = key[:0]
 		for i, sp := range tk.spans {
 			w := tk.term(i)
-			ix.slugPost.add(w, int32(d))
+			addDoc(ix.slugPost, w, int32(d))
 			if sp.main {
 				if len(key) > 0 {
 					key = append(key, 0)
@@ -237,34 +237,26 @@ func NewSegment(docs []Doc) *Segment {
 			}
 		}
 		if len(key) > 0 {
-			ix.slugKey.add(key, int32(d))
+			addDoc(ix.slugKey, key, int32(d))
 		}
 	}
-	ix.slugPost.freeze()
-	ix.slugKey.freeze()
 	// A term's id is its place in the sorted dictionary.
-	ix.terms = sortedKeysOf(ids)
+	ix.terms = make([]string, 0, len(ids))
+	for w := range ids {
+		ix.terms = append(ix.terms, w)
+	}
+	slices.Sort(ix.terms)
 	byID := make([]int32, len(postings)) // first use's id → the term's
-	sorted := make([][]posting, len(postings))
-	for i := range ix.terms.len() {
-		first := ids[ix.terms.key(i)]
+	ix.post = make([][]posting, len(postings))
+	for i, w := range ix.terms {
+		first := ids[w]
 		byID[first] = int32(i)
-		sorted[i] = postings[first]
+		ix.post[i] = postings[first]
 	}
-	// The postings and sequences in arrays of their length: a long-lived
-	// process keeps a segment per memory file, and the room append left
-	// would stay with it.
-	ix.post = packPostings(sorted)
-	ix.seq.b = make([]byte, 0, 2*len(seq))
-	ix.seq.off.low = make([]uint32, 0, n+1)
-	ix.seq.off.add(0)
-	for d := range n {
-		for _, id := range seq[seqOff[d]:seqOff[d+1]] {
-			ix.seq.appendID(byID[id])
-		}
-		ix.seq.endDoc()
+	ix.seq = seq
+	for k, id := range seq {
+		seq[k] = byID[id]
 	}
-	ix.seq.b = slices.Clone(ix.seq.b)
 	return ix
 }
 
@@ -309,9 +301,10 @@ func (ix *Index) extensions(w string) []string {
 	}
 	var out []string
 	for _, s := range ix.segs {
-		for i := s.terms.search(w); i < s.terms.len() && strings.HasPrefix(s.terms.key(i), w); i++ {
-			if t := s.terms.key(i); t != w {
-				out = append(out, t)
+		i, _ := slices.BinarySearch(s.terms, w)
+		for ; i < len(s.terms) && strings.HasPrefix(s.terms[i], w); i++ {
+			if s.terms[i] != w {
+				out = append(out, s.terms[i])
 			}
 		}
 	}
@@ -326,8 +319,8 @@ func (ix *Index) extensions(w string) []string {
 func (ix *Index) df(w string) int {
 	n := 0
 	for _, s := range ix.segs {
-		if id, ok := s.terms.find(w); ok {
-			n += int(s.post.df[id])
+		if id, ok := s.find(w); ok {
+			n += len(s.post[id])
 		}
 	}
 	return n
@@ -367,14 +360,8 @@ func (ix *Index) search(qt queryTerms, opt Options) []Hit {
 
 	// acc[d] > 0 exactly when d matched something: every contribution is
 	// positive (idf > 0, tf ≥ 1, bonuses > 0).
-	acc := ix.accumulators()
+	acc := make([]float64, ix.held())
 	touched := make([]int32, 0, 64)
-	defer func() {
-		for _, d := range touched {
-			acc[d] = 0
-		}
-		ix.release(acc)
-	}()
 	add := func(d int32, s float64) {
 		if acc[d] == 0 {
 			touched = append(touched, d)
@@ -382,7 +369,6 @@ func (ix *Index) search(qt queryTerms, opt Options) []Hit {
 		acc[d] += s
 	}
 
-	var block [128]posting
 	termScore := func(w string, weight float64) {
 		df := ix.df(w)
 		if df == 0 {
@@ -390,37 +376,30 @@ func (ix *Index) search(qt queryTerms, opt Options) []Hit {
 		}
 		wt := weight * idf(n, df) * (k1 + 1)
 		for si, s := range ix.segs {
-			id, ok := s.terms.find(w)
+			id, ok := s.find(w)
 			if !ok {
 				continue
 			}
 			base, norm := ix.base[si], ix.norm[si]
-			for it := s.post.of(id); ; {
-				n := it.read(block[:])
-				if n == 0 {
-					break
-				}
-				for _, p := range block[:n] {
-					tf := float64(p.tf)
-					add(base+p.doc, wt*tf/(tf+norm[p.doc]))
-				}
+			for _, p := range s.post[id] {
+				tf := float64(p.tf)
+				add(base+p.doc, wt*tf/(tf+norm[p.doc]))
 			}
 		}
 	}
-	var lone [1]int32
 	for _, w := range distinct {
 		termScore(w, 1)
 		for _, t := range ix.extensions(w) {
 			termScore(t, PrefixWeight)
 		}
 		for si, s := range ix.segs {
-			for _, d := range s.slugPost.docs(w, &lone) {
+			for _, d := range s.slugPost[w] {
 				add(ix.base[si]+d, SlugTermBonus)
 			}
 		}
 	}
 	for si, s := range ix.segs {
-		for _, d := range s.slugKey.docs(qt.key, &lone) {
+		for _, d := range s.slugKey[qt.key] {
 			add(ix.base[si]+d, SlugExactBonus)
 		}
 	}
@@ -430,33 +409,25 @@ func (ix *Index) search(qt queryTerms, opt Options) []Hit {
 	if len(phrase) >= 2 {
 		bonus := PhraseBonus * float64(len(phrase))
 		ids := make([]int32, len(phrase))
-		var run []byte
 		for si, s := range ix.segs {
 			rarest := -1
 			for i, w := range phrase {
-				id, ok := s.terms.find(w)
+				id, ok := s.find(w)
 				if !ok {
 					rarest = -1
 					break
 				}
 				ids[i] = id
-				if rarest < 0 || s.post.df[id] < s.post.df[ids[rarest]] {
+				if rarest < 0 || len(s.post[id]) < len(s.post[ids[rarest]]) {
 					rarest = i
 				}
 			}
 			if rarest < 0 {
 				continue
 			}
-			run = s.seq.encode(run[:0], ids)
-			for it := s.post.of(ids[rarest]); ; {
-				n := it.read(block[:])
-				if n == 0 {
-					break
-				}
-				for _, p := range block[:n] {
-					if s.seq.hasRun(p.doc, run) {
-						acc[ix.base[si]+p.doc] += bonus // already touched by the term loop
-					}
+			for _, p := range s.post[ids[rarest]] {
+				if s.hasRun(p.doc, ids) {
+					acc[ix.base[si]+p.doc] += bonus // already touched by the term loop
 				}
 			}
 		}

@@ -272,8 +272,8 @@ func TestEmptyIndex(t *testing.T) {
 	}
 }
 
-// TestConcurrentSearch: an Index is shared by goroutines; recycled scratch
-// buffers must not leak scores between searches.
+// TestConcurrentSearch: an Index is shared by goroutines; no search may
+// leak scores into another.
 func TestConcurrentSearch(t *testing.T) {
 	ix := Build(benchDocs(3000, 3))
 	want := make([][]Hit, len(benchQueries))
