@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
@@ -155,15 +154,6 @@ func (s *Server) showInfo(message string) {
 
 // plural is "1 entry" / "2 entries".
 func plural(n int, one, many string) string { return memory.Plural(n, one, many) }
-
-// shorten cuts s to at most n characters, with "…".
-func shorten(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return strings.TrimRight(string(r[:n]), " ") + "…"
-}
 
 // maxHunkScript bounds the line-matching behind bufferEdits: past that many
 // inserted and deleted lines the change goes out as one edit.

@@ -51,13 +51,7 @@ func (s *Server) hover(_ context.Context, p *protocol.HoverParams) (any, error) 
 	if err != nil {
 		return nil, nil
 	}
-	at := -1
-	for i := range f.Doc.Entries {
-		if sp := lineBody(f.Doc, &f.Doc.Entries[i]); sp.Start <= off && off <= sp.End {
-			at = i
-			break
-		}
-	}
+	at := memory.EntryAtOffset(f.Doc, off)
 	if at < 0 {
 		if p.Position.Line == 0 {
 			// The top of the file: its size, and what the agents' file
@@ -94,7 +88,7 @@ func (s *Server) hover(_ context.Context, p *protocol.HoverParams) (any, error) 
 			if n.Note != "" {
 				note = " (" + n.Note + ")"
 			}
-			fmt.Fprintf(&b, "\n- line %d, %.0f%%%s: %s", line, n.Similarity*100, note, shorten(n.Content, 80))
+			fmt.Fprintf(&b, "\n- line %d, %.0f%%%s: %s", line, n.Similarity*100, note, text.Clip(n.Content, 80))
 		}
 	}
 	if prov, err := memory.ReadProvenance(filepath.Dir(f.Path)); err == nil {
@@ -104,7 +98,7 @@ func (s *Server) hover(_ context.Context, p *protocol.HoverParams) (any, error) 
 			fmt.Fprintf(&b, "\n\nWritten by `%s`.", strings.ReplaceAll(p.Who(), "`", "'"))
 		}
 	}
-	r, err := toRange(ix, lineBody(f.Doc, e))
+	r, err := toRange(ix, memory.EntrySpan(f.Doc, at))
 	if err != nil {
 		return nil, nil
 	}

@@ -7,9 +7,7 @@ import (
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
-	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/memory"
-	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 func init() {
@@ -20,26 +18,9 @@ func init() {
 // maxSymbols bounds an empty workspace-symbol query (every entry).
 const maxSymbols = 100
 
-// lineBody is an entry's line without its line ending: a CRLF line's span
-// ends between CR and LF, which is no position at all.
-func lineBody(d *memfile.Document, e *memfile.Entry) text.Span {
-	return text.Span{Start: e.LineSpan.Start, End: d.BodyEnd(e.LineIndex)}
-}
-
-// symbolName is what a picker shows for an entry: its slug, or the start of
-// its content. LSP clients reject empty names.
-func symbolName(e *memfile.Entry) string {
-	switch {
-	case e.HasSlug && e.Slug != "":
-		return e.Slug
-	case e.Content != "":
-		return shorten(e.Content, 40)
-	}
-	return "(empty entry)"
-}
-
-func symbolKind(e *memfile.Entry) protocol.SymbolKind {
-	if e.HasSlug {
+// symbolKind is how a picker marks an entry, keyed by a slug or not.
+func symbolKind(keyed bool) protocol.SymbolKind {
+	if keyed {
 		return protocol.SymbolKindKey
 	}
 	return protocol.SymbolKindString
@@ -56,23 +37,18 @@ func (s *Server) documentSymbol(_ context.Context, p *protocol.DocumentSymbolPar
 	ix := v.ix(fi)
 	d := v.files[fi].Doc
 	for i := range d.Entries {
-		e := &d.Entries[i]
-		r, err := toRange(ix, lineBody(d, e))
+		sym := memory.EntrySymbol(d, i)
+		r, err := toRange(ix, sym.Line)
 		if err != nil {
 			s.log.Errorf("documentSymbol for %s: %v", path, err)
 			continue
 		}
-		sel := e.ContentSpan
-		if e.HasSlug {
-			sel = e.SlugSpan
-		}
-		sr, err := toRange(ix, sel)
+		sr, err := toRange(ix, sym.Selection)
 		if err != nil {
 			s.log.Errorf("documentSymbol for %s: %v", path, err)
 			continue
 		}
-		detail := e.Content
-		out = append(out, protocol.DocumentSymbol{Name: symbolName(e), Detail: &detail, Kind: symbolKind(e), Range: r, SelectionRange: sr})
+		out = append(out, protocol.DocumentSymbol{Name: sym.Name, Detail: &sym.Detail, Kind: symbolKind(sym.Keyed), Range: r, SelectionRange: sr})
 	}
 	return out, nil
 }
@@ -129,11 +105,7 @@ func (s *Server) workspaceSymbol(ctx context.Context, p *protocol.WorkspaceSymbo
 				name = "(empty entry)"
 			}
 			container := ce.Category
-			kind := protocol.SymbolKindString
-			if ce.Slug != "" {
-				kind = protocol.SymbolKindKey
-			}
-			hits = append(hits, hit{protocol.SymbolInformation{Name: name, Kind: kind, Location: loc, ContainerName: &container}, rel[k]})
+			hits = append(hits, hit{protocol.SymbolInformation{Name: name, Kind: symbolKind(ce.Slug != ""), Location: loc, ContainerName: &container}, rel[k]})
 		}
 	}
 	if q != "" {
@@ -155,12 +127,11 @@ func (s *Server) entryLocation(v *view, ce memory.CatalogEntry) (protocol.Locati
 		return protocol.Location{}, false
 	}
 	d := v.files[fi].Doc
-	// Entries are in line order.
-	i := sort.Search(len(d.Entries), func(i int) bool { return d.Entries[i].Line >= ce.Line })
-	if i == len(d.Entries) || d.Entries[i].Line != ce.Line {
+	i := memory.EntryOnLine(d, ce.Line)
+	if i < 0 {
 		return protocol.Location{}, false
 	}
-	r, err := toRange(v.ix(fi), lineBody(d, &d.Entries[i]))
+	r, err := toRange(v.ix(fi), memory.EntrySpan(d, i))
 	if err != nil {
 		return protocol.Location{}, false
 	}

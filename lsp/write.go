@@ -17,6 +17,7 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/rules"
+	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 // Writes. The disk is what every other agent reads, so every write lands on
@@ -474,7 +475,7 @@ func named(lines []string) string {
 		if i > 0 {
 			b.WriteString("; ")
 		}
-		fmt.Fprintf(&b, "%q", shorten(l, 80))
+		fmt.Fprintf(&b, "%q", text.Clip(l, 80))
 	}
 	return b.String()
 }
