@@ -71,7 +71,7 @@ func (s *Server) didOpenAgent(p *openParams, path, dir string) {
 	if text == nil {
 		text = []byte{}
 	}
-	f.agents[path] = makeDocument(p.TextDocument.URI, name, p.TextDocument.Version, text, nil, nil)
+	f.agents[path] = makeDocument(p.TextDocument.URI, name, p.TextDocument.Version, text, nil)
 	s.mu.Unlock()
 	s.rewatch()
 	s.publish(f)

@@ -3,11 +3,9 @@ package lsp
 import (
 	"fmt"
 	"sync"
-	"sync/atomic"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
-	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/text"
 )
@@ -50,48 +48,19 @@ type document struct {
 	// file is the buffer parsed, once per version: every view of the folder
 	// (each check, code action, hover) uses it, and a version never changes.
 	file func() rules.File
-	// parsed is file's parse once made, and from the parse of an earlier
-	// version it reparses (memfile.Reparse) until then: a keystroke
-	// changes one line of a file a full parse reads whole
-	// (BenchmarkEditing10kBinary). A version never parsed hands its own
-	// earlier parse on, so no chain of versions is kept.
-	parsed, from atomic.Pointer[memfile.Document]
 }
 
 func newDocument(uri protocol.DocumentUri, path string, version int32, content string) *document {
-	return makeDocument(uri, path, version, []byte(content), nil, nil)
+	return makeDocument(uri, path, version, []byte(content), nil)
 }
 
-// makeDocument is a document of b; ix, when non-nil, is b's index; from,
-// when non-nil, the parse of an earlier version to reparse from.
-func makeDocument(uri protocol.DocumentUri, path string, version int32, b []byte, ix *text.Index, from *memfile.Document) *document {
+// makeDocument is a document of b; ix, when non-nil, is b's index.
+func makeDocument(uri protocol.DocumentUri, path string, version int32, b []byte, ix *text.Index) *document {
 	if ix == nil {
 		ix = text.NewIndex(b)
 	}
-	d := &document{uri: uri, path: path, version: version, text: b, ix: ix}
-	d.from.Store(from)
-	d.file = sync.OnceValue(func() rules.File {
-		parse := memfile.Parse
-		if from := d.from.Load(); from != nil {
-			parse = func(b []byte) *memfile.Document { return memfile.Reparse(from, b) }
-		}
-		f := rules.NewFileParsing(path, b, parse)
-		if !f.TooLarge() {
-			d.parsed.Store(f.Doc)
-		}
-		d.from.Store(nil)
-		return f
-	})
-	return d
-}
-
-// parse is the latest parse d knows of: its own, else the one it would
-// reparse from; nil when it has none.
-func (d *document) parse() *memfile.Document {
-	if p := d.parsed.Load(); p != nil {
-		return p
-	}
-	return d.from.Load()
+	return &document{uri: uri, path: path, version: version, text: b, ix: ix,
+		file: sync.OnceValue(func() rules.File { return rules.NewFile(path, b) })}
 }
 
 // apply returns the document after a didChange's content changes, each
@@ -127,5 +96,5 @@ func (d *document) apply(version int32, changes []any) (*document, error) {
 		}
 		ix = text.NewIndex(cur)
 	}
-	return makeDocument(d.uri, d.path, version, cur, ix, d.parse()), nil
+	return makeDocument(d.uri, d.path, version, cur, ix), nil
 }

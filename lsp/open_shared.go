@@ -42,11 +42,6 @@ func (s *Server) diskParse(key, path string, disk, opened []byte) (rules.File, b
 // parsedDocument is a document of file's bytes with file as its parse.
 func parsedDocument(uri protocol.DocumentUri, version int32, file rules.File) *document {
 	b := file.Doc.Src
-	d := &document{uri: uri, path: file.Path, version: version, text: b, ix: text.NewIndex(b),
+	return &document{uri: uri, path: file.Path, version: version, text: b, ix: text.NewIndex(b),
 		file: func() rules.File { return file }}
-	if !file.TooLarge() {
-		// the first didChange reparses from it, not from nothing
-		d.parsed.Store(file.Doc)
-	}
-	return d
 }

@@ -102,7 +102,7 @@ func (s *Server) didOpen(_ context.Context, p *openParams) error {
 		if text == nil { // "text": null, read as the empty text it was before
 			text = []byte{}
 		}
-		doc = makeDocument(p.TextDocument.URI, f.path(name), p.TextDocument.Version, text, nil, nil)
+		doc = makeDocument(p.TextDocument.URI, f.path(name), p.TextDocument.Version, text, nil)
 	}
 	if disk != nil && bytes.Equal(disk, doc.text) {
 		// Nothing writes into either slice: one copy of a file that is

@@ -87,26 +87,28 @@ type Document struct {
 // Parse reads src once. It never fails: every byte sequence is some document.
 func Parse(src []byte) *Document {
 	d := &Document{Src: src}
-	n := bytes.Count(src, []byte{'\n'}) + 1
-	d.Lines = make([]Line, 0, n)
+	d.Lines = make([]Line, 0, bytes.Count(src, []byte{'\n'})+1)
 	d.Entries = make([]Entry, 0, maxEntries(src))
-	d.parseUntil(0, 1, false, len(src)+1, viewOf(src))
+	view, inFence := viewOf(src), false
+	eachLine(src, func(num int, span text.Span, hasLF bool) {
+		ln := Line{Num: num, Span: span, HasLF: hasLF, Entry: -1}
+		if e, ok := parseEntry(src, view, span); ok {
+			e.Line, e.LineIndex = num, len(d.Lines)
+			ln.Kind, ln.Entry = KindEntry, len(d.Entries)
+			d.Entries = append(d.Entries, e)
+		} else {
+			ln.Kind = classify(src[span.Start:span.End], &inFence)
+		}
+		d.Lines = append(d.Lines, ln)
+	})
 	return d
 }
 
 // viewOf is src as a string, without a copy: for the strings of the
 // entries of a parse of src, which is never written (see Document). Held
 // by a long-lived process, a copy of each entry's content doubled the
-// bytes a file's parse keeps (9.6 MB at 100,000 entries), and the views
-// keep nothing the Document does not: its Src.
-//
-// Only a fresh parse views its Src. Reparse copies the strings of the
-// lines it reads and keeps those of the lines it takes from the old
-// parse: its strings then view the first parse's Src, which is alive
-// anyway while they are, and copy the few lines changed since. Had a
-// reparse viewed its own Src, a string read there and kept by a cache
-// (the checks keep the analyses of the contents they saw) would keep
-// that whole version of the file alive, one per line edited.
+// bytes a file's parse keeps, and the views keep nothing the Document does
+// not: its Src.
 func viewOf(src []byte) string {
 	if len(src) == 0 {
 		return ""
@@ -127,33 +129,12 @@ func maxEntries(src []byte) int {
 	return n
 }
 
-// parseUntil appends to d the lines of d.Src from offset start on, the first
-// numbered num, with a fence open or not before it, up to the line that
-// starts at offset stop (len(d.Src)+1 for all of them); it returns whether a
-// fence is open after them. The entries' strings are views of view when it
-// is d.Src as a string (viewOf), else copies.
-func (d *Document) parseUntil(start, num int, inFence bool, stop int, view string) bool {
-	src := d.Src
-	eachLine(src, start, num, stop, func(num int, span text.Span, hasLF bool) {
-		ln := Line{Num: num, Span: span, HasLF: hasLF, Entry: -1}
-		if e, ok := parseEntry(src, view, span); ok {
-			e.Line, e.LineIndex = num, len(d.Lines)
-			ln.Kind, ln.Entry = KindEntry, len(d.Entries)
-			d.Entries = append(d.Entries, e)
-		} else {
-			ln.Kind = classify(src[span.Start:span.End], &inFence)
-		}
-		d.Lines = append(d.Lines, ln)
-	})
-	return inFence
-}
-
 // Entries calls fn with each entry of src, in order, exactly as Parse finds
 // them, without building a Document: for a reader that wants the entries
 // alone and once (a one-shot query), the lines are neither classified nor
 // kept.
 func Entries(src []byte, fn func(Entry)) {
-	eachLine(src, 0, 1, len(src)+1, func(num int, span text.Span, _ bool) {
+	eachLine(src, func(num int, span text.Span, _ bool) {
 		if e, ok := parseEntry(src, "", span); ok {
 			e.Line, e.LineIndex = num, num-1
 			fn(e)
@@ -179,11 +160,10 @@ func EntryOfLine(line []byte, start, num int) (Entry, bool) {
 	return e, true
 }
 
-// eachLine calls fn with each LF-separated line of src from offset start
-// (a line's start) to the line that starts at stop, numbered from num: its
-// 1-based number, its span without the LF, and whether an LF ends it.
-func eachLine(src []byte, start, num, stop int, fn func(num int, span text.Span, hasLF bool)) {
-	for ; start != stop; num++ {
+// eachLine calls fn with each LF-separated line of src: its 1-based
+// number, its span without the LF, and whether an LF ends it.
+func eachLine(src []byte, fn func(num int, span text.Span, hasLF bool)) {
+	for start, num := 0, 1; ; num++ {
 		end := bytes.IndexByte(src[start:], '\n')
 		hasLF := end >= 0
 		if hasLF {

@@ -1,8 +1,6 @@
 package memfile
 
 import (
-	"bytes"
-	"strings"
 	"testing"
 	"unsafe"
 )
@@ -33,42 +31,6 @@ func TestParseViewsItsSource(t *testing.T) {
 		}
 		if e.Content != "" && !within(e.Content, src) || e.HasSlug && !within(e.Slug, src) {
 			t.Errorf("line %d: %q %q are copies, not views of Src", e.Line, e.Slug, e.Content)
-		}
-	}
-}
-
-// TestReparseCopiesWhatItReads: the entries Reparse reads are
-// copies, not views of the new Src, and those they keep are the old
-// parse's strings: so the strings a cache keeps from any version view
-// only the first parse's Src, never one whole version of the file per
-// line edited.
-func TestReparseCopiesWhatItReads(t *testing.T) {
-	old := Parse([]byte(viewsSrc))
-	for name, reparse := range map[string]func(*Document, []byte) *Document{"Reparse": Reparse} {
-		for _, src := range [][]byte{
-			[]byte(strings.Replace(viewsSrc, "plain content", "plain contents", 1)),
-			[]byte(viewsSrc + "- [new-one] appended\n"),
-		} {
-			d := reparse(old, src)
-			if !bytes.Equal(d.Src, src) || len(d.Entries) < 4 {
-				t.Fatalf("%s: %d entries of %q", name, len(d.Entries), d.Src)
-			}
-			read := 0
-			for i, e := range d.Entries {
-				if within(e.Content, src) || within(e.Slug, src) {
-					t.Errorf("%s: line %d views the new Src", name, e.Line)
-				}
-				if i < len(old.Entries) && e.Content == old.Entries[i].Content && unsafe.StringData(e.Content) != unsafe.StringData(old.Entries[i].Content) {
-					t.Errorf("%s: line %d is unchanged but not the old parse's string", name, e.Line)
-				}
-				if i >= len(old.Entries) || e.Content != old.Entries[i].Content {
-					read++
-				}
-			}
-			if read == 0 {
-				t.Fatalf("%s: the test should change or add an entry", name)
-			}
-			old = Parse([]byte(viewsSrc)) // Extend took old's room
 		}
 	}
 }

@@ -87,17 +87,8 @@ func (w *Warm) known(path string) *memfile.Document {
 	return nil
 }
 
-// reparsing is memfile.Parse, read from base when there is one.
-func reparsing(base *memfile.Document) func([]byte) *memfile.Document {
-	if base == nil {
-		return memfile.Parse
-	}
-	return func(b []byte) *memfile.Document { return memfile.Reparse(base, b) }
-}
-
 // Load is Service.Load for a long-lived process: a new snapshot, in which
-// a file with the bytes it had at the last read keeps its parse, and one
-// another writer appended to is parsed from the earlier parse. Keeping the
+// a file with the bytes it had at the last read keeps its parse. Keeping the
 // files while a stat of the folder vouched for them saved under a
 // millisecond a call at 10,000 entries (issue 29's measurements), and was
 // one more "is the disk still what I read" rule: retired.
@@ -115,14 +106,8 @@ func (w *Warm) Load(ws *store.Workspace) ([]rules.File, error) {
 	}
 	parsed := make([]func() rules.File, len(snap.Files))
 	for i, sf := range snap.Files {
-		p, ok := prev[sf.Path]
-		switch {
-		case !ok || sf.Data == nil || p.TooLarge():
-		case bytes.Equal(p.Doc.Src, sf.Data):
+		if p, ok := prev[sf.Path]; ok && sf.Data != nil && !p.TooLarge() && bytes.Equal(p.Doc.Src, sf.Data) {
 			parsed[i] = func() rules.File { return p }
-		default:
-			// Most often another writer appended an entry.
-			parsed[i] = func() rules.File { return rules.NewFileParsing(sf.Path, sf.Data, reparsing(p.Doc)) }
 		}
 	}
 	files := OverlayParsed(snap, parsed, nil)

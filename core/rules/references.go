@@ -58,7 +58,7 @@ func (c *Checker) citations(files []File) []citing {
 			rs, ok := now.Of(ct)
 			if !ok {
 				if rs, ok = old.Of(ct); !ok {
-					rs = refs.Extract(ct)
+					rs = refs.Extract(kept(ct, old != nil))
 				}
 				now.add(ct, rs)
 			}

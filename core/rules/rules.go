@@ -66,16 +66,11 @@ type File struct {
 // MaxFileBytes or MaxFileLines is not parsed: its Document holds the bytes
 // and no lines or entries, so that nothing (a Checker above all) keeps a
 // parse of it.
-func NewFile(path string, data []byte) File { return NewFileParsing(path, data, memfile.Parse) }
-
-// NewFileParsing is NewFile with the parse made by parse, which must be
-// memfile.Parse's (a caller that keeps the parse of a file's earlier bytes
-// gives memfile.Reparse's).
-func NewFileParsing(path string, data []byte, parse func([]byte) *memfile.Document) File {
+func NewFile(path string, data []byte) File {
 	if !memfile.Fits(data) {
 		return fileAt(path, &memfile.Document{Src: data})
 	}
-	return fileAt(path, parse(data))
+	return fileAt(path, memfile.Parse(data))
 }
 
 // NewFileTooLarge is a file of size bytes, over MaxFileBytes, whose bytes

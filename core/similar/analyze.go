@@ -7,14 +7,6 @@ import (
 
 // Analyze tokenises s once.
 func Analyze(s string) *Text {
-	if t, ok := analyzeASCII(s); ok {
-		return t
-	}
-	return analyzeGeneral(s)
-}
-
-// analyzeGeneral is Analyze for any text; analyzeASCII must agree with it.
-func analyzeGeneral(s string) *Text {
 	tk := tokenize(s, true)
 	t := &Text{Raw: s, Norm: Normalize(s), Sign: 1}
 	if (tk.flips+comparatorFlips(s)+assignedNoes(s))%2 == 1 {

@@ -78,8 +78,8 @@ const (
 //
 // A language server keeps a Text for every entry of a workspace, so its
 // lists live back to back in one array (one slice header, one allocation)
-// and its keywords are views of Norm wherever they are spelled the same;
-// the header is 80 bytes (TestTextSize).
+// and its keywords are views of one string of its cleaned words; the
+// header is 80 bytes (TestTextSize).
 type Text struct {
 	Raw string
 	// Norm is the normalised form for the exact-match shortcut.

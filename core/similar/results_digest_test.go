@@ -13,8 +13,8 @@ import (
 
 // digestTexts are entries of every shape the analysis treats apart: the
 // generator's (rewordings, reversals, copies, CJK and Cyrillic) and texts
-// built from the characters the ASCII pass looks at (hyphens, digit-dot-
-// digit, names, comparators).
+// built from the ASCII characters the tokenizer treats apart (hyphens,
+// digit-dot-digit, names, comparators).
 func digestTexts() []string {
 	g := newEntryGen(11, 400)
 	var out []string

@@ -50,3 +50,6 @@ func (t *wordTable) lookup(w []byte) wordFlags {
 		i = (i + 1) & uint32(len(t.slots)-1)
 	}
 }
+
+// lookupWord is words[string(w)].
+func lookupWord(w []byte) wordFlags { return vocab().table.lookup(w) }

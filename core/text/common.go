@@ -3,8 +3,8 @@ package text
 import "bytes"
 
 // CommonPrefix is the length of the longest common prefix of a and b,
-// compared a block at a time: what a reparse or a rescan of an edited file
-// (one line changed in a megabyte) needs to know first.
+// compared a block at a time: what a rescan of an edited file (one line
+// changed in a megabyte) needs to know first.
 func CommonPrefix(a, b []byte) int {
 	const block = 4096
 	n := min(len(a), len(b))
