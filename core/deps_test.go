@@ -48,15 +48,13 @@ var frontEnds = []string{module + "/lsp", module + "/mcp"}
 // features and the rules it converts to the protocol, and the values they
 // speak in. It plans nothing itself (issue 29): core/refs (what a citation
 // leads to and says) and core/merge (reconciling a buffer with the disk)
-// are reached through core/memory, and what it still imports beyond these
-// is listed as still to go, never to be added to.
+// are reached through core/memory.
 var lspMayImport = map[string]string{
 	"core/memory":   "",
 	"core/rules":    "",
 	"core/text":     "",
 	"core/config":   "",
 	"core/category": "",
-	"core/memfile":  "still to go: only the parsed document it converts positions and symbols from",
 }
 
 // mcpMayImport is what the MCP server may import of core: it converts
