@@ -136,9 +136,9 @@ func (p *Project) inMemory(rel string) bool {
 // listGit asks git for the work tree holding the root, the commit HEAD
 // names, and its files: those in the index and the new ones git does not
 // ignore. HEAD is read before the listing, and every answer of the history
-// is asked of that commit, not of HEAD (history.go): a commit made while
-// the project is in use is seen by the next listing, never half by this
-// one.
+// but a blame is asked of that commit, not of HEAD (history.go): a commit
+// made while the project is in use is seen by the next listing, not half
+// by this one.
 func (p *Project) listGit(ctx context.Context) error {
 	// --verify names HEAD's commit; before the first commit it prints
 	// nothing for it and exits 1, after the other lines.
@@ -149,14 +149,18 @@ func (p *Project) listGit(ctx context.Context) error {
 		return fmt.Errorf("git rev-parse: %w: %s", err, strings.TrimSpace(stderr.String()))
 	}
 	lines := strings.Split(strings.TrimRight(string(out), "\r\n"), "\n")
-	if len(lines) < 2 || lines[0] == "" || len(lines) > 3 || err != nil && len(lines) != 2 {
+	want := 3 // the top level, the shallow file, HEAD's commit
+	if err != nil {
+		want = 2
+	}
+	if len(lines) != want || lines[0] == "" {
 		return errors.New("git named no top level")
 	}
 	top, shallow := filepath.Clean(lines[0]), filepath.FromSlash(lines[1])
 	if !filepath.IsAbs(shallow) {
 		shallow = filepath.Join(p.Root, shallow)
 	}
-	if len(lines) == 3 {
+	if want == 3 {
 		p.history = lines[2]
 		// A fetch that deepens a shallow clone rewrites where its history
 		// is cut, under the same HEAD.
