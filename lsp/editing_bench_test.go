@@ -86,20 +86,7 @@ func benchEditingFile(b *testing.B, root, path string, n int, raised bool) {
 	}
 	i := 0
 	b.Run("didChange", func(b *testing.B) {
-		var arrived time.Duration
-		for b.Loop() {
-			c.Forget()
-			i++
-			r := letter
-			if i%2 == 1 {
-				r = flipCase(letter)
-			}
-			sent := time.Now()
-			v := c.Change(uri, lsptest.TextEdit{Range: lsptest.Range{Start: at, End: lsptest.Position{Line: at.Line, Character: at.Character + 1}}, NewText: string(r)})
-			m, _ := c.Await(0, 5*time.Minute, fmt.Sprintf("publishDiagnostics for version %d", v), publishedFor(uri, v))
-			arrived += m.Arrived.Sub(sent)
-		}
-		reportWork(b, arrived, binaryDebounce)
+		reportWork(b, typeLetters(b, c, uri, at, letter, &i), binaryDebounce)
 	})
 	codeAction := func(b *testing.B, l int) { codeActionAt(b, c, uri, l) }
 	for _, ca := range []struct {
@@ -117,6 +104,25 @@ func benchEditingFile(b *testing.B, root, path string, n int, raised bool) {
 		})
 	}
 	c.Shutdown()
+}
+
+// typeLetters changes the case of the letter at at, back and forth (*i
+// counts the changes), once per iteration of b's loop, each time until the
+// publish of the new version has arrived, and returns those times summed.
+func typeLetters(b *testing.B, c *lsptest.Client, uri string, at lsptest.Position, letter rune, i *int) (arrived time.Duration) {
+	for b.Loop() {
+		c.Forget()
+		*i++
+		r := letter
+		if *i%2 == 1 {
+			r = flipCase(letter)
+		}
+		sent := time.Now()
+		v := c.Change(uri, lsptest.TextEdit{Range: lsptest.Range{Start: at, End: lsptest.Position{Line: at.Line, Character: at.Character + 1}}, NewText: string(r)})
+		m, _ := c.Await(0, 5*time.Minute, fmt.Sprintf("publishDiagnostics for version %d", v), publishedFor(uri, v))
+		arrived += m.Arrived.Sub(sent)
+	}
+	return arrived
 }
 
 // reportWork reports, beside ns/op (until the test's client has parsed the

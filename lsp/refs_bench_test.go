@@ -36,6 +36,18 @@ func benchRepo(b *testing.B) (root string, settings map[string]any) {
 	return root, settings
 }
 
+// benchDecisionsFile is the path and content of the bench repository's
+// decisions.md.
+func benchDecisionsFile(b *testing.B, root string) (string, []byte) {
+	b.Helper()
+	memFile := filepath.Join(root, ".memory", "decisions.md")
+	src, err := os.ReadFile(memFile)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return memFile, src
+}
+
 // startBench starts the binary on root; byClient says the client watches
 // files for the server (didChangeWatchedFiles registered dynamically).
 // MEMORY_LSP_BENCH_LOG names a debug log to write, which shows how long
@@ -74,11 +86,7 @@ func staleCount(m *lsptest.Message) int {
 // (untimed) and waits for the stale-path to go.
 func BenchmarkReferenceChangeToPublish(b *testing.B) {
 	root, settings := benchRepo(b)
-	memFile := filepath.Join(root, ".memory", "decisions.md")
-	src, err := os.ReadFile(memFile)
-	if err != nil {
-		b.Fatal(err)
-	}
+	memFile, src := benchDecisionsFile(b, root)
 	m := regexp.MustCompile("`(pkg/m[0-9]+/sub/f[0-9]+\\.go)`").FindSubmatch(src)
 	if m == nil {
 		b.Fatal("no cited file in decisions.md")
@@ -162,4 +170,23 @@ func BenchmarkFirstRequestAfterInitialized(b *testing.B) {
 		c.ExitCode()
 		b.StartTimer()
 	}
+}
+
+// BenchmarkEditInRepoToPublish is what a keystroke costs where the
+// entries' references are judged: one letter of the middle entry of
+// decisions.md changed in the editor, until the publishDiagnostics of that
+// version has arrived, through the binary, on the repository of
+// BenchmarkReferenceChangeToPublish; "ms-work" is that time less the
+// server's debounce. Every check judges every reference of the folder again.
+func BenchmarkEditInRepoToPublish(b *testing.B) {
+	root, settings := benchRepo(b)
+	memFile, src := benchDecisionsFile(b, root)
+	c := startBench(b, root, settings, true)
+	c.Notify("initialized", map[string]any{})
+	uri := c.Open(memFile, string(src))
+	c.AwaitDiagnostics(uri, 1, time.Minute)
+	at, letter := middleLetter(b, string(src))
+	i := 0
+	reportWork(b, typeLetters(b, c, uri, at, letter, &i), binaryDebounce)
+	c.Shutdown()
 }

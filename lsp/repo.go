@@ -15,13 +15,14 @@ import (
 // reference rules judge entries against and the links, definitions and
 // hovers of references (links.go, definition.go, hover.go) resolve in.
 // Opening it lists the project's files, which a large project makes slow
-// (BenchmarkRepoJudge's "open"), so it is built once, in the background, and
-// then follows the changes to the code (watch_refs.go) in place:
-// repo.Updatable.Update works on the changed paths only
-// (BenchmarkRepoUpdate) and answers as a repository opened afresh would.
-// Each folder has one worker goroutine at a time (runRepo) that opens the
-// repository or applies the changes gathered since, and then checks the
-// folder again.
+// (BenchmarkRepoJudge's "open"), so it is built in the background, never on
+// the read loop, and opened again after the changes to the code
+// (watch_refs.go): repo.Reopener.Reopen lists the project again and keeps
+// what git's history answered while HEAD names the same commit, which is
+// the dear part in a project with a history
+// (BenchmarkReferenceChangeToPublish). Each folder has one worker goroutine
+// at a time (runRepo) that opens the repository, or opens it again after
+// the changes gathered since, and then checks the folder again.
 //
 // Nothing waits for a build on the read loop. A check that finds no build
 // yet does not publish: the worker publishes once the build is done
@@ -39,11 +40,11 @@ import (
 // once in the log, and tried again after the next change.
 
 // codeDebounce gathers the watcher's events of one change to the code
-// before the repository follows them: a `git mv` is a rename in the work
-// tree, then git's index.lock written and renamed over the index, all within
-// a few milliseconds on a small repository. Following each event apart
-// would be correct too (each Update answers as an opened repository would),
-// only with a check per event; a longer wait would be the user's. The
+// before the repository is opened again: a `git mv` is a rename in the
+// work tree, then git's index.lock written and renamed over the index, all
+// within a few milliseconds on a small repository. Opening again after each
+// event would be correct too, only with a listing and a check per event; a
+// longer wait would be the user's. The
 // client's events are followed at once: a client gathers them itself
 // before it sends them (VS Code over about 50 ms).
 const codeDebounce = 10 * time.Millisecond
@@ -221,39 +222,40 @@ func (s *Server) runRepo(f *folder) {
 	}
 }
 
-// updatableRepo is a repository that follows changes to the code without
-// being opened again (core/repo.Updatable, which the server is given
-// through Options.OpenRepo and does not import).
-type updatableRepo interface {
-	Update(ctx context.Context, changed []string) (rules.Repo, memory.RepoDelta, error)
+// reopener is a repository that can be opened again after a change to the
+// code, keeping what did not change (core/repo.Reopener, which the server
+// is given through Options.OpenRepo and does not import).
+type reopener interface {
+	Reopen(ctx context.Context, workTree bool) (rules.Repo, error)
 }
 
-// followRepo is cur after paths changed, or nil when it cannot follow them
-// (a repository that is not updatable, as tests give, after a
-// change to the work tree, or a project that can no longer be listed): then
-// it is opened afresh.
+// followRepo is cur after paths changed (none: git's own files did), or nil
+// when it is to be opened afresh (a repository that cannot be opened again,
+// as tests give, after a change to the work tree, or a project that can no
+// longer be listed). cur itself is returned when nothing it answers
+// changed.
 func (s *Server) followRepo(f *folder, cur *repoState, paths []string) *repoState {
-	u, ok := cur.repo.(updatableRepo)
+	ro, ok := cur.repo.(reopener)
 	switch {
 	case !ok && len(paths) == 0:
-		// Only git's files changed: a repository that does not follow
-		// changes (tests' fakes; core/repo's always does) is opened
-		// again for changes to the work tree only, not for every look at
-		// git's index.
+		// Only git's files changed: a repository that cannot be opened
+		// again (tests' fakes; core/repo's always can) is opened afresh
+		// for changes to the work tree only, not for every look at git's
+		// index.
 		return cur
 	case !ok:
 		return nil
 	}
 	start := time.Now()
-	next, d, err := u.Update(s.life, paths)
+	next, err := ro.Reopen(s.life, len(paths) > 0)
 	if err != nil {
 		return nil
 	}
-	s.log.Debugf("repository of %s: followed %d changed paths in %s (%d files added, %d removed, history moved: %v, listed again: %v)",
-		f.dir, len(paths), since(start), len(d.Added), len(d.Removed), d.History, d.Relisted)
 	if next == cur.repo {
+		s.log.Debugf("repository of %s: listed again in %s, unchanged", f.dir, since(start))
 		return cur
 	}
+	s.log.Debugf("repository of %s: opened again in %s after %d changed paths", f.dir, since(start), len(paths))
 	return &repoState{repo: next, cfg: cur.cfg}
 }
 

@@ -109,9 +109,9 @@ func (s *Server) followReferences(f *folder) {
 	}
 	if w.followDirs(f, dirs) && last.repo.get() != nil {
 		// A commit, a checkout or a git mv made before git's folder was
-		// watched would go unseen: the repository looks at git's index and
-		// history now (nothing to do, and no check, if they did not move).
-		// One that could not be opened is tried again after a real change
+		// watched would go unseen: the repository is listed again now (no
+		// check when the listing and the history read as before). One
+		// that could not be opened is tried again after a real change
 		// only.
 		s.repoChanged(f, nil, true, true, 0)
 	}
@@ -317,8 +317,8 @@ func concerns(f *folder, name string, ch fileChange) (at string, follow, republi
 	}
 	name = sc.Spelled(filepath.Dir(f.key), name)
 	if sc.InGitDir(name) {
-		// The index and the history are looked at by every follow: no
-		// path to hand over.
+		// Every opening lists the index and reads HEAD: no path to hand
+		// over.
 		git := sc.IsGitFile(name)
 		return "", git, git
 	}

@@ -105,20 +105,19 @@ func gitDirOf(top, dotGit string) string {
 	return filepath.Clean(p)
 }
 
-// GitFiles are the files of git's folder whose change means the index (git
-// add, mv, rm, a commit, a checkout) or the history (store.HistoryFiles)
-// moved.
-func GitFiles() []string { return append([]string{"index"}, store.HistoryFiles[:]...) }
+// gitFiles are the files of git's folder that a `git add`, `mv` or `rm`, a
+// commit, an amend, a rebase, a checkout or a reset writes: the index, HEAD
+// (a checkout), HEAD's log (every move of HEAD while reflogs are kept) and
+// the packed refs (a branch's commit, once packed). A change to one has the
+// repository opened again; one that moved nothing is no change
+// (store.Project.Same).
+var gitFiles = []string{"index", "HEAD", "packed-refs", filepath.Join("logs", "HEAD")}
+
+// GitFiles are the files of git's folder a watcher of the code watches.
+func GitFiles() []string { return slices.Clone(gitFiles) }
 
 // IsGitFile reports whether path is one of GitFiles in git's folder.
 func (sc *RepoScope) IsGitFile(path string) bool {
 	rel, ok := strings.CutPrefix(path, sc.GitDir+string(filepath.Separator))
-	if !ok {
-		return false
-	}
-	return rel == "index" || slices.Contains(store.HistoryFiles[:], rel)
+	return ok && slices.Contains(gitFiles, rel)
 }
-
-// RepoDelta is what a repository that follows changes to the code says
-// they changed (core/repo's Updatable).
-type RepoDelta = store.Delta

@@ -70,11 +70,11 @@ func BenchmarkRepoJudge(b *testing.B) {
 	})
 }
 
-// BenchmarkRepoUpdate is the repository view following one `git mv` of a
-// file and its move back (two Updates per op, each after its git command),
-// in process, on the repository of BenchmarkRepoJudge, with the name index
-// warm as a server keeps it. The git commands are not timed.
-func BenchmarkRepoUpdate(b *testing.B) {
+// BenchmarkRepoReopen is the repository view opened again after one `git
+// mv` of a file and after its move back (two Reopens per op, each after its
+// git command), in process, on the repository of BenchmarkRepoJudge, with
+// the moves read as a server has read them. The git commands are not timed.
+func BenchmarkRepoReopen(b *testing.B) {
 	root := os.Getenv("MEMORY_LSP_BENCH_REPO")
 	if root == "" {
 		b.Skip("MEMORY_LSP_BENCH_REPO is not set: generate a repository with scripts/gen-reference-repo")
@@ -83,7 +83,7 @@ func BenchmarkRepoUpdate(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	r.Endings("f000100.go")
+	r.Moved("f000100.go")
 	from, to := "pkg/m0001/sub/f000100.go", "pkg/m0001/sub/f000100-moved.go"
 	git := func(args ...string) {
 		b.Helper()
@@ -94,22 +94,19 @@ func BenchmarkRepoUpdate(b *testing.B) {
 		}
 		b.StartTimer()
 	}
-	update := func(paths ...string) {
+	reopen := func() {
 		b.Helper()
-		var abs []string
-		for _, p := range paths {
-			abs = append(abs, filepath.Join(root, p))
-		}
-		next, d, err := r.(repo.Updatable).Update(context.Background(), abs)
-		if err != nil || d.Relisted || len(d.Added) != 1 {
-			b.Fatalf("Update: %+v %v", d, err)
+		next, err := r.(repo.Reopener).Reopen(context.Background(), true)
+		if err != nil {
+			b.Fatal(err)
 		}
 		r = next
+		r.Moved("f000100.go")
 	}
 	for b.Loop() {
 		git("mv", from, to)
-		update(from, to)
+		reopen()
 		git("mv", to, from)
-		update(to, from)
+		reopen()
 	}
 }

@@ -66,7 +66,7 @@ func (r *repo) shownMove(m refs.Move) refs.Move {
 // tree.
 func (r *repo) readHistory() history {
 	h := history{gone: map[string]gonePath{}, byName: map[string]gonePath{}}
-	moves := r.moves.get(func() map[string]store.Move { return r.p.MovesCached(r.ctx, r.depth, r.cacheDir) })
+	moves := r.answers.moves.get(func() map[string]store.Move { return r.p.MovesCached(r.ctx, r.depth, r.cacheDir) })
 	for old, m := range moves {
 		if _, ok := r.p.Stat(old); ok {
 			continue // back again (restored, or a new file of that name)
@@ -128,14 +128,14 @@ func (r *repo) Written(file string, line int) time.Time {
 	if fi, err := store.Stat(filepath.Join(r.p.Top, filepath.FromSlash(rel))); err == nil {
 		key += "\x00" + strconv.FormatInt(fi.Size(), 10) + "\x00" + strconv.FormatInt(fi.ModTime().UnixNano(), 10)
 	}
-	times := r.blames.get(key, func() []time.Time {
+	times := r.answers.blames.get(key, func() []time.Time {
 		t, err := r.p.Blame(r.ctx, rel)
 		if err != nil {
 			return nil // not committed, or no git: every line is new
 		}
 		// The file's earlier states are not asked again: a server that
 		// lives through thousands of saves keeps one blame a file.
-		r.blames.dropOthers(rel+"\x00", key)
+		r.answers.blames.dropOthers(rel+"\x00", key)
 		return t
 	})
 	if line < 1 || line > len(times) {
@@ -157,7 +157,7 @@ func (r *repo) LastChange(cited string) (string, time.Time, bool) {
 	if !ok {
 		return "", time.Time{}, false
 	}
-	c := r.changes.get(rel, func() lastChange {
+	c := r.answers.changes.get(rel, func() lastChange {
 		commit, when, ok := r.p.LastChange(r.ctx, rel)
 		return lastChange{commit, when, ok}
 	})

@@ -94,7 +94,7 @@ func (r *repo) RootAt(name string, at time.Time) (isDir, ok bool) {
 	if r.ctx.Err() != nil {
 		return false, false // not cached: a cancelled read is no answer
 	}
-	names := r.rootsThen.get(commit, func() map[string]bool {
+	names := r.answers.rootsThen.get(commit, func() map[string]bool {
 		n, _, _ := store.TreeAt(r.ctx, r.p.Top, r.rootRel, commit)
 		return n
 	})
@@ -105,7 +105,7 @@ func (r *repo) RootAt(name string, at time.Time) (isDir, ok bool) {
 // commitBefore is the newest commit of HEAD's history made before at,
 // asked once for a time, "" when there is none.
 func (r *repo) commitBefore(at time.Time) string {
-	return r.commitsBefore.get(strconv.FormatInt(at.Unix(), 10), func() string {
+	return r.answers.commitsBefore.get(strconv.FormatInt(at.Unix(), 10), func() string {
 		c, _ := r.p.CommitBefore(r.ctx, at)
 		return c
 	})
@@ -123,7 +123,7 @@ func (r *repo) ManifestAt(tool refs.Tool, dir string, at time.Time) (refs.Manife
 	for _, folder := range r.manifestFolders(dir) {
 		for _, name := range refs.ManifestNames(tool) {
 			f := join(folder, name)
-			read := r.manifestsThen.get(tool.String()+"\x00"+f+"\x00"+commit, func() manifestRead {
+			read := r.answers.manifestsThen.get(tool.String()+"\x00"+f+"\x00"+commit, func() manifestRead {
 				src, ok, err := store.FileAt(r.ctx, r.p.Top, f, commit, maxManifestThenBytes)
 				if err != nil || !ok {
 					return manifestRead{}

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/memory-lsp/memory-lsp/core/config"
@@ -40,14 +39,45 @@ func OpenCaching(ctx context.Context, root string, cfg config.Config, cacheDir s
 	return r, nil
 }
 
+// Reopener is a rules.Repo that can be opened again after a change to the
+// code: the one Open returns.
+type Reopener interface {
+	rules.Repo
+	// Reopen lists the project again, as Open would now. What git's
+	// history answered is kept while the history is the same
+	// (store.Project.SameHistory): it is most of a repository's cost in a
+	// project with a history (BenchmarkReferenceChangeToPublish), and a
+	// change to the work tree does not alter it. workTree says paths of the
+	// work tree changed, not only git's own files: without, a listing and
+	// a history that read as before (a `git status` rewriting the index,
+	// a fetch) are no change, and the receiver itself is returned. The
+	// receiver is not changed: a check running against it is not
+	// disturbed. An error means the project could not be listed at all.
+	Reopen(ctx context.Context, workTree bool) (rules.Repo, error)
+}
+
+var _ Reopener = (*repo)(nil)
+
+func (r *repo) Reopen(ctx context.Context, workTree bool) (rules.Repo, error) {
+	p, err := store.OpenProject(ctx, r.p.Root)
+	if err != nil {
+		return nil, err
+	}
+	if !workTree && p.Same(r.p) {
+		return r, nil
+	}
+	n := newRepo(ctx, p, r.depth)
+	n.cacheDir = r.cacheDir
+	if p.SameHistory(r.p) {
+		n.answers = r.answers
+	}
+	return n, nil
+}
+
 // repo is rules.Repo over a store.Project. Paths an entry cites are
 // relative to the workspace root; the project's are relative to the git
 // top level. A cited path is tried from the root first, then from the top.
 type repo struct {
-	// id names the repository in its descendants' lineage: the Updates
-	// that led to it, the latest last (ChangesSince).
-	id      *repoToken
-	lineage []step
 	ctx     context.Context
 	p       *store.Project
 	rootRel string // the root from the top, "" when they are one folder
@@ -56,31 +86,31 @@ type repo struct {
 	// cacheDir keeps the history's moves between processes ("": not kept).
 	cacheDir string
 
-	// What is read on first need. Each is a pointer so that an Update
-	// (repo_update.go) shares with the repository it came from what a
-	// change did not touch.
-	names    *lazy[nameIndex]
-	ignoring *lazy[[]string] // folders below the root that hold a .gitignore
-	moves    *lazy[map[string]store.Move]
-	history  *lazy[history]
-	pins     *lazy[pinSets]
+	// What is read on first need.
+	names          lazy[nameIndex]
+	ignoring       lazy[[]string] // folders below the root that hold a .gitignore
+	history        lazy[history]
+	pins           lazy[pinSets]
+	manifests      lazyMap[manifestRead]
+	manifestsBelow lazyMap[[]string] // by tool: its manifests below the root
+	answers        *answers
+}
 
-	manifests      *lazyMap[manifestRead]
-	manifestsThen  *lazyMap[manifestRead]    // by tool, file and commit
-	rootsThen      *lazyMap[map[string]bool] // the root's names by commit
-	commitsBefore  *lazyMap[string]          // by time: HEAD's newest commit before it
-	manifestsBelow *lazyMap[[]string]        // by tool: its manifests below the root
-	blames         *lazyMap[[]time.Time]
-	changes        *lazyMap[lastChange]
+// answers are what git's history answered, read on first need: a function
+// of the project's history (store.Project.SameHistory) and, for a blame,
+// of the memory file's content, so a repository opened again with the same
+// history shares them (Reopen).
+type answers struct {
+	moves         lazy[map[string]store.Move]
+	blames        lazyMap[[]time.Time]
+	changes       lazyMap[lastChange]
+	commitsBefore lazyMap[string]          // by time: HEAD's newest commit before it
+	manifestsThen lazyMap[manifestRead]    // by tool, file and commit
+	rootsThen     lazyMap[map[string]bool] // the root's names by commit
 }
 
 func newRepo(ctx context.Context, p *store.Project, depth int) *repo {
-	r := &repo{id: new(repoToken), ctx: ctx, p: p, rootRel: p.RootRel(), depth: depth,
-		names: new(lazy[nameIndex]), ignoring: new(lazy[[]string]), moves: new(lazy[map[string]store.Move]),
-		history: new(lazy[history]), pins: new(lazy[pinSets]),
-		manifests: new(lazyMap[manifestRead]), manifestsThen: new(lazyMap[manifestRead]), rootsThen: new(lazyMap[map[string]bool]),
-		commitsBefore: new(lazyMap[string]), manifestsBelow: new(lazyMap[[]string]),
-		blames: new(lazyMap[[]time.Time]), changes: new(lazyMap[lastChange])}
+	r := &repo{ctx: ctx, p: p, rootRel: p.RootRel(), depth: depth, answers: new(answers)}
 	r.memRel = r.fromRoot(store.DirName)
 	return r
 }
@@ -250,17 +280,10 @@ func (r *repo) ending(cited string, limit int) []string {
 // entry per file and folder (an index of every suffix would hold one per
 // path element), chained by name so that 100,000 files cost one map entry
 // per distinct name and no list per name.
-//
-// An Update derives the index of the changed repository from this one
-// (repo_update.go): the paths gone since it was built are hidden, the new
-// ones listed apart by name; the built part is shared, never changed.
 type nameIndex struct {
 	last  map[string]int32 // name → 1 + the index in paths of the last path with it
 	prev  []int32          // for each path, 1 + the index of the previous one with its name
 	paths []string
-
-	hidden map[string]bool     // paths of the built part that are gone
-	extra  map[string][]string // by name, the paths added since it was built
 }
 
 func newNameIndex(files []string) nameIndex {
@@ -285,13 +308,8 @@ func newNameIndex(files []string) nameIndex {
 // ending yields the paths whose last element is name.
 func (x *nameIndex) ending(name string) iter.Seq[string] {
 	return func(yield func(string) bool) {
-		for _, p := range x.extra[name] {
-			if !yield(p) {
-				return
-			}
-		}
 		for i := x.last[name]; i > 0; i = x.prev[i-1] {
-			if p := x.paths[i-1]; !x.hidden[p] && !yield(p) {
+			if !yield(x.paths[i-1]) {
 				return
 			}
 		}
@@ -324,25 +342,11 @@ func (r *repo) resolve(cited string) (string, bool) {
 type lazy[T any] struct {
 	once sync.Once
 	v    T
-	done atomic.Bool // v is computed
 }
 
 func (l *lazy[T]) get(compute func() T) T {
-	l.once.Do(func() {
-		l.v = compute()
-		l.done.Store(true)
-	})
+	l.once.Do(func() { l.v = compute() })
 	return l.v
-}
-
-// ready is a computed value without waiting, ok false when it is not
-// computed yet.
-func (l *lazy[T]) ready() (T, bool) {
-	if l.done.Load() {
-		return l.v, true
-	}
-	var zero T
-	return zero, false
 }
 
 // lazyMap computes each key's value once, on first need, without holding
@@ -384,15 +388,9 @@ func (l *lazyMap[T]) dropOthers(prefix, keep string) {
 	}
 }
 
-// without is a map sharing l's values but for the keys drop names.
-func (l *lazyMap[T]) without(drop func(key string) bool) *lazyMap[T] {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	n := &lazyMap[T]{m: make(map[string]*lazyValue[T], len(l.m))}
-	for k, e := range l.m {
-		if !drop(k) {
-			n.m[k] = e
-		}
-	}
-	return n
+// stemOf reports whether file is stem with an extension (parser.rs of
+// parser): its coming or going changes Stem's answer for stem.
+func stemOf(stem, file string) bool {
+	rest, ok := strings.CutPrefix(file, stem+".")
+	return ok && !strings.Contains(rest, "/")
 }

@@ -517,9 +517,9 @@ func TestRepoWrittenFollowsSaves(t *testing.T) {
 		r.Written(p, 2)
 	}
 	rr := r.(*repo)
-	rr.blames.mu.Lock()
-	kept := len(rr.blames.m)
-	rr.blames.mu.Unlock()
+	rr.answers.blames.mu.Lock()
+	kept := len(rr.answers.blames.m)
+	rr.answers.blames.mu.Unlock()
 	if kept != 1 {
 		t.Errorf("%d blames kept after six states of one file, want 1", kept)
 	}

@@ -60,14 +60,6 @@ type Checker struct {
 	// References hands them out: set by the call that made them, read
 	// without c.mu.
 	read atomic.Pointer[Readings]
-	// verdicts are the reference rules' verdicts of the previous call,
-	// judged against judgedBy (verdicts.go).
-	verdicts map[verdictKey]judgement
-	judgedBy Repo
-	// gen numbers the checks that judge references, for the verdicts;
-	// verdictsHigh is the most verdicts the map has held since it was made.
-	gen          uint32
-	verdictsHigh int
 
 	// Repo is what the reference rules judge entries against; nil keeps
 	// them silent. Set it before a call, not during one.
@@ -141,25 +133,14 @@ func (c *Checker) Check(files []File, cfg config.Config) []Finding {
 	if ReadsRepo(cfg) && c.Repo != nil && c.Repo.HasCode() {
 		tasks = append(tasks, &task{key: referencesTask, run: func(w *workspace) {
 			w.cites = c.citations(files)
-			if c.keepsVerdicts() {
-				w.gen = c.startVerdicts(w.cites)
-				w.verdicts = c.verdicts
-			} else {
-				c.verdicts = nil
-			}
 			for i := range registry {
 				if r := &registry[i]; r.on(cfg) && r.NeedsRepo {
 					w.run(r)
 				}
 			}
-			if w.verdicts != nil {
-				c.endVerdicts(w.gen)
-			}
-			c.judgedBy = c.Repo
 		}})
 	} else {
 		c.keepReadings(nil) // nothing to judge: keep no readings
-		c.verdicts, c.judgedBy = nil, nil
 	}
 	var pairs *task
 	if slices.ContainsFunc(registry, func(r rule) bool { return r.Pairs && r.on(cfg) }) {
@@ -327,9 +308,6 @@ func parallelTasks(n int, task func(k int)) {
 func (c *Checker) reset() {
 	c.groups, c.cache, c.slugBases, c.took = nil, nil, nil, nil
 	c.directives, c.secrets, c.scores = nil, nil, nil
-	// judged in place: some may have been judged against c.Repo, others
-	// only against judgedBy
-	c.verdicts, c.judgedBy, c.verdictsHigh = nil, nil, 0
 	c.keepReadings(nil)
 }
 

@@ -147,22 +147,20 @@ func (c *Checker) References() *Readings {
 }
 
 // judged calls fn for each reference of kind that an entry cites and that
-// refs.Judge finds stale or drifting, in file and entry order; a verdict
-// the previous check reached and the change since cannot alter is reused
-// (verdicts.go).
+// refs.Judge finds stale or drifting, in file and entry order.
 func (w *workspace) judged(kind refs.Kind, fn func(fi int, e *memfile.Entry, ref refs.Ref, v refs.Verdict)) {
 	for _, c := range w.cites {
 		f := &w.files[c.file]
 		e := &f.Doc.Entries[c.entry]
 		var repo *entryRepo
-		for i, ref := range c.refs {
+		for _, ref := range c.refs {
 			if ref.Kind != kind {
 				continue
 			}
 			if repo == nil {
 				repo = &entryRepo{Repo: w.repo, path: f.Path, line: e.Line}
 			}
-			if v := w.judge(f.Path, e, i, ref, repo); v.Status == refs.Stale || v.Status == refs.Drift {
+			if v := refs.Judge(ref, repo); v.Status == refs.Stale || v.Status == refs.Drift {
 				fn(c.file, e, ref, v)
 			}
 		}

@@ -327,14 +327,6 @@ type workspace struct {
 
 	// cites, read once for the rules that need the repository.
 	cites []citing
-	// verdicts, when set, are the Checker's: the previous checks'
-	// verdicts that still hold, and this check's, numbered gen, for the
-	// next (verdicts.go).
-	verdicts map[verdictKey]judgement
-	gen      uint32
-	// asking is the scratch list a judgement's questions are noted in
-	// (the references task judges one reference at a time).
-	asking []question
 
 	// pairs, computed once for duplicate, near-duplicate and conflict.
 	pairs []similar.Pair

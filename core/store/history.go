@@ -13,9 +13,19 @@ import (
 
 // What git's history says of the project: where removed paths went, when
 // each line of a memory file was written, when a path last changed. Each
-// call runs at most one git process; outside git there is no history, and a
-// git that fails gives none rather than an error the rules would have to
-// report.
+// call runs at most one git process, which reads the history from the
+// commit HEAD named when the project was listed (a blame from HEAD): every
+// answer is a function of Project.history (and of the memory file's
+// content, for a blame), so a caller may keep the answers of one listing
+// for the next while SameHistory holds. Outside git there is no history, and a git that fails gives none
+// rather than an error the rules would have to report.
+
+// head is the commit HEAD named when the project was listed, "" outside
+// git or before the first commit.
+func (p *Project) head() string {
+	h, _, _ := strings.Cut(p.history, " ")
+	return h
+}
 
 // Move is what became of a path that no longer exists: renamed (New is
 // where it went, following later renames) or deleted, in Commit at When.
@@ -37,11 +47,11 @@ type Move struct {
 // not listed (log.showRoot): it removes nothing, and in a repository
 // imported in one commit it adds every file.
 func (p *Project) Moves(ctx context.Context, depth int) map[string]Move {
-	if !p.Git || depth <= 0 {
+	if p.head() == "" || depth <= 0 {
 		return nil
 	}
 	out, err := git(ctx, p.Top, "-c", "core.quotePath=false", "-c", "log.showRoot=false", "log", "--no-merges", "--format=%x00%h %ct",
-		"--name-status", "-M", fmt.Sprintf("-n%d", depth), "--")
+		"--name-status", "-M", fmt.Sprintf("-n%d", depth), p.head(), "--")
 	if err != nil {
 		return nil
 	}
@@ -94,6 +104,12 @@ func (p *Project) Blame(ctx context.Context, rel string) ([]time.Time, error) {
 	if !p.inMemory(rel) {
 		return nil, fmt.Errorf("blaming %s: not a memory file of the workspace", rel)
 	}
+	if p.head() == "" {
+		return nil, fmt.Errorf("blaming %s: no commit yet", rel)
+	}
+	// From HEAD as it is now: git before 2.41 blames the work tree's
+	// content from HEAD only (--contents takes no commit). A commit made
+	// since the listing is seen by the next one, whose key differs.
 	lines, err := blame(ctx, p.Top, rel)
 	if err != nil {
 		return nil, err
@@ -260,13 +276,13 @@ func TreeAt(ctx context.Context, dir, folder, commit string) (names map[string]b
 // relative to Top) and its time; ok is false outside git, for a path no
 // commit touched, or when git fails.
 func (p *Project) LastChange(ctx context.Context, rel string) (commit string, when time.Time, ok bool) {
-	if !p.Git {
+	if p.head() == "" {
 		return "", time.Time{}, false
 	}
 	if rel == "" {
 		rel = "."
 	}
-	out, err := git(ctx, p.Top, "log", "-1", "--format=%h %ct", "--", rel)
+	out, err := git(ctx, p.Top, "log", "-1", "--format=%h %ct", p.head(), "--", rel)
 	if err != nil {
 		return "", time.Time{}, false
 	}
@@ -291,10 +307,10 @@ func unixTime(s string) time.Time {
 // committer time, to the second); ok is false outside git or when no
 // commit is that old.
 func (p *Project) CommitBefore(ctx context.Context, at time.Time) (string, bool) {
-	if !p.Git || at.IsZero() {
+	if p.head() == "" || at.IsZero() {
 		return "", false
 	}
-	out, err := git(ctx, p.Top, "rev-list", "-1", "--before=@"+strconv.FormatInt(at.Unix()-1, 10), "HEAD")
+	out, err := git(ctx, p.Top, "rev-list", "-1", "--before=@"+strconv.FormatInt(at.Unix()-1, 10), p.head())
 	commit := strings.TrimSpace(string(out))
 	return commit, err == nil && commit != ""
 }

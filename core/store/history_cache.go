@@ -10,7 +10,6 @@ import (
 	"math"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -18,9 +17,12 @@ import (
 // moves anew on every run: `git log --name-status -M` over the last few
 // thousand commits, a tenth of a second in this project's own repository
 // and seconds in a large one, for a query that otherwise answers from its
-// index in milliseconds. The moves are a function of the commit HEAD
-// names and the depth read, so they are kept in a cache file per work
-// tree, under the commit's id, and read again only when HEAD moved.
+// index in milliseconds. The moves are a function of Project.history (the
+// commit HEAD named when the project was listed, history.go) and the depth
+// read, so they are kept in a cache file per work tree under that key, and
+// read again only when HEAD moved. A language server keeps the same
+// answers in memory between listings under the same key (core/repo's
+// Reopen).
 
 // maxMovesCaches is how many moves files (one per work tree) the cache
 // folder keeps.
@@ -29,22 +31,17 @@ const maxMovesCaches = 32
 var movesMagic = []byte("mlspmov1")
 
 // MovesCached is Moves, kept in a file of the folder dir (a cache folder:
-// see cachefile.go) under the commit HEAD names: a later call at the same
-// commit and depth reads it instead of the history. Without dir, outside
-// git, with no commit yet, or when the file cannot be read or written, it
-// is Moves.
+// see cachefile.go) under the project's history key: a later call at the
+// same commit and depth reads it instead of the history. Without dir,
+// outside git, with no commit yet, or when the file cannot be read or
+// written, it is Moves.
 func (p *Project) MovesCached(ctx context.Context, depth int, dir string) map[string]Move {
-	if dir == "" || !p.Git || depth <= 0 {
-		return p.Moves(ctx, depth)
-	}
-	out, err := git(ctx, p.Top, "rev-parse", "-q", "--verify", "HEAD^{commit}")
-	head := strings.TrimSpace(string(out))
-	if err != nil || head == "" {
+	if dir == "" || p.head() == "" || depth <= 0 {
 		return p.Moves(ctx, depth)
 	}
 	sum := sha256.Sum256([]byte(p.Top))
 	path := filepath.Join(dir, "moves", hex.EncodeToString(sum[:16])+".bin")
-	key := movesKey(p.Top, head, depth)
+	key := movesKey(p.Top, p.history, depth)
 	if data, err := ReadOne(path); err == nil {
 		if moves, ok := decodeMoves(data, key); ok {
 			return moves
@@ -58,8 +55,8 @@ func (p *Project) MovesCached(ctx context.Context, depth int, dir string) map[st
 }
 
 // movesKey is what a moves file must have been written for.
-func movesKey(top, head string, depth int) []byte {
-	return []byte(top + "\x00" + head + "\x00" + strconv.Itoa(depth))
+func movesKey(top, history string, depth int) []byte {
+	return []byte(top + "\x00" + history + "\x00" + strconv.Itoa(depth))
 }
 
 // encodeMoves lays out moves for key: magic, CRC-32 of the rest, then

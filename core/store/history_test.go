@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -142,7 +141,8 @@ func TestMovesDoNotFollowOlderMoves(t *testing.T) {
 // TestMovesCachedFollowHead: the moves kept in the cache folder are read
 // back instead of the history while HEAD names the same commit (a file
 // made to say otherwise is believed, which shows git was not asked), read
-// anew once HEAD moved, and never from a damaged or foreign file.
+// anew by a project listed after HEAD moved, and never from a damaged or
+// foreign file.
 func TestMovesCachedFollowHead(t *testing.T) {
 	ctx := context.Background()
 	g := gittest.New(t)
@@ -164,9 +164,8 @@ func TestMovesCachedFollowHead(t *testing.T) {
 	if len(files) != 1 {
 		t.Fatalf("cache files %v, want one", files)
 	}
-	head := strings.TrimSpace(g.Git("rev-parse", "HEAD"))
 	planted := map[string]Move{"planted.txt": {New: "elsewhere.txt", Commit: "abc1234", When: time.Unix(1700000000, 0), Seq: 1}, "no-time.txt": {Seq: 2}}
-	if err := os.WriteFile(files[0], encodeMoves(movesKey(p.Top, head, 100), planted), 0o600); err != nil {
+	if err := os.WriteFile(files[0], encodeMoves(movesKey(p.Top, p.history, 100), planted), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if got := p.MovesCached(ctx, 100, dir); !reflect.DeepEqual(got, planted) {
@@ -177,6 +176,12 @@ func TestMovesCachedFollowHead(t *testing.T) {
 	}
 	g.Git("mv", "src/b.go", "src/c.go")
 	g.Commit("2024-03-01", "move again")
+	if got := p.Moves(ctx, 100); len(got) != 2 || got["src/b.go"].New != "" {
+		t.Fatalf("the project listed before the commit: %+v, want the history as it was then", got)
+	}
+	if p, err = OpenProject(ctx, g.Dir); err != nil {
+		t.Fatal(err)
+	}
 	want = p.Moves(ctx, 100)
 	if got := p.MovesCached(ctx, 100, dir); !reflect.DeepEqual(got, want) || want["src/b.go"].New != "src/c.go" {
 		t.Fatalf("after a commit: %+v, want %+v", got, want)
@@ -188,7 +193,7 @@ func TestMovesCachedFollowHead(t *testing.T) {
 	for i := range data {
 		c := slices.Clone(data)
 		c[i] ^= 0x20
-		if _, ok := decodeMoves(c, movesKey(p.Top, strings.TrimSpace(g.Git("rev-parse", "HEAD")), 100)); ok {
+		if _, ok := decodeMoves(c, movesKey(p.Top, p.history, 100)); ok {
 			t.Fatalf("a moves file with byte %d changed was read", i)
 		}
 	}

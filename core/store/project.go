@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -44,17 +46,12 @@ type Project struct {
 	Truncated bool
 
 	ignore gitignore.Matcher
-
-	// In git, what Update needs to follow changes without listing again
-	// (project_update.go): git's folder and object format, which of Files
-	// are not in the index (sorted, sharing Files' strings; the others
-	// are), and the state of the index and of the history as read.
-	gitDir    string
-	hashSize  int
-	mem       string // the .memory folder from Top and a slash, "" when not below it
-	untracked []string
-	index     fileMark
-	history   historyMark
+	mem    string // the .memory folder from Top and a slash, "" when not below it
+	// history names what the history's answers (history.go) are a
+	// function of, read with the listing: in git, the commit HEAD names and
+	// where a shallow clone's history is cut; "" outside git and before
+	// the first commit.
+	history string
 }
 
 // MaxProjectFiles bounds a walk outside git, so that a memory folder in a
@@ -136,56 +133,79 @@ func (p *Project) inMemory(rel string) bool {
 	return p.mem != "" && (strings.HasPrefix(rel, p.mem) || rel == p.mem[:len(p.mem)-1])
 }
 
-// listGit asks git for the work tree holding the root and its files: those
-// in the index and the new ones git does not ignore, told apart (ls-files'
-// tags: "?" for the others), which Update needs. The history and the index
-// are marked before the listing, so that a change made while git lists is
-// seen as one by the next Update.
+// listGit asks git for the work tree holding the root, the commit HEAD
+// names, and its files: those in the index and the new ones git does not
+// ignore. HEAD is read before the listing, and every answer of the history
+// but a blame is asked of that commit, not of HEAD (history.go): a commit
+// made while the project is in use is seen by the next listing, not half
+// by this one.
 func (p *Project) listGit(ctx context.Context) error {
-	out, err := git(ctx, p.Root, "rev-parse", "--show-toplevel", "--absolute-git-dir", "--show-object-format")
-	if err != nil {
-		return err
+	// --verify names HEAD's commit; before the first commit it prints
+	// nothing for it and exits 1, after the other lines.
+	cmd, stderr := gitCommand(ctx, p.Root, "rev-parse", "--show-toplevel", "--git-path", "shallow", "--verify", "-q", "HEAD^{commit}")
+	out, err := cmd.Output()
+	var exit *exec.ExitError
+	if err != nil && !(errors.As(err, &exit) && exit.ExitCode() == 1) {
+		return fmt.Errorf("git rev-parse: %w: %s", err, strings.TrimSpace(stderr.String()))
 	}
 	lines := strings.Split(strings.TrimRight(string(out), "\r\n"), "\n")
-	if len(lines) != 3 || lines[0] == "" {
+	want := 3 // the top level, the shallow file, HEAD's commit
+	if err != nil {
+		want = 2
+	}
+	if len(lines) != want || lines[0] == "" {
 		return errors.New("git named no top level")
 	}
-	top, gitDir := filepath.Clean(lines[0]), filepath.Clean(lines[1])
-	hashSize := 20
-	if strings.TrimSpace(lines[2]) == "sha256" {
-		hashSize = 32
+	top, shallow := filepath.Clean(lines[0]), filepath.FromSlash(lines[1])
+	if !filepath.IsAbs(shallow) {
+		shallow = filepath.Join(p.Root, shallow)
 	}
-	history, index := markHistory(gitDir), markFile(filepath.Join(gitDir, "index"))
+	if want == 3 {
+		p.history = lines[2]
+		// A fetch that deepens a shallow clone rewrites where its history
+		// is cut, under the same HEAD.
+		if cut, _ := ReadOne(shallow); len(cut) > 0 {
+			sum := sha256.Sum256(cut)
+			p.history += " " + hex.EncodeToString(sum[:16])
+		}
+	}
 	// The names are gathered in one buffer and cut from one string: 100,000
 	// strings allocated one by one cost the collector more than the rest of
 	// the listing.
 	var names []byte
 	var ends []int
-	var other []bool
 	err = gitRecords(ctx, top, 0, func(f []byte) {
-		if len(f) > 2 && f[1] == ' ' {
-			names = append(names, f[2:]...)
+		if len(f) > 0 {
+			names = append(names, f...)
 			ends = append(ends, len(names))
-			other = append(other, f[0] == '?')
 		}
-	}, "ls-files", "-z", "-t", "--cached", "--others", "--exclude-standard")
+	}, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
 	if err != nil {
 		return err
 	}
 	p.setTop(top)
-	p.gitDir, p.hashSize, p.history, p.index = gitDir, hashSize, history, index
 	all := string(names)
 	p.Files = make([]string, len(ends))
 	start := 0
 	for i, end := range ends {
-		f := all[start:end]
-		p.Files[i], start = f, end
-		if other[i] {
-			p.untracked = append(p.untracked, f)
-		}
+		p.Files[i], start = all[start:end], end
 	}
-	p.untracked = sortedSet(slices.DeleteFunc(p.untracked, p.inMemory))
 	return nil
+}
+
+// SameHistory reports whether the history answers for p as for o: both
+// are of one git work tree, and HEAD named the same commit (with the
+// same cut, in a shallow clone) when each was listed.
+func (p *Project) SameHistory(o *Project) bool {
+	return p.Git && o.Git && p.Top == o.Top && p.history == o.history
+}
+
+// Same reports whether p lists what o listed, with the same history: a
+// look at git's own files (the index rewritten by a `git status`, a fetch)
+// that changed nothing the rules read.
+func (p *Project) Same(o *Project) bool {
+	return p.Root == o.Root && p.Top == o.Top && p.Git == o.Git && p.Truncated == o.Truncated &&
+		p.history == o.history && slices.Equal(p.Files, o.Files)
 }
 
 // gitCommand is git run in dir as every git run of the store is: without

@@ -212,3 +212,51 @@ func TestGitMayFind(t *testing.T) {
 		t.Error("a symlink to a folder below a .git file")
 	}
 }
+
+// TestSameHistory: the history's key moves with every commit HEAD names, and
+// with a deepened shallow clone under the same HEAD; it is the same before
+// the first commit, and in a linked worktree it is that worktree's HEAD.
+func TestSameHistory(t *testing.T) {
+	ctx := context.Background()
+	g := gittest.New(t)
+	open := func(dir string) *Project {
+		t.Helper()
+		p, err := OpenProject(ctx, dir)
+		if err != nil || !p.Git {
+			t.Fatalf("OpenProject(%s): git %v, %v", dir, p != nil && p.Git, err)
+		}
+		return p
+	}
+	unborn := open(g.Dir)
+	if !open(g.Dir).SameHistory(unborn) || unborn.Moves(ctx, 10) != nil {
+		t.Error("before the first commit: another history, or moves")
+	}
+	g.Write(map[string]string{"a.txt": "a\n"})
+	g.Commit("2024-01-01", "one")
+	first := open(g.Dir)
+	if first.SameHistory(unborn) {
+		t.Error("the first commit: the same history")
+	}
+	g.Write(map[string]string{"b.txt": "b\n"})
+	g.Commit("2024-01-02", "two")
+	g.Write(map[string]string{"c.txt": "c\n"})
+	g.Commit("2024-01-03", "three")
+	second := open(g.Dir)
+	if second.SameHistory(first) || !open(g.Dir).SameHistory(second) {
+		t.Error("a commit: the same history, or a listing at the same commit another")
+	}
+
+	clone := filepath.Join(t.TempDir(), "clone")
+	g.Git("clone", "-q", "--depth", "1", "file://"+g.Dir, clone)
+	shallow := open(clone)
+	g.Git("-C", clone, "fetch", "-q", "--deepen", "1")
+	if open(clone).SameHistory(shallow) {
+		t.Error("a shallow clone deepened: the same history")
+	}
+
+	wt := filepath.Join(t.TempDir(), "wt")
+	g.Git("worktree", "add", "-q", "--detach", wt, "HEAD~1")
+	if linked := open(wt); linked.SameHistory(second) || linked.Top == second.Top {
+		t.Error("a linked worktree at another commit: the main one's history")
+	}
+}
