@@ -19,7 +19,7 @@ import (
 // the read loop, and opened again after the changes to the code
 // (watch_refs.go): repo.Reopener.Reopen lists the project again and keeps
 // what git's history answered while HEAD names the same commit, which is
-// the dear part in a project with a history
+// the costly part in a project with a history
 // (BenchmarkReferenceChangeToPublish). Each folder has one worker goroutine
 // at a time (runRepo) that opens the repository, or opens it again after
 // the changes gathered since, and then checks the folder again.
