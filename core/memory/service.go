@@ -198,7 +198,7 @@ func (s *Service) Query(req QueryRequest) (QueryResult, error) {
 	}
 	c := s.Warm.Catalog(files)
 	c.JudgeWith(s.Cfg, func() rules.Repo {
-		return s.Warm.Repo(strconv.Itoa(s.Cfg.HistoryDepth), s.Warm.clock(), func() rules.Repo { return s.ReferenceRepo(context.Background()) })
+		return s.Warm.Repo(context.Background(), strconv.Itoa(s.Cfg.HistoryDepth), func() rules.Repo { return s.ReferenceRepo(context.Background()) })
 	})
 	return c.Query(req)
 }
