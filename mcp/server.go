@@ -11,7 +11,6 @@ import (
 	"runtime/debug"
 	"slices"
 	"sync"
-	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -56,8 +55,6 @@ type Server struct {
 	// most recently used last, so that no more than maxWarm are kept.
 	warm   map[string]*memory.Warm
 	recent []string
-	// now is the clock of the folders' Warms (memory.Warm.Now): a test's.
-	now func() time.Time
 }
 
 // maxWarm bounds the folders whose index a server keeps: a long-lived
@@ -152,7 +149,7 @@ func (s *Server) service(root string) (*memory.Service, error) {
 	s.mu.Lock()
 	w := s.warm[dir]
 	if w == nil {
-		w = &memory.Warm{Now: s.now}
+		w = &memory.Warm{}
 		s.warm[dir] = w
 	}
 	s.recent = append(slices.DeleteFunc(s.recent, func(d string) bool { return d == dir }), dir)

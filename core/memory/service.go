@@ -22,9 +22,9 @@ type Service struct {
 	WS  *store.Workspace
 	Cfg config.Config
 	// Warm, when set, keeps what the Service read and indexed for the next
-	// call of a long-lived process: Query reads only when a stat of the
-	// folder changed and re-indexes only the files whose bytes did, and
-	// Store indexes what it wrote.
+	// call of a long-lived process: a query re-parses and re-indexes only
+	// the files whose bytes changed, and opens the last repository again
+	// rather than afresh.
 	Warm *Warm
 	// CacheDir, when set, is a cache folder in which a one-shot process
 	// keeps what the reference rules read of the repository's history
@@ -198,7 +198,7 @@ func (s *Service) Query(req QueryRequest) (QueryResult, error) {
 	}
 	c := s.Warm.Catalog(files)
 	c.JudgeWith(s.Cfg, func() rules.Repo {
-		return s.Warm.Repo(strconv.Itoa(s.Cfg.HistoryDepth), s.Warm.clock(), func() rules.Repo { return s.ReferenceRepo(context.Background()) })
+		return s.Warm.Repo(context.Background(), strconv.Itoa(s.Cfg.HistoryDepth), func() rules.Repo { return s.ReferenceRepo(context.Background()) })
 	})
 	return c.Query(req)
 }

@@ -3,7 +3,6 @@ package memory
 import (
 	"bytes"
 	"sync"
-	"time"
 
 	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/rules"
@@ -32,10 +31,6 @@ type Warm struct {
 	// repo is the repository the last query's hits were judged against
 	// (Repo, warm_repo.go).
 	repo *warmRepo
-
-	// Now, when set, is the clock that the repository's reuse is kept by:
-	// a test's, which steps past the reuse window instead of waiting.
-	Now func() time.Time
 }
 
 // Catalog is NewCatalog(files), reusing the parts of the previous catalog

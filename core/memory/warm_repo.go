@@ -1,51 +1,58 @@
 package memory
 
 import (
-	"time"
+	"context"
 
+	"github.com/memory-lsp/memory-lsp/core/repo"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 )
 
-// repoReuse is how long a long-lived process without a watcher (the MCP
-// server) judges queries against the repository it opened for an earlier
-// one. Opening lists the project (a run of git ls-files, however few the
-// files), which an agent's burst of queries would
-// otherwise pay per call; the price is that a change to the code shows in
-// the stale marks up to this long after it was made.
-const repoReuse = 3 * time.Second
-
-// warmRepo is the repository a Warm last opened, and for which settings.
+// warmRepo is the repository a Warm last judged against, and for which
+// settings.
 type warmRepo struct {
-	repo   rules.Repo
-	key    string
-	opened time.Time
+	repo rules.Repo
+	key  string
 }
 
-// clock is the time now, by w's clock.
-func (w *Warm) clock() time.Time {
-	if w.Now != nil {
-		return w.Now()
-	}
-	return time.Now()
-}
-
-// Repo is open's repository, or the one a call with the same key opened
-// less than repoReuse ago. key names what the opening depends on besides
-// the project (the history depth). A nil repository (none could be
-// opened, or no rule reads one) is not kept.
-func (w *Warm) Repo(key string, now time.Time, open func() rules.Repo) rules.Repo {
+// Repo is the repository a query judges its hits against: the last one
+// opened again (repo.Reopener), or open's when there is none yet, it was
+// opened for another key, or it cannot be opened again. key names what the
+// opening depends on besides the project (the history depth).
+//
+// A process without a watcher (the MCP server) cannot tell what changed
+// since its last call, so every call lists the project again as after a
+// change to the work tree: a change to the code shows at the next call.
+// What git's history answered is kept while HEAD names the same commit,
+// which is most of an opening's cost in a project with a history
+// (BenchmarkQueryMemoryBinary's "clone"). A nil repository (none could be
+// opened, or no rule reads one) is not kept, nor one that can no longer
+// be listed.
+func (w *Warm) Repo(ctx context.Context, key string, open func() rules.Repo) rules.Repo {
 	w.mu.Lock()
-	if r := w.repo; r != nil && r.key == key && now.Sub(r.opened) >= 0 && now.Sub(r.opened) < repoReuse {
-		w.mu.Unlock()
-		return r.repo
-	}
+	last := w.repo
 	w.mu.Unlock()
-	repo := open()
-	if repo == nil {
+	var next rules.Repo
+	if ro, ok := lastRepo(last, key).(repo.Reopener); ok {
+		if r, err := ro.Reopen(ctx, true); err == nil {
+			next = r
+		}
+	} else {
+		next = open()
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if next == nil {
+		w.repo = nil
 		return nil
 	}
-	w.mu.Lock()
-	w.repo = &warmRepo{repo: repo, key: key, opened: now}
-	w.mu.Unlock()
-	return repo
+	w.repo = &warmRepo{repo: next, key: key}
+	return next
+}
+
+// lastRepo is last's repository when it was opened for key, else nil.
+func lastRepo(last *warmRepo, key string) rules.Repo {
+	if last == nil || last.key != key {
+		return nil
+	}
+	return last.repo
 }
