@@ -173,6 +173,11 @@ func TestReopenNothingChanged(t *testing.T) {
 	same("a commit that changes no file", false, false)
 	g.Git("reset", "-q", "--soft", "HEAD~")
 	same("the commit undone", false, false)
+	g.Git("checkout", "-q", "-b", "fix")
+	// HEAD names the same commit, but a change the watcher missed is put
+	// right by a move of HEAD, as it was before the repository was opened
+	// again rather than followed (the red team's case G)
+	same("a branch switched to at the same commit", false, false)
 	g.Git("rm", "-q", "--cached", "go.mod")
 	same("a file out of the index, still listed as new", false, true)
 	g.Write(map[string]string{"dist/x.js": "ignored"})
@@ -193,5 +198,36 @@ func TestReopenWithoutGit(t *testing.T) {
 	}
 	if got, want := next.(*repo).p.Files, []string{".gitignore", "lib/a.go", "src/app.ts"}; !slices.Equal(got, want) {
 		t.Errorf("Files %q, want %q", got, want)
+	}
+}
+
+// TestReopenDropsTheBlameOfAnUndoneCommit: a blame is HEAD's as it is when
+// it runs, so one taken while a commit stood that was then undone (an
+// agent's "commit, then reset --soft HEAD~1", HEAD back where the listing
+// found it) is not kept by the next listing: the line is not committed.
+func TestReopenDropsTheBlameOfAnUndoneCommit(t *testing.T) {
+	g := gittest.New(t)
+	g.Write(map[string]string{"src/app.ts": "x\n", ".memory/decisions.md": "# Decisions\n\n- [db] Use Postgres.\n"})
+	g.Commit("2024-01-01T10:00:00Z", "init")
+	r := openRepo(t, g.Top()).(Reopener)
+	f, err := os.OpenFile(filepath.Join(g.Top(), ".memory", "decisions.md"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString("- [lint] Run `npm run lint` before pushing.\n"); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	g.Commit("2024-03-01T10:00:00Z", "the lint entry")
+	if w := r.Written(".memory/decisions.md", 4); w.IsZero() {
+		t.Fatal("test bug: the blame taken while the commit stood names no commit")
+	}
+	g.Git("reset", "-q", "--soft", "HEAD~1")
+	next, err := r.Reopen(context.Background(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := next.Written(".memory/decisions.md", 4); !w.IsZero() {
+		t.Errorf("after the commit was undone the line reads as written %s", w)
 	}
 }

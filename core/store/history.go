@@ -109,7 +109,8 @@ func (p *Project) Blame(ctx context.Context, rel string) ([]time.Time, error) {
 	}
 	// From HEAD as it is now: git before 2.41 blames the work tree's
 	// content from HEAD only (--contents takes no commit). A commit made
-	// since the listing is seen by the next one, whose key differs.
+	// since the listing, even one undone since, is seen by the next
+	// listing, whose key differs (HEAD's reflog is part of it).
 	lines, err := blame(ctx, p.Top, rel)
 	if err != nil {
 		return nil, err

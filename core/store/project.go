@@ -48,9 +48,9 @@ type Project struct {
 	ignore gitignore.Matcher
 	mem    string // the .memory folder from Top and a slash, "" when not below it
 	// history names what the history's answers (history.go) are a
-	// function of, read with the listing: in git, the commit HEAD names and
-	// where a shallow clone's history is cut; "" outside git and before
-	// the first commit.
+	// function of, read with the listing: in git, the commit HEAD names,
+	// where a shallow clone's history is cut, and how far HEAD's reflog
+	// has grown; "" outside git and before the first commit.
 	history string
 }
 
@@ -138,35 +138,46 @@ func (p *Project) inMemory(rel string) bool {
 // ignore. HEAD is read before the listing, and every answer of the history
 // but a blame is asked of that commit, not of HEAD (history.go): a commit
 // made while the project is in use is seen by the next listing, not half
-// by this one.
+// by this one. A blame is HEAD's as it is when it runs, so HEAD's reflog
+// is part of the key too: a commit made and undone between two listings
+// (HEAD back where it was) grows the reflog, and the next listing does
+// not keep a blame that may have read the undone commit.
 func (p *Project) listGit(ctx context.Context) error {
 	// --verify names HEAD's commit; before the first commit it prints
 	// nothing for it and exits 1, after the other lines.
-	cmd, stderr := gitCommand(ctx, p.Root, "rev-parse", "--show-toplevel", "--git-path", "shallow", "--verify", "-q", "HEAD^{commit}")
+	cmd, stderr := gitCommand(ctx, p.Root, "rev-parse", "--show-toplevel", "--git-path", "shallow", "--git-path", "logs/HEAD", "--verify", "-q", "HEAD^{commit}")
 	out, err := cmd.Output()
 	var exit *exec.ExitError
 	if err != nil && !(errors.As(err, &exit) && exit.ExitCode() == 1) {
 		return fmt.Errorf("git rev-parse: %w: %s", err, strings.TrimSpace(stderr.String()))
 	}
 	lines := strings.Split(strings.TrimRight(string(out), "\r\n"), "\n")
-	want := 3 // the top level, the shallow file, HEAD's commit
+	want := 4 // the top level, the shallow file, HEAD's reflog, HEAD's commit
 	if err != nil {
-		want = 2
+		want = 3
 	}
 	if len(lines) != want || lines[0] == "" {
 		return errors.New("git named no top level")
 	}
-	top, shallow := filepath.Clean(lines[0]), filepath.FromSlash(lines[1])
-	if !filepath.IsAbs(shallow) {
-		shallow = filepath.Join(p.Root, shallow)
+	top := filepath.Clean(lines[0])
+	gitPath := func(l string) string {
+		if l = filepath.FromSlash(l); !filepath.IsAbs(l) {
+			l = filepath.Join(p.Root, l)
+		}
+		return l
 	}
-	if want == 3 {
-		p.history = lines[2]
+	if want == 4 {
+		p.history = lines[3]
 		// A fetch that deepens a shallow clone rewrites where its history
 		// is cut, under the same HEAD.
-		if cut, _ := ReadOne(shallow); len(cut) > 0 {
+		if cut, _ := ReadOne(gitPath(lines[1])); len(cut) > 0 {
 			sum := sha256.Sum256(cut)
 			p.history += " " + hex.EncodeToString(sum[:16])
+		}
+		// Every move of HEAD appends to its reflog (where one is kept):
+		// its size and time stand for the moves since.
+		if fi, err := os.Stat(gitPath(lines[2])); err == nil {
+			p.history += fmt.Sprintf(" reflog %d %d", fi.Size(), fi.ModTime().UnixNano())
 		}
 	}
 	// The names are gathered in one buffer and cut from one string: 100,000

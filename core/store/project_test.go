@@ -245,6 +245,16 @@ func TestSameHistory(t *testing.T) {
 	if second.SameHistory(first) || !open(g.Dir).SameHistory(second) {
 		t.Error("a commit: the same history, or a listing at the same commit another")
 	}
+	// A commit made and undone: HEAD is back, but a blame taken in
+	// between read the undone commit (the red team's "commit, then reset
+	// --soft HEAD~1").
+	g.Write(map[string]string{"d.txt": "d\n"})
+	g.Commit("2024-01-04", "four")
+	g.Git("reset", "-q", "--soft", "HEAD~1")
+	if open(g.Dir).SameHistory(second) {
+		t.Error("a commit made and undone: the same history")
+	}
+	second = open(g.Dir)
 
 	clone := filepath.Join(t.TempDir(), "clone")
 	g.Git("clone", "-q", "--depth", "1", "file://"+g.Dir, clone)
