@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -351,11 +352,20 @@ func concerns(f *folder, name string, ch fileChange) (at string, follow, republi
 	case !inRoot:
 		// Beside the root in the work tree: a path cited from the top.
 		if inTop {
-			return name, true, in.Paths[fromTop] || in.Names[base]
+			return name, true, cites(in, fromTop, base)
 		}
 		return name, true, false
 	}
-	return name, true, !strings.Contains(rel, "/") || in.Paths[rel] || in.Names[base]
+	return name, true, !strings.Contains(rel, "/") || cites(in, rel, base)
+}
+
+// cites reports whether what an entry cites may read otherwise now that
+// rel (named base) came or went: rel itself, a file of a cited name, or
+// one in a cited folder or a folder of a cited path, where a cited
+// module's file (`src/utils` for src/utils.ts) or a cited folder's first
+// file (docs/adr/) appears.
+func cites(in *memory.Interest, rel, base string) bool {
+	return in.Paths[rel] || in.Names[base] || in.Paths[path.Dir(rel)]
 }
 
 // codeChanged hands the change of name to the repository of each folder in

@@ -40,6 +40,8 @@ func TestConcerns(t *testing.T) {
 		{"lib/session.ts", fileCreated, true, true},        // a bare name's file
 		{"README.md", fileCreated, true, true},             // in the root: is there code?
 		{"other/x.go", fileCreated, true, false},           // nothing cited there, but a file all the same
+		{"src/utils.ts", fileCreated, true, true},          // beside a cited path's folder: `src/utils` may mean it
+		{"src/auth/new.ts", fileDeleted, true, true},       // in a cited path's folder
 		{"web/package.json", fileChanged, true, true},      // a manifest
 		{"web/Dockerfile.dev", fileChanged, true, true},
 		{"deploy/compose.prod.yaml", fileCreated, true, true},
