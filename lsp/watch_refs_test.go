@@ -53,8 +53,9 @@ func TestConcerns(t *testing.T) {
 		{".memory/decisions.md", fileChanged, false, false}, // the memory watcher's
 		{".memory", fileCreated, false, false},
 		{".git/objects/ab", fileCreated, false, false},
-		{".git/index", fileChanged, true, true},  // the repository looks whether it changed
-		{"src/auth/session.ts", 0, false, false}, // a chmod
+		{".git/index", fileChanged, true, true},   // the repository looks whether it changed
+		{".git/shallow", fileChanged, true, true}, // a shallow clone deepened
+		{"src/auth/session.ts", 0, false, false},  // a chmod
 	} {
 		if _, follow, republish := concerns(f, at(tc.path), tc.ch); follow != tc.follow || republish != tc.republish {
 			t.Errorf("%s (change %d): follow %v, republish %v; want %v, %v", tc.path, tc.ch, follow, republish, tc.follow, tc.republish)

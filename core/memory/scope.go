@@ -108,10 +108,11 @@ func gitDirOf(top, dotGit string) string {
 // gitFiles are the files of git's folder that a `git add`, `mv` or `rm`, a
 // commit, an amend, a rebase, a checkout or a reset writes: the index, HEAD
 // (a checkout), HEAD's log (every move of HEAD while reflogs are kept) and
-// the packed refs (a branch's commit, once packed). A change to one has the
-// repository opened again; one that moved nothing is no change
-// (store.Project.Same).
-var gitFiles = []string{"index", "HEAD", "packed-refs", filepath.Join("logs", "HEAD")}
+// the packed refs (a branch's commit, once packed); and where a shallow
+// clone's history is cut, which a `fetch --deepen` moves and nothing else
+// does. A change to one has the repository opened again; one that moved
+// nothing is no change (store.Project.Same).
+var gitFiles = []string{"index", "HEAD", "packed-refs", filepath.Join("logs", "HEAD"), "shallow"}
 
 // GitFiles are the files of git's folder a watcher of the code watches.
 func GitFiles() []string { return slices.Clone(gitFiles) }
