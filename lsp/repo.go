@@ -231,10 +231,14 @@ type reopener interface {
 
 // followRepo is cur after paths changed (none: git's own files did), or nil
 // when it is to be opened afresh (a repository that cannot be opened again,
-// as tests give, after a change to the work tree, or a project that can no
-// longer be listed). cur itself is returned when nothing it answers
-// changed.
+// as tests give, after a change to the work tree, a project that can no
+// longer be listed, or a git folder that came, went or moved: a `git init`
+// after the server started, whose scope the watchers must learn). cur
+// itself is returned when nothing it answers changed.
 func (s *Server) followRepo(f *folder, cur *repoState, paths []string) *repoState {
+	if sc, was := memory.FindRepoScope(filepath.Dir(f.dir)), f.scope.Load(); was == nil || sc.Top != was.Top || sc.GitDir != was.GitDir {
+		return nil
+	}
 	ro, ok := cur.repo.(reopener)
 	switch {
 	case !ok && len(paths) == 0:

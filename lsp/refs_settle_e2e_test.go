@@ -1,0 +1,177 @@
+package lsp_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/memory-lsp/memory-lsp/internal/gittest"
+	"github.com/memory-lsp/memory-lsp/internal/lsptest"
+)
+
+// The reference verdicts the server shows once a change to the code has
+// settled are a fresh `check`'s: the red team's cases, each a change the
+// server once followed without checking again, or did not see.
+
+// referenceCodes are the findings judged against the repository.
+var referenceCodes = map[string]bool{"stale-path": true, "stale-command": true, "version-drift": true}
+
+// freshReferences is what a fresh `check --format json` in root says of
+// the memory file rel, "line:code:message" sorted, the CLI's history cache
+// off.
+func freshReferences(t *testing.T, root, rel string) []string {
+	t.Helper()
+	cmd := exec.Command(binary, "check", "--format", "json")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "MEMORY_LSP_CACHE=off")
+	out, err := cmd.Output()
+	if _, failed := err.(*exec.ExitError); err != nil && !failed {
+		t.Fatalf("check: %v", err)
+	}
+	var res struct {
+		Findings []struct {
+			Path, Code, Message string
+			Line                int
+		}
+	}
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatalf("check's output: %v\n%s", err, out)
+	}
+	var got []string
+	for _, f := range res.Findings {
+		if referenceCodes[f.Code] && filepath.ToSlash(f.Path) == rel {
+			got = append(got, fmt.Sprintf("%d:%s:%s", f.Line, f.Code, f.Message))
+		}
+	}
+	slices.Sort(got)
+	return got
+}
+
+// shownReferences is the reference findings of a publish, as
+// freshReferences writes them.
+func shownReferences(d *lsptest.Diagnostics) []string {
+	var got []string
+	for _, x := range d.Diagnostics {
+		if referenceCodes[x.Code] {
+			got = append(got, fmt.Sprintf("%d:%s:%s", x.Range.Start.Line+1, x.Code, x.Message))
+		}
+	}
+	slices.Sort(got)
+	return got
+}
+
+// settlesOnFreshCheck waits until the server's last publish for the memory
+// file rel (uri) shows the reference findings a fresh check gives, and
+// still does a moment later.
+func settlesOnFreshCheck(t *testing.T, c *lsptest.Client, uri, root, rel, after string) {
+	t.Helper()
+	want := freshReferences(t, root, rel)
+	deadline := time.Now().Add(wait)
+	for {
+		var last []string
+		for _, m := range c.Messages() {
+			var p lsptest.Diagnostics
+			if m.Method == "textDocument/publishDiagnostics" && json.Unmarshal(m.Params, &p) == nil && p.URI == uri {
+				last = shownReferences(&p)
+			}
+		}
+		if slices.Equal(last, want) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after %s the server shows %q; a fresh check says %q", after, last, want)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// startOwnWatcher starts the server in root with the memory file open,
+// following the code with its own watcher (a client that registers no
+// file watchers), and returns the file's URI once first published.
+func startOwnWatcher(t *testing.T, root, mem string) (*lsptest.Client, string) {
+	t.Helper()
+	c := startBinary(t, root)
+	params := lsptest.InitializeParams(root, nil)
+	params["capabilities"].(map[string]any)["workspace"].(map[string]any)["didChangeWatchedFiles"] = map[string]any{"dynamicRegistration": false}
+	c.Initialize(params)
+	uri := c.OpenFile(mem)
+	c.AwaitDiagnostics(uri, 1, wait)
+	return c, uri
+}
+
+// TestE2EReferencesSettleOnAModuleFile: an entry cites `src/utils`; a
+// src/utils.ts written later makes it hold.
+func TestE2EReferencesSettleOnAModuleFile(t *testing.T) {
+	repo := gittest.New(t)
+	root := repo.Top()
+	mem := filepath.Join(root, ".memory", "decisions.md")
+	repo.Write(map[string]string{"src/app.ts": "export {};\n", ".memory/decisions.md": "# Decisions\n\n- [utils] Shared helpers live in `src/utils`.\n"})
+	repo.Commit("2024-01-01T10:00:00Z", "init")
+	c, uri := startOwnWatcher(t, root, mem)
+	settlesOnFreshCheck(t, c, uri, root, ".memory/decisions.md", "the start")
+	writeFile(t, filepath.Join(root, "src", "utils.ts"), "export const x = 1;\n")
+	settlesOnFreshCheck(t, c, uri, root, ".memory/decisions.md", "writing src/utils.ts")
+}
+
+// TestE2EReferencesSettleOnADeepenedClone: the rename an entry's path went
+// through lies past a shallow clone's cut until `git fetch --deepen`.
+func TestE2EReferencesSettleOnADeepenedClone(t *testing.T) {
+	origin := gittest.New(t)
+	origin.Write(map[string]string{"src/old.js": "export const entry = 1; // long enough for git to see a rename\n", "README.md": "# x\n",
+		".memory/decisions.md": "# Decisions\n\n- [entry] The entry point is `src/old.js`.\n"})
+	origin.Commit("2024-01-01T10:00:00Z", "init")
+	origin.Git("mv", "src/old.js", "src/new.js")
+	origin.Commit("2024-01-02T10:00:00Z", "rename")
+	for i, name := range []string{"a.txt", "b.txt"} {
+		origin.Write(map[string]string{name: name})
+		origin.Commit(fmt.Sprintf("2024-01-0%dT10:00:00Z", 3+i), name)
+	}
+	clone := filepath.Join(t.TempDir(), "clone")
+	origin.Git("clone", "-q", "--depth", "2", "file://"+origin.Top(), clone)
+	root, err := filepath.EvalSymlinks(clone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, uri := startOwnWatcher(t, root, filepath.Join(root, ".memory", "decisions.md"))
+	settlesOnFreshCheck(t, c, uri, root, ".memory/decisions.md", "the start")
+	origin.Git("-C", root, "fetch", "-q", "--deepen=2")
+	if fresh := freshReferences(t, root, ".memory/decisions.md"); len(fresh) != 1 || !strings.Contains(fresh[0], "src/new.js") {
+		t.Fatalf("test bug: after the deepening a fresh check says %q, not the rename", fresh)
+	}
+	settlesOnFreshCheck(t, c, uri, root, ".memory/decisions.md", "git fetch --deepen=2")
+}
+
+// TestE2EReferencesSettleAfterGitInit: a folder made a git repository
+// after the server started has its history read, and followed.
+func TestE2EReferencesSettleAfterGitInit(t *testing.T) {
+	g := gittest.New(t)
+	root := g.Top()
+	if err := os.RemoveAll(filepath.Join(root, ".git")); err != nil { // a plain folder, until later
+		t.Fatal(err)
+	}
+	mem := filepath.Join(root, ".memory", "decisions.md")
+	writeFile(t, filepath.Join(root, "src", "session.ts"), "export const session = 1; // long enough for git to see a rename\n")
+	writeFile(t, filepath.Join(root, "README.md"), "# x\n")
+	writeFile(t, mem, "# Decisions\n\n- [auth] Sessions live in `src/session.ts`.\n")
+	c, uri := startOwnWatcher(t, root, mem)
+	settlesOnFreshCheck(t, c, uri, root, ".memory/decisions.md", "the start")
+	g.Git("init", "-q")
+	g.Git("config", "user.name", "Memory Test")
+	g.Git("config", "user.email", "memory@example.com")
+	g.Commit("2024-01-01T10:00:00Z", "init")
+	settlesOnFreshCheck(t, c, uri, root, ".memory/decisions.md", "git init and a commit")
+	g.Git("mv", "src/session.ts", "src/sessions.ts")
+	settlesOnFreshCheck(t, c, uri, root, ".memory/decisions.md", "git mv")
+	// only git's files change now: the server must be watching them
+	g.Commit("2024-02-01T10:00:00Z", "rename")
+	if fresh := freshReferences(t, root, ".memory/decisions.md"); len(fresh) != 1 || !strings.Contains(fresh[0], "renamed to src/sessions.ts") {
+		t.Fatalf("test bug: after the commit a fresh check says %q, not the rename", fresh)
+	}
+	settlesOnFreshCheck(t, c, uri, root, ".memory/decisions.md", "the rename committed")
+}
