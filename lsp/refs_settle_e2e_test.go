@@ -91,14 +91,16 @@ func settlesOnFreshCheck(t *testing.T, c *lsptest.Client, uri, root, rel, after 
 	}
 }
 
-// startOwnWatcher starts the server in root with the memory file open,
-// following the code with its own watcher (a client that registers no
-// file watchers), and returns the file's URI once first published.
-func startOwnWatcher(t *testing.T, root, mem string) (*lsptest.Client, string) {
+// startFollowing starts the server in root with the memory file open and
+// returns the file's URI once first published. With registers false the
+// client registers no file watchers and the server follows the code with
+// its own; with it true the client takes that on (and, in these tests,
+// sends nothing).
+func startFollowing(t *testing.T, root, mem string, registers bool) (*lsptest.Client, string) {
 	t.Helper()
 	c := startBinary(t, root)
 	params := lsptest.InitializeParams(root, nil)
-	params["capabilities"].(map[string]any)["workspace"].(map[string]any)["didChangeWatchedFiles"] = map[string]any{"dynamicRegistration": false}
+	params["capabilities"].(map[string]any)["workspace"].(map[string]any)["didChangeWatchedFiles"] = map[string]any{"dynamicRegistration": registers}
 	c.Initialize(params)
 	uri := c.OpenFile(mem)
 	c.AwaitDiagnostics(uri, 1, wait)
@@ -113,7 +115,7 @@ func TestE2EReferencesSettleOnAModuleFile(t *testing.T) {
 	mem := filepath.Join(root, ".memory", "decisions.md")
 	repo.Write(map[string]string{"src/app.ts": "export {};\n", ".memory/decisions.md": "# Decisions\n\n- [utils] Shared helpers live in `src/utils`.\n"})
 	repo.Commit("2024-01-01T10:00:00Z", "init")
-	c, uri := startOwnWatcher(t, root, mem)
+	c, uri := startFollowing(t, root, mem, false)
 	settlesOnFreshCheck(t, c, uri, root, ".memory/decisions.md", "the start")
 	writeFile(t, filepath.Join(root, "src", "utils.ts"), "export const x = 1;\n")
 	settlesOnFreshCheck(t, c, uri, root, ".memory/decisions.md", "writing src/utils.ts")
@@ -138,7 +140,7 @@ func TestE2EReferencesSettleOnADeepenedClone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, uri := startOwnWatcher(t, root, filepath.Join(root, ".memory", "decisions.md"))
+	c, uri := startFollowing(t, root, filepath.Join(root, ".memory", "decisions.md"), false)
 	settlesOnFreshCheck(t, c, uri, root, ".memory/decisions.md", "the start")
 	origin.Git("-C", root, "fetch", "-q", "--deepen=2")
 	if fresh := freshReferences(t, root, ".memory/decisions.md"); len(fresh) != 1 || !strings.Contains(fresh[0], "src/new.js") {
@@ -159,7 +161,7 @@ func TestE2EReferencesSettleAfterGitInit(t *testing.T) {
 	writeFile(t, filepath.Join(root, "src", "session.ts"), "export const session = 1; // long enough for git to see a rename\n")
 	writeFile(t, filepath.Join(root, "README.md"), "# x\n")
 	writeFile(t, mem, "# Decisions\n\n- [auth] Sessions live in `src/session.ts`.\n")
-	c, uri := startOwnWatcher(t, root, mem)
+	c, uri := startFollowing(t, root, mem, false)
 	settlesOnFreshCheck(t, c, uri, root, ".memory/decisions.md", "the start")
 	g.Git("init", "-q")
 	g.Git("config", "user.name", "Memory Test")
@@ -170,6 +172,29 @@ func TestE2EReferencesSettleAfterGitInit(t *testing.T) {
 	settlesOnFreshCheck(t, c, uri, root, ".memory/decisions.md", "git mv")
 	// only git's files change now: the server must be watching them
 	g.Commit("2024-02-01T10:00:00Z", "rename")
+	if fresh := freshReferences(t, root, ".memory/decisions.md"); len(fresh) != 1 || !strings.Contains(fresh[0], "renamed to src/sessions.ts") {
+		t.Fatalf("test bug: after the commit a fresh check says %q, not the rename", fresh)
+	}
+	settlesOnFreshCheck(t, c, uri, root, ".memory/decisions.md", "the rename committed")
+}
+
+// TestE2EReferencesSettleOnAParentRepository: a workspace folder below the
+// repository's top level, whose client watches the folder's files for the
+// server (and so sends nothing of git's folder above it): a committed
+// rename is seen all the same.
+func TestE2EReferencesSettleOnAParentRepository(t *testing.T) {
+	repo := gittest.New(t)
+	root := filepath.Join(repo.Top(), "app")
+	mem := filepath.Join(root, ".memory", "decisions.md")
+	repo.Write(map[string]string{"app/src/session.ts": "export const session = 1; // long enough for git to see a rename\n",
+		"app/package.json": "{\"name\":\"app\"}\n", "app/.memory/decisions.md": "# Decisions\n\n- [auth] Sessions live in `src/session.ts`.\n"})
+	repo.Commit("2024-01-01T10:00:00Z", "init")
+	c, uri := startFollowing(t, root, mem, true)
+	settlesOnFreshCheck(t, c, uri, root, ".memory/decisions.md", "the start")
+	// This client sends no file events at all: only git's folder, which
+	// the server watches itself, tells of the rename.
+	repo.Git("mv", "app/src/session.ts", "app/src/sessions.ts")
+	repo.Commit("2024-02-01T10:00:00Z", "rename")
 	if fresh := freshReferences(t, root, ".memory/decisions.md"); len(fresh) != 1 || !strings.Contains(fresh[0], "renamed to src/sessions.ts") {
 		t.Fatalf("test bug: after the commit a fresh check says %q, not the rename", fresh)
 	}

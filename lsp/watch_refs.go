@@ -103,6 +103,16 @@ func (s *Server) followReferences(f *folder) {
 	switch {
 	case byClient:
 		s.watchLinksByClient(f, in.Links)
+		if w != nil {
+			// The client's globs cover the workspace folder's files: a
+			// git folder beyond it is watched here, or a commit goes
+			// unseen.
+			var git []string
+			if sc.GitDirBeyondRoot() {
+				git = []string{sc.GitDir, filepath.Join(sc.GitDir, "logs")}
+			}
+			w.followDirs(f, git)
+		}
 		f.followed = last
 		return
 	case w == nil:

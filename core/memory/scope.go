@@ -29,6 +29,13 @@ func (sc *RepoScope) Within(path string) bool {
 	return store.Within(sc.Root, path) || store.Within(sc.Top, path)
 }
 
+// GitDirBeyondRoot reports whether git's folder lies outside the root: a
+// linked worktree's, or the repository's of a root below its top level,
+// which an editor's watchers over the root's files do not reach.
+func (sc *RepoScope) GitDirBeyondRoot() bool {
+	return sc.GitDir != "" && !store.Within(sc.Root, sc.GitDir)
+}
+
 // InGitDir reports whether path lies in git's folder.
 func (sc *RepoScope) InGitDir(path string) bool {
 	return sc.GitDir != "" && store.Within(sc.GitDir, path)
