@@ -107,16 +107,24 @@ func startFollowing(t *testing.T, root, mem string, registers bool) (*lsptest.Cl
 	return c, uri
 }
 
+// servedWithEntry is a git repository with one source file and a memory
+// file holding entry, committed, served by a server that follows the code
+// with its own watcher, settled.
+func servedWithEntry(t *testing.T, entry string) (root string, c *lsptest.Client, uri string) {
+	t.Helper()
+	repo := gittest.New(t)
+	root = repo.Top()
+	repo.Write(map[string]string{"src/app.ts": "export {};\n", ".memory/decisions.md": "# Decisions\n\n" + entry + "\n"})
+	repo.Commit("2024-01-01T10:00:00Z", "init")
+	c, uri = startFollowing(t, root, filepath.Join(root, ".memory", "decisions.md"), false)
+	settlesOnFreshCheck(t, c, uri, root, ".memory/decisions.md", "the start")
+	return root, c, uri
+}
+
 // TestE2EReferencesSettleOnAModuleFile: an entry cites `src/utils`; a
 // src/utils.ts written later makes it hold.
 func TestE2EReferencesSettleOnAModuleFile(t *testing.T) {
-	repo := gittest.New(t)
-	root := repo.Top()
-	mem := filepath.Join(root, ".memory", "decisions.md")
-	repo.Write(map[string]string{"src/app.ts": "export {};\n", ".memory/decisions.md": "# Decisions\n\n- [utils] Shared helpers live in `src/utils`.\n"})
-	repo.Commit("2024-01-01T10:00:00Z", "init")
-	c, uri := startFollowing(t, root, mem, false)
-	settlesOnFreshCheck(t, c, uri, root, ".memory/decisions.md", "the start")
+	root, c, uri := servedWithEntry(t, "- [utils] Shared helpers live in `src/utils`.")
 	writeFile(t, filepath.Join(root, "src", "utils.ts"), "export const x = 1;\n")
 	settlesOnFreshCheck(t, c, uri, root, ".memory/decisions.md", "writing src/utils.ts")
 }
@@ -199,4 +207,43 @@ func TestE2EReferencesSettleOnAParentRepository(t *testing.T) {
 		t.Fatalf("test bug: after the commit a fresh check says %q, not the rename", fresh)
 	}
 	settlesOnFreshCheck(t, c, uri, root, ".memory/decisions.md", "the rename committed")
+}
+
+// TestE2EReferencesSettleOnAFolderFirstFile: an entry cites a folder that
+// does not exist; made empty it still does not (git lists no empty
+// folder), and its first file makes it hold.
+func TestE2EReferencesSettleOnAFolderFirstFile(t *testing.T) {
+	root, c, uri := servedWithEntry(t, "- [adr] Decisions are recorded in `docs/adr/`.")
+	from := c.Mark()
+	if err := os.MkdirAll(filepath.Join(root, "docs", "adr"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// the check the new folder sets going, before its first file comes
+	c.AwaitDiagnosticsWhere(from, uri, wait, func(*lsptest.Diagnostics) bool { return true })
+	settlesOnFreshCheck(t, c, uri, root, ".memory/decisions.md", "mkdir -p docs/adr")
+	writeFile(t, filepath.Join(root, "docs", "adr", "0001-record.md"), "# Record decisions\n")
+	settlesOnFreshCheck(t, c, uri, root, ".memory/decisions.md", "the folder's first file")
+}
+
+// TestE2EReferencesSettleWhenAMoveDestinationGoes: an entry's file was
+// moved, which the finding names; the file it was moved to is deleted
+// later, outside git.
+func TestE2EReferencesSettleWhenAMoveDestinationGoes(t *testing.T) {
+	repo := gittest.New(t)
+	root := repo.Top()
+	mem := filepath.Join(root, ".memory", "decisions.md")
+	repo.Write(map[string]string{"src/auth/session.ts": "export const session = 1; // long enough for git to see a rename\n",
+		"src/app.ts": "export {};\n", ".memory/decisions.md": "# Decisions\n\n- [auth] Auth lives in `src/auth/session.ts`.\n"})
+	repo.Commit("2024-01-01T10:00:00Z", "init")
+	repo.Git("mv", "src/auth", "src/login")
+	repo.Commit("2024-02-01T10:00:00Z", "auth to login")
+	c, uri := startFollowing(t, root, mem, false)
+	settlesOnFreshCheck(t, c, uri, root, ".memory/decisions.md", "the start")
+	if err := os.Remove(filepath.Join(root, "src", "login", "session.ts")); err != nil {
+		t.Fatal(err)
+	}
+	if fresh := freshReferences(t, root, ".memory/decisions.md"); len(fresh) != 1 || !strings.Contains(fresh[0], "does not exist either") {
+		t.Fatalf("test bug: after the deletion a fresh check says %q", fresh)
+	}
+	settlesOnFreshCheck(t, c, uri, root, ".memory/decisions.md", "the destination deleted")
 }

@@ -148,8 +148,29 @@ func CitedDirs(repo rules.Repo, root string, within func(abs string) bool, ref r
 		in.Names[path.Base(ref.Path)] = true
 		n := len(out)
 		located(ref.Path)
+		if len(out) > n {
+			// a cited folder: what comes and goes in it is what it holds
+			// (git lists no empty folder)
+			if isDir, ok := repo.Stat(ref.Path); ok && isDir {
+				if abs, ok := repo.Locate(ref.Path); ok && within(abs) {
+					out = append(out, abs)
+				}
+			}
+		}
 		if len(out) == n {
-			out = append(out, nearestDir(root, filepath.Dir(filepath.Join(root, filepath.FromSlash(ref.Path)))))
+			// the path itself when it is a folder git does not list
+			// (empty): its first file is what the verdict waits for
+			out = append(out, nearestDir(root, filepath.Join(root, filepath.FromSlash(ref.Path))))
+			// gone, and said where it went: the verdict rests on that
+			// place too ("moved to X", "which does not exist either")
+			if m, ok := movedTo(repo, ref.Path); ok {
+				k := len(out)
+				located(m)
+				if len(out) == k {
+					out = append(out, nearestDir(root, filepath.Dir(filepath.Join(root, filepath.FromSlash(m)))))
+					in.AddPath(m)
+				}
+			}
 		}
 	case refs.Command:
 		if ref.In != "" {
@@ -172,6 +193,15 @@ func CitedDirs(repo rules.Repo, root string, within func(abs string) bool, ref r
 		}
 	}
 	return out
+}
+
+// movedTo is where the history says p was moved, if it was.
+func movedTo(repo rules.Repo, p string) (string, bool) {
+	if repo == nil {
+		return "", false
+	}
+	m, ok := repo.Moved(p)
+	return m.To, ok && m.To != ""
 }
 
 // nearestDir is dir, or its nearest folder that exists, not above root.
