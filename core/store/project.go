@@ -47,11 +47,12 @@ type Project struct {
 
 	ignore gitignore.Matcher
 	mem    string // the .memory folder from Top and a slash, "" when not below it
-	// history names what the history's answers (history.go) are a
-	// function of, read with the listing: in git, the commit HEAD names,
-	// where a shallow clone's history is cut, and how far HEAD's reflog
-	// has grown; "" outside git and before the first commit.
-	history string
+	// history names what the history's answers but a blame (history.go)
+	// are a function of, read with the listing: in git, the commit HEAD
+	// names and where a shallow clone's history is cut; "" outside git and
+	// before the first commit. reflog is how far HEAD's reflog had grown,
+	// which a blame (HEAD's as it is when it runs) rests on too.
+	history, reflog string
 }
 
 // MaxProjectFiles bounds a walk outside git, so that a memory folder in a
@@ -177,7 +178,7 @@ func (p *Project) listGit(ctx context.Context) error {
 		// Every move of HEAD appends to its reflog (where one is kept):
 		// its size and time stand for the moves since.
 		if fi, err := os.Stat(gitPath(lines[2])); err == nil {
-			p.history += fmt.Sprintf(" reflog %d %d", fi.Size(), fi.ModTime().UnixNano())
+			p.reflog = fmt.Sprintf("%d %d", fi.Size(), fi.ModTime().UnixNano())
 		}
 	}
 	// The names are gathered in one buffer and cut from one string: 100,000
@@ -206,9 +207,10 @@ func (p *Project) listGit(ctx context.Context) error {
 
 // SameHistory reports whether the history answers for p as for o: both
 // are of one git work tree, and HEAD named the same commit (with the
-// same cut, in a shallow clone) when each was listed.
+// same cut, in a shallow clone) and had not moved since (its reflog the
+// same) when each was listed.
 func (p *Project) SameHistory(o *Project) bool {
-	return p.Git && o.Git && p.Top == o.Top && p.history == o.history
+	return p.Git && o.Git && p.Top == o.Top && p.history == o.history && p.reflog == o.reflog
 }
 
 // Same reports whether p lists what o listed, with the same history: a
@@ -216,7 +218,7 @@ func (p *Project) SameHistory(o *Project) bool {
 // that changed nothing the rules read.
 func (p *Project) Same(o *Project) bool {
 	return p.Root == o.Root && p.Top == o.Top && p.Git == o.Git && p.Truncated == o.Truncated &&
-		p.history == o.history && slices.Equal(p.Files, o.Files)
+		p.history == o.history && p.reflog == o.reflog && slices.Equal(p.Files, o.Files)
 }
 
 // gitCommand is git run in dir as every git run of the store is: without
