@@ -33,6 +33,9 @@ func (s *Server) citedWatch(f *folder, last *checked, sc *memory.RepoScope, was 
 		for _, p := range c.paths {
 			in.Paths[p] = true
 		}
+		for _, p := range c.cited {
+			in.Cited[p] = true
+		}
 		for _, n := range c.names {
 			in.Names[n] = true
 		}
@@ -63,10 +66,10 @@ type citedFile struct {
 	sc      *memory.RepoScope
 	entries []memory.EntryCites // the references it was read from (memory.Citations.Of)
 	// the folders to watch, each once, in order, and what they cite
-	// (interest's paths and names), each once: lists, not sets, so that
-	// they cost a string each beside the folder's interest, which holds
-	// them all too (3 MB as sets at 100,000 entries)
-	dirs, paths, names []string
+	// (interest's paths, cited paths and names), each once: lists, not
+	// sets, so that they cost a string each beside the folder's interest,
+	// which holds them all too
+	dirs, paths, cited, names []string
 }
 
 // citedOf is c brought up to entries: c itself when they are the ones it
@@ -84,7 +87,7 @@ func citedOf(c *citedFile, st *repoState, sc *memory.RepoScope, repo rules.Repo,
 	default:
 		from = len(c.entries) // read on: only the pass that replaces c held it
 	}
-	in := &memory.Interest{Paths: setOf(c.paths), Names: setOf(c.names)}
+	in := &memory.Interest{Paths: setOf(c.paths), Cited: setOf(c.cited), Names: setOf(c.names)}
 	seen := setOf(c.dirs)
 	for _, ec := range entries[from:] {
 		for _, r := range ec.Refs {
@@ -97,6 +100,7 @@ func citedOf(c *citedFile, st *repoState, sc *memory.RepoScope, repo rules.Repo,
 		}
 	}
 	c.paths = appendNew(c.paths, in.Paths)
+	c.cited = appendNew(c.cited, in.Cited)
 	c.names = appendNew(c.names, in.Names)
 	c.entries = entries
 	return c

@@ -111,7 +111,10 @@ func (s *Server) followReferences(f *folder) {
 			if sc.GitDirBeyondRoot() {
 				git = []string{sc.GitDir, filepath.Join(sc.GitDir, "logs")}
 			}
-			w.followDirs(f, git)
+			if w.followDirs(f, git) && last.repo.get() != nil {
+				// as below: what git did before its folder was watched
+				s.repoChanged(f, nil, true, true, 0)
+			}
 		}
 		f.followed = last
 		return
@@ -370,12 +373,11 @@ func concerns(f *folder, name string, ch fileChange) (at string, follow, republi
 }
 
 // cites reports whether what an entry cites may read otherwise now that
-// rel (named base) came or went: rel itself, a file of a cited name, or
-// one in a cited folder or a folder of a cited path, where a cited
-// module's file (`src/utils` for src/utils.ts) or a cited folder's first
-// file (docs/adr/) appears.
+// rel (named base) came or went: rel itself or one of its folders, a file
+// of a cited name, a file in a cited folder (its first, docs/adr/), or a
+// cited path with an extension (src/utils.ts for `src/utils`).
 func cites(in *memory.Interest, rel, base string) bool {
-	return in.Paths[rel] || in.Names[base] || in.Paths[path.Dir(rel)]
+	return in.Paths[rel] || in.Names[base] || in.Cited[path.Dir(rel)] || in.Cited[strings.TrimSuffix(rel, path.Ext(rel))]
 }
 
 // codeChanged hands the change of name to the repository of each folder in

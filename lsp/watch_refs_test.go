@@ -26,7 +26,10 @@ func TestConcerns(t *testing.T) {
 	f.repo.Store(&repoState{repo: &fakeRepo{root: root, Repo: refstest.Repo{Ignore: []string{"node_modules/", "dist/"}}}})
 	in := memory.NewInterest()
 	in.Names["session.ts"] = true
-	in.AddPath("src/auth/session.ts")
+	for _, p := range []string{"src/auth/session.ts", "lib/utils", "docs/adr"} {
+		in.AddPath(p)
+		in.Cited[p] = true
+	}
 	f.interest.Store(in)
 	for _, tc := range []struct {
 		path              string
@@ -40,8 +43,10 @@ func TestConcerns(t *testing.T) {
 		{"lib/session.ts", fileCreated, true, true},        // a bare name's file
 		{"README.md", fileCreated, true, true},             // in the root: is there code?
 		{"other/x.go", fileCreated, true, false},           // nothing cited there, but a file all the same
-		{"src/utils.ts", fileCreated, true, true},          // beside a cited path's folder: `src/utils` may mean it
-		{"src/auth/new.ts", fileDeleted, true, true},       // in a cited path's folder
+		{"src/utils.ts", fileCreated, true, false},         // below a folder of a cited path, and cited by nothing
+		{"lib/utils.ts", fileCreated, true, true},          // `lib/utils` cited: its module's file
+		{"docs/adr/0001.md", fileCreated, true, true},      // the first file of a cited folder
+		{"docs/adr/old/0001.md", fileDeleted, true, false}, // below it: its folder's event tells
 		{"web/package.json", fileChanged, true, true},      // a manifest
 		{"web/Dockerfile.dev", fileChanged, true, true},
 		{"deploy/compose.prod.yaml", fileCreated, true, true},

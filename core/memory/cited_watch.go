@@ -4,6 +4,7 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/memory-lsp/memory-lsp/core/budget"
 	"github.com/memory-lsp/memory-lsp/core/refs"
@@ -75,6 +76,12 @@ type Interest struct {
 	// Paths are the cited paths, their folders, the folders commands run
 	// in, and where the cited paths that exist are, relative to the root.
 	Paths map[string]bool
+	// Cited are the cited paths themselves (without a trailing slash) and
+	// where a cited path was moved: a file that comes or goes in one (a
+	// cited folder's first file) or beside one with an extension
+	// (src/utils.ts for `src/utils`) may change its verdict, where one
+	// anywhere below a folder of a cited path does not.
+	Cited map[string]bool
 	// Names are the last elements of cited paths: a bare name holds
 	// wherever a file of that name is.
 	Names map[string]bool
@@ -112,7 +119,7 @@ func (in *Interest) ReadAtCheck(root, p string) bool {
 
 // NewInterest is an Interest in nothing yet.
 func NewInterest() *Interest {
-	return &Interest{Paths: map[string]bool{}, Names: map[string]bool{}, Links: map[string]bool{}}
+	return &Interest{Paths: map[string]bool{}, Cited: map[string]bool{}, Names: map[string]bool{}, Links: map[string]bool{}}
 }
 
 // AddPath notes p and its folders.
@@ -131,44 +138,47 @@ func (in *Interest) AddPath(p string) {
 // folders alone are watched.
 func CitedDirs(repo rules.Repo, root string, within func(abs string) bool, ref refs.Ref, in *Interest) []string {
 	var out []string
-	located := func(p string) {
+	// located watches the folder of p where it exists and says where
+	located := func(p string) (string, bool) {
 		if repo == nil {
-			return
+			return "", false
 		}
-		if abs, ok := repo.Locate(p); ok && within(abs) {
-			out = append(out, filepath.Dir(abs))
-			if rel, ok := RootRelative(root, abs); ok {
-				in.AddPath(rel)
-			}
+		abs, ok := repo.Locate(p)
+		if !ok || !within(abs) {
+			return "", false
 		}
+		out = append(out, filepath.Dir(abs))
+		if rel, ok := RootRelative(root, abs); ok {
+			in.AddPath(rel)
+		}
+		return abs, true
 	}
 	switch ref.Kind {
 	case refs.Path:
 		in.AddPath(ref.Path)
+		in.Cited[strings.TrimSuffix(ref.Path, "/")] = true
 		in.Names[path.Base(ref.Path)] = true
-		n := len(out)
-		located(ref.Path)
-		if len(out) > n {
+		if abs, ok := located(ref.Path); ok {
 			// a cited folder: what comes and goes in it is what it holds
 			// (git lists no empty folder)
 			if isDir, ok := repo.Stat(ref.Path); ok && isDir {
-				if abs, ok := repo.Locate(ref.Path); ok && within(abs) {
-					out = append(out, abs)
-				}
+				out = append(out, abs)
 			}
+			break
 		}
-		if len(out) == n {
-			// the path itself when it is a folder git does not list
-			// (empty): its first file is what the verdict waits for
-			out = append(out, nearestDir(root, filepath.Join(root, filepath.FromSlash(ref.Path))))
-			// gone, and said where it went: the verdict rests on that
-			// place too ("moved to X", "which does not exist either")
-			if m, ok := movedTo(repo, ref.Path); ok {
-				k := len(out)
-				located(m)
-				if len(out) == k {
-					out = append(out, nearestDir(root, filepath.Dir(filepath.Join(root, filepath.FromSlash(m)))))
-					in.AddPath(m)
+		// the path itself when it is a folder git does not list (empty):
+		// its first file is what the verdict waits for
+		out = append(out, nearestDir(root, filepath.Join(root, filepath.FromSlash(ref.Path))))
+		// gone, and said where it went: the verdict rests on that place
+		// too ("moved to X", "which does not exist either")
+		if to, ok := movedTo(repo, ref.Path); ok {
+			in.Cited[to] = true
+			if _, ok := located(to); !ok {
+				in.AddPath(to)
+				// to is root-relative below the root, else top-relative:
+				// the repository finds its folder either way
+				if dir, ok := repo.Locate(path.Dir(to)); ok && within(dir) {
+					out = append(out, dir)
 				}
 			}
 		}
