@@ -18,7 +18,7 @@ import (
 // (BenchmarkRepoJudge's "open"), so it is built in the background, never on
 // the read loop, and opened again after the changes to the code
 // (watch_refs.go): repo.Reopener.Reopen lists the project again and keeps
-// what git's history answered while HEAD names the same commit, which is
+// what git's history answered while HEAD has not moved, which is
 // the costly part in a project with a history
 // (BenchmarkReferenceChangeToPublish). Each folder has one worker goroutine
 // at a time (runRepo) that opens the repository, or opens it again after

@@ -22,11 +22,10 @@ type warmRepo struct {
 // A process without a watcher (the MCP server) cannot tell what changed
 // since its last call, so every call lists the project again as after a
 // change to the work tree: a change to the code shows at the next call.
-// What git's history answered is kept while HEAD names the same commit,
-// which is most of an opening's cost in a project with a history
-// (BenchmarkQueryMemoryBinary's "clone"). A nil repository (none could be
-// opened, or no rule reads one) is not kept, nor one that can no longer
-// be listed.
+// What git's history answered is kept while HEAD has not moved
+// (store.Project.SameHistory), which is most of an opening's cost in a
+// project with a history (BenchmarkQueryMemoryBinary's "clone"). A nil
+// repository (none could be opened, or no rule reads one) is not kept.
 func (w *Warm) Repo(ctx context.Context, key string, open func() rules.Repo) rules.Repo {
 	w.mu.Lock()
 	last := w.repo
@@ -36,7 +35,10 @@ func (w *Warm) Repo(ctx context.Context, key string, open func() rules.Repo) rul
 		if r, err := ro.Reopen(ctx, true); err == nil {
 			next = r
 		}
-	} else {
+	}
+	if next == nil {
+		// none yet, or one that can no longer be listed: afresh, which
+		// reports what it cannot read
 		next = open()
 	}
 	w.mu.Lock()
