@@ -67,8 +67,7 @@ func shownReferences(d *lsptest.Diagnostics) []string {
 }
 
 // settlesOnFreshCheck waits until the server's last publish for the memory
-// file rel (uri) shows the reference findings a fresh check gives, and
-// still does a moment later.
+// file rel (uri) shows the reference findings a fresh check gives.
 func settlesOnFreshCheck(t *testing.T, c *lsptest.Client, uri, root, rel, after string) {
 	t.Helper()
 	want := freshReferences(t, root, rel)
@@ -107,6 +106,15 @@ func startFollowing(t *testing.T, root, mem string, registers bool) (*lsptest.Cl
 	return c, uri
 }
 
+// holds fails the test unless a fresh check finds nothing in the memory
+// file any more: a test whose change moves no verdict tests nothing.
+func holds(t *testing.T, root string) {
+	t.Helper()
+	if fresh := freshReferences(t, root, ".memory/decisions.md"); len(fresh) != 0 {
+		t.Fatalf("test bug: after the change a fresh check still says %q", fresh)
+	}
+}
+
 // servedWithEntry is a git repository with one source file and a memory
 // file holding entry, committed, served by a server that follows the code
 // with its own watcher, settled.
@@ -117,6 +125,9 @@ func servedWithEntry(t *testing.T, entry string) (root string, c *lsptest.Client
 	repo.Write(map[string]string{"src/app.ts": "export {};\n", ".memory/decisions.md": "# Decisions\n\n" + entry + "\n"})
 	repo.Commit("2024-01-01T10:00:00Z", "init")
 	c, uri = startFollowing(t, root, filepath.Join(root, ".memory", "decisions.md"), false)
+	if fresh := freshReferences(t, root, ".memory/decisions.md"); len(fresh) != 1 {
+		t.Fatalf("test bug: at the start a fresh check says %q, not that the cited path does not exist", fresh)
+	}
 	settlesOnFreshCheck(t, c, uri, root, ".memory/decisions.md", "the start")
 	return root, c, uri
 }
@@ -126,6 +137,7 @@ func servedWithEntry(t *testing.T, entry string) (root string, c *lsptest.Client
 func TestE2EReferencesSettleOnAModuleFile(t *testing.T) {
 	root, c, uri := servedWithEntry(t, "- [utils] Shared helpers live in `src/utils`.")
 	writeFile(t, filepath.Join(root, "src", "utils.ts"), "export const x = 1;\n")
+	holds(t, root)
 	settlesOnFreshCheck(t, c, uri, root, ".memory/decisions.md", "writing src/utils.ts")
 }
 
@@ -222,6 +234,7 @@ func TestE2EReferencesSettleOnAFolderFirstFile(t *testing.T) {
 	c.AwaitDiagnosticsWhere(from, uri, wait, func(*lsptest.Diagnostics) bool { return true })
 	settlesOnFreshCheck(t, c, uri, root, ".memory/decisions.md", "mkdir -p docs/adr")
 	writeFile(t, filepath.Join(root, "docs", "adr", "0001-record.md"), "# Record decisions\n")
+	holds(t, root)
 	settlesOnFreshCheck(t, c, uri, root, ".memory/decisions.md", "the folder's first file")
 }
 

@@ -67,8 +67,8 @@ func findClaims(line string) []claim {
 	}
 	// Every line of a memory file passes here on each check: without a hint
 	// of a claim or of an outside place, nothing is lowered or split.
-	hinted := claimHints.in(line)
-	if !hinted && !sinkHints.in(line) {
+	hinted, sink := claimHints.in(line), sinkHints.in(line)
+	if !hinted && !sink {
 		return out
 	}
 	if hinted {
@@ -78,7 +78,7 @@ func findClaims(line string) []claim {
 			}
 		}
 	}
-	if !sinkHints.in(line) {
+	if !sink {
 		return out
 	}
 	for _, se := range sentences(line) {

@@ -55,7 +55,8 @@ func EntryAtOffset(d *memfile.Document, off int) int {
 	return -1
 }
 
-// EntryOnLine is the entry on line (0-based) of d, or -1.
+// EntryOnLine is the entry on line of d (1-based, as memfile numbers
+// lines), or -1.
 func EntryOnLine(d *memfile.Document, line int) int {
 	// Entries are in line order.
 	i := sort.Search(len(d.Entries), func(i int) bool { return d.Entries[i].Line >= line })

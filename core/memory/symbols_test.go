@@ -44,6 +44,12 @@ func TestEntrySymbols(t *testing.T) {
 		t.Errorf("EntryAtOffset(the heading) = %d, want -1", got)
 	}
 	if got := EntryOnLine(d, 1); got != -1 {
+		t.Errorf("EntryOnLine(the heading's line) = %d, want -1", got)
+	}
+	if got := EntryOnLine(d, 2); got != -1 {
 		t.Errorf("EntryOnLine(a blank line) = %d, want -1", got)
+	}
+	if got := EntryOnLine(d, 3); got != 0 {
+		t.Errorf("EntryOnLine(the first entry's line) = %d, want 0", got)
 	}
 }

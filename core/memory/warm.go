@@ -83,10 +83,10 @@ func (w *Warm) known(path string) *memfile.Document {
 }
 
 // Load is Service.Load for a long-lived process: a new snapshot, in which
-// a file with the bytes it had at the last read keeps its parse. Keeping the
-// files while a stat of the folder vouched for them saved under a
-// millisecond a call at 10,000 entries (issue 29's measurements), and was
-// one more "is the disk still what I read" rule: retired.
+// a file with the bytes it had at the last read keeps its parse. The folder
+// is read at every call: keeping the files while a stat vouched for them
+// did not pay (BENCHMARKS.md, "Every remaining shortcut measured") and was
+// one more "is the disk still what I read" rule.
 func (w *Warm) Load(ws *store.Workspace) ([]rules.File, error) {
 	w.mu.Lock()
 	prev := make(map[string]rules.File, len(w.files))
