@@ -10,7 +10,6 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/memory"
 	"github.com/memory-lsp/memory-lsp/core/rules"
 	"github.com/memory-lsp/memory-lsp/core/store"
-	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 // `check --since REF` lists, after the findings, every memory line added or
@@ -61,12 +60,6 @@ func (s *sinceReport) each(results []*checked, fn func(c *checked, w memory.Writ
 			fn(c, w)
 		}
 	}
-}
-
-// span is the written line's text, without its line ending.
-func (c *checked) lineSpan(w memory.Written) text.Span {
-	d := c.files[w.File].Doc
-	return text.Span{Start: d.Lines[w.Line].Span.Start, End: d.BodyEnd(w.Line)}
 }
 
 func (s *sinceReport) writeText(out io.Writer, results []*checked) {
@@ -162,7 +155,7 @@ func (s *sinceReport) sarifDescriptor() sarifReportingDescriptor {
 func (s *sinceReport) sarifResults(c *checked, root string, index int, seen map[string]int) []sarifResult {
 	var out []sarifResult
 	for _, w := range c.written {
-		sp := c.lineSpan(w)
+		sp := c.files[w.File].Doc.Body(w.Line)
 		i := index
 		out = append(out, sarifResult{RuleID: sinceRuleID, RuleIndex: &i, Level: "note",
 			Message:             sarifMessage{Text: w.Message(s.ref)},

@@ -25,6 +25,13 @@ func (d *Document) BodyEnd(i int) int {
 	return s.End
 }
 
+// Body is line i's text without its line ending: what an editor shows of
+// it, and a span an editor can name (one ending between CR and LF is no
+// position at all).
+func (d *Document) Body(i int) text.Span {
+	return text.Span{Start: d.Lines[i].Span.Start, End: d.BodyEnd(i)}
+}
+
 // ReplaceLine rewrites the text of line i and keeps its line ending.
 func (d *Document) ReplaceLine(i int, newText string) text.Edit {
 	return text.Edit{Start: d.Lines[i].Span.Start, End: d.BodyEnd(i), New: newText}

@@ -37,12 +37,8 @@ func EntrySymbol(d *memfile.Document, i int) Symbol {
 	return s
 }
 
-// EntrySpan is entry i's line of d without its line ending: a CRLF line's
-// span ends between CR and LF, which is no position an editor has.
-func EntrySpan(d *memfile.Document, i int) text.Span {
-	e := &d.Entries[i]
-	return text.Span{Start: e.LineSpan.Start, End: d.BodyEnd(e.LineIndex)}
-}
+// EntrySpan is entry i's line of d without its line ending.
+func EntrySpan(d *memfile.Document, i int) text.Span { return d.Body(d.Entries[i].LineIndex) }
 
 // EntryAtOffset is the entry whose line (its ending aside) holds byte
 // offset off of d, or -1.

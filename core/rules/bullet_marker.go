@@ -27,7 +27,7 @@ func checkBulletMarker(w *workspace) {
 			default:
 				msg = `list marker "` + mark + `" is not "- ": HackLM ignores this line`
 			}
-			fd := Finding{File: fi, Span: body(d, li), Message: msg}
+			fd := Finding{File: fi, Span: d.Body(li), Message: msg}
 			if line[:n] != "- " {
 				fd.Fixes = []Fix{{Title: `Use a "- " bullet`, Edits: in(fi, text.Edit{Start: ln.Span.Start, End: ln.Span.Start + n, New: "- "})}}
 			}

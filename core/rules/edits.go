@@ -7,11 +7,6 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
-// body is line li's text without its line ending.
-func body(d *memfile.Document, li int) text.Span {
-	return text.Span{Start: d.Lines[li].Span.Start, End: d.BodyEnd(li)}
-}
-
 // in wraps edits of one file as FileEdits.
 func in(fi int, edits ...text.Edit) []FileEdit {
 	out := make([]FileEdit, len(edits))

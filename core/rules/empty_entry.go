@@ -17,7 +17,7 @@ func checkEmptyEntry(w *workspace) {
 			default:
 				continue
 			}
-			w.report(Finding{File: fi, Span: body(d, li), Message: msg,
+			w.report(Finding{File: fi, Span: d.Body(li), Message: msg,
 				Fixes: []Fix{deleteLineFix("Delete the empty line", true, fi, d, li)}})
 		}
 	})

@@ -32,7 +32,7 @@ func checkIndentedEntry(w *workspace) {
 					msg += `, and a store under slug "` + sub.Entries[0].Slug + `" may delete this line instead of the entry`
 				}
 			}
-			w.report(Finding{File: fi, Span: body(d, li), Message: msg,
+			w.report(Finding{File: fi, Span: d.Body(li), Message: msg,
 				Fixes: []Fix{{Title: `Dedent into a "- " entry`, Edits: in(fi, text.Edit{Start: ln.Span.Start, End: ln.Span.Start + indent + n, New: "- "})}}})
 		}
 	})

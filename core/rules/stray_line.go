@@ -18,7 +18,7 @@ func checkStrayLine(w *workspace) {
 			if ln.Kind != memfile.KindProse && ln.Kind != memfile.KindCode && ln.Kind != memfile.KindFence {
 				continue
 			}
-			sp := body(d, li)
+			sp := d.Body(li)
 			t := memfile.TrimJS(string(d.Src[sp.Start:sp.End]))
 			if t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "- ") {
 				continue
