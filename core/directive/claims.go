@@ -4,7 +4,6 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/memory-lsp/memory-lsp/core/text"
 )
@@ -131,7 +130,7 @@ func newHints(words ...string) *hints {
 
 // in reports whether s holds one of the hints, case aside.
 func (h *hints) in(s string) bool {
-	low, ascii := lowerASCII(s)
+	low, ascii := text.LowerASCII(s), text.IsASCII(s)
 	for i := 0; i < len(low); i++ {
 		if h.single[low[i]] {
 			return true
@@ -169,26 +168,6 @@ func containsFold(s, x string) bool {
 		}
 	}
 	return false
-}
-
-// lowerASCII returns s with its ASCII capitals lowered, every other byte
-// as it was, and whether s is all ASCII.
-func lowerASCII(s string) (string, bool) {
-	ascii, upper := true, false
-	for i := 0; i < len(s); i++ {
-		ascii = ascii && s[i] < utf8.RuneSelf
-		upper = upper || 'A' <= s[i] && s[i] <= 'Z'
-	}
-	if !upper {
-		return s, ascii
-	}
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b), ascii
 }
 
 // exfilAction says what an order to send secrets out asks, for the message.

@@ -21,6 +21,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 // Match is one likely credential: the byte range of the secret itself (for a
@@ -81,7 +83,7 @@ var detectors = []detector{
 		// Firebase ships the key of a web app in its client bundle, by
 		// design; rules, not the key, guard the data (both blind sets
 		// that held one labelled it no secret)
-		public: func(before string) bool { return strings.Contains(asciiLower(before), "firebase") }},
+		public: func(before string) bool { return strings.Contains(text.LowerASCII(before), "firebase") }},
 	{kind: "API key (sk-…)", anchors: []string{"sk-"},
 		re:    lazy(`^(sk-(?:ant-(?:api\d+-|admin\d+-)?|proj-|svcacct-|admin-)?[A-Za-z0-9_-]{32,})`),
 		group: 1, ok: func(v string) bool { return notPlaceholder(v) && classes(v) >= 2 && hasDigit(v) }},
@@ -713,7 +715,7 @@ func findAssignment(s string, i int, root string, out []Match) []Match {
 	// assignmentKey reads at most 8 bytes before the root and a suffix and
 	// a byte after it: lowered, that window is all it needs
 	from, to := max(0, i-8), min(len(s), i+len(root)+len("phrase")+1)
-	end, ok := assignmentKey(asciiLower(s[from:to]), i-from, root)
+	end, ok := assignmentKey(text.LowerASCII(s[from:to]), i-from, root)
 	end += from
 	if !ok {
 		return out
@@ -822,24 +824,6 @@ func hasLowerPrefix(s string, i int, p string) bool {
 	return true
 }
 
-// asciiLower lowers ASCII letters only, so byte offsets stay the same.
-// It copies s once (a Builder's string is its buffer), not twice as a
-// []byte and a string of it would.
-func asciiLower(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	from := 0
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; 'A' <= c && c <= 'Z' {
-			b.WriteString(s[from:i])
-			b.WriteByte(c + 'a' - 'A')
-			from = i + 1
-		}
-	}
-	b.WriteString(s[from:])
-	return b.String()
-}
-
 func overlapsAny(ms []Match, start, end int) bool {
 	for _, m := range ms {
 		if start < m.End && m.Start < end {
@@ -858,7 +842,7 @@ func notPlaceholder(v string) bool {
 	if v == "" || v[0] == '$' || v[0] == '%' {
 		return false
 	}
-	l := asciiLower(v)
+	l := text.LowerASCII(v)
 	for _, w := range placeholderWords {
 		if strings.Contains(l, w) {
 			return false
@@ -1059,7 +1043,7 @@ func findProsePassword(s string, i int, key string, out []Match) []Match {
 // passwordFlagCommand reports whether before ends in a command whose -p
 // gives a password (mysql -p…, sshpass -p …), not a path or a mode.
 func passwordFlagCommand(before string) bool {
-	l := asciiLower(before)
+	l := text.LowerASCII(before)
 	for _, c := range []string{"mysql", "mysqldump", "mysqladmin", "mariadb", "sshpass", "mongo", "mongosh", "mongodump", "-u "} {
 		if strings.Contains(l, c) {
 			return true
@@ -1150,7 +1134,7 @@ func strongPassword(v string) bool {
 	if namespacedID(v) || assignment().MatchString(v) {
 		return false // a store key, or `backup_dir=False` after the verb "pass"
 	}
-	l := asciiLower(v)
+	l := text.LowerASCII(v)
 	for _, name := range vaults {
 		if strings.Contains(l, name) {
 			return false

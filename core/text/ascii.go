@@ -15,6 +15,29 @@ func IsASCII(s string) bool {
 	return true
 }
 
+// LowerASCII lowers ASCII letters only, so byte offsets stay the same and
+// every other byte is kept as it is. It copies s once (a Builder's string
+// is its buffer), and not at all when s has no capital.
+func LowerASCII(s string) string {
+	var b strings.Builder
+	from := 0
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; 'A' <= c && c <= 'Z' {
+			if from == 0 {
+				b.Grow(len(s))
+			}
+			b.WriteString(s[from:i])
+			b.WriteByte(c + 'a' - 'A')
+			from = i + 1
+		}
+	}
+	if from == 0 {
+		return s
+	}
+	b.WriteString(s[from:])
+	return b.String()
+}
+
 // WordSet is the set of the space-separated words of lists.
 func WordSet(lists ...string) map[string]bool {
 	m := map[string]bool{}

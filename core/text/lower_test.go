@@ -1,13 +1,13 @@
-package secret
+package text
 
 import (
 	"math/rand/v2"
 	"testing"
 )
 
-// TestASCIILower: ASCII capitals lowered, every other byte (other ASCII,
+// TestLowerASCII: ASCII capitals lowered, every other byte (other ASCII,
 // UTF-8 and invalid bytes alike) kept, so that offsets stay the same.
-func TestASCIILower(t *testing.T) {
+func TestLowerASCII(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 7))
 	for range 2000 {
 		b := make([]byte, r.IntN(40))
@@ -21,8 +21,8 @@ func TestASCIILower(t *testing.T) {
 			}
 			want[i] = c
 		}
-		if got := asciiLower(string(b)); got != string(want) {
-			t.Fatalf("asciiLower(%q) = %q, want %q", b, got, want)
+		if got := LowerASCII(string(b)); got != string(want) {
+			t.Fatalf("LowerASCII(%q) = %q, want %q", b, got, want)
 		}
 	}
 }
