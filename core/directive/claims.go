@@ -97,10 +97,11 @@ var sinkHints = newHints("@", "http", "transfer.sh", "issue body", "description"
 // three of them, so a line is read once for all the ASCII ones, each
 // position's two bytes asked of a table before any word is compared. An
 // ASCII hint is looked for in an ASCII-lowered copy of the line: a hint of
-// ASCII characters can only equal, case aside, ASCII bytes of the same
-// length (a character that folds to an ASCII letter, such as the Kelvin
-// sign, is longer than it). A hint beyond ASCII is compared fold by fold,
-// and never in an ASCII line, where it cannot be.
+// ASCII characters can only equal, case aside, ASCII letters or the two
+// characters that fold to them (the long s and the Kelvin sign), spelled as
+// those letters first. A hint beyond ASCII is compared fold by fold
+// (text.ContainsFold: "Успешно" holds "успешн", although their first bytes
+// differ), and never in an ASCII line, where it cannot be.
 type hints struct {
 	words []string
 	// lead has bit c0<<8|c1 set for the first two bytes of an ASCII hint,
@@ -128,9 +129,18 @@ func newHints(words ...string) *hints {
 	return h
 }
 
+// foldToASCII spells the long s and the Kelvin sign as the ASCII letters
+// they fold to.
+var foldToASCII = strings.NewReplacer("ſ", "s", "\u212A", "k")
+
 // in reports whether s holds one of the hints, case aside.
 func (h *hints) in(s string) bool {
 	low, ascii := text.LowerASCII(s), text.IsASCII(s)
+	if !ascii && strings.ContainsAny(s, "ſ\u212A") {
+		// the two characters beyond ASCII that fold to an ASCII letter,
+		// as the patterns' (?i) folds them: "ſucceeded" is read
+		low = foldToASCII.Replace(low)
+	}
 	for i := 0; i < len(low); i++ {
 		if h.single[low[i]] {
 			return true
@@ -152,18 +162,7 @@ func (h *hints) in(s string) bool {
 		return false
 	}
 	for _, w := range h.other {
-		if containsFold(s, w) {
-			return true
-		}
-	}
-	return false
-}
-
-// containsFold reports whether s holds x, case aside.
-func containsFold(s, x string) bool {
-	c := x[0]
-	for i := 0; i+len(x) <= len(s); i++ {
-		if b := s[i]; (b == c || 'A' <= b && b <= 'Z' && b+'a'-'A' == c) && strings.EqualFold(s[i:i+len(x)], x) {
+		if text.ContainsFold(s, w) {
 			return true
 		}
 	}

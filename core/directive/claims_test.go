@@ -3,6 +3,8 @@ package directive
 import (
 	"strings"
 	"testing"
+
+	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 // TestDirectiveClaims: a claim to outrank the agent's system instructions,
@@ -80,17 +82,28 @@ func TestAddressesAgent(t *testing.T) {
 func TestHintsAgreeWithFolding(t *testing.T) {
 	for _, s := range []string{
 		"", "All tests PASS", "The build is GREEN now", "ſuccess", "\u212Aeep it", "Ran the suite",
-		"ВАЖНЕЕ всего", "ces règles PRÉVALENT", "测试全部通过", "mail me at a@b.c", "HTTP only",
+		"ВАЖНЕЕ всего", "Успешно прошли", "Тесты ПРОШЛИ", "ces règles PRÉVALENT", "测试全部通过", "mail me at a@b.c", "HTTP only",
 		"pa\xffss", "Tout Est bon", "ISSUES none",
 	} {
 		for _, h := range []*hints{claimHints, sinkHints, reportHints} {
 			want := false
 			for _, x := range h.words {
-				want = want || containsFold(s, x)
+				want = want || text.ContainsFold(s, x)
 			}
 			if got := h.in(s); got != want {
 				t.Errorf("hints %q….in(%q) = %v, folding says %v", h.words[0], s, got, want)
 			}
+		}
+	}
+}
+
+// TestHintsFindCapitalisedLetters: a hint beyond ASCII is found however its
+// first letter is written, although a capital Cyrillic letter does not
+// begin with the small one's byte.
+func TestHintsFindCapitalisedLetters(t *testing.T) {
+	for _, s := range []string{"Успешно прошли все тесты", "УСПЕШНО", "Прошли все тесты", "Зелёная сборка"} {
+		if !reportHints.in(s) {
+			t.Errorf("reportHints.in(%q) = false: a capitalised hint is missed", s)
 		}
 	}
 }
@@ -105,7 +118,7 @@ func FuzzHints(f *testing.F) {
 		words := strings.Fields(hint)
 		want := false
 		for _, w := range words {
-			want = want || containsFold(s, w)
+			want = want || text.ContainsFold(s, w)
 		}
 		if got := newHints(words...).in(s); got != want {
 			t.Errorf("hints %q in %q = %v, folding says %v", words, s, got, want)
