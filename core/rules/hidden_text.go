@@ -56,11 +56,19 @@ func checkHiddenText(w *workspace) {
 
 // noteSeverity is the severity of hidden words that order nothing the
 // rules can read, or order something only a person editing the file would
-// do (a template's hint): a warning, and store takes them. Information
-// would be quieter on real teams' template comments, but it is also where
-// a hidden order in a language the rules do not read would fall (a red
-// team's finding), and a reader should see those.
-func noteSeverity(hidden.Match) Severity { return Warning }
+// do (a template's hint); store takes them either way. A comment or a
+// definition holding a note is information: words cannot tell a note from
+// a hidden rule stated as a fact or an order in a language the rules do not
+// read, and where a rule cannot tell it says info (issue 27), still shown
+// and made visible. A template's hint opens with an order, and an element
+// hidden by style or a soft hyphen inside a word is a deliberate way to
+// hide that no note needs: those stay warnings.
+func noteSeverity(h hidden.Match) Severity {
+	if h.Note && (h.Kind == hidden.Comment || h.Kind == hidden.Definition) {
+		return Information
+	}
+	return Warning
+}
 
 // hiddenChunk is how much of a file checkHiddenText reads for hidden
 // characters at a time (eachHidden).
