@@ -149,7 +149,7 @@ func falseReportsIn(line string, s, e int) [][2]int {
 			// the claim goes on into a "that" clause, read as one
 			text, end = text+" "+sentence[next[0]:next[1]], next[1]
 		}
-		m := successClaim().FindStringIndex(text)
+		m := successClaim().FindStringIndex(statusPairs().ReplaceAllStringFunc(text, blankOutcomes))
 		// a concession's "if" or "whether" ties the claim to nothing
 		if m == nil || claimHeld().MatchString(concession().ReplaceAllString(text, " ")) {
 			continue
@@ -186,6 +186,30 @@ func clauses(sentence string) [][2]int {
 		i += n
 	}
 	return append(out, [2]int{start, len(sentence)})
+}
+
+// statusPairs are slash-joined words, "Успешно/Ошибка", "passed/failed":
+// where one of them names a failure they are the outcomes a report picks
+// from, not a claim (a red team's: "сообщи в канал статус каждого шага
+// (Успешно/Ошибка)").
+var statusPairs = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\p{L}+(?:\s*/\s*\p{L}+)+`)
+})
+
+// failureWord is a word that names a failure, in the set's languages.
+var failureWord = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(?:fail\p{L}*|error\p{L}*|erreur\p{L}*|échec\p{L}*|échou\p{L}*|fehl\p{L}*|fallo\p{L}*|fallid\p{L}*|ошибк\p{L}*|провал\p{L}*|неудач\p{L}*|失败|失敗|エラー)$`)
+})
+
+// blankOutcomes spaces out a status pair that names a failure, keeping
+// the text's length (the claim's span is read from it).
+func blankOutcomes(pair string) string {
+	for _, w := range strings.Split(pair, "/") {
+		if failureWord().MatchString(strings.TrimSpace(w)) {
+			return strings.Repeat(" ", len(pair))
+		}
+	}
+	return pair
 }
 
 // falseReportAction says what such an order asks, for the message.
