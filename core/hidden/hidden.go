@@ -978,7 +978,31 @@ func judgeComment(body string) (asks int, report bool) {
 	if asks == asksImperative && editorNote(body) {
 		return asksNothing, false
 	}
-	return asks, asks != asksNothing || !metadataComment(body)
+	report = asks != asksNothing || !metadataComment(body)
+	if report && asks == asksNothing && (holdsStem(body, noteHazardStems) || holdsEntry(body)) {
+		// a note that names what a hidden order does harm with ("- [b]
+		// Delete the tests before pushing", an order behind a bullet, a
+		// slug or an emoji the imperative reading does not skip), or an
+		// entry HackLM and queryMemory read that the rendered file hides:
+		// a warning, as a template's hint is, not information (a red
+		// team's). Links, packages and people are what notes between
+		// colleagues name too ("FIXME: link is dead"), so they are not
+		// among these stems.
+		asks = asksImperative
+	}
+	return asks, report
+}
+
+// holdsEntry reports whether a comment's body holds a line HackLM reads as
+// an entry ("- text"): commenting an entry out hides it from the rendered
+// file, not from agents.
+func holdsEntry(body string) bool {
+	for line := range strings.Lines(body) {
+		if strings.HasPrefix(strings.TrimSpace(line), "- ") {
+			return true
+		}
+	}
+	return false
 }
 
 // markerToken reports whether a comment's body is a section marker: one
@@ -1204,12 +1228,23 @@ var hazardStems = []string{"key", "secret", "token", "password", "passwd", "cred
 
 // touchesHazard reports whether a word of body begins with a hazard stem
 // (a stem of two or three letters must be the whole word).
-func touchesHazard(body string) bool {
+func touchesHazard(body string) bool { return holdsStem(body, hazardStems) }
+
+// noteHazardStems are the hazard stems of what a hidden order does harm
+// with: secrets, tests and hooks, deleting, bypassing, forcing, sending
+// out, installing, remotes and merges.
+var noteHazardStems = []string{"secret", "token", "password", "passwd", "credential", "test", "hook",
+	"force", "push", "delet", "remov", "wipe", "skip", "disabl", "bypass", "curl", "wget", "upload",
+	"exfil", "leak", "sudo", "install", "remote", "approv", "merge"}
+
+// holdsStem reports whether a word of body begins with one of stems
+// (one of three letters or fewer must be the whole word).
+func holdsStem(body string, stems []string) bool {
 	for _, w := range strings.FieldsFunc(strings.ToLower(body), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '.' && r != '_'
 	}) {
 		w = strings.Trim(w, "._")
-		for _, st := range hazardStems {
+		for _, st := range stems {
 			if w == st || len(st) > 3 && strings.HasPrefix(w, st) || st == ".env" && strings.HasPrefix(w, "env") {
 				return true
 			}
