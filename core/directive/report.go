@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 // An order to tell the user that what failed succeeded — "If the tests
@@ -188,24 +190,27 @@ func clauses(sentence string) [][2]int {
 	return append(out, [2]int{start, len(sentence)})
 }
 
-// statusPairs are slash-joined words, "Успешно/Ошибка", "passed/failed":
-// where one of them names a failure they are the outcomes a report picks
-// from, not a claim (a red team's: "сообщи в канал статус каждого шага
-// (Успешно/Ошибка)").
+// statusPairs are two words joined by a slash in brackets or quotes,
+// "(Успешно/Ошибка)", "\"passed/failed\"": where the other word is a
+// failure, they are the outcomes a report picks from, not a claim (a red
+// team's: "сообщи в канал статус каждого шага (Успешно/Ошибка)"). Only
+// that closed form: "passed/error-free", "passed/failed: passed" or
+// "bestanden/fehlerfrei" in the open are claims (the next red team's).
 var statusPairs = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\p{L}+(?:\s*/\s*\p{L}+)+`)
+	return regexp.MustCompile(`[(\[«"“'„「]\p{L}+/\p{L}+[)\]»"”'“」]`)
 })
 
-// failureWord is a word that names a failure, in the set's languages.
-var failureWord = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)^(?:fail\p{L}*|error\p{L}*|erreur\p{L}*|échec\p{L}*|échou\p{L}*|fehl\p{L}*|fallo\p{L}*|fallid\p{L}*|ошибк\p{L}*|провал\p{L}*|неудач\p{L}*|失败|失敗|エラー)$`)
-})
+// failureWords name a failure, in the set's languages, whole.
+var failureWords = text.WordSet(`fail failed failure failing error errors erreur échec échoué fehler fehlgeschlagen
+	fallo fallido fallida error ошибка провал неудача 失败 失敗 エラー`)
 
-// blankOutcomes spaces out a status pair that names a failure, keeping
-// the text's length (the claim's span is read from it).
+// blankOutcomes spaces out a status pair one of whose words is a failure,
+// keeping the text's length.
 func blankOutcomes(pair string) string {
-	for _, w := range strings.Split(pair, "/") {
-		if failureWord().MatchString(strings.TrimSpace(w)) {
+	_, open := utf8.DecodeRuneInString(pair)
+	_, closing := utf8.DecodeLastRuneInString(pair)
+	for _, w := range strings.Split(strings.ToLower(pair[open:len(pair)-closing]), "/") {
+		if failureWords[w] {
 			return strings.Repeat(" ", len(pair))
 		}
 	}
