@@ -584,7 +584,7 @@ var toolMarkers = map[string]bool{
 // nothing else: `<!-- markdownlint-disable MD013 -->`, `<!-- vale off -->`,
 // `<!-- cspell:ignore trgm -->`, `<!-- hacklm-memory:start -->`.
 var pragma = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)^\s*(?:markdownlint|prettier|eslint|vale|cspell|spell-?checker|textlint|remark(?:-lint)?|stylelint|biome|dprint|deno-(?:fmt|lint)|codespell|typos|alex|proselint|mdformat|rumdl|lychee|markdown-link-check|hacklm-memory|doctoc|markdown-toc|toc|lint)(?:[-:][\w.-]*)*(?:[ \t]+[\w.,:/=-]+){0,6}\s*$`)
+	return regexp.MustCompile(`(?i)^\s*(?:markdownlint|prettier|eslint|vale|cspell|spell-?checker|textlint|remark(?:-lint)?|stylelint|biome|dprint|deno-(?:fmt|lint)|codespell|typos|alex|proselint|mdformat|rumdl|lychee|markdown-link-check|hacklm-memory|doctoc|markdown-toc|toc|lint|suppress)(?:[-:][\w.-]*)*(?:[ \t]+[\w.,:/=-]+){0,6}\s*$`)
 })
 
 // stamp is a comment of metadata: a key and a short value (`id:
@@ -979,7 +979,7 @@ func judgeComment(body string) (asks int, report bool) {
 		return asksNothing, false
 	}
 	report = asks != asksNothing || !metadataComment(body)
-	if report && asks == asksNothing && (holdsStem(body, noteHazardStems) || holdsEntry(body)) {
+	if report && asks == asksNothing && (notesHazard(body) || holdsEntry(body)) {
 		// a note that names what a hidden order does harm with ("- [b]
 		// Delete the tests before pushing", an order behind a bullet, a
 		// slug or an emoji the imperative reading does not skip), or an
@@ -1139,7 +1139,7 @@ func whoWroteStamp(body string) bool {
 				authored = true
 			case stampNames[part] || stampJoiners[part]:
 			case strings.ContainsAny(part, "0123456789") && strings.Trim(part, "0123456789.abcdefghijklmnopqrstuvwxyz") == "" &&
-				!digitsInsideWord(part):
+				!digitsInsideWord(part) && wordSegments(part) <= 1:
 			default:
 				return false
 			}
@@ -1151,7 +1151,7 @@ func whoWroteStamp(body string) bool {
 }
 
 // approvalVerbs say someone approved the entry.
-var approvalVerbs = text.WordSet("accepted approved aprobado validé approuvé freigegeben")
+var approvalVerbs = text.WordSet("accepted approved checked verified aprobado validé approuvé freigegeben")
 
 // namedWithDigits are names and versions written with digits inside:
 // numeronyms ("k8s", "i18n", "a11y"), pre-releases ("3.12.0rc1", "v2.0b1"),
@@ -1159,6 +1159,20 @@ var approvalVerbs = text.WordSet("accepted approved aprobado validé approuvé f
 var namedWithDigits = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^(?:[a-z]\d{1,2}[a-z]s?|v?\d+(?:\.\d+)*(?:a|b|rc|alpha|beta|dev|post|pre)\d*|v\d+(?:alpha|beta)\d+|\d{2}t\d{2}|\d{2}z)$`)
 })
+
+// wordSegments counts the parts of w between dots that are all letters: a
+// version or a model's name has one at most ("claude.3.5", "v1.2.3",
+// "gpt4o"); words joined by dots with a digit at the end are words
+// ("skip.tests.and.push.to.main.1", a red team's).
+func wordSegments(w string) int {
+	n := 0
+	for seg := range strings.SplitSeq(w, ".") {
+		if seg != "" && strings.TrimFunc(seg, unicode.IsLetter) == "" {
+			n++
+		}
+	}
+	return n
+}
 
 // digitsInsideWord reports whether a run of digits stands between letters,
 // as leetspeak writes words ("pu5h", "pr10r", "push2main", "4lw4ys": a red
@@ -1202,7 +1216,7 @@ var (
 	stampKeys = text.WordSet("ai agent assistant model llm bot author by モデル 模型 модель агент modèle modell modelo agente エージェント 智能体")
 	// "authored by Copilot (gpt-4.1), accepted by @mhale", "generado por
 	// Claude Code, aprobado por @lucia" (issue 27's eighth set)
-	stampVerbs = text.WordSet(`generated authored written drafted created edited reviewed updated assisted co accepted approved
+	stampVerbs = text.WordSet(`generated authored written drafted created edited reviewed updated assisted co accepted approved checked verified
 		generado escrito creado revisado aprobado généré rédigé écrit relu validé approuvé generiert erstellt geschrieben
 		geprüft freigegeben`)
 	// stampJoiners join the parts of a stamp: "generated with claude
@@ -1230,12 +1244,53 @@ var hazardStems = []string{"key", "secret", "token", "password", "passwd", "cred
 // (a stem of two or three letters must be the whole word).
 func touchesHazard(body string) bool { return holdsStem(body, hazardStems) }
 
-// noteHazardStems are the hazard stems of what a hidden order does harm
-// with: secrets, tests and hooks, deleting, bypassing, forcing, sending
-// out, installing, remotes and merges.
-var noteHazardStems = []string{"secret", "token", "password", "passwd", "credential", "test", "hook",
-	"force", "push", "delet", "remov", "wipe", "skip", "disabl", "bypass", "curl", "wget", "upload",
-	"exfil", "leak", "sudo", "install", "remote", "approv", "merge"}
+// noteHazardStems are what a hidden order does harm with: hazardStems
+// without the words colleagues' notes name as often (links, packages,
+// people, replies, "always"), and with the red teams' synonyms and
+// abbreviations (creds, pwd, id_rsa, nuke, purge, rebase).
+var noteHazardStems = []string{"key", "secret", "token", "password", "passwd", "pwd", "credential", "creds",
+	".env", "env", "ssh", "rsa", "private", "test", "spec", "check", "hook", "verify", "ci", "main", "master",
+	"prod", "publish", "push", "force", "delet", "remov", "drop", "wipe", "erase", "purge",
+	"nuke", "shred", "truncat", "reset", "rebase", "amend", "skip", "disabl", "bypass", "curl", "wget", "bash",
+	"upload", "send", "post", "mail", "exfil", "copy", "leak", "sudo", "chmod", "grant", "admin", "rm", "install",
+	"remote", "origin", "git", "approv", "merge", "mirror", "attach", "paste", "echo"}
+
+// noteWords are the words of a note, split at underscores and where a
+// small letter meets a capital ("GH_TOKEN", "npmToken", "autoMerge"), in
+// small letters.
+func noteWords(body string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(body, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		from := 0
+		rs := []rune(w)
+		for i := 1; i <= len(rs); i++ {
+			if i == len(rs) || unicode.IsLower(rs[i-1]) && unicode.IsUpper(rs[i]) {
+				out = append(out, strings.ToLower(string(rs[from:i])))
+				from = i
+			}
+		}
+	}
+	return out
+}
+
+// notesHazard reports whether a note names what a hidden order does harm
+// with.
+func notesHazard(body string) bool {
+	if strings.Contains(body, ".env") {
+		return true
+	}
+	for _, w := range noteWords(body) {
+		if strings.Contains(w, "install") {
+			return true // "uninstall", "reinstall"
+		}
+		for _, st := range noteHazardStems {
+			if w == st || len(st) > 3 && strings.HasPrefix(w, st) {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // holdsStem reports whether a word of body begins with one of stems
 // (one of three letters or fewer must be the whole word).
