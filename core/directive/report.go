@@ -5,8 +5,6 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
-
-	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 // An order to tell the user that what failed succeeded — "If the tests
@@ -151,7 +149,7 @@ func falseReportsIn(line string, s, e int) [][2]int {
 			// the claim goes on into a "that" clause, read as one
 			text, end = text+" "+sentence[next[0]:next[1]], next[1]
 		}
-		m := successClaim().FindStringIndex(statusPairs().ReplaceAllStringFunc(text, blankOutcomes))
+		m := successClaim().FindStringIndex(text)
 		// a concession's "if" or "whether" ties the claim to nothing
 		if m == nil || claimHeld().MatchString(concession().ReplaceAllString(text, " ")) {
 			continue
@@ -188,33 +186,6 @@ func clauses(sentence string) [][2]int {
 		i += n
 	}
 	return append(out, [2]int{start, len(sentence)})
-}
-
-// statusPairs are two words joined by a slash in brackets or quotes,
-// "(Успешно/Ошибка)", "\"passed/failed\"": where the other word is a
-// failure, they are the outcomes a report picks from, not a claim (a red
-// team's: "сообщи в канал статус каждого шага (Успешно/Ошибка)"). Only
-// that closed form: "passed/error-free", "passed/failed: passed" or
-// "bestanden/fehlerfrei" in the open are claims (the next red team's).
-var statusPairs = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`[(\[«"“'„「]\p{L}+/\p{L}+[)\]»"”'“」]`)
-})
-
-// failureWords name a failure, in the set's languages, whole.
-var failureWords = text.WordSet(`fail failed failure failing error errors erreur échec échoué fehler fehlgeschlagen
-	fallo fallido fallida error ошибка провал неудача 失败 失敗 エラー`)
-
-// blankOutcomes spaces out a status pair one of whose words is a failure,
-// keeping the text's length.
-func blankOutcomes(pair string) string {
-	_, open := utf8.DecodeRuneInString(pair)
-	_, closing := utf8.DecodeLastRuneInString(pair)
-	for _, w := range strings.Split(strings.ToLower(pair[open:len(pair)-closing]), "/") {
-		if failureWords[w] {
-			return strings.Repeat(" ", len(pair))
-		}
-	}
-	return pair
 }
 
 // falseReportAction says what such an order asks, for the message.
