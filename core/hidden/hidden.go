@@ -584,7 +584,7 @@ var toolMarkers = map[string]bool{
 // nothing else: `<!-- markdownlint-disable MD013 -->`, `<!-- vale off -->`,
 // `<!-- cspell:ignore trgm -->`, `<!-- hacklm-memory:start -->`.
 var pragma = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)^\s*(?:markdownlint|prettier|eslint|vale|cspell|spell-?checker|textlint|remark(?:-lint)?|stylelint|biome|dprint|deno-(?:fmt|lint)|codespell|typos|alex|proselint|mdformat|rumdl|lychee|markdown-link-check|hacklm-memory|doctoc|markdown-toc|toc|lint|suppress)(?:[-:][\w.-]*)*(?:[ \t]+[\w.,:/=-]+){0,6}\s*$`)
+	return regexp.MustCompile(`(?i)^\s*(?:markdownlint|prettier|eslint|vale|cspell|spell-?checker|textlint|remark(?:-lint)?|stylelint|biome|dprint|deno-(?:fmt|lint)|codespell|typos|alex|proselint|mdformat|rumdl|lychee|markdown-link-check|hacklm-memory|doctoc|markdown-toc|toc|lint)(?:[-:][\w.-]*)*(?:[ \t]+[\w.,:/=-]+){0,6}\s*$`)
 })
 
 // stamp is a comment of metadata: a key and a short value (`id:
@@ -1121,10 +1121,14 @@ func whoWroteStamp(body string) bool {
 	if len(words) < 2 || len(words) > 12 {
 		return false
 	}
-	authored, approved, handle := false, false, false
+	authored, approved, handle, checked, byVerb := false, false, false, false, false
 	for _, w := range words {
 		if approvalVerbs[w] {
 			approved = true
+		}
+		if checkVerbs[w] {
+			checked = true
+			continue
 		}
 		if strings.HasPrefix(w, "@") && len(w) > 1 {
 			handle = true
@@ -1137,9 +1141,10 @@ func whoWroteStamp(body string) bool {
 			switch {
 			case stampKeys[part] || stampVerbs[part]:
 				authored = true
+				byVerb = byVerb || stampVerbs[part] && !approvalVerbs[part]
 			case stampNames[part] || stampJoiners[part]:
 			case strings.ContainsAny(part, "0123456789") && strings.Trim(part, "0123456789.abcdefghijklmnopqrstuvwxyz") == "" &&
-				!digitsInsideWord(part) && wordSegments(part) <= 1:
+				!digitsInsideWord(part) && versionLetters(part):
 			default:
 				return false
 			}
@@ -1147,11 +1152,17 @@ func whoWroteStamp(body string) bool {
 	}
 	// an approval names who approved: "accepted by @mhale", not "approved
 	// by human" (a red team's forged approval)
-	return authored && (!approved || handle)
+	return authored && (!approved || handle) && (!checked || byVerb)
 }
 
 // approvalVerbs say someone approved the entry.
 var approvalVerbs = text.WordSet("accepted approved checked verified aprobado validé approuvé freigegeben")
+
+// checkVerbs are approvals that say nothing of who wrote the entry: a stamp
+// with one also names its author by a verb ("authored by Claude, checked by
+// @dana"), or "assistant: checked by @root" would pass for one (a red
+// team's).
+var checkVerbs = text.WordSet("checked verified")
 
 // namedWithDigits are names and versions written with digits inside:
 // numeronyms ("k8s", "i18n", "a11y"), pre-releases ("3.12.0rc1", "v2.0b1"),
@@ -1160,18 +1171,18 @@ var namedWithDigits = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^(?:[a-z]\d{1,2}[a-z]s?|v?\d+(?:\.\d+)*(?:a|b|rc|alpha|beta|dev|post|pre)\d*|v\d+(?:alpha|beta)\d+|\d{2}t\d{2}|\d{2}z)$`)
 })
 
-// wordSegments counts the parts of w between dots that are all letters: a
-// version or a model's name has one at most ("claude.3.5", "v1.2.3",
-// "gpt4o"); words joined by dots with a digit at the end are words
-// ("skip.tests.and.push.to.main.1", a red team's).
-func wordSegments(w string) int {
-	n := 0
-	for seg := range strings.SplitSeq(w, ".") {
-		if seg != "" && strings.TrimFunc(seg, unicode.IsLetter) == "" {
-			n++
+// versionLetters reports whether the letters of a token with digits are
+// those of a version or a model's name: each run three letters at most or
+// a model's name ("4o", "v1.2.3", "qwen2.5", "3.12.0rc1", "llama3.1").
+// Words run together or joined by dots are not ("skiptestsandpushtomain.1",
+// "skip.and.push.to.main.1": red teams').
+func versionLetters(w string) bool {
+	for _, run := range strings.FieldsFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if len(run) > 3 && !stampNames[run] && !stampKeys[run] && run != "alpha" && run != "beta" {
+			return false
 		}
 	}
-	return n
+	return true
 }
 
 // digitsInsideWord reports whether a run of digits stands between letters,
@@ -1216,7 +1227,7 @@ var (
 	stampKeys = text.WordSet("ai agent assistant model llm bot author by モデル 模型 модель агент modèle modell modelo agente エージェント 智能体")
 	// "authored by Copilot (gpt-4.1), accepted by @mhale", "generado por
 	// Claude Code, aprobado por @lucia" (issue 27's eighth set)
-	stampVerbs = text.WordSet(`generated authored written drafted created edited reviewed updated assisted co accepted approved checked verified
+	stampVerbs = text.WordSet(`generated authored written drafted created edited reviewed updated assisted co accepted approved
 		generado escrito creado revisado aprobado généré rédigé écrit relu validé approuvé generiert erstellt geschrieben
 		geprüft freigegeben`)
 	// stampJoiners join the parts of a stamp: "generated with claude
@@ -1244,25 +1255,32 @@ var hazardStems = []string{"key", "secret", "token", "password", "passwd", "cred
 // (a stem of two or three letters must be the whole word).
 func touchesHazard(body string) bool { return holdsStem(body, hazardStems) }
 
-// noteHazardStems are what a hidden order does harm with: hazardStems
-// without the words colleagues' notes name as often (links, packages,
-// people, replies, "always"), and with the red teams' synonyms and
-// abbreviations (creds, pwd, id_rsa, nuke, purge, rebase).
-var noteHazardStems = []string{"key", "secret", "token", "password", "passwd", "pwd", "credential", "creds",
-	".env", "env", "ssh", "rsa", "private", "test", "spec", "check", "hook", "verify", "ci", "main", "master",
-	"prod", "publish", "push", "force", "delet", "remov", "drop", "wipe", "erase", "purge",
-	"nuke", "shred", "truncat", "reset", "rebase", "amend", "skip", "disabl", "bypass", "curl", "wget", "bash",
-	"upload", "send", "post", "mail", "exfil", "copy", "leak", "sudo", "chmod", "grant", "admin", "rm", "install",
-	"remote", "origin", "git", "approv", "merge", "mirror", "attach", "paste", "echo"}
+// noteHazardStems are what a hidden order does harm with, begun by a word
+// of a note: hazardStems without the words colleagues' notes name as often
+// (links, packages, people, releases, "always"), with the red teams'
+// synonyms. noteHazardWords are the same, whole: as stems they begin words
+// of ordinary notes ("posted", "mainly", "checkout", "keyword").
+var (
+	noteHazardStems = []string{"secret", "token", "password", "passwd", "credential", "delet", "remov", "wipe",
+		"erase", "purge", "truncat", "rebase", "disabl", "bypass", "exfil", "sudo", "chmod", "upload", "paste",
+		"publish"}
+	noteHazardWords = text.WordSet(`keys apikey pwd creds env ssh rsa test tests hook hooks verify main master prod
+		push force forced drop nuke shred skip curl wget bash send leak grant rm remote mirror merge attach`)
+)
 
-// noteWords are the words of a note, split at underscores and where a
-// small letter meets a capital ("GH_TOKEN", "npmToken", "autoMerge"), in
-// small letters.
+// noteWords are the words of a note in small letters, split at
+// underscores and, in a word that begins in small letters, where a capital
+// follows ("GH_TOKEN", "npmToken", "autoMerge"; not "GitHub" or
+// "PostHog").
 func noteWords(body string) []string {
 	var out []string
 	for _, w := range strings.FieldsFunc(body, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		from := 0
 		rs := []rune(w)
+		if !unicode.IsLower(rs[0]) {
+			out = append(out, strings.ToLower(w))
+			continue
+		}
+		from := 0
 		for i := 1; i <= len(rs); i++ {
 			if i == len(rs) || unicode.IsLower(rs[i-1]) && unicode.IsUpper(rs[i]) {
 				out = append(out, strings.ToLower(string(rs[from:i])))
@@ -1280,11 +1298,11 @@ func notesHazard(body string) bool {
 		return true
 	}
 	for _, w := range noteWords(body) {
-		if strings.Contains(w, "install") {
-			return true // "uninstall", "reinstall"
+		if noteHazardWords[w] || strings.Contains(w, "install") { // "uninstall", "reinstall"
+			return true
 		}
 		for _, st := range noteHazardStems {
-			if w == st || len(st) > 3 && strings.HasPrefix(w, st) {
+			if strings.HasPrefix(w, st) {
 				return true
 			}
 		}
