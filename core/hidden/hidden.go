@@ -66,9 +66,10 @@ type Match struct {
 	// and does not make a store refused.
 	Note bool
 	// Hint: a comment that opens with an order but neither speaks to an
-	// agent nor reads as an agent directive: "<!-- Add decisions below -->"
+	// agent nor reads as an agent directive ("<!-- Add decisions below -->"
 	// is how templates guide the person editing as often as it is an
-	// order; a warning, and a store takes it.
+	// order), or a note that names what hidden orders do harm with or
+	// comments an entry out; a warning, and a store takes it.
 	Hint bool
 }
 
@@ -984,10 +985,8 @@ func judgeComment(body string) (asks int, report bool) {
 		// Delete the tests before pushing", an order behind a bullet, a
 		// slug or an emoji the imperative reading does not skip), or an
 		// entry HackLM and queryMemory read that the rendered file hides:
-		// a warning, as a template's hint is, not information (a red
-		// team's). Links, packages and people are what notes between
-		// colleagues name too ("FIXME: link is dead"), so they are not
-		// among these stems.
+		// a warning, as a template's hint is, not information (red
+		// teams'; notesHazard leaves out what colleagues' notes name too)
 		asks = asksImperative
 	}
 	return asks, report
@@ -1253,7 +1252,19 @@ var hazardStems = []string{"key", "secret", "token", "password", "passwd", "cred
 
 // touchesHazard reports whether a word of body begins with a hazard stem
 // (a stem of two or three letters must be the whole word).
-func touchesHazard(body string) bool { return holdsStem(body, hazardStems) }
+func touchesHazard(body string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(body), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '.' && r != '_'
+	}) {
+		w = strings.Trim(w, "._")
+		for _, st := range hazardStems {
+			if w == st || len(st) > 3 && strings.HasPrefix(w, st) || st == ".env" && strings.HasPrefix(w, "env") {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // noteHazardStems are what a hidden order does harm with, begun by a word
 // of a note: hazardStems without the words colleagues' notes name as often
@@ -1303,22 +1314,6 @@ func notesHazard(body string) bool {
 		}
 		for _, st := range noteHazardStems {
 			if strings.HasPrefix(w, st) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// holdsStem reports whether a word of body begins with one of stems
-// (one of three letters or fewer must be the whole word).
-func holdsStem(body string, stems []string) bool {
-	for _, w := range strings.FieldsFunc(strings.ToLower(body), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '.' && r != '_'
-	}) {
-		w = strings.Trim(w, "._")
-		for _, st := range stems {
-			if w == st || len(st) > 3 && strings.HasPrefix(w, st) || st == ".env" && strings.HasPrefix(w, "env") {
 				return true
 			}
 		}
