@@ -1,6 +1,7 @@
 package text
 
 import (
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -8,12 +9,39 @@ import (
 // ContainsFold reports whether s holds a run of characters equal to x under
 // Unicode simple case folding, as strings.EqualFold compares: "Успешно"
 // holds "успешн". The run may differ from x in bytes ("ſ" for "s"), so a
-// first-byte filter cannot find it; the first character's fold orbit is
-// asked instead, and only where it matches is the rest compared.
+// first-byte filter cannot find it: each character that folds to x's first
+// is looked for with strings.Index (the hazard rules' hint gates ask this
+// of every line not in ASCII, BenchmarkContainsFold), and only where one
+// stands is the rest compared.
 func ContainsFold(s, x string) bool {
 	if x == "" {
 		return true
 	}
+	first, n := utf8.DecodeRuneInString(x)
+	if first == utf8.RuneError {
+		return containsFoldRunes(s, x) // an invalid byte equals any other
+	}
+	var buf [utf8.UTFMax]byte
+	for r := first; ; {
+		lead := buf[:utf8.EncodeRune(buf[:], r)]
+		for i := 0; ; {
+			j := strings.Index(s[i:], string(lead))
+			if j < 0 {
+				break
+			}
+			if hasPrefixFold(s[i+j+len(lead):], x[n:]) {
+				return true
+			}
+			i += j + 1
+		}
+		if r = unicode.SimpleFold(r); r == first {
+			return false
+		}
+	}
+}
+
+// containsFoldRunes is ContainsFold by trying every character of s.
+func containsFoldRunes(s, x string) bool {
 	first, _ := utf8.DecodeRuneInString(x)
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
