@@ -481,7 +481,7 @@ func (s *Server) retire(f *folder) {
 	s.unwatchReferences(f)
 	f.pub.Lock()
 	defer f.pub.Unlock()
-	f.checker, f.last, f.cited = nil, nil, nil
+	f.checker, f.last = nil, nil
 	f.cites.ReadFrom(nil)
 	f.repo.Store(nil)
 	slices.Sort(gone)

@@ -94,9 +94,6 @@ type folder struct {
 	// repository made of it.
 	readAtCheck atomic.Uint64
 	followed    *checked
-	// cited is what each file's entries cite, by path, as the last
-	// followReferences found it (guarded by pub; watch_cited.go).
-	cited map[string]*citedFile
 }
 
 func newFolder(dir, key string) *folder {

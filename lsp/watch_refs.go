@@ -11,7 +11,6 @@ import (
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/memory-lsp/memory-lsp/core/memory"
-	"github.com/memory-lsp/memory-lsp/core/rules"
 )
 
 // A folder's repository (repo.go) is voided, and the folder checked again,
@@ -89,8 +88,7 @@ func (s *Server) followReferences(f *folder) {
 	if last == nil || f.followed == last || sc == nil {
 		return
 	}
-	dirs, in, cited := s.citedWatch(f, last, sc, f.cited)
-	f.cited = cited
+	dirs, in := s.citedWatch(f, last, sc)
 	files := make(map[string]bool, len(last.v.files))
 	for i := range last.v.files {
 		files[last.v.files[i].Path] = true
@@ -187,30 +185,6 @@ func (s *Server) watchLinksByClient(f *folder, links map[string]bool) {
 			s.log.Warningf("registering for changes to the files the agents' instruction files of %s link to: %v", f.dir, err)
 		}
 	}()
-}
-
-// locatedOnce is a repository that locates each path once: entries cite
-// the same paths again and again, and each Locate stats the work tree (at
-// 100,000 entries, 12% of the server's time after each store). It lives
-// for one pass over a check's citations, so it answers as its repository
-// does at that moment.
-type locatedOnce struct {
-	rules.Repo
-	at map[string]located
-}
-
-type located struct {
-	abs string
-	ok  bool
-}
-
-func (r *locatedOnce) Locate(p string) (string, bool) {
-	l, seen := r.at[p]
-	if !seen {
-		l.abs, l.ok = r.Repo.Locate(p)
-		r.at[p] = l
-	}
-	return l.abs, l.ok
 }
 
 // followDirs makes dirs the folders watched for f's references, and
