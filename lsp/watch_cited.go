@@ -8,9 +8,10 @@ import (
 
 // citedWatch is what the entries of last's files cite and the folders to
 // watch for them, each once, in order (the work tree's root and git's
-// folders first), read afresh from every entry at each publish: 4–5 ms at
-// 1,000 entries, 35–45 ms at 10,000, after the diagnostics are out
-// (BENCHMARKS.md, "What the server follows after a publish, afresh").
+// folders first), read afresh from every entry at each publish, after the
+// diagnostics are out: no one waits for it, and a reuse between publishes
+// did not pay within the scale budget (BenchmarkStoreBinary/clone;
+// BENCHMARKS.md, "What the server follows after a publish, afresh").
 // f.pub is held.
 func (s *Server) citedWatch(f *folder, last *checked, sc *memory.RepoScope) (dirs []string, in *memory.Interest) {
 	seen := map[string]bool{}
