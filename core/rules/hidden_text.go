@@ -60,9 +60,11 @@ func checkHiddenText(w *workspace) {
 // definition holding a note is information: words cannot tell a note from
 // a hidden rule stated as a fact or an order in a language the rules do not
 // read, and where a rule cannot tell it says info (issue 27), still shown
-// and made visible. A template's hint opens with an order, and an element
-// hidden by style or a soft hyphen inside a word is a deliberate way to
-// hide that no note needs: those stay warnings.
+// and made visible. A template's hint opens with an order, a note that
+// names what hidden orders harm or comments an entry out is a Hint too
+// (hidden.Match.Hint), and an element hidden by style or a soft hyphen
+// inside a word is a deliberate way to hide that no note needs: those stay
+// warnings.
 func noteSeverity(h hidden.Match) Severity {
 	if h.Note && (h.Kind == hidden.Comment || h.Kind == hidden.Definition) {
 		return Information

@@ -23,9 +23,9 @@ func ContainsFold(s, x string) bool {
 	}
 	var buf [utf8.UTFMax]byte
 	for r := first; ; {
-		lead := buf[:utf8.EncodeRune(buf[:], r)]
+		lead := string(buf[:utf8.EncodeRune(buf[:], r)])
 		for i := 0; ; {
-			j := strings.Index(s[i:], string(lead))
+			j := strings.Index(s[i:], lead)
 			if j < 0 {
 				break
 			}
