@@ -97,15 +97,8 @@ func (s *Server) workspaceSymbol(ctx context.Context, p *protocol.WorkspaceSymbo
 			if !ok {
 				continue
 			}
-			name := ce.Content
-			if ce.Slug != "" {
-				name = "[" + ce.Slug + "] " + ce.Content
-			}
-			if name == "" {
-				name = "(empty entry)"
-			}
 			container := ce.Category
-			hits = append(hits, hit{protocol.SymbolInformation{Name: name, Kind: symbolKind(ce.Slug != ""), Location: loc, ContainerName: &container}, rel[k]})
+			hits = append(hits, hit{protocol.SymbolInformation{Name: ce.SymbolName(), Kind: symbolKind(ce.Slug != ""), Location: loc, ContainerName: &container}, rel[k]})
 		}
 	}
 	if q != "" {

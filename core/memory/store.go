@@ -39,11 +39,17 @@ func EntryLine(r EntryRef) string {
 	if r.Category != "" {
 		fmt.Fprintf(&b, "[%s] ", r.Category)
 	}
-	if r.Slug != "" {
-		fmt.Fprintf(&b, "[%s] ", r.Slug)
-	}
-	b.WriteString(r.Content)
+	b.WriteString(r.Text())
 	return b.String()
+}
+
+// Text is the entry as its line reads after the marker: "[slug] content",
+// or the content alone.
+func (r EntryRef) Text() string {
+	if r.Slug != "" {
+		return "[" + r.Slug + "] " + r.Content
+	}
+	return r.Content
 }
 
 // EntriesMessage lists entries as every front end sends them (the editor's

@@ -21,10 +21,23 @@ type Symbol struct {
 // symbolNameRunes is how much of a slugless entry's content names it.
 const symbolNameRunes = 40
 
+// emptySymbol names an entry with no text: pickers reject an empty name.
+const emptySymbol = "(empty entry)"
+
+// SymbolName is a found entry as a workspace-wide picker lists it: its
+// line after the marker (EntryRef.Text), which a search across folders is
+// matched against by eye.
+func (ce CatalogEntry) SymbolName() string {
+	if t := ce.Text(); t != "" {
+		return t
+	}
+	return emptySymbol
+}
+
 // EntrySymbol is entry i of d as a picker lists it.
 func EntrySymbol(d *memfile.Document, i int) Symbol {
 	e := &d.Entries[i]
-	s := Symbol{Name: "(empty entry)", Detail: e.Content, Keyed: e.HasSlug, Line: EntrySpan(d, i), Selection: e.ContentSpan}
+	s := Symbol{Name: emptySymbol, Detail: e.Content, Keyed: e.HasSlug, Line: EntrySpan(d, i), Selection: e.ContentSpan}
 	switch {
 	case e.HasSlug && e.Slug != "":
 		s.Name = e.Slug

@@ -53,3 +53,21 @@ func TestEntrySymbols(t *testing.T) {
 		t.Errorf("EntryOnLine(the first entry's line) = %d, want 0", got)
 	}
 }
+
+// TestSymbolName: a found entry is named by its line after the marker, and
+// never by nothing, which pickers reject.
+func TestSymbolName(t *testing.T) {
+	for _, c := range []struct {
+		slug, content, want string
+	}{
+		{"db-port", "Postgres listens on 5433.", "[db-port] Postgres listens on 5433."},
+		{"", "Postgres listens on 5433.", "Postgres listens on 5433."},
+		{"db-port", "", "[db-port] "},
+		{"", "", "(empty entry)"},
+	} {
+		ce := CatalogEntry{EntryRef: EntryRef{Slug: c.slug, Content: c.content}}
+		if got := ce.SymbolName(); got != c.want {
+			t.Errorf("SymbolName(%q, %q) = %q, want %q", c.slug, c.content, got, c.want)
+		}
+	}
+}
