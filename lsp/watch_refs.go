@@ -17,23 +17,32 @@ import (
 // when the code changes in a way a verdict can depend on:
 //
 //   - a file or folder is created, deleted or renamed where it matters: a
-//     cited path or one of its folders, a file named as a cited path ends
-//     (a bare `session.ts`), anything directly in the root (whether the
-//     root holds code), a manifest; never an ignored path (a build, an
-//     install);
+//     cited path, one of its folders, or a file that comes or goes in a
+//     cited folder or beside a cited path with an extension (`src/utils.ts`
+//     for `src/utils`; memory.Interest.Cited), a file named as a cited
+//     path ends (a bare `session.ts`), anything directly in the root
+//     (whether the root holds code), a manifest; never an ignored path (a
+//     build, an install);
 //   - a manifest's or a .gitignore's content changes (targets, scripts,
-//     pins, ignore rules). A cited file's content is never judged, only its
-//     existence, so editing it voids nothing;
-//   - git's HEAD, index, packed-refs or HEAD's log change (a commit, a
-//     checkout, a `git mv`): the history the renames come from moved.
+//     pins, ignore rules), or an agent's instruction file a memory file
+//     links to (memory.Interest.Links). A cited file's content is never
+//     judged, only its existence, so editing it voids nothing;
+//   - git's HEAD, index, packed-refs, HEAD's log or shallow file change (a
+//     commit, a checkout, a `git mv`, an undone commit, a deepened clone):
+//     the history the renames come from moved. Git's folder is found again
+//     at each change, so a `git init` after the server started is seen.
 //
 // Where the client can watch files for us (dynamic registration of
 // didChangeWatchedFiles), it is asked to send those events: manifests by
-// name, every creation and deletion, and git's files. Otherwise the server
-// watches (fsnotify, never recursively): the root, git's folder and its
-// logs, the folder of each cited path that exists (or the nearest existing
-// folder of one that does not, to see it come back), of each manifest a
-// command or version names, at most maxReferenceDirs folders in all.
+// name, every creation and deletion, and git's files. A git folder outside
+// the workspace (a worktree's, a submodule's) is beyond the client's
+// watchers, so the server watches it itself. Otherwise the server watches
+// (fsnotify, never recursively): the root, git's folder and its logs, each
+// cited folder and the folder of each cited path that exists (or the
+// nearest existing folder of one that does not, to see it come back),
+// where a cited path was moved, the folder of each manifest a command or
+// version names and of each linked instruction file, at most
+// maxReferenceDirs folders in all.
 
 // maxReferenceDirs bounds the folders the server watches for references, for
 // all served folders together.
