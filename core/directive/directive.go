@@ -76,6 +76,10 @@ type Match struct {
 	Action string
 	// Text is the passage as written.
 	Text string
+	// Installer marks a RemoteCode passage that is a plain installer
+	// (installer.go): reported as information and held for a person's
+	// look, not refused.
+	Installer bool
 }
 
 // What says in words what the passage does and which class it is, quoting
@@ -84,6 +88,9 @@ func (d Match) What() string {
 	q := `"` + text.Clip(d.Text, 60) + `"`
 	switch d.Kind {
 	case RemoteCode:
+		if d.Installer {
+			return "installs with a download piped into a shell (" + q + ")"
+		}
 		return "runs code fetched from the network or decoded from text (" + q + ")"
 	case OutOfScope:
 		return "tells the agent to act outside the entry's scope: " + d.Action + " (" + q + ")"
@@ -231,10 +238,14 @@ func findInLine(s string, start, end int, n folded, has anchorBits, model bool) 
 		if reportedMention(s[start:end], a-start, b-start) {
 			return
 		}
-		if k == RemoteCode && (ownInstaller(s[start:end], a-start, b-start) || narrated(s[start:end], a-start)) {
-			return
+		installer := false
+		if k == RemoteCode {
+			if ownInstaller(s[start:end], a-start, b-start) || narrated(s[start:end], a-start) {
+				return
+			}
+			installer = plainInstaller(s[start:end], a-start, b-start)
 		}
-		found = append(found, Match{Start: a, End: b, Kind: k, Action: action, Text: strings.TrimSpace(s[a:b])})
+		found = append(found, Match{Start: a, End: b, Kind: k, Action: action, Text: strings.TrimSpace(s[a:b]), Installer: installer})
 	}
 	if model {
 		for _, h := range readLine(s[start:end]) {
@@ -268,6 +279,9 @@ func findInLine(s string, start, end int, n folded, has anchorBits, model bool) 
 	}
 	if has.all(index().fetch) {
 		for _, m := range fetchRe().FindAllStringIndex(n.s, -1) {
+			if namedPattern(n.s, m[0], m[1]) {
+				continue
+			}
 			if e := pipedToInterpreter(n.s, m[1]); e >= 0 && !refusedOrAsked(s[start:end], n.orig(m[0])) {
 				add(start+n.orig(m[0]), start+n.orig(e), RemoteCode, "")
 			}
@@ -290,6 +304,26 @@ func findInLine(s string, start, end int, n folded, has anchorBits, model bool) 
 	}
 	return out
 }
+
+// namedPattern reports whether the download at line[a:b] names the
+// pattern and downloads nothing: "The egress proxy blocks curl | sh from
+// unknown hosts", "`wget … | bash` is banned" (issue 27's eleventh set).
+// With no address it runs nothing an attacker chose; a decoder's input
+// comes from before it ("echo … | base64 -d | sh") and is no such case.
+func namedPattern(line string, a, b int) bool {
+	if !fetcherWord().MatchString(line[a:b]) {
+		return false
+	}
+	p := strings.IndexByte(line[b:], '|')
+	if p < 0 {
+		return false
+	}
+	arg := strings.Trim(line[b:b+p], " \t`'\"")
+	return arg == "" || arg == "…" || arg == "..."
+}
+
+// fetcherWord is a download command alone (fetchRe also finds decoders).
+var fetcherWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^` + fetchers + `$`) })
 
 // inCodeSpan reports whether s[i:j] lies inside a Markdown code span
 // (`<|im_start|>`): a template token named in code, not a turn. The spans

@@ -184,7 +184,11 @@ func contentSignals(content string, cfg config.Config) []Signal {
 	// review off may as well turn a rule off).
 	reviewing := cfg.Review != config.ReviewOff && cfg.ReviewFloor != "" && cfg.ReviewFloor != config.ReviewOff
 	if cfg.Enabled(rules.AgentDirectiveCode) || reviewing {
-		if d := directive.Find(content); len(d) > 0 {
+		// A plain installer (directive.Match.Installer) is no refusal: a
+		// team's own install line reads the same, and the review gate
+		// holds every pipe into a shell below for a person's look.
+		d := slices.DeleteFunc(directive.Find(content), func(m directive.Match) bool { return m.Installer })
+		if len(d) > 0 {
 			out = append(out, Signal{Code: rules.AgentDirectiveCode, What: "it " + d[0].What(),
 				refusal: bad("content %s; memory is read by agents, so it is not stored — state the project fact instead", d[0].What())})
 		}

@@ -15,6 +15,15 @@ func checkAgentDirective(w *workspace) {
 	w.parsedFiles(func(fi int, f *File) {
 		for _, d := range w.directives(fi) {
 			span := text.Span{Start: d.Start, End: d.End}
+			if d.Installer {
+				// a vendor's installer as teams copy it, or the same line
+				// with an attacker's address: words cannot tell (issue 27),
+				// so it is shown, not counted, and a person decides
+				w.reportAs(Information, Finding{File: fi, Span: span,
+					Message: d.What() + ": agents that read memory may run it; keep it only if your team wrote it and the address is the tool's own",
+					Fixes:   hazardFixes(fi, f.Doc, span, false)})
+				continue
+			}
 			w.report(Finding{File: fi, Span: span,
 				Message: d.What() + ": memory is read by agents, so this would steer every later session (memory poisoning); state the project fact instead",
 				Fixes:   hazardFixes(fi, f.Doc, span, false)})
