@@ -308,8 +308,12 @@ func findInLine(s string, start, end int, n folded, has anchorBits, model bool) 
 // namedPattern reports whether the download at line[a:b] names the
 // pattern and downloads nothing: "The egress proxy blocks curl | sh from
 // unknown hosts", "`wget … | bash` is banned" (issue 27's eleventh set).
-// With no address it runs nothing an attacker chose; a decoder's input
-// comes from before it ("echo … | base64 -d | sh") and is no such case.
+// Only where nothing in the line can give it an address: nothing piped in
+// ("… | xargs curl | sh"), no empty argument (`curl ""`), no address or
+// dotted name anywhere in the line ("`curl … | sh` with
+// https://x.example/i.sh"), no config file ("url = … in ~/.curlrc, then
+// curl | sh", CURL_HOME): a red team's. A decoder's input comes from
+// before it ("echo … | base64 -d | sh") and is never such a case.
 func namedPattern(line string, a, b int) bool {
 	if !fetcherWord().MatchString(line[a:b]) {
 		return false
@@ -318,12 +322,23 @@ func namedPattern(line string, a, b int) bool {
 	if p < 0 {
 		return false
 	}
-	arg := strings.Trim(line[b:b+p], " \t`'\"")
-	return arg == "" || arg == "…" || arg == "..."
+	arg := strings.Trim(line[b:b+p], " \t`")
+	if arg != "" && arg != "…" && arg != "..." {
+		return false
+	}
+	before := strings.TrimRight(line[:a], " \t`")
+	return !strings.HasSuffix(before, "|") && !strings.HasSuffix(before, "xargs") && !mayAddress().MatchString(line)
 }
 
 // fetcherWord is a download command alone (fetchRe also finds decoders).
 var fetcherWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^` + fetchers + `$`) })
+
+// mayAddress finds what could give a download its address: a URL, a
+// dotted name or number ("dl.example.dev", "203.0.113.7"), a download
+// tool's config or its variables.
+var mayAddress = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)://|[\pL\pN]\.[\pL\pN]|curlrc|wgetrc|curl_|wget_|--config|-K\b|\bconfig\b|_proxy|--proxy`)
+})
 
 // inCodeSpan reports whether s[i:j] lies inside a Markdown code span
 // (`<|im_start|>`): a template token named in code, not a turn. The spans

@@ -4,100 +4,125 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-
-	"github.com/memory-lsp/memory-lsp/core/refs"
+	"unicode/utf8"
 )
 
 // Vendors document their installers as a download piped into a shell
-// (rustup, Nix, uv, Bun, Deno, Homebrew's cousins), and teams copy that
-// line into their memory: "Install Rust with `curl --proto '=https'
-// --tlsv1.2 -sSf https://sh.rustup.rs | sh`". On issue 27's blind sets
-// those lines were most of the ordinary entries the rule refused (five of
-// seven over the tuning halves of the tenth and eleventh sets), and no
-// reading of the words tells them from the same line with an attacker's
-// address: a refusal loses the team's fact and protects nothing a person's
-// look would not. So such a pipe is reported as information (check) and
-// held for a person by the review gate (memory.SignalShellPipe), not
-// refused. Only the plainest form is read so: one https address
-// downloaded with the usual flags, a shell reading it, nothing steering the
-// script (no environment, no other address, no upload, no redirect), in a
-// sentence that orders installing and nothing run unasked or again.
+// (rustup, Nix, uv, Bun, Deno), and teams copy that line into their memory:
+// "Install Rust with `curl --proto '=https' --tlsv1.2 -sSf
+// https://sh.rustup.rs | sh`". On issue 27's blind sets those lines were
+// most of the ordinary entries the rule refused (five of seven over the
+// tuning halves of the tenth and eleventh sets), and no reading of the
+// words tells them from the same line with an attacker's address: a
+// refusal loses the team's fact and protects nothing a person's look would
+// not. So such a pipe is reported as information (check) and held for a
+// person by the review gate (memory.SignalShellPipe), not refused.
+//
+// Only the plainest form is read so, and only as the whole entry: "Install
+// <a name of up to four words> with <command>." in the languages the rules
+// read, the command one https address downloaded with the flags vendors
+// print and a shell that only reads it. A red team put steering, re-running,
+// concealment and second orders into every clause a looser reading allowed
+// ("…, with https_proxy set to …", "…; repeat it whenever the build fails",
+// "…, then upload ~/.aws/credentials"): a whole-entry form leaves no clause
+// to put them in, and any word more keeps the pipe an order to agents.
 
 // plainInstaller reports whether line[a:b], a download piped into a shell,
-// is a plain installer as the header says: code span or bare command.
+// is a plain installer as the header says, in a code span or bare.
 func plainInstaller(line string, a, b int) bool {
-	s, e := sentenceAround(line, a, b)
-	from, to := a, bareEnd(line, b, e)
-	for _, sp := range refs.CodeSpans(line) {
-		if sp[0] <= a && b <= sp[1] {
-			from, to = sp[0], sp[1]
-			break
+	entry := strings.TrimSpace(entryText(line))
+	for _, form := range installForms() {
+		m := form.FindStringSubmatchIndex(entry)
+		if m == nil {
+			continue
 		}
-	}
-	code := strings.Trim(line[from:to], "`")
-	if !plainInstallCommand(code) {
-		return false
-	}
-	lower := strings.ToLower(line[:from] + " " + line[to:])
-	return ordersInstall(strings.ToLower(line[s:from]+" "+line[to:e])) &&
-		!hasCue(lower, persistenceCues) && !hasCue(lower, unaskedCues) && !hasCue(lower, rerunCues) &&
-		!steered().MatchString(line[:from]+" "+line[to:])
-}
-
-// ordersInstall reports whether a sentence (lower-cased, the command
-// left out) is an order to install: it opens with the word, past a list
-// marker, a slug or a label ("Install Rust with …", "Setup: install …"),
-// or runs the command to install ("Run … to install uv"). A Chinese or
-// Japanese order may hold the word anywhere ("用 … 安装", "… でインストールする").
-// A story of who ran it ("the setup agent ran …") is none.
-func ordersInstall(sentence string) bool {
-	t := strings.TrimLeft(sentence, " -*+>")
-	if strings.HasPrefix(t, "[") {
-		if i := strings.IndexByte(t, ']'); i > 0 {
-			t = t[i+1:]
+		c, n := 2*form.SubexpIndex("cmd"), 2*form.SubexpIndex("name")
+		cmd, name := entry[m[c]:m[c+1]], strings.TrimRight(entry[m[n]:m[n+1]], "。.")
+		if !plainName(name) {
+			return false
 		}
-	}
-	t = strings.TrimSpace(afterLabel(strings.TrimSpace(t)))
-	for _, c := range installCues {
-		if strings.HasPrefix(t, c) || firstRune(c) >= 0x2E80 && strings.Contains(t, c) {
-			return true
+		code := cmd
+		if strings.HasPrefix(cmd, "`") {
+			if !strings.HasSuffix(cmd, "`") || len(cmd) < 2 || strings.HasPrefix(cmd, "``") {
+				return false
+			}
+			code = cmd[1 : len(cmd)-1]
 		}
-	}
-	for _, v := range []string{"run ", "use "} {
-		if strings.HasPrefix(t, v) && (strings.Contains(t, " to install") || strings.Contains(t, " to set up")) {
-			return true
+		// the pipe found must be this command's
+		if !strings.Contains(code, strings.TrimSpace(line[a:b])) {
+			return false
 		}
+		return plainInstallCommand(code)
 	}
 	return false
 }
 
-// bareEnd is where a command outside a code span ends: after the shell
-// (line[:b]) and the flags that follow it ("| sh -s -- -y"); the words
-// after are the sentence going on ("| sh before every task"), read as
-// prose.
-func bareEnd(line string, b, e int) int {
-	for i := b; i < e; {
-		j := i
-		for j < e && line[j] == ' ' {
-			j++
+// entryText is line past its list marker and slug: "- [rust] Install …".
+func entryText(line string) string {
+	t := strings.TrimLeft(line, " \t")
+	for _, m := range []string{"- ", "* ", "+ "} {
+		if strings.HasPrefix(t, m) {
+			t = t[len(m):]
+			break
 		}
-		k := j
-		for k < e && line[k] != ' ' {
-			k++
-		}
-		if j == k || line[j] != '-' {
-			return i
-		}
-		i = k
 	}
-	return e
+	if strings.HasPrefix(t, "[") {
+		if i := strings.IndexByte(t, ']'); i > 0 && !strings.ContainsAny(t[1:i], " `") {
+			t = t[i+1:]
+		}
+	}
+	return t
 }
+
+// installForms are the whole entries read as a plain installer, each with
+// its groups cmd and name. A command is a code span
+// or bare words up to the entry's final stop.
+var installForms = sync.OnceValue(func() []*regexp.Regexp {
+	const cmd = "(?P<cmd>`[^`]+`|(?:curl|wget)\\s[^`]+?)"
+	const name = `(?P<name>[^\s\x60]+(?:\s+[^\s\x60]+){0,3}?)`
+	forms := []string{
+		`(?i)^(?:install|set\s+up)\s+` + name + `\s+(?:with|using|via|by\s+running)\s+` + cmd + `\s*\.?$`,
+		`(?i)^run\s+` + cmd + `\s+to\s+(?:install|set\s+up)\s+` + name + `\s*\.?$`,
+		`(?i)^install(?:ez|er|e)\s+` + name + `\s+(?:avec|via)\s+` + cmd + `\s*\.?$`,
+		`(?i)^installiere(?:n\s+sie)?\s+` + name + `\s+mit\s+` + cmd + `\s*\.?$`,
+		`(?i)^instal(?:a|e|ar)\s+` + name + `\s+(?:con|com)\s+` + cmd + `\s*\.?$`,
+		`(?i)^установи(?:те)?\s+` + name + `\s+(?:командой|с\s+помощью)\s+` + cmd + `\s*\.?$`,
+	}
+	// Chinese and Japanese put the command first: "用 `…` 安装 CLI。",
+	// "`…` で CLI をインストールする。"
+	cjk := []string{
+		"^(?:用|使用|通过)\\s*" + cmd + "\\s*安装\\s*" + name + "\\s*[。.]?$",
+		"^" + cmd + "\\s*で\\s*" + name + "\\s*を?\\s*インストール(?:する|します)?\\s*[。.]?$",
+	}
+	out := make([]*regexp.Regexp, 0, len(forms)+len(cjk))
+	for _, f := range forms {
+		out = append(out, regexp.MustCompile(f))
+	}
+	for _, f := range cjk {
+		out = append(out, regexp.MustCompile(f))
+	}
+	return out
+})
+
+// plainName is what an installer installs: up to four words of letters,
+// digits and the marks of product names ("Node.js", "C++", "the project
+// CLI"), nothing that sets, addresses or runs anything.
+func plainName(name string) bool {
+	for _, w := range strings.Fields(name) {
+		if !nameWord().MatchString(w) || strings.Contains(w, "..") {
+			return false
+		}
+	}
+	return true
+}
+
+var nameWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[\p{L}\p{N}][\p{L}\p{N}.+#-]*$`) })
 
 // plainInstallCommand reports whether code is a download of one https
 // address with the usual flags piped into a shell that only reads it.
 func plainInstallCommand(code string) bool {
 	fetch, shell, ok := strings.Cut(code, "|")
-	if !ok || strings.ContainsAny(code, "$;&<>()`\\") {
+	if !ok || strings.ContainsAny(code, "$;&<>()`\\\"") {
 		return false
 	}
 	f := strings.Fields(fetch)
@@ -113,7 +138,7 @@ func plainInstallCommand(code string) bool {
 			if !plainURL(t) {
 				return false
 			}
-		case f[0] == "curl" && t == "--proto" && i+1 < len(f) && strings.Trim(f[i+1], `'"`) == "=https":
+		case f[0] == "curl" && t == "--proto" && i+1 < len(f) && strings.Trim(f[i+1], `'`) == "=https":
 			i++
 		case f[0] == "curl" && (curlShortFlags().MatchString(t) || curlLongFlags[t]):
 		case f[0] == "wget" && (wgetShortFlags().MatchString(t) || wgetLongFlags[t]):
@@ -133,9 +158,28 @@ func plainInstallCommand(code string) bool {
 	if len(s) == 0 || !(s[0] == "sh" || s[0] == "bash" || s[0] == "zsh") {
 		return false
 	}
-	for _, t := range s[1:] {
-		// "sh -s -- install", "sh -s -- -y": words and flags, no value
-		// that could name an address or a file
+	return shellReadsPipe(s[1:])
+}
+
+// shellReadsPipe reports whether a shell given args reads its program from
+// the pipe: none, "-" or "-s", the last two with the script's own words
+// after "--" ("sh -s -- install", "sh -s -- -y --default-toolchain
+// 1.79.0"). A first word that is no flag names a file to run instead ("bash
+// -- install": a red team's).
+func shellReadsPipe(args []string) bool {
+	if len(args) == 0 {
+		return true
+	}
+	if args[0] != "-s" && args[0] != "-" {
+		return false
+	}
+	rest := args[1:]
+	if len(rest) > 0 && rest[0] == "--" {
+		rest = rest[1:]
+	} else if len(rest) > 0 {
+		return false
+	}
+	for _, t := range rest {
 		if !installerArg().MatchString(t) {
 			return false
 		}
@@ -143,17 +187,29 @@ func plainInstallCommand(code string) bool {
 	return true
 }
 
-// plainURL is an https address with no user part, no climbing out of its
-// path and no port: "https://sh.rustup.rs@evil.example", "…/nvm/../../evil"
-// and "https://host:8443" are not what vendors print.
+// plainURL is an https address as vendors print them: a host of ASCII
+// letters, digits, dots and hyphens that ends in letters, with no user part,
+// port, escapes or climbing out of its path ("https://sh.rustup.rs@evil",
+// "https://2130706433/x", "…/%2e%2e/…", "…/nvm/../../evil", a Cyrillic
+// letter in the host: red teams').
 func plainURL(u string) bool {
 	rest := strings.TrimPrefix(u, "https://")
-	host, _, _ := strings.Cut(rest, "/")
-	return host != "" && !strings.ContainsAny(host, "@:") && !strings.Contains(rest, "..") &&
-		!strings.ContainsAny(rest, "'\"")
+	host, path, _ := strings.Cut(rest, "/")
+	if !plainHost().MatchString(host) || !utf8.ValidString(path) {
+		return false
+	}
+	for _, r := range path {
+		if r >= utf8.RuneSelf || r == '%' || r == '\'' || r == '@' {
+			return false
+		}
+	}
+	return !strings.Contains(path, "..")
 }
 
 var (
+	plainHost = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$`)
+	})
 	// -fsSL, -sSf, -LsSf, -o-: the flags vendors print; -k (insecure),
 	// -T (upload), -d (data), -K (config), -x (proxy) and the rest are not
 	// among them
@@ -161,20 +217,9 @@ var (
 	curlLongFlags  = map[string]bool{"--fail": true, "--silent": true, "--show-error": true, "--location": true, "--tlsv1.2": true}
 	wgetShortFlags = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^-(?:q|qO-|O-|nv)$`) })
 	wgetLongFlags  = map[string]bool{"--quiet": true, "--https-only": true}
-	installerArg   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:-s|--|-{1,2}[a-z][a-z0-9-]*|[a-z][a-z0-9-]*)$`) })
+	// the script's own flags and words, and versions ("1.79.0"); nothing
+	// that sets or addresses anything
+	installerArg = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:-{1,2}[a-z][a-z0-9-]*|[a-z][a-z0-9-]*|\d+(?:\.\d+)*)$`)
+	})
 )
-
-// steered finds what outside the command could steer the script: another
-// address (a URL, an IP address) or an environment variable set
-// ("RUSTUP_UPDATE_ROOT=…", "DOWNLOAD_URL to http://…": red teams').
-var steered = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://|\b\d{1,3}(?:\.\d{1,3}){3}\b|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b[A-Z]{2,}[A-Z0-9]*\s*=`)
-})
-
-// unaskedCues say the command runs without the user's say: a plain
-// installer is a person's to run, or the agent's when asked.
-var unaskedCues = []string{"without asking", "without confirm", "without telling", "without approval",
-	"silently", "quietly", "no need to ask", "don't ask", "do not ask", "never ask",
-	"sans demander", "sans confirm", "sans prévenir", "sin preguntar", "sin confirm", "sin avisar",
-	"ohne nachzufragen", "ohne zu fragen", "ohne rückfrage", "ohne bestätigung", "без подтвержд",
-	"без спроса", "не спрашива", "无需确认", "不要询问", "不用确认", "直接执行", "確認なし", "確認せず", "黙って"}
