@@ -61,6 +61,16 @@ func TestClassify(t *testing.T) {
 		{"Logging is enabled during deploy.", "Logging is disabled after deploy.", Store, "", false},
 		{"JS/TS-Linting mit eslint ist aktiv.", "JS/TS-Linting mit eslint ist deaktiviert.", Conflict, "reversal", false},
 		{"Services de sécurité : fail-open en production.", "Services de sécurité : fail-closed en production.", Conflict, "reversal", false},
+		// issue 27's eleventh set: opposites with no second sense, and
+		// Japanese "not" after the verb: a permission and its prohibition
+		// were a skip, which dropped the new rule; the new one now
+		// replaces the old (Chinese and Japanese Cores are character
+		// pairs, so the reversal is not read as one)
+		{"Prefer verbose variable names.", "Prefer terse variable names.", Conflict, "reversal", false},
+		{"Сервис уведомлений включён по умолчанию.", "Сервис уведомлений выключен по умолчанию.", Conflict, "reversal", false},
+		{"ログにメールアドレスを出力してよい。", "ログにメールアドレスを出力してはならない。", Update, "", false},
+		{"ビルドには pnpm を使う。", "ビルドには pnpm を使わない。", Update, "", false},
+		{"テストは CI で実行しなければならない。", "テストは CI で実行する必要がある。", Store, "", false},
 		{"Run scripts/check-compose-profile.sh before changing a deployment profile.", "Run scripts/check-registry-snapshots.sh before changing a deployment profile.", Store, `sibling: "scriptscheck-compose-profilesh" vs "scriptscheck-registry-snapshotssh"`, false},
 		// a subject's value is the subject: two tests, two facts
 		{"`SUSISlaveTest.ReadSpecialCVs_Banked` covers RCN-602, Chapter 3.", "`LegacySusiE2ETest.readSpecialCVs` covers RCN-602, Chapter 3.", Store, `sibling: "susislavetestreadspecialcvsbanked" vs "legacysusie2etest.readspecialcvs"`, false},

@@ -95,6 +95,13 @@ var cjkVocab = []struct {
 	{"没有", fFlip}, {"没", fFlip}, {"禁用", fFlip}, {"无效", fFlip}, {"無効", fFlip},
 	{"有效", fPartner}, {"有効", fPartner}, {"しない", fFlip}, {"しません", fFlip}, {"ないで", fFlip},
 	{"않", fFlip},
+	// Japanese says "not" with ない and ません after the verb ("出力してはならない",
+	// "使わない", "できません"; issue 27's eleventh set); "must" is a double
+	// negation said whole ("しなければならない"), and 少ない "few" and
+	// 危ない "dangerous" hold no negation
+	{"ない", fFlip}, {"ません", fFlip}, {"少ない", 0}, {"危ない", 0},
+	{"なければならない", fPartner}, {"なくてはならない", fPartner}, {"なければいけない", fPartner},
+	{"なくてはいけない", fPartner}, {"ないといけない", fPartner},
 	{"总是", fPartner}, {"始终", fPartner}, {"必须", fPartner}, {"务必", fPartner},
 	{"启用", fPartner}, {"允许", fPartner}, {"使用", fPartner}, {"常に", fPartner},
 	{"必ず", fPartner}, {"する", fPartner}, {"します", fPartner},
