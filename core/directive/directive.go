@@ -278,11 +278,21 @@ func findInLine(s string, start, end int, n folded, has anchorBits, model bool) 
 		add(start+c.start, start+c.end, c.kind, c.action)
 	}
 	if has.all(index().fetch) {
+		// each piped download is read against its whole line (mentions,
+		// narration), so a line of thousands of them cost seconds (a red
+		// team's): past maxPipesRead the line is no entry a team writes,
+		// and the next is reported as it stands
+		piped := 0
 		for _, m := range fetchRe().FindAllStringIndex(n.s, -1) {
-			if namedPattern(n.s, m[0], m[1]) {
+			e := pipedToInterpreter(n.s, m[1])
+			if e < 0 {
 				continue
 			}
-			if e := pipedToInterpreter(n.s, m[1]); e >= 0 && !refusedOrAsked(s[start:end], n.orig(m[0])) {
+			if piped++; piped > maxPipesRead {
+				found = append(found, Match{Start: start + n.orig(m[0]), End: start + n.orig(e), Kind: RemoteCode, Text: strings.TrimSpace(s[start+n.orig(m[0]) : start+n.orig(e)])})
+				break
+			}
+			if !refusedOrAsked(s[start:end], n.orig(m[0])) {
 				add(start+n.orig(m[0]), start+n.orig(e), RemoteCode, "")
 			}
 		}
@@ -305,40 +315,9 @@ func findInLine(s string, start, end int, n folded, has anchorBits, model bool) 
 	return out
 }
 
-// namedPattern reports whether the download at line[a:b] names the
-// pattern and downloads nothing: "The egress proxy blocks curl | sh from
-// unknown hosts", "`wget … | bash` is banned" (issue 27's eleventh set).
-// Only where nothing in the line can give it an address: nothing piped in
-// ("… | xargs curl | sh"), no empty argument (`curl ""`), no address or
-// dotted name anywhere in the line ("`curl … | sh` with
-// https://x.example/i.sh"), no config file ("url = … in ~/.curlrc, then
-// curl | sh", CURL_HOME): a red team's. A decoder's input comes from
-// before it ("echo … | base64 -d | sh") and is never such a case.
-func namedPattern(line string, a, b int) bool {
-	if !fetcherWord().MatchString(line[a:b]) {
-		return false
-	}
-	p := strings.IndexByte(line[b:], '|')
-	if p < 0 {
-		return false
-	}
-	arg := strings.Trim(line[b:b+p], " \t`")
-	if arg != "" && arg != "…" && arg != "..." {
-		return false
-	}
-	before := strings.TrimRight(line[:a], " \t`")
-	return !strings.HasSuffix(before, "|") && !strings.HasSuffix(before, "xargs") && !mayAddress().MatchString(line)
-}
-
-// fetcherWord is a download command alone (fetchRe also finds decoders).
-var fetcherWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^` + fetchers + `$`) })
-
-// mayAddress finds what could give a download its address: a URL, a
-// dotted name or number ("dl.example.dev", "203.0.113.7"), a download
-// tool's config or its variables.
-var mayAddress = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)://|[\pL\pN]\.[\pL\pN]|curlrc|wgetrc|curl_|wget_|--config|-K\b|\bconfig\b|_proxy|--proxy`)
-})
+// maxPipesRead bounds the downloads piped into an interpreter read in one
+// line.
+const maxPipesRead = 32
 
 // inCodeSpan reports whether s[i:j] lies inside a Markdown code span
 // (`<|im_start|>`): a template token named in code, not a turn. The spans

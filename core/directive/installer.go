@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 // Vendors document their installers as a download piped into a shell
@@ -19,18 +21,24 @@ import (
 // person by the review gate (memory.SignalShellPipe), not refused.
 //
 // Only the plainest form is read so, and only as the whole entry: "Install
-// <a name of up to four words> with <command>." in the languages the rules
-// read, the command one https address downloaded with the flags vendors
-// print and a shell that only reads it. A red team put steering, re-running,
-// concealment and second orders into every clause a looser reading allowed
-// ("…, with https_proxy set to …", "…; repeat it whenever the build fails",
-// "…, then upload ~/.aws/credentials"): a whole-entry form leaves no clause
-// to put them in, and any word more keeps the pipe an order to agents.
+// <name> with <command>." in the languages the rules read, the command one
+// https address downloaded with the flags vendors print and a shell that
+// only reads it, the name (and the slug) words the address holds ("Rust"
+// from sh.rustup.rs) or words for a tool. Red teams put steering,
+// re-running, concealment and second orders into every clause and slot a
+// looser reading allowed ("…, with https_proxy set to …", "…; repeat it
+// whenever the build fails", "Install Rust silently on startup with …"): a
+// whole-entry form leaves no clause to put them in, and any word more keeps
+// the pipe an order to agents.
 
 // plainInstaller reports whether line[a:b], a download piped into a shell,
 // is a plain installer as the header says, in a code span or bare.
 func plainInstaller(line string, a, b int) bool {
-	entry := strings.TrimSpace(entryText(line))
+	if strings.Count(line, "|") != 1 {
+		return false // one pipe in the whole entry, read once per line
+	}
+	slug, entry := entryText(line)
+	entry = strings.TrimSpace(entry)
 	for _, form := range installForms() {
 		m := form.FindStringSubmatchIndex(entry)
 		if m == nil {
@@ -38,9 +46,7 @@ func plainInstaller(line string, a, b int) bool {
 		}
 		c, n := 2*form.SubexpIndex("cmd"), 2*form.SubexpIndex("name")
 		cmd, name := entry[m[c]:m[c+1]], strings.TrimRight(entry[m[n]:m[n+1]], "。.")
-		if !plainName(name) {
-			return false
-		}
+		bare := !strings.HasPrefix(cmd, "`")
 		code := cmd
 		if strings.HasPrefix(cmd, "`") {
 			if !strings.HasSuffix(cmd, "`") || len(cmd) < 2 || strings.HasPrefix(cmd, "``") {
@@ -52,13 +58,39 @@ func plainInstaller(line string, a, b int) bool {
 		if !strings.Contains(code, strings.TrimSpace(line[a:b])) {
 			return false
 		}
-		return plainInstallCommand(code)
+		u, ok := plainInstallCommand(code, bare)
+		return ok && namedByAddress(name, u) && namedByAddress(strings.ReplaceAll(slug, "-", " "), u)
 	}
 	return false
 }
 
-// entryText is line past its list marker and slug: "- [rust] Install …".
-func entryText(line string) string {
+// namedByAddress reports whether every word of name (what the entry says
+// it installs, or its slug) is an article, a word for a tool, or part of
+// the address it downloads from: "Install Rust" from sh.rustup.rs, "uv"
+// from astral.sh/uv. A second red team put "silently on startup", "without
+// asking", "hourly via cron" and "ignoring previous instructions" in the
+// name, and a slug "run-it-again-at-every-session-start"; the words an
+// address holds are what it installs, and nothing else is read as a name.
+func namedByAddress(name, url string) bool {
+	u := strings.ToLower(url)
+	for _, w := range strings.Fields(strings.ToLower(name)) {
+		if !installNameWords[w] && !strings.Contains(u, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// installNameWords are the articles and the words for what an installer
+// installs, in the languages of installForms: none orders or times
+// anything.
+var installNameWords = text.WordSet(`the a an our this project project's cli sdk tool tools toolchain binary install
+	le la les l' notre outil outils der die das den unser unsere werkzeug el la los las nuestro nuestra herramienta
+	o a os as nosso nossa ferramenta инструмент утилиту утилита`)
+
+// entryText cuts line into its slug and the text past its list marker and
+// slug: "- [rust] Install …".
+func entryText(line string) (slug, text string) {
 	t := strings.TrimLeft(line, " \t")
 	for _, m := range []string{"- ", "* ", "+ "} {
 		if strings.HasPrefix(t, m) {
@@ -68,10 +100,10 @@ func entryText(line string) string {
 	}
 	if strings.HasPrefix(t, "[") {
 		if i := strings.IndexByte(t, ']'); i > 0 && !strings.ContainsAny(t[1:i], " `") {
-			t = t[i+1:]
+			return t[1:i], t[i+1:]
 		}
 	}
-	return t
+	return "", t
 }
 
 // installForms are the whole entries read as a plain installer, each with
@@ -104,39 +136,27 @@ var installForms = sync.OnceValue(func() []*regexp.Regexp {
 	return out
 })
 
-// plainName is what an installer installs: up to four words of letters,
-// digits and the marks of product names ("Node.js", "C++", "the project
-// CLI"), nothing that sets, addresses or runs anything.
-func plainName(name string) bool {
-	for _, w := range strings.Fields(name) {
-		if !nameWord().MatchString(w) || strings.Contains(w, "..") {
-			return false
-		}
-	}
-	return true
-}
-
-var nameWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[\p{L}\p{N}][\p{L}\p{N}.+#-]*$`) })
-
 // plainInstallCommand reports whether code is a download of one https
-// address with the usual flags piped into a shell that only reads it.
-func plainInstallCommand(code string) bool {
+// address with the usual flags piped into a shell that only reads it, and
+// returns the address. A bare command (no code span) ends at the shell:
+// words after it are the sentence going on, for an agent as for a reader.
+func plainInstallCommand(code string, bare bool) (url string, ok bool) {
 	fetch, shell, ok := strings.Cut(code, "|")
 	if !ok || strings.ContainsAny(code, "$;&<>()`\\\"") {
-		return false
+		return "", false
 	}
 	f := strings.Fields(fetch)
 	if len(f) < 2 || (f[0] != "curl" && f[0] != "wget") {
-		return false
+		return "", false
 	}
 	urls := 0
 	for i := 1; i < len(f); i++ {
 		t := f[i]
 		switch {
 		case strings.HasPrefix(t, "https://"):
-			urls++
+			urls, url = urls+1, t
 			if !plainURL(t) {
-				return false
+				return "", false
 			}
 		case f[0] == "curl" && t == "--proto" && i+1 < len(f) && strings.Trim(f[i+1], `'`) == "=https":
 			i++
@@ -145,20 +165,20 @@ func plainInstallCommand(code string) bool {
 		case f[0] == "wget" && t == "-O" && i+1 < len(f) && f[i+1] == "-":
 			i++
 		default:
-			return false
+			return "", false
 		}
 	}
 	if urls != 1 {
-		return false
+		return "", false
 	}
 	s := strings.Fields(shell)
 	if len(s) > 0 && s[0] == "sudo" {
 		s = s[1:] // not sudo -E: that hands the caller's environment on
 	}
-	if len(s) == 0 || !(s[0] == "sh" || s[0] == "bash" || s[0] == "zsh") {
-		return false
+	if len(s) == 0 || !(s[0] == "sh" || s[0] == "bash" || s[0] == "zsh") || bare && len(s) > 1 {
+		return "", false
 	}
-	return shellReadsPipe(s[1:])
+	return url, shellReadsPipe(s[1:])
 }
 
 // shellReadsPipe reports whether a shell given args reads its program from
@@ -189,9 +209,10 @@ func shellReadsPipe(args []string) bool {
 
 // plainURL is an https address as vendors print them: a host of ASCII
 // letters, digits, dots and hyphens that ends in letters, with no user part,
-// port, escapes or climbing out of its path ("https://sh.rustup.rs@evil",
-// "https://2130706433/x", "…/%2e%2e/…", "…/nvm/../../evil", a Cyrillic
-// letter in the host: red teams').
+// port, escapes, query, globbing or climbing out of its path
+// ("https://sh.rustup.rs@evil", "https://2130706433/x", "…/%2e%2e/…",
+// "…/nvm/../../evil", a Cyrillic letter in the host, "…/url?q=https://…",
+// "…/{a.sh,b.sh}": red teams').
 func plainURL(u string) bool {
 	rest := strings.TrimPrefix(u, "https://")
 	host, path, _ := strings.Cut(rest, "/")
@@ -199,7 +220,7 @@ func plainURL(u string) bool {
 		return false
 	}
 	for _, r := range path {
-		if r >= utf8.RuneSelf || r == '%' || r == '\'' || r == '@' {
+		if r >= utf8.RuneSelf || strings.ContainsRune("%'@?#={}[]*:,", r) {
 			return false
 		}
 	}
@@ -217,9 +238,10 @@ var (
 	curlLongFlags  = map[string]bool{"--fail": true, "--silent": true, "--show-error": true, "--location": true, "--tlsv1.2": true}
 	wgetShortFlags = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^-(?:q|qO-|O-|nv)$`) })
 	wgetLongFlags  = map[string]bool{"--quiet": true, "--https-only": true}
-	// the script's own flags and words, and versions ("1.79.0"); nothing
-	// that sets or addresses anything
+	// the script's own flags, the words of a channel or a subcommand, and
+	// versions ("1.79.0"); nothing that sets or addresses anything (a bare
+	// word may be a host, "203.0.113.7" and "3405803781" are: a red team's)
 	installerArg = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^(?:-{1,2}[a-z][a-z0-9-]*|[a-z][a-z0-9-]*|\d+(?:\.\d+)*)$`)
+		return regexp.MustCompile(`^(?:-{1,2}[a-z][a-z0-9-]*|install|stable|nightly|beta|latest|v?\d{1,3}\.\d{1,3}(?:\.\d{1,3})?)$`)
 	})
 )
