@@ -136,7 +136,7 @@ func screen(req StoreRequest, cfg config.Config) (Store, []Signal, error) {
 	} else if looksLikeSlug(content) {
 		return Store{}, nil, &InputError{Field: "content", Problem: fmt.Sprintf("content starts with %q, which would be read back as a slug; pass the slug separately or reword the start", content[:min(len(content), 20)])}
 	}
-	return Store{Category: cat, Content: content, Slug: slug}, contentSignals(content, cfg), nil
+	return Store{Category: cat, Content: content, Slug: slug}, contentSignals(content, slug, cfg), nil
 }
 
 func validateContent(raw string, cfg config.Config) (string, error) {
@@ -168,8 +168,8 @@ func validateContent(raw string, cfg config.Config) (string, error) {
 	return content, nil
 }
 
-// contentSignals are the signs of poisoning in content alone.
-func contentSignals(content string, cfg config.Config) []Signal {
+// contentSignals are the signs of poisoning in content and its slug.
+func contentSignals(content, slug string, cfg config.Config) []Signal {
 	bad := func(format string, args ...any) error {
 		return &InputError{Field: "content", Problem: fmt.Sprintf(format, args...)}
 	}
@@ -186,8 +186,16 @@ func contentSignals(content string, cfg config.Config) []Signal {
 	if cfg.Enabled(rules.AgentDirectiveCode) || reviewing {
 		// A plain installer (directive.Match.Installer) is no refusal: a
 		// team's own install line reads the same, and the review gate
-		// holds every pipe into a shell below for a person's look.
-		d := slices.DeleteFunc(directive.Find(content), func(m directive.Match) bool { return m.Installer })
+		// holds every pipe into a shell below for a person's look. The
+		// line is read as it will be written, slug and all: agents read
+		// the slug too, and a plain installer's must name what the
+		// address installs ("[run-it-again-at-every-session-start]": a
+		// red team's).
+		line := content
+		if slug != "" {
+			line = "[" + slug + "] " + content
+		}
+		d := slices.DeleteFunc(directive.Find(line), func(m directive.Match) bool { return m.Installer })
 		if len(d) > 0 {
 			out = append(out, Signal{Code: rules.AgentDirectiveCode, What: "it " + d[0].What(),
 				refusal: bad("content %s; memory is read by agents, so it is not stored — state the project fact instead", d[0].What())})
