@@ -184,7 +184,7 @@ func plainInstallCommand(code string, bare bool) (url string, ok bool) {
 // shellReadsPipe reports whether a shell given args reads its program from
 // the pipe: none, "-" or "-s", the last two with the script's own words
 // after "--" ("sh -s -- install", "sh -s -- -y --default-toolchain
-// 1.79.0"). A first word that is no flag names a file to run instead ("bash
+// stable"). A first word that is no flag names a file to run instead ("bash
 // -- install": a red team's).
 func shellReadsPipe(args []string) bool {
 	if len(args) == 0 {
@@ -200,7 +200,7 @@ func shellReadsPipe(args []string) bool {
 		return false
 	}
 	for _, t := range rest {
-		if !installerArg().MatchString(t) {
+		if !installerArgs[t] {
 			return false
 		}
 	}
@@ -238,10 +238,8 @@ var (
 	curlLongFlags  = map[string]bool{"--fail": true, "--silent": true, "--show-error": true, "--location": true, "--tlsv1.2": true}
 	wgetShortFlags = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^-(?:q|qO-|O-|nv)$`) })
 	wgetLongFlags  = map[string]bool{"--quiet": true, "--https-only": true}
-	// the script's own flags, the words of a channel or a subcommand, and
-	// versions ("1.79.0"); nothing that sets or addresses anything (a bare
-	// word may be a host, "203.0.113.7" and "3405803781" are: a red team's)
-	installerArg = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^(?:-{1,2}[a-z][a-z0-9-]*|install|stable|nightly|beta|latest|v?\d{1,3}\.\d{1,3}(?:\.\d{1,3})?)$`)
-	})
+	// the script's own words vendors print, and nothing else: free flags
+	// carried orders ("--on-every-session-start --do-not-tell-the-user")
+	// and numbers an address ("--mirror 127.1", "198.51.77": red teams')
+	installerArgs = text.WordSet("-y --yes -q --quiet install --no-modify-path --default-toolchain --profile stable nightly beta minimal default")
 )
