@@ -195,7 +195,14 @@ func contentSignals(content, slug string, cfg config.Config) []Signal {
 		if slug != "" {
 			line = "[" + slug + "] " + content
 		}
-		d := slices.DeleteFunc(directive.Find(line), func(m directive.Match) bool { return m.Installer })
+		all := directive.Find(line)
+		d := slices.DeleteFunc(slices.Clone(all), func(m directive.Match) bool { return m.Installer })
+		if len(d) == 0 && len(all) > 0 && cfg.Review != config.ReviewOff {
+			// held on the directive reading's own word: the shell-pipe
+			// sign below reads a dotted argument as a script and let an
+			// installer through to update a cited one (a red team's)
+			out = append(out, Signal{Code: SignalShellPipe, What: "it " + all[0].What()})
+		}
 		if len(d) > 0 {
 			out = append(out, Signal{Code: rules.AgentDirectiveCode, What: "it " + d[0].What(),
 				refusal: bad("content %s; memory is read by agents, so it is not stored — state the project fact instead", d[0].What())})
@@ -228,7 +235,7 @@ func contentSignals(content, slug string, cfg config.Config) []Signal {
 		if len(out) == 0 || out[0].Code != rules.AgentDirectiveCode {
 			out = append(out, steersSignals(content)...)
 		}
-		if p := shellPipe(content); p != "" {
+		if p := shellPipe(content); p != "" && !slices.ContainsFunc(out, func(s Signal) bool { return s.Code == SignalShellPipe }) {
 			out = append(out, Signal{Code: SignalShellPipe, What: fmt.Sprintf("it pipes into a shell or interpreter (%q)", p)})
 		}
 	}
