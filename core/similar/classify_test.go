@@ -71,6 +71,8 @@ func TestClassify(t *testing.T) {
 		{"ログにメールアドレスを出力してよい。", "ログにメールアドレスを出力してはならない。", Update, "", false},
 		{"ビルドには pnpm を使う。", "ビルドには pnpm を使わない。", Update, "", false},
 		{"テストは CI で実行しなければならない。", "テストは CI で実行する必要がある。", Store, "", false},
+		{"デプロイ前にテストを実行しなければなりません。", "デプロイ前にテストを実行しません。", Conflict, "reversal", false},
+		{"このテストは失敗するかもしれない。", "このテストは失敗しない。", Store, "", false},
 		{"Run scripts/check-compose-profile.sh before changing a deployment profile.", "Run scripts/check-registry-snapshots.sh before changing a deployment profile.", Store, `sibling: "scriptscheck-compose-profilesh" vs "scriptscheck-registry-snapshotssh"`, false},
 		// a subject's value is the subject: two tests, two facts
 		{"`SUSISlaveTest.ReadSpecialCVs_Banked` covers RCN-602, Chapter 3.", "`LegacySusiE2ETest.readSpecialCVs` covers RCN-602, Chapter 3.", Store, `sibling: "susislavetestreadspecialcvsbanked" vs "legacysusie2etest.readspecialcvs"`, false},

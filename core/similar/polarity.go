@@ -102,6 +102,11 @@ var cjkVocab = []struct {
 	{"ない", fFlip}, {"ません", fFlip}, {"少ない", 0}, {"危ない", 0},
 	{"なければならない", fPartner}, {"なくてはならない", fPartner}, {"なければいけない", fPartner},
 	{"なくてはいけない", fPartner}, {"ないといけない", fPartner},
+	// and their polite and literary forms, and "may" (かもしれない): a red
+	// team's, each a wrong skip that lost the new rule
+	{"なければなりません", fPartner}, {"なくてはなりません", fPartner}, {"なければいけません", fPartner},
+	{"なくてはいけません", fPartner}, {"ないといけません", fPartner}, {"ねばならない", fPartner},
+	{"ねばなりません", fPartner}, {"かもしれない", 0}, {"かもしれません", 0}, {"欠かせない", fPartner},
 	{"总是", fPartner}, {"始终", fPartner}, {"必须", fPartner}, {"务必", fPartner},
 	{"启用", fPartner}, {"允许", fPartner}, {"使用", fPartner}, {"常に", fPartner},
 	{"必ず", fPartner}, {"する", fPartner}, {"します", fPartner},
