@@ -85,8 +85,8 @@ func namedByAddress(name, url string) bool {
 // installs, in the languages of installForms: none orders or times
 // anything.
 var installNameWords = text.WordSet(`the a an our this project project's cli sdk tool tools toolchain binary install
-	le la les l' notre outil outils der die das den unser unsere werkzeug el la los las nuestro nuestra herramienta
-	o a os as nosso nossa ferramenta инструмент утилиту утилита`)
+	le la les l' notre outil outils der die das den unser unsere werkzeug el los las nuestro nuestra herramienta
+	o os as nosso nossa ferramenta инструмент утилиту утилита`)
 
 // entryText cuts line into its slug and the text past its list marker and
 // slug: "- [rust] Install …".
@@ -107,8 +107,8 @@ func entryText(line string) (slug, text string) {
 }
 
 // installForms are the whole entries read as a plain installer, each with
-// its groups cmd and name. A command is a code span
-// or bare words up to the entry's final stop.
+// its groups cmd and name. A command is a code span or bare words up to
+// the entry's final stop.
 var installForms = sync.OnceValue(func() []*regexp.Regexp {
 	const cmd = "(?P<cmd>`[^`]+`|(?:curl|wget)\\s[^`]+?)"
 	const name = `(?P<name>[^\s\x60]+(?:\s+[^\s\x60]+){0,3}?)`
