@@ -227,8 +227,8 @@ func TestPlainInstallerRedTeam(t *testing.T) {
 	}
 }
 
-// TestManyPipesInOneLine: past maxPipesRead piped downloads a line is
-// reported as it stands, excuses unread: no entry a team writes holds so
+// TestManyPipesInOneLine: past maxMatchesRead passages a line is reported
+// as it stands, excuses unread: no entry a team writes holds so
 // many, and reading each against the whole line took seconds (a red
 // team's). One such mention alone is still a mention.
 func TestManyPipesInOneLine(t *testing.T) {
@@ -236,8 +236,8 @@ func TestManyPipesInOneLine(t *testing.T) {
 	if ms := Find(one); len(ms) != 0 {
 		t.Fatalf("one mention: %+v", ms)
 	}
-	ms := Find(strings.Repeat(one, maxPipesRead+1))
+	ms := Find(strings.Repeat(one, maxMatchesRead+1))
 	if !slices.ContainsFunc(ms, func(m Match) bool { return m.Kind == RemoteCode && !m.Installer }) {
-		t.Errorf("%d mentions in one line: %+v, want one reported", maxPipesRead+1, ms)
+		t.Errorf("%d mentions in one line: %+v, want one reported", maxMatchesRead+1, ms)
 	}
 }
