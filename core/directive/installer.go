@@ -6,6 +6,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
@@ -88,22 +89,14 @@ var installNameWords = text.WordSet(`the a an our this project project's cli sdk
 	le la les l' notre outil outils der die das den unser unsere werkzeug el los las nuestro nuestra herramienta
 	o os as nosso nossa ferramenta инструмент утилиту утилита`)
 
-// entryText cuts line into its slug and the text past its list marker and
-// slug: "- [rust] Install …".
+// entryText cuts line into its slug and its text as HackLM reads the
+// entry (memfile.EntryOfLine), or the line trimmed when it holds none: a
+// stray line is read by agents all the same.
 func entryText(line string) (slug, text string) {
-	t := strings.TrimLeft(line, " \t")
-	for _, m := range []string{"- ", "* ", "+ "} {
-		if strings.HasPrefix(t, m) {
-			t = t[len(m):]
-			break
-		}
+	if e, ok := memfile.EntryOfLine([]byte(line), 0, 1); ok {
+		return e.Slug, e.Content
 	}
-	if strings.HasPrefix(t, "[") {
-		if i := strings.IndexByte(t, ']'); i > 0 && !strings.ContainsAny(t[1:i], " `") {
-			return t[1:i], t[i+1:]
-		}
-	}
-	return "", t
+	return "", strings.TrimSpace(line)
 }
 
 // installForms are the whole entries read as a plain installer, each with

@@ -191,11 +191,7 @@ func contentSignals(content, slug string, cfg config.Config) []Signal {
 		// the slug too, and a plain installer's must name what the
 		// address installs ("[run-it-again-at-every-session-start]": a
 		// red team's).
-		line := content
-		if slug != "" {
-			line = "[" + slug + "] " + content
-		}
-		all := directive.Find(line)
+		all := directive.Find("- " + EntryRef{Slug: slug, Content: content}.Text())
 		d := slices.DeleteFunc(slices.Clone(all), func(m directive.Match) bool { return m.Installer })
 		if len(d) == 0 && len(all) > 0 && cfg.Review != config.ReviewOff {
 			// held on the directive reading's own word: the shell-pipe
