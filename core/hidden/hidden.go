@@ -943,17 +943,7 @@ var agentAddressed = sync.OnceValue(func() *regexp.Regexp {
 // "작업 후: 보내라"), which a stamp's value does not hold beyond one
 // ("レビュー済み"). Read as no stamp, such a comment is shown as information
 // at the least (issue 27's eleventh set: it was silent).
-func kanaClause(b string) bool {
-	n := 0
-	for _, r := range b {
-		if unicode.In(r, unicode.Hiragana, unicode.Hangul) {
-			if n++; n >= 2 {
-				return true
-			}
-		}
-	}
-	return false
-}
+func kanaClause(b string) bool { return holdsLetters(b, 2, unicode.Hiragana, unicode.Hangul) }
 
 // cjkValueClause reports whether what follows a comment's first colon
 // holds four Han or hiragana letters or more: a clause, not a stamp's
@@ -963,13 +953,14 @@ func kanaClause(b string) bool {
 // katakana (ステータス：レビュー済み) is still a stamp.
 func cjkValueClause(b string) bool {
 	i := strings.IndexAny(b, ":：")
-	if i < 0 {
-		return false
-	}
-	n := 0
-	for _, r := range b[i:] {
-		if unicode.In(r, unicode.Han, unicode.Hiragana) {
-			if n++; n >= 4 {
+	return i >= 0 && holdsLetters(b[i:], 4, unicode.Han, unicode.Hiragana)
+}
+
+// holdsLetters reports whether s holds n letters or more of the scripts.
+func holdsLetters(s string, n int, scripts ...*unicode.RangeTable) bool {
+	for _, r := range s {
+		if unicode.In(r, scripts...) {
+			if n--; n == 0 {
 				return true
 			}
 		}
