@@ -47,6 +47,11 @@ var reportCues = []string{
 	// Chinese and Japanese (matched anywhere)
 	"包含", "例如", "比如", "字符串", "尝试", "拦截", "阻止", "拒绝", "检测", "替换", "曾经", "以前", "攻击", "恶意", "禁止",
 	"含む", "含まれ", "例えば", "文字列", "試み", "ブロック", "拒否", "検出", "置き換え", "攻撃", "悪意", "禁止",
+	// what a test set holds (issue 27's twelfth set: "红队测试集 … 里收录了
+	// “忽略之前的所有指令”之类的注入语句")
+	// ("测试" alone is no cue: "请按照“…”执行测试" runs the tests)
+	"之类", "收录", "注入", "红队", "示例", "样例", "评测", "のような", "など", "インジェクション",
+	"レッドチーム", "サンプル", "예시", "주입",
 }
 
 // reportedMention reports whether line[a:b], a directive found in line,
@@ -291,6 +296,9 @@ func refusedOrAsked(line string, a int) bool {
 	if len(words) > 8 {
 		words = words[len(words)-8:]
 	}
+	if blockedBy(words) && !hasWord(strings.ToLower(line[a:]), rerunOrders) {
+		return true // "…, so run it locally instead" (a red team's) orders it after all
+	}
 	for i, w := range words {
 		switch w {
 		case "never", "don't", "dont", "not", "mustn't", "shouldn't", "cannot", "can't":
@@ -309,6 +317,56 @@ func refusedOrAsked(line string, a int) bool {
 	}
 	return false
 }
+
+// blockedBy reports whether words, those of a sentence before a passage,
+// end in a defence's verb with nothing negating it: "The egress proxy
+// blocks curl | sh from hosts outside the allowlist" says what a policy
+// stops (issue 27's eleventh set), "Nothing blocks …" and "… no longer
+// blocks …" do not, and "Block …" is a prohibition.
+func blockedBy(words []string) bool {
+	n := len(words)
+	for n > 0 && articles[words[n-1]] {
+		n--
+	}
+	if n == 0 || !blockingVerbs[words[n-1]] {
+		return false
+	}
+	for _, w := range words[:n-1] {
+		if articles[w] {
+			continue
+		}
+		switch w {
+		case "no", "not", "nothing", "never", "longer", "nobody", "none", "neither", "nor", "without", "unless", "except",
+			"ne", "pas", "plus", "rien", "nicht", "nichts", "kein", "keine", "nie", "mehr", "nada", "nunca", "ya", "não", "nem",
+			"не", "ничего", "больше":
+			return false
+		}
+		if strings.HasSuffix(w, "n't") {
+			return false
+		}
+	}
+	return true
+}
+
+// rerunOrders, after a blocked passage, order it run anyway.
+var rerunOrders = []string{"run", "rerun", "execute", "exec", "launch", "do", "redo", "repeat", "try", "retry", "pipe",
+	"lance", "exécute", "relance", "führe", "starte", "ejecuta", "lanza", "executa", "запусти", "выполни", "运行", "执行"}
+
+// articles may stand between a verb and its object.
+var articles = map[string]bool{"the": true, "a": true, "an": true, "any": true, "all": true, "every": true,
+	"le": true, "la": true, "les": true, "tout": true, "tous": true, "jeden": true, "jedes": true, "jede": true,
+	"den": true, "die": true, "das": true, "el": true, "los": true, "las": true, "todo": true, "o": true, "os": true}
+
+// blockingVerbs say a defence stops what follows, in the third person or
+// as a participle: what the proxy, scanner or policy does, not an order.
+var blockingVerbs = map[string]bool{"blocks": true, "blocked": true, "rejects": true, "rejected": true,
+	"forbids": true, "forbidden": true, "prohibits": true, "prohibited": true, "prevents": true, "prevented": true,
+	"denies": true, "denied": true, "bans": true, "banned": true, "disallows": true, "disallowed": true,
+	"catches": true, "flags": true, "flagged": true, "detects": true, "detected": true, "stops": true, "refuses": true,
+	"bloque": true, "bloquées": true, "bloqués": true, "interdit": true, "rejette": true,
+	"blockiert": true, "verbietet": true, "verhindert": true, "unterbindet": true,
+	"bloquea": true, "bloqueia": true, "prohíbe": true, "proíbe": true, "impide": true, "impede": true,
+	"блокирует": true, "запрещает": true, "блокируются": true}
 
 func lastRune(s string) rune {
 	r, _ := utf8.DecodeLastRuneInString(s)

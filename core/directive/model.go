@@ -93,9 +93,13 @@ func readSentence(toks []mtoken, s, e int, dialogue bool) (hit, bool) {
 		return h, true
 	}
 	strong := pointed(toks, s, e)
+	forbids := opensNegated(toks, s, e)
 	var host, scope int
 	for k := s; k < e; k++ {
 		c := toks[k].c
+		if forbids && withoutConsent(toks, k, e) {
+			continue // "NEVER take irreversible actions — …, disable hooks — without explicit permission"
+		}
 		if c&(wHost|wTask) != 0 || concealVerbs[toks[k].w] && negatedAt(toks, clauseStart(toks, s, k), k, e) {
 			host++
 		}
@@ -370,6 +374,42 @@ func pointed(toks []mtoken, s, e int) bool {
 	return you && agent
 }
 
+// opensNegated reports whether the sentence from s opens with a
+// prohibition: "Never …", "Do not …", "Nie …", "Nunca …".
+func opensNegated(toks []mtoken, s, e int) bool {
+	if s < e && toks[s].c&wNeg != 0 {
+		return true
+	}
+	return s+1 < e && (toks[s].w == "do" || toks[s].w == "please") && toks[s+1].c&wNeg != 0
+}
+
+// withoutConsent reports whether token k is "without" followed, within
+// three words, by a word of consent: "without explicit permission". In a
+// prohibition it asks for the consent ("never … without asking" is
+// "always ask first"), so it is no cue against the scope.
+func withoutConsent(toks []mtoken, k, e int) bool {
+	if !withoutWords[toks[k].w] {
+		return false
+	}
+	for j := k + 1; j < e && j <= k+3 && toks[j].brk == bNone; j++ {
+		if toks[j].c&wGuard != 0 || consentWords[toks[j].w] {
+			return true
+		}
+	}
+	return false
+}
+
+var withoutWords = map[string]bool{"without": true, "sans": true, "ohne": true, "sin": true, "sem": true, "без": true, "不经": true, "无需": true}
+
+// consentWords are what a prohibition asks for before the act, beside
+// the lexicon's guards (approval, confirmation, review).
+var consentWords = map[string]bool{"permission": true, "asking": true, "consent": true, "authorization": true,
+	"authorisation": true, "sign-off": true, "autorisation": true, "accord": true, "demander": true,
+	"erlaubnis": true, "genehmigung": true, "zustimmung": true, "rückfrage": true, "freigabe": true, "nachfrage": true,
+	"permiso": true, "autorización": true, "aprobación": true, "consentimiento": true, "preguntar": true,
+	"permissão": true, "autorização": true, "aprovação": true, "perguntar": true,
+	"разрешения": true, "согласия": true, "подтверждения": true, "спроса": true, "许可": true, "同意": true, "确认": true, "批准": true}
+
 // within reports whether one of the n tokens from k (before e) has class c.
 func within(toks []mtoken, k, e, n int, c wordClass) bool {
 	for j := k; j < e && j < k+n; j++ {
@@ -542,9 +582,10 @@ func actionAt(toks []mtoken, cs, i, e int) (end, base, subset, from int, what st
 	t := toks[i]
 	from = i
 	if t.kind == tFlag {
-		// "commit with --no-verify": addressed when a verb of its clause is
+		// "commit with --no-verify": addressed when a verb of its clause
+		// is, and not forbidden ("Never skip the hooks with --no-verify")
 		for k := cs; k < i; k++ {
-			if toks[k].c&(wCmd|wVerb) != 0 && addressed(toks, cs, k) {
+			if toks[k].c&(wCmd|wVerb) != 0 && addressed(toks, cs, k) && !negatedAt(toks, cs, k, e) {
 				return i, 2, 0, k, "skip checks"
 			}
 		}
