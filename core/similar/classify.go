@@ -969,17 +969,17 @@ var antonymGroups = [][2]string{
 	{"inclure inclus", "exclure exclus"},
 	{"afficher affiché", "masquer masqué cacher caché"},
 	{"obligatoire", "facultatif facultative optionnel optionnelle"},
-	{"erlauben erlaubt", "verbieten verboten"},
+	{"erlauben erlaubt erwünscht", "verbieten verboten unerwünscht"},
 	{"einschließen", "ausschließen"},
 	{"anzeigen", "ausblenden verbergen"},
 	{"pflicht verpflichtend", "freiwillig"},
-	{"permitir permitido permitida", "prohibir prohibido prohibida"},
+	{"permitir permitido permitida", "prohibir prohibido prohibida proibir proibido proibida"},
 	{"incluir incluido", "excluir excluido"},
 	{"mostrar", "ocultar"},
 	{"obligatorio obligatoria", "opcional"},
 	// issue 27's eighth set: "eslint ist aktiv" / "… deaktiviert", a
 	// security service "fail-open" / "fail-closed"
-	{"aktiv aktiviert", "deaktiviert inaktiv"},
+	{"aktiv aktiviert eingeschaltet", "deaktiviert inaktiv abgeschaltet ausgeschaltet"},
 	{"fail-open", "fail-closed"},
 	{"разрешить разрешено разрешён", "запретить запрещено запрещён"},
 	{"показывать показать", "скрывать скрыть"},
@@ -987,6 +987,10 @@ var antonymGroups = [][2]string{
 	// issue 27's eleventh set: "Prefer verbose variable names" / "… terse
 	// …", "Сервис включён по умолчанию" / "… выключен …"
 	{"verbose", "terse"},
+	// issue 27's twelfth set: "SSL-Verifizierung … aktiviert" / "…
+	// abgeschaltet", "Kommentare … erwünscht" / "… verboten", a rate
+	// limit "mais restritivo" / "mais permissivo"
+	{"restrictive restrictif restriktiv restritivo restritiva restrictivo restrictiva", "permissive permissif permissiv permissivo permissiva"},
 	{"включён включен включено включена", "выключен выключено выключена отключён отключен отключено отключена"},
 }
 

@@ -73,6 +73,15 @@ func TestClassify(t *testing.T) {
 		{"テストは CI で実行しなければならない。", "テストは CI で実行する必要がある。", Store, "", false},
 		{"デプロイ前にテストを実行しなければなりません。", "デプロイ前にテストを実行しません。", Conflict, "reversal", false},
 		{"このテストは失敗するかもしれない。", "このテストは失敗しない。", Store, "", false},
+		// issue 27's twelfth set: an option named as rejected while the
+		// frame both texts share stands on the preferred side; a second
+		// fact that merely names the old option is no reversal
+		{"Use PowerShell for all terminal commands.", "Use bash for all terminal commands instead of PowerShell.", Conflict, "prefers another option", false},
+		{"Write new documentation in German.", "Write new documentation in English rather than German.", Conflict, "prefers another option", false},
+		{"Use pnpm, not npm.", "Use pnpm rather than npm in CI.", Update, "adds detail", false},
+		{"Use black for formatting and flake8 for linting.", "Use ruff for linting instead of flake8.", Store, "", false},
+		{"Die SSL-Verifizierung für Git ist aktiviert.", "Die SSL-Verifizierung für Git ist abgeschaltet.", Conflict, "reversal", false},
+		{"O painel /admin usa um perfil de rate limit mais restritivo.", "O painel /admin usa um perfil de rate limit mais permissivo.", Conflict, "reversal", false},
 		{"Run scripts/check-compose-profile.sh before changing a deployment profile.", "Run scripts/check-registry-snapshots.sh before changing a deployment profile.", Store, `sibling: "scriptscheck-compose-profilesh" vs "scriptscheck-registry-snapshotssh"`, false},
 		// a subject's value is the subject: two tests, two facts
 		{"`SUSISlaveTest.ReadSpecialCVs_Banked` covers RCN-602, Chapter 3.", "`LegacySusiE2ETest.readSpecialCVs` covers RCN-602, Chapter 3.", Store, `sibling: "susislavetestreadspecialcvsbanked" vs "legacysusie2etest.readspecialcvs"`, false},

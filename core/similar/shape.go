@@ -486,8 +486,13 @@ func only(a, b []string) []string {
 }
 
 // orderAgainst: a prefers something over what b plainly states ("Prefer
-// gorilla/mux over chi" / "Use chi"): b names a's other side and none of a's
-// preferred side.
+// gorilla/mux over chi" / "Use chi"): b names a's other side and not all of
+// a's preferred side. The preferred side of an infix order holds its whole
+// clause, the frame both texts share included ("Use bash for all terminal
+// commands instead of PowerShell" / "Use PowerShell for all terminal
+// commands", issue 27's twelfth set): a word of it that b lacks is the
+// option a prefers. Reversal asks besides that one text's Core hold the
+// other's, so a second fact of b is never read as rejected.
 func orderAgainst(a, b *Text) bool {
 	if !a.hasOrder {
 		return false
@@ -497,7 +502,7 @@ func orderAgainst(a, b *Text) bool {
 		bs = append(bs, u.s)
 	}
 	for _, p := range a.shapeOf().orders {
-		if intersects(p.other, bs) && !intersects(p.pref, bs) {
+		if intersects(p.other, bs) && len(only(p.pref, bs)) > 0 {
 			return true
 		}
 	}
