@@ -39,6 +39,25 @@ type Provenance struct {
 	// ApprovedBy names the person's front end that approved a held write
 	// ("cli:alice", "lsp:Neovim"); By and Name stay the writer's.
 	ApprovedBy string `json:"approvedBy,omitempty"`
+	// Replaced is the entry the write replaced (an update, a reversal, a
+	// store under a slug another text held) and Evicted the one a full
+	// category gave up, as written, slug and all: HackLM's upsert by slug
+	// and its limit remove a fact an agent was told is stored, and the log
+	// keeps it where a person finds it again.
+	Replaced string `json:"replaced,omitempty"`
+	Evicted  string `json:"evicted,omitempty"`
+}
+
+// storeProvenance is the record of the store r, written by who at at.
+func storeProvenance(r StoreResult, who Writer, at string) Provenance {
+	p := Provenance{Time: at, Action: r.Action, By: who.By, Name: who.Name, File: r.File, Slug: r.Slug, Content: r.Content}
+	if m := r.Matched; m != nil && (r.Action == ActionUpdated || r.Action == ActionConflict) && (m.Content != r.Content || m.Slug != r.Slug) {
+		p.Replaced = m.Text()
+	}
+	if e := r.Evicted; e != nil {
+		p.Evicted = e.Text()
+	}
+	return p
 }
 
 // ProvenanceChange appends p to the provenance log of the folder dir.

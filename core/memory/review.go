@@ -374,7 +374,9 @@ func ReviewPlan(dir string, req ReviewRequest, who Writer, out *[]ReviewOutcome)
 				logs = append(logs, store.Change{Path: filepath.Join(dir, ConflictLog), Data: rec, Append: true})
 			}
 			// The entry is the agent's, approved by the reviewer.
-			logs = append(logs, ProvenanceChange(dir, Provenance{Time: at, Action: r.Action, By: h.By, Name: h.Name, File: r.File, Slug: r.Slug, Content: r.Content, Held: h.ID, ApprovedBy: reviewerName(who)}))
+			p := storeProvenance(r, Writer{By: h.By, Name: h.Name}, at)
+			p.Held, p.ApprovedBy = h.ID, reviewerName(who)
+			logs = append(logs, ProvenanceChange(dir, p))
 			logs = append(logs, AckChange(dir, StoreAck(r, ByReview, now)))
 		}
 		var changes []store.Change

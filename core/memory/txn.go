@@ -83,7 +83,7 @@ func StorePlan(dir string, sc Screened, who Writer, res *StoreResult) Plan {
 		var changes []store.Change
 		if out != nil {
 			changes = append(changes, store.Change{Path: path, Data: out})
-			changes = append(changes, ProvenanceChange(dir, Provenance{Time: now.UTC().Format(time.RFC3339Nano), Action: r.Action, By: who.By, Name: who.Name, File: r.File, Slug: r.Slug, Content: r.Content}))
+			changes = append(changes, ProvenanceChange(dir, storeProvenance(r, who, now.UTC().Format(time.RFC3339Nano))))
 		}
 		if rec := ConflictRecord(r, now); rec != nil {
 			changes = append(changes, store.Change{Path: filepath.Join(dir, ConflictLog), Data: rec, Append: true})

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memory-lsp/memory-lsp/core/memory"
+	"github.com/memory-lsp/memory-lsp/internal/gittest"
+)
+
+// TestRemovedFactsStayInTheLog: a store under a slug another fact holds
+// replaces it (HackLM's upsert) and a full category evicts its
+// lowest-scoring entry; each removed entry is named in the reply and kept,
+// as written, in the provenance log's record of the write, so a fact an
+// agent was told is stored is never gone from the repository.
+func TestRemovedFactsStayInTheLog(t *testing.T) {
+	r := gittest.New(t)
+	r.Write(map[string]string{".memory/decisions.md": "# Decisions\n\n- [db] Use Postgres for the ledger.\n- Ship on Tuesdays.\n"})
+	r.Commit("2026-01-01", "memory")
+	settings := filepath.Join(t.TempDir(), "settings.json")
+	writeTestFile(t, settings, []byte(`{"review": "off", "categoryLimit": {"Decision": 2}}`))
+	log := func() []memory.Provenance {
+		b, _ := os.ReadFile(filepath.Join(r.Dir, ".memory", memory.ProvenanceLog))
+		return memory.ParseProvenance(b)
+	}
+
+	const backups = "Nightly backups run at 02:00 and are kept for a week."
+	out, errOut, code := runBinary(t, r.Dir, "", "store", "--config", settings, "--category", "Decision", "--slug", "db", backups)
+	if code != 0 || !strings.Contains(out, `replaced: "Use Postgres for the ledger."`) {
+		t.Fatalf("store under a held slug: exit %d\n%s%s", code, out, errOut)
+	}
+	if l := log(); len(l) != 1 || l[0].Content != backups || l[0].Replaced != "[db] Use Postgres for the ledger." {
+		t.Fatalf("provenance of the upsert %+v, want the replaced entry as written", l)
+	}
+
+	const third = "Feature flags live in LaunchDarkly, not in env files."
+	out, errOut, code = runBinary(t, r.Dir, "", "store", "--config", settings, "--category", "Decision", third)
+	if code != 0 || !strings.Contains(out, "category full") {
+		t.Fatalf("store into a full category: exit %d\n%s%s", code, out, errOut)
+	}
+	l := log()
+	if len(l) != 2 || l[1].Content != third || l[1].Evicted != "[db] "+backups || l[1].Replaced != "" {
+		t.Fatalf("provenance of the eviction %+v, want the evicted entry as written", l)
+	}
+	file, _ := os.ReadFile(filepath.Join(r.Dir, ".memory", "decisions.md"))
+	if strings.Contains(string(file), backups) || !strings.Contains(out, `removed the lowest-scoring entry "`+backups+`"`) {
+		t.Errorf("evicted entry still in the file or not named in the reply\n%s\n%s", file, out)
+	}
+}
