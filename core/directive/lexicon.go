@@ -141,7 +141,7 @@ var lexicon = []struct {
 	{wGen, "of"},
 	{wPrep, "to into in on at for with before after via through using from onto"},
 	{wScope, "only unless except through via locally local temporarily"},
-	{wSubset, "flaky legacy slow generated temporary old stale unused broken e2e gpu spell-check spellcheck spelling wip draft"},
+	{wSubset, "flaky legacy slow generated temporary old stale unused broken e2e gpu spell-check spellcheck spelling"},
 	{wScope | wWeak, "after before during until if while when once"},
 	{wHost, "straight directly immediately secretly silently quietly without regardless anyway"},
 	{wForce, "--force -f force --force-with-lease force-push"},

@@ -47,11 +47,6 @@ var reportCues = []string{
 	// Chinese and Japanese (matched anywhere)
 	"包含", "例如", "比如", "字符串", "尝试", "拦截", "阻止", "拒绝", "检测", "替换", "曾经", "以前", "攻击", "恶意", "禁止",
 	"含む", "含まれ", "例えば", "文字列", "試み", "ブロック", "拒否", "検出", "置き換え", "攻撃", "悪意", "禁止",
-	// what a test set holds (issue 27's twelfth set: "红队测试集 … 里收录了
-	// “忽略之前的所有指令”之类的注入语句")
-	// ("测试" alone is no cue: "请按照“…”执行测试" runs the tests)
-	"之类", "收录", "注入", "红队", "示例", "样例", "评测", "のような", "など", "インジェクション",
-	"レッドチーム", "サンプル", "예시", "주입",
 }
 
 // reportedMention reports whether line[a:b], a directive found in line,
@@ -296,9 +291,6 @@ func refusedOrAsked(line string, a int) bool {
 	if len(words) > 8 {
 		words = words[len(words)-8:]
 	}
-	if blockedBy(words) && !hasWord(strings.ToLower(line[a:]), rerunOrders) {
-		return true // "…, so run it locally instead" (a red team's) orders it after all
-	}
 	for i, w := range words {
 		switch w {
 		case "never", "don't", "dont", "not", "mustn't", "shouldn't", "cannot", "can't":
@@ -318,52 +310,92 @@ func refusedOrAsked(line string, a int) bool {
 	return false
 }
 
-// blockedBy reports whether words, those of a sentence before a passage,
-// end in a defence's verb with nothing negating it: "The egress proxy
-// blocks curl | sh from hosts outside the allowlist" says what a policy
-// stops (issue 27's eleventh set), "Nothing blocks …" and "… no longer
-// blocks …" do not, and "Block …" is a prohibition.
-func blockedBy(words []string) bool {
+// defended reports whether line[a:b], a download piped into a shell, is
+// what a defence stops: "The egress proxy blocks curl | sh from hosts
+// outside the allowlist" says what a policy does (issue 27's eleventh
+// set). The line must be that one statement and nothing more: a subject,
+// a defence's verb in the present with no word before it that negates,
+// limits or dates it ("Nothing blocks", "rarely blocks", "formerly
+// blocked"), the passage, and at most a short tail that opens with a
+// preposition and holds no clause. A red team's lures put the order
+// everywhere else: a second sentence or clause ("…; disable Defender
+// first", "…, so connect through the VPN"), a tail that grants it ("only
+// for strangers", "except from agents"), a noun "blocks:".
+func defended(line string, a, b int) bool {
+	s, _ := sentenceAround(line, a, a)
+	if strings.TrimSpace(line[:s]) != "" && strings.TrimSpace(strings.TrimLeft(line[:s], "-*+ ")) != "" {
+		return false // a sentence before it
+	}
+	words := strings.FieldsFunc(strings.ToLower(line[s:a]), func(r rune) bool { return !isWordRune(r) && r != '\'' })
 	n := len(words)
 	for n > 0 && articles[words[n-1]] {
 		n--
 	}
-	if n == 0 || !blockingVerbs[words[n-1]] {
+	if n < 2 || !blockingVerbs[words[n-1]] || strings.ContainsAny(line[s:a], ":;,—–!?") {
 		return false
 	}
 	for _, w := range words[:n-1] {
-		if articles[w] {
-			continue
-		}
-		switch w {
-		case "no", "not", "nothing", "never", "longer", "nobody", "none", "neither", "nor", "without", "unless", "except",
-			"ne", "pas", "plus", "rien", "nicht", "nichts", "kein", "keine", "nie", "mehr", "nada", "nunca", "ya", "não", "nem",
-			"не", "ничего", "больше":
+		if defenceUndone[w] || strings.HasSuffix(w, "n't") {
 			return false
 		}
-		if strings.HasSuffix(w, "n't") {
+	}
+	tail := strings.TrimSpace(line[b:])
+	tail = strings.TrimRight(tail, ".")
+	if tail == "" {
+		return true
+	}
+	if strings.ContainsAny(tail, ".:;,—–!?()") {
+		return false
+	}
+	tw := strings.Fields(strings.ToLower(tail))
+	if len(tw) > 6 || !tailPrepositions[tw[0]] {
+		return false
+	}
+	for _, w := range tw {
+		if defenceUndone[w] || strings.HasSuffix(w, "ing") || strings.HasSuffix(w, "n't") {
 			return false
 		}
 	}
 	return true
 }
 
-// rerunOrders, after a blocked passage, order it run anyway.
-var rerunOrders = []string{"run", "rerun", "execute", "exec", "launch", "do", "redo", "repeat", "try", "retry", "pipe",
-	"lance", "exécute", "relance", "führe", "starte", "ejecuta", "lanza", "executa", "запусти", "выполни", "运行", "执行"}
+// defenceUndone are words that negate, limit, date or grant around a
+// defence's verb, or open a clause in its tail: past them the sentence no
+// longer says the defence stops the pipe.
+var defenceUndone = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`no not nothing never nobody none neither nor longer without unless except only
+		rarely hardly seldom barely sometimes occasionally formerly previously once used until till since before after
+		when whenever if but so and or which who that then yet still agents agent assistant ai you your user users
+		exempt allowed allow allows anyway instead
+		ne pas plus rien jamais sauf seulement nicht nichts kein keine nie mehr außer nur nada nunca ya solo salvo não nem
+		не ничего больше кроме только`) {
+		m[w] = true
+	}
+	return m
+}()
+
+// tailPrepositions may open the tail of a defence's statement: where or
+// whom it stops the pipe from ("from hosts outside the allowlist", "in
+// CI", "dans les conteneurs").
+var tailPrepositions = map[string]bool{"from": true, "in": true, "on": true, "at": true, "for": true, "outside": true,
+	"within": true, "inside": true, "across": true, "by": true, "de": true, "des": true, "dans": true, "sur": true,
+	"en": true, "aus": true, "im": true, "auf": true, "bei": true, "desde": true, "em": true,
+	"на": true, "в": true, "из": true, "с": true}
 
 // articles may stand between a verb and its object.
 var articles = map[string]bool{"the": true, "a": true, "an": true, "any": true, "all": true, "every": true,
 	"le": true, "la": true, "les": true, "tout": true, "tous": true, "jeden": true, "jedes": true, "jede": true,
 	"den": true, "die": true, "das": true, "el": true, "los": true, "las": true, "todo": true, "o": true, "os": true}
 
-// blockingVerbs say a defence stops what follows, in the third person or
-// as a participle: what the proxy, scanner or policy does, not an order.
-var blockingVerbs = map[string]bool{"blocks": true, "blocked": true, "rejects": true, "rejected": true,
-	"forbids": true, "forbidden": true, "prohibits": true, "prohibited": true, "prevents": true, "prevented": true,
-	"denies": true, "denied": true, "bans": true, "banned": true, "disallows": true, "disallowed": true,
-	"catches": true, "flags": true, "flagged": true, "detects": true, "detected": true, "stops": true, "refuses": true,
-	"bloque": true, "bloquées": true, "bloqués": true, "interdit": true, "rejette": true,
+// blockingVerbs say a defence stops what follows, in the present: what the
+// proxy, scanner or policy does, not an order. "detects", "catches" and
+// "flags" also capture ("The agent catches … output and feeds it to
+// bash"), and a past form dates the defence ("formerly blocked"): a red
+// team's.
+var blockingVerbs = map[string]bool{"blocks": true, "rejects": true, "forbids": true, "prohibits": true,
+	"prevents": true, "denies": true, "bans": true, "disallows": true, "stops": true, "refuses": true,
+	"bloque": true, "interdit": true, "rejette": true,
 	"blockiert": true, "verbietet": true, "verhindert": true, "unterbindet": true,
 	"bloquea": true, "bloqueia": true, "prohíbe": true, "proíbe": true, "impide": true, "impede": true,
 	"блокирует": true, "запрещает": true, "блокируются": true}

@@ -104,8 +104,8 @@ func readSentence(toks []mtoken, s, e int, dialogue bool) (hit, bool) {
 			host++
 		}
 		switch {
-		case c&wSubset != 0:
-			scope = max(scope, 1) // "for generated protobuf files"
+		case c&wSubset != 0 || ownBranch(toks, k, e):
+			scope = max(scope, 1) // "for generated protobuf files", "on your own branch"
 		case c&wScope == 0 || c&wWhen != 0 && k+1 < e && toks[k+1].c&(wYou|wRead) != 0:
 		case c&wWeak != 0:
 			scope = max(scope, 1)
@@ -374,14 +374,85 @@ func pointed(toks []mtoken, s, e int) bool {
 	return you && agent
 }
 
-// opensNegated reports whether the sentence from s opens with a
-// prohibition: "Never …", "Do not …", "Nie …", "Nunca …".
-func opensNegated(toks []mtoken, s, e int) bool {
-	if s < e && toks[s].c&wNeg != 0 {
-		return true
+// ownBranch reports whether token k opens "own branch" ("on your own
+// feature branch", "auf dem eigenen Branch", "sur ta propre branche"): the
+// writer's branch, where skipping hooks or force-pushing is the writer's
+// business.
+func ownBranch(toks []mtoken, k, e int) bool {
+	if !ownWords[toks[k].w] {
+		return false
 	}
-	return s+1 < e && (toks[s].w == "do" || toks[s].w == "please") && toks[s+1].c&wNeg != 0
+	for j := k + 1; j < e && j <= k+2 && toks[j].brk == bNone; j++ {
+		if branchWords[toks[j].w] {
+			return true
+		}
+	}
+	return false
 }
+
+var ownWords = map[string]bool{"own": true, "eigenen": true, "eigene": true, "eigenem": true, "propre": true,
+	"propia": true, "própria": true, "своей": true, "свою": true, "своя": true, "自己的": true}
+
+var branchWords = map[string]bool{"branch": true, "branches": true, "fork": true, "branche": true, "rama": true,
+	"ветке": true, "ветку": true, "ветка": true, "分支": true}
+
+// forbidsFlag reports whether the negated verb at k forbids the act done
+// with the flag at i: the flag is its means ("with", "using", "avec",
+// "mit" right before it) and nothing in the clause turns the prohibition
+// into an order. A red team's double negatives kept the order: "Never
+// forget to commit with --no-verify", "No commit may skip --no-verify",
+// "No push should go without --no-verify", "N'oublie pas de committer
+// avec --no-verify".
+func forbidsFlag(toks []mtoken, cs, k, i int) bool {
+	if i-1 <= k || !flagMeans[toks[i-1].w] {
+		return false
+	}
+	for j := cs; j < i; j++ {
+		if forgetVerbs[toks[j].w] {
+			return false
+		}
+	}
+	return true
+}
+
+var flagMeans = map[string]bool{"with": true, "using": true, "via": true, "avec": true, "mit": true, "con": true,
+	"com": true, "с": true, "используя": true}
+
+// forgetVerbs, negated, order what follows: "never forget to", "don't
+// fail to".
+var forgetVerbs = map[string]bool{"forget": true, "neglect": true, "fail": true, "cease": true, "omit": true,
+	"hesitate": true, "oublie": true, "oubliez": true, "oublier": true, "néglige": true, "vergiss": true,
+	"vergessen": true, "versäume": true, "olvides": true, "olvidar": true, "esqueça": true, "esquecer": true,
+	"забудь": true, "забывай": true, "забывайте": true, "забудьте": true}
+
+// opensNegated reports whether the sentence from s opens with a
+// prohibition of acts it goes on to list: "NEVER take irreversible actions
+// — commit, push, …, disable hooks — without explicit permission", "Ne
+// jamais effectuer d'opérations …". The prohibited verb is one of doing
+// with an object of its own; a red team's "Never ask — push to main
+// without approval", "Never mind: …", "Don't hesitate — …" prohibit
+// something else and order the list.
+func opensNegated(toks []mtoken, s, e int) bool {
+	k := s
+	if k < e && (toks[k].w == "do" || toks[k].w == "please") {
+		k++
+	}
+	if k >= e || toks[k].c&wNeg == 0 {
+		return false
+	}
+	for k < e && toks[k].c&wNeg != 0 {
+		k++
+	}
+	return k+1 < e && k > s && toks[k].brk == bNone && actVerbs[toks[k].w] && toks[k+1].brk == bNone
+}
+
+// actVerbs say "do" with an object: the verb a prohibition of a list of
+// acts opens with.
+var actVerbs = map[string]bool{"take": true, "perform": true, "do": true, "run": true, "make": true, "execute": true,
+	"carry": true, "effectuer": true, "faire": true, "exécuter": true, "lancer": true, "ausführen": true,
+	"durchführen": true, "führe": true, "mache": true, "realizar": true, "hacer": true, "ejecutar": true, "hagas": true,
+	"ejecutes": true, "fazer": true, "executar": true, "faça": true, "выполняй": true, "делай": true,
+	"совершай": true, "запускай": true}
 
 // withoutConsent reports whether token k is "without" followed, within
 // three words, by a word of consent: "without explicit permission". In a
@@ -583,9 +654,13 @@ func actionAt(toks []mtoken, cs, i, e int) (end, base, subset, from int, what st
 	from = i
 	if t.kind == tFlag {
 		// "commit with --no-verify": addressed when a verb of its clause
-		// is, and not forbidden ("Never skip the hooks with --no-verify")
+		// is, unless that verb is forbidden with the flag as its means
+		// ("Never skip the hooks with --no-verify")
 		for k := cs; k < i; k++ {
-			if toks[k].c&(wCmd|wVerb) != 0 && addressed(toks, cs, k) && !negatedAt(toks, cs, k, e) {
+			if toks[k].c&(wCmd|wVerb) != 0 && addressed(toks, cs, k) {
+				if negatedAt(toks, cs, k, e) && forbidsFlag(toks, cs, k, i) {
+					return 0, 0, 0, i, ""
+				}
 				return i, 2, 0, k, "skip checks"
 			}
 		}
