@@ -38,6 +38,12 @@ const coreCandidateMin = 0.6
 // words is told apart from a true duplicate.
 func Classify(old, new *Text, th Thresholds) Verdict {
 	v := classify(old, new, th)
+	if v.Action == Conflict && (asks(old.Raw) || asks(new.Raw)) {
+		// "Is the CORS policy permissive?", "Could we use MySQL instead of
+		// PostgreSQL?" state nothing to reverse: replacing the fact with
+		// the question lost it (a red team's); stored beside, and named
+		return Verdict{Action: Store, Similarity: v.Similarity}
+	}
 	if v.Action == Update && v.Kind == KindValue {
 		if reason, ok := namesAnotherSubject(old, new); ok {
 			return Verdict{Action: Store, Similarity: v.Similarity, Kind: KindSibling, Reason: "sibling: " + reason}
@@ -205,7 +211,8 @@ func classify(old, new *Text, th Thresholds) Verdict {
 	if v, ok := reversal(old, new, flipped, sim); ok {
 		return v
 	}
-	if a, b, ok := oneWordApart(old.Core(), new.Core()); ok && antonyms(a, b) && slices.Equal(old.Numbers(), new.Numbers()) {
+	if a, b, ok := oneWordApart(old.Core(), new.Core()); ok && antonyms(a, b) && slices.Equal(old.Numbers(), new.Numbers()) &&
+		unitsOneWordApart(old, new) {
 		// only where nothing else differs: "The build works on Node 18" /
 		// "… breaks on Node 20" are two facts (a red team's pair)
 		// "case-sensitive" / "case-insensitive", "Activer" / "Désactiver"
@@ -752,6 +759,41 @@ func reversal(old, new *Text, flipped bool, sim float64) (Verdict, bool) {
 		return conflict("prefers another option")
 	}
 	return Verdict{}, false
+}
+
+// unitsOneWordApart reports whether the two texts' units, the short words
+// the Core leaves out included, differ in one word: "Das Caching ist in
+// CI abgeschaltet" holds a scope "aktiviert" lacks, and is an exception
+// stored beside the rule, not its reversal (a red team's).
+func unitsOneWordApart(old, new *Text) bool {
+	strs := func(us []unit) []string {
+		out := make([]string, 0, len(us))
+		for _, u := range us {
+			out = append(out, u.s)
+		}
+		return out
+	}
+	a, b := strs(old.shapeOf().units), strs(new.shapeOf().units)
+	return len(only(a, b)) <= 1 && len(only(b, a)) <= 1
+}
+
+// asks reports whether a text holds a question: a question mark that ends
+// it or one of its sentences ("Use bash instead of PowerShell? No, the user
+// rejected that.").
+func asks(raw string) bool {
+	for i := strings.IndexAny(raw, "?？"); i >= 0; {
+		_, n := utf8.DecodeRuneInString(raw[i:])
+		rest := raw[i+n:]
+		if strings.TrimSpace(rest) == "" || rest[0] == ' ' || rest[0] == '\t' || n > 1 {
+			return true
+		}
+		j := strings.IndexAny(rest, "?？")
+		if j < 0 {
+			return false
+		}
+		i += n + j
+	}
+	return false
 }
 
 // subset: every element of the sorted slice a is in the sorted slice b.

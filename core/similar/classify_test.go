@@ -82,6 +82,18 @@ func TestClassify(t *testing.T) {
 		{"Use black for formatting and flake8 for linting.", "Use ruff for linting instead of flake8.", Store, "", false},
 		{"Die SSL-Verifizierung für Git ist aktiviert.", "Die SSL-Verifizierung für Git ist abgeschaltet.", Conflict, "reversal", false},
 		{"O painel /admin usa um perfil de rate limit mais restritivo.", "O painel /admin usa um perfil de rate limit mais permissivo.", Conflict, "reversal", false},
+		// a red team's: a scope more, a rejected option with a scope, a
+		// question, "not only", a scoped opposite: none reverses, and
+		// replacing the old text lost it
+		{"Merge pull requests with squash.", "Merge release pull requests with a merge commit instead of squash.", Store, "", false},
+		{"Merge release pull requests with a merge commit instead of squash.", "Merge pull requests with squash.", Store, "", false},
+		{"CI runs on GitHub Actions.", "Nightly CI runs on Buildkite instead of GitHub Actions.", Store, "", false},
+		{"Store uploads in S3.", "Store uploads in MinIO instead of S3 in CI.", Store, "", false},
+		{"Use PostgreSQL for the database.", "Could we use MySQL for the database instead of PostgreSQL?", Store, "", false},
+		{"The CORS policy is restrictive.", "Is the CORS policy permissive?", Store, "", false},
+		{"Use PowerShell for all terminal commands.", "Use bash for all terminal commands instead of PowerShell? No, the user rejected that.", Store, "", false},
+		{"Das Caching ist aktiviert.", "Das Caching ist in CI abgeschaltet.", Store, `sibling: "aktiviert" vs "ci abgeschaltet"`, false},
+		{"The CORS policy is restrictive.", "The CORS policy is permissive in CI.", Store, "", false},
 		{"Run scripts/check-compose-profile.sh before changing a deployment profile.", "Run scripts/check-registry-snapshots.sh before changing a deployment profile.", Store, `sibling: "scriptscheck-compose-profilesh" vs "scriptscheck-registry-snapshotssh"`, false},
 		// a subject's value is the subject: two tests, two facts
 		{"`SUSISlaveTest.ReadSpecialCVs_Banked` covers RCN-602, Chapter 3.", "`LegacySusiE2ETest.readSpecialCVs` covers RCN-602, Chapter 3.", Store, `sibling: "susislavetestreadspecialcvsbanked" vs "legacysusie2etest.readspecialcvs"`, false},

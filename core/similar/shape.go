@@ -299,8 +299,12 @@ var (
 		"chứ không phải", "chứ không", "而不是", "而非", "代替", "而不用"}
 	// commaNegators make "A, not B" an order when the comma precedes them,
 	// and "A and not B" with the conjunctions listed.
-	commaNegators  = map[string]bool{"not": true, "pas": true, "non": true, "nicht": true, "не": true, "không": true, "no": true}
-	andWords       = map[string]bool{"and": true, "et": true, "und": true, "а": true, "và": true, "y": true}
+	commaNegators = map[string]bool{"not": true, "pas": true, "non": true, "nicht": true, "не": true, "không": true, "no": true}
+	andWords      = map[string]bool{"and": true, "et": true, "und": true, "а": true, "và": true, "y": true}
+	// alsoWords after a comma's negator add, not reject: "Use bash, not
+	// only PowerShell" keeps PowerShell (a red team's)
+	alsoWords = map[string]bool{"only": true, "just": true, "merely": true, "solely": true, "seulement": true,
+		"uniquement": true, "nur": true, "solo": true, "sólo": true, "только": true}
 	postfixPhrases = []string{"ではなく", "じゃなく", "の代わりに", "代わりに", "대신", "아니라"}
 	// pairs: the opening negator and the word that opens the preferred side.
 	pairedPhrases = [][2]string{{"not", "but"}, {"pas", "mais"}, {"non", "mais"}, {"nicht", "sondern"},
@@ -382,6 +386,10 @@ func findOrders(toks []stok) (out []orderSides, consumed int) {
 		}
 		// "A, not B", "A and not B", "A, а не B"
 		t := toks[i]
+		if commaNegators[t.s] && i+1 < len(toks) && alsoWords[toks[i+1].s] {
+			consumed += negators(i, i+1) // "not only" adds: no order, no negation
+			continue
+		}
 		if commaNegators[t.s] && i > clauseStart(i) {
 			from := i
 			if andWords[toks[i-1].s] && toks[i-1].clause == t.clause {
@@ -486,13 +494,9 @@ func only(a, b []string) []string {
 }
 
 // orderAgainst: a prefers something over what b plainly states ("Prefer
-// gorilla/mux over chi" / "Use chi"): b names a's other side and not all of
-// a's preferred side. The preferred side of an infix order holds its whole
-// clause, the frame both texts share included ("Use bash for all terminal
-// commands instead of PowerShell" / "Use PowerShell for all terminal
-// commands", issue 27's twelfth set): a word of it that b lacks is the
-// option a prefers. Reversal asks besides that one text's Core hold the
-// other's, so a second fact of b is never read as rejected.
+// gorilla/mux over chi" / "Use chi"): b names a's other side and none of
+// a's preferred side; or a is b with b's option swapped for another and
+// rejected (swappedAgainst).
 func orderAgainst(a, b *Text) bool {
 	if !a.hasOrder {
 		return false
@@ -502,11 +506,47 @@ func orderAgainst(a, b *Text) bool {
 		bs = append(bs, u.s)
 	}
 	for _, p := range a.shapeOf().orders {
-		if intersects(p.other, bs) && len(only(p.pref, bs)) > 0 {
+		if intersects(p.other, bs) && !intersects(p.pref, bs) || swappedAgainst(p, b.shapeOf().units) {
 			return true
 		}
 	}
 	return false
+}
+
+// swappedAgainst reports whether the order p is the text of units with one
+// term swapped for another and the old term rejected: "Use bash for all
+// terminal commands instead of PowerShell" over "Use PowerShell for all
+// terminal commands" (issue 27's twelfth set). The preferred side of an
+// infix order holds its whole clause, so the frame both texts share stands
+// on it. Only that form is read: every word of the other side in the old
+// text, every old word said again, and one word more that is not a value;
+// a word more of scope ("Merge release pull requests with a merge commit
+// instead of squash"), a scope after the rejected option ("… instead of
+// port 8080 in QA") or a changed value ("Redis 7 instead of Redis 6") is
+// a second fact or an update, never a reversal (a red team's).
+func swappedAgainst(p orderSides, units []unit) bool {
+	var old []string
+	for _, u := range units {
+		old = append(old, u.s)
+	}
+	if len(p.other) == 0 || len(only(p.other, old)) > 0 || len(only(old, append(slices.Clone(p.pref), p.other...))) > 0 {
+		return false
+	}
+	added := only(p.pref, old)
+	if len(added) != 1 {
+		return false
+	}
+	for _, u := range units {
+		if u.value {
+			return false // a value said in the frame: a changed value reads as its own
+		}
+	}
+	for _, r := range added[0] {
+		if r >= '0' && r <= '9' {
+			return false
+		}
+	}
+	return true
 }
 
 func intersects(a, b []string) bool {
