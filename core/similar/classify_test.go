@@ -94,6 +94,7 @@ func TestClassify(t *testing.T) {
 		{"Use PowerShell for all terminal commands.", "Use bash for all terminal commands instead of PowerShell? No, the user rejected that.", Store, "", false},
 		{"Das Caching ist aktiviert.", "Das Caching ist in CI abgeschaltet.", Store, `sibling: "aktiviert" vs "ci abgeschaltet"`, false},
 		{"The CORS policy is restrictive.", "The CORS policy is permissive in CI.", Store, "", false},
+		{"Use PowerShell for all terminal commands.", "Use bash for all terminal commands, not only PowerShell.", Update, "", false},
 		{"Run scripts/check-compose-profile.sh before changing a deployment profile.", "Run scripts/check-registry-snapshots.sh before changing a deployment profile.", Store, `sibling: "scriptscheck-compose-profilesh" vs "scriptscheck-registry-snapshotssh"`, false},
 		// a subject's value is the subject: two tests, two facts
 		{"`SUSISlaveTest.ReadSpecialCVs_Banked` covers RCN-602, Chapter 3.", "`LegacySusiE2ETest.readSpecialCVs` covers RCN-602, Chapter 3.", Store, `sibling: "susislavetestreadspecialcvsbanked" vs "legacysusie2etest.readspecialcvs"`, false},
