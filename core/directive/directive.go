@@ -290,8 +290,7 @@ func findInLine(s string, start, end int, n folded, has anchorBits, model bool) 
 	}
 	if has.all(index().fetch) {
 		for _, m := range fetchRe().FindAllStringIndex(n.s, -1) {
-			if e := pipedToInterpreter(n.s, m[1]); e >= 0 && (read >= maxMatchesRead ||
-				!refusedOrAsked(s[start:end], n.orig(m[0])) && !defended(s[start:end], n.orig(m[0]), n.orig(e))) {
+			if e := pipedToInterpreter(n.s, m[1]); e >= 0 && (read >= maxMatchesRead || !refusedOrAsked(s[start:end], n.orig(m[0]))) {
 				add(start+n.orig(m[0]), start+n.orig(e), RemoteCode, "")
 			}
 		}
