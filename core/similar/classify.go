@@ -212,7 +212,7 @@ func classify(old, new *Text, th Thresholds) Verdict {
 		return v
 	}
 	if a, b, ok := oneWordApart(old.Core(), new.Core()); ok && antonyms(a, b) && slices.Equal(old.Numbers(), new.Numbers()) &&
-		unitsOneWordApart(old, new) {
+		unitsOneWordApart(old, new) && !underCondition(old.Raw, a) && !underCondition(new.Raw, b) {
 		// only where nothing else differs: "The build works on Node 18" /
 		// "… breaks on Node 20" are two facts (a red team's pair)
 		// "case-sensitive" / "case-insensitive", "Activer" / "Désactiver"
@@ -761,6 +761,33 @@ func reversal(old, new *Text, flipped bool, sim float64) (Verdict, bool) {
 	return Verdict{}, false
 }
 
+// underCondition reports whether the word w of raw stands in a condition
+// ("Notify Slack when a feature is enabled", "…, wenn ein Feature
+// aktiviert wird"): the opposite there names a second event, whose rule
+// is a second fact, not the reversal of the first (a red team's). A
+// condition that opens the sentence ends at its comma ("If the build
+// fails, enable debug logging" orders the opposite in the main clause).
+func underCondition(raw, w string) bool {
+	clause, under := -1, false
+	toks := shapeTokens(raw)
+	for k, t := range toks {
+		if t.clause != clause || t.comma && under {
+			clause, under = t.clause, false
+		}
+		for n := 1; n <= 3 && k+n <= len(toks) && !under; n++ {
+			words := make([]string, n)
+			for i := range n {
+				words[i] = toks[k+i].s
+			}
+			under = conditional(strings.Join(words, " "))
+		}
+		if t.s == w {
+			return under
+		}
+	}
+	return false
+}
+
 // unitsOneWordApart reports whether the two texts' units, the short words
 // the Core leaves out included, differ in one word: "Das Caching ist in
 // CI abgeschaltet" holds a scope "aktiviert" lacks, and is an exception
@@ -777,23 +804,12 @@ func unitsOneWordApart(old, new *Text) bool {
 	return len(only(a, b)) <= 1 && len(only(b, a)) <= 1
 }
 
-// asks reports whether a text holds a question: a question mark that ends
-// it or one of its sentences ("Use bash instead of PowerShell? No, the user
-// rejected that.").
+// asks reports whether a text is a question: a question mark ends it.
+// One inside it asks nothing of the rule ("Direct pushes are allowed. Why?
+// Speed.", "Use the ? operator": a red team's).
 func asks(raw string) bool {
-	for i := strings.IndexAny(raw, "?？"); i >= 0; {
-		_, n := utf8.DecodeRuneInString(raw[i:])
-		rest := raw[i+n:]
-		if strings.TrimSpace(rest) == "" || rest[0] == ' ' || rest[0] == '\t' || n > 1 {
-			return true
-		}
-		j := strings.IndexAny(rest, "?？")
-		if j < 0 {
-			return false
-		}
-		i += n + j
-	}
-	return false
+	t := strings.TrimRight(raw, " \t")
+	return strings.HasSuffix(t, "?") || strings.HasSuffix(t, "？")
 }
 
 // subset: every element of the sorted slice a is in the sorted slice b.
@@ -1011,11 +1027,11 @@ var antonymGroups = [][2]string{
 	{"inclure inclus", "exclure exclus"},
 	{"afficher affiché", "masquer masqué cacher caché"},
 	{"obligatoire", "facultatif facultative optionnel optionnelle"},
-	{"erlauben erlaubt erwünscht", "verbieten verboten unerwünscht"},
+	{"erlauben erlaubt", "verbieten verboten"},
 	{"einschließen", "ausschließen"},
 	{"anzeigen", "ausblenden verbergen"},
 	{"pflicht verpflichtend", "freiwillig"},
-	{"permitir permitido permitida", "prohibir prohibido prohibida proibir proibido proibida"},
+	{"permitir permitido permitida", "prohibir prohibido prohibida"},
 	{"incluir incluido", "excluir excluido"},
 	{"mostrar", "ocultar"},
 	{"obligatorio obligatoria", "opcional"},
@@ -1029,10 +1045,7 @@ var antonymGroups = [][2]string{
 	// issue 27's eleventh set: "Prefer verbose variable names" / "… terse
 	// …", "Сервис включён по умолчанию" / "… выключен …"
 	{"verbose", "terse"},
-	// issue 27's twelfth set: "SSL-Verifizierung … aktiviert" / "…
-	// abgeschaltet", "Kommentare … erwünscht" / "… verboten", a rate
-	// limit "mais restritivo" / "mais permissivo"
-	{"restrictive restrictif restriktiv restritivo restritiva restrictivo restrictiva", "permissive permissif permissiv permissivo permissiva"},
+
 	{"включён включен включено включена", "выключен выключено выключена отключён отключен отключено отключена"},
 }
 

@@ -81,7 +81,9 @@ func TestClassify(t *testing.T) {
 		{"Use pnpm, not npm.", "Use pnpm rather than npm in CI.", Update, "adds detail", false},
 		{"Use black for formatting and flake8 for linting.", "Use ruff for linting instead of flake8.", Store, "", false},
 		{"Die SSL-Verifizierung für Git ist aktiviert.", "Die SSL-Verifizierung für Git ist abgeschaltet.", Conflict, "reversal", false},
-		{"O painel /admin usa um perfil de rate limit mais restritivo.", "O painel /admin usa um perfil de rate limit mais permissivo.", Conflict, "reversal", false},
+		// restrictive/permissive also name two lists ("a list of permissive
+		// licenses", a red team's): a swap there is a sibling
+		{"O painel /admin usa um perfil de rate limit mais restritivo.", "O painel /admin usa um perfil de rate limit mais permissivo.", Store, `sibling: "restritivo" vs "permissivo"`, false},
 		// a red team's: a scope more, a rejected option with a scope, a
 		// question, "not only", a scoped opposite: none reverses, and
 		// replacing the old text lost it
@@ -90,7 +92,11 @@ func TestClassify(t *testing.T) {
 		{"CI runs on GitHub Actions.", "Nightly CI runs on Buildkite instead of GitHub Actions.", Store, "", false},
 		{"Store uploads in S3.", "Store uploads in MinIO instead of S3 in CI.", Store, "", false},
 		{"Use PostgreSQL for the database.", "Could we use MySQL for the database instead of PostgreSQL?", Store, "", false},
-		{"The CORS policy is restrictive.", "Is the CORS policy permissive?", Store, "", false},
+		{"The CORS policy is restrictive.", "Is the CORS policy permissive?", Store, `sibling: "restrictive" vs "permissive"`, false},
+		{"Direct pushes to main are allowed. Why? Speed.", "Direct pushes to main are forbidden.", Conflict, "reversal with extra words", false},
+		{"Use bash for all scripts.", "You may use zsh for all scripts instead of bash.", Store, "", false},
+		{"Use bash for all scripts.", "Use zsh for all scripts, not instead of bash.", Store, "", false},
+		{"Benachrichtige Slack, wenn ein Feature aktiviert wird.", "Benachrichtige Slack, wenn ein Feature abgeschaltet wird.", Store, `sibling: "aktiviert" vs "abgeschaltet"`, false},
 		{"Use PowerShell for all terminal commands.", "Use bash for all terminal commands instead of PowerShell? No, the user rejected that.", Store, "", false},
 		{"Das Caching ist aktiviert.", "Das Caching ist in CI abgeschaltet.", Store, `sibling: "aktiviert" vs "ci abgeschaltet"`, false},
 		{"The CORS policy is restrictive.", "The CORS policy is permissive in CI.", Store, "", false},

@@ -506,7 +506,7 @@ func orderAgainst(a, b *Text) bool {
 		bs = append(bs, u.s)
 	}
 	for _, p := range a.shapeOf().orders {
-		if intersects(p.other, bs) && !intersects(p.pref, bs) || swappedAgainst(p, b.shapeOf().units) {
+		if intersects(p.other, bs) && !intersects(p.pref, bs) || swappedAgainst(a, p, b.shapeOf().units) {
 			return true
 		}
 	}
@@ -524,13 +524,22 @@ func orderAgainst(a, b *Text) bool {
 // instead of squash"), a scope after the rejected option ("… instead of
 // port 8080 in QA") or a changed value ("Redis 7 instead of Redis 6") is
 // a second fact or an update, never a reversal (a red team's).
-func swappedAgainst(p orderSides, units []unit) bool {
-	var old []string
+func swappedAgainst(a *Text, p orderSides, units []unit) bool {
+	var old, all []string
 	for _, u := range units {
 		old = append(old, u.s)
 	}
-	if len(p.other) == 0 || len(only(p.other, old)) > 0 || len(only(old, append(slices.Clone(p.pref), p.other...))) > 0 {
-		return false
+	for _, u := range a.shapeOf().units {
+		all = append(all, u.s)
+	}
+	sides := append(slices.Clone(p.pref), p.other...)
+	if len(p.other) == 0 || len(only(p.other, old)) > 0 || len(only(old, sides)) > 0 || len(only(all, sides)) > 0 {
+		return false // a word outside the order ("…? No, the user rejected that")
+	}
+	for _, w := range strings.FieldsFunc(strings.ToLower(a.Raw), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if hedges[w] {
+			return false // "You may use zsh … instead of bash", "Use zsh …, not instead of bash"
+		}
 	}
 	added := only(p.pref, old)
 	if len(added) != 1 {
@@ -548,6 +557,11 @@ func swappedAgainst(p orderSides, units []unit) bool {
 	}
 	return true
 }
+
+// hedges make a rejected option a permission, a possibility or an
+// addition: no reversal of a rule (a red team's).
+var hedges = text.WordSet(`may might could would can optionally also too not no never
+	peut pourrait aussi kann könnte auch puede podría también pode poderia também может можно тоже также`)
 
 func intersects(a, b []string) bool {
 	for _, x := range a {
