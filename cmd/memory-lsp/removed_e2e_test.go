@@ -49,3 +49,22 @@ func TestRemovedFactsStayInTheLog(t *testing.T) {
 		t.Errorf("evicted entry still in the file or not named in the reply\n%s\n%s", file, out)
 	}
 }
+
+// TestRemovedSecretStaysOutOfTheLog: an entry written by hand with a
+// credential, replaced through its slug, is kept in the log with the
+// credential cut out: the log is committed and outlives the entry.
+func TestRemovedSecretStaysOutOfTheLog(t *testing.T) {
+	const token = "ghp_" + "R7vQ2mXk9pLz4TnB8sWc1YhJ5dFg3KeA0uVo"
+	r := gittest.New(t)
+	r.Write(map[string]string{".memory/security.md": "# Security\n\n- [ci-token] The CI bot token is " + token + ".\n"})
+	r.Commit("2026-01-01", "memory")
+	out, errOut, code := runBinary(t, r.Dir, "", "store", "--category", "Security", "--slug", "ci-token", "The CI bot token lives in the vault under ci/bot.")
+	if code != 0 {
+		t.Fatalf("store: exit %d\n%s%s", code, out, errOut)
+	}
+	b, _ := os.ReadFile(filepath.Join(r.Dir, ".memory", memory.ProvenanceLog))
+	l := memory.ParseProvenance(b)
+	if len(l) != 1 || !strings.HasPrefix(l[0].Replaced, "[ci-token] The CI bot token is [") || strings.Contains(string(b), token) {
+		t.Fatalf("provenance %+v: want the replaced entry without its token\n%s", l, b)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 
+	"github.com/memory-lsp/memory-lsp/core/secret"
 	"github.com/memory-lsp/memory-lsp/core/store"
 )
 
@@ -52,12 +53,25 @@ type Provenance struct {
 func storeProvenance(r StoreResult, who Writer, at string) Provenance {
 	p := Provenance{Time: at, Action: r.Action, By: who.By, Name: who.Name, File: r.File, Slug: r.Slug, Content: r.Content}
 	if m := r.Matched; m != nil && (r.Action == ActionUpdated || r.Action == ActionConflict) && (m.Content != r.Content || m.Slug != r.Slug) {
-		p.Replaced = m.Text()
+		p.Replaced = withoutSecrets(m.Text())
 	}
 	if e := r.Evicted; e != nil {
-		p.Evicted = e.Text()
+		p.Evicted = withoutSecrets(e.Text())
 	}
 	return p
+}
+
+// withoutSecrets is s with every likely secret (secret.Find) cut to a
+// marker of its kind. A removed entry may be a hand edit that held a
+// credential no store would have written; the log is committed beside the
+// memory files and outlives the entry, so it must not copy the credential
+// (a red team's). The fact around it is what a person looks for.
+func withoutSecrets(s string) string {
+	ms := secret.Find(s)
+	for i := len(ms) - 1; i >= 0; i-- {
+		s = s[:ms[i].Start] + "[" + ms[i].Kind + " removed]" + s[ms[i].End:]
+	}
+	return s
 }
 
 // ProvenanceChange appends p to the provenance log of the folder dir.
