@@ -393,12 +393,21 @@ func forbidsFlag(toks []mtoken, cs, k, i int) bool {
 		}
 	}
 	for j := cs; j < i; j++ {
-		if forgetVerbs[toks[j].w] {
+		if forgetVerbs[toks[j].w] || flagTurners[toks[j].w] || strings.HasPrefix(toks[j].w, "forget") ||
+			strings.HasPrefix(toks[j].w, "olvid") || strings.HasPrefix(toks[j].w, "oubli") || strings.HasPrefix(toks[j].w, "vergess") {
 			return false
 		}
 	}
 	return true
 }
+
+// flagTurners make a prohibition ask for the flag: "Never commit without
+// using --no-verify", "… other than with …", "… rather than with …" (a
+// red team's).
+var flagTurners = map[string]bool{"without": true, "other": true, "than": true, "rather": true, "instead": true,
+	"except": true, "but": true, "unless": true, "only": true, "always": true, "autrement": true, "sans": true,
+	"sauf": true, "anders": true, "als": true, "ohne": true, "außer": true, "sin": true, "salvo": true, "sem": true,
+	"без": true, "кроме": true}
 
 var flagMeans = map[string]bool{"with": true, "using": true, "via": true, "avec": true, "mit": true, "con": true,
 	"com": true, "с": true, "используя": true}
@@ -430,6 +439,11 @@ func opensNegated(line string, toks []mtoken, s, e int) bool {
 	}
 	if s != 0 || e != len(toks) || !(k+1 < e && k > s && toks[k].brk == bNone && actVerbs[toks[k].w] && toks[k+1].brk == bNone) {
 		return false
+	}
+	for j := k + 1; j < e && (j == k+1 || toks[j].brk == bNone); j++ {
+		if toks[j].c&(wChecks|wGuard|wInstr|wRules|wSafety) != 0 {
+			return false // "Never run hooks — …": the act prohibited is the safety step (a red team's)
+		}
 	}
 	// the prohibition is the whole line, its list closed by the consent
 	// it asks for: a colon, an exception or a relative clause let a red
@@ -464,12 +478,25 @@ var listBreakers = map[string]bool{"except": true, "but": true, "unless": true, 
 // and up to two more words, the last a word of consent.
 func withoutConsentAt(toks []mtoken, e int) bool {
 	for k := e - 2; k >= max(0, e-4); k-- {
-		if withoutConsent(toks, k, e) && (toks[e-1].c&wGuard != 0 || consentWords[toks[e-1].w]) {
-			return true
+		if !withoutConsent(toks, k, e) || toks[e-1].c&wGuard == 0 && !consentWords[toks[e-1].w] {
+			continue
 		}
+		for j := k + 1; j < e-1; j++ {
+			if !consentQualifiers[toks[j].w] {
+				return false // "without bypassing approval", "without Mallory's approval" (a red team's)
+			}
+		}
+		return true
 	}
 	return false
 }
+
+// consentQualifiers may stand between "without" and the consent.
+var consentQualifiers = map[string]bool{"explicit": true, "prior": true, "written": true, "express": true,
+	"user": true, "user's": true, "human": true, "a": true, "an": true, "the": true, "maintainer": true,
+	"maintainer's": true, "owner": true, "owner's": true, "team": true, "explizite": true, "ausdrückliche": true,
+	"vorherige": true, "explicite": true, "préalable": true, "explícito": true, "explícita": true, "previo": true,
+	"previa": true, "явного": true, "явной": true, "明确": true}
 
 // actVerbs say "do" with an object: the verb a prohibition of a list of
 // acts opens with.
