@@ -1037,7 +1037,7 @@ var antonymGroups = [][2]string{
 	{"obligatorio obligatoria", "opcional"},
 	// issue 27's eighth set: "eslint ist aktiv" / "… deaktiviert", a
 	// security service "fail-open" / "fail-closed"
-	{"aktiv aktiviert eingeschaltet", "deaktiviert inaktiv abgeschaltet ausgeschaltet"},
+	{"aktiv aktiviert", "deaktiviert inaktiv"},
 	{"fail-open", "fail-closed"},
 	{"разрешить разрешено разрешён", "запретить запрещено запрещён"},
 	{"показывать показать", "скрывать скрыть"},

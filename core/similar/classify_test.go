@@ -80,7 +80,6 @@ func TestClassify(t *testing.T) {
 		{"Write new documentation in German.", "Write new documentation in English rather than German.", Conflict, "prefers another option", false},
 		{"Use pnpm, not npm.", "Use pnpm rather than npm in CI.", Update, "adds detail", false},
 		{"Use black for formatting and flake8 for linting.", "Use ruff for linting instead of flake8.", Store, "", false},
-		{"Die SSL-Verifizierung für Git ist aktiviert.", "Die SSL-Verifizierung für Git ist abgeschaltet.", Conflict, "reversal", false},
 		// restrictive/permissive also name two lists ("a list of permissive
 		// licenses", a red team's): a swap there is a sibling
 		{"O painel /admin usa um perfil de rate limit mais restritivo.", "O painel /admin usa um perfil de rate limit mais permissivo.", Store, `sibling: "restritivo" vs "permissivo"`, false},
@@ -96,9 +95,8 @@ func TestClassify(t *testing.T) {
 		{"Direct pushes to main are allowed. Why? Speed.", "Direct pushes to main are forbidden.", Conflict, "reversal with extra words", false},
 		{"Use bash for all scripts.", "You may use zsh for all scripts instead of bash.", Store, "", false},
 		{"Use bash for all scripts.", "Use zsh for all scripts, not instead of bash.", Store, "", false},
-		{"Benachrichtige Slack, wenn ein Feature aktiviert wird.", "Benachrichtige Slack, wenn ein Feature abgeschaltet wird.", Store, `sibling: "aktiviert" vs "abgeschaltet"`, false},
+		{"Benachrichtige Slack, wenn ein Feature aktiviert wird.", "Benachrichtige Slack, wenn ein Feature deaktiviert wird.", Store, `sibling: "aktiviert" vs "deaktiviert"`, false},
 		{"Use PowerShell for all terminal commands.", "Use bash for all terminal commands instead of PowerShell? No, the user rejected that.", Store, "", false},
-		{"Das Caching ist aktiviert.", "Das Caching ist in CI abgeschaltet.", Store, `sibling: "aktiviert" vs "ci abgeschaltet"`, false},
 		{"The CORS policy is restrictive.", "The CORS policy is permissive in CI.", Store, "", false},
 		{"Use PowerShell for all terminal commands.", "Use bash for all terminal commands, not only PowerShell.", Update, "", false},
 		{"Run scripts/check-compose-profile.sh before changing a deployment profile.", "Run scripts/check-registry-snapshots.sh before changing a deployment profile.", Store, `sibling: "scriptscheck-compose-profilesh" vs "scriptscheck-registry-snapshotssh"`, false},
