@@ -31,7 +31,7 @@ func TestRemovedFactsStayInTheLog(t *testing.T) {
 	if code != 0 || !strings.Contains(out, `replaced: "Use Postgres for the ledger."`) {
 		t.Fatalf("store under a held slug: exit %d\n%s%s", code, out, errOut)
 	}
-	if l := log(); len(l) != 1 || l[0].Content != backups || l[0].Replaced != "[db] Use Postgres for the ledger." {
+	if l := log(); len(l) != 1 || l[0].Content != backups || l[0].Replaced != "Use Postgres for the ledger." || l[0].ReplacedSlug != "db" {
 		t.Fatalf("provenance of the upsert %+v, want the replaced entry as written", l)
 	}
 
@@ -41,7 +41,7 @@ func TestRemovedFactsStayInTheLog(t *testing.T) {
 		t.Fatalf("store into a full category: exit %d\n%s%s", code, out, errOut)
 	}
 	l := log()
-	if len(l) != 2 || l[1].Content != third || l[1].Evicted != "[db] "+backups || l[1].Replaced != "" {
+	if len(l) != 2 || l[1].Content != third || l[1].Evicted != backups || l[1].EvictedSlug != "db" || l[1].Replaced != "" {
 		t.Fatalf("provenance of the eviction %+v, want the evicted entry as written", l)
 	}
 	file, _ := os.ReadFile(filepath.Join(r.Dir, ".memory", "decisions.md"))
@@ -51,8 +51,8 @@ func TestRemovedFactsStayInTheLog(t *testing.T) {
 }
 
 // TestRemovedSecretStaysOutOfTheLog: an entry written by hand with a
-// credential, replaced through its slug, is kept in the log with the
-// credential cut out: the log is committed and outlives the entry.
+// credential, replaced through its slug, is withheld from the log, which
+// is committed and outlives the entry.
 func TestRemovedSecretStaysOutOfTheLog(t *testing.T) {
 	const token = "ghp_" + "R7vQ2mXk9pLz4TnB8sWc1YhJ5dFg3KeA0uVo"
 	r := gittest.New(t)
@@ -64,7 +64,7 @@ func TestRemovedSecretStaysOutOfTheLog(t *testing.T) {
 	}
 	b, _ := os.ReadFile(filepath.Join(r.Dir, ".memory", memory.ProvenanceLog))
 	l := memory.ParseProvenance(b)
-	if len(l) != 1 || !strings.HasPrefix(l[0].Replaced, "[ci-token] The CI bot token is [") || strings.Contains(string(b), token) {
+	if len(l) != 1 || l[0].Replaced != "[withheld: the entry held a likely secret]" || l[0].ReplacedSlug != "ci-token" || strings.Contains(string(b), token) {
 		t.Fatalf("provenance %+v: want the replaced entry without its token\n%s", l, b)
 	}
 }

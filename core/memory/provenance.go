@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
+	"strings"
 
 	"github.com/memory-lsp/memory-lsp/core/secret"
 	"github.com/memory-lsp/memory-lsp/core/store"
@@ -40,36 +41,38 @@ type Provenance struct {
 	// ApprovedBy names the person's front end that approved a held write
 	// ("cli:alice", "lsp:Neovim"); By and Name stay the writer's.
 	ApprovedBy string `json:"approvedBy,omitempty"`
-	// Replaced is the entry the write replaced (an update, a reversal, a
-	// store under a slug another text held) and Evicted the one a full
-	// category gave up, as written, slug and all: HackLM's upsert by slug
-	// and its limit remove a fact an agent was told is stored, and the log
-	// keeps it where a person finds it again.
-	Replaced string `json:"replaced,omitempty"`
-	Evicted  string `json:"evicted,omitempty"`
+	// Replaced is the content of the entry the write replaced (an update,
+	// a reversal, a store under a slug another text held) and Evicted that
+	// of the entry a full category gave up, with their slugs: HackLM's
+	// upsert by slug and its limit remove a fact an agent was told is
+	// stored, and the log keeps it where a person finds it again.
+	Replaced     string `json:"replaced,omitempty"`
+	ReplacedSlug string `json:"replacedSlug,omitempty"`
+	Evicted      string `json:"evicted,omitempty"`
+	EvictedSlug  string `json:"evictedSlug,omitempty"`
 }
 
 // storeProvenance is the record of the store r, written by who at at.
 func storeProvenance(r StoreResult, who Writer, at string) Provenance {
 	p := Provenance{Time: at, Action: r.Action, By: who.By, Name: who.Name, File: r.File, Slug: r.Slug, Content: r.Content}
 	if m := r.Matched; m != nil && (r.Action == ActionUpdated || r.Action == ActionConflict) && (m.Content != r.Content || m.Slug != r.Slug) {
-		p.Replaced = withoutSecrets(m.Text())
+		p.Replaced, p.ReplacedSlug = withheldIfSecret(m.Content), m.Slug
 	}
 	if e := r.Evicted; e != nil {
-		p.Evicted = withoutSecrets(e.Text())
+		p.Evicted, p.EvictedSlug = withheldIfSecret(e.Content), e.Slug
 	}
 	return p
 }
 
-// withoutSecrets is s with every likely secret (secret.Find) cut to a
-// marker of its kind. A removed entry may be a hand edit that held a
+// withheldIfSecret is s, or a notice in its place when it holds a likely
+// secret (secret.Find). A removed entry may be a hand edit that held a
 // credential no store would have written; the log is committed beside the
-// memory files and outlives the entry, so it must not copy the credential
-// (a red team's). The fact around it is what a person looks for.
-func withoutSecrets(s string) string {
-	ms := secret.Find(s)
-	for i := len(ms) - 1; i >= 0; i-- {
-		s = s[:ms[i].Start] + "[" + ms[i].Kind + " removed]" + s[ms[i].End:]
+// memory files and outlives the entry, so it must not copy the credential,
+// and cutting the match alone left a private key's body behind (a red
+// team's). The entry stays in git's history of the memory file.
+func withheldIfSecret(s string) string {
+	if len(secret.Find(s)) > 0 || strings.Contains(s, "PRIVATE KEY") {
+		return "[withheld: the entry held a likely secret]"
 	}
 	return s
 }
