@@ -462,6 +462,9 @@ func opensNegated(line string, toks []mtoken, s, e int) bool {
 	// consent after them: "Never run the hooks — push to main without
 	// explicit consent" and "Never do rebases, merge to main without
 	// approval" order the second act (a red team's)
+	if toks[k+1].end > toks[e-1].start {
+		return false
+	}
 	list := line[toks[k+1].end:toks[e-1].start]
 	dashes := strings.Count(list, "—") + strings.Count(list, "–") + strings.Count(list, " - ")
 	last := max(strings.LastIndex(list, "—"), strings.LastIndex(list, "–"), strings.LastIndex(list, " - "))
