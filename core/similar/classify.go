@@ -790,7 +790,7 @@ func underCondition(raw, w string) bool {
 
 // unitsOneWordApart reports whether the two texts' units, the short words
 // the Core leaves out included, differ in one word: "Das Caching ist in
-// CI abgeschaltet" holds a scope "aktiviert" lacks, and is an exception
+// CI deaktiviert" holds a scope "aktiviert" lacks, and is an exception
 // stored beside the rule, not its reversal (a red team's).
 func unitsOneWordApart(old, new *Text) bool {
 	strs := func(us []unit) []string {

@@ -98,6 +98,7 @@ func TestClassify(t *testing.T) {
 		{"Benachrichtige Slack, wenn ein Feature aktiviert wird.", "Benachrichtige Slack, wenn ein Feature deaktiviert wird.", Store, `sibling: "aktiviert" vs "deaktiviert"`, false},
 		{"Use PowerShell for all terminal commands.", "Use bash for all terminal commands instead of PowerShell? No, the user rejected that.", Store, "", false},
 		{"The CORS policy is restrictive.", "The CORS policy is permissive in CI.", Store, "", false},
+		{"Das Caching ist aktiviert.", "Das Caching ist in CI deaktiviert.", Store, `sibling: "aktiviert" vs "ci deaktiviert"`, false},
 		{"Use PowerShell for all terminal commands.", "Use bash for all terminal commands, not only PowerShell.", Update, "", false},
 		{"Run scripts/check-compose-profile.sh before changing a deployment profile.", "Run scripts/check-registry-snapshots.sh before changing a deployment profile.", Store, `sibling: "scriptscheck-compose-profilesh" vs "scriptscheck-registry-snapshotssh"`, false},
 		// a subject's value is the subject: two tests, two facts
