@@ -73,11 +73,15 @@ func TestClassify(t *testing.T) {
 		{"テストは CI で実行しなければならない。", "テストは CI で実行する必要がある。", Store, "", false},
 		{"デプロイ前にテストを実行しなければなりません。", "デプロイ前にテストを実行しません。", Conflict, "reversal", false},
 		{"このテストは失敗するかもしれない。", "このテストは失敗しない。", Store, "", false},
-		// issue 27's twelfth set: an option named as rejected while the
-		// frame both texts share stands on the preferred side; a second
-		// fact that merely names the old option is no reversal
-		{"Use PowerShell for all terminal commands.", "Use bash for all terminal commands instead of PowerShell.", Conflict, "prefers another option", false},
-		{"Write new documentation in German.", "Write new documentation in English rather than German.", Conflict, "prefers another option", false},
+		// issue 27's twelfth set: an option swapped and rejected with the
+		// frame both texts share is replaced as an update, not logged as a
+		// reversal: every reading of it as one that four red teams tried
+		// also deleted true facts ("Merge release pull requests with a
+		// merge commit instead of squash", "~~Use the admin token … instead
+		// of the read-only token~~"); a second fact that merely names the
+		// old option is kept beside it
+		{"Use PowerShell for all terminal commands.", "Use bash for all terminal commands instead of PowerShell.", Update, "", false},
+		{"Write new documentation in German.", "Write new documentation in English rather than German.", Update, "adds detail", false},
 		{"Use pnpm, not npm.", "Use pnpm rather than npm in CI.", Update, "adds detail", false},
 		{"Use black for formatting and flake8 for linting.", "Use ruff for linting instead of flake8.", Store, "", false},
 		// restrictive/permissive also name two lists ("a list of permissive

@@ -127,10 +127,8 @@ func resultsDigest(facts func(*Text) string) string {
 // another, and two sides naming other files are a sibling (otherFiles);
 // values that differ on one side only update, never skip; the same words
 // at another time or threshold (timeWords) are a second fact. Rewritten for
-// its twelfth: an order prefers another option over what the other text
-// states when it is that text with one term swapped and rejected
-// (swappedAgainst) and hedges nothing; "not only" neither orders nor
-// negates; a question is never a reversal; opposites reverse only where the
+// its twelfth: ", not only X" neither orders nor negates; a text that ends
+// in a question mark is never a reversal; opposites reverse only where the
 // short words agree too and neither stands in a condition.
 func TestResultsUnchangedByRepresentation(t *testing.T) {
 	longtest.Skip(t)

@@ -494,9 +494,8 @@ func only(a, b []string) []string {
 }
 
 // orderAgainst: a prefers something over what b plainly states ("Prefer
-// gorilla/mux over chi" / "Use chi"): b names a's other side and none of
-// a's preferred side; or a is b with b's option swapped for another and
-// rejected (swappedAgainst).
+// gorilla/mux over chi" / "Use chi"): b names a's other side and none of a's
+// preferred side.
 func orderAgainst(a, b *Text) bool {
 	if !a.hasOrder {
 		return false
@@ -506,62 +505,12 @@ func orderAgainst(a, b *Text) bool {
 		bs = append(bs, u.s)
 	}
 	for _, p := range a.shapeOf().orders {
-		if intersects(p.other, bs) && !intersects(p.pref, bs) || swappedAgainst(a, p, b.shapeOf().units) {
+		if intersects(p.other, bs) && !intersects(p.pref, bs) {
 			return true
 		}
 	}
 	return false
 }
-
-// swappedAgainst reports whether the order p is the text of units with one
-// term swapped for another and the old term rejected: "Use bash for all
-// terminal commands instead of PowerShell" over "Use PowerShell for all
-// terminal commands" (issue 27's twelfth set). The preferred side of an
-// infix order holds its whole clause, so the frame both texts share stands
-// on it. Only that form is read: every word of the other side in the old
-// text, every old word said again, and one word more that is not a value;
-// a word more of scope ("Merge release pull requests with a merge commit
-// instead of squash"), a scope after the rejected option ("… instead of
-// port 8080 in QA") or a changed value ("Redis 7 instead of Redis 6") is
-// a second fact or an update, never a reversal (a red team's).
-func swappedAgainst(a *Text, p orderSides, units []unit) bool {
-	var old, all []string
-	for _, u := range units {
-		old = append(old, u.s)
-	}
-	for _, u := range a.shapeOf().units {
-		all = append(all, u.s)
-	}
-	sides := append(slices.Clone(p.pref), p.other...)
-	if len(p.other) == 0 || len(only(p.other, old)) > 0 || len(only(old, sides)) > 0 || len(only(all, sides)) > 0 {
-		return false // a word outside the order ("…? No, the user rejected that")
-	}
-	for _, w := range strings.FieldsFunc(strings.ToLower(a.Raw), func(r rune) bool { return !unicode.IsLetter(r) }) {
-		if hedges[w] {
-			return false // "You may use zsh … instead of bash", "Use zsh …, not instead of bash"
-		}
-	}
-	added := only(p.pref, old)
-	if len(added) != 1 {
-		return false
-	}
-	for _, u := range units {
-		if u.value {
-			return false // a value said in the frame: a changed value reads as its own
-		}
-	}
-	for _, r := range added[0] {
-		if r >= '0' && r <= '9' {
-			return false
-		}
-	}
-	return true
-}
-
-// hedges make a rejected option a permission, a possibility or an
-// addition: no reversal of a rule (a red team's).
-var hedges = text.WordSet(`may might could would can optionally also too not no never
-	peut pourrait aussi kann könnte auch puede podría también pode poderia também может можно тоже также`)
 
 func intersects(a, b []string) bool {
 	for _, x := range a {
