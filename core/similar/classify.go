@@ -407,14 +407,7 @@ func flipsUnderCondition(raw string) bool {
 		if t.clause != clause {
 			clause, under = t.clause, false
 		}
-		// a word of condition, or a phrase of up to three ("as long as")
-		for n := 1; n <= 3 && k+n <= len(toks) && !under; n++ {
-			words := make([]string, n)
-			for i := range n {
-				words[i] = toks[k+i].s
-			}
-			under = conditional(strings.Join(words, " "))
-		}
+		under = under || opensCondition(toks, k)
 		if negator(t) {
 			if !under {
 				return false
@@ -761,6 +754,21 @@ func reversal(old, new *Text, flipped bool, sim float64) (Verdict, bool) {
 	return Verdict{}, false
 }
 
+// opensCondition reports whether toks[k] opens a word of condition, or a
+// phrase of up to three ("as long as").
+func opensCondition(toks []stok, k int) bool {
+	for n := 1; n <= 3 && k+n <= len(toks); n++ {
+		words := make([]string, n)
+		for i := range n {
+			words[i] = toks[k+i].s
+		}
+		if conditional(strings.Join(words, " ")) {
+			return true
+		}
+	}
+	return false
+}
+
 // underCondition reports whether the word w of raw stands in a condition
 // ("Notify Slack when a feature is enabled", "…, wenn ein Feature
 // aktiviert wird"): the opposite there names a second event, whose rule
@@ -774,13 +782,7 @@ func underCondition(raw, w string) bool {
 		if t.clause != clause || t.comma && under {
 			clause, under = t.clause, false
 		}
-		for n := 1; n <= 3 && k+n <= len(toks) && !under; n++ {
-			words := make([]string, n)
-			for i := range n {
-				words[i] = toks[k+i].s
-			}
-			under = conditional(strings.Join(words, " "))
-		}
+		under = under || opensCondition(toks, k)
 		if t.s == w {
 			return under
 		}
@@ -1045,7 +1047,6 @@ var antonymGroups = [][2]string{
 	// issue 27's eleventh set: "Prefer verbose variable names" / "… terse
 	// …", "Сервис включён по умолчанию" / "… выключен …"
 	{"verbose", "terse"},
-
 	{"включён включен включено включена", "выключен выключено выключена отключён отключен отключено отключена"},
 }
 
