@@ -68,3 +68,24 @@ func TestRemovedSecretStaysOutOfTheLog(t *testing.T) {
 		t.Fatalf("provenance %+v: want the replaced entry without its token\n%s", l, b)
 	}
 }
+
+// TestRemovedPrivateKeyStaysOutOfTheLog: a hand-written entry holding a
+// private key, evicted from a full category, is withheld whole: cutting the
+// detected header alone left the key's body in the log (a red team's).
+func TestRemovedPrivateKeyStaysOutOfTheLog(t *testing.T) {
+	const body = "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gunVTLw7onLRnrq0"
+	r := gittest.New(t)
+	r.Write(map[string]string{".memory/quirks.md": "# Quirks\n\n- The deploy key is -----BEGIN RSA PRIVATE KEY----- " + body + " -----END RSA PRIVATE KEY-----\n"})
+	r.Commit("2026-01-01", "memory")
+	settings := filepath.Join(t.TempDir(), "settings.json")
+	writeTestFile(t, settings, []byte(`{"review": "off", "categoryLimit": {"Quirk": 1}}`))
+	out, errOut, code := runBinary(t, r.Dir, "", "store", "--config", settings, "--category", "Quirk", "The staging database restarts every night at 03:00.")
+	if code != 0 || !strings.Contains(out, "category full") {
+		t.Fatalf("store into a full category: exit %d\n%s%s", code, out, errOut)
+	}
+	b, _ := os.ReadFile(filepath.Join(r.Dir, ".memory", memory.ProvenanceLog))
+	l := memory.ParseProvenance(b)
+	if len(l) != 1 || l[0].Evicted != "[withheld: the entry held a likely secret]" || strings.Contains(string(b), body) {
+		t.Fatalf("provenance %+v: want the evicted key withheld\n%s", l, b)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
-	"strings"
 
 	"github.com/memory-lsp/memory-lsp/core/secret"
 	"github.com/memory-lsp/memory-lsp/core/store"
@@ -65,13 +64,14 @@ func storeProvenance(r StoreResult, who Writer, at string) Provenance {
 }
 
 // withheldIfSecret is s, or a notice in its place when it holds a likely
-// secret (secret.Find). A removed entry may be a hand edit that held a
-// credential no store would have written; the log is committed beside the
-// memory files and outlives the entry, so it must not copy the credential,
-// and cutting the match alone left a private key's body behind (a red
-// team's). The entry stays in git's history of the memory file.
+// secret (secret.Find, whose private-key detector reads the header). A
+// removed entry may be a hand edit that held a credential no store would
+// have written; the log is committed beside the memory files and outlives
+// the entry, so it must not copy the credential, and cutting the match
+// alone left a private key's body behind (a red team's). The entry stays
+// in git's history of the memory file.
 func withheldIfSecret(s string) string {
-	if len(secret.Find(s)) > 0 || strings.Contains(s, "PRIVATE KEY") {
+	if len(secret.Find(s)) > 0 {
 		return "[withheld: the entry held a likely secret]"
 	}
 	return s
