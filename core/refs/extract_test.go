@@ -60,6 +60,13 @@ func TestExtract(t *testing.T) {
 		{"agent folder", "Keep only the skills in `.agents`.", []string{".agents=path:.agents"}},
 		{"bare folder with slash", "Keep generated projects in projects/ only.", []string{"projects/=path:projects/"}},
 		{"prose src folder", "The simulation lives in src/sim and must stay pure.", []string{"src/sim=path:src/sim"}},
+		// "docs" is a word of prose as often as a folder (issue 27's
+		// examples and the fourth reference set's): two parts under it
+		// are no path in prose; three, a code span or a file are
+		{"prose docs words", "Minor docs/typo fixes are fine; future docs/frontend commands too (docs/misc).", nil},
+		{"prose docs three parts", "The guide lives in docs/guide/setup and must stay short.", []string{"docs/guide/setup=path:docs/guide/setup"}},
+		{"code docs folder", "Keep `docs/guide` in sync.", []string{"docs/guide=path:docs/guide"}},
+		{"prose docs file", "Read docs/setup.md first.", []string{"docs/setup.md=path:docs/setup.md"}},
 		{"code top folder", "Determinism holds in `src/sim`.", []string{"src/sim=path:src/sim"}},
 		{"code three parts", "Handlers are in `server/routes/auth`.", []string{"server/routes/auth=path:server/routes/auth"}},
 		{"dot slash", "Run ./gradlew from the root.", []string{"./gradlew=path:gradlew"}},

@@ -132,7 +132,10 @@ func readPath(tok string, mode pathMode, shortcut bool) (pathToken, bool) {
 	case mode == inCode:
 		return p, topFolders[first] || len(segs) >= 3
 	default:
-		return p, proseFolders[first]
+		// "docs" is a word of prose as often as a folder ("minor
+		// docs/typo fixes", "Future docs/frontend commands", "Spelling
+		// (docs/misc)": issue 27): under it, prose needs a third part.
+		return p, proseFolders[first] || first == "docs" && len(segs) >= 3
 	}
 }
 
@@ -333,7 +336,7 @@ var topFolders = set(
 // two-part name in prose a path (`src/auth`), unlike "client/server" or
 // "build/test".
 var proseFolders = set(
-	"src", "docs", "cmd", "internal", "pkg", "scripts", "tests", "testdata",
+	"src", "cmd", "internal", "pkg", "scripts", "tests", "testdata",
 	"packages", "crates", "lib", "apps",
 )
 
