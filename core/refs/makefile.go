@@ -8,8 +8,8 @@ import (
 // parseMakefile reads a Makefile's targets: the names before the colon of
 // each rule line, and the names a .PHONY line declares. A pattern rule
 // (`%.o: %.c`), a target built from a variable (`$(BIN):`), an include, a
-// suffix rule (`.c.o:`) or a .DEFAULT rule let make build names the file does
-// not spell out: the manifest is then Open.
+// line that is an expansion, a suffix rule (`.c.o:`) or a .DEFAULT rule let
+// make build names the file does not spell out: the manifest is then Open.
 func parseMakefile(src []byte) Manifest {
 	var n names
 	depth := 0 // inside define … endef
@@ -29,6 +29,13 @@ func parseMakefile(src []byte) Manifest {
 			case "endef":
 				depth--
 			}
+			continue
+		}
+		if strings.HasPrefix(line, "$(") && strings.HasSuffix(line, ")") || strings.HasPrefix(line, "${") && strings.HasSuffix(line, "}") {
+			// a line that is an expansion may expand to rules:
+			// "$(if $(MAKECMDGOALS),$(MAKECMDGOALS): %: _run)" hands every
+			// goal to other makefiles, "$(eval $(call …))" writes rules
+			n.m.Open = true
 			continue
 		}
 		switch word {

@@ -26,6 +26,11 @@ func TestParseManifest(t *testing.T) {
 		{name: "make include is open", tool: Make, src: "include common.mk\nbuild:\n",
 			want: Manifest{Names: []string{"build"}, Lines: []int{2}, Open: true}},
 		{name: "make -include is open", tool: Make, src: "-include .env\n", want: Manifest{Open: true}},
+		// a line that is an expansion may expand to rules: the fourth
+		// reference set's root Makefile hands every goal to tools/make/*.mk
+		{name: "make goals handed on by an expansion is open", tool: Make, src: "_run:\n\t@$(MAKE) -f tools/make/linter.mk $(MAKECMDGOALS)\n.PHONY: _run\n$(if $(MAKECMDGOALS),$(MAKECMDGOALS): %: _run)\n",
+			want: Manifest{Names: []string{"_run"}, Lines: []int{1}, Open: true}},
+		{name: "make eval is open", tool: Make, src: "$(eval $(call tpl,build))\n", want: Manifest{Open: true}},
 		{name: "make variable target is open", tool: Make, src: "$(BIN): main.go\n\tgo build\nrun: $(BIN)\n",
 			want: Manifest{Names: []string{"run"}, Lines: []int{3}, Open: true}},
 		{name: "make colon inside a variable reference", tool: Make, src: "objs: $(SRC:.c=.o)\n",
