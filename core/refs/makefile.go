@@ -31,7 +31,7 @@ func parseMakefile(src []byte) Manifest {
 			}
 			continue
 		}
-		if strings.HasPrefix(line, "$(") && strings.HasSuffix(line, ")") || strings.HasPrefix(line, "${") && strings.HasSuffix(line, "}") {
+		if expansionLine(line) {
 			// a line that is an expansion may expand to rules:
 			// "$(if $(MAKECMDGOALS),$(MAKECMDGOALS): %: _run)" hands every
 			// goal to other makefiles, "$(eval $(call …))" writes rules
@@ -73,6 +73,17 @@ func parseMakefile(src []byte) Manifest {
 		}
 	}
 	return n.m
+}
+
+// expansionLine reports whether a Makefile line is a whole expansion that
+// may expand to rules: not one of the functions that only print or stop
+// (`$(info …)`, `$(warning …)`, `$(error …)`).
+func expansionLine(line string) bool {
+	if !(strings.HasPrefix(line, "$(") && strings.HasSuffix(line, ")") || strings.HasPrefix(line, "${") && strings.HasSuffix(line, "}")) {
+		return false
+	}
+	fn, _ := cutWord(line[2:])
+	return fn != "info" && fn != "warning" && fn != "error"
 }
 
 // specialTargets are GNU make's built-in target names: they are settings,

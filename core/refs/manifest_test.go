@@ -31,6 +31,7 @@ func TestParseManifest(t *testing.T) {
 		{name: "make goals handed on by an expansion is open", tool: Make, src: "_run:\n\t@$(MAKE) -f tools/make/linter.mk $(MAKECMDGOALS)\n.PHONY: _run\n$(if $(MAKECMDGOALS),$(MAKECMDGOALS): %: _run)\n",
 			want: Manifest{Names: []string{"_run"}, Lines: []int{1}, Open: true}},
 		{name: "make eval is open", tool: Make, src: "$(eval $(call tpl,build))\n", want: Manifest{Open: true}},
+		{name: "make info is not open", tool: Make, src: "$(info building)\n$(warning old make)\nbuild:\n", want: Manifest{Names: []string{"build"}, Lines: []int{3}}},
 		{name: "make variable target is open", tool: Make, src: "$(BIN): main.go\n\tgo build\nrun: $(BIN)\n",
 			want: Manifest{Names: []string{"run"}, Lines: []int{3}, Open: true}},
 		{name: "make colon inside a variable reference", tool: Make, src: "objs: $(SRC:.c=.o)\n",
