@@ -194,6 +194,19 @@ func TestExtract(t *testing.T) {
 		{"node or newer", "Node 18 or newer is required.", []string{"Node 18 or newer=version:node >=18"}},
 		{"a name in two words", "Styles use Tailwind CSS 4.1.4 and Next JS 14.", []string{"Tailwind CSS 4.1.4=version:tailwindcss =4.1.4", "Next JS 14=version:next =14"}},
 		{"tailwind css v3", "Stay on Tailwind CSS v3 classes.", []string{"Tailwind CSS v3=version:tailwindcss =3"}},
+		// Laravel Boost's package lines in agent files (the second and
+		// fourth reference sets' tuning halves): the package, its name in
+		// capitals, the major version installed
+		{"boost package line", "laravel/framework (LARAVEL) - v11", []string{"laravel/framework (LARAVEL) - v11=version:laravel/framework =11"}},
+		{"boost npm package line", "tailwindcss (TAILWINDCSS) - v3", []string{"tailwindcss (TAILWINDCSS) - v3=version:tailwindcss =3"}},
+		{"boost-like without the capitals", "laravel/framework (latest) - v11", nil},
+		// only the whole line, its capitals naming the package (a red
+		// team's: in a sentence it is an example or a history)
+		{"boost line in a sentence", "Kernel.php was removed in laravel/framework (LARAVEL) - v11; use bootstrap/app.php",
+			[]string{"Kernel.php=path:Kernel.php", "bootstrap/app.php=path:bootstrap/app.php"}},
+		{"boost-like other thing", "uuid (RFC9562) - v7", nil},
+		{"boost line two versions", "laravel/framework (LARAVEL) - v11/v12 both supported", nil},
+		{"boost short name", "pestphp/pest (PEST) - v3", []string{"pestphp/pest (PEST) - v3=version:pestphp/pest =3"}},
 		{"next alone is a word", "The next 3 steps run in CI.", nil},
 		{"a Cursor rule link", "See [auth rules](mdc:src/rules/auth.mdc) for sessions.", []string{"src/rules/auth.mdc=path:src/rules/auth.mdc"}},
 		{"placeholder segments", "Add snapshots under `tests/specs/nursery/myRuleName/` and code in `src/your-module/foo.ts`.", nil},

@@ -23,10 +23,37 @@ var (
 	reTagTail = lazyRegexp(`^v?(\d+(?:\.\d+){0,3})`)
 )
 
+// reListedPackage reads a package line as Laravel Boost writes it into
+// agent files, the whole entry: "laravel/framework (LARAVEL) - v12",
+// "tailwindcss (TAILWINDCSS) - v4": a package, its short name in capitals,
+// the major version installed.
+var reListedPackage = lazyRegexp(`^\s*(?:[-*+]\s+)?(@?[a-z0-9][a-z0-9._-]*(?:/[a-z0-9][a-z0-9._-]*)?) \(([A-Z][A-Z0-9_]*)\) - v(\d+(?:\.\d+){0,2})\s*$`)
+
+// listedPackage reads the version of s, when s[a:b] is all of s and s is
+// a reListedPackage line whose capitals name its package. Only the whole
+// line, as Boost writes it: in a sentence the same shape is an example, a
+// history ("removed in … - v11") or another thing's version ("uuid
+// (RFC9562) - v7"), which a red team found warned of.
+func listedPackage(s string, a, b int) []Ref {
+	if strings.TrimSpace(s[:a]) != "" || strings.TrimSpace(s[b:]) != "" || !strings.Contains(s[a:b], ") - v") {
+		return nil
+	}
+	m := reListedPackage().FindStringSubmatchIndex(s[a:b])
+	if m == nil {
+		return nil
+	}
+	name, short := s[a+m[2]:a+m[3]], strings.ToLower(strings.ReplaceAll(s[a+m[4]:a+m[5]], "_", ""))
+	if !strings.Contains(strings.ReplaceAll(name, "-", ""), short) {
+		return nil
+	}
+	return []Ref{{Kind: Version, Start: a + m[2], End: a + m[7], ValueStart: a + m[6], ValueEnd: a + m[7],
+		Subject: name, Version: s[a+m[6] : a+m[7]], Op: Exact}}
+}
+
 // versions finds the versions stated in s[a:b]. code says s[a:b] is the
 // content of a code span, where `org/app:1.4` is an image too.
 func versions(s string, a, b int, code bool) []Ref {
-	var out []Ref
+	out := listedPackage(s, a, b)
 	for i := a; i < b; {
 		switch c := s[i]; {
 		case isNameByte(c):
