@@ -21,10 +21,7 @@ func TestRemovedFactsStayInTheLog(t *testing.T) {
 	r.Commit("2026-01-01", "memory")
 	settings := filepath.Join(t.TempDir(), "settings.json")
 	writeTestFile(t, settings, []byte(`{"review": "off", "categoryLimit": {"Decision": 2}}`))
-	log := func() []memory.Provenance {
-		b, _ := os.ReadFile(filepath.Join(r.Dir, ".memory", memory.ProvenanceLog))
-		return memory.ParseProvenance(b)
-	}
+	log := func() []memory.Provenance { l, _ := provenanceLog(t, r.Dir); return l }
 
 	const backups = "Nightly backups run at 02:00 and are kept for a week."
 	out, errOut, code := runBinary(t, r.Dir, "", "store", "--config", settings, "--category", "Decision", "--slug", "db", backups)
@@ -62,8 +59,7 @@ func TestRemovedSecretStaysOutOfTheLog(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("store: exit %d\n%s%s", code, out, errOut)
 	}
-	b, _ := os.ReadFile(filepath.Join(r.Dir, ".memory", memory.ProvenanceLog))
-	l := memory.ParseProvenance(b)
+	l, b := provenanceLog(t, r.Dir)
 	if len(l) != 1 || l[0].Replaced != "[withheld: the entry held a likely secret]" || l[0].ReplacedSlug != "ci-token" || strings.Contains(string(b), token) {
 		t.Fatalf("provenance %+v: want the replaced entry without its token\n%s", l, b)
 	}
@@ -83,9 +79,19 @@ func TestRemovedPrivateKeyStaysOutOfTheLog(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "category full") {
 		t.Fatalf("store into a full category: exit %d\n%s%s", code, out, errOut)
 	}
-	b, _ := os.ReadFile(filepath.Join(r.Dir, ".memory", memory.ProvenanceLog))
-	l := memory.ParseProvenance(b)
+	l, b := provenanceLog(t, r.Dir)
 	if len(l) != 1 || l[0].Evicted != "[withheld: the entry held a likely secret]" || strings.Contains(string(b), body) {
 		t.Fatalf("provenance %+v: want the evicted key withheld\n%s", l, b)
 	}
+}
+
+// provenanceLog is the provenance log of the repository at dir, read and
+// as written.
+func provenanceLog(t *testing.T, dir string) ([]memory.Provenance, []byte) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, ".memory", memory.ProvenanceLog))
+	if err != nil {
+		t.Fatalf("the provenance log: %v", err)
+	}
+	return memory.ParseProvenance(b), b
 }

@@ -795,14 +795,7 @@ func underCondition(raw, w string) bool {
 // CI deaktiviert" holds a scope "aktiviert" lacks, and is an exception
 // stored beside the rule, not its reversal (a red team's).
 func unitsOneWordApart(old, new *Text) bool {
-	strs := func(us []unit) []string {
-		out := make([]string, 0, len(us))
-		for _, u := range us {
-			out = append(out, u.s)
-		}
-		return out
-	}
-	a, b := strs(old.shapeOf().units), strs(new.shapeOf().units)
+	a, b := unitWords(old), unitWords(new)
 	return len(only(a, b)) <= 1 && len(only(b, a)) <= 1
 }
 
