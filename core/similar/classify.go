@@ -269,6 +269,12 @@ func classify(old, new *Text, th Thresholds) Verdict {
 		// "`LegacySusiE2ETest.readSpecialCVs` covers RCN-602" name two
 		// tests (issue 27's seventh set), which the readings below tell
 		// from a changed value.
+		if a, b, ok := otherFileValues(old.Numbers(), new.Numbers()); ok && !placesAFile(old.Raw, a) && !placesAFile(new.Raw, b) {
+			// "Read agent-rules/00-core-principles.md first" / "… 07-git-
+			// branch-strategy.md …": another file of a numbered series is
+			// a second fact (issue 27's twelfth set)
+			return Verdict{Action: Store, Similarity: sim, Kind: KindSibling, Reason: "sibling: " + quoteWords([]string{a}) + " vs " + quoteWords([]string{b})}
+		}
 		return Verdict{Action: Update, Similarity: sim, Kind: KindValue, Reason: "values differ"}
 	}
 	ou, nu := old.shapeOf().units, new.shapeOf().units
@@ -736,6 +742,22 @@ func reversal(old, new *Text, flipped bool, sim float64) (Verdict, bool) {
 		return Verdict{}, false
 	}
 	reversed := ordersReversed(old, new)
+	if flipped && !reversed && affirmedOwnWords(old, new) {
+		// The text without the negation holds content words the negated
+		// one lacks, and one of them may say the negation itself: "Use the
+		// stable toolchain, prevent using nightly toolchains" / "…; do not
+		// use nightly toolchains", "Keep the golden tests unchanged" / "Do
+		// not modify the golden tests" (issue 27's ninth and thirteenth
+		// sets). Whether it reverses the rule or restates it, the words
+		// cannot tell, so the new text replaces the old as a reversal
+		// would, with nothing claimed: no reversal in the reply,
+		// conflicts.log or check, and the old text in the provenance log.
+		// Reading such words as negators lost facts ("… to prevent
+		// abuse": e8edf01).
+		if max(coreSim, looseJaccard(old.Core(), new.Core())) >= reversalMin || subset(old.Core(), new.Core()) || subset(new.Core(), old.Core()) {
+			return Verdict{Action: Update, Similarity: sim, Reason: "polarity in other words"}, true
+		}
+	}
 	if flipped != reversed {
 		// Forms of one word count as one ("before you commit" / "before
 		// committing"): such a pair is already a candidate of Pairs, whose

@@ -1,6 +1,7 @@
 package similar
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -204,3 +205,85 @@ func namesAnotherSubject(old, new *Text) (string, bool) {
 	}
 	return quoteWords([]string{on, onum}) + " vs " + quoteWords([]string{nn, nnum}), true
 }
+
+// otherFileValues reports whether each of two sorted value lists holds one
+// value the other lacks, and the two are files of a numbered series.
+func otherFileValues(a, b []string) (x, y string, ok bool) {
+	only := func(a, b []string) []string {
+		var out []string
+		for _, v := range a {
+			if _, found := slices.BinarySearch(b, v); !found {
+				out = append(out, v)
+			}
+		}
+		return out
+	}
+	oa, ob := only(a, b), only(b, a)
+	if len(oa) != 1 || len(ob) != 1 {
+		return "", "", false
+	}
+	return oa[0], ob[0], numberedSeries(oa[0], ob[0])
+}
+
+// numberedSeries reports whether a and b are two files of a numbered
+// series in one folder: the same folder, each name opening with its own
+// number, the words after it differing ("agent-rules/00-core-principles.md"
+// / "agent-rules/07-git-branch-strategy.md", "migrations/0041_users.sql" /
+// "migrations/0042_orders.sql"). Another folder, host or bucket is a place
+// renamed as often as a second one (a red team's), and stays an update.
+func numberedSeries(a, b string) bool {
+	split := func(p string) (dir, lead, rest string, ok bool) {
+		i := strings.LastIndexByte(p, '/')
+		if i < 0 || strings.Contains(p, "://") {
+			return "", "", "", false
+		}
+		dir, name := p[:i], p[i+1:]
+		n := 0
+		for n < len(name) && name[n] >= '0' && name[n] <= '9' {
+			n++
+		}
+		if n == 0 || n == len(name) {
+			return "", "", "", false
+		}
+		return dir, name[:n], strings.ToLower(name[n:]), true
+	}
+	da, la, ra, ok1 := split(a)
+	db, lb, rb, ok2 := split(b)
+	return ok1 && ok2 && da == db && la != lb && ra != rb
+}
+
+// placesAFile reports whether a text says where one thing is now: a word
+// of the present choice ("the latest migration", "current") or a word
+// that places the path ("… is migrations/0042_…", "lives in …"). Such a
+// text updates the other when the file changes (a red team's).
+func placesAFile(raw, path string) bool {
+	low := strings.ToLower(raw)
+	for _, w := range strings.FieldsFunc(low, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if oneCurrent[w] || latestWords[w] {
+			return true
+		}
+	}
+	for _, w := range latestCJK {
+		if strings.Contains(raw, w) {
+			return true
+		}
+	}
+	i := strings.Index(low, strings.ToLower(path))
+	if i < 0 {
+		return false
+	}
+	before := strings.Fields(strings.TrimRight(low[:i], " `'\"«»“”:/"))
+	return len(before) > 0 && placingWords[strings.Trim(before[len(before)-1], "`'\"«»“”:,")]
+}
+
+// latestWords name the newest of a series; oneCurrent names the chosen.
+var latestWords = text.WordSet("latest newest last recent neueste letzte dernier dernière último última последний последняя")
+
+// latestCJK are latestWords in the languages written without spaces.
+var latestCJK = []string{"最新", "最後", "最近"}
+
+// placingWords place the path that follows them, or name it as the one
+// thing of its kind ("loaded by …", "the migration file …").
+var placingWords = text.WordSet(`is are was in at under into to from by lives live located stored moved renamed
+	file ist liegt in unter nach von durch datei est dans sous vers par fichier es está en bajo por archivo
+	é fica em sob pelo arquivo это в во файл 在 は に`)

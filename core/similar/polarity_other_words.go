@@ -1,0 +1,137 @@
+package similar
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/memory-lsp/memory-lsp/core/text"
+)
+
+// A negation set against a word that means one ("prevent using X" / "do
+// not use X", "keep X unchanged" / "do not modify X") may restate the rule
+// or reverse it, and the words cannot tell which (issue 27). It is not
+// claimed a reversal: the new text replaces the old as before, and the
+// reply, conflicts.log and check say nothing of reversing. Two red teams'
+// pairs hold the reading in place (TestPolarityReadings), and broke the
+// readings withdrawn beside it: a negation in an aside ("(not for
+// docs-only edits)" read as an exception let "(not any longer)" revoke a
+// rule unclaimed), and negators moving with their words in free word
+// order (Russian reversals said in another order lost their claim).
+
+// affirmedOwnWords reports whether, of two texts of opposite sign, the
+// affirmative one's Core holds one word the negated one's lacks (in no form
+// of it), a word that says the negation in its meaning ("prevent",
+// "unchanged"), and the negated one at most one of its own. Two words or
+// more are a clause of their own ("… to prevent abuse").
+func affirmedOwnWords(old, new *Text) bool {
+	pos, neg := old, new
+	if old.effectiveSign() < 0 {
+		pos, neg = new, old
+	}
+	own := func(a, b []string) []string {
+		var out []string
+		for _, x := range a {
+			if !slices.ContainsFunc(b, func(y string) bool { return x == y || variants([]unit{{s: x}}, []unit{{s: y}}) }) {
+				out = append(out, x)
+			}
+		}
+		return out
+	}
+	po, no := own(pos.Core(), neg.Core()), own(neg.Core(), pos.Core())
+	if len(po) != 1 || len(no) > 1 || !negativeInMeaning(po[0]) {
+		return false
+	}
+	return negatesTheMeaningWord(shapeTokens(pos.Raw), shapeTokens(neg.Raw), po[0])
+}
+
+// negatesTheMeaningWord reports whether each negator of neg governs (the
+// next word: "do not modify" → "modify") a verb that restates pos's word of
+// negative meaning: "do not modify / change / edit" for "unchanged", "do
+// not allow / permit" for "prevent"; or, for "prevent using X", the same
+// verb with the same object ("do not use X"). Any other governed word may
+// reverse the rule ("Do not freeze X", "Don't ever use X", "Do not block
+// force pushes", "Do not use the stable toolchain; use nightly": a red
+// team's), and the reversal stays claimed.
+func negatesTheMeaningWord(pt, nt []stok, meaning string) bool {
+	same := func(a, b string) bool {
+		return a == b || variants([]unit{{s: a}}, []unit{{s: b}}) || shortVerbStem(a) == shortVerbStem(b)
+	}
+	governed := func(toks []stok, k int) int {
+		for j := k + 1; j < len(toks) && toks[j].clause == toks[k].clause; j++ {
+			if !governedSkips[toks[j].s] {
+				return j
+			}
+		}
+		return -1
+	}
+	m := slices.IndexFunc(pt, func(t stok) bool { return t.s == meaning })
+	if m < 0 {
+		return false
+	}
+	seen := false
+	for k, t := range nt {
+		if !negator(t) {
+			continue
+		}
+		seen = true
+		g := governed(nt, k)
+		if g < 0 {
+			return false
+		}
+		if restates[meaning][nt[g].s] {
+			continue
+		}
+		a := governed(pt, m)
+		if a < 0 || !same(nt[g].s, pt[a].s) {
+			return false
+		}
+		og, oa := governed(nt, g), governed(pt, a)
+		if og < 0 || oa < 0 || nt[og].s != pt[oa].s {
+			return false // "prevent using nightly" / "do not use the stable …"
+		}
+	}
+	return seen
+}
+
+// restates are, for each word of negative meaning, the verbs that say it
+// negated: to keep a thing unchanged is not to modify it, to prevent a
+// thing is not to allow it.
+var restates = func() map[string]map[string]bool {
+	unchanged := text.WordSet(`modify change edit alter touch rewrite reformat tamper
+		ändern bearbeiten verändern modifier changer éditer modificar cambiar editar alterar
+		изменять меняй изменяй менять правь`)
+	prevent := text.WordSet("allow permit autoriser permettre erlauben zulassen permitir разрешать допускать")
+	out := map[string]map[string]bool{}
+	for w := range text.WordSet(`unchanged untouched unmodified unaltered intact unverändert inchangé inchangée
+		inchangés inchangées inalterado inalterada inalterados intacto intacta неизменным неизменной неизменными`) {
+		out[w] = unchanged
+	}
+	for w := range text.WordSet(`prevent prevents prevented preventing verhindern verhindert verhindere empêcher
+		empêche empêchez impedir impide impida evitar evita evite предотвращать предотвращай предотвращайте`) {
+		out[w] = prevent
+	}
+	return out
+}()
+
+// negativeInMeaning reports whether a word says a negation without being
+// a negator: to prevent X is to make X not happen, to keep X unchanged is
+// not to change it. They are not negators (reading "to prevent abuse" as
+// one lost facts: e8edf01); affirmedOwnWords reads them only to withhold
+// the word "reverses".
+func negativeInMeaning(w string) bool { return restates[w] != nil }
+
+// shortVerbStem is an English verb without its ending, for the short verbs
+// whose forms variants does not join ("use" / "using", "run" / "runs").
+func shortVerbStem(w string) string {
+	for _, end := range []string{"ing", "ed", "es", "s"} {
+		if len(w) > len(end)+1 && strings.HasSuffix(w, end) {
+			w = w[:len(w)-len(end)]
+			break
+		}
+	}
+	return strings.TrimSuffix(w, "e")
+}
+
+// governedSkips are the words between a negator and the word it governs:
+// "do not *use*", "never to *modify*".
+var governedSkips = text.WordSet("do does did to be the a an")
