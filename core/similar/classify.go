@@ -49,6 +49,18 @@ func Classify(old, new *Text, th Thresholds) Verdict {
 			return Verdict{Action: Store, Similarity: v.Similarity, Kind: KindSibling, Reason: "sibling: " + reason}
 		}
 	}
+	if v.Action == Skip && !v.Exact && negationChangesClause(old.Raw, new.Raw) {
+		// "Build on Linux runners; never build on macOS runners" / "Never
+		// build on Linux runners; build on macOS runners": the same words,
+		// the negation in the other sentence. A skip dropped the reversal
+		// (a red team's); it replaces the old text and is logged. Under a
+		// condition ("If CI is red: do not merge" / "If CI is not red:
+		// merge") or in a question, the two may both hold: stored beside.
+		if conditional(old.Raw) || conditional(new.Raw) || asks(old.Raw) || asks(new.Raw) {
+			return Verdict{Action: Store, Similarity: v.Similarity, Kind: KindSibling, Reason: "a negation in another sentence"}
+		}
+		return Verdict{Action: Conflict, Similarity: v.Similarity, Kind: KindReversal, Reason: "moves a negation to another sentence"}
+	}
 	if v.Action == Skip && !v.Exact && sameWordsOtherCounts(old.shapeOf().units, new.shapeOf().units) {
 		// "The staging bucket mirrors the prod bucket, and the prod
 		// bucket is read-only" / the same with staging and prod swapped:
@@ -184,6 +196,12 @@ next:
 
 func quoteWords(ws []string) string { return `"` + strings.Join(ws, " ") + `"` }
 
+// oneClause reports whether t's content words stand in one sentence.
+func oneClause(t *Text) bool {
+	us := t.shapeOf().units
+	return len(us) == 0 || us[0].clause == us[len(us)-1].clause
+}
+
 // unitWords are the content words of t, in order.
 func unitWords(t *Text) []string {
 	us := t.shapeOf().units
@@ -241,10 +259,13 @@ func classify(old, new *Text, th Thresholds) Verdict {
 		return Verdict{Action: Update, Similarity: sim, Kind: KindValue, Reason: "values differ"}
 	}
 	if !valuesDiffer && !flipped && len(old.Core()) >= 2 && sim < th.Update && sim < th.Skip &&
-		slices.Equal(old.Core(), new.Core()) && !directionsDiffer(old, new) {
+		slices.Equal(old.Core(), new.Core()) && !directionsDiffer(old, new) && (oneClause(old) && oneClause(new) || slices.Equal(unitWords(old), unitWords(new))) {
 		// The same words said with other polarity vocabulary in the same
 		// direction: "Keep secrets out of the repository" / "Remove
-		// secrets from the repository" (issue 27). One fact, reworded.
+		// secrets from the repository" (issue 27). One fact, reworded;
+		// in several sentences, words in another order may have traded
+		// places ("Use pnpm; nunca use npm" / "Use npm; não use pnpm"),
+		// read below.
 		return Verdict{Action: Update, Similarity: sim, Kind: KindReworded}
 	}
 	if !flipped && !valuesDiffer && !old.hasOrder && !new.hasOrder && sim < th.Skip && sim < th.Update {

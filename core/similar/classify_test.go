@@ -44,6 +44,23 @@ func TestClassify(t *testing.T) {
 		// (a red team's)
 		{"Run the migrations (never in production).", "Run the migrations in production.", Conflict, "reversal", false},
 		{"Run the migrations in production.", "Run the migrations (never in production).", Conflict, "reversal", false},
+		// a negation moved to the other sentence reverses both: a skip
+		// lost it (a red team's); moved with its words, it says the same
+		{"Build on Linux runners; never build on macOS runners.", "Never build on Linux runners; build on macOS runners.", Conflict, "moves a negation to another sentence", false},
+		{"Never deploy on Fridays; deploy on Mondays.", "Deploy on Mondays; never deploy on Fridays.", Skip, "", false},
+		// under a condition or in a question the two may both hold: kept
+		// beside, never skipped nor replaced (a red team's)
+		{"If CI is red: do not merge.", "If CI is not red: merge.", Store, "a negation in another sentence", false},
+		{"Build on Linux runners; never build on macOS runners.", "Never build on Linux runners; build on macOS runners?", Store, "a negation in another sentence", false},
+		// in one sentence, words in another order are still a rewording
+		{"Don't use mocks for the database.", "For the database, avoid mocks.", Update, "", false},
+		// Portuguese "não" negates (a red team's: "Não use …" was skipped)
+		{"Use o pnpm para instalar dependências.", "Não use o pnpm para instalar dependências.", Conflict, "reversal", false},
+		{"Use pnpm; nunca use npm.", "Use npm; não use pnpm.", Conflict, "swaps two terms", false},
+		// negative concord: "não … jamais", "no … nunca" say one negation
+		{"Nunca exponha variáveis de ambiente nem deixe portas abertas.", "Não deixe portas abertas e jamais exponha variáveis de ambiente.", Update, "", false},
+		{"Não use o npm.", "Não use nunca o npm.", Skip, "", false},
+		{"Usa siempre `var` en los scripts.", "No uses nunca `var` en los scripts.", Conflict, "reversal with extra words", false},
 		// two terms trading places trade the polarity of negators that
 		// stay where they were
 		{"Use yarn; never use npm.", "Use npm; never use yarn.", Conflict, "swaps two terms", false},

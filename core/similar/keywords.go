@@ -68,6 +68,18 @@ type tokenizer struct {
 	runes, letters, uppers   int
 	digits                   bool
 	firstUpper, sentenceHead bool
+	// concord: a negator of negative concord has flipped this sentence
+	concord bool
+}
+
+// concordNegator reports whether a cleaned word is a negator of the
+// languages whose negators repeat one negation (negative concord).
+func concordNegator(w []byte) bool {
+	switch string(w) {
+	case "não", "nao", "no", "non", "nunca", "jamais", "jamás":
+		return true
+	}
+	return false
 }
 
 // scratch is the tokenizer's buffers, recycled through a pool: Analyze runs
@@ -103,6 +115,7 @@ func tokenize(s string, sorted bool) tokens {
 		tk.flush()
 		if lastPunc {
 			tk.sentenceHead = true
+			tk.concord = false
 		}
 		lastPunc = false
 		if rawDigit {
@@ -265,7 +278,15 @@ func (tk *tokenizer) flushWord() {
 	sp := span{tk.wordStart, int32(len(tk.buf))}
 	w := word{span: sp, flags: tk.table.lookup(tk.buf[sp.start:sp.end])}
 	if w.flags&fFlip != 0 {
-		tk.t.flips++
+		if !concordNegator(tk.buf[sp.start:sp.end]) {
+			tk.t.flips++
+		} else if !tk.concord {
+			// Portuguese and Spanish say one negation with several
+			// negators ("Não use nunca", "No uses nunca", "Não deixe
+			// … e jamais exponha"): the first of a sentence counts
+			tk.t.flips++
+			tk.concord = true
+		}
 	}
 	w.key = tk.runes > 2 && w.flags&fStop == 0
 	vocab := w.flags&(fFlip|fPartner|fConnective) != 0

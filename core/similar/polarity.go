@@ -39,7 +39,7 @@ const (
 		removes removing after below less lower fewer out
 		omit omits omitted omitting
 		не нельзя нет без nicht nie niemals kein keine keinen keinem keiner keines
-		ohne pas jamais nunca non không đừng chẳng`
+		ohne pas jamais nunca non não nao không đừng chẳng`
 	// никогда ("never") is a partner, not a negator: Russian always says it
 	// with не ("никогда не запускайте"), which does the flipping.
 	partners = `always do does enable enabled enables enabling allow allowed allows with on

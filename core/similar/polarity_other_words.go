@@ -2,6 +2,7 @@ package similar
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/memory-lsp/memory-lsp/core/text"
@@ -135,3 +136,46 @@ func shortVerbStem(w string) string {
 // governedSkips are the words between a negator and the word it governs:
 // "do not *use*", "never to *modify*".
 var governedSkips = text.WordSet("do does did to be the a an")
+
+// negationChangesClause reports whether two texts of several sentences or
+// clauses pair their content words with negations differently: each
+// clause read as its words (sorted) and whether a negator flips it, the
+// two lists differ although every clause's words recur. "Never deploy on
+// Fridays; deploy on Mondays" / "Deploy on Mondays; never deploy on
+// Fridays" pair them alike, and say the same.
+func negationChangesClause(a, b string) bool {
+	clauses := func(raw string) []string {
+		toks := shapeTokens(raw)
+		var out []string
+		for i := 0; i < len(toks); {
+			j, flips := i, 0
+			var words []string
+			for ; j < len(toks) && toks[j].clause == toks[i].clause; j++ {
+				switch {
+				case negator(toks[j]):
+					flips++
+				case toks[j].unit:
+					words = append(words, toks[j].s)
+				}
+			}
+			slices.Sort(words)
+			out = append(out, strings.Join(words, " ")+"\x00"+strconv.Itoa(flips%2))
+			i = j
+		}
+		slices.Sort(out)
+		return out
+	}
+	ca, cb := clauses(a), clauses(b)
+	if len(ca) < 2 || len(ca) != len(cb) || slices.Equal(ca, cb) {
+		return false
+	}
+	words := func(cs []string) []string {
+		out := make([]string, len(cs))
+		for i, c := range cs {
+			out[i], _, _ = strings.Cut(c, "\x00")
+		}
+		slices.Sort(out)
+		return out
+	}
+	return slices.Equal(words(ca), words(cb))
+}

@@ -34,7 +34,7 @@ var coordinators = text.WordSet("and or nor plus und oder sowie et ou ni y e o u
 // it is as often a preposition ("The frontend calls the backend over
 // gRPC") or a particle ("Replica db2 takes over after db1 fails").
 // "Que" is not either: "Alice sait que Bob est d'astreinte" (a red team's).
-var preferenceWords = text.WordSet("not instead rather than vs versus place favor favour beats wins > < → ← nicht statt anstatt anstelle lieber als gegenüber pas plutôt lieu no vez lugar más не вместо чем 而不是 不是 而非 其次 より ではなく")
+var preferenceWords = text.WordSet("not instead rather than vs versus place favor favour beats wins > < → ← nicht statt anstatt anstelle lieber als gegenüber pas plutôt lieu no não vez lugar más не вместо чем 而不是 不是 而非 其次 より ではなく")
 
 // orderWords order two steps ("Update tasks.md before progress.md", "lint,
 // then tests"); they reverse a rule only when they alone join the two
@@ -106,7 +106,7 @@ var consequenceWords = text.WordSet("then dann alors puis entonces luego то т
 func conditional(s string) bool { return conditionWords().MatchString(s) }
 
 var conditionWords = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(?:if|when|whenever|unless|once|assuming|provided|as long as|in case|wenn|falls|sobald|solange|sofern|si|quand|lorsqu\w*|pourvu|cuando|mientras|siempre que|a menos que)\b|(?:^|[^\p{L}])(?:если|когда|пока|при условии)(?:$|[^\p{L}])|如果|若是|要是|一旦|只要|たら|なら|場合|限り`)
+	return regexp.MustCompile(`(?i)\b(?:if|when|whenever|unless|once|assuming|provided|as long as|in case|wenn|falls|sobald|solange|sofern|si|quand|lorsqu\w*|pourvu|cuando|mientras|siempre que|a menos que|quando|caso|enquanto|desde que)\b|a não ser|(?:^|[^\p{L}])(?:если|когда|пока|при условии)(?:$|[^\p{L}])|如果|若是|要是|一旦|只要|たら|なら|場合|限り`)
 })
 
 // parallelSlots reports whether the terms toks[x0:x1] and toks[y0:y1] (x
