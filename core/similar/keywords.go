@@ -76,7 +76,7 @@ type tokenizer struct {
 // languages whose negators repeat one negation (negative concord).
 func concordNegator(w []byte) bool {
 	switch string(w) {
-	case "não", "nao", "no", "non", "nunca", "jamais", "jamás":
+	case "não", "nao", "no", "non", "nunca", "jamais":
 		return true
 	}
 	return false

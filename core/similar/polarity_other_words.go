@@ -8,16 +8,18 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
-// A negation set against a word that means one ("prevent using X" / "do
-// not use X", "keep X unchanged" / "do not modify X") may restate the rule
-// or reverse it, and the words cannot tell which (issue 27). It is not
-// claimed a reversal: the new text replaces the old as before, and the
-// reply, conflicts.log and check say nothing of reversing. Two red teams'
-// pairs hold the reading in place (TestPolarityReadings), and broke the
-// readings withdrawn beside it: a negation in an aside ("(not for
-// docs-only edits)" read as an exception let "(not any longer)" revoke a
-// rule unclaimed), and negators moving with their words in free word
-// order (Russian reversals said in another order lost their claim).
+// Polarity said in other words than the other text's (issue 27). A
+// negation set against a word that means one ("prevent using X" / "do not
+// use X", "keep X unchanged" / "do not modify X") may restate the rule or
+// reverse it, and the words cannot tell which: it is not claimed a
+// reversal; the new text replaces the old as before, and the reply,
+// conflicts.log and check say nothing of reversing. A negation moved to
+// another sentence of the same words is no duplicate (negationChangesClause).
+// Three red teams' pairs hold the readings in place (TestPolarityReadings),
+// and broke the readings withdrawn beside them: a negation in an aside
+// ("(not for docs-only edits)" read as an exception let "(not any longer)"
+// revoke a rule unclaimed), and negators moving with their words in free
+// word order (Russian reversals said in another order lost their claim).
 
 // affirmedOwnWords reports whether, of two texts of opposite sign, the
 // affirmative one's Core holds one word the negated one's lacks (in no form
