@@ -31,6 +31,9 @@ func affirmedOwnWords(old, new *Text) bool {
 	if old.effectiveSign() < 0 {
 		pos, neg = new, old
 	}
+	if !slices.ContainsFunc(pos.Core(), negativeInMeaning) {
+		return false // the common case, read without comparing words
+	}
 	own := func(a, b []string) []string {
 		var out []string
 		for _, x := range a {
