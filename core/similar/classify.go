@@ -409,13 +409,17 @@ func classify(old, new *Text, th Thresholds) Verdict {
 }
 
 // ownValues reports whether a, sorted, holds a value b does not.
-func ownValues(a, b []string) bool {
+func ownValues(a, b []string) bool { return len(valuesOnlyIn(a, b)) > 0 }
+
+// valuesOnlyIn are the values of a, sorted, that b, sorted, lacks.
+func valuesOnlyIn(a, b []string) []string {
+	var out []string
 	for _, v := range a {
 		if _, found := slices.BinarySearch(b, v); !found {
-			return true
+			out = append(out, v)
 		}
 	}
-	return false
+	return out
 }
 
 // flipsUnderCondition reports whether every negator of raw (direction

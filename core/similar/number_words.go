@@ -1,7 +1,6 @@
 package similar
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -184,10 +183,8 @@ func namedSubject(raw string) (noun, number string, ok bool) {
 	if len(f) < 2 || !namingNouns[noun] || number == "" || strings.Trim(number, "0123456789.") != "" || number[0] == '.' {
 		return "", "", false
 	}
-	for _, w := range strings.FieldsFunc(strings.ToLower(raw), func(r rune) bool { return !unicode.IsLetter(r) }) {
-		if oneCurrent[w] {
-			return "", "", false
-		}
+	if anyWordIn(raw, oneCurrent) {
+		return "", "", false
 	}
 	return noun, number, true
 }
@@ -209,16 +206,7 @@ func namesAnotherSubject(old, new *Text) (string, bool) {
 // otherFileValues reports whether each of two sorted value lists holds one
 // value the other lacks, and the two are files of a numbered series.
 func otherFileValues(a, b []string) (x, y string, ok bool) {
-	only := func(a, b []string) []string {
-		var out []string
-		for _, v := range a {
-			if _, found := slices.BinarySearch(b, v); !found {
-				out = append(out, v)
-			}
-		}
-		return out
-	}
-	oa, ob := only(a, b), only(b, a)
+	oa, ob := valuesOnlyIn(a, b), valuesOnlyIn(b, a)
 	if len(oa) != 1 || len(ob) != 1 {
 		return "", "", false
 	}
@@ -257,17 +245,15 @@ func numberedSeries(a, b string) bool {
 // that places the path ("… is migrations/0042_…", "lives in …"). Such a
 // text updates the other when the file changes (a red team's).
 func placesAFile(raw, path string) bool {
-	low := strings.ToLower(raw)
-	for _, w := range strings.FieldsFunc(low, func(r rune) bool { return !unicode.IsLetter(r) }) {
-		if oneCurrent[w] || latestWords[w] {
-			return true
-		}
+	if anyWordIn(raw, oneCurrent) || anyWordIn(raw, latestWords) {
+		return true
 	}
 	for _, w := range latestCJK {
 		if strings.Contains(raw, w) {
 			return true
 		}
 	}
+	low := strings.ToLower(raw)
 	i := strings.Index(low, strings.ToLower(path))
 	if i < 0 {
 		return false
@@ -276,8 +262,19 @@ func placesAFile(raw, path string) bool {
 	return len(before) > 0 && placingWords[strings.Trim(before[len(before)-1], "`'\"«»“”:,")]
 }
 
-// latestWords name the newest of a series; oneCurrent names the chosen.
-var latestWords = text.WordSet("latest newest last recent neueste letzte dernier dernière último última последний последняя")
+// anyWordIn reports whether raw holds, in lower case, a word of set.
+func anyWordIn(raw string, set map[string]bool) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(raw), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if set[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// latestWords name the newest of a series; oneCurrent (which holds
+// "latest" too) names the chosen.
+var latestWords = text.WordSet("newest last recent neueste letzte dernier dernière último última последний последняя")
 
 // latestCJK are latestWords in the languages written without spaces.
 var latestCJK = []string{"最新", "最後", "最近"}
@@ -285,5 +282,5 @@ var latestCJK = []string{"最新", "最後", "最近"}
 // placingWords place the path that follows them, or name it as the one
 // thing of its kind ("loaded by …", "the migration file …").
 var placingWords = text.WordSet(`is are was in at under into to from by lives live located stored moved renamed
-	file ist liegt in unter nach von durch datei est dans sous vers par fichier es está en bajo por archivo
+	file ist liegt unter nach von durch datei est dans sous vers par fichier es está en bajo por archivo
 	é fica em sob pelo arquivo это в во файл 在 は に`)
