@@ -902,7 +902,7 @@ func genericValue(v string) bool {
 	if strings.HasPrefix(v, "http://") || strings.HasPrefix(v, "https://") || strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") {
 		return false
 	}
-	if !hasLetter(v) {
+	if !hasLetter(v) || describesValue(v) {
 		return false
 	}
 	var lo, up bool
@@ -912,6 +912,34 @@ func genericValue(v string) bool {
 	}
 	return hasDigit(v) || (lo && up && classes(v) >= 3)
 }
+
+// codeCall is a function called in code: "renderWithMantine(ui".
+var codeCall = lazy(`^[A-Za-z_$][A-Za-z0-9_$.]*\(`)
+
+// describesValue reports whether v says what a value is rather than
+// giving it: three or more lower-case words joined by hyphens or
+// underscores, whose only digits name an encoding or a hash
+// ("base64-encoded-refresh-token", an API document's example body). A
+// generated token is not written in words; a password of words has no
+// digits to pass genericValue with, unless it holds a number of its own
+// ("prod-db-2024"), which stays a secret.
+func describesValue(v string) bool {
+	parts := strings.FieldsFunc(v, func(r rune) bool { return r == '-' || r == '_' })
+	if len(parts) < 3 {
+		return false
+	}
+	for _, p := range parts {
+		if !lowerWord().MatchString(p) && !formatName().MatchString(p) {
+			return false
+		}
+	}
+	return true
+}
+
+var (
+	lowerWord  = lazy(`^[a-z]+$`)
+	formatName = lazy(`^(?:base|sha|md|utf|crc|aes|rsa|hmac|ed)\d+$`)
+)
 
 // urlPassword accepts the password part of scheme://user:pass@host unless it
 // is a placeholder ("pass", "password", "<pw>", "${PW}", "****").
@@ -1133,6 +1161,11 @@ func strongPassword(v string) bool {
 	}
 	if namespacedID(v) || assignment().MatchString(v) {
 		return false // a store key, or `backup_dir=False` after the verb "pass"
+	}
+	if codeCall().MatchString(v) || strings.ContainsRune("([{", rune(v[0])) {
+		// the verb "pass" before a call or an aside: "pass the option —
+		// `renderWithMantine(ui, …)`", "let a real pair pass (Copilot)"
+		return false
 	}
 	l := text.LowerASCII(v)
 	for _, name := range vaults {

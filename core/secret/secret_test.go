@@ -18,6 +18,8 @@ func TestFindTruePositives(t *testing.T) {
 		{"export GH=ghs_Z1x2C3v4B5n6M7a8S9d0F1g2H3j4K5l6Q7w8", "GitHub token", "ghs_Z1x2C3v4B5n6M7a8S9d0F1g2H3j4K5l6Q7w8"},
 		{"use 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4cD5", "GitHub token", "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4cD5"},
 		{"GitLab: glpat-a1B2c3D4e5F6g7H8i9J0", "GitLab token", "glpat-a1B2c3D4e5F6g7H8i9J0"},
+		// words with a number of their own are a value, not its description
+		{`db_password: "prod-db-2024"`, "credential in an assignment", "prod-db-2024"},
 		// issue 27's eighth set (values generated for this test)
 		{"Drive was tested with ya29.uLES9AU4Zm3TdeI_v87t6hSv5_BJIO5jSQqEDCyI8VZv9TFaVK3AMHvFN7h0 today.", "Google OAuth access token", "ya29.uLES9AU4Zm3TdeI_v87t6hSv5_BJIO5jSQqEDCyI8VZv9TFaVK3AMHvFN7h0"},
 		{"Airtable の個人アクセストークンは patlsF7kgVtXmejZD.d6704ae7605dabdcdb78f84a233f4a2b16f08b0b489fd5db4c7caf05d2c32ddc です。", "Airtable token", "patlsF7kgVtXmejZD.d6704ae7605dabdcdb78f84a233f4a2b16f08b0b489fd5db4c7caf05d2c32ddc"},
@@ -251,6 +253,12 @@ func TestFindFalsePositives(t *testing.T) {
 		"Токен отозван, коммит с исправлением: 9fceb02d0ae598e95dc970b74767f19372d61af8",
 		"The api-token was rotated, fix commit: 9fceb02d0ae598e95dc970b74767f19372d61af8",
 		"Token de acceso rotado, SHA-256: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+		// real instruction files (issue 27): the verb "pass" before a
+		// call or an aside, and an API document's example body
+		"For a forced color scheme, pass the option — `renderWithMantine(ui, { colorScheme: \"dark\" })` — rather than a provider.",
+		"Reading the entry from a top-level one would let a real pair pass (Copilot).",
+		"`\"refreshToken\": \"base64-encoded-refresh-token\",`",
+		"api_key = \"sha256-hashed-api-key\"",
 	} {
 		if ms := Find(in); len(ms) != 0 {
 			t.Errorf("Find(%q) = %s %q, want nothing", in, ms[0].Kind, in[ms[0].Start:ms[0].End])
