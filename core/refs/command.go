@@ -19,7 +19,7 @@ var tools = map[string]Tool{
 // folder they run in.
 func commandLine(s string, a, b int) []Ref {
 	var out []Ref
-	ws := words(s, a, b)
+	ws := shellWords(s, a, b)
 	// A word that starts with # starts a comment: `make snapshots-fix  #
 	// update existing snapshots` runs one target, not four.
 	for k, w := range ws {
@@ -55,6 +55,32 @@ func commandLine(s string, a, b int) []Ref {
 				refs[0].Start, cdStart = cdStart, -1 // the cd is cited with the first command after it
 			}
 			out = append(out, refs...)
+		}
+	}
+	return out
+}
+
+// shellWords splits s[a:b] into a command's arguments: at white space, but
+// not inside quotes, so `make migrate-rev MSG="add foo column to runs"`
+// names one target and a variable, not the words of the message (a real
+// instruction file's, issue 27). An unclosed quote runs to the end.
+func shellWords(s string, a, b int) []span {
+	ws := words(s, a, b)
+	out := ws[:0]
+	var quote byte
+	for _, w := range ws {
+		if quote != 0 {
+			out[len(out)-1].end = w.end
+		} else {
+			out = append(out, w)
+		}
+		for i := w.start; i < w.end; i++ {
+			switch c := s[i]; {
+			case quote == 0 && (c == '"' || c == '\''):
+				quote = c
+			case c == quote:
+				quote = 0
+			}
 		}
 	}
 	return out

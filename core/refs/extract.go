@@ -14,11 +14,17 @@ func Extract(text string) []Ref {
 	codes := codeSpans(text)
 	for k, c := range codes {
 		x.prose(prev, c.outer.start)
+		prev = c.outer.end
+		if rejectedBefore().MatchString(text[max(0, c.outer.start-24):c.outer.start]) {
+			// "Use `npm run fmt:fix` (NOT `npm run lint:fix`)", "…
+			// instead of `make lint`": the code named as what not to run
+			// need not exist (a real instruction file's, issue 27)
+			continue
+		}
 		if r, ok := backtickedVersion(text, c); ok {
 			x.cands = append(x.cands, r)
 		}
 		x.code(c.inner.start, c.inner.end, codes[k+1:])
-		prev = c.outer.end
 	}
 	x.prose(prev, len(text))
 	out := x.result()
@@ -31,6 +37,10 @@ func Extract(text string) []Ref {
 	}
 	return out
 }
+
+// rejectedBefore ends in the words that name an alternative not to use,
+// right before its code span.
+var rejectedBefore = lazyRegexp(`(?i)(?:[(,—–]\s*not|instead\s+of|rather\s+than|en\s+lugar\s+de|en\s+vez\s+de|em\s+vez\s+de|au\s+lieu\s+de|statt|вместо)\s+$`)
 
 // extraction collects candidates; result keeps the ones that do not overlap
 // a stronger one.

@@ -188,6 +188,13 @@ func TestExtract(t *testing.T) {
 		{"code task word", "`task` and `just_relation` are names.", []string{"task=path:task (soft)", "just_relation=path:just_relation (soft)"}},
 		{"placeholder target", "`make <target>`", nil},
 		{"variable target", "`make $(TARGET)`", nil},
+		// the alternative an entry rejects need not exist
+		{"rejected in an aside", "Use `npm run fmt:fix` (NOT `npm run lint:fix`) before commits.", []string{"npm run fmt:fix=cmd:npm fmt:fix"}},
+		{"rejected instead of", "Run `make check` instead of `make lint`.", []string{"make check=cmd:make check"}},
+		{"not rejected", "Run `make check`, then `make lint`.", []string{"make check=cmd:make check", "make lint=cmd:make lint"}},
+		// a quoted value is one argument, however many words it holds
+		{"quoted variable", "`cd backend && make migrate-rev MSG=\"add foo column to runs\"`", []string{"cd backend && make migrate-rev=cmd:make migrate-rev in backend"}},
+		{"quoted variable first", "`make MSG='add foo' lint`", []string{"make MSG='add foo' lint=cmd:make lint"}},
 
 		// Versions.
 		{"node", "We are on Node 18.", []string{"Node 18=version:node =18"}},

@@ -3,6 +3,7 @@ package refs
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 )
 
 // packageJSON is what the reference rules read of a package.json: the
@@ -150,6 +151,16 @@ func parsePackageScripts(src []byte) (Manifest, bool) {
 	for _, m := range pkg.objects["scripts"] {
 		if m.key != "" { // no command runs a script without a name
 			n.add(m.key, m.line, false)
+		}
+	}
+	// `pnpm rstest run` runs the binary of @rstest/core: a dependency may
+	// install a binary under its name, the last part of it or its scope
+	for _, field := range []string{"dependencies", "devDependencies", "optionalDependencies", "peerDependencies"} {
+		for _, m := range pkg.objects[field] {
+			n.m.Binaries = append(n.m.Binaries, m.key)
+			if scope, last, scoped := strings.Cut(strings.TrimPrefix(m.key, "@"), "/"); scoped {
+				n.m.Binaries = append(n.m.Binaries, scope, last)
+			}
 		}
 	}
 	return n.m, true
