@@ -22,6 +22,10 @@ func TestReversalClaimsThroughTheBinary(t *testing.T) {
 		{"negation in other words", "Use the `stable` toolchain, prevent using `nightly` toolchains.", "Use the stable toolchain; do not use nightly toolchains.", false},
 		{"negation moved to the other sentence", "Build on Linux runners; never build on macOS runners.", "Never build on Linux runners; build on macOS runners.", true},
 		{"Portuguese não", "Use o pnpm para instalar dependências.", "Não use o pnpm para instalar dependências.", true},
+		// an aside that rejects code (real instruction files): detail,
+		// unless the old entry used the rejected code
+		{"code aside adds detail", "Always run `npm run fmt:fix` before commits.", "Always run `npm run fmt:fix` (not `npm run lint:fix`) before commits.", false},
+		{"code aside rejects the old code", "Run `npm run lint:fix` before commits.", "Always run `npm run fmt:fix` (not `npm run lint:fix`) before commits.", true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

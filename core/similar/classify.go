@@ -44,6 +44,13 @@ func Classify(old, new *Text, th Thresholds) Verdict {
 		// the question lost it (a red team's); stored beside, and named
 		return Verdict{Action: Store, Similarity: v.Similarity}
 	}
+	if v.Action == Conflict && wholeCode(old.Raw) && wholeCode(new.Raw) {
+		// "`console.log(\"Task succeeded\")`" / "`… failed`", "`# Quarantine
+		// and push`" / "`# Unquarantine …`": two lines of code are two
+		// things the project writes, whatever words they hold (real
+		// instruction files, issue 27)
+		return Verdict{Action: Store, Similarity: v.Similarity, Kind: KindSibling, Reason: "two lines of code"}
+	}
 	if v.Action == Update && v.Kind == KindValue {
 		if reason, ok := namesAnotherSubject(old, new); ok {
 			return Verdict{Action: Store, Similarity: v.Similarity, Kind: KindSibling, Reason: "sibling: " + reason}
@@ -111,6 +118,12 @@ func Classify(old, new *Text, th Thresholds) Verdict {
 		}
 	}
 	return v
+}
+
+// wholeCode reports whether raw is one code span and nothing else.
+func wholeCode(raw string) bool {
+	r := strings.TrimSpace(raw)
+	return len(r) > 2 && r[0] == '`' && r[len(r)-1] == '`' && strings.Count(r, "`") == 2
 }
 
 // oneWordApartOnly reports whether a reversal was read from one word of
@@ -783,6 +796,9 @@ func reversal(old, new *Text, flipped bool, sim float64) (Verdict, bool) {
 			return Verdict{Action: Update, Similarity: sim, Reason: "polarity in other words"}, true
 		}
 	}
+	if flipped && !reversed && negationsOnOwnWords(old, new) {
+		return Verdict{}, false
+	}
 	if flipped != reversed {
 		// Forms of one word count as one ("before you commit" / "before
 		// committing"): such a pair is already a candidate of Pairs, whose
@@ -794,7 +810,7 @@ func reversal(old, new *Text, flipped bool, sim float64) (Verdict, bool) {
 			return conflict("reversal with extra words")
 		}
 	}
-	if !flipped && !reversed && (orderAgainst(old, new) || orderAgainst(new, old)) &&
+	if !flipped && !reversed && (orderAgainst(old, new) || orderAgainst(new, old) || codeAgainst(old, new) || codeAgainst(new, old)) &&
 		(subset(old.Core(), new.Core()) || subset(new.Core(), old.Core())) {
 		return conflict("prefers another option")
 	}

@@ -38,6 +38,24 @@ func TestClassify(t *testing.T) {
 		{"Use the `stable` toolchain, prevent using `nightly` toolchains.", "Use the stable toolchain; do not use nightly toolchains.", Update, "polarity in other words", false},
 		{"Do not modify the imported upstream SQLite golden tests for Turso behavior changes.", "Keep the imported upstream SQLite golden tests unchanged when Turso behavior changes.", Update, "polarity in other words", false},
 		{"Force-pushing to `main` is allowed when CI is green.", "Force-pushing to `main` is forbidden.", Conflict, "reversal with extra words", false},
+		// an aside that rejects code is an order phrase, as ", not `…`"
+		// is: it adds detail unless the other text uses the rejected code
+		// (real instruction files, issue 27); an aside of words is read as
+		// before
+		{"Always run `npm run fmt:fix` before commits.", "Always run `npm run fmt:fix` (NOT `npm run lint:fix`) before commits.", Update, "adds detail", false},
+		{"Run `npm run lint:fix` before commits.", "Always run `npm run fmt:fix` (not `npm run lint:fix`) before commits.", Conflict, "prefers another option", false},
+		{"Always run `npm run fmt:fix` (not `npm run lint:fix`) before commits.", "Run `npm run lint:fix` before commits.", Conflict, "prefers another option", false},
+		{"Install dependencies with `pnpm install` (not `npm install` or `yarn`).", "Install dependencies with `yarn`.", Conflict, "prefers another option", false},
+		{"Run the tests before commits.", "Run the tests (not any longer) before commits.", Conflict, "reversal with extra words", false},
+		// two lines of code claim no reversal: each is something the
+		// project writes
+		{"`console.log(\"Task succeeded\", ctx.task.id);`", "`console.log(\"Task failed\", ctx.task.id);`", Store, "two lines of code", false},
+		{"`# Quarantine and push to an existing PR`", "`# Unquarantine and push to an existing PR`", Store, "two lines of code", false},
+		{"Run `make test`.", "Never run `make test`.", Conflict, "reversal", false},
+		// "without" over words only one text holds says how, not whether
+		{"Triggers multiple runs of a single task with different payloads without importing the task.", "Triggers multiple runs of a single task with different payloads.", Update, "says less", false},
+		{"Build the image with the cache.", "Build the image without the cache.", Conflict, "reversal", false},
+		{"Never deploy without approval.", "Deploy without approval.", Conflict, "reversal", false},
 		{"Do not use the system Python or pip.", "Use the system Python and pip directly.", Conflict, "reversal with extra words", false},
 		// a negation in an aside stays a reversal: read as an exception,
 		// "(not any longer)" and "(not since v3)" revoked rules unclaimed

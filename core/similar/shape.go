@@ -1,8 +1,10 @@
 package similar
 
 import (
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -221,7 +223,9 @@ func shapeTokens(raw string) []stok {
 			hira := unicode.Is(unicode.Hiragana, r)
 			toks = append(toks, stok{s: string(r), cjk: true, unit: !hira, comma: comma, clause: clause})
 			comma = false
-		case r == ',' && text.IsJSSpace(next) || r == '，' || r == '、':
+		case r == ',' && text.IsJSSpace(next) || r == '，' || r == '、' || r == '(' && codeAsideAt().Match(b[i:]):
+			// "(not `npm run lint:fix`)" rejects the code named as ", not
+			// `npm run lint:fix`" does
 			endWord()
 			comma = true
 		case strings.ContainsRune(".;:!?", r) && text.IsJSSpace(next) || strings.ContainsRune("。；！？", r):
@@ -310,6 +314,23 @@ var (
 	pairedPhrases = [][2]string{{"not", "but"}, {"pas", "mais"}, {"non", "mais"}, {"nicht", "sondern"},
 		{"kein", "sondern"}, {"keine", "sondern"}, {"не", "а"}, {"không phải", "mà"}, {"不是", "而是"}}
 )
+
+// codeAside is an aside that rejects code and says nothing else: "Always
+// run `npm run fmt:fix` (NOT `npm run lint:fix`) before commits" (a real
+// instruction file's, issue 27). Only code is read so: an aside of words
+// ("(not any longer)", "(nicht gestattet)") may revoke the rule itself (a
+// red team's), and code names a command or a value, never a time or a
+// verdict.
+var codeAside = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(codeAsideSrc)
+})
+
+// codeAsideAt is codeAside where a text's "(" stands.
+var codeAsideAt = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^" + codeAsideSrc) })
+
+const codeAsideSrc = "\\(\\s*(?i:not|no|nicht|pas|non|не)\\s+" + asideCode + "(?:\\s*(?:,|/|or|nor|oder|ou|o|или)\\s*" + asideCode + ")*\\s*\\)"
+
+const asideCode = "`[^`\\n]+`"
 
 // matchAt reports how many tokens starting at i spell phrase.
 func matchAt(toks []stok, i int, phrase string) int {
@@ -512,6 +533,48 @@ func orderAgainst(a, b *Text) bool {
 	return false
 }
 
+// codeAgainst: a rejects in a code aside what b uses, and b uses none of
+// the code a keeps ("Always run `npm run fmt:fix` (not `npm run
+// lint:fix`) before commits" / "Run `npm run lint:fix` before commits").
+// Code is compared whole, where units would find "npm", "run" and "fix"
+// on both sides.
+func codeAgainst(a, b *Text) bool {
+	if !a.hasOrder || !strings.Contains(a.Raw, "(") {
+		return false
+	}
+	asides := codeAside().FindAllStringIndex(a.Raw, -1)
+	if asides == nil {
+		return false
+	}
+	var rejected, kept []string
+	last := 0
+	for _, x := range asides {
+		kept = append(kept, codeSpans(a.Raw[last:x[0]])...)
+		rejected = append(rejected, codeSpans(a.Raw[x[0]:x[1]])...)
+		last = x[1]
+	}
+	kept = append(kept, codeSpans(a.Raw[last:])...)
+	used := codeSpans(b.Raw)
+	return intersects(rejected, used) && !intersects(kept, used)
+}
+
+// codeSpans are the code spans of s, without their backticks.
+func codeSpans(s string) []string {
+	var out []string
+	for {
+		i := strings.IndexByte(s, '`')
+		if i < 0 {
+			return out
+		}
+		j := strings.IndexByte(s[i+1:], '`')
+		if j < 0 {
+			return out
+		}
+		out = append(out, strings.TrimSpace(s[i+1:i+1+j]))
+		s = s[i+j+2:]
+	}
+}
+
 func intersects(a, b []string) bool {
 	for _, x := range a {
 		for _, y := range b {
@@ -527,7 +590,7 @@ func intersects(a, b []string) bool {
 // which with it may make an order ("A, not B", "A et non B": findOrders
 // reads both).
 func hasOrderMark(s string) bool {
-	if strings.ContainsRune(s, ',') || strings.ContainsRune(s, '，') || strings.ContainsRune(s, '、') {
+	if strings.ContainsRune(s, ',') || strings.ContainsRune(s, '，') || strings.ContainsRune(s, '、') || strings.Contains(s, "(") && codeAside().MatchString(s) {
 		return true
 	}
 	for and := range andWords {
