@@ -217,6 +217,12 @@ func TestExtract(t *testing.T) {
 		{"next alone is a word", "The next 3 steps run in CI.", nil},
 		{"a Cursor rule link", "See [auth rules](mdc:src/rules/auth.mdc) for sessions.", []string{"src/rules/auth.mdc=path:src/rules/auth.mdc"}},
 		{"placeholder segments", "Add snapshots under `tests/specs/nursery/myRuleName/` and code in `src/your-module/foo.ts`.", nil},
+		// real instruction files (issue 27): an example's name with a
+		// suffix, a dated name's pattern, names of tools joined by a slash
+		{"placeholder with a suffix", "Tests live beside the source, as `src/remote/foo.test.ts`.", nil},
+		{"dated pattern", "New ideas go to `docs/plans/YYYYMMDD-slug.md`.", nil},
+		{"tool names", "The assets folder holds the main TypeScript/Vue.js application.", nil},
+		{"a file of a framework's name", "Its entry is src/Vue.js in the demo.", []string{"src/Vue.js=path:src/Vue.js"}},
 		{"my is a word", "Edit `src/mystery/index.ts`.", []string{"src/mystery/index.ts=path:src/mystery/index.ts"}},
 		{"what a release brought", "Laravel 11 allows limiting eager loads; new commands are available in Laravel 11.", nil},
 		{"since a release", "Since Node 18, fetch is global.", nil},

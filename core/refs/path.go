@@ -80,6 +80,9 @@ func readPath(tok string, mode pathMode, shortcut bool) (pathToken, bool) {
 			return p, false // alternatives: Database.php/bootstrap.php
 		}
 	}
+	if mode == inProse && len(segs) > 1 && techNames(segs) {
+		return p, false // "the TypeScript/Vue.js application": names of tools
+	}
 	p.path = base
 	first, last := segs[0], segs[len(segs)-1]
 	if first == ".git" {
@@ -359,17 +362,34 @@ func union(a, b map[string]bool) map[string]bool {
 	return m
 }
 
+// techNames reports whether every segment of a path in prose is a
+// capitalised name and the last one a framework's "Name.js": "TypeScript/
+// Vue.js", "React/Next.js" (real instruction files, issue 27). A file of
+// such a name is written in a folder of lower-case words, or in code.
+func techNames(segs []string) bool {
+	for _, s := range segs {
+		if s == "" || s[0] < 'A' || s[0] > 'Z' {
+			return false
+		}
+	}
+	last := segs[len(segs)-1]
+	return strings.HasSuffix(last, ".js") && !strings.ContainsAny(last[:len(last)-3], "._-")
+}
+
 // placeholderSegment reports whether a path segment names a thing for the
 // reader to fill in: "myRuleName", "my-feature", "your_module", "foo",
 // "<name>" (the biome labels of issue 27's second set).
 func placeholderSegment(s string) bool {
 	name := s
-	if k := strings.LastIndexByte(s, '.'); k > 0 {
-		name = s[:k]
+	if k := strings.IndexByte(s, '.'); k > 0 {
+		name = s[:k] // "foo.test.ts" names foo
 	}
 	switch strings.ToLower(name) {
 	case "foo", "bar", "baz", "xxx", "something", "whatever", "yourname":
 		return true
+	}
+	if strings.Contains(name, "YYYY") || strings.Contains(name, "yyyy") {
+		return true // a dated name's pattern: docs/plans/YYYYMMDD-slug.md
 	}
 	if strings.ContainsAny(name, "<>{}") {
 		return true
