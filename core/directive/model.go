@@ -523,6 +523,28 @@ func qualified(toks []mtoken, end, e int) bool {
 // project" says what the rules are for, not whose they are.
 var purpose = map[string]bool{"for": true, "pour": true, "für": true, "para": true, "для": true, "为": true}
 
+// signedOff reports whether the "off" at i ends "sign off", which approves
+// ("signing off a commit you cherry-picked is legitimate", a real
+// instruction file's DCO note, issue 27) where "turn off" disables.
+func signedOff(toks []mtoken, i int) bool {
+	if toks[i].w != "off" || i == 0 {
+		return false
+	}
+	switch toks[i-1].w {
+	case "sign", "signs", "signed", "signing":
+	default:
+		return false
+	}
+	for k := max(0, i-4); k < i-1; k++ {
+		switch toks[k].w {
+		case "turn", "turns", "turned", "turning", "switch", "switches", "switched", "switching",
+			"toggle", "set", "leave", "keep", "flip", "shut":
+			return false // "turn signing off": the signing is turned off
+		}
+	}
+	return true
+}
+
 // forced reports a force flag in the clause of a push.
 func forced(toks []mtoken, cs, e int) bool {
 	for k := cs; k < min(e, cs+2*reach); k++ {
@@ -603,7 +625,7 @@ func actionAt(toks []mtoken, cs, i, e int) (end, base, subset, from int, what st
 		}
 		return b - 1, w, subset, from, "delete what the project keeps"
 	}
-	if t.c&wDisable != 0 && obj(wGuard|wChecks) {
+	if t.c&wDisable != 0 && obj(wGuard|wChecks) && !signedOff(toks, i) {
 		w := 1
 		for k := a; k < b; k++ {
 			if toks[k].c&wChecks != 0 && !localChecks[toks[k].w] {
