@@ -1,6 +1,7 @@
 package refs
 
 import (
+	"slices"
 	"sort"
 	"strings"
 )
@@ -29,6 +30,9 @@ func Extract(text string) []Ref {
 	x.prose(prev, len(text))
 	out := x.result()
 	if hasPath(out) {
+		out = dropIllustrations(text, out)
+	}
+	if hasPath(out) {
 		words := proseWords(text, codes, out)
 		lower := lowered(words)
 		markGone(text, lower, out)
@@ -37,6 +41,51 @@ func Extract(text string) []Ref {
 	}
 	return out
 }
+
+// dropIllustrations drops the paths an entry gives as an illustration, not
+// as a file of the repository (real instruction files, issue 27): after an
+// "Example:" label in the same sentence ("例: source の
+// `dot_config/nvim/lazyvim.json`", "Example: [prisma.mdc](mdc:…)"), and,
+// in an entry about branches, names without an extension, which are
+// branches ("`v2/fix/oauth-scope-union`"). A path cited so may be gone
+// and nobody misled: when unsure, silent. "e.g." and "for example" are
+// not read so: in the reference sets' tuning halves they cite real files
+// that went away ("(e.g., `references/hello-world`)").
+func dropIllustrations(text string, found []Ref) []Ref {
+	markers := exampleMarker().FindAllStringIndex(text, -1)
+	branches := branchWord().FindAllStringIndex(text, -1)
+	if markers == nil && branches == nil {
+		return found
+	}
+	return slices.DeleteFunc(found, func(r Ref) bool {
+		if r.Kind != Path {
+			return false
+		}
+		if !strings.Contains(r.Path[strings.LastIndexByte(r.Path, '/')+1:], ".") {
+			for _, b := range branches {
+				if b[1] <= r.Start && !sentenceEnds(text[b[1]:r.Start]) || r.End <= b[0] && !sentenceEnds(text[r.End:b[0]]) {
+					return true
+				}
+			}
+		}
+		for _, m := range markers {
+			if m[1] <= r.Start && !sentenceEnds(text[m[1]:r.Start]) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// sentenceEnds reports whether s holds the end of a sentence.
+func sentenceEnds(s string) bool {
+	return strings.Contains(s, ". ") || strings.Contains(s, "; ") || strings.ContainsAny(s, "。\n")
+}
+
+var (
+	exampleMarker = lazyRegexp(`(?i)\b(?:examples?|beispiele?|ejemplos?|exemplos?|exemples?)\s*[:：]|(?i:пример)\s*[:：]|例\s*[:：]`)
+	branchWord    = lazyRegexp(`(?i)\bbranch(?:es)?\b|\bbranch-?names?\b|ブランチ|分支|\bramas?\b|\bZweig|ветк[аиуе]`)
+)
 
 // rejectedBefore ends in the words that name an alternative not to use,
 // right before its code span.

@@ -192,6 +192,14 @@ func TestExtract(t *testing.T) {
 		{"rejected in an aside", "Use `npm run fmt:fix` (NOT `npm run lint:fix`) before commits.", []string{"npm run fmt:fix=cmd:npm fmt:fix"}},
 		{"rejected instead of", "Run `make check` instead of `make lint`.", []string{"make check=cmd:make check"}},
 		{"not rejected", "Run `make check`, then `make lint`.", []string{"make check=cmd:make check", "make lint=cmd:make lint"}},
+		// an illustration is no file of the repository
+		{"after an example label", "Keep helpers small. Example: `src/utils/format-date.ts`.", nil},
+		{"after e.g., a real file", "Use the test projects (e.g., `references/hello-world`).", []string{"references/hello-world=path:references/hello-world (soft)"}},
+		{"after 例", "パスは target 基準。例: source の `dot_config/nvim/lazyvim.json`", nil},
+		{"example in the sentence before", "Example: the demo. Config lives in `config/app.yml`.", []string{"config/app.yml=path:config/app.yml"}},
+		{"例外 is no example", "例外処理は `src/errors/handler.ts` に書く。", []string{"src/errors/handler.ts=path:src/errors/handler.ts"}},
+		{"branch names", "Branch names start with the version: `v2/fix/oauth-scope-union`.", nil},
+		{"a file beside branches", "Feature branches must keep `scripts/release.sh` working.", []string{"scripts/release.sh=path:scripts/release.sh"}},
 		// a quoted value is one argument, however many words it holds
 		{"quoted variable", "`cd backend && make migrate-rev MSG=\"add foo column to runs\"`", []string{"cd backend && make migrate-rev=cmd:make migrate-rev in backend"}},
 		{"quoted variable first", "`make MSG='add foo' lint`", []string{"make MSG='add foo' lint=cmd:make lint"}},
