@@ -44,7 +44,7 @@ func sampleRepo() *refstest.Repo {
 			{Tool: refs.Make}:             {File: "Makefile", Names: []string{"build", "test", "test-e2e", "lint", "release"}},
 			{Tool: refs.Make, Dir: "api"}: {File: "api/Makefile", Names: []string{"serve"}, Open: true},
 			{Tool: refs.Npm}:              {File: "package.json", Names: []string{"dev", "build", "test", "test:e2e", "lint"}},
-			{Tool: refs.Pnpm}:             {File: "package.json", Names: []string{"dev", "build", "test", "test:e2e", "lint"}, Binaries: []string{"@rstest/core", "rstest", "core"}},
+			{Tool: refs.Pnpm}:             {File: "package.json", Names: []string{"dev", "build", "test", "test:e2e", "lint"}, Binaries: []string{"rstest", "angular"}},
 			{Tool: refs.Yarn}:             {File: "package.json", Names: []string{"dev", "build", "test", "test:e2e", "lint"}},
 			{Tool: refs.Npm, Dir: "web"}:  {File: "web/package.json", Names: []string{"storybook", "preview"}},
 			{Tool: refs.Npm, Dir: "src"}:  {File: "src/package.json", Names: []string{"build"}},

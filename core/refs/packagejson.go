@@ -154,12 +154,18 @@ func parsePackageScripts(src []byte) (Manifest, bool) {
 		}
 	}
 	// `pnpm rstest run` runs the binary of @rstest/core: a dependency may
-	// install a binary under its name, the last part of it or its scope
+	// install a binary under its name or its scope's. The part after the
+	// scope names a piece ("build" of @angular/build, "dev" of
+	// @remix-run/dev, whose binaries are ng and remix: a red team's), and
+	// @types installs none.
 	for _, field := range []string{"dependencies", "devDependencies", "optionalDependencies", "peerDependencies"} {
 		for _, m := range pkg.objects[field] {
-			n.m.Binaries = append(n.m.Binaries, m.key)
-			if scope, last, scoped := strings.Cut(strings.TrimPrefix(m.key, "@"), "/"); scoped {
-				n.m.Binaries = append(n.m.Binaries, scope, last)
+			scope, _, scoped := strings.Cut(strings.TrimPrefix(m.key, "@"), "/")
+			switch {
+			case !scoped:
+				n.m.Binaries = append(n.m.Binaries, m.key)
+			case scope != "types":
+				n.m.Binaries = append(n.m.Binaries, scope)
 			}
 		}
 	}

@@ -913,28 +913,41 @@ func genericValue(v string) bool {
 	return hasDigit(v) || (lo && up && classes(v) >= 3)
 }
 
-// codeCall is a function called in code: "renderWithMantine(ui".
-var codeCall = lazy(`^[A-Za-z_$][A-Za-z0-9_$.]*\(`)
+// codeCall is a function called in code: "renderWithMantine(ui", a name
+// in camel case with its first argument a name, or none.
+var codeCall = lazy(`^[a-z_$][a-z0-9_$]*[A-Z][A-Za-z0-9_$]*\((?:[A-Za-z_$][A-Za-z0-9_$]*)?$`)
+
+// asideWord is a word in brackets: "(Copilot)".
+var asideWord = lazy(`^\(\p{Lu}\p{Ll}+\)?$`)
 
 // describesValue reports whether v says what a value is rather than
 // giving it: three or more lower-case words joined by hyphens or
-// underscores, whose only digits name an encoding or a hash
-// ("base64-encoded-refresh-token", an API document's example body). A
-// generated token is not written in words; a password of words has no
-// digits to pass genericValue with, unless it holds a number of its own
-// ("prod-db-2024"), which stays a secret.
+// underscores, whose only digits name an encoding or a hash, and which
+// name a kind of secret and how it is made ("base64-encoded-refresh-token",
+// an API document's example body). A generated token is not written in
+// words; words with a number of their own ("prod-db-2024"), or without
+// both names ("sk_live_base64_zxcvbnmasdf", a red team's), stay a secret.
 func describesValue(v string) bool {
 	parts := strings.FieldsFunc(v, func(r rune) bool { return r == '-' || r == '_' })
 	if len(parts) < 3 {
 		return false
 	}
+	var kind, made bool
 	for _, p := range parts {
 		if !lowerWord().MatchString(p) && !formatName().MatchString(p) {
 			return false
 		}
+		kind = kind || secretKinds[p]
+		made = made || madeWords[p] || formatName().MatchString(p)
 	}
-	return true
+	return kind && made
 }
+
+// secretKinds name what a value is; madeWords how it is made.
+var (
+	secretKinds = map[string]bool{"token": true, "key": true, "secret": true, "password": true, "digest": true, "hash": true, "signature": true}
+	madeWords   = map[string]bool{"encoded": true, "hashed": true, "signed": true, "encrypted": true, "generated": true, "random": true, "hex": true}
+)
 
 var (
 	lowerWord  = lazy(`^[a-z]+$`)
@@ -1162,9 +1175,12 @@ func strongPassword(v string) bool {
 	if namespacedID(v) || assignment().MatchString(v) {
 		return false // a store key, or `backup_dir=False` after the verb "pass"
 	}
-	if codeCall().MatchString(v) || strings.ContainsRune("([{", rune(v[0])) {
+	if codeCall().MatchString(v) || asideWord().MatchString(v) {
 		// the verb "pass" before a call or an aside: "pass the option —
-		// `renderWithMantine(ui, …)`", "let a real pair pass (Copilot)"
+		// `renderWithMantine(ui, …)`", "let a real pair pass (Copilot)";
+		// a password may hold brackets ("Secret(2024)!", "(8Hk#2mZq)": a
+		// red team's), so only a camel-case name opening its arguments and
+		// a word in brackets are read so
 		return false
 	}
 	l := text.LowerASCII(v)

@@ -20,6 +20,12 @@ func TestFindTruePositives(t *testing.T) {
 		{"GitLab: glpat-a1B2c3D4e5F6g7H8i9J0", "GitLab token", "glpat-a1B2c3D4e5F6g7H8i9J0"},
 		// words with a number of their own are a value, not its description
 		{`db_password: "prod-db-2024"`, "credential in an assignment", "prod-db-2024"},
+		// a red team's: brackets in a password, words without a kind and
+		// a making
+		{"The staging password is Secret(2024)!", "password", "Secret(2024"},
+		{"The Postgres password is (8Hk#2mZq) on staging", "password", "(8Hk#2mZq"},
+		{"Use password Qz(7rT2p!x to log into the NAS", "password", "Qz(7rT2p!x"},
+		{`STRIPE_SECRET_KEY = "sk_live_base64_zxcvbnmasdf"`, "credential in an assignment", "sk_live_base64_zxcvbnmasdf"},
 		// issue 27's eighth set (values generated for this test)
 		{"Drive was tested with ya29.uLES9AU4Zm3TdeI_v87t6hSv5_BJIO5jSQqEDCyI8VZv9TFaVK3AMHvFN7h0 today.", "Google OAuth access token", "ya29.uLES9AU4Zm3TdeI_v87t6hSv5_BJIO5jSQqEDCyI8VZv9TFaVK3AMHvFN7h0"},
 		{"Airtable の個人アクセストークンは patlsF7kgVtXmejZD.d6704ae7605dabdcdb78f84a233f4a2b16f08b0b489fd5db4c7caf05d2c32ddc です。", "Airtable token", "patlsF7kgVtXmejZD.d6704ae7605dabdcdb78f84a233f4a2b16f08b0b489fd5db4c7caf05d2c32ddc"},

@@ -52,10 +52,17 @@ func TestClassify(t *testing.T) {
 		{"`console.log(\"Task succeeded\", ctx.task.id);`", "`console.log(\"Task failed\", ctx.task.id);`", Store, "two lines of code", false},
 		{"`# Quarantine and push to an existing PR`", "`# Unquarantine and push to an existing PR`", Store, "two lines of code", false},
 		{"Run `make test`.", "Never run `make test`.", Conflict, "reversal", false},
-		// "without" over words only one text holds says how, not whether
-		{"Triggers multiple runs of a single task with different payloads without importing the task.", "Triggers multiple runs of a single task with different payloads.", Update, "says less", false},
-		{"Build the image with the cache.", "Build the image without the cache.", Conflict, "reversal", false},
-		{"Never deploy without approval.", "Deploy without approval.", Conflict, "reversal", false},
+		// two actions named, as a glossary lists them
+		{"Removing a user from a group", "Adding a user to a group", Store, "two actions named", false},
+		{"Caching API responses is allowed.", "Caching API responses is forbidden.", Conflict, "reversal", false},
+		// a red team's: a setting in code reverses; the aside rejects a
+		// command with its arguments, and a part of the old text
+		{"`tls_verify: on`", "`tls_verify: off`", Conflict, "reversal", false},
+		{"Install dependencies with `npm install`.", "Install dependencies with `pnpm install` (not `npm`).", Conflict, "prefers another option", false},
+		{"Install dependencies with `npm`.", "Install dependencies with `yarn` (not `npm install`).", Conflict, "prefers another option", false},
+		{"Use npm for installs.", "Use `pnpm` for installs (not `npm`).", Conflict, "prefers another option", false},
+		{"Use `pnpm` (not `npm`).", "Use `pnpm`; `npm` is banned.", Update, "adds detail", false},
+		{"Run `make test` and `make lint` before pushing.", "Run `make test` before pushing (not `make lint`).", Conflict, "prefers another option", false},
 		{"Do not use the system Python or pip.", "Use the system Python and pip directly.", Conflict, "reversal with extra words", false},
 		// a negation in an aside stays a reversal: read as an exception,
 		// "(not any longer)" and "(not since v3)" revoked rules unclaimed

@@ -142,50 +142,6 @@ func shortVerbStem(w string) string {
 // "do not *use*", "never to *modify*".
 var governedSkips = text.WordSet("do does did to be the a an")
 
-// negationsOnOwnWords reports whether the negators of the two texts are
-// all "without" (sans, sin, ohne, sem, без), each governing (the next
-// content word of its clause) a word the other text lacks in every form:
-// "Triggers runs with different payloads without importing the task" /
-// "Triggers runs with different payloads" (a real instruction file's,
-// issue 27). "Without X" says how, not whether: it does not reverse what
-// both say, so no reversal is claimed, and the store decides as for any
-// other pair. Other negators may revoke the rule from an aside of their
-// own words ("(no longer)", "(nicht seit v3)", "(não é mais necessário)": a
-// red team's), and keep their reading.
-func negationsOnOwnWords(old, new *Text) bool {
-	ot, nt := shapeTokens(old.Raw), shapeTokens(new.Raw)
-	ownGoverned := func(toks, other []stok) (seen, own bool) {
-		for k, t := range toks {
-			if !negator(t) {
-				continue
-			}
-			if !withoutWords[t.s] {
-				return true, false
-			}
-			seen = true
-			j := k + 1
-			for j < len(toks) && toks[j].clause == t.clause && !toks[j].unit {
-				j++
-			}
-			if j == len(toks) || toks[j].clause != t.clause || toks[j].cjk {
-				return true, false
-			}
-			w := toks[j].s
-			if slices.ContainsFunc(other, func(o stok) bool {
-				return o.unit && (o.s == w || variants([]unit{{s: o.s}}, []unit{{s: w}}) || shortVerbStem(o.s) == shortVerbStem(w))
-			}) {
-				return true, false
-			}
-		}
-		return seen, true
-	}
-	os, oo := ownGoverned(ot, nt)
-	ns, no := ownGoverned(nt, ot)
-	return (os || ns) && oo && no
-}
-
-var withoutWords = text.WordSet("without sans sin ohne sem без")
-
 // negationChangesClause reports whether two texts of several sentences or
 // clauses pair their content words with negations differently: each
 // clause read as its words (sorted) and whether a negator flips it, the

@@ -533,30 +533,62 @@ func orderAgainst(a, b *Text) bool {
 	return false
 }
 
-// codeAgainst: a rejects in a code aside what b uses, and b uses none of
-// the code a keeps ("Always run `npm run fmt:fix` (not `npm run
-// lint:fix`) before commits" / "Run `npm run lint:fix` before commits").
-// Code is compared whole, where units would find "npm", "run" and "fix"
-// on both sides.
+// codeAgainst: a rejects in a code aside code that b uses, and b negates
+// nothing ("Always run `npm run fmt:fix` (not `npm run lint:fix`) before
+// commits" / "Run `npm run lint:fix` before commits"). Where b uses a's
+// kept code too, only in one list with the rejected ("Run `make test`
+// (not `make lint`)" / "Run `make test` and `make lint`", which a red team
+// found skipped as a duplicate): in a clause of its own the rejected code
+// may be rejected again ("Use `pnpm`; `npm` is banned"). Code is compared
+// whole, or as a command and its arguments (`npm` rejects `npm install`),
+// where units would find "npm", "run" and "fix" on both sides.
 func codeAgainst(a, b *Text) bool {
-	if !a.hasOrder || !strings.Contains(a.Raw, "(") {
-		return false
-	}
-	asides := codeAside().FindAllStringIndex(a.Raw, -1)
-	if asides == nil {
+	if !a.hasOrder || !strings.Contains(a.Raw, "(") || b.shapeOf().negations > 0 {
 		return false
 	}
 	var rejected, kept []string
 	last := 0
-	for _, x := range asides {
+	for _, x := range codeAside().FindAllStringIndex(a.Raw, -1) {
 		kept = append(kept, codeSpans(a.Raw[last:x[0]])...)
 		rejected = append(rejected, codeSpans(a.Raw[x[0]:x[1]])...)
 		last = x[1]
 	}
 	kept = append(kept, codeSpans(a.Raw[last:])...)
-	used := codeSpans(b.Raw)
-	return intersects(rejected, used) && !intersects(kept, used)
+	names := func(codes []string, u string) bool {
+		return slices.ContainsFunc(codes, func(r string) bool { return sameCommand(u, r) || sameCommand(r, u) })
+	}
+	usesKept, against := false, false
+	for _, clause := range clauseSplit().Split(b.Raw, -1) {
+		var rej, kep bool
+		for _, u := range codeSpans(clause) {
+			rej = rej || names(rejected, u)
+			kep = kep || names(kept, u)
+		}
+		usesKept = usesKept || kep
+		against = against || rej && kep
+	}
+	if !against && !usesKept {
+		// b's code, or, where b writes none, its words ("Use npm for
+		// installs")
+		used := codeSpans(b.Raw)
+		if len(used) == 0 {
+			used = strings.Fields(strings.ToLower(b.Raw))
+		}
+		for _, u := range used {
+			against = against || names(rejected, strings.Trim(u, ".,;:!?()"))
+		}
+	}
+	return against
 }
+
+// sameCommand reports whether u is the command r, or r with arguments:
+// `npm` and `npm install`.
+func sameCommand(u, r string) bool {
+	return strings.EqualFold(u, r) || len(u) > len(r) && strings.EqualFold(u[:len(r)+1], r+" ")
+}
+
+// clauseSplit cuts a text at its sentence and clause marks.
+var clauseSplit = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[.;:!?]\s|[。；！？]`) })
 
 // codeSpans are the code spans of s, without their backticks.
 func codeSpans(s string) []string {
