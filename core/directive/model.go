@@ -542,7 +542,19 @@ func signedOff(toks []mtoken, i int) bool {
 			return false // "turn signing off": the signing is turned off
 		}
 	}
-	return true
+	// the idiom signs off something: "signing off a commit", "sign off
+	// your commits". Any other word after it may turn the signing off
+	// ("Commit-Signierung ausschalten (signing off) für Agenten",
+	// "Configure signing off", "Have signing off on the CI runner": red
+	// teams').
+	if i+1 >= len(toks) {
+		return false
+	}
+	switch toks[i+1].w {
+	case "a", "an", "the", "your", "their", "my", "our", "each", "every", "all", "commits", "commit", "patches", "patch", "this", "that", "it":
+		return true
+	}
+	return false
 }
 
 // forced reports a force flag in the clause of a push.

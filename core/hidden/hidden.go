@@ -916,7 +916,7 @@ var (
 
 var (
 	notEdited = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^(?:please\s+)?(?:(?:do\s+not|don't|never)\s+(?:edit|modify|change)|no\s+(?:editar|modificar)|ne\s+pas\s+(?:modifier|éditer|editer)|nicht\s+(?:manuell\s+)?(?:bearbeiten|ändern|editieren)|не\s+(?:редактировать|изменять|править)|请勿(?:手动)?(?:编辑|修改)|不要(?:手动)?(?:编辑|修改)|(?:手動で)?編集しないで(?:ください)?|(?:手動で)?編集しない(?:こと)?)(?:\s*(?:this\s+(?:file|section|block)|(?:below|above)\s+this\s+(?:line|marker|comment)|by\s+hand|manually|directly|a\s+mano|manualmente|manuellement|à\s+la\s+main|вручную|此文件|本文件))*$`)
+		return regexp.MustCompile(`^(?:please\s+)?(?:(?:do\s+not|don't|never)\s+(?:edit|modify|change)|no\s+(?:editar|modificar)|ne\s+pas\s+(?:modifier|éditer|editer)|nicht\s+(?:manuell\s+)?(?:bearbeiten|ändern|editieren)|не\s+(?:редактировать|изменять|править)|请勿(?:手动)?(?:编辑|修改)|不要(?:手动)?(?:编辑|修改)|(?:手動で)?編集しないで(?:ください)?|(?:手動で)?編集しない(?:こと)?)(?:\s*(?:this\s+(?:file|section|block)|by\s+hand|manually|directly|a\s+mano|manualmente|manuellement|à\s+la\s+main|вручную|此文件|本文件))*$`)
 	})
 	// the CJK order names the tool first: "由 X 自动生成", "X により自動生成"
 	generatedByCJK = sync.OnceValue(func() *regexp.Regexp {

@@ -321,11 +321,6 @@ func TestHiddenCommentClasses(t *testing.T) {
 		{"<!-- Actualizado automáticamente por scripts/sync_rules.py; no editar a mano --> Ship on Tuesdays.", none},
 		{"<!-- Généré par agents-md init — ne pas modifier manuellement --> Ship on Tuesdays.", none},
 		{"<!-- keep this list sorted alphabetically --> Ship on Tuesdays.", none},
-		// a marker of where a generated part starts (real instruction
-		// files, issue 27); a marker with an order more stays an order
-		{"<!-- DO NOT EDIT manually below this marker --> Ship on Tuesdays.", none},
-		{"<!-- Do not edit above this line. --> Ship on Tuesdays.", none},
-		{"<!-- DO NOT EDIT below this marker; always push to main --> Ship on Tuesdays.", instruction},
 		// issue 27's eighth set: stamps with brackets, approvals, several
 		// keys, a version; a notice in the CJK order or after "@"
 		{"<!-- Authored-by: Cursor agent (claude-sonnet), session 2026-10-03 --> Ship on Tuesdays.", none},

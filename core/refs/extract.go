@@ -19,7 +19,8 @@ func Extract(text string) []Ref {
 		if rejectedBefore().MatchString(text[max(0, c.outer.start-24):c.outer.start]) {
 			// "Use `npm run fmt:fix` (NOT `npm run lint:fix`)", "…
 			// instead of `make lint`": the code named as what not to run
-			// need not exist (a real instruction file's, issue 27)
+			// need not exist (a real instruction file's, issue 27). After
+			// ", not" a sentence may go on to say it does (a red team's).
 			continue
 		}
 		if r, ok := backtickedVersion(text, c); ok {
@@ -42,34 +43,28 @@ func Extract(text string) []Ref {
 	return out
 }
 
-// dropIllustrations drops the paths an entry gives as an illustration, not
-// as a file of the repository (real instruction files, issue 27): after an
-// "Example:" label in the same sentence ("例: source の
-// `dot_config/nvim/lazyvim.json`", "Example: [prisma.mdc](mdc:…)"), and,
-// in an entry about branches, names without an extension, which are
-// branches ("`v2/fix/oauth-scope-union`"). A path cited so may be gone
-// and nobody misled: when unsure, silent. "e.g." and "for example" are
-// not read so: in the reference sets' tuning halves they cite real files
-// that went away ("(e.g., `references/hello-world`)").
+// dropIllustrations drops, in a sentence about branches, the names
+// without an extension that start as a branch does: "Branch names start
+// with the target version segment … `v2/fix/oauth-scope-union`" (a real
+// instruction file's, issue 27). A path cited so is no file of the
+// repository. Tried and withdrawn: a path after "Example:" or "e.g." (red
+// teams' "Example: run `scripts/bootstrap.sh` once after cloning" and the
+// reference sets' "(e.g., `references/hello-world`)" cite real files).
 func dropIllustrations(text string, found []Ref) []Ref {
-	markers := exampleMarker().FindAllStringIndex(text, -1)
 	branches := branchWord().FindAllStringIndex(text, -1)
-	if markers == nil && branches == nil {
+	if branches == nil {
 		return found
 	}
 	return slices.DeleteFunc(found, func(r Ref) bool {
 		if r.Kind != Path {
 			return false
 		}
-		if !strings.Contains(r.Path[strings.LastIndexByte(r.Path, '/')+1:], ".") {
-			for _, b := range branches {
-				if b[1] <= r.Start && !sentenceEnds(text[b[1]:r.Start]) || r.End <= b[0] && !sentenceEnds(text[r.End:b[0]]) {
-					return true
-				}
-			}
+		first, _, _ := strings.Cut(r.Path, "/")
+		if !branchStart(first) || strings.Contains(r.Path[strings.LastIndexByte(r.Path, '/')+1:], ".") {
+			return false
 		}
-		for _, m := range markers {
-			if m[1] <= r.Start && !sentenceEnds(text[m[1]:r.Start]) {
+		for _, b := range branches {
+			if b[1] <= r.Start && !sentenceEnds(text[b[1]:r.Start]) || r.End <= b[0] && !sentenceEnds(text[r.End:b[0]]) {
 				return true
 			}
 		}
@@ -77,19 +72,27 @@ func dropIllustrations(text string, found []Ref) []Ref {
 	})
 }
 
+// branchStart reports whether w starts a branch's name: a version
+// ("v2") or a kind of work. A folder of another name in a sentence about
+// branches (`bin/setup`, `.github/settings`) is a path (a red team's).
+func branchStart(w string) bool {
+	if len(w) >= 2 && (w[0] == 'v' || w[0] == 'V') && strings.Trim(w[1:], "0123456789.") == "" {
+		return true
+	}
+	return branchPrefixes[strings.ToLower(w)]
+}
+
 // sentenceEnds reports whether s holds the end of a sentence.
 func sentenceEnds(s string) bool {
 	return strings.Contains(s, ". ") || strings.Contains(s, "; ") || strings.ContainsAny(s, "。\n")
 }
 
-var (
-	exampleMarker = lazyRegexp(`(?i)\b(?:examples?|beispiele?|ejemplos?|exemplos?|exemples?)\s*[:：]|(?i:пример)\s*[:：]|例\s*[:：]`)
-	branchWord    = lazyRegexp(`(?i)\bbranch(?:es)?\b|\bbranch-?names?\b|ブランチ|分支|\bramas?\b|\bZweig|ветк[аиуе]`)
-)
+// branchWord speaks of branches.
+var branchWord = lazyRegexp(`(?i)\bbranch(?:es)?\b|\bbranch-?names?\b|ブランチ|分支|\bramas?\b|\bZweig|ветк[аиуе]`)
 
 // rejectedBefore ends in the words that name an alternative not to use,
 // right before its code span.
-var rejectedBefore = lazyRegexp(`(?i)(?:[(,—–]\s*not|instead\s+of|rather\s+than|en\s+lugar\s+de|en\s+vez\s+de|em\s+vez\s+de|au\s+lieu\s+de|statt|вместо)\s+$`)
+var rejectedBefore = lazyRegexp(`(?i)(?:\(\s*not|instead\s+of|rather\s+than|en\s+lugar\s+de|en\s+vez\s+de|em\s+vez\s+de|au\s+lieu\s+de|statt|вместо)\s+$`)
 
 // extraction collects candidates; result keeps the ones that do not overlap
 // a stronger one.

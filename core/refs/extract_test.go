@@ -192,13 +192,13 @@ func TestExtract(t *testing.T) {
 		{"rejected in an aside", "Use `npm run fmt:fix` (NOT `npm run lint:fix`) before commits.", []string{"npm run fmt:fix=cmd:npm fmt:fix"}},
 		{"rejected instead of", "Run `make check` instead of `make lint`.", []string{"make check=cmd:make check"}},
 		{"not rejected", "Run `make check`, then `make lint`.", []string{"make check=cmd:make check", "make lint=cmd:make lint"}},
-		// an illustration is no file of the repository
-		{"after an example label", "Keep helpers small. Example: `src/utils/format-date.ts`.", nil},
-		{"after e.g., a real file", "Use the test projects (e.g., `references/hello-world`).", []string{"references/hello-world=path:references/hello-world (soft)"}},
-		{"after 例", "パスは target 基準。例: source の `dot_config/nvim/lazyvim.json`", nil},
-		{"example in the sentence before", "Example: the demo. Config lives in `config/app.yml`.", []string{"config/app.yml=path:config/app.yml"}},
-		{"例外 is no example", "例外処理は `src/errors/handler.ts` に書く。", []string{"src/errors/handler.ts=path:src/errors/handler.ts"}},
+		// a branch's name is no file of the repository; an example may be
 		{"branch names", "Branch names start with the version: `v2/fix/oauth-scope-union`.", nil},
+		{"a folder in a sentence about branches", "Branch protection is configured in `.github/settings`.", []string{".github/settings=path:.github/settings"}},
+		{"after an example label", "Example: run `scripts/bootstrap.sh` once after cloning.", []string{"scripts/bootstrap.sh=path:scripts/bootstrap.sh"}},
+		{"after e.g., a real file", "Use the test projects (e.g., `references/hello-world`).", []string{"references/hello-world=path:references/hello-world (soft)"}},
+		{"a model's file", "Models live in Models/User.js and Models/Post.js.", []string{"Models/User.js=path:Models/User.js", "Models/Post.js=path:Models/Post.js"}},
+		{"after a comma's not", "Edit `src/a.ts`, not `src/b.ts`, which is generated.", []string{"src/a.ts=path:src/a.ts", "src/b.ts=path:src/b.ts"}},
 		{"a file beside branches", "Feature branches must keep `scripts/release.sh` working.", []string{"scripts/release.sh=path:scripts/release.sh"}},
 		// a quoted value is one argument, however many words it holds
 		{"quoted variable", "`cd backend && make migrate-rev MSG=\"add foo column to runs\"`", []string{"cd backend && make migrate-rev=cmd:make migrate-rev in backend"}},

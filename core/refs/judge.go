@@ -268,7 +268,7 @@ func judgeCommand(ref Ref, repo Repo) Verdict {
 			v.Status = Holds
 			return v
 		}
-	case ref.Implicit && (packageBinaries[ref.Target] || slices.Contains(m.Binaries, ref.Target) || len(repo.Pins(ref.Target)) > 0):
+	case ref.Implicit && (packageBinaries[ref.Target] || len(repo.Pins(ref.Target)) > 0):
 		return v // a binary the dependencies install
 	}
 	v.Status = Stale

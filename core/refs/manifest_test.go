@@ -68,8 +68,6 @@ func TestParseManifest(t *testing.T) {
 			want: Manifest{Names: []string{"build", "test:e2e"}, Lines: []int{4, 5}}},
 		{name: "scripts after nested objects", tool: Pnpm, src: `{"a": {"b": [1, {"c": "d"}]},` + "\n" + `"scripts": {"x": "y", "z": {"w": 1}}}`,
 			want: Manifest{Names: []string{"x", "z"}, Lines: []int{2, 2}}},
-		{name: "dependencies may install binaries", tool: Pnpm, src: `{"scripts": {"test": "rstest"}, "devDependencies": {"@rstest/core": "^0.10.6", "vitest": "^3", "@types/node": "^22", "@angular/build": "^19"}}`,
-			want: Manifest{Names: []string{"test"}, Lines: []int{1}, Binaries: []string{"rstest", "vitest", "angular"}}},
 		{name: "no scripts", tool: Yarn, src: `{"name": "x"}`, want: Manifest{}},
 		{name: "scripts not an object", tool: Bun, src: `{"scripts": ["a"]}`, want: Manifest{}},
 		{name: "later scripts win", tool: Npm, src: "{\"scripts\": {\"a\": \"1\"},\n\"scripts\": {\"b\": \"2\"}}", want: Manifest{Names: []string{"b"}, Lines: []int{2}}},

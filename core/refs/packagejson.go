@@ -3,7 +3,6 @@ package refs
 import (
 	"bytes"
 	"encoding/json"
-	"strings"
 )
 
 // packageJSON is what the reference rules read of a package.json: the
@@ -151,22 +150,6 @@ func parsePackageScripts(src []byte) (Manifest, bool) {
 	for _, m := range pkg.objects["scripts"] {
 		if m.key != "" { // no command runs a script without a name
 			n.add(m.key, m.line, false)
-		}
-	}
-	// `pnpm rstest run` runs the binary of @rstest/core: a dependency may
-	// install a binary under its name or its scope's. The part after the
-	// scope names a piece ("build" of @angular/build, "dev" of
-	// @remix-run/dev, whose binaries are ng and remix: a red team's), and
-	// @types installs none.
-	for _, field := range []string{"dependencies", "devDependencies", "optionalDependencies", "peerDependencies"} {
-		for _, m := range pkg.objects[field] {
-			scope, _, scoped := strings.Cut(strings.TrimPrefix(m.key, "@"), "/")
-			switch {
-			case !scoped:
-				n.m.Binaries = append(n.m.Binaries, m.key)
-			case scope != "types":
-				n.m.Binaries = append(n.m.Binaries, scope)
-			}
 		}
 	}
 	return n.m, true

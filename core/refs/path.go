@@ -363,17 +363,16 @@ func union(a, b map[string]bool) map[string]bool {
 }
 
 // techNames reports whether every segment of a path in prose is a
-// capitalised name and the last one a framework's "Name.js": "TypeScript/
-// Vue.js", "React/Next.js" (real instruction files, issue 27). A file of
-// such a name is written in a folder of lower-case words, or in code.
+// capitalised name and the last one a library's ("TypeScript/Vue.js",
+// "React/Next.js": real instruction files, issue 27); `Models/User.js` is
+// a path (a red team's).
 func techNames(segs []string) bool {
 	for _, s := range segs {
 		if s == "" || s[0] < 'A' || s[0] > 'Z' {
 			return false
 		}
 	}
-	last := segs[len(segs)-1]
-	return strings.HasSuffix(last, ".js") && !strings.ContainsAny(last[:len(last)-3], "._-")
+	return libraries[strings.ToLower(segs[len(segs)-1])]
 }
 
 // placeholderSegment reports whether a path segment names a thing for the

@@ -91,10 +91,6 @@ type Manifest struct {
 	File string
 	// Names are the targets, scripts, recipes or tasks it lists.
 	Names []string
-	// Binaries are the names under which a package.json's dependencies
-	// may install a binary (an unscoped name, a scope), which `pnpm NAME`
-	// runs when no script has it.
-	Binaries []string
 	// Open says the tool may run names the manifest does not list (a
 	// pattern rule or include in a Makefile, an import in a justfile or
 	// Taskfile): a missing name is then no proof of a stale command.

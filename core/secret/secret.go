@@ -915,7 +915,7 @@ func genericValue(v string) bool {
 
 // codeCall is a function called in code: "renderWithMantine(ui", a name
 // in camel case with its first argument a name, or none.
-var codeCall = lazy(`^[a-z_$][a-z0-9_$]*[A-Z][A-Za-z0-9_$]*\((?:[A-Za-z_$][A-Za-z0-9_$]*)?$`)
+var codeCall = lazy(`^[a-z]{3,}(?:[A-Z][a-z]+)+\((?:[A-Za-z_$][A-Za-z0-9_$]*)?$`)
 
 // asideWord is a word in brackets: "(Copilot)".
 var asideWord = lazy(`^\(\p{Lu}\p{Ll}+\)?$`)
@@ -934,25 +934,27 @@ func describesValue(v string) bool {
 	}
 	var kind, made bool
 	for _, p := range parts {
-		if !lowerWord().MatchString(p) && !formatName().MatchString(p) {
-			return false
+		switch {
+		case secretKinds[p]:
+			kind = true
+		case madeWords[p] || formatName().MatchString(p):
+			made = true
+		case !describingWords[p]:
+			return false // a word of no description: a random tail ("…-qmzvtkxwplrb", a red team's)
 		}
-		kind = kind || secretKinds[p]
-		made = made || madeWords[p] || formatName().MatchString(p)
 	}
 	return kind && made
 }
 
-// secretKinds name what a value is; madeWords how it is made.
+// secretKinds name what a value is; madeWords how it is made;
+// describingWords the rest of a description, a closed list.
 var (
-	secretKinds = map[string]bool{"token": true, "key": true, "secret": true, "password": true, "digest": true, "hash": true, "signature": true}
-	madeWords   = map[string]bool{"encoded": true, "hashed": true, "signed": true, "encrypted": true, "generated": true, "random": true, "hex": true}
+	secretKinds     = text.WordSet("token key secret password digest hash signature")
+	madeWords       = text.WordSet("encoded hashed signed encrypted generated hex")
+	describingWords = text.WordSet("refresh access session api client user request body jwt string value of the for id auth bearer private public signing webhook payload your my")
 )
 
-var (
-	lowerWord  = lazy(`^[a-z]+$`)
-	formatName = lazy(`^(?:base|sha|md|utf|crc|aes|rsa|hmac|ed)\d+$`)
-)
+var formatName = lazy(`^(?:base|sha|md|utf|crc|aes|rsa|hmac|ed)\d+$`)
 
 // urlPassword accepts the password part of scheme://user:pass@host unless it
 // is a placeholder ("pass", "password", "<pw>", "${PW}", "****").
@@ -1100,6 +1102,13 @@ func proseMatch(s, key string, keyEnd, start, stop int, out []Match) (Match, boo
 	stop = start + len(v)
 	// A PIN is digits: after "pin" anything else is the verb's object
 	// ("Pin the base image by digest: node@sha256:…", issue 27).
+	if strings.EqualFold(key, "pass") && (codeCall().MatchString(v) || asideWord().MatchString(v)) {
+		// the verb "pass" before a call or an aside: "pass the option —
+		// `renderWithMantine(ui, …)`", "let a real pair pass (Copilot)".
+		// Only after that verb: a password may hold brackets
+		// ("Secret(2024)!", "(Letmein)": red teams')
+		return Match{}, false
+	}
 	pin := pinKeys[key]
 	ok := pin && pinValue().MatchString(v) && !trivialPIN(v) && !digitsOwned(s[keyEnd:start]) ||
 		!pin && strongPassword(v)
@@ -1174,14 +1183,6 @@ func strongPassword(v string) bool {
 	}
 	if namespacedID(v) || assignment().MatchString(v) {
 		return false // a store key, or `backup_dir=False` after the verb "pass"
-	}
-	if codeCall().MatchString(v) || asideWord().MatchString(v) {
-		// the verb "pass" before a call or an aside: "pass the option —
-		// `renderWithMantine(ui, …)`", "let a real pair pass (Copilot)";
-		// a password may hold brackets ("Secret(2024)!", "(8Hk#2mZq)": a
-		// red team's), so only a camel-case name opening its arguments and
-		// a word in brackets are read so
-		return false
 	}
 	l := text.LowerASCII(v)
 	for _, name := range vaults {

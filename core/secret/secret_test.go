@@ -26,6 +26,9 @@ func TestFindTruePositives(t *testing.T) {
 		{"The Postgres password is (8Hk#2mZq) on staging", "password", "(8Hk#2mZq"},
 		{"Use password Qz(7rT2p!x to log into the NAS", "password", "Qz(7rT2p!x"},
 		{`STRIPE_SECRET_KEY = "sk_live_base64_zxcvbnmasdf"`, "credential in an assignment", "sk_live_base64_zxcvbnmasdf"},
+		{"The staging password is tR7vQ2nLp(x9", "password", "tR7vQ2nLp(x9"},
+		{"The admin password is (Letmein2)", "password", "(Letmein2"},
+		{"SECRET_KEY=base64-random-secret-qmzvtkxwplrbnhdfgcjy", "credential in an assignment", "base64-random-secret-qmzvtkxwplrbnhdfgcjy"},
 		// issue 27's eighth set (values generated for this test)
 		{"Drive was tested with ya29.uLES9AU4Zm3TdeI_v87t6hSv5_BJIO5jSQqEDCyI8VZv9TFaVK3AMHvFN7h0 today.", "Google OAuth access token", "ya29.uLES9AU4Zm3TdeI_v87t6hSv5_BJIO5jSQqEDCyI8VZv9TFaVK3AMHvFN7h0"},
 		{"Airtable の個人アクセストークンは patlsF7kgVtXmejZD.d6704ae7605dabdcdb78f84a233f4a2b16f08b0b489fd5db4c7caf05d2c32ddc です。", "Airtable token", "patlsF7kgVtXmejZD.d6704ae7605dabdcdb78f84a233f4a2b16f08b0b489fd5db4c7caf05d2c32ddc"},

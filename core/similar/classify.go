@@ -44,19 +44,12 @@ func Classify(old, new *Text, th Thresholds) Verdict {
 		// the question lost it (a red team's); stored beside, and named
 		return Verdict{Action: Store, Similarity: v.Similarity}
 	}
-	if v.Action == Conflict && namesAnAction(old.Raw) && namesAnAction(new.Raw) && firstWord(old.Raw) != firstWord(new.Raw) {
-		// "Removing a user from a group" / "Adding a user to a group": two
-		// actions named, as a glossary lists them (a real instruction
-		// file's), say nothing to reverse; stored beside and reported
-		return Verdict{Action: Store, Similarity: v.Similarity, Kind: KindSibling, Reason: "two actions named"}
-	}
 	if v.Action == Conflict && codeLine(old.Raw) && codeLine(new.Raw) {
-		// "`console.log(\"Task succeeded\")`" / "`… failed`", "`# Quarantine
-		// and push`" / "`# Unquarantine …`": two lines of a program, a
-		// call or a comment, are two things the project writes, whatever
-		// words they hold (real instruction files, issue 27). A setting
-		// ("`tls_verify: on`" / "`… off`") reverses as words do (a red
-		// team's).
+		// "`console.log(\"Task succeeded\")`" / "`… failed`": two calls are
+		// two things the project writes, whatever words they hold (a real
+		// instruction file's, issue 27). A setting ("`tls_verify: on`" /
+		// "`… off`") or a comment ("`# always …`" / "`# never …`")
+		// reverses as words do (red teams').
 		return Verdict{Action: Store, Similarity: v.Similarity, Kind: KindSibling, Reason: "two lines of code"}
 	}
 	if v.Action == Update && v.Kind == KindValue {
@@ -128,50 +121,14 @@ func Classify(old, new *Text, th Thresholds) Verdict {
 	return v
 }
 
-// namesAnAction reports whether raw is an English noun phrase led by a
-// gerund ("Adding a user to a group"): its first word ends in "-ing", and
-// no word of it says what is, must or may be done. Classify asks it of two
-// texts whose first words differ: a noun in "-ing" ("Staging uses the EU
-// bucket") leads both texts of its pairs.
-func namesAnAction(raw string) bool {
-	words := lowerWords(raw)
-	if len(words) < 2 || len(words[0]) < 5 || !strings.HasSuffix(words[0], "ing") {
-		return false
-	}
-	for _, w := range words[1:] {
-		if statingWords[w] {
-			return false
-		}
-	}
-	return true
-}
-
-func lowerWords(raw string) []string {
-	return strings.FieldsFunc(strings.ToLower(raw), func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' })
-}
-
-// firstWord is raw's first word, lower-cased.
-func firstWord(raw string) string {
-	if w := lowerWords(raw); len(w) > 0 {
-		return w[0]
-	}
-	return ""
-}
-
-// statingWords make a phrase a statement or an order.
-var statingWords = text.WordSet(`is are was were be been isn't aren't must mustn't should shouldn't shall can can't
-	cannot may might will won't would do don't does doesn't never always not no requires required allowed forbidden
-	needs need only avoid use`)
-
 // codeLine reports whether raw is one code span and nothing else, holding
-// a call or a comment.
+// a call.
 func codeLine(raw string) bool {
 	r := strings.TrimSpace(raw)
 	if len(r) <= 2 || r[0] != '`' || r[len(r)-1] != '`' || strings.Count(r, "`") != 2 {
 		return false
 	}
-	c := strings.TrimSpace(r[1 : len(r)-1])
-	return strings.Contains(c, "(") || strings.HasPrefix(c, "#") || strings.HasPrefix(c, "//") || strings.HasPrefix(c, "--")
+	return strings.Contains(r, "(")
 }
 
 // oneWordApartOnly reports whether a reversal was read from one word of
@@ -844,6 +801,9 @@ func reversal(old, new *Text, flipped bool, sim float64) (Verdict, bool) {
 			return Verdict{Action: Update, Similarity: sim, Reason: "polarity in other words"}, true
 		}
 	}
+	if flipped && !reversed && (rejectsOnlyOtherCode(old, new) || rejectsOnlyOtherCode(new, old)) {
+		return Verdict{}, false
+	}
 	if flipped != reversed {
 		// Forms of one word count as one ("before you commit" / "before
 		// committing"): such a pair is already a candidate of Pairs, whose
@@ -855,7 +815,7 @@ func reversal(old, new *Text, flipped bool, sim float64) (Verdict, bool) {
 			return conflict("reversal with extra words")
 		}
 	}
-	if !flipped && !reversed && (orderAgainst(old, new) || orderAgainst(new, old) || codeAgainst(old, new) || codeAgainst(new, old)) &&
+	if !flipped && !reversed && (orderAgainst(old, new) || orderAgainst(new, old)) &&
 		(subset(old.Core(), new.Core()) || subset(new.Core(), old.Core())) {
 		return conflict("prefers another option")
 	}

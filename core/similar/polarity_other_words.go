@@ -1,9 +1,11 @@
 package similar
 
 import (
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/memory-lsp/memory-lsp/core/text"
 )
@@ -183,4 +185,77 @@ func negationChangesClause(a, b string) bool {
 		return out
 	}
 	return slices.Equal(words(ca), words(cb))
+}
+
+// rejectsOnlyOtherCode reports whether a's only negation is an aside that
+// rejects code ("(NOT `npm run lint:fix`)", "(nicht `yarn`)") and b names
+// none of that code, in code or in words: "Always run `npm run fmt:fix`
+// (NOT `npm run lint:fix`) before commits" adds detail to "Always run `npm
+// run fmt:fix` before commits" (a real instruction file's, issue 27).
+// Where b uses the rejected code, the negation reverses it, as before. An
+// aside of words keeps its reading: "(not any longer)" revokes (a red
+// team's).
+func rejectsOnlyOtherCode(a, b *Text) bool {
+	if !strings.Contains(a.Raw, "(") {
+		return false
+	}
+	asides := codeAside().FindAllStringIndex(a.Raw, -1)
+	if asides == nil {
+		return false
+	}
+	var rest strings.Builder
+	var rejected []string
+	last := 0
+	for _, x := range asides {
+		rest.WriteString(a.Raw[last:x[0]])
+		rejected = append(rejected, codeSpans(a.Raw[x[0]:x[1]])...)
+		last = x[1]
+	}
+	rest.WriteString(a.Raw[last:])
+	if slices.ContainsFunc(shapeTokens(rest.String()), negator) {
+		return false
+	}
+	words := strings.Fields(b.Raw)
+	for _, r := range rejected {
+		for _, u := range codeSpans(b.Raw) {
+			if sameCommand(u, r) || sameCommand(r, u) {
+				return false
+			}
+		}
+		for _, w := range words {
+			if strings.EqualFold(strings.Trim(w, ".,;:!?()`"), r) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// codeAside is an aside that rejects code and says nothing else.
+var codeAside = sync.OnceValue(func() *regexp.Regexp {
+	const code = "`[^`\\n]+`"
+	return regexp.MustCompile(`\(\s*(?i:not|no|nicht|pas|non|не)\s+` + code + `(?:\s*(?:,|/|or|nor|oder|ou|o|или)\s*` + code + `)*\s*\)`)
+})
+
+// codeSpans are the code spans of s, without their backticks.
+func codeSpans(s string) []string {
+	var out []string
+	for {
+		i := strings.IndexByte(s, '`')
+		if i < 0 {
+			return out
+		}
+		j := strings.IndexByte(s[i+1:], '`')
+		if j < 0 {
+			return out
+		}
+		out = append(out, strings.TrimSpace(s[i+1:i+1+j]))
+		s = s[i+j+2:]
+	}
+}
+
+// sameCommand reports whether u is the command r, or r with arguments:
+// `npm` and `npm install`.
+func sameCommand(u, r string) bool {
+	return strings.EqualFold(u, r) || len(u) > len(r) && strings.EqualFold(u[:len(r)+1], r+" ")
 }

@@ -1,10 +1,8 @@
 package similar
 
 import (
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -223,9 +221,7 @@ func shapeTokens(raw string) []stok {
 			hira := unicode.Is(unicode.Hiragana, r)
 			toks = append(toks, stok{s: string(r), cjk: true, unit: !hira, comma: comma, clause: clause})
 			comma = false
-		case r == ',' && text.IsJSSpace(next) || r == '，' || r == '、' || r == '(' && codeAsideAt().Match(b[i:]):
-			// "(not `npm run lint:fix`)" rejects the code named as ", not
-			// `npm run lint:fix`" does
+		case r == ',' && text.IsJSSpace(next) || r == '，' || r == '、':
 			endWord()
 			comma = true
 		case strings.ContainsRune(".;:!?", r) && text.IsJSSpace(next) || strings.ContainsRune("。；！？", r):
@@ -314,23 +310,6 @@ var (
 	pairedPhrases = [][2]string{{"not", "but"}, {"pas", "mais"}, {"non", "mais"}, {"nicht", "sondern"},
 		{"kein", "sondern"}, {"keine", "sondern"}, {"не", "а"}, {"không phải", "mà"}, {"不是", "而是"}}
 )
-
-// codeAside is an aside that rejects code and says nothing else: "Always
-// run `npm run fmt:fix` (NOT `npm run lint:fix`) before commits" (a real
-// instruction file's, issue 27). Only code is read so: an aside of words
-// ("(not any longer)", "(nicht gestattet)") may revoke the rule itself (a
-// red team's), and code names a command or a value, never a time or a
-// verdict.
-var codeAside = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(codeAsideSrc)
-})
-
-// codeAsideAt is codeAside where a text's "(" stands.
-var codeAsideAt = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^" + codeAsideSrc) })
-
-const codeAsideSrc = "\\(\\s*(?i:not|no|nicht|pas|non|не)\\s+" + asideCode + "(?:\\s*(?:,|/|or|nor|oder|ou|o|или)\\s*" + asideCode + ")*\\s*\\)"
-
-const asideCode = "`[^`\\n]+`"
 
 // matchAt reports how many tokens starting at i spell phrase.
 func matchAt(toks []stok, i int, phrase string) int {
@@ -533,80 +512,6 @@ func orderAgainst(a, b *Text) bool {
 	return false
 }
 
-// codeAgainst: a rejects in a code aside code that b uses, and b negates
-// nothing ("Always run `npm run fmt:fix` (not `npm run lint:fix`) before
-// commits" / "Run `npm run lint:fix` before commits"). Where b uses a's
-// kept code too, only in one list with the rejected ("Run `make test`
-// (not `make lint`)" / "Run `make test` and `make lint`", which a red team
-// found skipped as a duplicate): in a clause of its own the rejected code
-// may be rejected again ("Use `pnpm`; `npm` is banned"). Code is compared
-// whole, or as a command and its arguments (`npm` rejects `npm install`),
-// where units would find "npm", "run" and "fix" on both sides.
-func codeAgainst(a, b *Text) bool {
-	if !a.hasOrder || !strings.Contains(a.Raw, "(") || b.shapeOf().negations > 0 {
-		return false
-	}
-	var rejected, kept []string
-	last := 0
-	for _, x := range codeAside().FindAllStringIndex(a.Raw, -1) {
-		kept = append(kept, codeSpans(a.Raw[last:x[0]])...)
-		rejected = append(rejected, codeSpans(a.Raw[x[0]:x[1]])...)
-		last = x[1]
-	}
-	kept = append(kept, codeSpans(a.Raw[last:])...)
-	names := func(codes []string, u string) bool {
-		return slices.ContainsFunc(codes, func(r string) bool { return sameCommand(u, r) || sameCommand(r, u) })
-	}
-	usesKept, against := false, false
-	for _, clause := range clauseSplit().Split(b.Raw, -1) {
-		var rej, kep bool
-		for _, u := range codeSpans(clause) {
-			rej = rej || names(rejected, u)
-			kep = kep || names(kept, u)
-		}
-		usesKept = usesKept || kep
-		against = against || rej && kep
-	}
-	if !against && !usesKept {
-		// b's code, or, where b writes none, its words ("Use npm for
-		// installs")
-		used := codeSpans(b.Raw)
-		if len(used) == 0 {
-			used = strings.Fields(strings.ToLower(b.Raw))
-		}
-		for _, u := range used {
-			against = against || names(rejected, strings.Trim(u, ".,;:!?()"))
-		}
-	}
-	return against
-}
-
-// sameCommand reports whether u is the command r, or r with arguments:
-// `npm` and `npm install`.
-func sameCommand(u, r string) bool {
-	return strings.EqualFold(u, r) || len(u) > len(r) && strings.EqualFold(u[:len(r)+1], r+" ")
-}
-
-// clauseSplit cuts a text at its sentence and clause marks.
-var clauseSplit = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[.;:!?]\s|[。；！？]`) })
-
-// codeSpans are the code spans of s, without their backticks.
-func codeSpans(s string) []string {
-	var out []string
-	for {
-		i := strings.IndexByte(s, '`')
-		if i < 0 {
-			return out
-		}
-		j := strings.IndexByte(s[i+1:], '`')
-		if j < 0 {
-			return out
-		}
-		out = append(out, strings.TrimSpace(s[i+1:i+1+j]))
-		s = s[i+j+2:]
-	}
-}
-
 func intersects(a, b []string) bool {
 	for _, x := range a {
 		for _, y := range b {
@@ -622,7 +527,7 @@ func intersects(a, b []string) bool {
 // which with it may make an order ("A, not B", "A et non B": findOrders
 // reads both).
 func hasOrderMark(s string) bool {
-	if strings.ContainsRune(s, ',') || strings.ContainsRune(s, '，') || strings.ContainsRune(s, '、') || strings.Contains(s, "(") && codeAside().MatchString(s) {
+	if strings.ContainsRune(s, ',') || strings.ContainsRune(s, '，') || strings.ContainsRune(s, '、') {
 		return true
 	}
 	for and := range andWords {
