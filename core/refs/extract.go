@@ -31,7 +31,7 @@ func Extract(text string) []Ref {
 	x.prose(prev, len(text))
 	out := x.result()
 	if hasPath(out) {
-		out = dropIllustrations(text, out)
+		out = dropBranchNames(text, out)
 	}
 	if hasPath(out) {
 		words := proseWords(text, codes, out)
@@ -43,14 +43,14 @@ func Extract(text string) []Ref {
 	return out
 }
 
-// dropIllustrations drops, in a sentence about branches, the names
+// dropBranchNames drops, in a sentence about branches, the names
 // without an extension that start as a branch does: "Branch names start
 // with the target version segment … `v2/fix/oauth-scope-union`" (a real
 // instruction file's, issue 27). A path cited so is no file of the
 // repository. Tried and withdrawn: a path after "Example:" or "e.g." (red
 // teams' "Example: run `scripts/bootstrap.sh` once after cloning" and the
 // reference sets' "(e.g., `references/hello-world`)" cite real files).
-func dropIllustrations(text string, found []Ref) []Ref {
+func dropBranchNames(text string, found []Ref) []Ref {
 	branches := branchWord().FindAllStringIndex(text, -1)
 	if branches == nil {
 		return found
