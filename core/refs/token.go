@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
 // span is a byte range [start, end) of the text Extract reads.
@@ -34,50 +36,15 @@ func codeSpanRanges(s string, inner bool) [][2]int {
 	return out
 }
 
-// codeSpans returns the inline code spans of s (CommonMark: a run of n
-// backticks closed by the next run of exactly n). An unclosed run is literal
-// text. Runs are listed once and matched by length, so the cost stays
-// linear however many runs are left unclosed.
+// codeSpans returns the inline code spans of s (text.CodeSpans) in this
+// package's spans.
 func codeSpans(s string) []codeSpan {
-	type run struct{ at, n int }
-	var runs []run
-	byLen := map[int][]int{} // run length → indexes into runs, in order
-	for i := 0; i < len(s); {
-		if s[i] != '`' {
-			i++
-			continue
-		}
-		n := runOf(s, i, '`')
-		byLen[n] = append(byLen[n], len(runs))
-		runs = append(runs, run{i, n})
-		i += n
-	}
-	var out []codeSpan
-	next := map[int]int{} // run length → position in byLen[length] not yet passed
-	for i := 0; i < len(runs); i++ {
-		r := runs[i]
-		same := byLen[r.n]
-		k := next[r.n]
-		for k < len(same) && same[k] <= i {
-			k++
-		}
-		next[r.n] = k
-		if k == len(same) {
-			continue // unclosed: literal backticks
-		}
-		c := runs[same[k]]
-		out = append(out, codeSpan{outer: span{r.at, c.at + c.n}, inner: span{r.at + r.n, c.at}})
-		i = same[k]
+	cs := text.CodeSpans(s)
+	out := make([]codeSpan, len(cs))
+	for i, c := range cs {
+		out[i] = codeSpan{outer: span{c.Outer.Start, c.Outer.End}, inner: span{c.Inner.Start, c.Inner.End}}
 	}
 	return out
-}
-
-func runOf(s string, i int, c byte) int {
-	n := 0
-	for i+n < len(s) && s[i+n] == c {
-		n++
-	}
-	return n
 }
 
 // tokenPunct are the non-alphanumeric characters a token keeps. A path uses

@@ -237,21 +237,13 @@ var codeAside = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`\(\s*(?i:not|no|nicht|pas|non|не)\s+` + code + `(?:\s*(?:,|/|or|nor|oder|ou|o|или)\s*` + code + `)*\s*\)`)
 })
 
-// codeSpans are the code spans of s, without their backticks.
+// codeSpans are the contents of s's code spans (text.CodeSpans).
 func codeSpans(s string) []string {
 	var out []string
-	for {
-		i := strings.IndexByte(s, '`')
-		if i < 0 {
-			return out
-		}
-		j := strings.IndexByte(s[i+1:], '`')
-		if j < 0 {
-			return out
-		}
-		out = append(out, strings.TrimSpace(s[i+1:i+1+j]))
-		s = s[i+j+2:]
+	for _, c := range text.CodeSpans(s) {
+		out = append(out, strings.TrimSpace(s[c.Inner.Start:c.Inner.End]))
 	}
+	return out
 }
 
 // sameCommand reports whether u is the command r, or r with arguments:
