@@ -1,7 +1,7 @@
 // Package longtest marks the tests that `go test ./...` leaves out: the
 // equivalence, scale, soak and end-to-end reliability tests that take
 // seconds each. The README's test command stays quick enough to run after
-// every change; `.ci/run` runs them all with `go test -tags long ./...`.
+// every change; `.ci/run` runs them all with `go test -tags long -p 1 ./...`.
 package longtest
 
 import "testing"
