@@ -598,20 +598,30 @@ func TestBinaryLogLevel(t *testing.T) {
 }
 
 // TestBinaryStaleReferences: in a git project, queryMemory marks the hit
-// whose cited path is gone, in the text an agent reads and in the
-// structured result, and memoryStats counts and names it.
+// whose cited path is gone (the history saw it deleted), in the text an
+// agent reads and in the structured result, and memoryStats counts and
+// names it; a path the history never had is not marked.
 func TestBinaryStaleReferences(t *testing.T) {
 	repo := gittest.New(t)
 	repo.Write(map[string]string{
-		"src/auth/jwt.ts":      "export const sign = 1;\n",
-		".memory/decisions.md": "# Decisions\n\n- Auth sessions live in `src/auth/session.ts`.\n- Auth tokens are signed in `src/auth/jwt.ts`.\n",
+		"src/auth/jwt.ts":     "export const sign = 1;\n",
+		"src/auth/session.ts": "export const cookie = \"sid\";\n",
+	})
+	repo.AddAll()
+	repo.Commit("2026-01-01T00:00:00Z", "auth")
+	repo.Git("rm", "-q", "src/auth/session.ts")
+	repo.Commit("2026-01-02T00:00:00Z", "sessions go")
+	deleted := strings.TrimSpace(repo.Git("rev-parse", "--short=7", "HEAD"))
+	repo.Write(map[string]string{
+		".memory/decisions.md": "# Decisions\n\n- Auth sessions live in `src/auth/session.ts`.\n- Auth tokens are signed in `src/auth/jwt.ts`.\n- Auth keys rotate in `src/auth/rotate.ts`.\n",
 	})
 	proj := repo.Dir
 	p := startServer(t, proj, nil, "")
 	r := call(t, p.cs, ToolQuery, map[string]any{"query": "auth"})
-	stale := "[Decision] Auth sessions live in `src/auth/session.ts`. (decisions.md:3) (stale: src/auth/session.ts does not exist)"
+	stale := "[Decision] Auth sessions live in `src/auth/session.ts`. (decisions.md:3) (stale: src/auth/session.ts does not exist (deleted in " + deleted + "))"
 	fresh := "[Decision] Auth tokens are signed in `src/auth/jwt.ts`. (decisions.md:4)\n"
-	if r.IsError || !strings.Contains(r.Text, stale) || !strings.Contains(r.Text+"\n", fresh) {
+	unseen := "[Decision] Auth keys rotate in `src/auth/rotate.ts`. (decisions.md:5)\n"
+	if r.IsError || !strings.Contains(r.Text, stale) || !strings.Contains(r.Text+"\n", fresh) || !strings.Contains(r.Text+"\n", unseen) {
 		t.Errorf("query:\n%s", r.Text)
 	}
 	var q struct {

@@ -105,11 +105,12 @@ func TestE2ELoadBudget(t *testing.T) {
 		t.Errorf("budget judged %v, want claude, codex and copilot (init wrote their files)", seen)
 	}
 
-	// check AGENTS.md: the reference rules on its bullets, in git.
+	// check AGENTS.md: the reference rules on its bullets, in git; a path
+	// this repository's history never had is information.
 	lsptest.AppendInPlace(t, agents, "- The release script is `scripts/release.sh`.\n")
 	out, errs, code = runBinary(t, root, "", "check", "AGENTS.md")
-	if code != 1 || !strings.Contains(out, "scripts/release.sh does not exist [stale-path]") || strings.Contains(out, ".memory/") {
-		t.Errorf("check AGENTS.md: exit %d, want 1 (its load-budget error) and the stale path, nothing of .memory/\n%s%s", code, out, errs)
+	if code != 1 || !strings.Contains(out, "info: scripts/release.sh does not exist, and this repository's history never had it [stale-path]") || strings.Contains(out, ".memory/") {
+		t.Errorf("check AGENTS.md: exit %d, want 1 (its load-budget error) and the missing path as information, nothing of .memory/\n%s%s", code, out, errs)
 	}
 
 	// cross-file, switched on: the entry that names another package manager
@@ -210,19 +211,20 @@ func TestE2ENestedAgentsFile(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	nested := "apps/site/web/ui/"
 	write("src/app.ts", "x\n")
+	write(nested+"src/pages.ts", "export const pages = [\"home\", \"about\"];\n")
 	git("add", "-A")
 	git("commit", "-qm", "the root's app")
-	git("rm", "-q", "src/app.ts")
+	git("rm", "-q", "src/app.ts", nested+"src/pages.ts")
 	write("src/server.ts", "x\n")
-	nested := "apps/site/web/ui/"
 	write(nested+"src/app.ts", "x\n")
 	write(nested+"src/router.ts", "x\n")
 	write(nested+"AGENTS.md", "# UI\n\n- The entry point is `src/app.ts`.\n- Routes live in `"+nested+"src/router.ts`.\n- Pages live in `"+nested+"src/pages.ts`.\n")
 	git("add", "-A")
 	git("commit", "-qm", "the UI")
 	out, errs, code := runBinary(t, root, "", "check", filepath.FromSlash(nested+"AGENTS.md"))
-	want := nested + "AGENTS.md:5:18: warning: " + nested + "src/pages.ts does not exist [stale-path]"
+	want := nested + "AGENTS.md:5:18: warning: " + nested + "src/pages.ts does not exist (deleted in "
 	if code != 0 || !strings.Contains(out, want) || strings.Count(out, "[stale-path]") != 1 || strings.Contains(errs, "not checked") {
 		t.Errorf("check %sAGENTS.md: exit %d, want 0 and only %q\n%s%s", nested, code, want, out, errs)
 	}

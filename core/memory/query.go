@@ -245,7 +245,10 @@ func markStale(hits []QueryHit, cfg config.Config, repo func() rules.Repo, files
 		i := slices.IndexFunc(hits, func(x QueryHit) bool { return x.at == h })
 		p := in[k]
 		for _, f := range findings {
-			if f.File != p.File {
+			// information is what the rules cannot tell (a path the
+			// history never had): an agent told "stale" would distrust an
+			// entry that may well be right
+			if f.File != p.File || f.Severity > rules.Warning {
 				continue
 			}
 			e := &fs[p.File].Doc.Entries[p.Entry]

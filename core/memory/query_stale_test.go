@@ -85,17 +85,19 @@ func TestQueryMarksStaleHits(t *testing.T) {
 }
 
 // Stats count the entries whose citations the repository contradicts, and
-// name each with its problems.
+// name each with its problems; a path the history never had (src/new.ts,
+// information) makes no entry stale.
 func TestStatsCountStaleEntries(t *testing.T) {
 	files := []rules.File{rules.NewFile(".memory/decisions.md", []byte(
-		"# Decisions\n\n- Auth lives in `src/auth/session.ts` and `docs/gone.md`.\n- Use Postgres.\n"))}
-	repo := &staleRepo{refstest.Repo{Files: []string{"src/app.ts", "docs/adr.md"}}}
+		"# Decisions\n\n- Auth lives in `src/auth/session.ts` and `docs/gone.md`.\n- Use Postgres.\n- Keys rotate in `src/new.ts`.\n"))}
+	repo := &staleRepo{refstest.Repo{Files: []string{"src/app.ts", "docs/adr.md"},
+		Gone: map[string]refs.Move{"src/auth/session.ts": {Commit: "3f9c2a1b7e0d"}, "docs/gone.md": {Commit: "3f9c2a1b7e0d"}}}}
 	st := ComputeStats(files, config.Default(), repo)
 	if len(st.Stale) != 1 || st.Stale[0].Entry.Line != 3 || len(st.Stale[0].Problems) != 2 {
 		t.Fatalf("Stale = %+v, want entry 3 with two problems", st.Stale)
 	}
 	msg := st.Message("", "")
-	if !strings.HasPrefix(msg, "2 memories; 0 duplicates, 0 conflicts, 1 stale entry.") ||
+	if !strings.HasPrefix(msg, "3 memories; 0 duplicates, 0 conflicts, 1 stale entry.") ||
 		!strings.Contains(msg, "\nstale: decisions.md:3 ") {
 		t.Errorf("message:\n%s", msg)
 	}

@@ -118,11 +118,12 @@ func ComputeStats(files []rules.File, cfg config.Config, repo rules.Repo) Stats 
 }
 
 // staleEntries groups the reference rules' findings by entry, in file
-// order.
+// order; information (what the rules cannot tell: a path the history
+// never had) does not make an entry stale, as in a query's marks.
 func staleEntries(files []rules.File, findings []rules.Finding) []StaleEntry {
 	out := []StaleEntry{}
 	for _, fd := range findings {
-		if !fd.Traits().NeedsRepo {
+		if !fd.Traits().NeedsRepo || fd.Severity > rules.Warning {
 			continue
 		}
 		e, ok := entryAt(files, fd.File, fd.Span)

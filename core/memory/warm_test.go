@@ -14,6 +14,7 @@ import (
 	"github.com/memory-lsp/memory-lsp/core/category"
 	"github.com/memory-lsp/memory-lsp/core/config"
 	"github.com/memory-lsp/memory-lsp/core/rules"
+	"github.com/memory-lsp/memory-lsp/internal/gittest"
 	"github.com/memory-lsp/memory-lsp/internal/lsptest"
 )
 
@@ -51,17 +52,26 @@ func warmEdit(r *rand.Rand, src string) string {
 // src/ of Go files named after half the vocabulary, which entries cite.
 func codeWorkspace(t *testing.T) string {
 	t.Helper()
-	root := t.TempDir()
+	repo := gittest.New(t)
+	root := repo.Dir
 	for _, p := range []string{".memory", "src"} {
 		if err := os.Mkdir(filepath.Join(root, p), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for _, w := range lsptest.Words[:len(lsptest.Words)/2] {
-		if err := os.WriteFile(filepath.Join(root, "src", w+".go"), []byte("package src\n"), 0o644); err != nil {
+	// Every word had a file; the second half were deleted, so that the
+	// history shows them gone and an entry citing one is stale.
+	for _, w := range lsptest.Words {
+		if err := os.WriteFile(filepath.Join(root, "src", w+".go"), []byte("package src\n\nconst "+w+" = 1\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
+	repo.AddAll()
+	repo.Commit("2026-01-01T00:00:00Z", "every word")
+	for _, w := range lsptest.Words[len(lsptest.Words)/2:] {
+		repo.Git("rm", "-q", "src/"+w+".go")
+	}
+	repo.Commit("2026-01-02T00:00:00Z", "half of them go")
 	return root
 }
 

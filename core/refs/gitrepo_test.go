@@ -314,3 +314,6 @@ func (r *gitRepo) isAncestor(a, b string) bool {
 	ancestry[k] = v
 	return v
 }
+
+// Committed: the tree read is the commit's, so what it holds exists.
+func (r *gitRepo) Committed(p string) bool { return r.exists(strings.TrimSuffix(p, "/")) }

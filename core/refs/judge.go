@@ -42,6 +42,12 @@ type Verdict struct {
 	// Moved is what the history says of a stale path, when it knows
 	// (Stale, Kind Path).
 	Moved *Move
+	// Unseen says the history never had the stale path: nothing shows
+	// that this repository ever held it (Stale, Kind Path). Such a path is
+	// as often another repository's, a file to be made, a folder the
+	// tooling fills or an example as a pointer that went wrong, and words
+	// cannot tell which (issue 27).
+	Unseen bool
 	// File is the manifest a command was looked up in (Kind Command), or
 	// the file of the pin a version contradicts (Drift).
 	File string
@@ -87,7 +93,8 @@ func Judge(ref Ref, repo Repo) Verdict {
 // element exists elsewhere: the file moved, and the entry points to where it
 // was — and so is one that was already gone when the entry was written: the
 // entry was wrong from the start, and an agent reading it acts on it all the
-// same. A missing bare name (`home.js`, `docs/`) is stale only when the
+// same. One the history never had, nor any folder above it, nor the newest
+// commit (a move not committed yet), is stale and Unseen. A missing bare name (`home.js`, `docs/`) is stale only when the
 // history shows the repository lost it after the entry was written:
 // otherwise it may name a file of a user's upload, of another machine or of
 // a generated artifact, and a warning would be wrong more often than right.
@@ -156,11 +163,24 @@ func judgePath(ref Ref, repo Repo) Verdict {
 	if (bare || ref.Route || ref.Arg) && (!known || m.Before) {
 		return Verdict{}
 	}
-	v := Verdict{Status: Stale}
+	v := Verdict{Status: Stale, Unseen: !known && !folderGone(repo, ref.Path) && !repo.Committed(ref.Path)}
 	if known {
 		v.Moved = &m
 	}
 	return v
+}
+
+// folderGone reports whether the history saw a folder above p go: p was
+// then likely among what it held (`references/hello-world` under a root
+// `references/` deleted since), though no move of p itself was recorded.
+// A name the history knows only as some other file's says nothing.
+func folderGone(repo Repo, p string) bool {
+	for dir := path.Dir(strings.TrimSuffix(p, "/")); dir != "." && dir != "/"; dir = path.Dir(dir) {
+		if m, known := repo.Moved(dir); known && !m.ByName {
+			return true
+		}
+	}
+	return false
 }
 
 // siblingShorthand reports whether p names several folders in shorthand,

@@ -84,9 +84,9 @@ func TestJudge(t *testing.T) {
 		{"moved deeper", "The server is `src/server/mcp.ts`.", refs.Verdict{Status: refs.Stale, Moved: &refs.Move{To: "packages/server/src/server/mcp.ts", Commit: "71ae3ac"}}},
 		{"moved deeper before the entry", "Helpers in `lib/util.ts`.", refs.Verdict{Status: refs.Holds, Elsewhere: true}},
 		{"deleted file", "Run `scripts/old.sh` first.", refs.Verdict{Status: refs.Stale, Moved: &refs.Move{Commit: "def5678"}}},
-		{"missing file the history never had", "Auth lives in `src/auth/token.ts`.", refs.Verdict{Status: refs.Stale}},
-		{"moved file is stale though its name exists elsewhere", "Entry is `lib/server.ts`.", refs.Verdict{Status: refs.Stale}},
-		{"missing folder", "Specs in `docs/specs/`.", refs.Verdict{Status: refs.Stale}},
+		{"missing file the history never had", "Auth lives in `src/auth/token.ts`.", refs.Verdict{Status: refs.Stale, Unseen: true}},
+		{"moved file is stale though its name exists elsewhere", "Entry is `lib/server.ts`.", refs.Verdict{Status: refs.Stale, Unseen: true}},
+		{"missing folder", "Specs in `docs/specs/`.", refs.Verdict{Status: refs.Stale, Unseen: true}},
 		{"bare name found deeper", "Use the singleton in irrep.ts.", refs.Verdict{Status: refs.Holds, Elsewhere: true}},
 		{"abbreviated path found deeper", "Use `math/irrep.ts` for symmetry.", refs.Verdict{Status: refs.Holds, Elsewhere: true}},
 		{"bare name the history had", "Logic is in `duress.rs`.", refs.Verdict{Status: refs.Stale, Moved: &refs.Move{To: "src/crypto/duress.rs", Commit: "0a1b2c3", ByName: true}}},
@@ -100,7 +100,7 @@ func TestJudge(t *testing.T) {
 		// shorthand for sibling folders (issue 27, v3 tuning half): silent;
 		// a stem with no such sibling is a path that is gone
 		{"sibling shorthand", "Parsers live in `rewrite-json/yaml/xml`.", refs.Verdict{}},
-		{"no sibling of that stem", "Parsers live in `rewrite-json/toml/xml`.", refs.Verdict{Status: refs.Stale}},
+		{"no sibling of that stem", "Parsers live in `rewrite-json/toml/xml`.", refs.Verdict{Status: refs.Stale, Unseen: true}},
 
 		// Commands.
 		{"target exists", "Run `make test-e2e`.", refs.Verdict{Status: refs.Holds, File: "Makefile"}},
@@ -128,19 +128,19 @@ func TestJudge(t *testing.T) {
 		{"a deeper file of that name gone", "See `old.py`.", refs.Verdict{Status: refs.Holds, Elsewhere: true}},
 
 		// Soft paths: the root decides.
-		{"two names under a root folder, missing", "`internal-packages/zodworker` wraps the queue.", refs.Verdict{Status: refs.Stale}},
+		{"two names under a root folder, missing", "`internal-packages/zodworker` wraps the queue.", refs.Verdict{Status: refs.Stale, Unseen: true}},
 		{"two names under a root folder, present", "`internal-packages/redis-worker` is the queue.", refs.Verdict{Status: refs.Holds}},
 		{"two names, no such root folder", "Upstream is `owner/repo`.", refs.Verdict{}},
-		{"two names under a folder the root had then", "Test with `references/hello-world`.", refs.Verdict{Status: refs.Stale}},
-		{"being replaced is still there", "**internal-packages/zodworker** (being replaced by redis-worker)", refs.Verdict{Status: refs.Stale}},
+		{"two names under a folder the root had then (the history saw the folder go: seen)", "Test with `references/hello-world`.", refs.Verdict{Status: refs.Stale}},
+		{"being replaced is still there", "**internal-packages/zodworker** (being replaced by redis-worker)", refs.Verdict{Status: refs.Stale, Unseen: true}},
 		{"replaced is gone", "**internal-packages/zodworker** was replaced by redis-worker.", refs.Verdict{}},
-		{"root-relative, missing", "Roles in `/web/src/features/rbac/README.md`.", refs.Verdict{Status: refs.Stale}},
+		{"root-relative, missing", "Roles in `/web/src/features/rbac/README.md`.", refs.Verdict{Status: refs.Stale, Unseen: true}},
 		{"root-relative, present", "The shell is `/web/src/app.tsx`.", refs.Verdict{Status: refs.Holds}},
 		{"root-relative, no such root folder", "Read `/tools/gen/README.md`.", refs.Verdict{}},
-		{"root alias, missing", "Read `@/openspec/AGENTS.md` first.", refs.Verdict{Status: refs.Stale}},
+		{"root alias, missing", "Read `@/openspec/AGENTS.md` first.", refs.Verdict{Status: refs.Stale, Unseen: true}},
 		{"root alias, in a source folder", "Helpers in `@/lib/utils.ts`.", refs.Verdict{Status: refs.Holds, Elsewhere: true}},
 		{"a module without its extension", "Helpers in `src/lib/utils`.", refs.Verdict{Status: refs.Holds}},
-		{"a module missing", "Helpers in `src/lib/strings`.", refs.Verdict{Status: refs.Stale}},
+		{"a module missing", "Helpers in `src/lib/strings`.", refs.Verdict{Status: refs.Stale, Unseen: true}},
 
 		{"a word the root had as a folder, gone from the root", "- `parser` - SQL parser", refs.Verdict{Status: refs.Stale, Moved: &refs.Move{To: "sqlite/parser", Commit: "9a9a9a9"}}},
 		{"a word the root has as a folder", "- `docs` - the site", refs.Verdict{Status: refs.Holds}},
@@ -153,10 +153,10 @@ func TestJudge(t *testing.T) {
 		// URL routes written as paths.
 		{"route of a redirect", "The browser redirects to `src/auth/google`.", refs.Verdict{}},
 		{"route of a GET", "GET src/auth/google/callback returns the token.", refs.Verdict{}},
-		{"route word, file with extension", "The redirect is built in `src/auth/google.ts`.", refs.Verdict{Status: refs.Stale}},
-		{"route word, folder", "Routes live in `src/routes/`.", refs.Verdict{Status: refs.Stale}},
-		{"no route word", "Google sign-in is in `src/auth/google`.", refs.Verdict{Status: refs.Stale}},
-		{"get in lower case is English", "We get tokens from `src/auth/google`.", refs.Verdict{Status: refs.Stale}},
+		{"route word, file with extension", "The redirect is built in `src/auth/google.ts`.", refs.Verdict{Status: refs.Stale, Unseen: true}},
+		{"route word, folder", "Routes live in `src/routes/`.", refs.Verdict{Status: refs.Stale, Unseen: true}},
+		{"no route word", "Google sign-in is in `src/auth/google`.", refs.Verdict{Status: refs.Stale, Unseen: true}},
+		{"get in lower case is English", "We get tokens from `src/auth/google`.", refs.Verdict{Status: refs.Stale, Unseen: true}},
 		{"route the history knows", "The users route is served by `src/api/users`.", refs.Verdict{Status: refs.Stale, Moved: &refs.Move{Commit: "5e5e5e5"}}},
 		{"subproject's script", "`npm run storybook`", refs.Verdict{File: "package.json"}},
 		{"root script a subproject took over", "`npm run preview`", refs.Verdict{Status: refs.Stale, File: "package.json", Dropped: true}},
@@ -192,11 +192,7 @@ func TestJudge(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			rs := refs.Extract(c.text)
-			if len(rs) == 0 {
-				t.Fatalf("Extract(%q) found nothing", c.text)
-			}
-			got := refs.Judge(rs[0], repo)
+			got := judgeFirst(t, c.text, repo)
 			if len(got.Near) == 0 && len(c.want.Near) == 0 {
 				got.Near, c.want.Near = nil, nil
 			}
@@ -266,4 +262,43 @@ func TestJudgeCommandArguments(t *testing.T) {
 			t.Errorf("%q: %v, want %v", c.text, got, c.want)
 		}
 	}
+}
+
+// TestJudgeUnseen: a missing path is Unseen only when nothing shows the
+// repository ever had it: no move or deletion of it in the history, none
+// of a folder above it, and not in the newest commit (a move the work tree
+// made and no commit recorded yet).
+func TestJudgeUnseen(t *testing.T) {
+	repo := &refstest.Repo{
+		Files:  []string{"src/app.ts", "lib/auth/session.ts"},
+		Gone:   map[string]refs.Move{"src/old.ts": {Commit: "abc1234"}, "tools": {Commit: "def5678"}},
+		InHead: []string{"src/auth/session.ts"},
+	}
+	cases := []struct {
+		name, text string
+		unseen     bool
+	}{
+		{"never had", "Config in `src/config/load.ts`.", true},
+		{"deleted", "Old entry point `src/old.ts`.", false},
+		{"under a deleted folder", "Lint with `tools/lint/run.sh`.", false},
+		{"moved in the work tree, not committed", "Sessions in `src/auth/session.ts`.", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			v := judgeFirst(t, c.text, repo)
+			if v.Status != refs.Stale || v.Unseen != c.unseen {
+				t.Errorf("Judge(%q) = %+v, want stale with Unseen %v", c.text, v, c.unseen)
+			}
+		})
+	}
+}
+
+// judgeFirst judges the first reference text holds.
+func judgeFirst(t *testing.T, text string, repo refs.Repo) refs.Verdict {
+	t.Helper()
+	rs := refs.Extract(text)
+	if len(rs) == 0 {
+		t.Fatalf("Extract(%q) found nothing", text)
+	}
+	return refs.Judge(rs[0], repo)
 }

@@ -127,6 +127,7 @@ func (pinRepo) Moved(string) (Move, bool)                  { return Move{}, fals
 func (pinRepo) ManifestThen(Tool, string) (Manifest, bool) { return Manifest{}, false }
 func (pinRepo) RootHad(string) (bool, bool)                { return false, false }
 func (pinRepo) Stem(string) bool                           { return false }
+func (pinRepo) Committed(string) bool                      { return false }
 func (r pinRepo) Pins(subject string) []Pin                { return r[subject] }
 
 // TestPinFileGlobs: every name PinFile reads is matched by one of the globs

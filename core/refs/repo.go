@@ -49,6 +49,10 @@ type Repo interface {
 	// it did not, or when that is not known (outside git, a line not
 	// committed, a Repo not given for one entry).
 	RootHad(name string) (isDir, ok bool)
+	// Committed reports whether the newest commit holds path, as a file
+	// or a folder: a path the work tree lost since (a move not committed
+	// yet) was the repository's, though no history records its going.
+	Committed(path string) bool
 	// Stem reports whether a file exists whose path is path and an
 	// extension (`lib/utils` for lib/utils.ts): code cites a module so.
 	Stem(path string) bool

@@ -102,6 +102,25 @@ func (r *repo) RootAt(name string, at time.Time) (isDir, ok bool) {
 	return isDir, ok
 }
 
+// Committed: HEAD's listing of p's folder is read once a folder, and only
+// for a path Judge could not find otherwise.
+func (r *repo) Committed(p string) bool {
+	p = strings.TrimSuffix(p, "/")
+	if p == "" || !r.p.Git || r.ctx.Err() != nil {
+		return false // no commit; or not cached: a cancelled read is no answer
+	}
+	dir, name := path.Dir(p), path.Base(p)
+	if dir == "." {
+		dir = ""
+	}
+	names := r.answers.headFolders.get(dir, func() map[string]bool {
+		n, _, _ := store.TreeAt(r.ctx, r.p.Top, r.fromRoot(dir), "HEAD")
+		return n
+	})
+	_, ok := names[name]
+	return ok
+}
+
 // commitBefore is the newest commit of HEAD's history made before at,
 // asked once for a time, "" when there is none.
 func (r *repo) commitBefore(at time.Time) string {

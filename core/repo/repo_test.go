@@ -192,6 +192,32 @@ func TestRepoHistory(t *testing.T) {
 	}
 }
 
+// TestRepoCommitted: the newest commit's paths, files and folders, and
+// not the work tree's: a move the work tree made that no commit recorded
+// leaves the old path committed; a path never committed is not.
+func TestRepoCommitted(t *testing.T) {
+	g := historyRepo(t)
+	g.Git("mv", "src/auth/login.ts", "src/auth/signin.ts")
+	r := openRepo(t, g.Dir)
+	for p, want := range map[string]bool{
+		"src/auth/login.ts":  true,
+		"src/auth":           true,
+		"src/auth/":          true,
+		"Makefile":           true,
+		"src/auth/signin.ts": false, // staged, not committed
+		"scripts/old.sh":     false, // deleted by an earlier commit
+		"src/never.ts":       false,
+		"debug.log":          false,
+	} {
+		if got := r.Committed(p); got != want {
+			t.Errorf("Committed(%q) = %v, want %v", p, got, want)
+		}
+	}
+	if _, ok := r.Stat("src/auth/login.ts"); ok {
+		t.Error("Stat(src/auth/login.ts): the work tree moved it")
+	}
+}
+
 // historyDepth counts the commits read, newest first, whatever they
 // changed: historyRepo's are the memory (1), the folder move (2), the deletion
 // (3), the rename (4).

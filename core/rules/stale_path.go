@@ -14,6 +14,13 @@ import (
 // path in its place: the entry's fact is kept, only its pointer is
 // corrected. Otherwise the fact may be gone with the file, and deleting the
 // entry is for a person to choose.
+//
+// A path the history never had (refs.Verdict.Unseen; every missing path in
+// a clone without history) is information, not a warning: on real teams'
+// files such paths were mostly another repository's, files to be made,
+// folders the tooling fills and examples, and no reading of the words
+// told them from a pointer that went wrong (docs/evaluation.md, files v2).
+// It is shown, and counted by nothing.
 func checkStalePath(w *workspace) {
 	w.judged(refs.Path, func(fi int, e *memfile.Entry, ref refs.Ref, v refs.Verdict) {
 		cited := e.Content[ref.ValueStart:ref.ValueEnd]
@@ -47,7 +54,13 @@ func checkStalePath(w *workspace) {
 		if len(fixes) == 0 {
 			fixes = append(fixes, deleteLineFix("Delete entry", false, fi, w.files[fi].Doc, e.LineIndex))
 		}
-		w.report(Finding{File: fi, Span: refSpan(e, ref.Start, ref.End), Message: msg, Fixes: fixes})
+		f := Finding{File: fi, Span: refSpan(e, ref.Start, ref.End), Message: msg, Fixes: fixes}
+		if v.Unseen {
+			f.Message += ", and this repository's history never had it"
+			w.reportAs(max(w.rule.Severity, Information), f)
+			return
+		}
+		w.report(f)
 	})
 }
 

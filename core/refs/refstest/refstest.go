@@ -40,6 +40,19 @@ type Repo struct {
 	Had []string
 	// PinsOf maps a subject to its pins.
 	PinsOf map[string][]refs.Pin
+	// InHead are the files the newest commit holds that the work tree
+	// lost since (a move not committed yet); their folders count too.
+	InHead []string
+}
+
+func (r *Repo) Committed(p string) bool {
+	p = strings.TrimSuffix(p, "/")
+	for _, f := range r.InHead {
+		if f == p || strings.HasPrefix(f, p+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *Repo) HasCode() bool { return !r.NoCode }
