@@ -50,8 +50,9 @@ type Repo interface {
 	// committed, a Repo not given for one entry).
 	RootHad(name string) (isDir, ok bool)
 	// Committed reports whether the newest commit holds path, as a file
-	// or a folder: a path the work tree lost since (a move not committed
-	// yet) was the repository's, though no history records its going.
+	// or a folder, that the index has lost since (a `git mv` or `git rm`
+	// not committed yet): it was the repository's, though no history
+	// records its going. Judge asks only of a path Stat does not find.
 	Committed(path string) bool
 	// Stem reports whether a file exists whose path is path and an
 	// extension (`lib/utils` for lib/utils.ts): code cites a module so.

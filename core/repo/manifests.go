@@ -102,23 +102,19 @@ func (r *repo) RootAt(name string, at time.Time) (isDir, ok bool) {
 	return isDir, ok
 }
 
-// Committed: HEAD's listing of p's folder is read once a folder, and only
-// for a path Judge could not find otherwise.
+// Committed: a path Judge could not find is one HEAD holds only when the
+// index lost it since (the work tree keeps the index's files: Stat finds
+// them), so what the index lost is read, once.
 func (r *repo) Committed(p string) bool {
 	p = strings.TrimSuffix(p, "/")
-	if p == "" || !r.p.Git || r.ctx.Err() != nil {
-		return false // no commit; or not cached: a cancelled read is no answer
+	if p == "" || !r.p.Git {
+		return false
 	}
-	dir, name := path.Dir(p), path.Base(p)
-	if dir == "." {
-		dir = ""
-	}
-	names := r.answers.headFolders.get(dir, func() map[string]bool {
-		n, _, _ := store.TreeAt(r.ctx, r.p.Top, r.fromRoot(dir), "HEAD")
-		return n
+	gone := r.answers.stagedGone.get(func() map[string]bool {
+		g, _ := store.StagedRemovals(r.ctx, r.p.Top)
+		return g
 	})
-	_, ok := names[name]
-	return ok
+	return gone[r.fromRoot(p)]
 }
 
 // commitBefore is the newest commit of HEAD's history made before at,

@@ -107,7 +107,7 @@ type answers struct {
 	commitsBefore lazyMap[string]          // by time: HEAD's newest commit before it
 	manifestsThen lazyMap[manifestRead]    // by tool, file and commit
 	rootsThen     lazyMap[map[string]bool] // the root's names by commit
-	headFolders   lazyMap[map[string]bool] // HEAD's names by folder
+	stagedGone    lazy[map[string]bool]    // HEAD's files the index lost, and their folders
 }
 
 func newRepo(ctx context.Context, p *store.Project, depth int) *repo {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -245,6 +246,24 @@ func FileAt(ctx context.Context, dir, name, commit string, limit int64) (data []
 		return nil, false, fmt.Errorf("reading %s at %s: %w", name, commit, err)
 	}
 	return out, true, nil
+}
+
+// StagedRemovals lists the files HEAD holds that the index no longer does
+// (a `git mv` or `git rm` not committed yet), relative to the top of dir's
+// work tree, with every folder above them: few, however large the
+// repository, and read by one git run.
+func StagedRemovals(ctx context.Context, dir string) (map[string]bool, error) {
+	out, err := git(ctx, dir, "diff-index", "--cached", "--no-renames", "--diff-filter=D", "--name-only", "-z", "HEAD", "--")
+	if err != nil {
+		return nil, fmt.Errorf("listing what the index lost since HEAD: %w", err)
+	}
+	gone := map[string]bool{}
+	for _, p := range strings.Split(string(out), "\x00") {
+		for ; p != "" && p != "." && !gone[p]; p = path.Dir(p) {
+			gone[p] = true
+		}
+	}
+	return gone, nil
 }
 
 // TreeAt lists the folder dir/folder ("" for dir itself) as commit holds

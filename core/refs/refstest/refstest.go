@@ -40,8 +40,8 @@ type Repo struct {
 	Had []string
 	// PinsOf maps a subject to its pins.
 	PinsOf map[string][]refs.Pin
-	// InHead are the files the newest commit holds that the work tree
-	// lost since (a move not committed yet); their folders count too.
+	// InHead are the files the newest commit holds that the index lost
+	// since (a move not committed yet); their folders count too.
 	InHead []string
 }
 
