@@ -317,3 +317,20 @@ func (r *gitRepo) isAncestor(a, b string) bool {
 
 // Committed: the tree read is the commit's, so what it holds exists.
 func (r *gitRepo) Committed(p string) bool { return r.exists(strings.TrimSuffix(p, "/")) }
+
+func (r *gitRepo) Children(dir string) []string {
+	prefix := ""
+	if dir != "" {
+		prefix = strings.TrimSuffix(dir, "/") + "/"
+	}
+	var out []string
+	for f := range r.files {
+		if rest, ok := strings.CutPrefix(f, prefix); ok {
+			name, _, _ := strings.Cut(rest, "/")
+			if !slices.Contains(out, name) {
+				out = append(out, name)
+			}
+		}
+	}
+	return out
+}

@@ -52,7 +52,8 @@ type Verdict struct {
 	// the file of the pin a version contradicts (Drift).
 	File string
 	// Near are the closest names the manifest does list, nearest first, at
-	// most three (Stale, Kind Command).
+	// most three (Stale, Kind Command); for a path, the one existing path
+	// it is a slip of (Stale, Kind Path).
 	Near []string
 	// NoDir says the folder the command runs in does not exist (Stale, Kind Command).
 	NoDir bool
@@ -167,7 +168,55 @@ func judgePath(ref Ref, repo Repo) Verdict {
 	if known {
 		v.Moved = &m
 	}
+	if v.Unseen {
+		// A slip of the pen: the path is a folder's file or folder written
+		// with another case or one letter off (`src/auth/sesion.ts` beside
+		// session.ts). Nothing else is so plainly a pointer that went wrong.
+		if near, ok := slipOf(ref.Path, repo); ok {
+			v.Unseen, v.Near = false, []string{near}
+		}
+	}
 	return v
+}
+
+// slipMin is the shortest name (without its extension) that one edit is
+// taken for a slip in: two short names one letter apart (`api.ts`,
+// `app.ts`) are as often two things.
+const slipMin = 6
+
+func stemLen(name string) int { return len(strings.TrimSuffix(name, path.Ext(name))) }
+
+// slipOf is the existing path p means when one of its elements is a name
+// of its folder in another case, or one edit off a name at least slipMin
+// long, and that name is the only such one there; the rest of p must
+// exist under it.
+func slipOf(p string, repo Repo) (string, bool) {
+	dir := strings.TrimSuffix(p, "/")
+	parts := strings.Split(dir, "/")
+	for i, name := range parts {
+		at := strings.Join(parts[:i], "/")
+		if _, ok := repo.Stat(path.Join(at, name)); ok {
+			continue
+		}
+		var found []string
+		for _, k := range repo.Children(at) {
+			if strings.EqualFold(k, name) || stemLen(name) >= slipMin && stemLen(k) >= slipMin && editDistance(k, name) == 1 {
+				found = append(found, k)
+			}
+		}
+		if len(found) != 1 {
+			return "", false
+		}
+		near := path.Join(append(append(append([]string{}, parts[:i]...), found[0]), parts[i+1:]...)...)
+		if _, ok := repo.Stat(near); !ok {
+			return "", false
+		}
+		if strings.HasSuffix(p, "/") {
+			near += "/"
+		}
+		return near, true
+	}
+	return "", false
 }
 
 // folderGone reports whether the history saw a folder above p go: p was

@@ -302,3 +302,38 @@ func judgeFirst(t *testing.T, text string, repo refs.Repo) refs.Verdict {
 	}
 	return refs.Judge(rs[0], repo)
 }
+
+// TestJudgeSlip: a path one slip off a name of its folder (another case,
+// or one edit in a name of six letters or more, the only such name there)
+// is stale and not Unseen, with the path it means; a short name, two
+// names alike, or a rest that does not exist under the name is no slip.
+func TestJudgeSlip(t *testing.T) {
+	repo := &refstest.Repo{Files: []string{
+		"src/auth/session.ts", "src/app.ts", "scripts/generate-config.yaml", "docs/Guide.md",
+		"lib/handler.go", "lib/handlers.go", "web/routes/index.ts",
+	}}
+	cases := []struct {
+		text, near string
+	}{
+		{"Sessions in `src/auth/sesion.ts`.", "src/auth/session.ts"},
+		{"Config from `scripts/generate-config.yml`.", "scripts/generate-config.yaml"},
+		{"Read `docs/guide.md`.", "docs/Guide.md"},
+		{"Routes in `web/route/index.ts`.", ""},    // "route" is short
+		{"Entry in `src/api.ts`.", ""},             // short: api is not app
+		{"Handlers in `lib/handlerz.go`.", ""},     // two names one edit away
+		{"Routes in `web/routes/indexes.ts`.", ""}, // two edits
+		{"Pages in `src/auth/sesion/page.ts`.", ""},
+	}
+	for _, c := range cases {
+		v := judgeFirst(t, c.text, repo)
+		if c.near == "" {
+			if v.Status != refs.Stale || !v.Unseen || len(v.Near) != 0 {
+				t.Errorf("Judge(%q) = %+v, want stale and Unseen, no slip", c.text, v)
+			}
+			continue
+		}
+		if v.Status != refs.Stale || v.Unseen || len(v.Near) != 1 || v.Near[0] != c.near {
+			t.Errorf("Judge(%q) = %+v, want stale, a slip of %s", c.text, v, c.near)
+		}
+	}
+}

@@ -128,6 +128,7 @@ func (pinRepo) ManifestThen(Tool, string) (Manifest, bool) { return Manifest{}, 
 func (pinRepo) RootHad(string) (bool, bool)                { return false, false }
 func (pinRepo) Stem(string) bool                           { return false }
 func (pinRepo) Committed(string) bool                      { return false }
+func (pinRepo) Children(string) []string                   { return nil }
 func (r pinRepo) Pins(subject string) []Pin                { return r[subject] }
 
 // TestPinFileGlobs: every name PinFile reads is matched by one of the globs

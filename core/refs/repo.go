@@ -54,6 +54,9 @@ type Repo interface {
 	// not committed yet): it was the repository's, though no history
 	// records its going. Judge asks only of a path Stat does not find.
 	Committed(path string) bool
+	// Children lists the names of the files and folders in the folder
+	// dir ("" for the root), nil when there is no such folder.
+	Children(dir string) []string
 	// Stem reports whether a file exists whose path is path and an
 	// extension (`lib/utils` for lib/utils.ts): code cites a module so.
 	Stem(path string) bool

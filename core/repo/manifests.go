@@ -110,11 +110,16 @@ func (r *repo) Committed(p string) bool {
 	if p == "" || !r.p.Git {
 		return false
 	}
-	gone := r.answers.stagedGone.get(func() map[string]bool {
+	gone := r.stagedGone.get(func() map[string]bool {
 		g, _ := store.StagedRemovals(r.ctx, r.p.Top)
 		return g
 	})
-	return gone[r.fromRoot(p)]
+	for _, c := range r.candidates(p) {
+		if gone[c] {
+			return true
+		}
+	}
+	return false
 }
 
 // commitBefore is the newest commit of HEAD's history made before at,

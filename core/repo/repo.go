@@ -93,7 +93,14 @@ type repo struct {
 	pins           lazy[pinSets]
 	manifests      lazyMap[manifestRead]
 	manifestsBelow lazyMap[[]string] // by tool: its manifests below the root
-	answers        *answers
+	// stagedGone are HEAD's files the index lost, and their folders: read
+	// with this listing, not kept in answers, which outlive a change of
+	// the index that leaves HEAD where it was
+	stagedGone lazy[map[string]bool]
+	// children are the names in each folder of the listing, from the top,
+	// read only for a missing path's folders (a slip of the pen)
+	children lazy[map[string][]string]
+	answers  *answers
 }
 
 // answers are what git's history answered, read on first need: a function
@@ -107,7 +114,6 @@ type answers struct {
 	commitsBefore lazyMap[string]          // by time: HEAD's newest commit before it
 	manifestsThen lazyMap[manifestRead]    // by tool, file and commit
 	rootsThen     lazyMap[map[string]bool] // the root's names by commit
-	stagedGone    lazy[map[string]bool]    // HEAD's files the index lost, and their folders
 }
 
 func newRepo(ctx context.Context, p *store.Project, depth int) *repo {
@@ -255,6 +261,39 @@ func (r *repo) Stem(cited string) bool {
 
 func (r *repo) Endings(cited string) int {
 	return len(r.ending(cited, 2))
+}
+
+// Children: the listing's names in dir, from the root, else from the top.
+func (r *repo) Children(dir string) []string {
+	kids := r.children.get(func() map[string][]string {
+		m := map[string][]string{}
+		seen := map[string]bool{}
+		for _, f := range r.p.Files {
+			for p := f; p != "." && !seen[p]; p = path.Dir(p) {
+				seen[p] = true
+				d := path.Dir(p)
+				if d == "." {
+					d = ""
+				}
+				m[d] = append(m[d], path.Base(p))
+			}
+		}
+		return m
+	})
+	for _, c := range r.dirCandidates(dir) {
+		if k, ok := kids[c]; ok {
+			return k
+		}
+	}
+	return nil
+}
+
+// dirCandidates are candidates for a folder, the root itself ("") among them.
+func (r *repo) dirCandidates(dir string) []string {
+	if dir = strings.Trim(dir, "/"); dir == "" {
+		return []string{r.rootRel}
+	}
+	return r.candidates(dir)
 }
 
 // ending returns up to limit files or folders whose path is cited or ends

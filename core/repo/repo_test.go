@@ -218,6 +218,28 @@ func TestRepoCommitted(t *testing.T) {
 	if _, ok := r.Stat("src/auth/login.ts"); ok {
 		t.Error("Stat(src/auth/login.ts): the work tree moved it")
 	}
+
+	// A move staged after the listing was read, HEAD where it was: the
+	// reopened listing knows it (the history's answers are kept, since
+	// HEAD did not move, but what the index lost is read again).
+	g.Git("rm", "-q", "Makefile")
+	next, err := r.(*repo).Reopen(context.Background(), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !next.Committed("Makefile") || !next.Committed("src/auth/login.ts") {
+		t.Error("the reopened listing misses a removal staged since")
+	}
+
+	// From a root below the top, a path is tried from the root and from
+	// the top.
+	below := filepath.Join(g.Dir, "src")
+	b := openRepo(t, below)
+	for _, p := range []string{"auth/login.ts", "src/auth/login.ts", "Makefile"} {
+		if !b.Committed(p) {
+			t.Errorf("from src/: Committed(%q) = false", p)
+		}
+	}
 }
 
 // historyDepth counts the commits read, newest first, whatever they

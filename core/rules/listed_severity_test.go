@@ -42,13 +42,10 @@ func errorsOf(fs []Finding, code string) int {
 // TestUnlistedErrorsKeepTheirSeverity: 2,001 entries with a comment of words
 // (a warning each), then one with a right-to-left override (an error).
 func TestUnlistedErrorsKeepTheirSeverity(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("# Decisions\n\n")
-	for i := range MaxListed + 1 {
-		fmt.Fprintf(&b, "- Deploy service%d after review <!-- the old box%d felt slow --> daily.\n", i, i)
-	}
-	b.WriteString("- Deploy the gateway after \u202ereview\u202c daily.\n")
-	files := []File{newFile(".memory/decisions.md", []byte(b.String()))}
+	src := decisionsOf(MaxListed+1, func(i int) string {
+		return fmt.Sprintf("Deploy service%d after review <!-- the old box%d felt slow --> daily.", i, i)
+	}) + "- Deploy the gateway after \u202ereview\u202c daily.\n"
+	files := []File{newFile(".memory/decisions.md", []byte(src))}
 	fs := Check(files, config.Default())
 	if n := errorsOf(fs, HiddenTextCode); n == 0 {
 		t.Errorf("no hidden-text finding of severity error: a right-to-left override past the %d listed is counted by a warning, and the check passes", MaxListed)
@@ -90,4 +87,40 @@ func TestUnlistedDuplicateSlugErrorsKeepTheirSeverity(t *testing.T) {
 	if n == 0 {
 		t.Errorf("no duplicate-slug error in quirks.md: [twice] used twice in the file, past %d cross-file warnings, is counted by a warning and the check passes", MaxListed)
 	}
+}
+
+// TestStalePathWarningsListedFirst: a file with more never-seen paths
+// (information) than a rule lists, and a few paths the history saw go:
+// every warning is listed, whatever the order of the entries, and the
+// information fills what room is left.
+func TestStalePathWarningsListedFirst(t *testing.T) {
+	src := decisionsOf(MaxListed+5, func(i int) string {
+		return fmt.Sprintf("Step %d is in `src/never/n%d.ts`.", i, i)
+	}) + "- Auth is in `src/auth/session.ts`.\n- Boot from `src/old/index.ts`.\n"
+	files := []File{newFile(".memory/decisions.md", []byte(src))}
+	warnings, infos, more := 0, 0, 0
+	for _, f := range CheckWithRepo(files, config.Default(), testRepo()) {
+		switch {
+		case f.Code != "stale-path":
+		case strings.Contains(f.Message, "more stale-path findings"):
+			more++
+		case f.Severity == Warning:
+			warnings++
+		case f.Severity == Information:
+			infos++
+		}
+	}
+	if warnings != 2 || infos != MaxListed-2 || more != 1 {
+		t.Errorf("%d warnings, %d infos and %d counting findings listed; want 2, %d and 1", warnings, infos, more, MaxListed-2)
+	}
+}
+
+// decisionsOf is a decisions.md of n entries, line(i) the text of each.
+func decisionsOf(n int, line func(i int) string) string {
+	var b strings.Builder
+	b.WriteString("# Decisions\n\n")
+	for i := range n {
+		b.WriteString("- " + line(i) + "\n")
+	}
+	return b.String()
 }

@@ -22,6 +22,10 @@ import (
 // told them from a pointer that went wrong (docs/evaluation.md, files v2).
 // It is shown, and counted by nothing.
 func checkStalePath(w *workspace) {
+	// reported after the warnings, so that a file's listing (MaxListed a
+	// rule) never spends its room on information while a warning goes
+	// unlisted
+	var unseen []Finding
 	w.judged(refs.Path, func(fi int, e *memfile.Entry, ref refs.Ref, v refs.Verdict) {
 		cited := e.Content[ref.ValueStart:ref.ValueEnd]
 		msg := cited + " does not exist"
@@ -50,18 +54,27 @@ func checkStalePath(w *workspace) {
 			}
 		case m != nil:
 			msg += " (deleted in " + shortCommit(m.Commit) + ")"
+		case len(v.Near) > 0:
+			// a slip of the pen; one letter may also be a different file
+			// to come, so a person chooses
+			to := movedCitation(cited, ref, strings.TrimSuffix(v.Near[0], "/"))
+			msg += "; " + strings.TrimSuffix(v.Near[0], "/") + " does"
+			fixes = append(fixes, Fix{Title: "Replace with " + to, Edits: in(fi, replaceIn(e, ref.ValueStart, ref.ValueEnd, to))})
 		}
 		if len(fixes) == 0 {
 			fixes = append(fixes, deleteLineFix("Delete entry", false, fi, w.files[fi].Doc, e.LineIndex))
 		}
 		f := Finding{File: fi, Span: refSpan(e, ref.Start, ref.End), Message: msg, Fixes: fixes}
 		if v.Unseen {
-			f.Message += ", and this repository's history never had it"
-			w.reportAs(max(w.rule.Severity, Information), f)
+			f.Message += ", and no commit read shows it ever did"
+			unseen = append(unseen, f)
 			return
 		}
 		w.report(f)
 	})
+	for _, f := range unseen {
+		w.reportAs(max(w.rule.Severity, Information), f)
+	}
 }
 
 // movedHow says whether a path was renamed (its folder kept) or moved. A

@@ -45,6 +45,23 @@ type Repo struct {
 	InHead []string
 }
 
+func (r *Repo) Children(dir string) []string {
+	prefix := ""
+	if dir != "" {
+		prefix = strings.TrimSuffix(dir, "/") + "/"
+	}
+	var out []string
+	for _, f := range r.Files {
+		if rest, ok := strings.CutPrefix(f, prefix); ok {
+			name, _, _ := strings.Cut(rest, "/")
+			if !slices.Contains(out, name) {
+				out = append(out, name)
+			}
+		}
+	}
+	return out
+}
+
 func (r *Repo) Committed(p string) bool {
 	p = strings.TrimSuffix(p, "/")
 	for _, f := range r.InHead {
