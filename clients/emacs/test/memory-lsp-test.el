@@ -113,6 +113,24 @@ Fail, naming WHAT, after `memory-lsp-test--wait' seconds."
     (unless (eq (car-safe (project-current)) 'vc)
       (memory-lsp-test--fail "%s is not a vc project: %S" dir (project-current)))))
 
+;; The history of the code memory cites: the legacy handlers were
+;; committed and deleted since.  A missing path the history shows gone is
+;; a stale-path warning, and a query marks its hit stale; a path no commit
+;; ever had is only information.
+(defun memory-lsp-test--git-history (dir)
+  "Commit the legacy handlers in the git repository DIR, then delete them."
+  (let ((default-directory dir))
+    (dolist (f '("src/legacy/handler.ts" "src/legacy/agents.ts"))
+      (memory-lsp-test--write (expand-file-name f dir) "export {};\n"))
+    (dolist (args '(("add" "src/legacy")
+                    ("commit" "-q" "-m" "the legacy handlers")
+                    ("rm" "-q" "-r" "src/legacy")
+                    ("commit" "-q" "-m" "drop the legacy handlers")))
+      (unless (zerop (apply #'call-process "git" nil nil nil
+                            "-c" "user.name=test" "-c" "user.email=test@example.com"
+                            "-c" "commit.gpgsign=false" args))
+        (memory-lsp-test--fail "git %s in %s failed" (string-join args " ") dir)))))
+
 (defun memory-lsp-test--diag-code (diag)
   "The LSP code of the Flymake diagnostic DIAG.
 Eglot keeps the LSP Diagnostic in the Flymake data and shows the code
@@ -171,7 +189,8 @@ running; `flymake-start' is what Flymake does on its own timers."
     (memory-lsp-test--write quirks memory-lsp-test--quirks)
     (memory-lsp-test--write readme memory-lsp-test--readme)
     ;; Code the memory cites: instructions.md cites src/auth/session.ts at
-    ;; line 2 (a definition to jump to) and a path that does not exist.
+    ;; line 2 (a definition to jump to) and a path deleted since.
+    (memory-lsp-test--git-history root)
     (memory-lsp-test--write (expand-file-name "src/auth/session.ts" root)
                             "export const a = 1;\nexport function session() {}\n")
     (memory-lsp-test--write (expand-file-name ".memory/instructions.md" root)

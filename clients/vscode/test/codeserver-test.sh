@@ -130,9 +130,19 @@ cat >"$ws/.memory/decisions.md" <<'MD'
 MD
 
 # Code that memory will cite: drive.js writes instructions.md, citing
-# src/auth/session.ts at line 2 (F12 goes there) and a missing path, last.
-mkdir -p "$ws/src/auth"
+# src/auth/session.ts at line 2 (F12 goes there) and, last, a legacy
+# handler that a commit deleted (AGENTS.md cites the legacy router): a
+# missing path the history shows gone is a stale-path warning, one no
+# commit ever had only information.
+mkdir -p "$ws/src/auth" "$ws/src/legacy"
 printf 'export const a = 1;\nexport function session() {}\n' >"$ws/src/auth/session.ts"
+printf 'export {};\n' >"$ws/src/legacy/handler.ts"
+printf 'export {};\n' >"$ws/src/legacy/router.ts"
+commit() { git -C "$ws" -c user.name=test -c user.email=test@example.com -c commit.gpgsign=false commit -q -m "$1"; }
+git -C "$ws" add src
+commit code
+git -C "$ws" rm -q -r src/legacy
+commit 'drop the legacy handlers'
 # code-server on a port the kernel picks, 127.0.0.1 only, in its own process group.
 # The log exists before the server starts: the background job's redirect
 # may come after the first read below, which set -e would end the test on.
