@@ -35,6 +35,9 @@ func denseLimit(n int) int { return max(denseFloor, densePerText*n) }
 // member, of the related texts among the denseWindow members before it, the
 // strongest near-duplicate and the strongest reversal, then the exact pairs.
 func windowPairs(out []Pair, texts []*Text, members []int32, th Thresholds) []Pair {
+	// a dense group's members have a partner or two each: room for one
+	// each, so that the list is copied once at most as it grows
+	out = slices.Grow(out, len(members))
 	for k, j := range members {
 		tj := texts[j]
 		near, reverse := -1, -1

@@ -365,7 +365,7 @@ func findOrders(toks []stok) (out []orderSides, consumed int) {
 		return n
 	}
 	for i := 0; i < len(toks); i++ {
-		if n := longestMatch(toks, i, pairedOpeners()); n > 0 {
+		if n := longestMatch(toks, i, pairedOpeners); n > 0 {
 			if j, m := pairedClose(toks, i, n); j > 0 {
 				out = append(out, orderSides{pref: sides(j+m, clauseEnd(j+m)), other: sides(i+n, j)})
 				consumed += negators(i, i+n)
@@ -426,13 +426,15 @@ func ranksOver(before []stok) bool {
 		len(before) == 1 || len(before) == 2 && determiners[before[0].s]
 }
 
-func pairedOpeners() []string {
+// pairedOpeners are pairedPhrases' first words, listed once: built per
+// token, the list was a large share of what a check allocated.
+var pairedOpeners = func() []string {
 	out := make([]string, len(pairedPhrases))
 	for i, p := range pairedPhrases {
 		out[i] = p[0]
 	}
 	return out
-}
+}()
 
 // pairedClose finds the closing word of the paired phrase opened at i (n
 // tokens long) in the same clause, after at least one content unit.

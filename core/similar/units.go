@@ -1,6 +1,7 @@
 package similar
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -222,8 +223,14 @@ func fold(s string) string {
 	if ascii {
 		return s // the common case, with nothing to fold
 	}
-	var b strings.Builder
 	fold := vocab().accentFold
+	// Text in other scripts (CJK, Cyrillic) has nothing to fold either:
+	// copying it anyway was the largest allocation of a check of a CJK
+	// registry (TestE2EShapeReversalRegistryMemory).
+	if !strings.ContainsFunc(s, func(r rune) bool { _, ok := fold[r]; return ok || r == '-' }) {
+		return s
+	}
+	var b strings.Builder
 	for _, r := range s {
 		if r == '-' {
 			continue
@@ -335,9 +342,15 @@ next:
 }
 
 // hyphenParts splits the units at hyphens ("line-endings" is "line" and
-// "endings").
+// "endings"). Units without a hyphen are given back as they are, not
+// copied: classify asks this of every candidate pair, and the copies were
+// most of what a check of a large registry allocated
+// (TestE2EShapeReversalRegistryMemory). Callers only read the result.
 func hyphenParts(us []unit) []unit {
-	var out []unit
+	if !slices.ContainsFunc(us, func(u unit) bool { return !u.cjk && strings.Contains(u.s, "-") }) {
+		return us
+	}
+	out := make([]unit, 0, len(us)+2)
 	for _, u := range us {
 		if u.cjk || !strings.Contains(u.s, "-") {
 			out = append(out, u)
