@@ -186,7 +186,7 @@ const slipMin = 6
 
 func stemLen(name string) int { return len(strings.TrimSuffix(name, path.Ext(name))) }
 
-// slipOf is the existing path p means when one of its elements is a name
+// slipOf is the existing path p, a missing one, means when one of its elements is a name
 // of its folder in another case, or one edit off a name at least slipMin
 // long, and that name is the only such one there; the rest of p must
 // exist under it.
@@ -195,12 +195,17 @@ func slipOf(p string, repo Repo) (string, bool) {
 	parts := strings.Split(dir, "/")
 	for i, name := range parts {
 		at := strings.Join(parts[:i], "/")
-		if _, ok := repo.Stat(path.Join(at, name)); ok {
-			continue
+		// p itself is missing (the caller asked): only the folders above
+		// it are asked of the file system
+		if i < len(parts)-1 {
+			if _, ok := repo.Stat(path.Join(at, name)); ok {
+				continue
+			}
 		}
 		var found []string
+		long := stemLen(name) >= slipMin
 		for _, k := range repo.Children(at) {
-			if strings.EqualFold(k, name) || stemLen(name) >= slipMin && stemLen(k) >= slipMin && editDistance(k, name) == 1 {
+			if strings.EqualFold(k, name) || long && oneEditApart(k, name) && stemLen(k) >= slipMin {
 				found = append(found, k)
 			}
 		}
@@ -217,6 +222,27 @@ func slipOf(p string, repo Repo) (string, bool) {
 		return near, true
 	}
 	return "", false
+}
+
+// oneEditApart reports whether a and b are one byte's insertion, deletion
+// or change apart (editDistance(a, b) == 1), without editDistance's table:
+// slipOf asks it of every name of a folder for every missing path cited
+// under it, 10 million times for 10,000 entries under a folder of 1,000.
+func oneEditApart(a, b string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	if len(b)-len(a) > 1 {
+		return false
+	}
+	i := 0
+	for i < len(a) && a[i] == b[i] {
+		i++
+	}
+	if len(a) == len(b) {
+		return i < len(a) && a[i+1:] == b[i+1:]
+	}
+	return a[i:] == b[i+1:]
 }
 
 // folderGone reports whether the history saw a folder above p go: p was
