@@ -232,3 +232,49 @@ func BenchmarkUpdate10k(b *testing.B) {
 		}
 	})
 }
+
+// TestDenseGroupThenAnotherGroup: Pairs over two groups, the first dense,
+// equals each group's pairs found alone: the index a dense group lets go
+// of before its window is built again for the next group.
+func TestDenseGroupThenAnotherGroup(t *testing.T) {
+	const registry = 400 // 79,800 candidate pairs: dense
+	var texts []*Text
+	var group []int
+	for i := range registry {
+		texts = append(texts, Analyze("Deploy the api service before the web app on "+fixture.Word(i)))
+		group = append(group, 0)
+	}
+	others := []string{
+		"Run the integration tests before merging to main.",
+		"Never run the integration tests before merging to main.",
+		"Use pnpm for every package in the workspace.",
+		"Use pnpm for every package in the monorepo.",
+		"Keep secrets out of the repository.",
+	}
+	for _, s := range others {
+		texts = append(texts, Analyze(s))
+		group = append(group, 1)
+	}
+	got := Pairs(texts, group, defaultTh)
+
+	dense := GroupPairs(texts[:registry], defaultTh)
+	if !dense.Dense {
+		t.Fatal("the registry is not dense: the test no longer covers the release")
+	}
+	want := dense.Pairs
+	for _, p := range GroupPairs(texts[registry:], defaultTh).Pairs {
+		want = append(want, Pair{I: p.I + registry, J: p.J + registry, Verdict: p.Verdict})
+	}
+	sortPairs(want)
+	if len(got) != len(want) {
+		t.Fatalf("%d pairs over both groups, %d found group by group", len(got), len(want))
+	}
+	for k := range got {
+		if got[k] != want[k] {
+			t.Fatalf("pair %d: %+v over both groups, %+v group by group", k, got[k], want[k])
+		}
+	}
+	if !slices.ContainsFunc(got, func(p Pair) bool { return p.I >= registry && p.Verdict.Action == Conflict }) {
+		t.Error("the second group's reversal was not found after the dense group")
+	}
+}
