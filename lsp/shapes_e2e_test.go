@@ -160,8 +160,8 @@ const shapeMemoryBound = 112 << 20
 // lines, 91-93 MiB, 96-98 with both cores kept busy by other processes,
 // 104 once beside the other packages' long suites (so .ci/run runs them a
 // package at a time), and 103 on CI a package at a time (0b85173). Since
-// the pair search stopped copying words it only reads (hyphenParts, fold)
-// and lets go of its index before a dense window: cjk 87-96 MiB with the
+// the pair search stopped copying words it only reads (hyphenParts, fold):
+// cjk 87-96 MiB with the
 // server alone, 93-95 with both cores busy, its diagnostics published in
 // 4-5 s instead of 10-12 (18-20 s busy: 8-10). Most of it is the entries' analyses
 // (similar.(*Text).setLists: two bigram lists per CJK entry), the parsed

@@ -234,8 +234,8 @@ func BenchmarkUpdate10k(b *testing.B) {
 }
 
 // TestDenseGroupThenAnotherGroup: Pairs over two groups, the first dense,
-// equals each group's pairs found alone: the index a dense group lets go
-// of before its window is built again for the next group.
+// equals each group's pairs found alone: the index the dense group was
+// found dense with still serves the next group.
 func TestDenseGroupThenAnotherGroup(t *testing.T) {
 	const registry = 400 // 79,800 candidate pairs: dense
 	var texts []*Text
@@ -259,7 +259,7 @@ func TestDenseGroupThenAnotherGroup(t *testing.T) {
 
 	dense := GroupPairs(texts[:registry], defaultTh)
 	if !dense.Dense {
-		t.Fatal("the registry is not dense: the test no longer covers the release")
+		t.Fatal("the registry is not dense: the test no longer covers a dense group")
 	}
 	want := dense.Pairs
 	for _, p := range GroupPairs(texts[registry:], defaultTh).Pairs {

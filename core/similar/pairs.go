@@ -82,10 +82,6 @@ func groupPairs(ix *pairIndex, texts []*Text, members []int32, th Thresholds) (P
 	if t > 0 {
 		if ix == nil {
 			ix = newPairIndex(texts, t)
-		} else if ix.released {
-			fresh := newPairIndex(texts, t)
-			fresh.candidates, fresh.classified = ix.candidates, ix.classified
-			ix = fresh
 		}
 		out, n, dense := ix.group(nil, texts, members, th)
 		return PairSet{Pairs: out, Dense: dense, candidates: n}, ix
@@ -159,15 +155,6 @@ type pairIndex struct {
 	// normCore, for emptyCore), -1 at the end: hash chains without a slice
 	// per key.
 	sameKey, sameCore []int32
-	// released: the index was let go of (release) and must be built again
-	// before it is read.
-	released bool
-}
-
-// release drops what the index holds but its counters.
-func (ix *pairIndex) release() {
-	ix.keys, ix.core, ix.cands, ix.sameKey, ix.sameCore = side{}, side{}, nil, nil, nil
-	ix.released = true
 }
 
 func newPairIndex(texts []*Text, t float64) *pairIndex {
@@ -335,12 +322,6 @@ func (ix *pairIndex) group(out []Pair, texts []*Text, members []int32, th Thresh
 	cands = compactCandidates(cands)
 	ix.cands = cands
 	if candidates = countCandidates(cands, texts, tn); !ok || candidates > limit {
-		// The window reads the texts, not the index: let go of the index
-		// and the candidates before the window's pairs are made, so that a
-		// dense registry at the file limits does not hold both at once
-		// (TestE2EShapeReversalRegistryMemory). A later group of the same
-		// texts builds it again (groupPairs).
-		ix.release()
 		return windowPairs(out, texts, members, th), 0, true
 	}
 	n := 0
