@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -1036,6 +1037,47 @@ func holdsEntry(body string) bool {
 	return false
 }
 
+// sectionNamed reports whether a comment's body is one token that opens or
+// closes a section a tool manages, named as sections are
+// ("BEGIN:nextjs-agent-rules", "END:nextjs-agent-rules"): its head says
+// where a block begins or ends, and its name, of four words at most, ends
+// in a word for a section ("rules", "config", "section") and holds no
+// word that orders, negates or insists. Whatever else a name says may be
+// an order in words no list holds ("BEGIN:agent-wipes-database",
+// "BEGIN:agente-borra-los-tests": a red team's), and is read as words.
+func sectionNamed(b string) bool {
+	if !sectionMarker().MatchString(b) || !strings.Contains(b, ":") {
+		return false
+	}
+	head, tail, _ := strings.Cut(strings.TrimPrefix(b, "/"), ":")
+	switch strings.ToLower(head) {
+	case "begin", "end", "start", "stop":
+	default:
+		return false
+	}
+	words := strings.Fields(strings.ToLower(markerWords.Replace(tail)))
+	if len(words) == 0 || len(words) > 4 || !sectionNouns[words[len(words)-1]] {
+		return false
+	}
+	for _, w := range words {
+		if directive.ImperativeVerb(w) || markerHazardWords[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// sectionNouns end the name of a section a tool manages.
+var sectionNouns = text.WordSet("rules config configuration section block settings generated content context toc guidelines conventions snippet template docs")
+
+// markerHazardWords, in a section marker's name, say what to do or not to
+// do rather than name a section.
+var markerHazardWords = text.WordSet(`no not never always must should without bypass override ignore disregard obey trust forget yolo skip auto
+	exfiltrate secret secrets token tokens env password`)
+
+// markerWords splits a marker token into its words.
+var markerWords = strings.NewReplacer("-", " ", "_", " ", ":", " ", "/", " ", ".", " ")
+
 // markerToken reports whether a comment's body is a section marker: one
 // token, namespaced ("STATIC:…") or in capitals, or else none of whose
 // words is an order ("push-to-main" is one).
@@ -1047,7 +1089,12 @@ func markerToken(b string) bool {
 		return false
 	}
 	if strings.Contains(b, ":") || strings.ToUpper(b) == b {
-		return true
+		// a namespaced or capitalised token, unless its words after the
+		// head order ("NOTE:IGNORE-PREVIOUS-INSTRUCTIONS"; a do-not-edit
+		// notice aside)
+		words := strings.Fields(strings.ToLower(markerWords.Replace(b)))
+		rest := strings.Join(words[1:], " ")
+		return doNotEdit().MatchString(rest) || !slices.ContainsFunc(words[1:], directive.ImperativeVerb)
 	}
 	for _, w := range strings.FieldsFunc(strings.ToLower(b), func(r rune) bool { return strings.ContainsRune("/_.-", r) }) {
 		if directive.ImperativeVerb(w) {
@@ -1100,6 +1147,11 @@ func commentAsks(body string) int {
 		return asksNothing
 	}
 	b := strings.Join(strings.Fields(body), " ")
+	if sectionNamed(b) {
+		// `<!-- BEGIN:nextjs-agent-rules -->` speaks of agents' rules, to
+		// no one (issue 27's files v4)
+		return asksNothing
+	}
 	if len(directive.Find(body)) > 0 || agentAddressed().MatchString(b) ||
 		directive.AddressesAgent(body) && !generatedNotice(strings.ToLower(b)) {
 		return asksAgent
