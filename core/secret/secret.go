@@ -1016,6 +1016,9 @@ func findProsePassword(s string, i int, key string, out []Match) []Match {
 	if i > 0 && (s[i-1] == ':' || s[i-1] == '/' || s[i-1] == '@') {
 		return out // a part of a URL or a path: postgres://USER:PASSWORD@HOST
 	}
+	if i > 0 && (s[i-1] == '-' || s[i-1] == '_') && inPath(s, i) {
+		return out // a route's last part: "`/identity/users/{id}/reset-password` | …" (issue 27's files v6)
+	}
 	end := i + len(key)
 	if ascii && key[len(key)-1] != ' ' && end < len(s) && isLetter(s[end]) {
 		return out // "passwords", "login_url", "pinned": another word
@@ -1102,9 +1105,12 @@ func proseMatch(s, key string, keyEnd, start, stop int, out []Match) (Match, boo
 	stop = start + len(v)
 	// A PIN is digits: after "pin" anything else is the verb's object
 	// ("Pin the base image by digest: node@sha256:…", issue 27).
-	if strings.EqualFold(key, "pass") && (codeCall().MatchString(v) || asideWord().MatchString(v)) {
-		// the verb "pass" before a call or an aside: "pass the option —
-		// `renderWithMantine(ui, …)`", "let a real pair pass (Copilot)".
+	if strings.EqualFold(key, "pass") && (codeCall().MatchString(v) || asideWord().MatchString(v) ||
+		start > 0 && s[start-1] == '`' && pointerType().MatchString(v)) {
+		// the verb "pass" before a call, an aside or a pointer to a
+		// package's type in code: "pass the option —
+		// `renderWithMantine(ui, …)`", "let a real pair pass (Copilot)",
+		// "Pass `*common.Common` to components" (issue 27's files v6).
 		// Only after that verb: a password may hold brackets
 		// ("Secret(2024)!", "(Letmein)": red teams')
 		return Match{}, false
@@ -1116,6 +1122,27 @@ func proseMatch(s, key string, keyEnd, start, stop int, out []Match) (Match, boo
 		return Match{}, false
 	}
 	return Match{Start: start, End: stop, Kind: "password"}, true
+}
+
+// pointerType is Go's pointer or address of a package's type, as code
+// names it: `*common.Common`, `&cfg.Options`. A password does not start
+// with a lower-case package name followed by a capitalised type (a red
+// team's: "*Summer2024.Winter" stays one).
+var pointerType = lazy(`^[*&][a-z][a-z0-9_]*\.[A-Z][A-Za-z0-9_]*$`)
+
+// inPath reports whether the word at s[i], joined to the word before it
+// ("reset-password"), stands in a token that holds a slash before it: a
+// route ("/users/{id}/reset-password") names an endpoint, not a password.
+func inPath(s string, i int) bool {
+	for j := i - 1; j >= 0; j-- {
+		switch s[j] {
+		case ' ', '\t', '`', '|', '(', '"', '\'':
+			return false
+		case '/':
+			return true
+		}
+	}
+	return false
 }
 
 // loginPair is "user / password" after a login's keyword, within a few

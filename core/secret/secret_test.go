@@ -318,6 +318,21 @@ func TestFindInProse(t *testing.T) {
 		{"HF pulls use hf_Xk3mQ9pL2vR7tN5wZ8cF1hJ4dG6sA0bE2u", "hf_Xk3mQ9pL2vR7tN5wZ8cF1hJ4dG6sA0bE2u"},
 		{"local Stripe: sk_test_4eC39HqLyjWDarjtT1zdp7dc9", "sk_test_4eC39HqLyjWDarjtT1zdp7dc9"},
 		{"The password is stored in Vault under secret/ci.", ""},
+		// a pointer to a package's type after the verb "pass", a route's
+		// name (issue 27's files v6); a red team's passwords of those
+		// shapes, and in tables, are still found
+		{"Pass `*common.Common` to components that need styles or app access.", ""},
+		{"| `POST` | `/identity/users/{id}/reset-password` | `TenantAdmin` | Rate limited: 5/user/hour |", ""},
+		{"the prod password is *Summer2024.Winter", "*Summer2024.Winter"},
+		{"user acme, pass *Root2024.Admin", "*Root2024.Admin"},
+		{"| DB password | prod: Gq4!vNz8#Tr |", "Gq4!vNz8#Tr"},
+		{"DB password (dev|prod) is Gq4!vNz8#Tr", "Gq4!vNz8#Tr"},
+		{"| Redis | password |: Gq4!vNz8#Tr |", "Gq4!vNz8#Tr"},
+		// a type after the verb "pass", a route's name in a table (issue
+		// 27's files v6); a password given in a table's cell is still one
+		{"Pass `*common.Common` to components that need styles or app access.", ""},
+		{"| `POST` | `/identity/users/{id}/reset-password` | `TenantAdmin` | Rate limited: 5/user/hour |", ""},
+		{"| staging | password: Gq4!vNz8#Tr |", "Gq4!vNz8#Tr"},
 		{"Passwords must be at least 12 characters and are hashed with bcrypt.", ""},
 		{"Rotate the database password every 90 days.", ""},
 		{"The password is ${DB_PASSWORD} from the environment.", ""},
