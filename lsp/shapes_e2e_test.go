@@ -161,8 +161,7 @@ const shapeMemoryBound = 112 << 20
 // 104 once beside the other packages' long suites (so .ci/run runs them a
 // package at a time), and 103 on CI a package at a time (0b85173). Since
 // the pair search stopped copying words it only reads (hyphenParts, fold):
-// cjk 87-96 MiB with the
-// server alone, 93-95 with both cores busy, its diagnostics published in
+// cjk 87-96 MiB with the server alone, 93-95 with both cores busy, its diagnostics published in
 // 4-5 s instead of 10-12 (18-20 s busy: 8-10). Most of it is the entries' analyses
 // (similar.(*Text).setLists: two bigram lists per CJK entry), the parsed
 // file held by the view and by the disk sync of the agent's store, and

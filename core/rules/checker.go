@@ -145,7 +145,7 @@ func (c *Checker) Check(files []File, cfg config.Config) []Finding {
 	var pairs *task
 	if slices.ContainsFunc(registry, func(r rule) bool { return r.Pairs && r.on(cfg) }) {
 		pairs = &task{key: pairsTask, run: func(w *workspace) {
-			w.refs, w.pairs = c.computePairs(files, cfg)
+			w.refs, w.texts, w.pairs = c.computePairs(files, cfg)
 			for i := range registry {
 				if r := &registry[i]; r.on(cfg) && r.Pairs {
 					w.run(r)
@@ -354,7 +354,7 @@ const (
 // and returns the entries and their related pairs as similar.Pairs over all
 // of them would. It reads only files, so Check runs it beside the other
 // rules.
-func (c *Checker) computePairs(files []File, cfg config.Config) ([]entryRef, []similar.Pair) {
+func (c *Checker) computePairs(files []File, cfg config.Config) ([]entryRef, []*similar.Text, []similar.Pair) {
 	th := similar.Thresholds{Skip: cfg.SkipThreshold, Update: cfg.UpdateThreshold}
 	// Old pairs are valid only under the same thresholds; analyses always.
 	samePairs := c.groups != nil && th == c.th
@@ -449,15 +449,17 @@ func (c *Checker) computePairs(files []File, cfg config.Config) ([]entryRef, []s
 		np += len(g.pairs.Pairs)
 	}
 	pairs := make([]similar.Pair, 0, np)
+	texts := make([]*similar.Text, 0, len(refs))
 	off := 0
 	for _, g := range groups {
 		for _, p := range g.pairs.Pairs {
 			pairs = append(pairs, similar.Pair{I: p.I + off, J: p.J + off, Verdict: p.Verdict})
 		}
 		off += len(g.texts)
+		texts = append(texts, g.texts...)
 	}
 	c.groups, c.th = groups, th
-	return refs, pairs
+	return refs, texts, pairs
 }
 
 // kept is content, of a file's parse, as the Checker reads it for what it

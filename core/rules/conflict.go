@@ -38,7 +38,7 @@ func checkConflict(w *workspace) {
 		// against their content, code comments, a rule and its exception.
 		// Where the words cannot tell, the pair is shown, not counted;
 		// the store still reads it as a reversal.
-		if why := mayNotReverse(e.Content, oe.Content); why != "" {
+		if why := mayNotReverse(w.texts[j], w.texts[b.conflict]); why != "" {
 			fd.Message += " (" + why + ")"
 			w.reportAs(max(w.rule.Severity, Information), fd)
 			continue
@@ -49,12 +49,13 @@ func checkConflict(w *workspace) {
 
 // mayNotReverse says why a pair read as a reversal may be none, or is
 // empty: one of them states no rule (statesNoRule), or one may only add an
-// exception to the other or reword its verb (similar.MayOnlyQualify).
-func mayNotReverse(a, b string) string {
-	if statesNoRule(a) || statesNoRule(b) {
+// exception to the other (similar.MayOnlyQualify). It reads the analyses
+// the pairs were found with.
+func mayNotReverse(a, b *similar.Text) string {
+	if statesNoRule(a.Raw) || statesNoRule(b.Raw) {
 		return "a line of code, a heading or a lead-in: it may state no rule"
 	}
-	if similar.MayOnlyQualify(similar.Analyze(a), similar.Analyze(b)) {
+	if similar.MayOnlyQualify(a, b) {
 		return "it may add an exception rather than reverse"
 	}
 	return ""

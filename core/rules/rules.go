@@ -264,7 +264,7 @@ var registry = []rule{
 	{Info{"missing-slug", Hint, "An entry without a slug. Off by default (slugs are optional); turn it on to be offered one per entry, built from its words but never from a secret-looking token."}, checkMissingSlug, Traits{AssignsSlug: true}},
 	{Info{"duplicate", Warning, "An entry whose normalised text equals an earlier entry's in the same file."}, checkDuplicate, Traits{Pairs: true, Unnecessary: true, CleanupOwnStep: true}},
 	{Info{"near-duplicate", Information, "An entry at least as similar to an earlier one as HackLM's update threshold (Jaccard ≥ 0.6), or a sibling of it (the same sentence with one term changed, likely a second fact). The fixes keep this one, the other, or both."}, checkNearDuplicate, Traits{Pairs: true, KeepBoth: true, Rewrites: true}},
-	{Info{"conflict", Warning, "An entry that reverses an earlier one (always/never, enable/disable, A over B / B over A, A instead of B, not A but B, а не, 而不是), also with words added. An entry that ends in a question mark reverses nothing, nor does a negation set against a word that means one (\"prevent using X\" / \"do not use X\", \"keep X unchanged\" / \"do not modify X\"). Where one of the two is a line of code, a heading or a lead-in ending in a colon, or where one only adds words its negation is about (\"X without Y\") or a negating verb stands where the other says another word, the words cannot tell a reversal from documented cases or an exception: the finding is information, not counted by `check` (the store still reads a reversal). The fixes keep this one, the other, or both."}, checkConflict, Traits{Pairs: true, KeepBoth: true, Rewrites: true, Conflicting: true}},
+	{Info{"conflict", Warning, "An entry that reverses an earlier one (always/never, enable/disable, A over B / B over A, A instead of B, not A but B, а не, 而不是), also with words added. An entry that ends in a question mark reverses nothing, nor does a negation set against a word that means one (\"prevent using X\" / \"do not use X\", \"keep X unchanged\" / \"do not modify X\"). Where one of the two is a line of code, a heading or a lead-in ending in a colon, or where one only adds words its negation is about (\"X without Y\"), the words cannot tell a reversal from documented cases or an exception: the finding is information, not counted by `check` (the store still reads a reversal). The fixes keep this one, the other, or both."}, checkConflict, Traits{Pairs: true, KeepBoth: true, Rewrites: true, Conflicting: true}},
 	{Info{"over-limit", Warning, "A category holding more entries than its limit: one warning, on the first entry pruning would remove, listing the entries it removes."}, checkOverLimit, Traits{Rewrites: true}},
 	{Info{"long-entry", Information, "An entry over the length limit (300 UTF-16 units by default) or holding four sentences or more."}, checkLongEntry, Traits{}},
 	{Info{"unknown-file", Warning, "A `.md` file in `.memory/` that is no category file: HackLM never reads it."}, checkUnknownFile, Traits{}},
@@ -331,7 +331,8 @@ type workspace struct {
 	// pairs, computed once for duplicate, near-duplicate and conflict.
 	pairs []similar.Pair
 	refs  []entryRef
-	best  []pairFor // derived from pairs on first use
+	texts []*similar.Text // the analyses of refs, as the pairs were found with
+	best  []pairFor       // derived from pairs on first use
 
 	// slugs, when set, keeps the base slugs of contents between a
 	// Checker's calls (see generateSlug); one rule at a time may use it.

@@ -61,9 +61,6 @@ func affirmedOwnWords(old, new *Text) bool {
 // force pushes", "Do not use the stable toolchain; use nightly": a red
 // team's), and the reversal stays claimed.
 func negatesTheMeaningWord(pt, nt []stok, meaning string) bool {
-	same := func(a, b string) bool {
-		return a == b || variants([]unit{{s: a}}, []unit{{s: b}}) || shortVerbStem(a) == shortVerbStem(b)
-	}
 	governed := func(toks []stok, k int) int {
 		for j := k + 1; j < len(toks) && toks[j].clause == toks[k].clause; j++ {
 			if !governedSkips[toks[j].s] {
@@ -90,7 +87,7 @@ func negatesTheMeaningWord(pt, nt []stok, meaning string) bool {
 			continue
 		}
 		a := governed(pt, m)
-		if a < 0 || !same(nt[g].s, pt[a].s) {
+		if a < 0 || !sameWordForm(nt[g].s, pt[a].s) {
 			return false
 		}
 		og, oa := governed(nt, g), governed(pt, a)
