@@ -1,0 +1,64 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// check through the binary in a git repository, as CI runs it: a rule and
+// its reversal is a warning; a heading pair and a rule with an added
+// exception are information and do not count. The store still reads the
+// exception as a reversal: it replaces the old entry and logs it (issue 27).
+func TestConflictSeverityThroughBinary(t *testing.T) {
+	root := t.TempDir()
+	if out, err := exec.Command("git", "init", "-q", root).CombinedOutput(); err != nil {
+		t.Skipf("git init: %v %s (check runs in a git repository, as users work)", err, out)
+	}
+	if err := os.MkdirAll(filepath.Join(root, ".memory"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const file = "# Instructions\n\n" +
+		"- Always squash merge pull requests.\n" +
+		"- Never squash merge pull requests.\n" +
+		"- Things to Do\n" +
+		"- Things NOT to Do\n" +
+		"- Run the migrations before deploys.\n"
+	if err := os.WriteFile(filepath.Join(root, ".memory", "instructions.md"), []byte(file), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := runBinary(t, root, "", "check")
+	if code != 0 {
+		t.Fatalf("check: exit %d, stderr %q", code, errs)
+	}
+	for _, want := range []string{
+		`instructions.md:4:3: warning: reverses line 3: "Always squash merge pull requests." [conflict]`,
+		`instructions.md:6:3: info: reverses line 5: "Things to Do" (a line of code, a heading or a lead-in: it may state no rule) [conflict]`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("check output lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(errs, "1 warning") {
+		t.Errorf("check counted other than one warning: %q", errs)
+	}
+
+	const exception = "Run the migrations before deploys, without the seed data."
+	out, errs, code = runBinary(t, root, "", "store", "--category", "Instruction", exception)
+	if code != 0 || !strings.Contains(out, "revers") {
+		t.Fatalf("store: exit %d, stdout %q, stderr %q: the store no longer reads the exception as a reversal", code, out, errs)
+	}
+	b, err := os.ReadFile(filepath.Join(root, ".memory", "instructions.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), "- Run the migrations before deploys.\n") || !strings.Contains(string(b), "- "+exception+"\n") {
+		t.Errorf("the store did not replace the old entry:\n%s", b)
+	}
+	out, _, _ = runBinary(t, root, "", "check")
+	if !strings.Contains(out, "Always squash") || strings.Contains(out, "without the seed data") {
+		t.Errorf("after the store, check reports:\n%s", out)
+	}
+}
