@@ -68,10 +68,10 @@ func mayNotReverse(a, b *similar.Text) string {
 // ("Things NOT to Do", "Response (200 OK) - Tem Permissão"; not "Use
 // Tailwind CSS" nor "Always Use Yarn", a red team's).
 func statesNoRule(content string) bool {
-	c := strings.TrimSpace(content)
-	if len(c) > 2 && c[0] == '`' && c[len(c)-1] == '`' && strings.Count(c, "`") == 2 {
+	if similar.OneCodeSpan(content) {
 		return true
 	}
+	c := strings.TrimSpace(content)
 	c = strings.TrimRight(c, "*_ ")
 	if strings.HasSuffix(c, ":") || strings.HasSuffix(c, "：") {
 		return true

@@ -123,12 +123,13 @@ func Classify(old, new *Text, th Thresholds) Verdict {
 
 // codeLine reports whether raw is one code span and nothing else, holding
 // a call.
-func codeLine(raw string) bool {
+func codeLine(raw string) bool { return OneCodeSpan(raw) && strings.Contains(raw, "(") }
+
+// OneCodeSpan reports whether raw is one code span and nothing else: a
+// line of code, which states no rule in words.
+func OneCodeSpan(raw string) bool {
 	r := strings.TrimSpace(raw)
-	if len(r) <= 2 || r[0] != '`' || r[len(r)-1] != '`' || strings.Count(r, "`") != 2 {
-		return false
-	}
-	return strings.Contains(r, "(")
+	return len(r) > 2 && r[0] == '`' && r[len(r)-1] == '`' && strings.Count(r, "`") == 2
 }
 
 // oneWordApartOnly reports whether a reversal was read from one word of
