@@ -20,9 +20,10 @@ import (
 // reduced the exact pairs to those with the earliest entry of their class.
 // A file too dense for every pair (similar.PairSet.Dense) has its windows'
 // pairs, which similar's tests hold to their definition.
-func cliquePairs(files []File, cfg config.Config) ([]entryRef, []similar.Pair) {
+func cliquePairs(files []File, cfg config.Config) ([]entryRef, []*similar.Text, []similar.Pair) {
 	th := similar.Thresholds{Skip: cfg.SkipThreshold, Update: cfg.UpdateThreshold}
 	var refs []entryRef
+	var all []*similar.Text
 	var pairs []similar.Pair
 	for fi := range files {
 		f := &files[fi]
@@ -37,6 +38,7 @@ func cliquePairs(files []File, cfg config.Config) ([]entryRef, []similar.Pair) {
 				texts = append(texts, similar.Analyze(c))
 			}
 		}
+		all = append(all, texts...)
 		if ps := similar.GroupPairs(texts, th); ps.Dense {
 			for _, p := range ps.Pairs {
 				pairs = append(pairs, similar.Pair{I: off + p.I, J: off + p.J, Verdict: p.Verdict})
@@ -51,7 +53,7 @@ func cliquePairs(files []File, cfg config.Config) ([]entryRef, []similar.Pair) {
 			}
 		}
 	}
-	return refs, pairs
+	return refs, all, pairs
 }
 
 // TestPairRulesOnCopies: on files full of copied, respelled, reversed and
@@ -90,7 +92,7 @@ func TestPairRulesOnCopies(t *testing.T) {
 			cfg := config.Default()
 			got := Check(files, cfg)
 			w := &workspace{files: files, cfg: cfg, idx: newFileViews(len(files))}
-			w.refs, w.pairs = cliquePairs(files, cfg)
+			w.refs, w.texts, w.pairs = cliquePairs(files, cfg)
 			var want []Finding
 			for i := range registry {
 				if r := &registry[i]; r.Pairs {
