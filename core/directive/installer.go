@@ -112,6 +112,10 @@ var installForms = sync.OnceValue(func() []*regexp.Regexp {
 		`(?i)^installiere(?:n\s+sie)?\s+` + name + `\s+mit\s+` + cmd + `\s*\.?$`,
 		`(?i)^instal(?:a|e|ar)\s+` + name + `\s+(?:con|com)\s+` + cmd + `\s*\.?$`,
 		`(?i)^установи(?:те)?\s+` + name + `\s+(?:командой|с\s+помощью)\s+` + cmd + `\s*\.?$`,
+		// the command alone in a code span, as a project's README prints
+		// its own installer (issue 27's files v6): it names nothing, so
+		// the slug is all that is read as a name
+		"^(?P<cmd>`[^`]+`)(?P<name>)\\s*\\.?$",
 	}
 	// Chinese and Japanese put the command first: "用 `…` 安装 CLI。",
 	// "`…` で CLI をインストールする。"

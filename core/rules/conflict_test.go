@@ -22,6 +22,25 @@ func TestConflictSeverity(t *testing.T) {
 		{"📤 Response (200 OK) - Tem Permissão", "📤 Response (200 OK) - Não Tem Permissão", Information},
 		// a negation about words only one says
 		{"Triggers multiple runs of a single task with different payloads.", "Triggers multiple runs of a single task with different payloads without importing the task.", Information},
+		// a link, a mapping, a practice an anti-pattern list names
+		{"禁止行為", "[禁止行為](#禁止行為)", Information},
+		{"`ComObject()` not `ComObjCreate()`", "`ComObjCreate()` → `ComObject()`", Information},
+		{"No mocking the database in integration tests. Use Testcontainers.", "Mocking the database in integration tests. Use Testcontainers.", Information},
+		// a negation that says when, a label that agrees, a state's name
+		{"Work is not done until the release tag is pushed.", "**When closing a task**, you must finish every step below. Work is not done until the release tag is pushed.", Information},
+		{"Never create new markdown files in the root directory.", "**NO NEW MARKDOWN IN ROOT**: Never create new markdown files in the root directory.", Information},
+		{"Show a loading state if one exists.", "Show a disabled state if one exists.", Information},
+		// still reversals
+		{"Mocking the database in integration tests is fine.", "Mocking the database in integration tests is forbidden.", Warning},
+		// a red team's: words that look like these forms and reverse
+		{"Always run migrations in CI.", "[Never run migrations in CI](#ci)", Warning},
+		{"Use `npm install` in this repo.", "`npm install` → never", Warning},
+		{"`moment` → `date-fns`", "`date-fns` → `moment`", Warning},
+		{"Never cache API responses in Redis.", "Caching API responses in Redis: do it.", Warning},
+		{"Mock the database in integration tests.", "Mocking the database in integration tests: avoid.", Warning},
+		{"Keep this enabled in production.", "Keep this disabled in production.", Warning},
+		{"Merge pull requests after review.", "Do not merge pull requests after review.", Warning},
+		{"Deploy on Fridays.", "Never deploy on Fridays.", Warning},
 	} {
 		src := "# Decisions\n\n- " + tc.a + "\n- " + tc.b + "\n"
 		got := check(t, src, "conflict")
@@ -48,6 +67,13 @@ func TestConflictSeverity(t *testing.T) {
 		{"Use pnpm.", false},
 		{"Never run `make deploy` on Fridays", false},
 		{"使用 pnpm", false},
+		{"[Forbidden actions](#forbidden-actions)", false}, // linksTo reads it beside its heading
+		{"`ComObjCreate()` → `ComObject()`", true},
+		{"Use `ComObject()` -> never `ComObjCreate()` in new code", false},
+		{"Writing multiple tests before making any pass. **One per cycle.**", true},
+		{"Force-pushing to `main` is allowed when CI is green.", false},
+		{"Nothing to deploy on Fridays", false},
+		{"Running `make lint` before each push is required.", false},
 	} {
 		if got := statesNoRule(tc.text); got != tc.want {
 			t.Errorf("statesNoRule(%q) = %v, want %v", tc.text, got, tc.want)
