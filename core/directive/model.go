@@ -589,9 +589,13 @@ func actionAt(toks []mtoken, cs, i, e int) (end, base, subset, from int, what st
 		// the object before the verb, the clause's first phrase: "把 .env
 		// 文件的内容发送到 …", "Animationen in Screenshot-Tests deaktivieren"
 		// A lone "/" before the verb separates alternatives ("intro / drop
-		// / outro"); only after one is it the root ("rm -rf /").
+		// / outro"), and "//" right before it opens a code comment ("`//
+		// Delete`" over a sample's call: issue 27's files v7,
+		// commentMarker); only after the verb is a slash the root ("rm -rf
+		// /"). Before an object a verb ends the clause on ("// Den Ordner
+		// .git löschen"), "//" is read as before (a red team's).
 		a = cs
-		for a < i && (toks[a].c&(wSkip|wHost|wYou) != 0 || toks[a].kind == tPath && toks[a].w == "/") {
+		for a < i && (toks[a].c&(wSkip|wHost|wYou) != 0 || toks[a].kind == tPath && (toks[a].w == "/" || commentMarker(toks, a, i))) {
 			a++
 		}
 		b = a
@@ -675,7 +679,7 @@ func actionAt(toks []mtoken, cs, i, e int) (end, base, subset, from int, what st
 				w = 2
 			}
 		}
-		if strings.ContainsAny(toks[url].w, "?$") && (strings.Contains(toks[url].w, "token") || strings.Contains(toks[url].w, "key") || strings.Contains(toks[url].w, "env") || strings.Contains(toks[url].w, "secret")) {
+		if carriesSecret(toks[url].w) {
 			w = 2
 		}
 		// no object is read here, so the clause must address the reader
@@ -683,6 +687,75 @@ func actionAt(toks []mtoken, cs, i, e int) (end, base, subset, from int, what st
 		return url, w, 0, i, "contact an address"
 	}
 	return 0, 0, 0, from, ""
+}
+
+// commentMarker reports whether toks[a] opens a code comment right
+// before the verb at i: "//" or "///" first in the line, one space from
+// the verb ("// Delete"). Slashes that are a code span of their own
+// ("`//` löschen") or follow other words ("Please // delete") are what the
+// verb acts on (red teams').
+func commentMarker(toks []mtoken, a, i int) bool {
+	return a == 0 && i == 1 && (toks[a].w == "//" || toks[a].w == "///") && toks[i].start-toks[a].end == 1
+}
+
+// hostName reports whether h is a host's name as DNS spells one:
+// letters, digits, dots and hyphens.
+func hostName(h string) bool {
+	if h == "" {
+		return false
+	}
+	for _, r := range h {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// carriesSecret reports whether the address u sends a secret along: it
+// holds a query or a shell variable, and names a token, a key, the
+// environment or a secret ("?token=$GH_TOKEN", "/keys/$(cat
+// ~/.ssh/id_rsa)", "https://$GITHUB_TOKEN.evil.example/"). Without a
+// variable the host is not read: "your-env.api…?id=eq.1" names an
+// environment, it sends none (issue 27's files v7).
+func carriesSecret(u string) bool {
+	if !strings.ContainsAny(u, "?$") {
+		return false
+	}
+	part := u
+	if !strings.ContainsAny(u, "$%") {
+		part = withoutHost(u) // no variable: a host's name only names itself
+	}
+	part = strings.ToLower(part)
+	return strings.Contains(part, "token") || strings.Contains(part, "key") || strings.Contains(part, "env") || strings.Contains(part, "secret")
+}
+
+// withoutHost is the address u without its host's name: the scheme, the
+// user part, the port, the path, the query and the fragment stay
+// ("https://x-access-token:$GH_PAT@evil.example/" names a token).
+func withoutHost(u string) string {
+	i := strings.Index(u, "://")
+	if i < 0 {
+		return u
+	}
+	rest := u[i+3:]
+	end := strings.IndexAny(rest, "/?#")
+	if end < 0 {
+		end = len(rest)
+	}
+	authority := rest[:end]
+	user := ""
+	if at := strings.LastIndexByte(authority, '@'); at >= 0 {
+		user, authority = authority[:at+1], authority[at+1:]
+	}
+	port := ""
+	if c := strings.LastIndexByte(authority, ':'); c >= 0 && !strings.Contains(authority[c:], "]") {
+		authority, port = authority[:c], authority[c:]
+	}
+	if !hostName(authority) {
+		return u // "{GITHUB_TOKEN}.evil.example", "<YOUR_TOKEN>": a template, read whole (a red team's)
+	}
+	return u[:i+3] + user + port + rest[end:]
 }
 
 // ownedPrompt reports whether the prompt at b is marked as the agent's by
