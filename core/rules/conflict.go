@@ -65,7 +65,13 @@ func mayNotReverse(a, b *similar.Text) string {
 	if similar.MayOnlyQualify(a, b) {
 		return "it may add an exception rather than reverse"
 	}
-	return similar.OtherNegationRole(a, b)
+	if why := similar.OtherNegationRole(a, b); why != "" {
+		return why
+	}
+	if !similar.MinimalReversal(a, b) {
+		return "other words differ too: it may not be the same rule"
+	}
+	return ""
 }
 
 // statesNoRule reports whether an entry's text is a form that states no

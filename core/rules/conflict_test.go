@@ -30,15 +30,17 @@ func TestConflictSeverity(t *testing.T) {
 		{"Work is not done until the release tag is pushed.", "**When closing a task**, you must finish every step below. Work is not done until the release tag is pushed.", Information},
 		{"Never create new markdown files in the root directory.", "**NO NEW MARKDOWN IN ROOT**: Never create new markdown files in the root directory.", Information},
 		{"Show a loading state if one exists.", "Show a disabled state if one exists.", Information},
+		// other words besides the sign: shown, not counted (a red team
+		// called them reversals; the words cannot be sure)
+		{"Use `npm install` in this repo.", "`npm install` → never", Information},
 		// still reversals
 		{"Mocking the database in integration tests is fine.", "Mocking the database in integration tests is forbidden.", Warning},
 		// a red team's: words that look like these forms and reverse
 		{"Always run migrations in CI.", "[Never run migrations in CI](#ci)", Warning},
-		{"Use `npm install` in this repo.", "`npm install` → never", Warning},
 		{"`moment` → `date-fns`", "`date-fns` → `moment`", Warning},
+		{"Keep this enabled in production.", "Keep this disabled in production.", Warning},
 		{"Never cache API responses in Redis.", "Caching API responses in Redis: do it.", Warning},
 		{"Mock the database in integration tests.", "Mocking the database in integration tests: avoid.", Warning},
-		{"Keep this enabled in production.", "Keep this disabled in production.", Warning},
 		{"Merge pull requests after review.", "Do not merge pull requests after review.", Warning},
 		{"Deploy on Fridays.", "Never deploy on Fridays.", Warning},
 	} {

@@ -1,0 +1,105 @@
+package similar
+
+import "slices"
+
+// MinimalReversal reports whether a and b, or a sentence of a and a
+// sentence of b with opposite signs, say the same words but for the words
+// of polarity (negators and their
+// partners: "never", "always", "don't", "use", "avoid" …), modal verbs
+// and one word more, less or other, with opposite signs; or the same
+// words in another order around a word that orders options. That is the
+// same rule with its sign flipped ("Always run the integration tests
+// against a real database" / "Never run … against a real database; use the
+// in-memory fake", "Avoid inline styles" / "Write inline styles") or its
+// options swapped ("Prefer tabs over spaces" / "Prefer spaces over tabs").
+// Case and punctuation aside.
+func MinimalReversal(a, b *Text) bool {
+	ca, cb := frameClauses(a.Raw), frameClauses(b.Raw)
+	if oneWordEdit(allWords(ca), allWords(cb)) && len(ca) > 0 && len(cb) > 0 {
+		return true // the whole texts: the sign Classify read is theirs
+	}
+	for _, x := range ca {
+		for _, y := range cb {
+			if x.flips%2 != y.flips%2 && oneWordEdit(x.words, y.words) {
+				return true
+			}
+			if x.orders && y.orders && len(x.words) == len(y.words) && !slices.Equal(x.words, y.words) && sameMultiset(x.words, y.words) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func allWords(cs []frameClause) []string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, c.words...)
+	}
+	return out
+}
+
+// frameClause is one sentence of a text without its words of polarity
+// and modal verbs: what the rule is about.
+type frameClause struct {
+	words  []string
+	flips  int  // its negators and words of the other direction ("after", "less")
+	orders bool // it holds a word that orders options: "over", "instead", "than", "statt", "а" …
+}
+
+// frameClauses splits raw at its sentence marks (". ; : ! ?") into frame
+// clauses; a clause with no word left ("**MUST**" / "**MUST NOT**": a
+// heading) has no subject to reverse a rule about, and is left out.
+func frameClauses(raw string) []frameClause {
+	var out []frameClause
+	cur, clause := frameClause{}, -1
+	flush := func() {
+		if len(cur.words) > 0 {
+			out = append(out, cur)
+		}
+		cur = frameClause{}
+	}
+	for _, t := range shapeTokens(raw) {
+		if t.clause != clause {
+			flush()
+			clause = t.clause
+		}
+		switch {
+		case t.flags&fFlip != 0:
+			cur.flips++ // "after" against "before" too
+		case t.flags&(fConnective|fTrigger) != 0:
+			cur.orders = true
+			cur.words = append(cur.words, t.s)
+		case t.flags&(fFlip|fPartner) != 0 || modals[t.s] || t.s == "":
+		default:
+			cur.words = append(cur.words, t.s)
+		}
+	}
+	flush()
+	return out
+}
+
+// modals are the verbs of obligation a rule may or may not say: "You must
+// run X" and "Never run X" reverse each other.
+var modals = map[string]bool{"must": true, "should": true, "shall": true, "need": true, "needs": true}
+
+// oneWordEdit reports whether x and y are the same words but for one
+// word added, dropped or changed: the verb or the verdict that carries
+// the sign ("Avoid inline styles" / "Write inline styles", "… is fine" /
+// "… is forbidden").
+func oneWordEdit(x, y []string) bool {
+	if len(x) > len(y) {
+		x, y = y, x
+	}
+	if len(y)-len(x) > 1 {
+		return false
+	}
+	i := 0
+	for i < len(x) && x[i] == y[i] {
+		i++
+	}
+	if len(x) == len(y) {
+		return i >= len(x) || slices.Equal(x[i+1:], y[i+1:])
+	}
+	return slices.Equal(x[i:], y[i+1:])
+}
