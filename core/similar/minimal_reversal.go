@@ -14,6 +14,12 @@ import "slices"
 // options swapped ("Prefer tabs over spaces" / "Prefer spaces over tabs").
 // Case and punctuation aside.
 func MinimalReversal(a, b *Text) bool {
+	if !slices.Equal(a.Numbers(), b.Numbers()) || !sameMultiset(codeSpans(a.Raw), codeSpans(b.Raw)) {
+		// "Port 443 is open" / "Port 22 is not open", "`{{-` removes
+		// whitespace before …" / "`-}}` … after …": two subjects, each
+		// with its own rule (a red team's)
+		return false
+	}
 	ca, cb := frameClauses(a.Raw), frameClauses(b.Raw)
 	if oneWordEdit(allWords(ca), allWords(cb)) && len(ca) > 0 && len(cb) > 0 {
 		return true // the whole texts: the sign Classify read is theirs
@@ -23,7 +29,11 @@ func MinimalReversal(a, b *Text) bool {
 			if x.flips%2 != y.flips%2 && oneWordEdit(x.words, y.words) {
 				return true
 			}
-			if x.orders && y.orders && len(x.words) == len(y.words) && !slices.Equal(x.words, y.words) && sameMultiset(x.words, y.words) {
+			// options swapped with the same sign: with the sign flipped
+			// too ("SQLite uses less memory than Postgres" / "Postgres uses
+			// more memory than SQLite") it is the same fact again
+			if x.orders && y.orders && x.flips%2 == y.flips%2 && len(x.words) == len(y.words) &&
+				!slices.Equal(x.words, y.words) && sameMultiset(x.words, y.words) {
 				return true
 			}
 		}
@@ -98,8 +108,18 @@ func oneWordEdit(x, y []string) bool {
 	for i < len(x) && x[i] == y[i] {
 		i++
 	}
+	if len(x) == len(y) && i >= len(x) {
+		return true
+	}
+	// The word that carries the sign opens the rule or closes it: the
+	// verb of an order, the verdict at its end. One changed inside is a
+	// second subject ("… to the staging branch" / "… to the production
+	// branch", "… authenticated API responses": a red team's).
+	if i != 0 && i != len(y)-1 {
+		return false
+	}
 	if len(x) == len(y) {
-		return i >= len(x) || slices.Equal(x[i+1:], y[i+1:])
+		return slices.Equal(x[i+1:], y[i+1:])
 	}
 	return slices.Equal(x[i:], y[i+1:])
 }

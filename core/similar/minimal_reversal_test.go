@@ -23,6 +23,13 @@ func TestMinimalReversal(t *testing.T) {
 		{"Use pnpm.", "Never use pnpm in CI. Use pnpm locally.", false},
 		{"Run tests with -race.", "Never run tests with -race on CI; it is too slow.", true}, // one word of scope more
 		{"Alice reviews Bob's code.", "Bob reviews Alice's code.", false},
+		// a red team's: both true
+		{"SQLite uses less memory than Postgres.", "Postgres uses more memory than SQLite.", false},
+		{"Port 443 is open on the load balancer.", "Port 22 is not open on the load balancer.", false},
+		{"Step 1: enable the maintenance flag.", "Step 5: disable the maintenance flag.", false},
+		{"Always run the full database migration suite automatically on every merge to the staging branch.", "Never run the full database migration suite automatically on every merge to the production branch.", false},
+		{"Cache API responses in the browser.", "Never cache authenticated API responses in the browser.", false},
+		{"The `{{-` marker removes whitespace before the block.", "The `-}}` marker removes whitespace after the block.", false},
 		{"**MUST**", "**MUST NOT**", false},
 		{"Default: `Nodejs18.15` (recommended)", "`Nodejs18.15` (Default, Recommended)", false},
 		{"Use mocks instead of real services in tests.", "Use real services instead of mocks in tests.", true},
