@@ -9,8 +9,9 @@ import (
 )
 
 // check through the binary in a git repository, as CI runs it: a rule and
-// its reversal is a warning; a heading pair and a rule with an added
-// exception are information and do not count. The store still reads the
+// its reversal is a warning; a heading pair, a preference said in other
+// words and a rule with an added exception are information and do not
+// count. The store still reads the
 // exception as a reversal: it replaces the old entry and logs it (issue 27).
 func TestConflictSeverityThroughBinary(t *testing.T) {
 	root := t.TempDir()
@@ -25,6 +26,8 @@ func TestConflictSeverityThroughBinary(t *testing.T) {
 		"- Never squash merge pull requests.\n" +
 		"- Things to Do\n" +
 		"- Things NOT to Do\n" +
+		"- Use chi for HTTP routing.\n" +
+		"- Prefer gorilla/mux over chi for HTTP routing.\n" +
 		"- Run the migrations before deploys.\n"
 	if err := os.WriteFile(filepath.Join(root, ".memory", "instructions.md"), []byte(file), 0o644); err != nil {
 		t.Fatal(err)
@@ -36,6 +39,8 @@ func TestConflictSeverityThroughBinary(t *testing.T) {
 	for _, want := range []string{
 		`instructions.md:4:3: warning: reverses line 3: "Always squash merge pull requests." [conflict]`,
 		`instructions.md:6:3: info: reverses line 5: "Things to Do" (a line of code, a heading or a lead-in: it may state no rule) [conflict]`,
+		// a reversal in other words: shown, not counted (a694b6f)
+		`instructions.md:8:3: info: reverses line 7 (prefers another option): "Use chi for HTTP routing." (other words differ too: it may not be the same rule) [conflict]`,
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("check output lacks %q:\n%s", want, out)

@@ -698,20 +698,6 @@ func commentMarker(toks []mtoken, a, i int) bool {
 	return a == 0 && i == 1 && (toks[a].w == "//" || toks[a].w == "///") && toks[i].start-toks[a].end == 1
 }
 
-// hostName reports whether h is a host's name as DNS spells one:
-// letters, digits, dots and hyphens.
-func hostName(h string) bool {
-	if h == "" {
-		return false
-	}
-	for _, r := range h {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-') {
-			return false
-		}
-	}
-	return true
-}
-
 // carriesSecret reports whether the address u sends a secret along: it
 // holds a query or a shell variable, and names a token, a key, the
 // environment or a secret ("?token=$GH_TOKEN", "/keys/$(cat
@@ -752,7 +738,7 @@ func withoutHost(u string) string {
 	if c := strings.LastIndexByte(authority, ':'); c >= 0 && !strings.Contains(authority[c:], "]") {
 		authority, port = authority[:c], authority[c:]
 	}
-	if !hostName(authority) {
+	if !plainHost().MatchString(strings.ToLower(authority)) {
 		return u // "{GITHUB_TOKEN}.evil.example", "<YOUR_TOKEN>": a template, read whole (a red team's)
 	}
 	return u[:i+3] + user + port + rest[end:]

@@ -80,7 +80,7 @@ func frameClauses(raw string) []frameClause {
 		case t.flags&(fConnective|fTrigger) != 0:
 			cur.orders = true
 			cur.words = append(cur.words, t.s)
-		case t.flags&(fFlip|fPartner) != 0 || modals[t.s] || t.s == "":
+		case t.flags&fPartner != 0 || modals[t.s] || negationParticles[t.s] || t.s == "":
 		default:
 			cur.words = append(cur.words, t.s)
 		}
@@ -88,6 +88,11 @@ func frameClauses(raw string) []frameClause {
 	flush()
 	return out
 }
+
+// negationParticles stand beside a negator that does the flipping and say
+// nothing of the subject: French "ne … jamais", "n'… pas" ("Quand la CI
+// est rouge ne jamais merger" / "… merger": a red team's).
+var negationParticles = map[string]bool{"ne": true, "n": true}
 
 // modals are the verbs of obligation a rule may or may not say: "You must
 // run X" and "Never run X" reverse each other.

@@ -15,6 +15,7 @@ func TestMinimalReversal(t *testing.T) {
 		{"Mocking the database in tests is fine.", "Mocking the database in tests is forbidden.", true},
 		{"Prefer tabs over spaces.", "Prefer spaces over tabs.", true},
 		{"Usa tabuladores para la indentación.", "No uses tabuladores para la indentación.", true},
+		{"Quand la CI est rouge ne jamais merger, selon la règle.", "Quand la CI est rouge merger, selon la règle.", true},
 		{"Run the linter before pushing.", "Never run the linter before pushing to the release branch.", false},
 		{"Use tabs.", "Do not use tabs; spaces only.", true},
 		{"Always run the integration tests against a real database.", "Never run the integration tests against a real database; use the in-memory fake.", true},

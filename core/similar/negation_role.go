@@ -1,6 +1,9 @@
 package similar
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Where a negation Classify counts does another job than reversing the
 // other text (issue 27; files v5 and v6, read since as a tuning half, are
@@ -57,15 +60,6 @@ func negatesUntil(toks []stok) bool {
 	return false
 }
 
-func holdsAny(toks []stok, words map[string]bool) bool {
-	for _, t := range toks {
-		if words[t.s] {
-			return true
-		}
-	}
-	return false
-}
-
 // labelAgrees reports whether raw is a short label before a colon and a
 // space and a rule after it, each with a negator, the label saying nothing
 // of time or validity.
@@ -104,7 +98,7 @@ func namesState(x, y []stok) bool {
 	for k := 1; k+1 < len(x); k++ {
 		t := x[k]
 		if negator(t) && strings.HasSuffix(t.s, "ed") && articles[x[k-1].s] && x[k-1].clause == t.clause &&
-			x[k+1].clause == t.clause && !x[k+1].comma && !holdsAny(y, map[string]bool{t.s: true}) {
+			x[k+1].clause == t.clause && !x[k+1].comma && !slices.ContainsFunc(y, func(u stok) bool { return u.s == t.s }) {
 			return true
 		}
 	}
