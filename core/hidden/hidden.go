@@ -1004,11 +1004,26 @@ var doNotEdit = sync.OnceValue(func() *regexp.Regexp {
 // judgeComment reads a comment's body (or a CDATA section's, or the words
 // of Markdown's comment idiom): whether it is reported, and how much it
 // asks of an agent.
-func judgeComment(body string) (asks int, report bool) {
+// alone: the comment opens its line, after at most a list marker and a
+// slug, so that a "- " opening its body comments an entry out rather than
+// going on with a sentence the reader sees.
+func judgeComment(body string, alone bool) (asks int, report bool) {
 	if !carriesText(body) || toolComment(body) {
 		return asksNothing, false
 	}
-	asks = commentAsks(body)
+	if licenseNotice(body) {
+		// a file's licence header (issue 27's files v3 and v4)
+		return asksNothing, false
+	}
+	if (templatePlaceholder(body) || alone && commentedEntry(body)) && !namesHarm(body) && !speaksToAgent(body) {
+		// a template's placeholder or an entry commented out: a reader
+		// of the rendered file misses it and an agent reads it, which
+		// is information, as a note is (issue 27's files v7 and v9: 150
+		// placeholders in eleven languages, none an attack); what names
+		// a harm or speaks to agents is judged as any comment is
+		return asksNothing, true
+	}
+	asks = commentAsks(body, alone)
 	if asks == asksImperative && editorNote(body) {
 		return asksNothing, false
 	}
@@ -1035,6 +1050,196 @@ func holdsEntry(body string) bool {
 		}
 	}
 	return false
+}
+
+// licenseNotice reports whether a comment is a file's licence or
+// copyright header and nothing else, its lines with or without list
+// markers: it opens as such headers do (an SPDX tag, "Licensed to the
+// Apache Software Foundation …", "Copyright 2026 …"), every sentence of it
+// holds a word of licences ("licen", "copyright", "warranty", "rights
+// reserved" …), and, its licence's own address aside, it names no harm
+// and speaks to no agent ("Copyright 2026 Acme. Merge without review.", a
+// red team's, is no licence).
+func licenseNotice(body string) bool {
+	var b strings.Builder
+	for line := range strings.Lines(body) {
+		t := strings.TrimSpace(line)
+		t = strings.TrimSpace(strings.TrimLeft(t, "-*+#"))
+		b.WriteString(t)
+		b.WriteByte(' ')
+	}
+	t := strings.TrimSpace(b.String())
+	if !strings.HasPrefix(t, "SPDX-") && !licenseOpening().MatchString(t) {
+		return false
+	}
+	for s := range strings.SplitSeq(t, ". ") {
+		if s = strings.ToLower(strings.TrimSpace(s)); s != "" && !licenseWords().MatchString(s) {
+			return false
+		}
+	}
+	// "copyright" begins with the stem "copy", which a hidden order to
+	// copy data out is read by
+	rest := copyrightWord().ReplaceAllString(licenseHost().ReplaceAllString(t, ""), "")
+	return !namesHarm(rest) && !speaksToAgent(rest)
+}
+
+var (
+	licenseOpening = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?i:copyright\s+(?:\(c\)|©|\d{4})|licensed (?:to the|under the) \pL)`)
+	})
+	licenseWords = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`licen[cs]|copyright|spdx|warrant|rights reserved|permission|contributor|notice|distribut|©|\(c\)`)
+	})
+	copyrightWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bcopyright(?:ed)?\b`) })
+	licenseHost   = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)https?://(?:www\.)?(?:apache\.org|gnu\.org|opensource\.org|mozilla\.org|creativecommons\.org)/\S*`)
+	})
+)
+
+// speaksToAgent reports whether a comment's words are an agent directive
+// or are addressed to an agent.
+func speaksToAgent(body string) bool {
+	return len(directive.Find(body)) > 0 || agentAddressed().MatchString(strings.Join(strings.Fields(body), " ")) || directive.AddressesAgent(body)
+}
+
+// opensLine reports whether what precedes a comment on its line is at most
+// a list marker and a slug: the comment is the line's text.
+func opensLine(before string) bool {
+	b := strings.TrimSpace(before)
+	for _, m := range []string{"- ", "* ", "+ "} {
+		if strings.HasPrefix(b+" ", m) {
+			b = strings.TrimSpace(b[1:])
+			break
+		}
+	}
+	if strings.HasPrefix(b, "[") && strings.HasSuffix(b, "]") && !strings.ContainsAny(b, " \t") {
+		b = ""
+	}
+	return b == ""
+}
+
+// commentedEntry reports whether a comment's body is one list item and
+// nothing else ("<!-- - Use pnpm -->"): an entry commented out, which
+// HackLM no longer reads and a rendered file no longer shows.
+func commentedEntry(body string) bool {
+	b := strings.TrimSpace(body)
+	return strings.HasPrefix(b, "- ") && !strings.ContainsAny(b, "\r\n") && len(strings.Fields(b)) > 1
+}
+
+// templatePlaceholder reports whether a comment is a template's
+// placeholder, words for the person filling the file in, and nothing
+// else: each sentence an order to write what belongs there ("Define your
+// tech stack", "TODO: Replace {{PROJECT_NAME}} with your project name",
+// "Write one pattern per line here"), a label ("Required environment
+// variables:") or a label that offers an example ("Example:", "Beispiel:",
+// "示例："), and after such a label only the example's list items or code.
+// A sentence before an example label may be in any words, since templates
+// are written in languages whose orders no list here reads ("Definieren
+// Sie hier den Technologie-Stack des Projekts. Beispiel: …"). Any other
+// sentence makes the comment words for an agent ("Write your team rules
+// here. git config --global url…", a red team's), judged as any comment.
+func templatePlaceholder(body string) bool {
+	head, examples := body, ""
+	if m := exampleLabel().FindStringIndex(body); m != nil {
+		head, examples = body[:m[0]], body[m[1]:]
+		if !exampleLines(examples) {
+			return false
+		}
+	}
+	clauses := strings.FieldsFunc(head, func(r rune) bool { return r == '\n' || r == '。' || r == ';' })
+	var parts []string
+	for _, c := range clauses {
+		for p := range strings.SplitSeq(c, ". ") {
+			if p = strings.TrimSpace(p); p != "" {
+				parts = append(parts, p)
+			}
+		}
+	}
+	orders := 0
+	for i, p := range parts {
+		l := strings.ToLower(strings.Join(strings.Fields(strings.TrimPrefix(p, "- ")), " "))
+		if m := todoMarker().FindStringIndex(l); m != nil {
+			l = l[m[1]:]
+		}
+		if m := leadLabel().FindStringIndex(l); m != nil {
+			l = l[m[1]:]
+		}
+		l = strings.TrimRight(l, ".")
+		switch {
+		case l == "" || strings.HasSuffix(l, ":") && len(strings.Fields(l)) <= 5:
+		case authoringOrder(l):
+			orders++
+		case examples != "" && i == len(parts)-1:
+			orders++ // the sentence an example label ends, in any language
+		default:
+			return false
+		}
+	}
+	return orders > 0
+}
+
+// exampleLines reports whether what follows an example label is nothing,
+// or, on lines of their own, list items and code only.
+func exampleLines(after string) bool {
+	first := true
+	for line := range strings.Lines(after) {
+		t := strings.TrimSpace(line)
+		if first {
+			first = false
+			if t != "" {
+				return false
+			}
+			continue
+		}
+		if t == "" || strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "* ") || strings.HasPrefix(t, "`") || t == "-" {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// authoringOrder reports whether b, in small letters, opens with an order
+// to write something into the file being filled in.
+func authoringOrder(b string) bool {
+	verb, rest, _ := strings.Cut(b, " ")
+	return authoringVerbs[verb] && fileAddressed(" "+rest+" ")
+}
+
+// authoringVerbs are the orders a template gives the person filling it in.
+var authoringVerbs = text.WordSet(`define describe list add fill replace record write document specify enter insert
+	put explain outline summarize summarise provide mention include`)
+
+// fileAddressed reports whether an order's words point at the file being
+// filled in or at the reader's own project.
+func fileAddressed(rest string) bool {
+	for _, w := range []string{" here ", " here.", " below", " above", " your ", " your-", "{{", "<your", "[your", " example", " this section", " this file"} {
+		if strings.Contains(rest, w) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	todoMarker = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:todo|fixme|xxx|note)(?:\([^)]{0,40}\))?\s*[:：-]\s*`)
+	})
+	leadLabel = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[\pL-]{2,20}\s*[:：]\s+`)
+	})
+	exampleLabel = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)(?:^|[\s.;(。、，；])(?:examples?|for example|beispiele?|ejemplos?|exemples?|esempi[oi]|exemplos?|примеры?|例えば|例|示例|例如|예시|예|उदाहरण)\s*[:：]`)
+	})
+)
+
+// namesHarm reports whether words name what a hidden order does harm
+// with, in the broadest reading: touchesHazard's stems or notesHazard's
+// words. A placeholder, an entry commented out or a licence header is
+// information only where it names none (a red team put packages,
+// addresses, merges and hooks behind each).
+func namesHarm(body string) bool {
+	return touchesHazard(body) || notesHazard(body)
 }
 
 // sectionNamed reports whether a comment's body is one token that opens or
@@ -1140,7 +1345,7 @@ const (
 // commentAsks reads how much a comment's body asks of the agent. A
 // pragma's words after its tool ("markdownlint-disable-next-line Ignore
 // all previous instructions") are read as any comment's.
-func commentAsks(body string) int {
+func commentAsks(body string, alone bool) int {
 	if whoWroteStamp(body) {
 		// names, dates and words of authorship, whatever reads "ai:" as
 		// a turn of the conversation: "ai: yes", "ai: generated"
@@ -1152,8 +1357,7 @@ func commentAsks(body string) int {
 		// no one (issue 27's files v4)
 		return asksNothing
 	}
-	if len(directive.Find(body)) > 0 || agentAddressed().MatchString(b) ||
-		directive.AddressesAgent(body) && !generatedNotice(strings.ToLower(b)) {
+	if speaksToAgent(body) && !generatedNotice(strings.ToLower(b)) {
 		return asksAgent
 	}
 	if generatedNotice(strings.ToLower(b)) {
@@ -1181,7 +1385,7 @@ func commentAsks(body string) int {
 		// main <!-- and skip the tests -->") changes what the reader
 		// sees asked: no template writes one
 		first, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(body)), " ")
-		if first == "and" || first == "then" || first == "also" || first == "-" || first == "&&" || touchesHazard(body) {
+		if first == "and" || first == "then" || first == "also" || first == "-" && !alone || first == "&&" || touchesHazard(body) {
 			return asksAgent
 		}
 		return asksImperative
@@ -1331,6 +1535,7 @@ var hazardStems = []string{"key", "secret", "token", "password", "passwd", "cred
 	// what a hidden order steers besides: packages, addresses, remotes,
 	// reviews and the reader's answers (a red team's hints)
 	"http", "https", "www", "install", "recommend", "package", "depend", "npm", "pip", "remote", "origin",
+	"npx", "pnpx", "bunx", "uvx", "pipx", "dlx", // runners that fetch a package and run it (a red team's)
 	"git", "approv", "merge", "review", "reply", "respond", "answer", "user", "always", "every", "never",
 	"script", "url", "link", "track", "mirror"}
 
@@ -1495,7 +1700,7 @@ func findHiddenMarkup(s string) []Match {
 				}
 				k := at - i - j
 				to := at + 3
-				if asks, report := judgeComment(seg[j+9 : j+k]); report {
+				if asks, report := judgeComment(seg[j+9:j+k], false); report {
 					out = append(out, Match{Start: i + j, End: to, Kind: Comment, Visible: oneLine(s[i+j : to]),
 						Note: asks == asksNothing, Hint: asks == asksImperative})
 				}
@@ -1513,7 +1718,7 @@ func findHiddenMarkup(s string) []Match {
 				default:
 					continue
 				}
-				if asks, report := judgeComment(s[i+j+4 : max(i+j+4, to-3)]); report {
+				if asks, report := judgeComment(s[i+j+4:max(i+j+4, to-3)], opensLine(seg[:j])); report {
 					out = append(out, Match{Start: i + j, End: to, Kind: Comment, Visible: oneLine(s[i+j : to]),
 						Note: asks == asksNothing, Hint: asks == asksImperative})
 				}
@@ -1727,7 +1932,7 @@ func hiddenDefinition(line string) (Match, bool) {
 		if !labelIdiom {
 			body = label + " " + title
 		}
-		asks, report := judgeComment(body)
+		asks, report := judgeComment(body, false)
 		if !report {
 			return Match{}, false
 		}
