@@ -2,7 +2,10 @@ package rules
 
 import (
 	"bytes"
+	"strings"
 
+	"github.com/memory-lsp/memory-lsp/core/directive"
+	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/text"
 )
 
@@ -25,6 +28,14 @@ func checkAgentDirective(w *workspace) {
 				// so it is shown, not counted, and a person decides
 				w.reportAs(Information, Finding{File: fi, Span: span,
 					Message: d.What() + ": agents that read memory may run it; keep it only if your team wrote it and the address is the tool's own",
+					Fixes:   hazardFixes(fi, f.Doc, span, false)})
+				continue
+			}
+			if lead, ok := prohibitionLead(f.Doc, d.Start); ok && !directive.ItemUndoes(entryWords(f.Doc, d.Start)) {
+				// an item of a list whose lead-in forbids what it lists
+				// names a forbidden act; a person reads the two together
+				w.reportAs(Information, Finding{File: fi, Span: span,
+					Message: d.What() + ", listed under \"" + lead + "\": read alone, it orders what the list forbids; say the prohibition in the entry",
 					Fixes:   hazardFixes(fi, f.Doc, span, false)})
 				continue
 			}
@@ -51,4 +62,76 @@ func continued(src []byte, at int) bool {
 	}
 	t := bytes.TrimLeft(next, " \t")
 	return len(t) < len(next) && len(bytes.TrimSpace(t)) > 0
+}
+
+// prohibitionLead finds the lead-in of the list the line holding at is an
+// item of, when that lead-in forbids what it lists
+// (directive.ForbidsItems): the nearest line above that ends with a colon,
+// over at most twelve items and any blank lines. The line must be a list
+// item, and so must every line between; a heading, a line in bold alone,
+// a rule or a paragraph ends the list (a red team's "Never:" three
+// sections up).
+func prohibitionLead(d *memfile.Document, at int) (string, bool) {
+	li := lineAt(d, at)
+	if li >= len(d.Lines) || !listItem(strings.TrimSpace(string(d.LineText(li)))) {
+		return "", false
+	}
+	seen := 0
+	for i := li - 1; i >= 0 && seen < 12; i-- {
+		t := strings.TrimSpace(string(d.LineText(i)))
+		if t == "" {
+			continue
+		}
+		seen++
+		if !listItem(t) {
+			return leadIn(t)
+		}
+		item := strings.TrimSpace(t[1:])
+		if lead, ok := leadIn(item); ok || lead != "" {
+			return lead, ok
+		}
+		if boldAlone(item) {
+			return "", false
+		}
+	}
+	return "", false
+}
+
+// leadIn reads t as a list's lead-in: t when it ends with a colon, and
+// whether it forbids what follows.
+func leadIn(t string) (string, bool) {
+	e := strings.TrimRight(t, "*_` ")
+	if !strings.HasSuffix(e, ":") && !strings.HasSuffix(e, "：") {
+		return "", false
+	}
+	return t, directive.ForbidsItems(t)
+}
+
+// listItem reports whether a line opens with a list marker.
+func listItem(t string) bool {
+	return len(t) > 1 && (t[0] == '-' || t[0] == '*' || t[0] == '+') && (t[1] == ' ' || t[1] == '\t')
+}
+
+// boldAlone reports whether an item is nothing but bold or underlined
+// words, as a title set in a list is.
+func boldAlone(t string) bool {
+	for _, m := range []string{"**", "__"} {
+		if len(t) > 4 && strings.HasPrefix(t, m) && strings.HasSuffix(t, m) && !strings.Contains(t[2:len(t)-2], m) {
+			return true
+		}
+	}
+	return false
+}
+
+// entryWords is the text of the list item holding at, its marker dropped.
+func entryWords(d *memfile.Document, at int) string {
+	li := lineAt(d, at)
+	if li >= len(d.Lines) {
+		return ""
+	}
+	t := strings.TrimSpace(string(d.LineText(li)))
+	if listItem(t) {
+		t = strings.TrimSpace(t[1:])
+	}
+	return t
 }
