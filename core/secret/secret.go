@@ -720,6 +720,9 @@ func findAssignment(s string, i int, root string, out []Match) []Match {
 	if !ok {
 		return out
 	}
+	if codePathAfter().MatchString(s[end:min(len(s), end+window)]) {
+		return out // a path in code (`token::{PyToken}`), not an assignment
+	}
 	// assignsNext reads quotes, blanks, ':' and '=', which no lowering changes
 	if !assignsNext(s, end) {
 		return findNamedInProse(s, i, end, out)
@@ -1106,11 +1109,12 @@ func proseMatch(s, key string, keyEnd, start, stop int, out []Match) (Match, boo
 	// A PIN is digits: after "pin" anything else is the verb's object
 	// ("Pin the base image by digest: node@sha256:…", issue 27).
 	if strings.EqualFold(key, "pass") && (codeCall().MatchString(v) || asideWord().MatchString(v) ||
-		start > 0 && s[start-1] == '`' && pointerType().MatchString(v)) {
+		start > 0 && s[start-1] == '`' && (pointerType().MatchString(v) || codePath().MatchString(v) && strings.Trim(s[keyEnd:start], " `") == "")) {
 		// the verb "pass" before a call, an aside or a pointer to a
 		// package's type in code: "pass the option —
 		// `renderWithMantine(ui, …)`", "let a real pair pass (Copilot)",
-		// "Pass `*common.Common` to components" (issue 27's files v6).
+		// "Pass `*common.Common` to components" (issue 27's files v6),
+		// "pass `Options::ALLOW_PENDING` to …", "Pass `&StrictPath`".
 		// Only after that verb: a password may hold brackets
 		// ("Secret(2024)!", "(Letmein)": red teams')
 		return Match{}, false
@@ -1129,6 +1133,18 @@ func proseMatch(s, key string, keyEnd, start, stop int, out []Match) (Match, boo
 // with a lower-case package name followed by a capitalised type (a red
 // team's: "*Summer2024.Winter" stays one).
 var pointerType = lazy(`^[*&][a-z][a-z0-9_]*\.[A-Z][A-Za-z0-9_]*$`)
+
+// codePath is a name as code writes it and a password is not: a path of
+// names of letters joined by "::" (`InstantiateModuleOptions::ALLOW_PENDING`;
+// not `Sup3r::S3cret`, a red team's),
+// or a reference to a type named in two words or more (`&StrictPath`).
+var codePath = lazy(`^[*&]?[A-Za-z_]+(?:::[A-Za-z_]+)+$|^[*&][A-Z][a-z]+(?:[A-Z][a-z]+)+$`)
+
+// codePathAfter matches what follows a name's "::" in a path of code: a
+// list of names in braces or a name of letters that another "::", a brace,
+// a call, a ";" or the span's end follows (`token::{PyToken}`,
+// `token::Kind::Ident`), never a value ("api_key::9f8e…", a red team's).
+var codePathAfter = lazy(`^::(?:\{[A-Za-z_]+(?:\s*,\s*[A-Za-z_]+)*\}|[A-Za-z_]+(?:::|[{(;,` + "`" + `\s]|$))`)
 
 // inPath reports whether the word at s[i], joined to the word before it
 // ("reset-password"), stands in a token that holds a slash before it: a

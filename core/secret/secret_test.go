@@ -11,6 +11,9 @@ func TestFindTruePositives(t *testing.T) {
 		in, kind, secret string
 	}{
 		{"- Deploy uses AKIAQ3EGRTW4LZ7PXK2M for the bucket.", "AWS access key id", "AKIAQ3EGRTW4LZ7PXK2M"},
+		// a red team's: a password after "pass" shaped as code, a value after "::"
+		{"- Test account alice, pass `&Winterfell`", "password", "&Winterfell"},
+		{"- `api_key::9f8e7d6c5b4a39281726354a5b6c7d8e`", "credential in an assignment", ":9f8e7d6c5b4a39281726354a5b6c7d8e"},
 		{"key=ASIAZ9Y8X7W6V5U4T3S2 (temporary)", "AWS access key id", "ASIAZ9Y8X7W6V5U4T3S2"},
 		{"aws_secret_access_key = q8Zr3Lk9Vx2Nw7Bt5Hy1Jm4Pd6Gs0Fc8Ea3Ru9Ti", "AWS secret access key", "q8Zr3Lk9Vx2Nw7Bt5Hy1Jm4Pd6Gs0Fc8Ea3Ru9Ti"},
 		{`AWS_SECRET_KEY: "Wb7/Kp2+Lm9Qx4Rt6Yz1Nc3Vd8Fg5Hj0Sa2Ek7Ou"`, "AWS secret access key", "Wb7/Kp2+Lm9Qx4Rt6Yz1Nc3Vd8Fg5Hj0Sa2Ek7Ou"},
@@ -268,6 +271,10 @@ func TestFindFalsePositives(t *testing.T) {
 		"Reading the entry from a top-level one would let a real pair pass (Copilot).",
 		"`\"refreshToken\": \"base64-encoded-refresh-token\",`",
 		"api_key = \"sha256-hashed-api-key\"",
+		// code after the verb "pass", and a path in code (files v3, v9)
+		"Pass `&StrictPath`/`&VirtualPath` into helpers; or boundaries/roots + segment",
+		"caller may pass `InstantiateModuleOptions::ALLOW_PENDING_EVALUATION` to receive the",
+		"`use sqlfluffrs_python::token::{PyCaseFold, PyToken};`",
 	} {
 		if ms := Find(in); len(ms) != 0 {
 			t.Errorf("Find(%q) = %s %q, want nothing", in, ms[0].Kind, in[ms[0].Start:ms[0].End])
