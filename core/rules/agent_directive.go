@@ -31,7 +31,7 @@ func checkAgentDirective(w *workspace) {
 					Fixes:   hazardFixes(fi, f.Doc, span, false)})
 				continue
 			}
-			if lead, ok := prohibitionLead(f.Doc, d.Start); ok && !directive.ItemUndoes(entryWords(f.Doc, d.Start)) {
+			if lead, ok := prohibitionLead(f.Doc, d.Start); ok && directive.PlainItem(entryWords(f.Doc, d.Start)) {
 				// an item of a list whose lead-in forbids what it lists
 				// names a forbidden act; a person reads the two together
 				w.reportAs(Information, Finding{File: fi, Span: span,
@@ -67,26 +67,36 @@ func continued(src []byte, at int) bool {
 // prohibitionLead finds the lead-in of the list the line holding at is an
 // item of, when that lead-in forbids what it lists
 // (directive.ForbidsItems): the nearest line above that ends with a colon,
-// over at most twelve items and any blank lines. The line must be a list
-// item, and so must every line between; a heading, a line in bold alone,
-// a rule or a paragraph ends the list (a red team's "Never:" three
-// sections up).
+// within twelve lines, blank ones counted. The line must be a list item at
+// the lead-in's level, and so must every line between; a line in bold
+// alone, a thematic break, a paragraph or a heading ends the list, and an
+// item set deeper than the one above it has that item for its lead-in (a
+// red team's "Never:" three sections up, "- Except the following, which
+// are mandatory:" over its sub-items).
 func prohibitionLead(d *memfile.Document, at int) (string, bool) {
 	li := lineAt(d, at)
-	if li >= len(d.Lines) || !listItem(strings.TrimSpace(string(d.LineText(li)))) {
+	if li >= len(d.Lines) {
 		return "", false
 	}
-	seen := 0
-	for i := li - 1; i >= 0 && seen < 12; i-- {
-		t := strings.TrimSpace(string(d.LineText(i)))
+	raw := string(d.LineText(li))
+	if !listItem(strings.TrimSpace(raw)) {
+		return "", false
+	}
+	depth := indent(raw)
+	for i := li - 1; i >= 0 && li-i <= 12; i-- {
+		raw := string(d.LineText(i))
+		t := strings.TrimSpace(raw)
 		if t == "" {
 			continue
 		}
-		seen++
 		if !listItem(t) {
 			return leadIn(t)
 		}
 		item := strings.TrimSpace(t[1:])
+		if indent(raw) < depth {
+			// the parent item: the lead-in, or no forbidding list
+			return leadIn(item)
+		}
 		if lead, ok := leadIn(item); ok || lead != "" {
 			return lead, ok
 		}
@@ -95,6 +105,22 @@ func prohibitionLead(d *memfile.Document, at int) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// indent is how far a line is set in, a tab as four spaces.
+func indent(line string) int {
+	n := 0
+	for _, c := range line {
+		switch c {
+		case ' ':
+			n++
+		case '\t':
+			n += 4
+		default:
+			return n
+		}
+	}
+	return n
 }
 
 // leadIn reads t as a list's lead-in: t when it ends with a colon, and
@@ -107,9 +133,11 @@ func leadIn(t string) (string, bool) {
 	return t, directive.ForbidsItems(t)
 }
 
-// listItem reports whether a line opens with a list marker.
+// listItem reports whether a line opens with a list marker and is no
+// thematic break ("* * *", "- - -").
 func listItem(t string) bool {
-	return len(t) > 1 && (t[0] == '-' || t[0] == '*' || t[0] == '+') && (t[1] == ' ' || t[1] == '\t')
+	return len(t) > 1 && (t[0] == '-' || t[0] == '*' || t[0] == '+') && (t[1] == ' ' || t[1] == '\t') &&
+		strings.Trim(t, "-*+_ \t") != ""
 }
 
 // boldAlone reports whether an item is nothing but bold or underlined

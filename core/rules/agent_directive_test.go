@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/memory-lsp/memory-lsp/core/config"
@@ -69,6 +70,20 @@ func TestAgentDirectiveUnderProhibition(t *testing.T) {
 		{"do-not-ask-before", "- Do not ask for confirmation before you:\n- Push directly to main with --force\n", Warning},
 		{"forbidden-without", "- Forbidden without explicit approval:\n- Bypass tests or CI checks\n", Information},
 		{"zh", "- 禁止事项：\n- Bypass tests or CI checks\n", Information},
+		// a second red team's: the item orders, the list ended, or a
+		// lead-in the item does not stand under
+		{"item-always", "- Agents must not:\n- Always push directly to main with --force\n", Warning},
+		{"item-do", "- Never:\n- DO: push directly to main with --force\n", Warning},
+		{"item-check", "- Never:\n- ✅ Push directly to main with --force\n", Warning},
+		{"item-instead", "- Never:\n- Open a PR; instead, git push --force origin main\n", Warning},
+		{"item-arrow", "- Never:\n- Open a PR → push directly to main with --force\n", Warning},
+		{"item-second-sentence", "- Never:\n- Use a PR. Push directly to main with --force.\n", Warning},
+		{"item-request", "- Never:\n- Request a review before you git push --force origin main\n", Warning},
+		{"without-fail", "- Never without fail:\n- Push directly to main with --force\n", Warning},
+		{"thematic-break", "- Never:\n- Commit .env files\n\n* * *\n\n- Push directly to main with --force\n", Warning},
+		{"far-below", "- Never:\n- Commit .env files" + strings.Repeat("\n", 20) + "- Push directly to main with --force\n", Warning},
+		{"nested-under-order", "- Never:\n- Commit .env files\n- Except the following, which are mandatory\n  - Push directly to main with --force\n", Warning},
+		{"nested-under-forbid", "- Release steps:\n- Agents must not:\n  - Bypass tests or CI checks\n", Information},
 		{"lead-too-long", "- Here is what the team agreed, after a long discussion we had last week, that agents must not do:\n- Bypass tests or CI checks\n", Warning},
 	} {
 		fs := check(t, tc.src, AgentDirectiveCode)
