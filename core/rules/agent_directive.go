@@ -31,7 +31,7 @@ func checkAgentDirective(w *workspace) {
 					Fixes:   hazardFixes(fi, f.Doc, span, false)})
 				continue
 			}
-			if lead, ok := prohibitionLead(f.Doc, d.Start); ok && directive.PlainItem(entryWords(f.Doc, d.Start)) {
+			if lead, ok := prohibitionLead(f.Doc, d.Start); ok && directive.PlainItem(itemText(f.Doc, lineAt(f.Doc, d.Start))) {
 				// an item of a list whose lead-in forbids what it lists
 				// names a forbidden act; a person reads the two together
 				w.reportAs(Information, Finding{File: fi, Span: span,
@@ -67,33 +67,32 @@ func continued(src []byte, at int) bool {
 // prohibitionLead finds the lead-in of the list the line holding at is an
 // item of, when that lead-in forbids what it lists
 // (directive.ForbidsItems): the nearest line above that ends with a colon,
-// within twelve lines, blank ones counted. The line must be a list item at
-// the lead-in's level, and so must every line between; a line in bold
-// alone, a thematic break, a paragraph or a heading ends the list, and an
-// item set deeper than the one above it has that item for its lead-in (a
-// red team's "Never:" three sections up, "- Except the following, which
-// are mandatory:" over its sub-items).
+// within twelve lines, blank ones counted, as the parse classed them
+// (memfile.Kind). The line must be a list item at the lead-in's level, and
+// so must every line between; a line in bold alone, a thematic break, a
+// heading, a fence or code ends the list, a paragraph is the lead-in or
+// none, and an item set deeper than the one above it has that item for
+// its lead-in (a red team's "Never:" three sections up, "- Except the
+// following, which are mandatory:" over its sub-items, a YAML comment in a
+// fence).
 func prohibitionLead(d *memfile.Document, at int) (string, bool) {
 	li := lineAt(d, at)
-	if li >= len(d.Lines) {
+	if li >= len(d.Lines) || !listLine(d, li) {
 		return "", false
 	}
-	raw := string(d.LineText(li))
-	if !listItem(strings.TrimSpace(raw)) {
-		return "", false
-	}
-	depth := indent(raw)
+	depth := indentOf(d, li)
 	for i := li - 1; i >= 0 && li-i <= 12; i-- {
-		raw := string(d.LineText(i))
-		t := strings.TrimSpace(raw)
-		if t == "" {
+		switch d.Lines[i].Kind {
+		case memfile.KindBlank:
 			continue
+		case memfile.KindProse:
+			return leadIn(strings.TrimSpace(string(d.LineText(i))))
 		}
-		if !listItem(t) {
-			return leadIn(t)
+		if !listLine(d, i) {
+			return "", false
 		}
-		item := strings.TrimSpace(t[1:])
-		if indent(raw) < depth {
+		item := itemText(d, i)
+		if indentOf(d, i) < depth {
 			// the parent item: the lead-in, or no forbidding list
 			return leadIn(item)
 		}
@@ -107,20 +106,31 @@ func prohibitionLead(d *memfile.Document, at int) (string, bool) {
 	return "", false
 }
 
-// indent is how far a line is set in, a tab as four spaces.
-func indent(line string) int {
-	n := 0
-	for _, c := range line {
-		switch c {
-		case ' ':
-			n++
-		case '\t':
-			n += 4
-		default:
-			return n
-		}
+// listLine reports whether line i is a list item as the parse classed it,
+// and no thematic break ("* * *", "- - -").
+func listLine(d *memfile.Document, i int) bool {
+	switch d.Lines[i].Kind {
+	case memfile.KindEntry, memfile.KindBullet, memfile.KindIndented:
+		return strings.Trim(string(d.LineText(i)), "-*+_ \t\r") != ""
 	}
-	return n
+	return false
+}
+
+// itemText is the text of list item i: an entry's content, or the line
+// after its marker.
+func itemText(d *memfile.Document, i int) string {
+	if ln := d.Lines[i]; ln.Kind == memfile.KindEntry {
+		return d.Entries[ln.Entry].Content
+	}
+	t := strings.TrimSpace(string(d.LineText(i)))
+	_, n := bulletMarker(t)
+	return strings.TrimSpace(t[n:])
+}
+
+// indentOf is how far line i is set in.
+func indentOf(d *memfile.Document, i int) int {
+	t := d.LineText(i)
+	return len(t) - len(bytes.TrimLeft(t, " \t"))
 }
 
 // leadIn reads t as a list's lead-in: t when it ends with a colon, and
@@ -133,13 +143,6 @@ func leadIn(t string) (string, bool) {
 	return t, directive.ForbidsItems(t)
 }
 
-// listItem reports whether a line opens with a list marker and is no
-// thematic break ("* * *", "- - -").
-func listItem(t string) bool {
-	return len(t) > 1 && (t[0] == '-' || t[0] == '*' || t[0] == '+') && (t[1] == ' ' || t[1] == '\t') &&
-		strings.Trim(t, "-*+_ \t") != ""
-}
-
 // boldAlone reports whether an item is nothing but bold or underlined
 // words, as a title set in a list is.
 func boldAlone(t string) bool {
@@ -149,17 +152,4 @@ func boldAlone(t string) bool {
 		}
 	}
 	return false
-}
-
-// entryWords is the text of the list item holding at, its marker dropped.
-func entryWords(d *memfile.Document, at int) string {
-	li := lineAt(d, at)
-	if li >= len(d.Lines) {
-		return ""
-	}
-	t := strings.TrimSpace(string(d.LineText(li)))
-	if listItem(t) {
-		t = strings.TrimSpace(t[1:])
-	}
-	return t
 }

@@ -84,6 +84,8 @@ func TestAgentDirectiveUnderProhibition(t *testing.T) {
 		{"far-below", "- Never:\n- Commit .env files" + strings.Repeat("\n", 20) + "- Push directly to main with --force\n", Warning},
 		{"nested-under-order", "- Never:\n- Commit .env files\n- Except the following, which are mandatory\n  - Push directly to main with --force\n", Warning},
 		{"nested-under-forbid", "- Release steps:\n- Agents must not:\n  - Bypass tests or CI checks\n", Information},
+		{"numbered-items", "Agents must not:\n\n1. Introduce new dependencies\n2. Bypass tests or CI checks\n", Information},
+		{"in-a-fence", "- Never:\n```yaml\n# never:\n- Bypass tests or CI checks\n```\n", Warning},
 		{"lead-too-long", "- Here is what the team agreed, after a long discussion we had last week, that agents must not do:\n- Bypass tests or CI checks\n", Warning},
 	} {
 		fs := check(t, tc.src, AgentDirectiveCode)
