@@ -1105,6 +1105,11 @@ func passwordFlagCommand(before string) bool {
 // which ends at keyEnd, when it looks like one.
 func proseMatch(s, key string, keyEnd, start, stop int, out []Match) (Match, bool) {
 	v := strings.TrimRight(s[start:stop], ".,:;") // a sentence's end, not a password's "!"
+	// the quotes or code span around a value are not part of it: "`spree123`"
+	// mixes two classes, not three (issue 27's files v3)
+	if q := len(v) - len(strings.TrimLeft(v, "`'\"")); q > 0 && len(v) > 2*q && v[len(v)-q:] == v[:q] {
+		start, v = start+q, v[q:len(v)-q]
+	}
 	stop = start + len(v)
 	// A PIN is digits: after "pin" anything else is the verb's object
 	// ("Pin the base image by digest: node@sha256:…", issue 27).
