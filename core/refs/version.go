@@ -227,6 +227,10 @@ func subjectRef(s string, i, j, b int, sub subject) (Ref, bool) {
 	}
 	vPrefix := strings.ContainsAny(s[j:j+m[4]], "vV")
 	explicit := strings.Contains(ver, ".") || wild != "" || hasOp || plus || hasPost || pre != nil || vPrefix
+	if e := j + m[1]; e+1 < b && s[e] == '-' && widthWords[strings.ToLower(nextWord(s, e+1, b))] {
+		// "TypeScript: 2-space indent": a width, not a release
+		return Ref{}, false
+	}
 	if !sub.admits(ver, explicit) || languageWords[strings.ToLower(nextWord(s, j+m[1], b))] {
 		return Ref{}, false // "Python >3.12 typing style" is a style, not the runtime
 	}
@@ -309,6 +313,10 @@ func (sub subject) admits(ver string, explicit bool) bool {
 // languageWords, right after a version, make it the language's features an
 // entry speaks of ("Python 3.10 syntax", "modern Python >3.12 typing style",
 // "C++20 features") rather than the version the project runs on.
+// widthWords follow a number joined by a hyphen to say a width: "2-space
+// indent", "80-column lines".
+var widthWords = set("space", "spaces", "tab", "tabs", "column", "columns", "char", "chars", "character", "characters")
+
 var languageWords = set("syntax", "typing", "style", "features", "feature", "idioms", "semantics", "grammar")
 
 // nextWord is the word that starts at s[i], past spaces, up to b.
