@@ -23,6 +23,11 @@ import (
 // Kind says what makes a passage invisible.
 type Kind int
 
+// Markup reports whether k hides by markup (a comment, a hidden element, a
+// link's title), which every view of the source shows and only a rendered
+// page hides, rather than by characters no view shows.
+func (k Kind) Markup() bool { return k >= Comment }
+
 const (
 	// HiddenBidi: a bidirectional embedding, override or isolate control,
 	// which makes text show in another order than it is read (Trojan
@@ -72,6 +77,9 @@ type Match struct {
 	// order), or a note that names what hidden orders do harm with or
 	// comments an entry out; a warning, and a store takes it.
 	Hint bool
+	// Unseen: markup that also holds characters no view shows (a bidi
+	// control inside a comment), reported with it: as grave as they are.
+	Unseen bool
 }
 
 // What says in words what the passage is, showing it, for a finding or a
@@ -133,6 +141,7 @@ func Each(s string, chunk int, fn func(Match)) {
 	emit := func(h Match) {
 		if held && h.Start < pending.End {
 			pending.End = max(pending.End, h.End)
+			pending.Unseen = pending.Unseen || !h.Kind.Markup() || h.Unseen
 			if !h.Note && !h.Hint {
 				// what the passage holds is as grave as the worst of it: a
 				// bidi control inside a note is no note

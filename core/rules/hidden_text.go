@@ -2,7 +2,11 @@ package rules
 
 import (
 	"bytes"
+	"regexp"
+	"strings"
+	"sync"
 
+	"github.com/memory-lsp/memory-lsp/core/directive"
 	"github.com/memory-lsp/memory-lsp/core/hidden"
 	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/text"
@@ -36,14 +40,14 @@ func checkHiddenText(w *workspace) {
 			if !w.listing(fi) {
 				// counted, and its line kept from rewrites, not shown
 				sev := w.rule.Severity
-				if h.Note || h.Hint {
+				if h.Note || h.Hint || !ordersUnseen(h) {
 					sev = noteSeverity(h)
 				}
 				w.reportAs(sev, Finding{File: fi, Span: span})
 				return
 			}
 			fixes := append([]Fix{removeHidden(fi, d, h)}, hazardFixes(fi, d, span, false)...)
-			if h.Note || h.Hint {
+			if h.Note || h.Hint || !ordersUnseen(h) {
 				// words, not an instruction to an agent: a reader of the
 				// rendered file misses them, nothing more (issue 27)
 				w.reportAs(noteSeverity(h), Finding{File: fi, Span: span, Message: h.What() + "; make it visible text or remove it", Fixes: fixes})
@@ -54,23 +58,56 @@ func checkHiddenText(w *workspace) {
 	})
 }
 
-// noteSeverity is the severity of hidden words that order nothing the
-// rules can read, or order something only a person editing the file would
-// do (a template's hint); store takes them either way. A comment or a
-// definition holding a note is information: words cannot tell a note from
-// a hidden rule stated as a fact or an order in a language the rules do not
-// read, and where a rule cannot tell it says info (issue 27), still shown
-// and made visible. A template's hint opens with an order, a note that
-// names what hidden orders harm or comments an entry out is a Hint too
-// (hidden.Match.Hint), and an element hidden by style or a soft hyphen
-// inside a word is a deliberate way to hide that no note needs: those stay
-// warnings.
+// noteSeverity is the severity of hidden text that is no order to agents
+// (ordersUnseen): information for markup any source view shows, where words
+// cannot tell a colleague's note or a template's hint from a hidden rule
+// stated as a fact (issue 27); a warning for characters no view shows (a
+// soft hyphen inside a word too short to need one), store taking it.
 func noteSeverity(h hidden.Match) Severity {
-	if h.Note && (h.Kind == hidden.Comment || h.Kind == hidden.Definition) {
+	if h.Kind.Markup() {
 		return Information
 	}
 	return Warning
 }
+
+// ordersUnseen reports whether a hidden passage is one to warn of: characters
+// no view shows, or markup every source view shows (a comment, an element
+// hidden by style, a link's title) whose words agent-directive reads as an
+// order to agents. Markup alone hides nothing from whoever edits or
+// reviews the file, only from its rendered page, and on real teams' files
+// every such warning that asked less was wrong (issue 27's files v1–v10:
+// 86 of 86), so the rest is information: shown, made visible, not counted.
+func ordersUnseen(h hidden.Match) bool {
+	if !h.Kind.Markup() || h.Unseen {
+		return true
+	}
+	words := hiddenWords(h.Visible)
+	if h.Kind == hidden.Link {
+		// the address, then the title its quotes hold: each read alone, as
+		// an address before an order hides the order's start
+		dest, title, _ := strings.Cut(words, " ")
+		words = strings.Trim(strings.TrimSpace(title), `"'`)
+		if len(directive.Find(dest)) > 0 {
+			return true
+		}
+	}
+	return len(directive.Find(words)) > 0
+}
+
+// hiddenWords are the words a hidden passage shows once made visible: a
+// comment's body, an element's text, a link's address and title, without
+// the markup around them, which would read as a quotation to
+// agent-directive; an address stays, as the place an order sends to.
+func hiddenWords(v string) string {
+	v = markupAround().ReplaceAllString(v, " ")
+	return strings.Trim(strings.TrimSpace(v), "\"“”'")
+}
+
+// markupAround is what surrounds a hidden passage's words: comment and
+// CDATA delimiters, tags, a link's empty text and brackets.
+var markupAround = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`<!--|-->|<!\[CDATA\[|\]\]>|<[^>]*>|^\[\s*\]\(|\)$|\[//\]: # \(`)
+})
 
 // hiddenChunk is how much of a file checkHiddenText reads for hidden
 // characters at a time (eachHidden).
