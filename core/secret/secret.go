@@ -892,6 +892,13 @@ func hasLetter(v string) bool {
 // dottedIdent is a code reference such as process.env.TOKEN or config.apiKey.
 var dottedIdent = lazy(`^[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*|\[[^\]]*\]|\(\))+$`)
 
+// methodCall is a value that calls a method in code, whatever its
+// arguments: `formData.get('password')`, `passwordEncoder.encode(dto…`,
+// `JWT.encode({ user_id: …` (issue 27's files v9). The method's name
+// starts in lower case and its first argument is no digit, which a
+// password such as "Acme.Prod(2024)!" or "Acme.prod(2024)!" keeps.
+var methodCall = lazy(`^[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*\.[a-z_$][A-Za-z0-9_$]*\((?:[^0-9)]|$)`)
+
 // envName is an environment variable name such as NPM_TOKEN.
 var envName = lazy(`^[A-Z][A-Z0-9_]*$`)
 
@@ -899,7 +906,7 @@ var envName = lazy(`^[A-Z][A-Z0-9_]*$`)
 // real secret: at least 8 characters, not a placeholder or a reference, and
 // mixing letters with digits or both letter cases.
 func genericValue(v string) bool {
-	if len(v) < 8 || !notPlaceholder(v) || dottedIdent().MatchString(v) || envName().MatchString(v) {
+	if len(v) < 8 || !notPlaceholder(v) || dottedIdent().MatchString(v) || methodCall().MatchString(v) || envName().MatchString(v) {
 		return false
 	}
 	if strings.HasPrefix(v, "http://") || strings.HasPrefix(v, "https://") || strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") {
@@ -1105,11 +1112,6 @@ func passwordFlagCommand(before string) bool {
 // which ends at keyEnd, when it looks like one.
 func proseMatch(s, key string, keyEnd, start, stop int, out []Match) (Match, bool) {
 	v := strings.TrimRight(s[start:stop], ".,:;") // a sentence's end, not a password's "!"
-	// the quotes or code span around a value are not part of it: "`spree123`"
-	// mixes two classes, not three (issue 27's files v3)
-	if q := len(v) - len(strings.TrimLeft(v, "`'\"")); q > 0 && len(v) > 2*q && v[len(v)-q:] == v[:q] {
-		start, v = start+q, v[q:len(v)-q]
-	}
 	stop = start + len(v)
 	// A PIN is digits: after "pin" anything else is the verb's object
 	// ("Pin the base image by digest: node@sha256:…", issue 27).
@@ -1217,7 +1219,7 @@ func trivialPIN(v string) bool {
 // passwords more often than it gives them ("the password is stored in
 // Vault"), so the bar is higher than genericValue's.
 func strongPassword(v string) bool {
-	if utf8.RuneCountInString(v) < 8 || classes(v) < 3 || !hasLetter(v) || !notPlaceholder(v) || dottedIdent().MatchString(v) || envName().MatchString(v) {
+	if utf8.RuneCountInString(v) < 8 || classes(v) < 3 || !hasLetter(v) || !notPlaceholder(v) || dottedIdent().MatchString(v) || methodCall().MatchString(v) || envName().MatchString(v) {
 		return false
 	}
 	if strings.Trim(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_") == "" || strings.Contains(v, "**") || strings.HasSuffix(v, ":") {

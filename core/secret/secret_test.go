@@ -125,8 +125,11 @@ func TestFindTruePositives(t *testing.T) {
 		{"Пин-код от сейфа: 4821", "password", "4821"},
 		{"Feishu bot: http://open.feishu.cn/open-apis/bot/v2/hook/7d2c9e41-b3a8-4f06-9e15-2a8c6d0f4b93", "chat webhook", "http://open.feishu.cn/open-apis/bot/v2/hook/7d2c9e41-b3a8-4f06-9e15-2a8c6d0f4b93"},
 		{"ПИН-код служебной карты: 7305", "password", "7305"},
-		{"Staging login: `ops@acme.io` / `Quartz7Meadow!`", "password", "Quartz7Meadow!"},
-		{"Staging login: `ops@acme.io` / `Welcome2024`", "password", "Welcome2024"},
+		{"Staging login: `ops@acme.io` / `Quartz7Meadow!`", "password", "`Quartz7Meadow!`"},
+		{"Staging login: `ops@acme.io` / `Welcome2024`", "password", "`Welcome2024`"},
+		{"Login: admin / `hunter22`", "password", "`hunter22`"},
+		{"The staging password is Acme.Prod(2024)!", "password", "Acme.Prod(2024"},
+		{"`DB_PASSWORD=Acme.prod(2024)x`", "credential in an assignment", "Acme.prod(2024"},
 	}
 	for _, tt := range tests {
 		ms := Find(tt.in)
@@ -277,8 +280,11 @@ func TestFindFalsePositives(t *testing.T) {
 		"Pass `&StrictPath`/`&VirtualPath` into helpers; or boundaries/roots + segment",
 		"caller may pass `InstantiateModuleOptions::ALLOW_PENDING_EVALUATION` to receive the",
 		"`use sqlfluffrs_python::token::{PyCaseFold, PyToken};`",
-		// the code span around a value is not a class of its characters
-		"Local login: `demo@example.org` / `demo2024`",
+		// a method called in code is no value (files v9)
+		"`hashed := encoder.encodePassword(dto.getPassword());`",
+		"`password = Validator.check(request.data['password'])`",
+		"`password: form.get('password') as string,`",
+		"`token = JWT.encode({ user_id: user.id }, Rails.application.credentials.secret_key_base)`",
 	} {
 		if ms := Find(in); len(ms) != 0 {
 			t.Errorf("Find(%q) = %s %q, want nothing", in, ms[0].Kind, in[ms[0].Start:ms[0].End])
