@@ -320,7 +320,6 @@ func (x *extraction) result() []Ref {
 			cands[i].Kind = 0
 		}
 	}
-	dropSeveralVersions(cands)
 	sort.SliceStable(cands, func(i, j int) bool {
 		if cands[i].Start != cands[j].Start {
 			return cands[i].Start < cands[j].Start
@@ -347,38 +346,6 @@ func (x *extraction) result() []Ref {
 		out = mergeByStart(out, add)
 	}
 	return out
-}
-
-// dropSeveralVersions drops the versions of a subject an entry names in
-// three versions or more: ".NET 10.0, .NET 9.0, .NET 8.0" lists the targets
-// a library builds for, not the one the project runs (issue 27's files v2).
-// "React 17 (`react@17.0.2`)" names one version twice; "Node 18, not Node
-// 20" still says which one runs.
-func dropSeveralVersions(cands []Ref) {
-	seen := map[string][]string{}
-	for _, c := range cands {
-		if c.Kind != Version {
-			continue
-		}
-		vs := seen[c.Subject]
-		if !slices.ContainsFunc(vs, func(v string) bool { return sameRelease(v, c.Version) }) {
-			seen[c.Subject] = append(vs, c.Version)
-		}
-	}
-	for i := range cands {
-		if cands[i].Kind == Version && len(seen[cands[i].Subject]) >= 3 {
-			cands[i].Kind = 0
-		}
-	}
-}
-
-// sameRelease reports whether two versions name the same release, one
-// the other's prefix at a dot: 17 and 17.0.2, 1.21 and 1.21.5.
-func sameRelease(a, b string) bool {
-	if len(a) > len(b) {
-		a, b = b, a
-	}
-	return a == b || strings.HasPrefix(b, a+".")
 }
 
 // mergeByStart merges two lists sorted by Start.
