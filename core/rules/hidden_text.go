@@ -28,7 +28,8 @@ func checkHiddenText(w *workspace) {
 		if !hidden.MayHide(d.Src) {
 			return
 		}
-		hidden.Each(w.idx.source(w.files, fi), hiddenChunk, func(h hidden.Match) {
+		src := w.idx.source(w.files, fi)
+		hidden.Each(src, hiddenChunk, func(h hidden.Match) {
 			if h.Start == 0 && h.Kind == hidden.Invisible && bytes.HasPrefix(d.Src, bomBytes) {
 				if h.End == 3 {
 					return
@@ -37,17 +38,19 @@ func checkHiddenText(w *workspace) {
 				h.Start, h.Visible = 3, hidden.ShowRun(string(d.Src[3:h.End]))
 			}
 			span := text.Span{Start: h.Start, End: h.End}
+			// markup is judged by its words, characters by what they do
+			quiet := h.Kind.Markup() && !ordersUnseen(h, src[h.Start:h.End]) || !h.Kind.Markup() && (h.Note || h.Hint)
 			if !w.listing(fi) {
 				// counted, and its line kept from rewrites, not shown
 				sev := w.rule.Severity
-				if h.Note || h.Hint || !ordersUnseen(h) {
+				if quiet {
 					sev = noteSeverity(h)
 				}
 				w.reportAs(sev, Finding{File: fi, Span: span})
 				return
 			}
 			fixes := append([]Fix{removeHidden(fi, d, h)}, hazardFixes(fi, d, span, false)...)
-			if h.Note || h.Hint || !ordersUnseen(h) {
+			if quiet {
 				// words, not an instruction to an agent: a reader of the
 				// rendered file misses them, nothing more (issue 27)
 				w.reportAs(noteSeverity(h), Finding{File: fi, Span: span, Message: h.What() + "; make it visible text or remove it", Fixes: fixes})
@@ -77,37 +80,58 @@ func noteSeverity(h hidden.Match) Severity {
 // reviews the file, only from its rendered page, and on real teams' files
 // every such warning that asked less was wrong (issue 27's files v1–v10:
 // 86 of 86), so the rest is information: shown, made visible, not counted.
-func ordersUnseen(h hidden.Match) bool {
+func ordersUnseen(h hidden.Match, passage string) bool {
 	if !h.Kind.Markup() || h.Unseen {
 		return true
 	}
-	words := hiddenWords(h.Visible)
-	if h.Kind == hidden.Link {
-		// the address, then the title its quotes hold: each read alone, as
-		// an address before an order hides the order's start
-		dest, title, _ := strings.Cut(words, " ")
-		words = strings.Trim(strings.TrimSpace(title), `"'`)
-		if len(directive.Find(dest)) > 0 {
+	for _, words := range hiddenWords(passage) {
+		if len(directive.Find(words)) > 0 {
 			return true
 		}
 	}
-	return len(directive.Find(words)) > 0
+	return false
 }
 
-// hiddenWords are the words a hidden passage shows once made visible: a
-// comment's body, an element's text, a link's address and title, without
-// the markup around them, which would read as a quotation to
-// agent-directive; an address stays, as the place an order sends to.
-func hiddenWords(v string) string {
-	v = markupAround().ReplaceAllString(v, " ")
-	return strings.Trim(strings.TrimSpace(v), "\"“”'")
+// hiddenWords are the readings of a hidden passage's words: the passage
+// without its markup (comment and CDATA delimiters, tags, a link's empty
+// text and brackets; an address stays, as the place an order sends to),
+// the passage as written, and each text its quotes or angle brackets hold
+// (a link's title, an input's value, `<https://…>`), each read alone: the
+// markup around words reads to agent-directive as a quotation, and an
+// address or a word before an order hides the order's start.
+func hiddenWords(v string) []string {
+	out := []string{strings.Trim(strings.TrimSpace(markupAround().ReplaceAllString(v, "")), "\"“”'"), v}
+	for _, re := range []*regexp.Regexp{quotedParts(), bracketedParts()} {
+		for _, m := range re.FindAllStringSubmatch(v, -1) {
+			for _, g := range m[1:] {
+				if strings.TrimSpace(g) != "" {
+					out = append(out, g)
+				}
+			}
+		}
+	}
+	return out
 }
 
-// markupAround is what surrounds a hidden passage's words: comment and
-// CDATA delimiters, tags, a link's empty text and brackets.
+// markupAround is the markup around a hidden passage's words: comment and
+// CDATA delimiters, HTML tags (a letter after "<": "if retries < 3" is
+// words), a link's empty text and brackets, the angle brackets of an
+// address.
 var markupAround = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`<!--|-->|<!\[CDATA\[|\]\]>|<[^>]*>|^\[\s*\]\(|\)$|\[//\]: # \(`)
+	return regexp.MustCompile(`<!--|-->|<!\[CDATA\[|\]\]>|</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>|^\[\s*\]\(|\)$|\[//\]: # \(|[<>]`)
 })
+
+// quotedParts are the texts a passage's quotes hold, and bracketedParts
+// those its angle brackets hold, read apart: a tag's brackets hold its
+// quotes.
+var (
+	quotedParts = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`"([^"]*)"|'([^']*)'`)
+	})
+	bracketedParts = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`<([^<>!/][^<>]*)>`)
+	})
+)
 
 // hiddenChunk is how much of a file checkHiddenText reads for hidden
 // characters at a time (eachHidden).
