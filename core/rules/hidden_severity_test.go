@@ -1,6 +1,12 @@
 package rules
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/memory-lsp/memory-lsp/core/config"
+)
 
 // TestHiddenMarkupSeverity: markup every source view shows is information
 // unless it also holds characters no view shows or its words order agents;
@@ -33,5 +39,20 @@ func TestHiddenMarkupSeverity(t *testing.T) {
 		if fs[0].Severity != tc.want {
 			t.Errorf("%s: %v, want %v (%s)", tc.name, fs[0].Severity, tc.want, fs[0].Message)
 		}
+	}
+}
+
+// BenchmarkCheckComments10k checks 10,000 entries that each end in a
+// comment holding quotes and a tag, the shape hiddenWords reads.
+func BenchmarkCheckComments10k(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString("# Instructions\n\n")
+	for i := range 10000 {
+		fmt.Fprintf(&sb, "- Entry %d uses pnpm for builds. <!-- reviewed by \"team %d\" on the <b>board</b> -->\n", i, i)
+	}
+	files := []File{NewFile(".memory/instructions.md", []byte(sb.String()))}
+	cfg := config.Default()
+	for b.Loop() {
+		Check(files, cfg)
 	}
 }

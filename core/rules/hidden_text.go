@@ -84,7 +84,7 @@ func ordersUnseen(h hidden.Match, passage string) bool {
 	if !h.Kind.Markup() || h.Unseen {
 		return true
 	}
-	for _, words := range hiddenWords(passage) {
+	for _, words := range hiddenWords(passage, h.Kind) {
 		if len(directive.Find(words)) > 0 {
 			return true
 		}
@@ -95,12 +95,16 @@ func ordersUnseen(h hidden.Match, passage string) bool {
 // hiddenWords are the readings of a hidden passage's words: the passage
 // without its markup (comment and CDATA delimiters, tags, a link's empty
 // text and brackets; an address stays, as the place an order sends to),
-// the passage as written, and each text its quotes or angle brackets hold
-// (a link's title, an input's value, `<https://…>`), each read alone: the
-// markup around words reads to agent-directive as a quotation, and an
-// address or a word before an order hides the order's start.
-func hiddenWords(v string) []string {
-	out := []string{strings.Trim(strings.TrimSpace(markupAround().ReplaceAllString(v, "")), "\"“”'"), v}
+// and, for a link, an element or a title, each text its quotes or angle
+// brackets hold (a title, an input's value, an address), each read alone:
+// the markup around words reads to agent-directive as a quotation, and an
+// address or a word before an order hides the order's start. A comment is
+// read once: a file may hold thousands (BenchmarkCheckComments10k).
+func hiddenWords(v string, kind hidden.Kind) []string {
+	out := []string{strings.Trim(strings.TrimSpace(markupAround().ReplaceAllString(v, "")), "\"“”'")}
+	if kind != hidden.Link && kind != hidden.Element && kind != hidden.Title {
+		return out
+	}
 	for _, re := range []*regexp.Regexp{quotedParts(), bracketedParts()} {
 		for _, m := range re.FindAllStringSubmatch(v, -1) {
 			for _, g := range m[1:] {
