@@ -142,6 +142,12 @@ func Each(s string, chunk int, fn func(Match)) {
 		if held && h.Start < pending.End {
 			pending.End = max(pending.End, h.End)
 			pending.Unseen = pending.Unseen || !h.Kind.Markup() || h.Unseen
+			if !h.Kind.Markup() {
+				// the markup shown must not hold the characters raw: a bidi
+				// control would reorder the message that names it
+				raw := s[h.Start:h.End]
+				pending.Visible = strings.ReplaceAll(pending.Visible, raw, showEach(raw, escapeRune))
+			}
 			if !h.Note && !h.Hint {
 				// what the passage holds is as grave as the worst of it: a
 				// bidi control inside a note is no note
