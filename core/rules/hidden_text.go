@@ -39,7 +39,10 @@ func checkHiddenText(w *workspace) {
 			}
 			span := text.Span{Start: h.Start, End: h.End}
 			// markup is judged by its words, characters by what they do
-			quiet := h.Kind.Markup() && !ordersUnseen(h, src[h.Start:h.End]) || !h.Kind.Markup() && (h.Note || h.Hint)
+			quiet := h.Note || h.Hint
+			if h.Kind.Markup() {
+				quiet = !markupOrders(h, src[h.Start:h.End])
+			}
 			if !w.listing(fi) {
 				// counted, and its line kept from rewrites, not shown
 				sev := w.rule.Severity
@@ -62,7 +65,7 @@ func checkHiddenText(w *workspace) {
 }
 
 // noteSeverity is the severity of hidden text that is no order to agents
-// (ordersUnseen): information for markup any source view shows, where words
+// (markupOrders): information for markup any source view shows, where words
 // cannot tell a colleague's note or a template's hint from a hidden rule
 // stated as a fact (issue 27); a warning for characters no view shows (a
 // soft hyphen inside a word too short to need one), store taking it.
@@ -73,15 +76,14 @@ func noteSeverity(h hidden.Match) Severity {
 	return Warning
 }
 
-// ordersUnseen reports whether a hidden passage is one to warn of: characters
-// no view shows, or markup every source view shows (a comment, an element
-// hidden by style, a link's title) whose words agent-directive reads as an
-// order to agents. Markup alone hides nothing from whoever edits or
-// reviews the file, only from its rendered page, and on real teams' files
-// every such warning that asked less was wrong (issue 27's files v1–v10:
-// 86 of 86), so the rest is information: shown, made visible, not counted.
-func ordersUnseen(h hidden.Match, passage string) bool {
-	if !h.Kind.Markup() || h.Unseen {
+// markupOrders reports whether hidden markup is one to warn of: it also
+// holds characters no view shows, or its words are an order agent-directive
+// reads. Markup alone hides nothing from whoever edits or reviews the file,
+// only from its rendered page, and on real teams' files every warning of
+// markup that asked less was wrong (issue 27's files v1–v10: 86 of 86), so
+// the rest is information: shown, made visible, not counted.
+func markupOrders(h hidden.Match, passage string) bool {
+	if h.Unseen {
 		return true
 	}
 	for _, words := range hiddenWords(passage, h.Kind) {
