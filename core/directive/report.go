@@ -111,10 +111,24 @@ var reportHints = newHints("pass", "green", "clean", "reviewed", "approved", "su
 	"bien", "éxito", "exitos", "pasaron", "verde", "correctamente",
 	"успешн", "прошл", "пройден", "зелён", "порядке", "通过", "成功", "正常", "没有问题", "通過", "パス", "グリーン", "問題なし")
 
+// reportVerbs gate them too: every claim successClaim reads has a reporting
+// verb, and a line of success words alone ("reviewed by the team", "tests
+// pass") is common in memory, where the expression is the dear part of
+// directive.Find (BenchmarkCheckComments10k).
+var reportVerbs = newHints("report", "describe", "mark", "present", "announce", "show", "list", "log", "label",
+	"treat", "claim", "declare", "say", "tell", "answer", "reply", "respond", "state", "confirm", "write",
+	"inform", "reassure",
+	"annonce", "répond", "dis", "dites", "indique", "signale", "écri", "affirme", "rapporte", "marque", "présente",
+	"meld", "sag", "antwort", "bericht", "schreib", "bezeichne", "kennzeichne", "markier", "behaupt",
+	"responde", "di", "dí", "informa", "reporta", "indica", "escribe", "comunica", "afirma", "marca",
+	"пиши", "скажи", "говори", "отвечай", "ответь", "сообща", "сообщи", "докладывай", "доложи", "отчитывайся",
+	"указывай", "отмечай",
+	"报告", "告诉", "回答", "汇报", "声称", "标记为", "说", "報告", "伝え", "答え", "言", "書")
+
 // falseReports returns the spans of line that order the agent to tell the
 // user a failure succeeded: each the claim's clause.
 func falseReports(line string) [][2]int {
-	if !reportHints.in(line) {
+	if !reportHints.in(line) || !reportVerbs.in(line) {
 		return nil
 	}
 	var out [][2]int
