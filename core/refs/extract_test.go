@@ -32,6 +32,15 @@ func render(text string, r Ref) string {
 		}
 	case Version:
 		v = "version:" + r.Subject + " " + r.Op.String() + r.Version
+		if r.Aside {
+			v += " (aside)"
+		}
+		if r.Alt {
+			v += " (alt)"
+		}
+		if r.Compound {
+			v += " (compound)"
+		}
 	}
 	return text[r.Start:r.End] + "=" + v
 }
@@ -236,6 +245,19 @@ func TestExtract(t *testing.T) {
 		{"since a release", "Since Node 18, fetch is global.", nil},
 		// a width: no version the project runs
 		{"a width", "TypeScript: 2-space indent everywhere.", nil},
+		// what a release has, and names whose second word is a subject
+		// (real instruction files, issue 27)
+		{"a release's own", "Uses PHP 8.4's `public private(set)` properties; PHP 8.4’s new hooks too.", nil},
+		{"a plugin named after its host", "**TypeScript ESLint**: ^8.45.0 for lint.", []string{"ESLint**: ^8.45.0=version:typescript-eslint ^8.45.0 (compound)"}},
+		{"a library named after its host", "**Lucide React**: ^0.546.0 icons.", []string{"React**: ^0.546.0=version:lucide-react ^0.546.0 (compound)"}},
+		{"a label before the subject", "**Frontend**: React 18.", []string{"React 18=version:react =18"}},
+		{"releases joined by a slash", "Pydantic v1/v2 shims; .NET 8/.NET 9 targets.", []string{"Pydantic v1=version:pydantic =1", "v2=version:pydantic =2 (alt)", ".NET 8=version:dotnet =8", ".NET 9=version:dotnet =9 (alt)"}},
+		{"a slash before other things", "Node 18/512 MB, Go 1.21/386, Node 18/V8, Python 3.9/64-bit, Node 20/18.", []string{"Node 18=version:node =18", "Go 1.21=version:go =1.21", "Node 18=version:node =18", "Python 3.9=version:python =3.9", "Node 20=version:node =20"}},
+		{"a feature's release in parentheses", "Use `for range N` (Go 1.22+) and `b.Loop()` (**Go 1.24+**).", []string{"Go 1.22+=version:go >=1.22 (aside)", "Go 1.24+=version:go >=1.24 (aside)"}},
+		{"a requirement in parentheses", "Module files (use Go 1.23+).", []string{"Go 1.23+=version:go >=1.23"}},
+		{"parentheses that say it is needed", "Builds (Go 1.21+ required); Requirements (Go 1.21+, make); Toolchain: (Go 1.21+); (at least Go 1.21).", []string{"Go 1.21+=version:go >=1.21", "Go 1.21+=version:go >=1.21", "Go 1.21+=version:go >=1.21", "at least Go 1.21=version:go >=1.21"}},
+		{"'s that is is", "Node 18's the minimum; PHP 8.2's syntax only.", []string{"Node 18=version:node =18", "PHP 8.2=version:php =8.2"}},
+		{"a stack in a row", "TypeScript React 18 and Vite React 18 templates.", []string{"React 18=version:react =18", "React 18=version:react =18"}},
 		{"one version twice", "The app uses React 17 (react@17.0.2).", []string{"React 17=version:react =17", "react@17.0.2=version:react =17.0.2"}},
 		{"an image tag", "The base image is Node 18-alpine.", []string{"Node 18=version:node =18"}},
 		{"a lower bound stays", "Needs Node >= 20.", []string{"Node >= 20=version:node >=20"}},

@@ -85,6 +85,36 @@ func Judge(ref Ref, repo Repo) Verdict {
 	return Verdict{}
 }
 
+// JudgeAll judges the references one entry cites, as Judge does each,
+// and then reads releases written as alternatives together: "Pydantic
+// v1/v2 shims", ".NET 8/.NET 9" say either works, so where the pins hold
+// one of them the others are silent. Releases listed apart ("Node 18,
+// Node 20 and Node 22", "Use Node 18, not Node 20") are judged each on its
+// own: a matrix that still names a release the project dropped is stale.
+func JudgeAll(rs []Ref, repo Repo) []Verdict {
+	out := make([]Verdict, len(rs))
+	for i, r := range rs {
+		out[i] = Judge(r, repo)
+	}
+	for start := 0; start < len(rs); {
+		end := start + 1 // rs[start:end]: a version and its alternatives
+		for end < len(rs) && rs[end].Alt && rs[end].Subject == rs[start].Subject {
+			end++
+		}
+		held := false
+		for k := start; k < end; k++ {
+			held = held || rs[k].Kind == Version && out[k].Status == Holds
+		}
+		for k := start; k < end && held && end-start > 1; k++ {
+			if out[k].Status == Drift {
+				out[k] = Verdict{}
+			}
+		}
+		start = end
+	}
+	return out
+}
+
 // judgePath: a path holds when it exists from the root, or when it ends an
 // existing path (an entry may name a file by its name or by its last
 // folders) that is not where the history shows the cited path itself went.
@@ -414,7 +444,13 @@ func judgeVersion(ref Ref, repo Repo) Verdict {
 		c   constraint
 	}
 	var exact, ranges []reading
-	for _, p := range repo.Pins(ref.Subject) {
+	pins := repo.Pins(ref.Subject)
+	if len(pins) == 0 && ref.Compound {
+		if sub, ok := subjects[ref.Subject[strings.LastIndexByte(ref.Subject, '-')+1:]]; ok {
+			pins = repo.Pins(sub.name)
+		}
+	}
+	for _, p := range pins {
 		c, ok := parseConstraint(p.Value, p.Bare)
 		if !ok {
 			continue
@@ -433,7 +469,7 @@ func judgeVersion(ref Ref, repo Repo) Verdict {
 		return Verdict{}
 	}
 	for _, r := range counted {
-		if !contradicts(ref.Op, statedIv, r.c) && !(len(exact) == 0 && lowersMinimum(ref.Op, stated, r.c)) {
+		if !contradicts(ref.Op, statedIv, r.c) && !(len(exact) == 0 && !ref.Aside && lowersMinimum(ref.Op, stated, r.c)) {
 			return Verdict{Status: Holds}
 		}
 	}

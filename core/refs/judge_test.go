@@ -55,15 +55,16 @@ func sampleRepo() *refstest.Repo {
 			{Tool: refs.Npm}: {File: "package.json", Names: []string{"dev", "build", "preview"}},
 		},
 		PinsOf: map[string][]refs.Pin{
-			"node":       {{Value: "22", File: ".nvmrc", Line: 1}, {Value: ">=18", File: "package.json", Line: 5}},
-			"go":         {{Value: "1.22", File: "go.mod", Line: 3, Bare: refs.AtLeast}},
-			"react":      {{Value: "^18.3.1", File: "package.json", Line: 12}},
-			"typescript": {{Value: "~5.4.2", File: "package.json", Line: 20}},
-			"python":     {{Value: ">=3.10,<4", File: "pyproject.toml", Line: 7}},
-			"serde":      {{Value: "1.0", File: "Cargo.toml", Line: 9, Bare: refs.Caret}},
-			"postgres":   {{Value: "16-alpine", File: "compose.yaml", Line: 4}},
-			"rust":       {{Value: "stable", File: "rust-toolchain.toml", Line: 2}},
-			"vite":       {{Value: "^5.0.0", File: "web/package.json", Line: 9}},
+			"node":              {{Value: "22", File: ".nvmrc", Line: 1}, {Value: ">=18", File: "package.json", Line: 5}},
+			"go":                {{Value: "1.22", File: "go.mod", Line: 3, Bare: refs.AtLeast}},
+			"react":             {{Value: "^18.3.1", File: "package.json", Line: 12}},
+			"typescript":        {{Value: "~5.4.2", File: "package.json", Line: 20}},
+			"python":            {{Value: ">=3.10,<4", File: "pyproject.toml", Line: 7}},
+			"serde":             {{Value: "1.0", File: "Cargo.toml", Line: 9, Bare: refs.Caret}},
+			"postgres":          {{Value: "16-alpine", File: "compose.yaml", Line: 4}},
+			"rust":              {{Value: "stable", File: "rust-toolchain.toml", Line: 2}},
+			"vite":              {{Value: "^5.0.0", File: "web/package.json", Line: 9}},
+			"typescript-eslint": {{Value: "^8.45.0", File: "package.json", Line: 21}},
 		},
 	}
 }
@@ -183,6 +184,9 @@ func TestJudge(t *testing.T) {
 		{"python minimum lowered", "Supports Python >= 3.8.", refs.Verdict{Status: refs.Drift, File: "pyproject.toml", Pin: refs.Pin{Value: ">=3.10,<4", File: "pyproject.toml", Line: 7}, Replace: "3.10"}},
 		{"caret minimum at the entry's precision", "React 18 or newer.", refs.Verdict{Status: refs.Holds}},
 		{"caret minimum lowered", "React 17+ works.", refs.Verdict{Status: refs.Drift, File: "package.json", Pin: refs.Pin{Value: "^18.3.1", File: "package.json", Line: 12}, Replace: "18"}},
+		{"a package named in two words, pinned", "**TypeScript ESLint**: ^8.45.0 for lint.", refs.Verdict{Status: refs.Holds}},
+		{"two words emphasised, no such package", "**Frontend React** 17 with hooks.", refs.Verdict{Status: refs.Drift, File: "package.json", Pin: refs.Pin{Value: "^18.3.1", File: "package.json", Line: 12}, Replace: "18"}},
+		{"python minimum lowered in an aside", "Use `list[str]` (Python 3.9+ built-ins).", refs.Verdict{Status: refs.Holds}},
 		{"python range drift", "Python 3.9 only.", refs.Verdict{Status: refs.Drift, File: "pyproject.toml", Pin: refs.Pin{Value: ">=3.10,<4", File: "pyproject.toml", Line: 7}, Replace: "3.10"}},
 		{"cargo caret", "`serde@1.0.200` everywhere.", refs.Verdict{Status: refs.Holds}},
 		{"image tag", "DB is `postgres:15`.", refs.Verdict{Status: refs.Drift, File: "compose.yaml", Pin: refs.Pin{Value: "16-alpine", File: "compose.yaml", Line: 4}, Replace: "16"}},
@@ -198,6 +202,36 @@ func TestJudge(t *testing.T) {
 			}
 			if !reflect.DeepEqual(got, c.want) {
 				t.Errorf("Judge(%q)\n got: %+v\nwant: %+v", c.text, got, c.want)
+			}
+		})
+	}
+}
+
+// TestJudgeAll: versions an entry names together are read together.
+func TestJudgeAll(t *testing.T) {
+	repo := sampleRepo()
+	cases := []struct {
+		name, text string
+		want       []refs.Status
+	}{
+		{"a matrix is judged item by item", "Target frameworks: Node 18, Node 20, Node 22.", []refs.Status{refs.Drift, refs.Drift, refs.Holds}},
+		{"alternatives one of which holds", "React 17/18 compatible.", []refs.Status{refs.Silent, refs.Holds}},
+		{"alternatives none of which holds", "React 16/17 compatible.", []refs.Status{refs.Drift, refs.Drift}},
+		{"a slash that is no alternative", "Lambdas run Node 22/512 MB.", []refs.Status{refs.Holds}},
+		{"negated apart", "Use React 17, not React 18.", []refs.Status{refs.Drift, refs.Holds}},
+		{"a matrix none of which holds", "Tests on Node 16 and Node 18.", []refs.Status{refs.Drift, refs.Drift}},
+		{"one release said twice", "We are on Node 18; Node 18 or newer is required.", []refs.Status{refs.Drift, refs.Holds}},
+		{"another subject holds", "Node 18 with React 18.", []refs.Status{refs.Drift, refs.Holds}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rs := refs.Extract(c.text)
+			var got []refs.Status
+			for _, v := range refs.JudgeAll(rs, repo) {
+				got = append(got, v.Status)
+			}
+			if !reflect.DeepEqual(got, c.want) {
+				t.Errorf("JudgeAll(%q) = %v, want %v", c.text, got, c.want)
 			}
 		})
 	}

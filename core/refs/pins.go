@@ -16,7 +16,7 @@ type Pinned struct {
 // PinFile reports whether a file of that base name pins versions:
 // .nvmrc, .node-version, package.json, .tool-versions, go.mod,
 // .python-version, pyproject.toml, rust-toolchain(.toml), Cargo.toml,
-// Dockerfiles and compose files.
+// composer.json, .NET project files, Dockerfiles and compose files.
 func PinFile(name string) bool { return pinReader(name) != nil }
 
 // ParsePins reads the versions the file at path (slash-separated; its base
@@ -43,6 +43,8 @@ func ParsePins(file string, src []byte) []Pinned {
 var PinFileGlobs = []string{
 	".nvmrc", ".node-version", ".python-version", "rust-toolchain", "rust-toolchain.toml",
 	"package.json", "composer.json", ".tool-versions", "go.mod", "pyproject.toml", "Cargo.toml",
+	"*.[Cc][Ss][Pp][Rr][Oo][Jj]", "*.[Ff][Ss][Pp][Rr][Oo][Jj]", "*.[Vv][Bb][Pp][Rr][Oo][Jj]",
+	"[Dd]irectory.[Bb]uild.[Pp]rops",
 	"[Dd][Oo][Cc][Kk][Ee][Rr][Ff][Ii][Ll][Ee]*", "*.[Dd][Oo][Cc][Kk][Ee][Rr][Ff][Ii][Ll][Ee]",
 	"[Cc][Oo][Nn][Tt][Aa][Ii][Nn][Ee][Rr][Ff][Ii][Ll][Ee]*",
 	"*[Cc][Oo][Mm][Pp][Oo][Ss][Ee]*.[Yy][Mm][Ll]", "*[Cc][Oo][Mm][Pp][Oo][Ss][Ee]*.[Yy][Aa][Mm][Ll]",
@@ -72,6 +74,9 @@ func pinReader(name string) func([]byte) []Pinned {
 		return cargoPins
 	case name == "composer.json":
 		return composerPins
+	case strings.HasSuffix(lower, ".csproj") || strings.HasSuffix(lower, ".fsproj") ||
+		strings.HasSuffix(lower, ".vbproj") || lower == "directory.build.props":
+		return dotnetProjectPins
 	case lower == "dockerfile" || lower == "containerfile" || strings.HasPrefix(lower, "dockerfile.") ||
 		strings.HasSuffix(lower, ".dockerfile") || strings.HasPrefix(lower, "containerfile."):
 		return dockerfilePins
@@ -215,6 +220,37 @@ func composerPins(src []byte) []Pinned {
 			}
 			v := strings.ReplaceAll(strings.ReplaceAll(m.value, "||", "|"), "|", "||")
 			out = append(out, Pinned{key, Pin{Value: v, Line: m.line}})
+		}
+	}
+	return out
+}
+
+// reTargetFramework reads a .NET project's target frameworks: net8.0,
+// netcoreapp3.1, net8.0-windows. netstandard2.0 and net48 (the .NET
+// Framework) are other platforms than the ".NET 8" people write.
+var (
+	reTargetFrameworks = lazyRegexp(`<TargetFrameworks?>([^<]*)</TargetFrameworks?>`)
+	reTargetFramework  = lazyRegexp(`^net(?:coreapp)?(\d+\.\d+)(?:-[A-Za-z0-9.]+)?$`)
+)
+
+// dotnetProjectPins reads the target frameworks of a .csproj, .fsproj,
+// .vbproj or Directory.Build.props, each an exact pin of dotnet: a project
+// that targets net8.0 and net9.0 runs on both (issue 27: ".NET 8" was
+// judged against a CI workflow's 9.0.x while the project multi-targets).
+// global.json is not read: it pins the SDK that builds, and an SDK builds
+// every older target.
+func dotnetProjectPins(src []byte) []Pinned {
+	var out []Pinned
+	for num, line := range lines(src) {
+		if !strings.Contains(line, "<TargetFramework") {
+			continue
+		}
+		for _, m := range reTargetFrameworks().FindAllStringSubmatch(line, -1) {
+			for _, tfm := range strings.Split(m[1], ";") {
+				if v := reTargetFramework().FindStringSubmatch(strings.ToLower(strings.TrimSpace(tfm))); v != nil {
+					out = append(out, Pinned{"dotnet", Pin{Value: v[1], Line: num}})
+				}
+			}
 		}
 	}
 	return out

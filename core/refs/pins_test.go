@@ -28,6 +28,11 @@ func TestParsePins(t *testing.T) {
 			[]p{pin("node", ">=18", 2, Exact), pin("pnpm", "9", 2, Exact), pin("node", "20.11.0", 4, Exact), pin("pnpm", "9.1.0", 3, Exact),
 				pin("react", "^18.3.1", 6, Exact), pin("@types/node", "20", 9, Exact)}},
 		{"package.json", "{not json", nil},
+		// a .NET project's target frameworks, each a pin; the .NET
+		// Framework, .NET Standard and a property are no .NET release
+		{"src/App/App.csproj", "<Project>\n  <PropertyGroup>\n    <TargetFrameworks>net8.0;net10.0-windows; netcoreapp3.1;netstandard2.0;net48;$(Extra)</TargetFrameworks>\n    <TargetFramework>net9.0</TargetFramework>\n  </PropertyGroup>\n</Project>\n",
+			[]p{pin("dotnet", "8.0", 3, Exact), pin("dotnet", "10.0", 3, Exact), pin("dotnet", "3.1", 3, Exact), pin("dotnet", "9.0", 4, Exact)}},
+		{"Directory.Build.props", "<Project><PropertyGroup><TargetFramework>net8.0</TargetFramework></PropertyGroup></Project>", []p{pin("dotnet", "8.0", 1, Exact)}},
 		{"composer.json", "{\n  \"require\": {\n    \"php\": \"^8.2|^8.3\",\n    \"ext-json\": \"*\",\n    \"laravel/framework\": \"^13.0\"\n  },\n  \"require-dev\": {\"larastan/larastan\": \"^3.7\"}\n}\n",
 			[]p{pin("php", "^8.2||^8.3", 3, Exact), pin("laravel/framework", "^13.0", 5, Exact), pin("larastan/larastan", "^3.7", 7, Exact)}},
 		{"pyproject.toml", "[build-system]\nrequires = [\"hatchling>=1\"]\n\n[project]\nname = \"x\"\nrequires-python = \">=3.10,<4\"\ndependencies = [\n  \"Django>=4.2\", # web\n  \"requests\",\n  'attrs[tests] (>=23.1) ; python_version >= \"3.8\"',\n  \"pkg @ https://example.com/pkg.whl\",\n]\n\n[project.optional-dependencies]\ndev = [\"pytest~=8.0\"]\n\n[dependency-groups]\nlint = [\"ruff==0.4.*\"]\n\n[tool.other]\ndependencies = [\"nope>=1\"]\n",

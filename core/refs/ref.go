@@ -147,4 +147,16 @@ type Ref struct {
 	Implicit bool
 	// Op is how the stated version bounds the versions it admits (Kind Version).
 	Op Op
+	// Aside says a lower bound is written as an aside in parentheses
+	// ("use `for range N` (Go 1.22+)"): the release that brought what the
+	// sentence speaks of, not the oldest the project supports, so it does
+	// not contradict a pin by admitting older versions (Kind Version).
+	Aside bool
+	// Alt says the version was written after a slash as an alternative of
+	// the one before it, of the same subject ("Pydantic v1/v2") (Kind Version).
+	Alt bool
+	// Compound says Subject is a package named by two words emphasised as
+	// one ("**Lucide React**": lucide-react); where the project pins no
+	// such package, the version is the second word's (Kind Version).
+	Compound bool
 }

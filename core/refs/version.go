@@ -122,8 +122,13 @@ func nameVersions(s string, i, j, b int) []Ref {
 		}
 	}
 	if sub, ok := subjects[low]; ok {
+		compound := compoundName(s, i)
+		if compound != "" {
+			sub = subject{compound + "-" + sub.name, sub.integer}
+		}
 		if r, ok := subjectRef(s, i, i+len(word), b, sub); ok {
-			return []Ref{r}
+			r.Compound = compound != ""
+			return append([]Ref{r}, alternatives(s, r, word, b)...)
 		}
 		return nil
 	}
@@ -231,6 +236,9 @@ func subjectRef(s string, i, j, b int, sub subject) (Ref, bool) {
 		// "TypeScript: 2-space indent": a width, not a release
 		return Ref{}, false
 	}
+	if releaseOwns(s, j+m[1]) {
+		return Ref{}, false
+	}
 	if !sub.admits(ver, explicit) || languageWords[strings.ToLower(nextWord(s, j+m[1], b))] {
 		return Ref{}, false // "Python >3.12 typing style" is a style, not the runtime
 	}
@@ -240,7 +248,133 @@ func subjectRef(s string, i, j, b int, sub subject) (Ref, bool) {
 		return Ref{}, false
 	}
 	return Ref{Kind: Version, Start: start, End: j + m[1], ValueStart: j + m[4], ValueEnd: j + m[5],
-		Subject: sub.name, Version: ver, Op: op}, true
+		Subject: sub.name, Version: ver, Op: op, Aside: (op == AtLeast || op == Above) && pre == nil && opensAside(s, start, b)}, true
+}
+
+// releaseOwns reports whether the version that ends at s[e] owns what
+// follows, a feature in code or a new one: "PHP 8.4's `public
+// private(set)` properties", ".NET 8's new minimal APIs". That is what the
+// release has, not what the project runs. Other "'s" may be "is" ("Node
+// 18's the minimum") or a scope ("PHP 8.2's syntax"), and stay claims.
+func releaseOwns(s string, e int) bool {
+	rest := s[e:] // past the prose: the code span it owns is another part
+	switch {
+	case strings.HasPrefix(rest, "'s "), strings.HasPrefix(rest, "'S "):
+		rest = rest[3:]
+	case strings.HasPrefix(rest, "’s "):
+		rest = rest[len("’s "):]
+	default:
+		return false
+	}
+	return strings.HasPrefix(rest, "`") || strings.HasPrefix(strings.ToLower(rest), "new ")
+}
+
+// opensAside reports whether s[i] is the first word inside parentheses
+// (past emphasis and blanks) that say no more than when a feature came:
+// "Use `for range N` (Go 1.22+)", "(Python 3.9+ built-ins)". Parentheses
+// that say it is needed ("(Go 1.21+ required)", "(at least Go 1.21)"), or
+// follow a label ("Requirements (Go 1.21+, Docker)", "Toolchain: (Go
+// 1.21+)"), state what the project needs.
+func opensAside(s string, i, b int) bool {
+	before := strings.TrimRight(s[:i], " \t*_")
+	open := 0
+	switch {
+	case strings.HasSuffix(before, "("):
+		open = len("(")
+	case strings.HasSuffix(before, "（"):
+		open = len("（")
+	default:
+		return false
+	}
+	inner := s[i:b]
+	if k := strings.IndexAny(inner, ")）"); k >= 0 {
+		inner = inner[:k]
+	}
+	for _, w := range strings.FieldsFunc(strings.ToLower(inner), func(r rune) bool { return !isWordRune(r) }) {
+		if neededWords[w] {
+			return false
+		}
+	}
+	lead := strings.TrimRight(before[:len(before)-open], " \t*_")
+	if lead == "" || strings.HasSuffix(lead, ":") {
+		return false
+	}
+	w, _ := wordBefore(lead, len(lead))
+	return !neededWords[strings.ToLower(w)]
+}
+
+// neededWords say a version is what the project needs, inside parentheses
+// or as the label before them.
+var neededWords = set("required", "requires", "require", "requirement", "requirements", "needed", "needs", "need",
+	"minimum", "min", "least", "only", "mandatory", "prerequisite", "prerequisites", "toolchain", "language",
+	"runtime", "runtimes", "platform", "engine", "engines", "version", "versions", "stack", "environment", "support",
+	"supports", "supported", "target", "targets", "compatibility", "compatible", "setup", "install")
+
+// compoundName is the first word of another name emphasised as one whose
+// second word is the subject at s[i], lower-case, "" for none:
+// "**TypeScript ESLint**" (the package typescript-eslint), "**Lucide
+// React**" (lucide-react, an icon library). The version is that package's
+// where the project pins one of that name, else the subject's ("**Frontend
+// React** 18"): Judge reads Ref.Compound. Unemphasised, the word before is
+// another part of a stack ("TypeScript React 18"), and the claim is React's.
+func compoundName(s string, i int) string {
+	if i == 0 || s[i-1] != ' ' {
+		return ""
+	}
+	w, at := wordBefore(s, i)
+	if w == "" || at+len(w) != i-1 || w[0] < 'A' || w[0] > 'Z' {
+		return ""
+	}
+	before := strings.TrimRight(s[:at], " \t")
+	if strings.HasSuffix(before, "**") || strings.HasSuffix(before, "__") {
+		return strings.ToLower(w)
+	}
+	return ""
+}
+
+// alternatives reads the versions written after r's with a slash, as
+// alternatives of the same subject: "Pydantic v1/v2", ".NET 8/.NET 9",
+// "Node 18/20 compatible". Only a later release of the same shape and
+// close by is one: "Node 18/512 MB", "Go 1.21/386", "Node 18/V8" and
+// "Python 3.9/64-bit" speak of other things. JudgeAll reads each with
+// the ones before it.
+func alternatives(s string, r Ref, word string, b int) []Ref {
+	var out []Ref
+	withV := r.ValueStart > 0 && (s[r.ValueStart-1] == 'v' || s[r.ValueStart-1] == 'V')
+	last, ok := parseSemver(r.Version)
+	for e := r.End; ok && e < b && s[e] == '/'; {
+		k := e + 1
+		named := false
+		if k+len(word) <= b && strings.EqualFold(s[k:k+len(word)], word) {
+			k, named = k+len(word), true
+			for k < b && s[k] == ' ' {
+				k++
+			}
+		}
+		if k < b && (s[k] == 'v' || s[k] == 'V') {
+			if !withV && !named {
+				break
+			}
+			k++
+		} else if withV && !named {
+			break
+		}
+		n := 0
+		for k+n < b && (isDigit(s[k+n]) || s[k+n] == '.' && k+n+1 < b && isDigit(s[k+n+1])) {
+			n++
+		}
+		if n == 0 || !afterOK(s, k+n) || k+n < b && s[k+n] == '-' {
+			break
+		}
+		v, vok := parseSemver(s[k : k+n])
+		if !vok || !last.less(v) || v.v[0]-last.v[0] > 5 {
+			break
+		}
+		out = append(out, Ref{Kind: Version, Start: e + 1, End: k + n, ValueStart: k, ValueEnd: k + n,
+			Subject: r.Subject, Version: s[k : k+n], Op: Exact, Alt: true})
+		e, last = k+n, v
+	}
+	return out
 }
 
 // backtickedVersion reads a version written as a code span of its own right

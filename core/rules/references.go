@@ -152,16 +152,18 @@ func (w *workspace) judged(kind refs.Kind, fn func(fi int, e *memfile.Entry, ref
 	for _, c := range w.cites {
 		f := &w.files[c.file]
 		e := &f.Doc.Entries[c.entry]
-		var repo *entryRepo
+		cited := c.refs[:0:0]
 		for _, ref := range c.refs {
-			if ref.Kind != kind {
-				continue
+			if ref.Kind == kind {
+				cited = append(cited, ref)
 			}
-			if repo == nil {
-				repo = &entryRepo{Repo: w.repo, path: f.Path, line: e.Line}
-			}
-			if v := refs.Judge(ref, repo); v.Status == refs.Stale || v.Status == refs.Drift {
-				fn(c.file, e, ref, v)
+		}
+		if len(cited) == 0 {
+			continue
+		}
+		for i, v := range refs.JudgeAll(cited, &entryRepo{Repo: w.repo, path: f.Path, line: e.Line}) {
+			if v.Status == refs.Stale || v.Status == refs.Drift {
+				fn(c.file, e, cited[i], v)
 			}
 		}
 	}

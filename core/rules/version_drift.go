@@ -21,6 +21,10 @@ func checkVersionDrift(w *workspace) {
 		}
 		f := Finding{File: fi, Span: refSpan(e, ref.Start, ref.End),
 			Message: `"` + e.Content[ref.Start:ref.End] + `" contradicts ` + where + " (" + v.Pin.Value + ")"}
+		if ref.Alt {
+			// "v2" alone does not say of what
+			f.Message = `"` + e.Content[ref.Start:ref.End] + `" (` + ref.Subject + `) contradicts ` + where + " (" + v.Pin.Value + ")"
+		}
 		if v.Replace != "" {
 			f.Fixes = []Fix{{Title: "Update to " + v.Replace, Edits: in(fi, replaceIn(e, ref.ValueStart, ref.ValueEnd, v.Replace))}}
 		}
