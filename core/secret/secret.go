@@ -16,6 +16,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -617,8 +618,97 @@ func Find(s string) []Match {
 			out = findProsePassword(s, h[1], anchors[h[0]].text, out)
 		}
 	}
+	out = slices.DeleteFunc(out, func(m Match) bool { return guessable[m.Kind] && defaultValue(s, m.Start, m.End) })
 	sort.Slice(out, func(i, j int) bool { return out[i].Start < out[j].Start })
 	return out
+}
+
+// guessable are the kinds read from a name and a value, not from a
+// format of their own: there the value may be a default anyone could
+// guess. A URL's password is not among them: the URL names the host.
+var guessable = map[string]bool{"credential in an assignment": true, "credential named in prose": true, "password": true}
+
+// defaultValue reports whether s[start:end] is a default or a fixture
+// password rather than a secret: one or two words of defaultWords, spelt
+// with digits for letters or not ("Passw0rd"), each with up to three
+// digits after it, joined by "-" or "_" ("postgres123", "admin123",
+// "my-secret-123"); or the login's own user name with up to three digits
+// ("`shop@example.com` / `shop123`"). Real teams' files give these for
+// local databases and seeded test users (issue 27's files v1–v12: every
+// one of the 19 secret warnings was such a value or code). A line that
+// speaks of production or staging keeps every value a secret, and so do
+// other characters ("hunter2Secret!42"), a year ("Admin2024") and other
+// words ("postgres-payments-42"): a red team's.
+func defaultValue(s string, start, end int) bool {
+	// Find may read a whole file: only the value's line speaks of it
+	from, to := strings.LastIndexByte(s[:start], '\n')+1, len(s)
+	if k := strings.IndexByte(s[end:], '\n'); k >= 0 {
+		to = end + k
+	}
+	s, start, end = s[from:to], start-from, end-from
+	v := strings.Trim(s[start:end], "`'\"")
+	if k := strings.LastIndexByte(v, '='); k >= 0 {
+		v = v[k+1:] // the value of `DB_PASSWORD=postgres`
+	}
+	if v == "" || len(v) > 24 || strings.Trim(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") != "" ||
+		liveSystem().MatchString(s) {
+		return false
+	}
+	if user := loginUser(s[:start]); user != "" {
+		if w := strings.TrimRight(v, "0123456789"); len(v)-len(w) <= 3 && strings.EqualFold(w, user) {
+			return true
+		}
+	}
+	words := 0
+	for _, part := range strings.FieldsFunc(v, func(r rune) bool { return r == '-' || r == '_' }) {
+		w := strings.TrimRight(part, "0123456789")
+		if len(part)-len(w) > 3 {
+			return false // a year or a longer number: chosen, not a default
+		}
+		if w == "" {
+			continue
+		}
+		if !defaultWords[leetFolded.Replace(text.LowerASCII(w))] {
+			return false
+		}
+		words++
+	}
+	return words > 0 && words <= 2
+}
+
+// leetFolded spells digits that stand for letters as the letters.
+var leetFolded = strings.NewReplacer("0", "o", "1", "i", "3", "e", "4", "a", "5", "s")
+
+// defaultWords make up the passwords every tutorial, seed file and
+// compose file prints: the names of the thing, the account and the word
+// itself. Weak passwords people choose ("Welcome2024", "Qwerty123") are
+// not defaults: a staging login with one is a leak.
+var defaultWords = text.WordSet("password passwd pass pwd secret supersecret topsecret admin administrator root " +
+	"postgres postgresql mysql mariadb redis mongo mongodb test tester testing demo guest user dev local " +
+	"default changeit my your the super example sample foo bar")
+
+// liveSystem is a word for production or staging in the six languages:
+// a default password there is a leak all the same.
+var liveSystem = lazy(`(?i)\b(?:prod|production|prd|staging|stage|live|produktion|producci[oó]n|produ[cç][aã]o|production|préprod|preprod)\b|прод|продакшн|продакшен|боев|生产|线上|正式|本番`)
+
+// loginUser is the user name of a login given as "user / password" or
+// "user: password" right before the value: the local part of an address,
+// or a name; "" for none.
+func loginUser(before string) string {
+	b := strings.TrimRight(before, " `'\"")
+	if !strings.HasSuffix(b, "/") && !strings.HasSuffix(b, ":") {
+		return ""
+	}
+	b = strings.TrimRight(b[:len(b)-1], " `'\"")
+	k := strings.LastIndexAny(b, " `'\"(")
+	user := b[k+1:]
+	if at := strings.IndexByte(user, '@'); at > 0 {
+		user = user[:at]
+	}
+	if len(user) < 3 || strings.Trim(user, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") != "" {
+		return ""
+	}
+	return user
 }
 
 func isWordByte(c byte) bool {
@@ -1023,8 +1113,8 @@ func findProsePassword(s string, i int, key string, out []Match) []Match {
 	if ascii && i > 0 && (isLetter(s[i-1]) || s[i-1] >= 0x80) {
 		return out // "bypass", "compass", "spin"
 	}
-	if i > 0 && (s[i-1] == ':' || s[i-1] == '/' || s[i-1] == '@') {
-		return out // a part of a URL or a path: postgres://USER:PASSWORD@HOST
+	if i > 0 && (s[i-1] == ':' || s[i-1] == '/' || s[i-1] == '@' || s[i-1] == '=') {
+		return out // a part of a URL or a path (postgres://USER:PASSWORD@HOST), or a value (DB_PASSWORD=password)
 	}
 	if i > 0 && (s[i-1] == '-' || s[i-1] == '_') && inPath(s, i) {
 		return out // a route's last part: "`/identity/users/{id}/reset-password` | …" (issue 27's files v6)
@@ -1116,12 +1206,15 @@ func proseMatch(s, key string, keyEnd, start, stop int, out []Match) (Match, boo
 	// A PIN is digits: after "pin" anything else is the verb's object
 	// ("Pin the base image by digest: node@sha256:…", issue 27).
 	if strings.EqualFold(key, "pass") && (codeCall().MatchString(v) || asideWord().MatchString(v) ||
-		start > 0 && s[start-1] == '`' && (pointerType().MatchString(v) || codePath().MatchString(v) && strings.Trim(s[keyEnd:start], " `") == "")) {
+		start > 0 && s[start-1] == '`' && (pointerType().MatchString(v) || codePath().MatchString(v) && strings.Trim(s[keyEnd:start], " `") == "" ||
+			!hasDigit(v) && codeShape().MatchString(v) && !namesSecret(codeSpanFrom(s, start)))) {
 		// the verb "pass" before a call, an aside or a pointer to a
 		// package's type in code: "pass the option —
 		// `renderWithMantine(ui, …)`", "let a real pair pass (Copilot)",
 		// "Pass `*common.Common` to components" (issue 27's files v6),
-		// "pass `Options::ALLOW_PENDING` to …", "Pass `&StrictPath`".
+		// "pass `Options::ALLOW_PENDING` to …", "Pass `&StrictPath`", or
+		// code with no digit in a code span: "pass a `DockerImage(…)`",
+		// "pass `selector=Callable[[Ctx]]`", "pass: `Pricing::Context.from_order`".
 		// Only after that verb: a password may hold brackets
 		// ("Secret(2024)!", "(Letmein)": red teams')
 		return Match{}, false
@@ -1133,6 +1226,44 @@ func proseMatch(s, key string, keyEnd, start, stop int, out []Match) (Match, boo
 		return Match{}, false
 	}
 	return Match{Start: start, End: stop, Kind: "password"}, true
+}
+
+// codeShape is a name of code that calls, assigns, indexes or follows a
+// path: `DockerImage(`, `key_selector=Callable[[…`, `Pricing::Context.from_order`.
+var codeShape = lazy(`^[*&]?[A-Za-z_][A-Za-z0-9_]*(?:\(|=|\[|::[A-Za-z_]|\.[a-z_])`)
+
+// codeSpanFrom is the rest of the code span that s[start] is in.
+func codeSpanFrom(s string, start int) string {
+	if k := strings.IndexByte(s[start:], '`'); k >= 0 {
+		return s[start : start+k]
+	}
+	return s[start:]
+}
+
+// namesSecret reports whether code assigns a secret a plain value:
+// `PGPASSWORD=CorrectHorseBatteryStaple` (a red team's), not
+// `key_selector=Callable[[Ctx]]`.
+func namesSecret(v string) bool {
+	for rest := v; ; {
+		eq := strings.IndexByte(rest, '=')
+		if eq < 0 {
+			return false
+		}
+		name := rest[strings.LastIndexAny(rest[:eq], ";& ")+1 : eq]
+		val := rest[eq+1:]
+		if k := strings.IndexAny(val, ";& "); k >= 0 {
+			val = val[:k]
+		}
+		if val != "" && !strings.ContainsAny(name, "([") && !strings.ContainsAny(val, "([{.") {
+			l := text.LowerASCII(name)
+			for _, r := range assignmentRoots {
+				if strings.Contains(l, r) {
+					return true // `…;Password=CorrectHorseBattery;`
+				}
+			}
+		}
+		rest = rest[eq+1:]
+	}
 }
 
 // pointerType is Go's pointer or address of a package's type, as code

@@ -285,6 +285,18 @@ func TestFindFalsePositives(t *testing.T) {
 		"`password = Validator.check(request.data['password'])`",
 		"`password: form.get('password') as string,`",
 		"`token = JWT.encode({ user_id: user.id }, Rails.application.credentials.secret_key_base)`",
+		// defaults of local databases and seeded test users, an example
+		// of what not to do, a password variable's value read as a key,
+		// and code after the verb "pass" (files v1–v12, issue 27)
+		"`MSSQLDEF_TEST_ADMIN_PASSWORD=Passw0rd \\`",
+		"`DATABASE_PASSWORD=postgres123`",
+		"- [ ] Login con usuario de prueba: `vendedor@test.com` / `admin123`",
+		"Admin login: `shop@example.com` / `shop123`.",
+		"`SECRET_KEY = \"my-secret-123\"  # Hardcoded!`",
+		"`DB=postgres DB_USERNAME=postgres DB_PASSWORD=password DB_HOST=localhost bundle exec rake test_app`",
+		"To see build/push progress, pass a `DockerImage` object explicitly: `DockerImage(name, stream_progress_to=sys.stdout)`.",
+		"By default all callers share one cache bucket; pass `cache_isolation_key_selector=Callable[[SkillsSourceContext], str]`.",
+		"Prices are tax-inclusive (live pass: `Pricing::Context.from_order`).",
 	} {
 		if ms := Find(in); len(ms) != 0 {
 			t.Errorf("Find(%q) = %s %q, want nothing", in, ms[0].Kind, in[ms[0].Start:ms[0].End])
@@ -335,6 +347,19 @@ func TestFindInProse(t *testing.T) {
 		{"HF pulls use hf_Xk3mQ9pL2vR7tN5wZ8cF1hJ4dG6sA0bE2u", "hf_Xk3mQ9pL2vR7tN5wZ8cF1hJ4dG6sA0bE2u"},
 		{"local Stripe: sk_test_4eC39HqLyjWDarjtT1zdp7dc9", "sk_test_4eC39HqLyjWDarjtT1zdp7dc9"},
 		{"The password is stored in Vault under secret/ci.", ""},
+		// the issue's own, and weak passwords people choose: no default
+		{"The prod password is Xk9#mQ2v!pLz", "Xk9#mQ2v!pLz"},
+		{"Prod DB password is hunter2Secret!42 for now", "hunter2Secret!42"},
+		{"Staging login: `ops@acme.io` / `Qwerty2024`", "`Qwerty2024`"},
+		{"The prod root password is Tr0ub4dor&3.", "Tr0ub4dor&3"},
+		{"pass `Sup3r::S3cret` to the vault CLI", "Sup3r::S3cret"},
+		// a red team's against the default readings: a year, production,
+		// an address that is no login, a secret assigned in code
+		{"The staging password is Admin2024.", "Admin2024"},
+		{"The prod MySQL password is Postgres1.", "Postgres1"},
+		{"CC ops@example.com. Password Xk9mP2qLzT is for prod.", "Xk9mP2qLzT"},
+		{"Prod vCenter: administrator@vsphere.local password Hx7kQ2mZp9.", "Hx7kQ2mZp9"},
+		{"Pass `PGPASSWORD=CorrectHorseBatteryStaple` to psql on prod.", "PGPASSWORD=CorrectHorseBatteryStaple"},
 		// a pointer to a package's type after the verb "pass", a route's
 		// name (issue 27's files v6); a red team's passwords of those
 		// shapes, and in tables, are still found
