@@ -446,9 +446,8 @@ func judgeVersion(ref Ref, repo Repo) Verdict {
 	var exact, ranges []reading
 	pins := repo.Pins(ref.Subject)
 	if len(pins) == 0 && ref.Compound {
-		if sub, ok := subjects[ref.Subject[strings.LastIndexByte(ref.Subject, '-')+1:]]; ok {
-			pins = repo.Pins(sub.name)
-		}
+		// the subject after the name's first word, which holds no "-"
+		pins = repo.Pins(ref.Subject[strings.IndexByte(ref.Subject, '-')+1:])
 	}
 	for _, p := range pins {
 		c, ok := parseConstraint(p.Value, p.Bare)

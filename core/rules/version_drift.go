@@ -19,12 +19,11 @@ func checkVersionDrift(w *workspace) {
 		if v.Pin.Line > 1 {
 			where += ":" + strconv.Itoa(v.Pin.Line)
 		}
-		f := Finding{File: fi, Span: refSpan(e, ref.Start, ref.End),
-			Message: `"` + e.Content[ref.Start:ref.End] + `" contradicts ` + where + " (" + v.Pin.Value + ")"}
+		cited := `"` + e.Content[ref.Start:ref.End] + `"`
 		if ref.Alt {
-			// "v2" alone does not say of what
-			f.Message = `"` + e.Content[ref.Start:ref.End] + `" (` + ref.Subject + `) contradicts ` + where + " (" + v.Pin.Value + ")"
+			cited += " (" + ref.Subject + ")" // "v2" alone does not say of what
 		}
+		f := Finding{File: fi, Span: refSpan(e, ref.Start, ref.End), Message: cited + " contradicts " + where + " (" + v.Pin.Value + ")"}
 		if v.Replace != "" {
 			f.Fixes = []Fix{{Title: "Update to " + v.Replace, Edits: in(fi, replaceIn(e, ref.ValueStart, ref.ValueEnd, v.Replace))}}
 		}

@@ -689,7 +689,7 @@ var defaultWords = text.WordSet("password passwd pass pwd secret supersecret top
 
 // liveSystem is a word for production or staging in the six languages:
 // a default password there is a leak all the same.
-var liveSystem = lazy(`(?i)\b(?:prod|production|prd|staging|stage|live|produktion|producci[oó]n|produ[cç][aã]o|production|préprod|preprod)\b|прод|продакшн|продакшен|боев|生产|线上|正式|本番`)
+var liveSystem = lazy(`(?i)\b(?:prod|production|prd|staging|stage|live|produktion|producci[oó]n|produ[cç][aã]o|préprod|preprod)\b|прод|продакшн|продакшен|боев|生产|线上|正式|本番`)
 
 // loginUser is the user name of a login given as "user / password" or
 // "user: password" right before the value: the local part of an address,
