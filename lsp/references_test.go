@@ -256,6 +256,36 @@ func TestReferenceHoverKeepsEntryHover(t *testing.T) {
 	}
 }
 
+// TestReferenceHoverReadsAlternatives: releases joined by a slash are
+// judged together in the hover as in check: where the pins hold one
+// ("Node 18/22" with .nvmrc 22) the other is no contradiction, and its
+// hover is the entry's; listed apart, it still contradicts.
+func TestReferenceHoverReadsAlternatives(t *testing.T) {
+	now := time.Now()
+	text := strings.Replace(citing, "We are on Node 18; CI needs Node 20 or newer.", "Scripts run on Node 18/22; docs say Node 18, not 22.", 1)
+	c, _, path, _ := citingSessionOf(t, text, func(root string) (rules.Repo, error) { return citingRepo(root, now), nil }, nil)
+	defer c.shutdown()
+	hover := func(at protocol.Position) string {
+		t.Helper()
+		var h *struct {
+			Contents protocol.MarkupContent `json:"contents"`
+		}
+		if err := c.request("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": uriOf(path)}, "position": at}, &h); err != nil {
+			t.Fatal(err)
+		}
+		if h == nil {
+			return ""
+		}
+		return h.Contents.Value
+	}
+	if got := hover(inside(t, text, "Node 18/")); strings.Contains(got, "contradicts") || !strings.Contains(got, "Pruning score") {
+		t.Errorf("hover on an alternative the pins do not hold = %q, want the entry's", got)
+	}
+	if got := hover(inside(t, text, "Node 18,")); got != "`Node 18` contradicts `.nvmrc` (22)" {
+		t.Errorf("hover on a release listed apart = %q", got)
+	}
+}
+
 // TestClientEventsVoidTheRepository: with a client that watches files, the
 // server registers for changes to the code; a change to a manifest rebuilds
 // the repository and checks the folder again, though no memory file changed.

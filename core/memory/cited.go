@@ -26,6 +26,11 @@ type Citation struct {
 	Ref refs.Ref
 	// Entry indexes the file's entries.
 	Entry int
+	// Cited is every reference the entry cites, Ref at Cited[Nth]: a
+	// reference is judged with the others of its entry (releases written
+	// as alternatives, refs.JudgeAll). Shared: read only.
+	Cited []refs.Ref
+	Nth   int
 	// Span is the reference as cited, in the file's bytes.
 	Span text.Span
 }
@@ -166,8 +171,8 @@ func (c *Citations) In(file *rules.File) []Citation {
 	var out []Citation
 	for _, ec := range c.Of(file) {
 		base := file.Doc.Entries[ec.Entry].ContentSpan.Start
-		for _, r := range ec.Refs {
-			out = append(out, Citation{Ref: r, Entry: ec.Entry, Span: text.Span{Start: base + r.Start, End: base + r.End}})
+		for i, r := range ec.Refs {
+			out = append(out, Citation{Ref: r, Entry: ec.Entry, Cited: ec.Refs, Nth: i, Span: text.Span{Start: base + r.Start, End: base + r.End}})
 		}
 	}
 	return out

@@ -23,7 +23,7 @@ func DescribeCitation(repo rules.Repo, root string, file *rules.File, c Citation
 	if repo == nil {
 		return ""
 	}
-	verdict := rules.JudgeEntry(repo, file.Path, file.Doc.Entries[c.Entry].Line, c.Ref)
+	verdict := rules.JudgeEntry(repo, file.Path, file.Doc.Entries[c.Entry].Line, c.Cited, c.Nth)
 	if verdict.Status == refs.Silent {
 		return ""
 	}

@@ -535,7 +535,7 @@ func TestRepoScriptTakenOverBelow(t *testing.T) {
 		3: {File: "package.json"}, // written after the change: may mean packages/a's
 		4: {File: "package.json"}, // not committed: written now
 	} {
-		got := rules.JudgeEntry(r, path, line, ref)
+		got := rules.JudgeEntry(r, path, line, []refs.Ref{ref}, 0)
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("line %d: %+v, want %+v", line, got, want)
 		}
@@ -630,7 +630,7 @@ func TestRepoRootThenAndModules(t *testing.T) {
 	} {
 		text := strings.TrimPrefix(lines[line-1], "- ")
 		ref := refs.Extract(text)[0]
-		if got := rules.JudgeEntry(r, path, line, ref); got.Status != want {
+		if got := rules.JudgeEntry(r, path, line, []refs.Ref{ref}, 0); got.Status != want {
 			t.Errorf("line %d %q: %+v, want %v", line, text, got, want)
 		}
 	}

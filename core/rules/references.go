@@ -152,12 +152,7 @@ func (w *workspace) judged(kind refs.Kind, fn func(fi int, e *memfile.Entry, ref
 	for _, c := range w.cites {
 		f := &w.files[c.file]
 		e := &f.Doc.Entries[c.entry]
-		cited := c.refs[:0:0]
-		for _, ref := range c.refs {
-			if ref.Kind == kind {
-				cited = append(cited, ref)
-			}
-		}
+		cited := ofKind(c.refs, kind)
 		if len(cited) == 0 {
 			continue
 		}
@@ -169,15 +164,35 @@ func (w *workspace) judged(kind refs.Kind, fn func(fi int, e *memfile.Entry, ref
 	}
 }
 
-// JudgeEntry is refs.Judge's verdict on ref, cited by the entry on line
-// (1-based, as HackLM counts lines) of the memory file at path, as the
-// reference rules judge it: for a reader of one citation (a hover) who must
+// ofKind is the references of rs of kind, in order: what one entry cites
+// of a kind is judged together (refs.JudgeAll).
+func ofKind(rs []refs.Ref, kind refs.Kind) []refs.Ref {
+	var out []refs.Ref
+	for _, r := range rs {
+		if r.Kind == kind {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// JudgeEntry is the verdict on rs[nth], rs being every reference the entry
+// on line (1-based, as HackLM counts lines) of the memory file at path
+// cites, as the reference rules judge it, with the entry's other
+// references of its kind: for a reader of one citation (a hover) who must
 // see what a check says.
-func JudgeEntry(repo Repo, path string, line int, ref refs.Ref) refs.Verdict {
-	if repo == nil {
+func JudgeEntry(repo Repo, path string, line int, rs []refs.Ref, nth int) refs.Verdict {
+	if repo == nil || nth < 0 || nth >= len(rs) {
 		return refs.Verdict{}
 	}
-	return refs.Judge(ref, &entryRepo{Repo: repo, path: path, line: line})
+	cited := ofKind(rs, rs[nth].Kind)
+	at := 0
+	for _, r := range rs[:nth] {
+		if r.Kind == rs[nth].Kind {
+			at++
+		}
+	}
+	return refs.JudgeAll(cited, &entryRepo{Repo: repo, path: path, line: line})[at]
 }
 
 // entryRepo is the repository as one entry's judge sees it: a move carries
