@@ -90,7 +90,7 @@ var detectors = []detector{
 		group: 1, ok: func(v string) bool { return notPlaceholder(v) && classes(v) >= 2 && hasDigit(v) }},
 	{kind: "npm token", anchors: []string{"npm_"},
 		re: lazy(`^(npm_[A-Za-z0-9]{36})\b`), group: 1, ok: notPlaceholder},
-	{kind: "JSON Web Token", anchors: []string{"eyj"},
+	{kind: jwtKind, anchors: []string{"eyj"},
 		re: lazy(`^(eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{16,})`), group: 1,
 		ok: func(v string) bool { return !strings.Contains(v, jwtSamplePayload) && !supabaseAnonKey(v) }},
 	{kind: "Stripe key", anchors: []string{"sk_test_", "rk_test_"},
@@ -427,6 +427,18 @@ func supabaseAnonKey(v string) bool {
 	return claims["iss"] == "supabase" && claims["role"] == "anon"
 }
 
+// supabaseDemoKeys are the anon and service_role keys of the Supabase
+// CLI's local stack: `supabase start` prints these same two for every
+// install, signed with its published default JWT secret, so neither opens
+// anything but a developer's own machine. A key that only names the demo
+// issuer, signed with another secret, is not one of them; nor is one on a
+// line about a system others reach (publicDemoKey): a stack there on the
+// demo key is open to everyone.
+var supabaseDemoKeys = []string{
+	"eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0",
+	"eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsImV4cCI6MTk4MzgxMjk5Nn0.EGIM96RAZx35lJzdJsyH-qQwv8Hdp7fsn3W0YpN81IU",
+}
+
 // basicCredentials accepts the value of an HTTP Basic Authorization header
 // when it decodes to user:password with a password that is no placeholder.
 func basicCredentials(v string) bool {
@@ -618,9 +630,36 @@ func Find(s string) []Match {
 			out = findProsePassword(s, h[1], anchors[h[0]].text, out)
 		}
 	}
-	out = slices.DeleteFunc(out, func(m Match) bool { return guessable[m.Kind] && defaultValue(s, m.Start, m.End) })
+	out = slices.DeleteFunc(out, func(m Match) bool {
+		return guessable[m.Kind] && defaultValue(s, m.Start, m.End) || m.Kind == jwtKind && publicDemoKey(s, m.Start, m.End)
+	})
 	sort.Slice(out, func(i, j int) bool { return out[i].Start < out[j].Start })
 	return out
+}
+
+const jwtKind = "JSON Web Token"
+
+// publicDemoKey reports whether s[start:end] is one of supabaseDemoKeys,
+// whole (not the start of a longer value: "<key>;STRIPE=…", "<key>/…"),
+// on a line that speaks of no system others reach.
+func publicDemoKey(s string, start, end int) bool {
+	if !slices.Contains(supabaseDemoKeys, s[start:end]) {
+		return false
+	}
+	if end < len(s) && !strings.ContainsRune(" \t\r\n\"'`,)]}", rune(s[end])) &&
+		!(s[end] == '.' && (end+1 == len(s) || s[end+1] == ' ' || s[end+1] == '\n')) {
+		return false
+	}
+	return !liveLine(lineOf(s, start, end))
+}
+
+// lineOf is the line of s that holds s[start:end].
+func lineOf(s string, start, end int) string {
+	from, to := strings.LastIndexByte(s[:start], '\n')+1, len(s)
+	if k := strings.IndexByte(s[end:], '\n'); k >= 0 {
+		to = end + k
+	}
+	return s[from:to]
 }
 
 // guessable are the kinds read from a name and a value, not from a
@@ -629,16 +668,17 @@ func Find(s string) []Match {
 var guessable = map[string]bool{"credential in an assignment": true, "credential named in prose": true, "password": true}
 
 // defaultValue reports whether s[start:end] is a default or a fixture
-// password rather than a secret: one or two words of defaultWords, spelt
-// with digits for letters or not ("Passw0rd"), each with up to three
-// digits after it, joined by "-" or "_" ("postgres123", "admin123",
-// "my-secret-123"); or the login's own user name with up to three digits
+// password rather than a secret: up to three words of defaultWords, apart
+// (joined by "-" or "_") or run together, spelt with digits for letters
+// or not, each part with up to three digits after it ("postgres123",
+// "Passw0rd", "my-secret-123", "devsecret123"); counting runs
+// ("abc123def456"); or the login's own user name with up to three digits
 // ("`shop@example.com` / `shop123`"). Real teams' files give these for
-// local databases and seeded test users (issue 27's files v1–v12: every
-// one of the 19 secret warnings was such a value or code). A line that
-// speaks of production or staging keeps every value a secret, and so do
-// other characters ("hunter2Secret!42"), a year ("Admin2024") and other
-// words ("postgres-payments-42"): a red team's.
+// local databases, seeded test users and localhost examples (issue 27's
+// files v1–v14). A line about a system others reach (liveLine) keeps
+// every value a secret, and so do other characters ("hunter2Secret!42"),
+// a year ("Admin2024") and other words ("postgres-payments-42"): red
+// teams'.
 func defaultValue(s string, start, end int) bool {
 	// Find may read a whole file: only the value's line speaks of it
 	from, to := strings.LastIndexByte(s[:start], '\n')+1, len(s)
@@ -651,13 +691,16 @@ func defaultValue(s string, start, end int) bool {
 		v = v[k+1:] // the value of `DB_PASSWORD=postgres`
 	}
 	if v == "" || len(v) > 24 || strings.Trim(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") != "" ||
-		liveSystem().MatchString(s) {
+		liveLine(s) {
 		return false
 	}
 	if user := loginUser(s[:start]); user != "" {
 		if w := strings.TrimRight(v, "0123456789"); len(v)-len(w) <= 3 && strings.EqualFold(w, user) {
 			return true
 		}
+	}
+	if countingRuns(v) {
+		return true
 	}
 	words := 0
 	for _, part := range strings.FieldsFunc(v, func(r rune) bool { return r == '-' || r == '_' }) {
@@ -668,13 +711,64 @@ func defaultValue(s string, start, end int) bool {
 		if w == "" {
 			continue
 		}
-		if !defaultWords[leetFolded.Replace(text.LowerASCII(w))] {
+		n := defaultWordsIn(leetFolded.Replace(text.LowerASCII(w)))
+		if n == 0 {
 			return false
 		}
-		words++
+		words += n
 	}
-	return words > 0 && words <= 2
+	return words > 0 && words <= 3
 }
+
+// defaultWordsIn is the fewest defaultWords that spell w run together
+// ("devsecret", "testpass", "secretkey"), or 0 when they cannot.
+func defaultWordsIn(w string) int {
+	// fewest[i]: the fewest words spelling w[:i]; 0 where none does
+	fewest := make([]int, len(w)+1)
+	for i := 1; i <= len(w); i++ {
+		for j := max(0, i-len("administrator")); j < i; j++ {
+			if (j == 0 || fewest[j] > 0) && defaultWords[w[j:i]] && (fewest[i] == 0 || fewest[j]+1 < fewest[i]) {
+				fewest[i] = fewest[j] + 1
+			}
+		}
+	}
+	return fewest[len(w)]
+}
+
+// countingRuns reports whether v is made of runs that count up, each of
+// three or more lower-case letters or digits ("abc123def456",
+// "abcdef123456", "abc-123"): what a writer types for a value they mean
+// as an example. A capital ("Abc12345") is a password policy's, kept.
+func countingRuns(v string) bool {
+	runs, n := 0, 0
+	for i := 0; i <= len(v); i++ {
+		if i < len(v) && n > 0 && v[i] == v[i-1]+1 && (isLower(v[i]) && isLower(v[i-1]) || isDigit(v[i]) && isDigit(v[i-1])) {
+			n++
+			continue
+		}
+		if n > 0 {
+			if n < 3 {
+				return false
+			}
+			runs++
+		}
+		n = 0
+		if i < len(v) {
+			switch {
+			case isLower(v[i]) || isDigit(v[i]):
+				n = 1
+			case (v[i] == '-' || v[i] == '_') && i > 0 && i < len(v)-1:
+			default:
+				return false
+			}
+		}
+	}
+	return runs >= 2
+}
+
+func isLower(c byte) bool { return 'a' <= c && c <= 'z' }
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // leetFolded spells digits that stand for letters as the letters.
 var leetFolded = strings.NewReplacer("0", "o", "1", "i", "3", "e", "4", "a", "5", "s")
@@ -685,11 +779,101 @@ var leetFolded = strings.NewReplacer("0", "o", "1", "i", "3", "e", "4", "a", "5"
 // not defaults: a staging login with one is a leak.
 var defaultWords = text.WordSet("password passwd pass pwd secret supersecret topsecret admin administrator root " +
 	"postgres postgresql mysql mariadb redis mongo mongodb test tester testing demo guest user dev local " +
-	"default changeit my your the super example sample foo bar")
+	"default changeit my your the super example sample foo bar key")
 
-// liveSystem is a word for production or staging in the six languages:
-// a default password there is a leak all the same.
-var liveSystem = lazy(`(?i)\b(?:prod|production|prd|staging|stage|live|produktion|producci[oó]n|produ[cç][aã]o|préprod|preprod)\b|прод|продакшн|продакшен|боев|生产|线上|正式|本番`)
+// liveLine reports whether a line speaks of a system others reach, where a
+// default password is a leak all the same: production or staging
+// (liveSystem), also inside a name (`PROD_DB_PASSWORD`, `prodPassword`,
+// `PROD01`); a shared system (sharedSystem: a VPN, Wi-Fi, a customer's
+// tenant, a preview deployment); or a host on the network (networkHost).
+// Only the line is read: a line is scanned alone when the rest did not
+// change (rules.Checker), so a heading above it cannot count.
+func liveLine(line string) bool {
+	words := identifierWords(line)
+	return liveSystem().MatchString(words) || sharedSystem().MatchString(words) || networkHost(line)
+}
+
+// identifierWords is line with the words of its names apart: "_" a blank,
+// and a blank where lower case meets upper case or letters meet digits
+// ("DB_PROD_PASSWORD", "prodPassword", "PROD01" → "prod Password",
+// "PROD 01").
+func identifierWords(line string) string {
+	var b strings.Builder
+	b.Grow(len(line) + 8)
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		if c == '_' {
+			b.WriteByte(' ')
+			continue
+		}
+		if i > 0 {
+			p := line[i-1]
+			if isLower(p) && 'A' <= c && c <= 'Z' || isLetter(p) && isDigit(c) || isDigit(p) && isLetter(c) {
+				b.WriteByte(' ')
+			}
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// liveSystem is a word for production or staging in the six languages
+// and Portuguese, with the compounds German makes of them
+// ("Produktivsystem", "Produktionsdatenbank").
+var liveSystem = lazy(`(?i)\b(?:prods?|prod(?:eu|us|uk|de|db|pw|pass|password)|golive|livedb|production|prd|staging|stage|stg|live|preprod|pr[eé]-?prod|pr[eé]-?production|` +
+	`produktion|produktions\pL*|produktiv\pL*|live-?system|live-?umgebung|echtsystem|echtbetrieb|vorproduktion|abnahmeumgebung|` +
+	`producci[oó]n|productiv[oa]|preproducci[oó]n|produ[cç][aã]o|produtiv[oa]|homologa[cç][aã]o|recette)\b|` +
+	`прод|боев|стейдж|промышленн|生产|生產|线上|線上|现网|上线|预发|灰度|正式|本番`)
+
+// sharedSystem is a word for a system more people than its developer
+// reach, or a key others' messages are checked with: a VPN, Wi-Fi, SSH or
+// SFTP, a customer's or partner's tenant, a shared, internal or preview
+// deployment, a deploy, an app store's review account, a webhook's
+// signing key, a value reused everywhere.
+var sharedSystem = lazy(`(?i)\b(?:vpn|wi-?fi|wlan|sftp|ssh|customers?|tenants?|partners?|shared|internal|intranet|wiki|preview|deploy|deployment|jenkins|` +
+	`app store|play store|kunden?|cliente|webhooks?|hmac|signing|reused|everywhere)\b`)
+
+// networkHost reports whether line names a host on a network: an IPv4
+// address other than loopback's and 0.0.0.0, or a name under a public
+// top-level domain other than a reserved example's (example.com), a
+// source host's (github.com) or a documentation site's (docs.…). An
+// e-mail address's domain names an account, not a host.
+func networkHost(line string) bool {
+	for _, m := range hostName().FindAllStringSubmatchIndex(line, -1) {
+		h := text.LowerASCII(line[m[2]:m[3]])
+		if m[2] > 0 && line[m[2]-1] == '@' {
+			continue
+		}
+		if ip := ipv4().FindStringSubmatch(h); ip != nil {
+			if ip[1] != "127" && h != "0.0.0.0" {
+				return true
+			}
+			continue
+		}
+		if name := line[m[2]:m[3]]; strings.Count(h, ".") == 1 && strings.ToUpper(name[strings.IndexByte(name, '.')+1:]) == name[strings.IndexByte(name, '.')+1:] || h == "socket.io" {
+			continue // a product's name: "ASP.NET", "Socket.IO"
+		}
+		if strings.HasPrefix(h, "docs.") || strings.Contains(h, "example.") || h == "github.com" || h == "gitlab.com" || h == "bitbucket.org" ||
+			strings.HasSuffix(h, ".github.com") {
+			continue
+		}
+		if k := strings.LastIndexByte(h, '.'); k >= 0 && publicTLDs[h[k+1:]] {
+			return true
+		}
+	}
+	return false
+}
+
+// hostName is a dotted name or address, not part of a longer word or a
+// path's file name.
+var hostName = lazy(`(?:^|[^\w.@/-]|//)((?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z0-9]+)(?:[^\w.-]|\.(?:\s|$)|$)`)
+
+var ipv4 = lazy(`^(\d{1,3})\.\d{1,3}\.\d{1,3}\.\d{1,3}$`)
+
+// publicTLDs are top-level domains a host of a team's is under; none of
+// them is a file's extension in code (.md, .py, .sh, .rs, .ts are also
+// domains, and are left out).
+var publicTLDs = text.WordSet("com net org io dev app cloud co ai tech site online xyz biz info de fr uk ru cn jp br es it nl eu us ca au ch at se no pl")
 
 // loginUser is the user name of a login given as "user / password" or
 // "user: password" right before the value: the local part of an address,
