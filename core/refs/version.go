@@ -242,14 +242,119 @@ func subjectRef(s string, i, j, b int, sub subject) (Ref, bool) {
 	if !sub.admits(ver, explicit) || languageWords[strings.ToLower(nextWord(s, j+m[1], b))] {
 		return Ref{}, false // "Python >3.12 typing style" is a style, not the runtime
 	}
-	if featureVerbs[strings.ToLower(nextWord(s, j+m[1], b))] || releasedIn(s, start) {
+	if featureVerbs[strings.ToLower(nextWord(s, j+m[1], b))] || releasedIn(s, start) || comparedWith(s, start) {
 		// "Laravel 11 allows …", "new commands available in Laravel 11":
-		// what a release brought, not what the project runs (issue 27)
+		// what a release brought, not what the project runs (issue 27);
+		// "compared with `next.js < 15`": another release, for contrast
 		return Ref{}, false
 	}
+	lower := (op == AtLeast || op == Above) && pre == nil
 	return Ref{Kind: Version, Start: start, End: j + m[1], ValueStart: j + m[4], ValueEnd: j + m[5],
-		Subject: sub.name, Version: ver, Op: op, Aside: (op == AtLeast || op == Above) && pre == nil && opensAside(s, start, b)}, true
+		Subject: sub.name, Version: ver, Op: op, Aside: lower && (opensAside(s, start, b) || namesFeature(s, start, j+m[1], b, sub.name))}, true
 }
+
+// namesFeature reports whether the words right after a lower bound of a
+// language name one of its features: "PHP 8.1+ backed enums", "Go 1.23+
+// iterators". The bound is the release that brought it, as in an aside
+// (opensAside), not the oldest the project supports. A word that says it
+// is needed, before the version in its clause ("Requires Go 1.21+
+// generics", "Minimum: …") or after it ("Go 1.21+ required for …"), or a
+// preposition between ("Go 1.21+ without generics", "Node 18+ lambdas on
+// AWS") keeps the claim: a red team's.
+func namesFeature(s string, start, i, b int, subject string) bool {
+	if !languages[subject] || neededBefore(s, start) {
+		return false
+	}
+	for n := 0; n < 2; n++ {
+		for i < b && (s[i] == ' ' || s[i] == '\t') {
+			i++
+		}
+		j := i
+		for j < b && ('a' <= s[j] && s[j] <= 'z' || s[j] == '-' && j > i) {
+			j++ // a lower-case word: a name ("Go 1.22+ Docker") is another subject
+		}
+		w := s[i:j]
+		if w == "" || neededWords[w] || joinWords[w] || j < b && s[j] != ' ' && s[j] != '\t' && s[j] != ',' && s[j] != ';' && s[j] != ')' && s[j] != '.' {
+			return false
+		}
+		if featureNouns[w] {
+			return true
+		}
+		i = j
+	}
+	return false
+}
+
+// neededBefore reports whether the words of the clause before s[i] say
+// the version is needed or supported, or the build's ("Must use Go 1.21+
+// generics", "Build with …").
+func neededBefore(s string, i int) bool {
+	from := strings.LastIndexAny(s[:i], ".;!?\n") + 1
+	for _, w := range strings.FieldsFunc(strings.ToLower(s[from:i]), func(r rune) bool { return !isWordRune(r) }) {
+		if neededWords[w] || w == "must" || w == "build" || w == "builds" || w == "compile" || w == "compiles" {
+			return true
+		}
+	}
+	return false
+}
+
+// languages are the subjects whose releases bring featureNouns.
+var languages = set("go", "php", "python", "java", "rust", "typescript", "kotlin", "ruby", "swift", "dart", "elixir", "dotnet")
+
+// featureNouns are what a release brings to a language and nothing else
+// is called: "PHP 8.1+ enums". Lambdas, operators, constructs, records
+// and threads are also what clouds, clusters and businesses run or keep.
+var featureNouns = set("enums", "enum", "generics", "iterators", "fibers", "coroutines", "builtins", "built-ins",
+	"dataclasses", "decorators", "f-strings")
+
+// joinWords between a version and a noun tie the noun to something else.
+var joinWords = set("with", "without", "for", "on", "in", "to", "and", "or", "vs", "no", "not", "at", "via", "from", "by", "of", "as")
+
+// comparedWith reports whether the words before s[i] set the release
+// against another for contrast: "compared with `next.js < 15`", "unlike
+// Node 18", "im Vergleich zu PHP 7". That names a release, and claims
+// nothing. "vs" also joins the releases a project runs ("Test Node 22 vs
+// Node 18 in CI"): it is contrast only in a sentence with no word of
+// testing, running or support (a red team's).
+func comparedWith(s string, i int) bool {
+	before := strings.ToLower(strings.TrimRight(s[:i], " \t`*_\"'“«„(["))
+	at := func(w string) bool {
+		k := len(before) - len(w)
+		return strings.HasSuffix(before, w) && (k == 0 || before[k-1] == ' ' || before[k-1] == '(' || before[k-1] == ',')
+	}
+	for _, w := range comparisonWords {
+		if at(w) {
+			return true
+		}
+	}
+	if !at("vs") && !at("vs.") && !at("versus") {
+		return false
+	}
+	from := strings.LastIndexAny(s[:i], ";!?\n") + 1
+	to := len(s)
+	if k := strings.IndexAny(s[i:], ";!?\n"); k >= 0 {
+		to = i + k
+	}
+	for _, w := range strings.FieldsFunc(strings.ToLower(s[from:to]), func(r rune) bool { return !isWordRune(r) }) {
+		if neededWords[w] || runWords[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// comparisonWords end a phrase of contrast, in the languages the rules
+// read. Not "gegenüber" or "par rapport à", which also mean "towards"
+// and "regarding" ("Abwärtskompatibilität gegenüber PHP 7.4"): a red
+// team's.
+var comparisonWords = []string{"compared with", "compared to", "comparing with", "comparing to",
+	"unlike", "sammenlignet med", "jämfört med", "im vergleich zu", "verglichen mit",
+	"comparé à", "comparée à", "comparado con", "comparada con", "en comparación con", "comparado com", "em comparação com",
+	"по сравнению с", "в сравнении с", "相比于", "相较于"}
+
+// runWords say a sentence is about what a project tests, runs or keeps.
+var runWords = set("test", "tests", "testing", "tested", "ci", "matrix", "run", "runs", "running", "keep", "both", "prod", "production",
+	"staging", "worker", "workers", "deploy", "deployed", "build", "builds")
 
 // releaseOwns reports whether the version that ends at s[e] owns what
 // follows, a feature in code or a new one: "PHP 8.4's `public
