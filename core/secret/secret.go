@@ -650,7 +650,7 @@ func publicDemoKey(s string, start, end int) bool {
 		!(s[end] == '.' && (end+1 == len(s) || s[end+1] == ' ' || s[end+1] == '\n')) {
 		return false
 	}
-	return !liveLine(lineOf(s, start, end))
+	return !liveLine(lineOf(s, start, end), true)
 }
 
 // lineOf is the line of s that holds s[start:end].
@@ -668,39 +668,37 @@ func lineOf(s string, start, end int) string {
 var guessable = map[string]bool{"credential in an assignment": true, "credential named in prose": true, "password": true}
 
 // defaultValue reports whether s[start:end] is a default or a fixture
-// password rather than a secret: up to three words of defaultWords, apart
-// (joined by "-" or "_") or run together, spelt with digits for letters
-// or not, each part with up to three digits after it ("postgres123",
-// "Passw0rd", "my-secret-123", "devsecret123"); counting runs
-// ("abc123def456"); or the login's own user name with up to three digits
+// password rather than a secret: one or two words of defaultWords, spelt
+// with digits for letters or not ("Passw0rd"), each with up to three
+// digits after it, joined by "-" or "_" ("postgres123", "admin123",
+// "my-secret-123"); or the login's own user name with up to three digits
 // ("`shop@example.com` / `shop123`"). Real teams' files give these for
-// local databases, seeded test users and localhost examples (issue 27's
-// files v1–v14). A line about a system others reach (liveLine) keeps
-// every value a secret, and so do other characters ("hunter2Secret!42"),
-// a year ("Admin2024") and other words ("postgres-payments-42"): red
-// teams'.
+// local databases and seeded test users (issue 27's files v1–v12: every
+// one of the 19 secret warnings was such a value or code). A line about
+// production or staging (liveLine) keeps every value a secret, and so do
+// other characters ("hunter2Secret!42"), a year ("Admin2024") and other
+// words ("postgres-payments-42"): a red team's. Words run together
+// ("devsecret123") and counting runs ("abc123def456") were read as
+// defaults too, and withdrawn: whether such a value opens anything
+// depends on a system the line names in words no list holds (an S3
+// bucket, an office network, a Slack bot: a second red team's 500 cases).
 func defaultValue(s string, start, end int) bool {
 	// Find may read a whole file: only the value's line speaks of it
-	from, to := strings.LastIndexByte(s[:start], '\n')+1, len(s)
-	if k := strings.IndexByte(s[end:], '\n'); k >= 0 {
-		to = end + k
-	}
-	s, start, end = s[from:to], start-from, end-from
-	v := strings.Trim(s[start:end], "`'\"")
+	line := lineOf(s, start, end)
+	from := strings.LastIndexByte(s[:start], '\n') + 1
+	start, end = start-from, end-from
+	v := strings.Trim(line[start:end], "`'\"")
 	if k := strings.LastIndexByte(v, '='); k >= 0 {
 		v = v[k+1:] // the value of `DB_PASSWORD=postgres`
 	}
 	if v == "" || len(v) > 24 || strings.Trim(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") != "" ||
-		liveLine(s) {
+		liveLine(line, false) {
 		return false
 	}
-	if user := loginUser(s[:start]); user != "" {
+	if user := loginUser(line[:start]); user != "" {
 		if w := strings.TrimRight(v, "0123456789"); len(v)-len(w) <= 3 && strings.EqualFold(w, user) {
 			return true
 		}
-	}
-	if countingRuns(v) {
-		return true
 	}
 	words := 0
 	for _, part := range strings.FieldsFunc(v, func(r rune) bool { return r == '-' || r == '_' }) {
@@ -711,59 +709,12 @@ func defaultValue(s string, start, end int) bool {
 		if w == "" {
 			continue
 		}
-		n := defaultWordsIn(leetFolded.Replace(text.LowerASCII(w)))
-		if n == 0 {
+		if !defaultWords[leetFolded.Replace(text.LowerASCII(w))] {
 			return false
 		}
-		words += n
+		words++
 	}
-	return words > 0 && words <= 3
-}
-
-// defaultWordsIn is the fewest defaultWords that spell w run together
-// ("devsecret", "testpass", "secretkey"), or 0 when they cannot.
-func defaultWordsIn(w string) int {
-	// fewest[i]: the fewest words spelling w[:i]; 0 where none does
-	fewest := make([]int, len(w)+1)
-	for i := 1; i <= len(w); i++ {
-		for j := max(0, i-len("administrator")); j < i; j++ {
-			if (j == 0 || fewest[j] > 0) && defaultWords[w[j:i]] && (fewest[i] == 0 || fewest[j]+1 < fewest[i]) {
-				fewest[i] = fewest[j] + 1
-			}
-		}
-	}
-	return fewest[len(w)]
-}
-
-// countingRuns reports whether v is made of runs that count up, each of
-// three or more lower-case letters or digits ("abc123def456",
-// "abcdef123456", "abc-123"): what a writer types for a value they mean
-// as an example. A capital ("Abc12345") is a password policy's, kept.
-func countingRuns(v string) bool {
-	runs, n := 0, 0
-	for i := 0; i <= len(v); i++ {
-		if i < len(v) && n > 0 && v[i] == v[i-1]+1 && (isLower(v[i]) && isLower(v[i-1]) || isDigit(v[i]) && isDigit(v[i-1])) {
-			n++
-			continue
-		}
-		if n > 0 {
-			if n < 3 {
-				return false
-			}
-			runs++
-		}
-		n = 0
-		if i < len(v) {
-			switch {
-			case isLower(v[i]) || isDigit(v[i]):
-				n = 1
-			case (v[i] == '-' || v[i] == '_') && i > 0 && i < len(v)-1:
-			default:
-				return false
-			}
-		}
-	}
-	return runs >= 2
+	return words > 0 && words <= 2
 }
 
 func isLower(c byte) bool { return 'a' <= c && c <= 'z' }
@@ -779,18 +730,28 @@ var leetFolded = strings.NewReplacer("0", "o", "1", "i", "3", "e", "4", "a", "5"
 // not defaults: a staging login with one is a leak.
 var defaultWords = text.WordSet("password passwd pass pwd secret supersecret topsecret admin administrator root " +
 	"postgres postgresql mysql mariadb redis mongo mongodb test tester testing demo guest user dev local " +
-	"default changeit my your the super example sample foo bar key")
+	"default changeit my your the super example sample foo bar")
 
 // liveLine reports whether a line speaks of a system others reach, where a
 // default password is a leak all the same: production or staging
-// (liveSystem), also inside a name (`PROD_DB_PASSWORD`, `prodPassword`,
-// `PROD01`); a shared system (sharedSystem: a VPN, Wi-Fi, a customer's
-// tenant, a preview deployment); or a host on the network (networkHost).
-// Only the line is read: a line is scanned alone when the rest did not
-// change (rules.Checker), so a heading above it cannot count.
-func liveLine(line string) bool {
+// (liveSystem, and prodName inside a name: `PROD_DB_PASSWORD`,
+// `prodPassword`, `PROD01`); and, for the Supabase demo keys (added),
+// public keys that must not guard a deployed stack, "live" or "stage" in
+// a name, a shared system (sharedSystem) or a host on the network
+// (networkHost). A default password keeps the narrower guard: the wider
+// one warned of `admin123` beside a documentation link or a `tenant_id`
+// column (a red team's). Only the line is read: a line is scanned alone
+// when the rest did not change (rules.Checker), so a heading above it
+// cannot count.
+func liveLine(line string, added bool) bool {
+	if liveSystem().MatchString(line) {
+		return true
+	}
 	words := identifierWords(line)
-	return liveSystem().MatchString(words) || sharedSystem().MatchString(words) || networkHost(line)
+	if prodName().MatchString(words) {
+		return true
+	}
+	return added && (liveName().MatchString(words) || sharedSystem().MatchString(words) || networkHost(line))
 }
 
 // identifierWords is line with the words of its names apart: "_" a blank,
@@ -818,20 +779,29 @@ func identifierWords(line string) string {
 }
 
 // liveSystem is a word for production or staging in the six languages
-// and Portuguese, with the compounds German makes of them
-// ("Produktivsystem", "Produktionsdatenbank").
-var liveSystem = lazy(`(?i)\b(?:prods?|prod(?:eu|us|uk|de|db|pw|pass|password)|golive|livedb|production|prd|staging|stage|stg|live|preprod|pr[eé]-?prod|pr[eé]-?production|` +
-	`produktion|produktions\pL*|produktiv\pL*|live-?system|live-?umgebung|echtsystem|echtbetrieb|vorproduktion|abnahmeumgebung|` +
-	`producci[oó]n|productiv[oa]|preproducci[oó]n|produ[cç][aã]o|produtiv[oa]|homologa[cç][aã]o|recette)\b|` +
-	`прод|боев|стейдж|промышленн|生产|生產|线上|線上|现网|上线|预发|灰度|正式|本番`)
+// and Portuguese, Italian, Dutch, Polish, Korean and Japanese, with the
+// compounds German makes of them ("Produktivsystem",
+// "Produktionsdatenbank").
+var liveSystem = lazy(`(?i)\b(?:prods?|prod(?:eu|us|uk|de|db)|golive|livedb|production|prd|staging|stage|live|preprod|pr[eé]-?prod|pr[eé]-?production|` +
+	`produktion|produktions\pL*|produktiv\pL*|live-?system|live-?umgebung|live-?betrieb|echtsystem|echtbetrieb|vorproduktion|abnahmeumgebung|` +
+	`producci[oó]n|productiv[oa]|preproducci[oó]n|produ[cç][aã]o|produtiv[oa]|homologa[cç][aã]o|recette|produzione|collaudo|productie|produkcj\pL*|produkcyjn\pL*)\b|` +
+	`прод|боев|стейдж|промышленн|生产|生產|线上|線上|现网|上线|预发|灰度|正式|本番|ステージング|운영|실서버|프로덕션|스테이징|상용`)
+
+// prodName is production or staging as a part of a name, once its words
+// are apart (identifierWords). "stage" and "live" are code's words too
+// (`stageName`, `LiveReload`): liveName, for the added defaults alone.
+var (
+	prodName = lazy(`(?i)\b(?:prods?|production|prd|staging|stg|preprod)\b`)
+	liveName = lazy(`(?i)\b(?:stage|live)\b`)
+)
 
 // sharedSystem is a word for a system more people than its developer
 // reach, or a key others' messages are checked with: a VPN, Wi-Fi, SSH or
 // SFTP, a customer's or partner's tenant, a shared, internal or preview
 // deployment, a deploy, an app store's review account, a webhook's
 // signing key, a value reused everywhere.
-var sharedSystem = lazy(`(?i)\b(?:vpn|wi-?fi|wlan|sftp|ssh|customers?|tenants?|partners?|shared|internal|intranet|wiki|preview|deploy|deployment|jenkins|` +
-	`app store|play store|kunden?|cliente|webhooks?|hmac|signing|reused|everywhere)\b`)
+var sharedSystem = lazy(`(?i)\b(?:vpn|wi[- ]?fi|wlan|wpa|sftp|ssh|customers?|tenants?|partners?|shared|sharing|internal|intranet|wiki|preview|deploy|deployed|deployment|jenkins|` +
+	`cluster|k8s|kube|smtp|ldap|bastion|app ?store|play store|kunden?|cliente|webhooks?|hmac|signing|signed|reused?|everywhere)\b`)
 
 // networkHost reports whether line names a host on a network: an IPv4
 // address other than loopback's and 0.0.0.0, or a name under a public
@@ -845,7 +815,8 @@ func networkHost(line string) bool {
 			continue
 		}
 		if ip := ipv4().FindStringSubmatch(h); ip != nil {
-			if ip[1] != "127" && h != "0.0.0.0" {
+			// "1.2.3.4" is a version more often than an address
+			if ip[1] != "127" && h != "0.0.0.0" && len(h) > len("1.2.3.4") {
 				return true
 			}
 			continue
@@ -853,7 +824,7 @@ func networkHost(line string) bool {
 		if name := line[m[2]:m[3]]; strings.Count(h, ".") == 1 && strings.ToUpper(name[strings.IndexByte(name, '.')+1:]) == name[strings.IndexByte(name, '.')+1:] || h == "socket.io" {
 			continue // a product's name: "ASP.NET", "Socket.IO"
 		}
-		if strings.HasPrefix(h, "docs.") || strings.Contains(h, "example.") || h == "github.com" || h == "gitlab.com" || h == "bitbucket.org" ||
+		if strings.HasPrefix(h, "docs.") || reservedExample().MatchString(h) || h == "github.com" || h == "gitlab.com" || h == "bitbucket.org" ||
 			strings.HasSuffix(h, ".github.com") {
 			continue
 		}
@@ -871,9 +842,12 @@ var hostName = lazy(`(?:^|[^\w.@/-]|//)((?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9
 var ipv4 = lazy(`^(\d{1,3})\.\d{1,3}\.\d{1,3}\.\d{1,3}$`)
 
 // publicTLDs are top-level domains a host of a team's is under; none of
-// them is a file's extension in code (.md, .py, .sh, .rs, .ts are also
-// domains, and are left out).
-var publicTLDs = text.WordSet("com net org io dev app cloud co ai tech site online xyz biz info de fr uk ru cn jp br es it nl eu us ca au ch at se no pl")
+// them is a file's extension in code (.md, .py, .sh, .rs, .ts and .app
+// are also domains, and are left out).
+var publicTLDs = text.WordSet("com net org io dev cloud co ai tech site online xyz biz info de fr uk ru cn jp br es it nl eu us ca au ch at se no pl me kr tr in be gg tv")
+
+// reservedExample is a domain reserved for documentation (RFC 2606).
+var reservedExample = lazy(`(?:^|\.)example\.(?:com|net|org)$`)
 
 // loginUser is the user name of a login given as "user / password" or
 // "user: password" right before the value: the local part of an address,

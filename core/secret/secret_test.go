@@ -398,11 +398,12 @@ func TestFindInProse(t *testing.T) {
 	}
 }
 
-// TestDefaultsAndLiveSystems: fixtures made of default words run
-// together, counting runs and the Supabase CLI's demo keys are no secret
-// (issue 27); the same values on a line about production, staging, a
-// shared system or a host on the network still are, as a red team's
-// cases ask, and so is a demo key that starts a longer value.
+// TestDefaultsAndLiveSystems: the Supabase CLI's two demo keys are no
+// secret (issue 27), except on a line about a system others reach or as
+// the start of a longer value; a default password on a line that names
+// production or staging, also inside a name, in other languages, is still
+// a secret (red teams'). Words run together and counting runs stay
+// secrets: reading them as defaults was withdrawn after a second red team.
 func TestDefaultsAndLiveSystems(t *testing.T) {
 	const anon = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0"
 	const service = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsImV4cCI6MTk4MzgxMjk5Nn0.EGIM96RAZx35lJzdJsyH-qQwv8Hdp7fsn3W0YpN81IU"
@@ -410,39 +411,34 @@ func TestDefaultsAndLiveSystems(t *testing.T) {
 		in   string
 		want bool // a secret is found
 	}{
-		{"Set `JWT_SECRET=devsecret123` in .env.local for development.", false},
-		{"Local compose uses `POSTGRES_PASSWORD=mysecret123`.", false},
-		{"For the local stack, `SECRET_KEY=devsecretkey123`.", false},
-		{"E2E login uses `{\"username\":\"testuser\",\"password\":\"testpass123\"}`.", false},
-		{"Test the API with `curl -H \"X-Api-Key: abc123def456\" http://localhost:8080/items`.", false},
-		{"Set `API_TOKEN=abcdef123456` in your local env.", false},
 		{"Local anon key: " + anon, false},
 		{"`SUPABASE_SERVICE_ROLE_KEY=" + service + "` for local tests.", false},
 		{"Header: `Authorization: Bearer " + service + "`.", false},
-		{"ASP.NET Core reads `DB_PASSWORD=devsecret123` from user secrets.", false},
-		{"Set `API_TOKEN=Abc12345xyz` in your local env.", true},
+		{"The local compose database uses `DB_PASSWORD=postgres123`.", false},
+		{"The Customer model factory seeds `password: admin123`.", false},
+		{"See https://www.postgresql.org/docs; locally `DB_PASSWORD=postgres123`.", false},
+		{"`stageName` fixtures log in with `password: admin123`.", false},
+		{"Set `JWT_SECRET=devsecret123` in .env.local for development.", true},
+		{"Set `API_TOKEN=abcdef123456` in your local env.", true},
 		{"Set `SECRET_KEY=a8f3k2j9x7q1m4n6` locally.", true},
-		{"`ADMIN_PASSWORD=Tr0ub4dor3` everywhere.", true},
 		// production or staging, in a name, glued to digits, in German,
-		// Portuguese, Russian or Chinese
-		{"PROD_DB_PASSWORD=devsecret123", true},
-		{"prodPassword=devsecret123", true},
-		{"DB_PASSWORD=devsecret123 # same on PROD01", true},
-		{"STG_DB_PASSWORD=mysecret123", true},
-		{"Produktivdatenbank: DB_PASSWORD=devsecret123", true},
-		{"Ambiente de homologação: DB_PASSWORD=devsecret123", true},
-		{"На стейджинге DB_PASSWORD=devsecret123", true},
-		{"预发布 DB_PASSWORD=devsecret123", true},
-		// shared systems and hosts on the network
-		{"VPN_PASSWORD=devsecret123", true},
-		{"Partner SFTP: SFTP_PASSWORD=testpass123", true},
-		{"App Store review login: DEMO_PASSWORD=demopass123", true},
-		{"Grafana on https://grafana.acme.io: GF_SECURITY_ADMIN_PASSWORD=adminpass1", true},
-		{"On 52.14.3.9 DB_PASSWORD=devsecret123", true},
-		{"Webhook HMAC: WEBHOOK_SECRET=devsecret123", true},
-		// a demo key on a live line, or starting a longer value
+		// Portuguese, Russian, Chinese or Korean
+		{"PROD_DB_PASSWORD=postgres123", true},
+		{"prodPassword=admin123", true},
+		{"DB_PASSWORD=postgres123 # same on PROD01", true},
+		{"STG_DB_PASSWORD=my-secret-123", true},
+		{"Produktivdatenbank: DB_PASSWORD=postgres123", true},
+		{"Ambiente de homologação: DB_PASSWORD=postgres123", true},
+		{"На стейджинге DB_PASSWORD=postgres123", true},
+		{"预发布 DB_PASSWORD=postgres123", true},
+		{"운영 서버: DB_PASSWORD=postgres123", true},
+		// a demo key on a line about a system others reach, or starting a
+		// longer value
 		{"Staging Supabase anon key: " + anon, true},
 		{"Production: SUPABASE_SERVICE_ROLE_KEY=" + service, true},
+		{"LIVE_SUPABASE_KEY=" + anon, true},
+		{"Self-hosted at https://supabase.acme.io uses ANON_KEY=" + anon, true},
+		{"Shared demo tenant: SUPABASE_KEY=" + anon, true},
 		{"SUPABASE_KEY=" + service + ";STRIPE=Hk29sLq8ZxWm4vBn", true},
 		{"SUPABASE_KEY=" + service + "/Xk9mQ2vLpR7tZw4N", true},
 	} {
