@@ -238,6 +238,7 @@ func TestExtract(t *testing.T) {
 		// suffix, a dated name's pattern, names of tools joined by a slash
 		{"placeholder with a suffix", "Tests live beside the source, as `src/remote/foo.test.ts`.", nil},
 		{"dated pattern", "New ideas go to `docs/plans/YYYYMMDD-slug.md`.", nil},
+		{"a pattern with the date in the middle, a part to fill in", "Plans go to `docs/current_sprint/planMMDDNN.md`; schemas to `src/schemas/xxxSchema.js` and `src/XxxService.ts`.", nil},
 		{"tool names", "The assets folder holds the main TypeScript/Vue.js application.", nil},
 		{"a file of a framework's name", "Its entry is src/Vue.js in the demo.", []string{"src/Vue.js=path:src/Vue.js"}},
 		{"my is a word", "Edit `src/mystery/index.ts`.", []string{"src/mystery/index.ts=path:src/mystery/index.ts"}},

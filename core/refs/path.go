@@ -387,8 +387,11 @@ func placeholderSegment(s string) bool {
 	case "foo", "bar", "baz", "xxx", "something", "whatever", "yourname":
 		return true
 	}
-	if strings.Contains(name, "YYYY") || strings.Contains(name, "yyyy") {
-		return true // a dated name's pattern: docs/plans/YYYYMMDD-slug.md
+	if strings.Contains(name, "YYYY") || strings.Contains(name, "yyyy") || strings.Contains(name, "MMDD") {
+		return true // a dated name's pattern: docs/plans/YYYYMMDD-slug.md, planMMDDNN.md
+	}
+	if strings.Contains(strings.ToLower(name), "xxx") {
+		return true // a name's part to fill in: xxxSchema.js, XxxService
 	}
 	if strings.ContainsAny(name, "<>{}") {
 		return true
