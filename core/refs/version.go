@@ -286,12 +286,17 @@ func namesFeature(s string, start, i, b int, subject string) bool {
 }
 
 // neededBefore reports whether the words of the clause before s[i] say
-// the version is needed or supported, or the build's ("Must use Go 1.21+
-// generics", "Build with …").
+// the version is needed or supported, or what the project builds, tests
+// or runs ("Must use Go 1.21+ generics", "Build with …").
 func neededBefore(s string, i int) bool {
-	from := strings.LastIndexAny(s[:i], ".;!?\n") + 1
-	for _, w := range strings.FieldsFunc(strings.ToLower(s[from:i]), func(r rune) bool { return !isWordRune(r) }) {
-		if neededWords[w] || w == "must" || w == "build" || w == "builds" || w == "compile" || w == "compiles" {
+	clause := s[strings.LastIndexAny(s[:i], ".;!?\n")+1 : i]
+	return holdsWord(clause, neededWords) || holdsWord(clause, claimWords)
+}
+
+// holdsWord reports whether text holds a word of set, in lower case.
+func holdsWord(text string, set map[string]bool) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !isWordRune(r) }) {
+		if set[w] {
 			return true
 		}
 	}
@@ -317,10 +322,14 @@ var joinWords = set("with", "without", "for", "on", "in", "to", "and", "or", "vs
 // Node 18 in CI"): it is contrast only in a sentence with no word of
 // testing, running or support (a red team's).
 func comparedWith(s string, i int) bool {
-	before := strings.ToLower(strings.TrimRight(s[:i], " \t`*_\"'“«„(["))
+	from := max(0, i-48) // the longest phrase ("по сравнению с", 25 bytes) and the marks before a version
+	for from > 0 && !utf8.RuneStart(s[from]) {
+		from--
+	}
+	before := strings.ToLower(strings.TrimRight(s[from:i], " \t`*_\"'“«„(["))
 	at := func(w string) bool {
 		k := len(before) - len(w)
-		return strings.HasSuffix(before, w) && (k == 0 || before[k-1] == ' ' || before[k-1] == '(' || before[k-1] == ',')
+		return strings.HasSuffix(before, w) && (k == 0 && from == 0 || k > 0 && (before[k-1] == ' ' || before[k-1] == '(' || before[k-1] == ','))
 	}
 	for _, w := range comparisonWords {
 		if at(w) {
@@ -330,17 +339,12 @@ func comparedWith(s string, i int) bool {
 	if !at("vs") && !at("vs.") && !at("versus") {
 		return false
 	}
-	from := strings.LastIndexAny(s[:i], ";!?\n") + 1
 	to := len(s)
 	if k := strings.IndexAny(s[i:], ";!?\n"); k >= 0 {
 		to = i + k
 	}
-	for _, w := range strings.FieldsFunc(strings.ToLower(s[from:to]), func(r rune) bool { return !isWordRune(r) }) {
-		if neededWords[w] || runWords[w] {
-			return false
-		}
-	}
-	return true
+	sentence := s[strings.LastIndexAny(s[:i], ";!?\n")+1 : to]
+	return !holdsWord(sentence, neededWords) && !holdsWord(sentence, claimWords)
 }
 
 // comparisonWords end a phrase of contrast, in the languages the rules
@@ -352,9 +356,11 @@ var comparisonWords = []string{"compared with", "compared to", "comparing with",
 	"comparé à", "comparée à", "comparado con", "comparada con", "en comparación con", "comparado com", "em comparação com",
 	"по сравнению с", "в сравнении с", "相比于", "相较于"}
 
-// runWords say a sentence is about what a project tests, runs or keeps.
-var runWords = set("test", "tests", "testing", "tested", "ci", "matrix", "run", "runs", "running", "keep", "both", "prod", "production",
-	"staging", "worker", "workers", "deploy", "deployed", "build", "builds")
+// claimWords say, beside neededWords, that a sentence is about what a
+// project builds, tests, runs or keeps: "Must use Go 1.21+ generics",
+// "Test Node 22 vs Node 18 in CI".
+var claimWords = set("must", "build", "builds", "compile", "compiles", "test", "tests", "testing", "tested", "ci", "matrix",
+	"run", "runs", "running", "keep", "both", "prod", "production", "staging", "worker", "workers", "deploy", "deployed")
 
 // releaseOwns reports whether the version that ends at s[e] owns what
 // follows, a feature in code or a new one: "PHP 8.4's `public
@@ -395,10 +401,8 @@ func opensAside(s string, i, b int) bool {
 	if k := strings.IndexAny(inner, ")）"); k >= 0 {
 		inner = inner[:k]
 	}
-	for _, w := range strings.FieldsFunc(strings.ToLower(inner), func(r rune) bool { return !isWordRune(r) }) {
-		if neededWords[w] {
-			return false
-		}
+	if holdsWord(inner, neededWords) {
+		return false
 	}
 	lead := strings.TrimRight(before[:len(before)-open], " \t*_")
 	if lead == "" || strings.HasSuffix(lead, ":") {

@@ -432,7 +432,7 @@ func supabaseAnonKey(v string) bool {
 // install, signed with its published default JWT secret, so neither opens
 // anything but a developer's own machine. A key that only names the demo
 // issuer, signed with another secret, is not one of them; nor is one on a
-// line about a system others reach (publicDemoKey): a stack there on the
+// line about a system others reach (reachedLine): a stack there on the
 // demo key is open to everyone.
 var supabaseDemoKeys = []string{
 	"eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0",
@@ -641,7 +641,7 @@ const jwtKind = "JSON Web Token"
 
 // publicDemoKey reports whether s[start:end] is one of supabaseDemoKeys,
 // whole (not the start of a longer value: "<key>;STRIPE=…", "<key>/…"),
-// on a line that speaks of no system others reach.
+// on a line that speaks of no system others reach (reachedLine).
 func publicDemoKey(s string, start, end int) bool {
 	if !slices.Contains(supabaseDemoKeys, s[start:end]) {
 		return false
@@ -650,16 +650,32 @@ func publicDemoKey(s string, start, end int) bool {
 		!(s[end] == '.' && (end+1 == len(s) || s[end+1] == ' ' || s[end+1] == '\n')) {
 		return false
 	}
-	return !liveLine(lineOf(s, start, end), true)
+	line, _ := lineOf(s, start, end)
+	return !reachedLine(line)
 }
 
-// lineOf is the line of s that holds s[start:end].
-func lineOf(s string, start, end int) string {
+// reachedLine reports whether a line speaks of a system others reach,
+// where a stack on a public demo key is open to everyone: production or
+// staging (liveLine), "live" or "stage" in a name (`LIVE_SUPABASE_KEY`),
+// a shared system (sharedSystem) or a host on the network (networkHost).
+// The demo keys alone take this wider guard: on a default password it
+// warned of `admin123` beside a documentation link or a `tenant_id`
+// column (a red team's).
+func reachedLine(line string) bool {
+	if liveLine(line) {
+		return true
+	}
+	words := identifierWords(line)
+	return liveName().MatchString(words) || sharedSystem().MatchString(words) || networkHost(line)
+}
+
+// lineOf is the line of s that holds s[start:end], and where it starts.
+func lineOf(s string, start, end int) (string, int) {
 	from, to := strings.LastIndexByte(s[:start], '\n')+1, len(s)
 	if k := strings.IndexByte(s[end:], '\n'); k >= 0 {
 		to = end + k
 	}
-	return s[from:to]
+	return s[from:to], from
 }
 
 // guessable are the kinds read from a name and a value, not from a
@@ -684,15 +700,14 @@ var guessable = map[string]bool{"credential in an assignment": true, "credential
 // bucket, an office network, a Slack bot: a second red team's 500 cases).
 func defaultValue(s string, start, end int) bool {
 	// Find may read a whole file: only the value's line speaks of it
-	line := lineOf(s, start, end)
-	from := strings.LastIndexByte(s[:start], '\n') + 1
+	line, from := lineOf(s, start, end)
 	start, end = start-from, end-from
 	v := strings.Trim(line[start:end], "`'\"")
 	if k := strings.LastIndexByte(v, '='); k >= 0 {
 		v = v[k+1:] // the value of `DB_PASSWORD=postgres`
 	}
 	if v == "" || len(v) > 24 || strings.Trim(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") != "" ||
-		liveLine(line, false) {
+		liveLine(line) {
 		return false
 	}
 	if user := loginUser(line[:start]); user != "" {
@@ -732,26 +747,13 @@ var defaultWords = text.WordSet("password passwd pass pwd secret supersecret top
 	"postgres postgresql mysql mariadb redis mongo mongodb test tester testing demo guest user dev local " +
 	"default changeit my your the super example sample foo bar")
 
-// liveLine reports whether a line speaks of a system others reach, where a
-// default password is a leak all the same: production or staging
-// (liveSystem, and prodName inside a name: `PROD_DB_PASSWORD`,
-// `prodPassword`, `PROD01`); and, for the Supabase demo keys (added),
-// public keys that must not guard a deployed stack, "live" or "stage" in
-// a name, a shared system (sharedSystem) or a host on the network
-// (networkHost). A default password keeps the narrower guard: the wider
-// one warned of `admin123` beside a documentation link or a `tenant_id`
-// column (a red team's). Only the line is read: a line is scanned alone
-// when the rest did not change (rules.Checker), so a heading above it
-// cannot count.
-func liveLine(line string, added bool) bool {
-	if liveSystem().MatchString(line) {
-		return true
-	}
-	words := identifierWords(line)
-	if prodName().MatchString(words) {
-		return true
-	}
-	return added && (liveName().MatchString(words) || sharedSystem().MatchString(words) || networkHost(line))
+// liveLine reports whether a line speaks of production or staging, where
+// a default password is a leak all the same (liveSystem), also inside a
+// name (prodName: `PROD_DB_PASSWORD`, `prodPassword`, `PROD01`). Only the
+// line is read: a line is scanned alone when the rest did not change
+// (rules.Checker), so a heading above it cannot count.
+func liveLine(line string) bool {
+	return liveSystem().MatchString(line) || prodName().MatchString(identifierWords(line))
 }
 
 // identifierWords is line with the words of its names apart: "_" a blank,
@@ -789,7 +791,8 @@ var liveSystem = lazy(`(?i)\b(?:prods?|prod(?:eu|us|uk|de|db)|golive|livedb|prod
 
 // prodName is production or staging as a part of a name, once its words
 // are apart (identifierWords). "stage" and "live" are code's words too
-// (`stageName`, `LiveReload`): liveName, for the added defaults alone.
+// (`stageName`, `LiveReload`): liveName counts them for the Supabase demo
+// keys alone (reachedLine).
 var (
 	prodName = lazy(`(?i)\b(?:prods?|production|prd|staging|stg|preprod)\b`)
 	liveName = lazy(`(?i)\b(?:stage|live)\b`)
