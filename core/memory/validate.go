@@ -162,7 +162,7 @@ func validateContent(raw string, cfg config.Config) (string, error) {
 	if n := text.UTF16Len(content); n > cfg.MaxContent {
 		return "", bad("content is %d UTF-16 units long; the limit is %d (one concise sentence)", n, cfg.MaxContent)
 	}
-	if m := secret.Find(content); len(m) > 0 {
+	if m := slices.DeleteFunc(secret.Find(content), func(m secret.Match) bool { return m.Throwaway }); len(m) > 0 {
 		return "", bad("content looks like it contains %s; memory files are shared and committed, so store where the secret lives (e.g. an environment variable name) instead", WithArticle(m[0].Kind))
 	}
 	return content, nil
@@ -226,6 +226,15 @@ func contentSignals(content, slug string, cfg config.Config) []Signal {
 			out = append(out, Signal{Code: rules.HiddenTextCode,
 				What: fmt.Sprintf("it holds hidden text at character %d, %s (made visible: %s)", at, all[0].What(), quoteVisible(content, all))})
 		}
+	}
+	// A password given for tests or a local setup (secret.Match.Throwaway;
+	// validateContent refused any other credential) is held for a person,
+	// who knows whether it opens anything others reach; with review off it
+	// is refused, as every likely credential was before.
+	if ms := secret.Find(content); len(ms) > 0 {
+		out = append(out, Signal{Code: "secret",
+			What:    "it gives a password for tests or a local setup",
+			refusal: bad("content looks like it contains %s for tests or a local setup; memory files are shared and committed, so store where the secret lives (e.g. an environment variable name) instead", WithArticle(ms[0].Kind))})
 	}
 	if cfg.Review != config.ReviewOff {
 		if len(out) == 0 || out[0].Code != rules.AgentDirectiveCode {

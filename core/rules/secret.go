@@ -13,9 +13,18 @@ func checkSecret(w *workspace) {
 	w.parsedFiles(func(fi int, f *File) {
 		for _, m := range w.secrets(fi) {
 			span := text.Span{Start: m.Start, End: m.End}
-			w.report(Finding{File: fi, Span: span,
+			fd := Finding{File: fi, Span: span,
 				Message: "likely credential (" + m.Kind + "): memory files are shared with every agent and usually committed; remove it and rotate it",
-				Fixes:   hazardFixes(fi, f.Doc, pemBlock(f.Doc.Src, span), true)})
+				Fixes:   hazardFixes(fi, f.Doc, pemBlock(f.Doc.Src, span), true)}
+			if m.Throwaway {
+				// a password its line gives for tests or a local setup
+				// (secret.Match.Throwaway): shown, not counted, and still
+				// a hazard no tool copies or rewrites
+				fd.Message = "a password for tests or a local setup (" + m.Kind + "), shown, not counted: if it opens anything others reach, remove it and rotate it"
+				w.reportAs(Information, fd)
+				continue
+			}
+			w.report(fd)
 		}
 	})
 }

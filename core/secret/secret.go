@@ -31,6 +31,10 @@ import (
 type Match struct {
 	Start, End int
 	Kind       string
+	// Throwaway marks a password its line gives for automated tests or a
+	// setup on the developer's own machine (throwaway): shown and held
+	// for a person's look, not counted as a leak.
+	Throwaway bool
 }
 
 type detector struct {
@@ -633,6 +637,9 @@ func Find(s string) []Match {
 	out = slices.DeleteFunc(out, func(m Match) bool {
 		return guessable[m.Kind] && defaultValue(s, m.Start, m.End) || m.Kind == jwtKind && publicDemoKey(s, m.Start, m.End)
 	})
+	for i := range out {
+		out[i].Throwaway = throwaway(s, out[i])
+	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Start < out[j].Start })
 	return out
 }
@@ -678,6 +685,167 @@ func lineOf(s string, start, end int) (string, int) {
 	return s[from:to], from
 }
 
+// throwaway reports whether m is a password that its line gives for
+// automated tests or for a setup on the developer's own machine: a
+// factory's or a fixture's value, a seeded user, a compose default on
+// localhost. On real teams' instruction files such values were labelled no
+// secret (issue 27's files v15: 29 of 67 secret errors were test
+// factories, mocks, seeded users and local defaults such as
+// `LocalDev123!`). Only a value read from a name (guessable) or a URL's
+// password for a host on this machine (localURL) qualifies, never a
+// vendor's format: a live key in a fixture is a leak all the same. The
+// line must say where the value works (localOrTest, with the value itself
+// left out: `LocalDev123!` says nothing) and name no system others reach
+// (reachedLine, remoteSystem). Whether it opens nothing else the words
+// cannot prove, so it is shown and held, not passed (rules, memory).
+func throwaway(s string, m Match) bool {
+	if !guessable[m.Kind] && !(m.Kind == urlKind && localURL(s, m.End)) || strings.Trim(s[m.Start:m.End], "0123456789") == "" {
+		// a PIN opens a device or a card, wherever the line places it
+		return false
+	}
+	line, from := lineOf(s, m.Start, m.End)
+	rest := line[:m.Start-from] + " " + line[m.End-from:]
+	if reachedLine(rest) {
+		return false
+	}
+	words := identifierWords(rest)
+	return !remoteSystem().MatchString(words) && !namesAnotherSystem(rest) && (localOrTest().MatchString(words) || m.Kind == urlKind)
+}
+
+// namesAnotherSystem reports whether line names something by a name of
+// its own that localStack does not know: a word in capitals or with a
+// capital inside past the start of a sentence ("the Slack workspace",
+// "SAP", "Active Directory", "Auth0"), part by part in camel case
+// (`UserFactory` is a user and a factory). A test or a local word beside
+// such a name says nothing of where the password works, and no list of
+// the systems others reach can be whole (a red team's: 337 such lines in
+// eight languages), so only a line whose every name is a local tool's
+// reads as throwaway. German, which writes every noun in capitals, mostly
+// stays a leak.
+func namesAnotherSystem(line string) bool {
+	sentenceStart := true
+	for i := 0; i < len(line); {
+		c := line[i]
+		if isDigit(c) && (i == 0 || !isLetter(line[i-1]) && !isDigit(line[i-1])) {
+			// a name that opens with digits ("1Password", "3CX") is read
+			// whole; digits alone are a value
+			j := i
+			for j < len(line) && isDigit(line[j]) {
+				j++
+			}
+			if j < len(line) && 'A' <= line[j] && line[j] <= 'Z' {
+				return true
+			}
+		}
+		if !isLetter(c) {
+			switch {
+			case c == '.' || c == '!' || c == '?' || c == '-' && i+1 < len(line) && line[i+1] == ' ':
+				// after a colon a name is as likely as a sentence ("Lokal:
+				// Jira-Passwort …": a red team's)
+				sentenceStart = true
+			case c >= 0x80:
+				// a word of another script: "… Slack，" opens no sentence
+				sentenceStart = false
+			}
+			i++
+			continue
+		}
+		j := i
+		for j < len(line) && (isLetter(line[j]) || isDigit(line[j])) {
+			j++
+		}
+		word, first := line[i:j], sentenceStart
+		sentenceStart = false
+		if i > 0 && (isDigit(line[i-1]) || line[i-1] == '@' || line[i-1] == '.' && i > 1 && isLetter(line[i-2])) {
+			i = j // a value's or an address's part
+			continue
+		}
+		i = j
+		if lw := strings.ToLower(word); localStack[lw] || localOrTest().MatchString(word) {
+			continue
+		} else if lw != word && strings.ContainsAny(word, "0123456789") {
+			return true // "Auth0", "S3", "K8s": a name, not its parts
+		}
+		for _, part := range strings.Fields(identifierWords(word)) {
+			if strings.ToLower(part) == part || first && part == word || localStack[strings.ToLower(part)] || localOrTest().MatchString(part) {
+				continue
+			}
+			if strings.Trim(part, "0123456789") == "" {
+				continue
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// localStack are the names of what runs on a developer's machine or in
+// its tests, and the words such a line writes in capitals.
+var localStack = text.WordSet(`password passwort kennwort pass pwd pw user users username login admin administrator root email mail ` +
+	`db database app api auth jwt session secret key token env dev development local localhost test tests testing e2e unit integration ` +
+	`seed seeded seeds seeder fixture fixtures factory factories mock mocks stub stubs fake default docker compose container dockerfile ` +
+	`postgres postgresql psql pg mysql mariadb redis mongo mongodb sqlite rabbitmq minio keycloak elasticsearch memcached ` +
+	`laravel artisan php django python rails ruby rake symfony spring boot node npm pnpm yarn npx bun deno next nuxt vite react vue ` +
+	`typescript javascript go java kotlin playwright cypress jest vitest pytest phpunit pest rspec minitest selenium storybook ` +
+	`testcontainers conftest url uri http https host port id sql json yaml env ui cli i note only`)
+
+const urlKind = "password in a URL"
+
+// localURL reports whether the URL whose password ends at end names a
+// host on this machine: localhost, a loopback address, Docker's name for
+// the host.
+func localURL(s string, end int) bool {
+	host := text.LowerASCII(urlHost(s, end))
+	return host == "localhost" || host == "host.docker.internal" || host == "0.0.0.0" || host == "[::1]" || strings.HasPrefix(host, "127.")
+}
+
+// urlHost is the host of the URL whose password ends at end, "" if no
+// "@" follows it.
+func urlHost(s string, end int) string {
+	if end >= len(s) || s[end] != '@' {
+		return ""
+	}
+	host := s[end+1:]
+	if k := strings.IndexAny(host, ":/?# \t\r\n`'\")"); k >= 0 {
+		host = host[:k]
+	}
+	return host
+}
+
+// composeHost reports whether the URL whose password ends at end names a
+// host of one label (`@db:5432`, `@mysql/`): a service of a compose file
+// or of the developer's network, never a host of the internet.
+func composeHost(s string, end int) bool {
+	host := urlHost(s, end)
+	return host != "" && !strings.Contains(host, ".") && strings.Trim(host, "abcdefghijklmnopqrstuvwxyz0123456789-_") == ""
+}
+
+// localOrTest is a word that places a value in automated tests or on the
+// developer's own machine: a test's fixture, factory, mock or stub, a seed,
+// a test runner, the machine itself (localhost, "local", "locally"), in the
+// languages memory is written in. "Test" alone is not among them, nor the
+// words other languages make an adjective of ("de pruebas", "тестовый"):
+// a test account, a test phone or a test environment is a system others
+// reach.
+var localOrTest = lazy(`(?i)\b(?:fixtures?|factory|factories|mocks?|mocked|mocking|stubs?|stubbed|fakes?|seeds?|seeded|seeder|seeders|seeding|` +
+	`conftest|tests|testing|unit|e2e|specs?|jest|vitest|pytest|rspec|phpunit|minitest|playwright|cypress|testcontainers|` +
+	`localhost|local|locally|devcontainer|laptop|(?:your|my|own|this) machine|dummy|suite|` +
+	`lokal|lokale[nrms]?|localement|locale|locales|locaux|locais|localmente|lokaln\pL*)\b|` +
+	// Go's \b is ASCII's: the words of other scripts stand alone
+	`локальн|фикстур|для тестов|в тестах|本地|本机|测试数据|单元测试|ローカル|シード|テストデータ|単体テスト|ダミー|로컬|시드|테스트 데이터`)
+
+// remoteSystem is a word for a machine other than the developer's own: a
+// server, a host, a VM or instance, a cloud or hosting provider, a site or
+// an environment others open ("the local admin of the office server",
+// "seeded users on the demo instance"), a port forwarded or tunnelled to
+// localhost, "local" meaning on the premises.
+var remoteSystem = lazy(`(?i)\b(?:servers?|hosts?|hosted|hosting|vms?|vps|instances?|environments?|remote|cloud|aws|azure|gcp|heroku|vercel|netlify|render|railway|fly|` +
+	`port-?forward\pL*|kubectl|tunnel\pL*|on-?prem\pL*|premises|on-?site|` +
+	`registry|registrar|mainframe|firewall|router|gateway|replicas?|canary|extranet|back-?office|erp|crm|payroll|kiosk|` +
+	`lake|lakehouse|warehouse|edge|box|broker|printer|camera|scanner|plc|scada|` +
+	`digitalocean|hetzner|supabase|firebase|neon|planetscale|atlas|demo|sandbox|qa|uat|beta|office|nas|router|portal|panel|dashboard|console|account|accounts|team|company|` +
+	`serveur|entorno|servidor|ambiente|umgebung|сервер|服务器|環境|サーバー|서버)\b`)
+
 // guessable are the kinds read from a name and a value, not from a
 // format of their own: there the value may be a default anyone could
 // guess. A URL's password is not among them: the URL names the host.
@@ -710,12 +878,10 @@ func defaultValue(s string, start, end int) bool {
 		liveLine(line) {
 		return false
 	}
-	if user := loginUser(line[:start]); user != "" {
-		if w := strings.TrimRight(v, "0123456789"); len(v)-len(w) <= 3 && strings.EqualFold(w, user) {
-			return true
-		}
+	if ownName(v, loginUser(line[:start])) || ownName(v, namedUser(line[:start])) && !reachedLine(line) {
+		return true
 	}
-	words := 0
+	words, tool := 0, false
 	for _, part := range strings.FieldsFunc(v, func(r rune) bool { return r == '-' || r == '_' }) {
 		w := strings.TrimRight(part, "0123456789")
 		if len(part)-len(w) > 3 {
@@ -724,13 +890,40 @@ func defaultValue(s string, start, end int) bool {
 		if w == "" {
 			continue
 		}
-		if !defaultWords[leetFolded.Replace(text.LowerASCII(w))] {
+		folded := leetFolded.Replace(text.LowerASCII(w))
+		switch {
+		case toolDefaults[folded]:
+			tool = true
+		case !defaultWords[folded]:
 			return false
 		}
 		words++
 	}
-	return words > 0 && words <= 2
+	// a tool's first login is a default where the tool runs for one
+	// developer; as the password of a Wi-Fi or a VPN it is a weak one
+	// ("Office Wi-Fi password: grafana747": a red team's)
+	return words > 0 && words <= 2 && !(tool && (reachedLine(line) || namesAnotherSystem(line[:start]+" "+line[end:])))
 }
+
+// ownName reports whether password v is the user name with up to three
+// digits after it ("shop123" for shop, "postgres" for postgres).
+func ownName(v, user string) bool {
+	w := strings.TrimRight(v, "0123456789")
+	return user != "" && (strings.EqualFold(v, user) || len(v)-len(w) <= 3 && strings.EqualFold(w, user))
+}
+
+// namedUser is the user name the line gives before the value after a
+// label ("User: bagisto / Password: …", "username=shop, …"), the last
+// one; "" for none.
+func namedUser(before string) string {
+	ms := userLabel().FindAllStringSubmatch(before, -1)
+	if len(ms) == 0 {
+		return ""
+	}
+	return ms[len(ms)-1][1]
+}
+
+var userLabel = lazy(`(?i)\b(?:user(?:name)?|login|benutzer(?:name)?|usuario|utilisateur|usu[aá]rio)[ \t]*[:=][ \t]*["'\x60]?([A-Za-z0-9._-]{3,})`)
 
 func isLower(c byte) bool { return 'a' <= c && c <= 'z' }
 
@@ -746,6 +939,11 @@ var leetFolded = strings.NewReplacer("0", "o", "1", "i", "3", "e", "4", "a", "5"
 var defaultWords = text.WordSet("password passwd pass pwd secret supersecret topsecret admin administrator root " +
 	"postgres postgresql mysql mariadb redis mongo mongodb test tester testing demo guest user dev local " +
 	"default changeit my your the super example sample foo bar")
+
+// toolDefaults are the documented first logins of tools a compose file
+// starts (MinIO's minioadmin, Neo4j's, Airflow's, Keycloak's …), read as
+// defaults where the line names no system others reach.
+var toolDefaults = text.WordSet("minioadmin minio rabbitmq grafana sonar neo4j airflow keycloak elastic")
 
 // liveLine reports whether a line speaks of production or staging, where
 // a default password is a leak all the same (liveSystem), also inside a
@@ -908,8 +1106,13 @@ func findURLPassword(s string, i int, out []Match) []Match {
 	}
 	start, end := off+colon+1, off+at
 	// user:user@ is a tool's default for a throwaway database
-	// (postgres:postgres@localhost), not a secret
-	if urlPassword(s[start:end]) && s[start:end] != auth[:colon] && !overlapsAny(out, start, end) {
+	// (postgres:postgres@localhost), not a secret, and so is the user's
+	// name with up to three digits on this machine or a compose service
+	// (loginapp:loginapp123@db), as a login's is (defaultValue); on a host
+	// of the network it is a weak password (billing:billing754@db.acme.io:
+	// a red team's)
+	own := strings.EqualFold(s[start:end], auth[:colon]) || ownName(s[start:end], auth[:colon]) && (localURL(s, end) || composeHost(s, end))
+	if urlPassword(s[start:end]) && !own && !overlapsAny(out, start, end) {
 		out = append(out, Match{Start: start, End: end, Kind: "password in a URL"})
 	}
 	return out
@@ -1091,9 +1294,10 @@ var placeholderWords = []string{"xxx", "***", "...", "changeme", "change-me", "c
 	"placeholder", "redacted", "dummy", "sample", "your-", "your_", "yourpass", "<", ">", "${", "{{", "}}"}
 
 // notPlaceholder rejects documentation values: <your-token>, ${VAR}, $VAR,
-// xxx…, ***, "changeme", "example", "your-…".
+// xxx…, ***, "changeme", "example", "your-…", and a name in braces or
+// brackets ({pageId}, [PASTE_TOKEN_FROM_STEP_1]): a template's field.
 func notPlaceholder(v string) bool {
-	if v == "" || v[0] == '$' || v[0] == '%' {
+	if v == "" || v[0] == '$' || v[0] == '%' || bracketedName().MatchString(v) || orderForValue().MatchString(v) {
 		return false
 	}
 	l := text.LowerASCII(v)
@@ -1104,6 +1308,17 @@ func notPlaceholder(v string) bool {
 	}
 	return true
 }
+
+// orderForValue is an order in place of the value, in words
+// ("generate-with-openssl-rand-base64-32"); a random tail after it is a
+// value ("generate-with-rTxE3qq6iTqP5": a red team's).
+var orderForValue = lazy(`^(?:generate|replace)[-_]with(?:[-_][a-z0-9]+)+$`)
+
+// bracketedName is a name in braces or brackets, as templates and
+// instructions mark a field to fill in: letters in braces (`{pageId}`),
+// words in capitals joined in brackets (`[PASTE_TOKEN_HERE]`). A random
+// value in braces keeps its digits (`{Xk9mQ2vpLz}`: a red team's).
+var bracketedName = lazy(`^(?:\{[A-Za-z_][A-Za-z_.-]*\}|\[[A-Z]{2,}(?:[_-][A-Z0-9]+)+\])$`)
 
 // classes counts the character classes in v: lower, upper, digit, other.
 func classes(v string) int {
@@ -1150,6 +1365,50 @@ var dottedIdent = lazy(`^[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*|\
 // password such as "Acme.Prod(2024)!" or "Acme.prod(2024)!" keeps.
 var methodCall = lazy(`^[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*\.[a-z_$][A-Za-z0-9_$]*\((?:[^0-9)]|$)`)
 
+// countsDigits reports whether v holds all ten digits in order
+// ("sk-1234567890abcdef"): an illustration, not a value anyone was given.
+// Only values read from a name take it: a vendor's format is matched with
+// its own rules.
+func countsDigits(v string) bool {
+	return strings.Contains(v, "1234567890") || strings.Contains(v, "0123456789")
+}
+
+// codeValue reports whether v is code that yields a value rather than the
+// value: a reference (dottedIdent, an environment variable read in
+// TypeScript with its non-null mark: `process.env.JWT_SECRET!`) or a call
+// (methodCall, qualifiedCall, lowerCall). Real teams' files show the code
+// that handles a token (`Secret::from_env("JWT_SECRET")?`,
+// `getCookie('csrf_token')`: issue 27's files v15 and the files sets
+// before it).
+func codeValue(v string) bool {
+	return dottedIdent().MatchString(v) || envRead().MatchString(v) || methodCall().MatchString(v) ||
+		qualifiedCall().MatchString(v) || lowerCall().MatchString(v)
+}
+
+// envRead is an environment variable read in JavaScript, TypeScript's
+// non-null mark after it.
+var envRead = lazy(`^(?:process\.env|import\.meta\.env)\.[A-Za-z_$][A-Za-z0-9_$]*!?$`)
+
+// qualifiedCall is a call of a name of letters qualified by a type or a
+// module (`SessionToken::new(`, `Secret::from_env(`, `os.Getenv(`), its
+// arguments opened as code opens them (codeArgument): "Acme.Prod(2024)!"
+// and "Tk9.Wq2(tpb22)" are passwords.
+var qualifiedCall = lazy(`^[&*]?[A-Za-z_$][A-Za-z_$]*(?:(?:::|\.)[A-Za-z_$][A-Za-z_$]*)+\(` + codeArgument)
+
+// lowerCall is a call of one name of letters that starts in lower case,
+// its arguments opened as code opens them (`getCookie(`,
+// `extractAPIKey(request`, `encode(&Header…`, `generateTrackingToken({`);
+// "secret(2024)!" keeps its digit, "tR7vQ2nLp(x9" its digits before the
+// bracket, and a name in capitals ("Winter(Sun)!") may be a password.
+var lowerCall = lazy(`^[a-z_$][A-Za-z_$]*\(` + codeArgument)
+
+// codeArgument is how a call's arguments open in code: with none, a
+// string, a reference, a literal of braces or brackets, or a name in
+// lower case with no digit (`request`, `password.into(`). A random value
+// after the bracket ("Vault.Read(dZEsTyFpHbai8", "unlock(LU2NEzjBe3N45":
+// a red team's) is a password that looks like a call.
+const codeArgument = `(?:$|[)"'\x60&*{\[]|[a-z_$][a-z_$.]*(?:$|[(),.\[]))`
+
 // envName is an environment variable name such as NPM_TOKEN.
 var envName = lazy(`^[A-Z][A-Z0-9_]*$`)
 
@@ -1157,7 +1416,7 @@ var envName = lazy(`^[A-Z][A-Z0-9_]*$`)
 // real secret: at least 8 characters, not a placeholder or a reference, and
 // mixing letters with digits or both letter cases.
 func genericValue(v string) bool {
-	if len(v) < 8 || !notPlaceholder(v) || dottedIdent().MatchString(v) || methodCall().MatchString(v) || envName().MatchString(v) {
+	if len(v) < 8 || !notPlaceholder(v) || codeValue(v) || envName().MatchString(v) || countsDigits(v) {
 		return false
 	}
 	if strings.HasPrefix(v, "http://") || strings.HasPrefix(v, "https://") || strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") {
@@ -1274,13 +1533,19 @@ func findProsePassword(s string, i int, key string, out []Match) []Match {
 	if ascii && i > 0 && (isLetter(s[i-1]) || s[i-1] >= 0x80) {
 		return out // "bypass", "compass", "spin"
 	}
-	if i > 0 && (s[i-1] == ':' || s[i-1] == '/' || s[i-1] == '@' || s[i-1] == '=') {
-		return out // a part of a URL or a path (postgres://USER:PASSWORD@HOST), or a value (DB_PASSWORD=password)
+	if i > 0 && (s[i-1] == ':' || s[i-1] == '/' || s[i-1] == '@' || s[i-1] == '=' || s[i-1] == '.') {
+		// a part of a URL or a path (postgres://USER:PASSWORD@HOST), a
+		// value (DB_PASSWORD=password), a field (`{{ .Data.password }}`)
+		return out
 	}
 	if i > 0 && (s[i-1] == '-' || s[i-1] == '_') && inPath(s, i) {
 		return out // a route's last part: "`/identity/users/{id}/reset-password` | …" (issue 27's files v6)
 	}
 	end := i + len(key)
+	if i > 0 && end < len(s) && (s[i-1] == '"' || s[i-1] == '\'') && s[end] == s[i-1] &&
+		!strings.HasPrefix(strings.TrimLeft(s[end+1:], " \t"), ":") {
+		return out // a quoted word, no name: `"status": "pass"`, not `{"pass": "…"}`
+	}
 	if ascii && key[len(key)-1] != ' ' && end < len(s) && isLetter(s[end]) {
 		return out // "passwords", "login_url", "pinned": another word
 	}
@@ -1380,6 +1645,12 @@ func proseMatch(s, key string, keyEnd, start, stop int, out []Match) (Match, boo
 		// ("Secret(2024)!", "(Letmein)": red teams')
 		return Match{}, false
 	}
+	if strings.EqualFold(key, "pass") && wordPath().MatchString(v) {
+		// the verb "pass" before files or words joined by slashes: "pass
+		// files explicitly (`assets/debt_2024-01-15.json`)", "pass
+		// IDs/filters, not processed data"
+		return Match{}, false
+	}
 	pin := pinKeys[key]
 	ok := pin && pinValue().MatchString(v) && !trivialPIN(v) && !digitsOwned(s[keyEnd:start]) ||
 		!pin && strongPassword(v)
@@ -1388,6 +1659,18 @@ func proseMatch(s, key string, keyEnd, start, stop int, out []Match) (Match, boo
 	}
 	return Match{Start: start, End: stop, Kind: "password"}, true
 }
+
+// wordPath is a path of two parts or more, each a word of letters or a
+// file's name with its extension.
+var wordPath = lazy(`^(?:` + pathWord + `|` + pathFile + `)(?:/(?:` + pathWord + `|` + pathFile + `))+/?$|^[a-z0-9_.-]+(?:/[a-z0-9_.-]+)*/` + pathFile + `$`)
+
+// pathWord is a word as prose writes it (`filters`, `IDs`, `Docs`), and
+// pathFile a file's name in lower case with its extension: a random
+// value's parts mix their cases ("npQDE/JZ4zS.json": a red team's).
+const (
+	pathWord = `(?:[A-Z]?[a-z]+|[A-Z]+s?)`
+	pathFile = `[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.[a-z]{2,4}`
+)
 
 // codeShape is a name of code that calls, assigns, indexes or follows a
 // path: `DockerImage(`, `key_selector=Callable[[…`, `Pricing::Context.from_order`.
@@ -1511,7 +1794,7 @@ func trivialPIN(v string) bool {
 // passwords more often than it gives them ("the password is stored in
 // Vault"), so the bar is higher than genericValue's.
 func strongPassword(v string) bool {
-	if utf8.RuneCountInString(v) < 8 || classes(v) < 3 || !hasLetter(v) || !notPlaceholder(v) || dottedIdent().MatchString(v) || methodCall().MatchString(v) || envName().MatchString(v) {
+	if utf8.RuneCountInString(v) < 8 || classes(v) < 3 || !hasLetter(v) || !notPlaceholder(v) || codeValue(v) || envName().MatchString(v) {
 		return false
 	}
 	if strings.Trim(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_") == "" || strings.Contains(v, "**") || strings.HasSuffix(v, ":") {

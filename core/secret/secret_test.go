@@ -447,3 +447,94 @@ func TestDefaultsAndLiveSystems(t *testing.T) {
 		}
 	}
 }
+
+// A password its line gives for automated tests or the developer's own
+// machine is shown, not counted (Match.Throwaway); anything that names a
+// system others reach, a vendor's format or a PIN stays a leak (issue 27's
+// files v15). Synthetic values only.
+func TestThrowaway(t *testing.T) {
+	const (
+		leak  = "leak"
+		throw = "throwaway"
+		none  = "none"
+	)
+	for _, tc := range []struct{ in, want string }{
+		{"In factories, users are created with `password: \"Secret123!\"`", throw},
+		{"`UserFactory` sets `password = 'TestPass99'` for every user", throw},
+		{"Mock login in tests: username `tester`, password `T3stPassw0rd`", throw},
+		{"Run `php artisan db:seed`; the seeded user is test@test.com with password Password1!", throw},
+		{"The docker-compose Postgres runs with POSTGRES_PASSWORD=Dev_Pass_2024! on localhost:5432", throw},
+		{"`DATABASE_URL=postgres://app:LocalDev123!@localhost:5432/app`", throw},
+		{"`mysql://root:Rk9mQ2vLz88@127.0.0.1:3306/app`", throw},
+		{"pytest uses `SECRET_KEY=pytest-insecure-key-0001` from conftest.py", throw},
+		{"ローカル環境: `DB_PASSWORD=Xk9mQ2vLz88`", throw},
+		// the value's own words say nothing of where it works
+		{"The admin password is LocalAdmin#2024", leak},
+		// a system others reach, named beside the local words
+		{"Seeded admin on the staging server: `password: Secret123!`", leak},
+		{"Local admin of the office NAS: password Qz7rT2p!xW", leak},
+		{"Fixtures for the shared QA database use `password: Secret123!`", leak},
+		{"Mock login on the demo instance: password `T3stPassw0rd`", leak},
+		{"`postgres://app:Rk9mQ2vLz88@db.acme-internal.com:5432/app` in tests", leak},
+		{"E2E tests log in to https://app.acme.io with password Qz7rT2p!xW", leak},
+		{"Test account password: Qz7rT2p!xW", leak},
+		{"El móvil de pruebas tiene la contraseña Qz7rT2p!xW", leak},
+		// a vendor's format and a PIN are never throwaway
+		{"Unit tests use `STRIPE_KEY=sk_live_51Hq2Lm3Np4Or5Ps6Qt7Ru8Sv`", leak},
+		{"El PIN del móvil de pruebas locales es 7686.", leak},
+		// code, a template's field, a path after the verb "pass", a login's
+		// own name and a tool's documented default are no credential
+		{"`let token = SessionToken::new();`", none},
+		{"`jwt_secret: Secret::from_env(\"JWT_SECRET\")?,`", none},
+		{"`NewAPIKey: os.Getenv(\"NEW_API_KEY\"),`", none},
+		{"`const csrfToken = getCookie('csrf_token');`", none},
+		{"`jwtSecret: process.env.JWT_SECRET!,`", none},
+		{"`├── page_token:{pageId}          # Page tokens`", none},
+		{"`echo \"VAULT_TOKEN=[PASTE_TOKEN_FROM_STEP_1]\" >> .env.local`", none},
+		{"`postgresql://{{ .Data.username }}:{{ .Data.password }}@db:5432/app`", none},
+		{"Or pass files explicitly (`assets/debt_2024-01-15.json`).", none},
+		{"Minimal props (pass IDs/filters, not processed data)", none},
+		{"`\"projectId\": { \"status\": \"pass\", \"value\": \"gen-lang-client-0986191192\" },`", none},
+		{"`DATABASE_URL=postgresql://loginapp:loginapp123@db:5432/loginapp`", none},
+		{"User: bagisto / Password: bagisto123", none},
+		{"`-e MINIO_ROOT_PASSWORD=minioadmin123`", none},
+		{"`NEXTAUTH_SECRET=generate-with-openssl-rand-base64-32`", none},
+		{"`API_KEY = \"sk-1234567890abcdef\"`", none},
+		// a red team's: a key named "pass", a user's name with digits on a
+		// host of the network, a system named beside the local words,
+		// "local" meaning on the premises, a tunnel, a code-shaped value
+		{`prod smtp: {"host":"smtp.acme-corp.com","user":"mailer","pass":"dsXZEkHfLPjD5"}`, leak},
+		{"Production DB: postgres://billing:billing754@db.acme-corp.com:5432/billing", leak},
+		{"`postgres://app2:app2@db:5432/app2_dev` (docker compose)", none},
+		{"In the e2e tests we log into the Slack workspace with password Qz7rT2p!xW", leak},
+		{"Playwright signs into Auth0 using password Qz7rT2p!xW", leak},
+		{"Lokal: Jira-Passwort Qz7rT2p!xW", leak},
+		{"Unit tests call the 1Password vault, password: Qz7rT2p!xW", leak},
+		{"Our local (on-premises) Active Directory password is Qz7rT2p!xW", leak},
+		{"After `kubectl port-forward svc/billing-db 5433:5432`, use postgres://billing:Qz7rT2pxW@localhost:5433/billing", leak},
+		{"Office Wi-Fi password: grafana747", leak},
+		{"Prod DB password: `Vault.Read(dZEsTyFpHbai8)`", leak},
+		{"Prod admin password: `{Xk9mQ2vpLz}`", leak},
+		{"The prod router's admin pass is npQDE/JZ4zS.json", leak},
+		{"Production DB password is generate-with-rTxE3qq6iTqP5", leak},
+		{"The docker-compose Postgres password is Qz7rT2p!xW (only on your laptop)", throw},
+		// and these stay passwords
+		{"The staging password is Secret(2024)!", leak},
+		{"The admin password is Winter(Sun)!", leak},
+		{"The staging password is tR7vQ2nLp(x9", leak},
+		{"User: bagisto / Password: bagisto2024", leak},
+	} {
+		got := none
+		for _, m := range Find(tc.in) {
+			if m.Throwaway {
+				got = throw
+			} else {
+				got = leak
+				break
+			}
+		}
+		if got != tc.want {
+			t.Errorf("Find(%q): %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}
