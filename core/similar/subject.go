@@ -113,6 +113,7 @@ func SameSubjectAmong(new *Text, contents []string, most int) []int {
 			}
 		}
 	})
+	sharedRareSpans(new.Raw, contents, overlaps)
 	var hits []hit
 	for i, o := range overlaps {
 		if o > 0 {
@@ -126,6 +127,52 @@ func SameSubjectAmong(new *Text, contents []string, most int) []int {
 	}
 	return out
 }
+
+// spanHoldersMost is how many entries of a category may hold a code span
+// for it to name their subject: a span most entries cite (`main`,
+// `pnpm`) is the project's vocabulary, not one subject.
+const spanHoldersMost = 2
+
+// sharedRareSpans marks as on new's subject the contents not already so
+// that hold one of new's code spans, where at most spanHoldersMost
+// contents hold it: "Keep the Kotlin `!!` operator out of production
+// code" / "Use `!!` freely …", "Never modify `global.json` unless asked"
+// / "Leave `global.json` unchanged …", "`console.log` pode ser usado
+// livremente" / "`console.log` é proibido" share two words or fewer, or
+// none across languages, and are one subject: a reversal or a restatement
+// by meaning, which the verdict stores as new (the tuning halves of
+// issue 27's sets: 19 such pairs, 3 second facts on one subject). They
+// rank after every entry that shares words.
+func sharedRareSpans(new string, contents []string, overlaps []float64) {
+	spans := codeSpans(new)
+	for _, sp := range slices.Compact(slices.Sorted(slices.Values(spans))) {
+		if utf8.RuneCountInString(sp) < 2 || strings.Trim(sp, "0123456789.") == "" {
+			continue // a digit or a version names no subject
+		}
+		quoted := "`" + sp + "`"
+		var holders []int
+		for i, c := range contents {
+			if strings.Contains(c, quoted) {
+				if holders = append(holders, i); len(holders) > spanHoldersMost {
+					break
+				}
+			}
+		}
+		if len(holders) > spanHoldersMost {
+			continue
+		}
+		for _, i := range holders {
+			if overlaps[i] == 0 {
+				overlaps[i] = spanOverlap
+			}
+		}
+	}
+}
+
+// spanOverlap ranks an entry that shares a rare code span and too few
+// words below every entry that shares enough words (SameSubject's
+// overlap is at least sameSubjectMin).
+const spanOverlap = sameSubjectMin / 10
 
 // subjectKeys are what any form of t's subject words shares with them: a
 // word's first four letters once folded (variants needs that much in

@@ -1,6 +1,9 @@
 package similar
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestSameSubject(t *testing.T) {
 	tests := []struct {
@@ -94,5 +97,30 @@ func checkKeyWeight(t *testing.T, content, newText string) {
 	}
 	if got := SameSubjectAmong(nt, []string{"Unrelated words entirely here.", content}, 2); len(got) != 1 || got[0] != 1 {
 		t.Errorf("SameSubjectAmong(%q, …) = %v, want [1]", newText, got)
+	}
+}
+
+// A code span only one or two entries of the category hold names their
+// subject across words and languages; one most entries cite does not
+// (sharedRareSpans).
+func TestSameSubjectAmongSharedSpan(t *testing.T) {
+	for _, tc := range []struct {
+		contents []string
+		new      string
+		want     []int
+	}{
+		{[]string{"Keep the Kotlin `!!` operator out of production code.", "Use Gradle 8 for builds."}, "Use `!!` freely whenever a value is known to be non-null.", []int{0}},
+		{[]string{"`console.log` pode ser usado livremente no código."}, "`console.log` é proibido, exceto com `eslint-disable`.", []int{0}},
+		// an entry that shares words ranks before one that shares a span
+		{[]string{"Never modify `global.json` unless asked.", "Leave the lock file unchanged unless a request says otherwise."}, "Leave `global.json` unchanged unless a request says otherwise.", []int{1, 0}},
+		// a span three entries hold is the project's vocabulary
+		{[]string{"Never push to `main` directly.", "Tag releases on `main`.", "Rebase onto `main` before merging."}, "Deploys run from `main` after CI.", nil},
+		// a digit or a version names no subject
+		{[]string{"Retry `3` times before failing."}, "Log level `3` is debug.", nil},
+	} {
+		got := SameSubjectAmong(Analyze(tc.new), tc.contents, 2)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("SameSubjectAmong(%q) = %v, want %v", tc.new, got, tc.want)
+		}
 	}
 }
