@@ -760,6 +760,10 @@ func namesAnotherSystem(line string) bool {
 			i = j // a value's or an address's part
 			continue
 		}
+		if k := strings.LastIndexFunc(line[:i], func(r rune) bool { return r != '-' }); k < i-1 && (k < 0 || line[k] == ' ') {
+			i = j // a command's flag: `curl -X POST -H …`
+			continue
+		}
 		i = j
 		if lw := strings.ToLower(word); localStack[lw] || localOrTest().MatchString(word) {
 			continue
@@ -787,7 +791,9 @@ var localStack = text.WordSet(`password passwort kennwort pass pwd pw user users
 	`postgres postgresql psql pg mysql mariadb redis mongo mongodb sqlite rabbitmq minio keycloak elasticsearch memcached ` +
 	`laravel artisan php django python rails ruby rake symfony spring boot node npm pnpm yarn npx bun deno next nuxt vite react vue ` +
 	`typescript javascript go java kotlin playwright cypress jest vitest pytest phpunit pest rspec minitest selenium storybook ` +
-	`testcontainers conftest url uri http https host port id sql json yaml env ui cli i note only`)
+	`testcontainers conftest url uri http https host port id sql json yaml env ui cli i note only ` +
+	// a request written as curl writes it: "-H \"Content-Type: application/json\""
+	`curl content type accept authorization bearer application get post put patch delete`)
 
 const urlKind = "password in a URL"
 

@@ -518,6 +518,7 @@ func TestThrowaway(t *testing.T) {
 		{"The prod router's admin pass is npQDE/JZ4zS.json", leak},
 		{"Production DB password is generate-with-rTxE3qq6iTqP5", leak},
 		{"The docker-compose Postgres password is Qz7rT2p!xW (only on your laptop)", throw},
+		{`Try it: curl -X POST http://localhost:3001/api/auth/login -H "Content-Type: application/json" -d '{"username":"admin","password":"Qz7rT2p!xW"}'`, throw},
 		// and these stay passwords
 		{"The staging password is Secret(2024)!", leak},
 		{"The admin password is Winter(Sun)!", leak},
