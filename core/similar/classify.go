@@ -69,6 +69,16 @@ func Classify(old, new *Text, th Thresholds) Verdict {
 		}
 		return Verdict{Action: Conflict, Similarity: v.Similarity, Kind: KindReversal, Reason: "moves a negation to another sentence"}
 	}
+	if v.Action == Skip && !v.Exact && (choiceLacking(new, old) || choiceLacking(old, new)) {
+		// "Format with `black instructor examples tests`" / "Format with
+		// `ruff format instructor examples tests`, not Black": nearly the
+		// same words, but one text rejects what the other uses and names
+		// an option the other lacks. A skip dropped the new text (issue
+		// 27's fifteenth set); it replaces the old one, as "Use
+		// PowerShell" / "Use bash … instead of PowerShell" does, with no
+		// reversal claimed.
+		return Verdict{Action: Update, Similarity: v.Similarity}
+	}
 	if v.Action == Skip && !v.Exact && sameWordsOtherCounts(old.shapeOf().units, new.shapeOf().units) {
 		// "The staging bucket mirrors the prod bucket, and the prod
 		// bucket is read-only" / the same with staging and prod swapped:

@@ -131,6 +131,9 @@ func TestClassify(t *testing.T) {
 		// of the read-only token~~"); a second fact that merely names the
 		// old option is kept beside it
 		{"Use PowerShell for all terminal commands.", "Use bash for all terminal commands instead of PowerShell.", Update, "", false},
+		// nearly the same words, one rejecting what the other uses: a skip
+		// dropped the new text (issue 27's fifteenth set)
+		{"Format with `black instructor examples tests`.", "Format with `ruff format instructor examples tests`, not Black.", Update, "", false},
 		{"Write new documentation in German.", "Write new documentation in English rather than German.", Update, "adds detail", false},
 		{"Use pnpm, not npm.", "Use pnpm rather than npm in CI.", Update, "adds detail", false},
 		{"Use black for formatting and flake8 for linting.", "Use ruff for linting instead of flake8.", Store, "", false},

@@ -499,6 +499,19 @@ func only(a, b []string) []string {
 // gorilla/mux over chi" / "Use chi"): b names a's other side and none of a's
 // preferred side.
 func orderAgainst(a, b *Text) bool {
+	return rejectsNamed(a, b, func(pref, bs []string) bool { return !intersects(pref, bs) })
+}
+
+// choiceLacking: an order phrase of a rejects what b names, and its
+// preferred side holds a word b lacks (`ruff`), whatever frame words the
+// two share.
+func choiceLacking(a, b *Text) bool {
+	return rejectsNamed(a, b, func(pref, bs []string) bool { return len(only(pref, bs)) > 0 })
+}
+
+// rejectsNamed reports whether some order phrase of a rejects a word b
+// names, with its preferred side standing to b as apart says.
+func rejectsNamed(a, b *Text, apart func(pref, bs []string) bool) bool {
 	if !a.hasOrder {
 		return false
 	}
@@ -507,7 +520,7 @@ func orderAgainst(a, b *Text) bool {
 		bs = append(bs, u.s)
 	}
 	for _, p := range a.shapeOf().orders {
-		if intersects(p.other, bs) && !intersects(p.pref, bs) {
+		if intersects(p.other, bs) && apart(p.pref, bs) {
 			return true
 		}
 	}
