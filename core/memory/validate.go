@@ -119,7 +119,7 @@ func screen(req StoreRequest, cfg config.Config) (Store, []Signal, error) {
 	if err != nil {
 		return Store{}, nil, &InputError{Field: "category", Problem: err.Error()}
 	}
-	content, err := validateContent(req.Content, cfg)
+	content, throwaway, err := validateContent(req.Content, cfg)
 	if err != nil {
 		return Store{}, nil, err
 	}
@@ -136,40 +136,44 @@ func screen(req StoreRequest, cfg config.Config) (Store, []Signal, error) {
 	} else if looksLikeSlug(content) {
 		return Store{}, nil, &InputError{Field: "content", Problem: fmt.Sprintf("content starts with %q, which would be read back as a slug; pass the slug separately or reword the start", content[:min(len(content), 20)])}
 	}
-	return Store{Category: cat, Content: content, Slug: slug}, contentSignals(content, slug, cfg), nil
+	return Store{Category: cat, Content: content, Slug: slug}, contentSignals(content, slug, throwaway, cfg), nil
 }
 
-func validateContent(raw string, cfg config.Config) (string, error) {
+// validateContent also returns the passwords for tests or a local setup
+// the content gives (secret.Match.Throwaway), which contentSignals holds:
+// any other credential refuses it.
+func validateContent(raw string, cfg config.Config) (string, []secret.Match, error) {
 	bad := func(format string, args ...any) error {
 		return &InputError{Field: "content", Problem: fmt.Sprintf(format, args...)}
 	}
 	if !utf8.ValidString(raw) {
-		return "", bad("content is not valid UTF-8: %s", notUTF8(raw))
+		return "", nil, bad("content is not valid UTF-8: %s", notUTF8(raw))
 	}
 	for _, r := range raw {
 		switch {
 		case r == '\n' || r == '\r' || r == 0x2028 || r == 0x2029 || r == 0x85:
-			return "", bad("content contains a line break (U+%04X); a memory entry is exactly one line", r)
+			return "", nil, bad("content contains a line break (U+%04X); a memory entry is exactly one line", r)
 		case r == '\t':
 		case unicode.IsControl(r):
-			return "", bad("content contains the control character U+%04X", r)
+			return "", nil, bad("content contains the control character U+%04X", r)
 		}
 	}
 	content := memfile.TrimJS(raw)
 	if content == "" {
-		return "", bad("content is empty")
+		return "", nil, bad("content is empty")
 	}
 	if n := text.UTF16Len(content); n > cfg.MaxContent {
-		return "", bad("content is %d UTF-16 units long; the limit is %d (one concise sentence)", n, cfg.MaxContent)
+		return "", nil, bad("content is %d UTF-16 units long; the limit is %d (one concise sentence)", n, cfg.MaxContent)
 	}
-	if m := slices.DeleteFunc(secret.Find(content), func(m secret.Match) bool { return m.Throwaway }); len(m) > 0 {
-		return "", bad("content looks like it contains %s; memory files are shared and committed, so store where the secret lives (e.g. an environment variable name) instead", WithArticle(m[0].Kind))
+	found := secret.Find(content)
+	if i := slices.IndexFunc(found, func(m secret.Match) bool { return !m.Throwaway }); i >= 0 {
+		return "", nil, bad("content looks like it contains %s; memory files are shared and committed, so store where the secret lives (e.g. an environment variable name) instead", WithArticle(found[i].Kind))
 	}
-	return content, nil
+	return content, found, nil
 }
 
 // contentSignals are the signs of poisoning in content and its slug.
-func contentSignals(content, slug string, cfg config.Config) []Signal {
+func contentSignals(content, slug string, throwaway []secret.Match, cfg config.Config) []Signal {
 	bad := func(format string, args ...any) error {
 		return &InputError{Field: "content", Problem: fmt.Sprintf(format, args...)}
 	}
@@ -231,10 +235,10 @@ func contentSignals(content, slug string, cfg config.Config) []Signal {
 	// validateContent refused any other credential) is held for a person,
 	// who knows whether it opens anything others reach; with review off it
 	// is refused, as every likely credential was before.
-	if ms := secret.Find(content); len(ms) > 0 {
+	if len(throwaway) > 0 {
 		out = append(out, Signal{Code: "secret",
 			What:    "it gives a password for tests or a local setup",
-			refusal: bad("content looks like it contains %s for tests or a local setup; memory files are shared and committed, so store where the secret lives (e.g. an environment variable name) instead", WithArticle(ms[0].Kind))})
+			refusal: bad("content looks like it contains %s for tests or a local setup; memory files are shared and committed, so store where the secret lives (e.g. an environment variable name) instead", WithArticle(throwaway[0].Kind))})
 	}
 	if cfg.Review != config.ReviewOff {
 		if len(out) == 0 || out[0].Code != rules.AgentDirectiveCode {

@@ -668,12 +668,12 @@ func publicDemoKey(s string, start, end int) bool {
 // The demo keys alone take this wider guard: on a default password it
 // warned of `admin123` beside a documentation link or a `tenant_id`
 // column (a red team's).
-func reachedLine(line string) bool {
-	if liveLine(line) {
-		return true
-	}
-	words := identifierWords(line)
-	return liveName().MatchString(words) || sharedSystem().MatchString(words) || networkHost(line)
+func reachedLine(line string) bool { return reachedWords(line, identifierWords(line)) }
+
+// reachedWords is reachedLine given the line's identifierWords.
+func reachedWords(line, words string) bool {
+	return liveSystem().MatchString(line) || prodName().MatchString(words) || liveName().MatchString(words) ||
+		sharedSystem().MatchString(words) || networkHost(line)
 }
 
 // lineOf is the line of s that holds s[start:end], and where it starts.
@@ -705,11 +705,11 @@ func throwaway(s string, m Match) bool {
 	}
 	line, from := lineOf(s, m.Start, m.End)
 	rest := line[:m.Start-from] + " " + line[m.End-from:]
-	if reachedLine(rest) {
+	words := identifierWords(rest)
+	if reachedWords(rest, words) || remoteSystem().MatchString(words) || namesAnotherSystem(rest) {
 		return false
 	}
-	words := identifierWords(rest)
-	return !remoteSystem().MatchString(words) && !namesAnotherSystem(rest) && (localOrTest().MatchString(words) || m.Kind == urlKind)
+	return localOrTest().MatchString(words) || m.Kind == urlKind
 }
 
 // namesAnotherSystem reports whether line names something by a name of
@@ -791,7 +791,7 @@ var localStack = text.WordSet(`password passwort kennwort pass pwd pw user users
 	`postgres postgresql psql pg mysql mariadb redis mongo mongodb sqlite rabbitmq minio keycloak elasticsearch memcached ` +
 	`laravel artisan php django python rails ruby rake symfony spring boot node npm pnpm yarn npx bun deno next nuxt vite react vue ` +
 	`typescript javascript go java kotlin playwright cypress jest vitest pytest phpunit pest rspec minitest selenium storybook ` +
-	`testcontainers conftest url uri http https host port id sql json yaml env ui cli i note only ` +
+	`testcontainers conftest url uri http https host port id sql json yaml ui cli i note only ` +
 	// a request written as curl writes it: "-H \"Content-Type: application/json\""
 	`curl content type accept authorization bearer application get post put patch delete`)
 
@@ -847,7 +847,7 @@ var localOrTest = lazy(`(?i)\b(?:fixtures?|factory|factories|mocks?|mocked|mocki
 // localhost, "local" meaning on the premises.
 var remoteSystem = lazy(`(?i)\b(?:servers?|hosts?|hosted|hosting|vms?|vps|instances?|environments?|remote|cloud|aws|azure|gcp|heroku|vercel|netlify|render|railway|fly|` +
 	`port-?forward\pL*|kubectl|tunnel\pL*|on-?prem\pL*|premises|on-?site|` +
-	`registry|registrar|mainframe|firewall|router|gateway|replicas?|canary|extranet|back-?office|erp|crm|payroll|kiosk|` +
+	`registry|registrar|mainframe|firewall|gateway|replicas?|canary|extranet|back-?office|erp|crm|payroll|kiosk|` +
 	`lake|lakehouse|warehouse|edge|box|broker|printer|camera|scanner|plc|scada|` +
 	`digitalocean|hetzner|supabase|firebase|neon|planetscale|atlas|demo|sandbox|qa|uat|beta|office|nas|router|portal|panel|dashboard|console|account|accounts|team|company|` +
 	`serveur|entorno|servidor|ambiente|umgebung|сервер|服务器|環境|サーバー|서버)\b`)
