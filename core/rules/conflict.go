@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/memory-lsp/memory-lsp/core/directive"
+	"github.com/memory-lsp/memory-lsp/core/memfile"
 	"github.com/memory-lsp/memory-lsp/core/similar"
 	"github.com/memory-lsp/memory-lsp/core/text"
 )
@@ -39,7 +40,15 @@ func checkConflict(w *workspace) {
 		// against their content, code comments, a rule and its exception.
 		// Where the words cannot tell, the pair is shown, not counted;
 		// the store still reads it as a reversal.
-		if why := mayNotReverse(w.texts[j], w.texts[b.conflict]); why != "" {
+		why := mayNotReverse(w.texts[j], w.texts[b.conflict])
+		if why == "" && (checkboxSlug(e) || checkboxSlug(oe)) {
+			// "- [ ] Metrics not validated" / "- [ ] Metrics validated": a
+			// checklist's items name checks, and HackLM reads the box as a
+			// slug (the checkbox rule says so); issue 27's tuning pool of
+			// real instruction files
+			why = "a checklist's item: it names a check, not a rule"
+		}
+		if why != "" {
 			fd.Message += " (" + why + ")"
 			w.reportAs(max(w.rule.Severity, Information), fd)
 			continue
@@ -58,6 +67,9 @@ func mayNotReverse(a, b *similar.Text) string {
 	}
 	if statesNoRule(a.Raw) || statesNoRule(b.Raw) {
 		return "a line of code, a heading or a lead-in: it may state no rule"
+	}
+	if markDisagrees(a) || markDisagrees(b) {
+		return "a list's mark (❌, ✅) says how to read it, not its words"
 	}
 	if linksTo(a.Raw, b.Raw) || linksTo(b.Raw, a.Raw) {
 		return "a table of contents' line: it states no rule"
@@ -88,12 +100,23 @@ func statesNoRule(content string) bool {
 		return true
 	}
 	c := strings.TrimSpace(content)
+	if strings.HasPrefix(c, "|") && strings.HasSuffix(c, "|") {
+		// a table's row: its cells are read with the table's heading
+		// (issue 27's tuning pool of real instruction files)
+		return true
+	}
+	if pointsAtExample(c) || !strings.ContainsFunc(c, unicode.IsLetter) {
+		return true
+	}
 	c = strings.TrimRight(c, "*_ ")
 	if strings.HasSuffix(c, ":") || strings.HasSuffix(c, "：") {
 		return true
 	}
 	if r, _ := utf8.DecodeLastRuneInString(c); strings.ContainsRune(".!?。！？;", r) {
 		return false
+	}
+	if conditionOnly(c) || namesAList(c) {
+		return true
 	}
 	capitals, first := 0, true
 	for _, f := range strings.Fields(c) {
@@ -113,6 +136,161 @@ func statesNoRule(content string) bool {
 	}
 	return capitals >= 3
 }
+
+// checkboxSlug reports whether HackLM reads e's slug from a task list's
+// box ("- [ ] …", "- [x] …").
+func checkboxSlug(e *memfile.Entry) bool {
+	return e.HasSlug && (e.Slug == " " || e.Slug == "x" || e.Slug == "X")
+}
+
+// markDisagrees reports whether t opens with a cross mark and its words
+// negate nothing, or with a check mark and its words negate, emphasis and
+// quote marks aside. In lists of do's and don'ts the mark carries the
+// sign: "❌ 依赖第三方服务" says "不要依赖第三方服务" (issue 27's tuning pool
+// of real instruction files). Where the mark agrees with the words ("✅ Use
+// pnpm", "❌ Never push to main": a red team's) they are read as they are.
+func markDisagrees(t *similar.Text) bool {
+	r, _ := utf8.DecodeRuneInString(strings.TrimLeft(t.Raw, " \t*_>"))
+	switch r {
+	case '❌', '🚫', '⛔', '✗', '✘', '✖', '❎', '👎':
+		return t.Sign > 0
+	case '✅', '✔', '☑', '👍':
+		return t.Sign < 0
+	}
+	return false
+}
+
+// pointsAtExample reports whether content's words only point at what
+// follows it, with or without a negation: "❌ Don't Do This", "✅ Do This
+// Instead", "Avoid this:". The rule is in the example, not in the words.
+func pointsAtExample(content string) bool {
+	words := strings.FieldsFunc(strings.ToLower(content), func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' && r != '’' })
+	pointer := false
+	for _, w := range words {
+		switch {
+		case examplePointers[w]:
+			pointer = true
+		case !exampleFrame[w]:
+			return false
+		}
+	}
+	return pointer
+}
+
+var examplePointers = text.WordSet(`this these that following here`)
+
+var exampleFrame = text.WordSet(`do don't don’t dont not never no avoid use instead like the as an a
+	bad good wrong right correct incorrect example examples pattern`)
+
+// conditionOnly reports whether a short text without a sentence mark or a
+// comma is a condition or a time and nothing else: a heading over the
+// rules that follow ("When to use" / "When NOT to use", "Before Creation" /
+// "After Creation"), which says no rule by itself (issue 27's tuning pool
+// of real instruction files). Three words at most, polarity words aside: a
+// red team's "When in doubt ask", "Before pushing run the tests" are rules.
+func conditionOnly(c string) bool {
+	if strings.ContainsAny(c, ",，、") {
+		return false
+	}
+	words := strings.FieldsFunc(strings.ToLower(c), func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' })
+	if len(words) == 0 || !conditionOpeners[words[0]] {
+		return false
+	}
+	n := 0
+	for _, w := range words {
+		if !ruleOpeners[w] {
+			n++
+		}
+	}
+	return n <= 3
+}
+
+// conditionOpeners open a condition, a time or a place relative to
+// something else, in the languages the rules read.
+var conditionOpeners = text.WordSet(`when whenever if unless before after during while until above below once why how where
+	wenn falls bevor nachdem während warum wann quand lorsque si avant après pendant pourquoi
+	cuando antes después durante mientras quando depois enquanto когда если перед после пока почему`)
+
+// namesAList reports whether a text without a sentence mark is a list's
+// heading rather than a rule (issue 27's tuning pool of real instruction
+// files): things to do something with ("Words and phrases TO use" / "… to
+// AVOID", "Commands to run"), a lead-in that lost its colon ("Use Context
+// For"), or in Chinese a thing that a word of permission qualifies
+// ("允许的目录操作" / "禁止的目录操作"). A few words with no verb of a rule
+// ("Squash commits", "Semicolons required", "pnpm verwenden") are rules: a
+// red team's.
+func namesAList(c string) bool {
+	if permittedThing(c) {
+		return true
+	}
+	if strings.ContainsFunc(c, func(r rune) bool { return r >= 0x1100 && unicode.IsLetter(r) }) {
+		return false // words are not spaced: "使用 pnpm" is a rule
+	}
+	words := strings.FieldsFunc(strings.ToLower(c), func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' && r != '’' })
+	n := len(words)
+	if n < 2 || n > 6 {
+		return false
+	}
+	if leadInEnds[words[n-1]] {
+		return true
+	}
+	if words[n-2] != "to" || !handlingVerbs[words[n-1]] || startsRule(words[0]) {
+		return false
+	}
+	for _, w := range words[:n-2] {
+		if sentenceVerbs[w] {
+			return false // "Agents are allowed to use …", "Be sure to check"
+		}
+	}
+	return true
+}
+
+// startsRule: w, in lower case, opens a rule: an imperative verb or a word
+// of polarity or obligation.
+func startsRule(w string) bool {
+	return directive.ImperativeVerb(w) || ruleVerbs[w] || ruleOpeners[w]
+}
+
+var ruleOpeners = text.WordSet(`no not never always only don't don’t dont do must should shall cannot can't
+	nie niemals immer kein keine nicht jamais toujours ne pas nunca siempre sempre não никогда всегда не нельзя`)
+
+// leadInEnds close a lead-in whose colon was left out.
+var leadInEnds = text.WordSet(`for with about of by from into`)
+
+// handlingVerbs end a list's heading after "to": "Words to avoid".
+var handlingVerbs = text.WordSet(`use avoid do run know check follow watch consider prefer include exclude read remember skip try`)
+
+// sentenceVerbs make the words before "to" a sentence, not a heading.
+var sentenceVerbs = text.WordSet(`is are was were be been am it's that's need needs want wants have has had sure able
+	allowed okay ok fine going supposed ought`)
+
+// permittedThing reports whether a short Chinese text is a word of
+// permission or advice, what it qualifies, 的 and a thing: the headings
+// "允许的目录操作", "不推荐存放的内容". A rule that opens with its verb
+// ("修改生成的代码": a red team's) is read as words.
+func permittedThing(c string) bool {
+	i := strings.LastIndex(c, "的")
+	if i <= 0 || utf8.RuneCountInString(c[:i]) > 5 || utf8.RuneCountInString(c[i:]) > 7 {
+		return false
+	}
+	opens := false
+	for _, p := range permissionWords {
+		opens = opens || strings.HasPrefix(c, p)
+	}
+	tail := c[i+len("的"):]
+	if !opens || tail == "" {
+		return false
+	}
+	for _, r := range tail {
+		if !unicode.Is(unicode.Han, r) {
+			return false
+		}
+	}
+	return true
+}
+
+// permissionWords open a Chinese heading of what is allowed or advised.
+var permissionWords = []string{"允许", "不允许", "禁止", "推荐", "不推荐", "建议", "不建议", "应该", "不应该", "可以", "不可以"}
 
 // linksTo reports whether link is a link and nothing else whose words are
 // all of text's: a table of contents' line beside its heading

@@ -33,7 +33,30 @@ func TestConflictSeverity(t *testing.T) {
 		// other words besides the sign: shown, not counted (a red team
 		// called them reversals; the words cannot be sure)
 		{"Use `npm install` in this repo.", "`npm install` → never", Information},
-		// still reversals
+		// headings over the rules that follow, checklists' items, lists'
+		// marks (issue 27's tuning pool of real instruction files)
+		{"When to use", "When NOT to use", Information},
+		{"Before Creation", "After Creation", Information},
+		{"Words and phrases TO use", "Words and phrases to AVOID", Information},
+		{"Use Context For", "DON'T Use Context For", Information},
+		{"允许的目录操作", "禁止的目录操作", Information},
+		{"✅ Do This Instead", "❌ Don't Do This", Information},
+		{"Success criteria met", "[ ] Success criteria not met", Information},
+		{"❌ 依赖第三方服务", "**不要依赖第三方服务**", Information},
+		{"No `*` in CORS origins (production)", "❌ `*` in CORS origins (production)", Information},
+		// still reversals, a red team's among them
+		{"When deploying, run the migrations first.", "When deploying, never run the migrations first.", Warning},
+		{"Squash commits", "Never squash commits", Warning},
+		{"Semicolons required", "Semicolons not required", Warning},
+		{"When in doubt ask", "When in doubt never ask", Warning},
+		{"Note: we squash merge PRs", "Note: we never squash merge PRs", Warning},
+		{"Package manager: pnpm", "Package manager: not pnpm", Warning},
+		{"✅ Use pnpm", "Never use pnpm", Warning},
+		{"❌ Never push to main", "Always push to main.", Warning},
+		{"修改生成的代码", "不要修改生成的代码", Warning},
+		{"Agents are allowed to commit", "Agents are not allowed to commit", Warning},
+		{"Use tabs", "No tabs", Warning},
+		{"使用 pnpm", "不要使用 pnpm", Warning},
 		{"Mocking the database in integration tests is fine.", "Mocking the database in integration tests is forbidden.", Warning},
 		// a red team's: words that look like these forms and reverse
 		{"Always run migrations in CI.", "[Never run migrations in CI](#ci)", Warning},
@@ -76,9 +99,38 @@ func TestConflictSeverity(t *testing.T) {
 		{"Force-pushing to `main` is allowed when CI is green.", false},
 		{"Nothing to deploy on Fridays", false},
 		{"Running `make lint` before each push is required.", false},
+		{"When to use", true},
+		{"When primordials ARE required", false}, // four words: "When in doubt ask" is a rule
+		{"When deploying, run the migrations first", false},
+		{"| All risks low | No |", true},
+		{"Scope", false}, // a few words may be a rule: "Squash commits" (a red team's)
+		{"No tabs", false},
+		{"Files to avoid", true},
+		{"Remember to use pnpm", false},
+		{"Agents are allowed to use `gh`", false},
+		{"使用 pnpm 的 workspace", false},
+		{"必须使用严格模式的配置", false},
+		{"不应该添加的文件", true},
+		{"Don't Do This", true},
+		{"Don't do this in production.", false},
+		{"修改生成的代码", false},
+		{"Note: never push to `main`.", false},
+		{"Package manager: use pnpm, not npm.", false},
+		{"**NO NEW MARKDOWN IN ROOT**: Never create new markdown files in the root directory.", false},
+		{"[代码目录]/", false}, // the slug is not the entry's text
+		{"/", true},
 	} {
 		if got := statesNoRule(tc.text); got != tc.want {
 			t.Errorf("statesNoRule(%q) = %v, want %v", tc.text, got, tc.want)
 		}
+	}
+}
+
+// TestQuestionInEmphasisReversesNothing: a question mark before closing
+// emphasis still ends a question ("**Why enable SSR?**").
+func TestQuestionInEmphasisReversesNothing(t *testing.T) {
+	src := "# Decisions\n\n- **Why enable SSR?**\n- **Why disable SSR?**\n"
+	if got := check(t, src, "conflict"); len(got) != 0 {
+		t.Errorf("two questions: %+v, want no conflict", got)
 	}
 }

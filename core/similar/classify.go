@@ -880,9 +880,10 @@ func unitsOneWordApart(old, new *Text) bool {
 
 // asks reports whether a text is a question: a question mark ends it.
 // One inside it asks nothing of the rule ("Direct pushes are allowed. Why?
-// Speed.", "Use the ? operator": a red team's).
+// Speed.", "Use the ? operator": a red team's). Emphasis may close after
+// it ("**Why enable SSR?**").
 func asks(raw string) bool {
-	t := strings.TrimRight(raw, " \t")
+	t := strings.TrimRight(raw, " \t*_")
 	return strings.HasSuffix(t, "?") || strings.HasSuffix(t, "？")
 }
 
