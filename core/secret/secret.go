@@ -1192,6 +1192,9 @@ func findAssignment(s string, i int, root string, out []Match) []Match {
 		return out
 	}
 	start, stop := end+m[2], end+m[3]
+	if codeExpression(s[start:stop], s[stop:min(len(s), stop+window)]) {
+		return out
+	}
 	if genericValue(s[start:stop]) && !overlapsAny(out, start, stop) {
 		out = append(out, Match{Start: start, End: stop, Kind: "credential in an assignment"})
 	}
@@ -1390,6 +1393,42 @@ func codeValue(v string) bool {
 	return dottedIdent().MatchString(v) || envRead().MatchString(v) || methodCall().MatchString(v) ||
 		qualifiedCall().MatchString(v) || lowerCall().MatchString(v)
 }
+
+// codeExpression reports whether an assigned value, with the text after
+// it (rest), is an expression of code cut at its first closing bracket:
+// the receiver of a chained call (`randomBytes(32).toString('hex')`,
+// `(New-Guid).ToString()`), a method of a name in lower case called with a
+// number and closed where the code ends (`authHeader.substring(7)`), a
+// call with a name in camel case as its argument
+// (`generateAuthToken(testUser)`), or a wrapper around a method call
+// (`Some(password.into())`). Real teams' files show such lines (issue 27's
+// tuning pool); a password keeps what follows its bracket
+// ("Acme.prod(2024)!") or digits in its argument ("unlock(LU2NEzjBe3N45").
+func codeExpression(v, rest string) bool {
+	if !strings.HasPrefix(rest, ")") {
+		return false
+	}
+	if chainedCall().MatchString(rest) {
+		return true
+	}
+	closed := len(rest) == 1 || strings.ContainsRune(" \t\r\n;`'\",", rune(rest[1]))
+	return closed && lowerMethodNumber().MatchString(v) || camelArgCall().MatchString(v) || wrappedCall().MatchString(v)
+}
+
+// chainedCall: a closing bracket, then a method called on what it closed.
+var chainedCall = lazy(`^\)\.[A-Za-z_$][A-Za-z0-9_$]*\(`)
+
+// lowerMethodNumber: a name in lower case (camel case allowed) calls a
+// method with a number: `authHeader.substring(7`.
+var lowerMethodNumber = lazy(`^[a-z_$][A-Za-z0-9_$]*\.[a-z_$][A-Za-z0-9_$]*\([0-9]+$`)
+
+// camelArgCall: a function in lower case called with a name in camel case
+// and no digit: `generateAuthToken(testUser`.
+var camelArgCall = lazy(`^[a-z_$][A-Za-z_$]*\([a-z_$][a-z_$]*[A-Z][A-Za-z_$]*$`)
+
+// wrappedCall: a name called with a method call of a name in lower case:
+// `Some(password.into(`.
+var wrappedCall = lazy(`^[A-Za-z_$][A-Za-z_$]*\([a-z_$][A-Za-z_$]*\.[a-z_$][A-Za-z_$]*\($`)
 
 // envRead is an environment variable read in JavaScript, TypeScript's
 // non-null mark after it.

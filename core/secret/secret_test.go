@@ -519,7 +519,18 @@ func TestThrowaway(t *testing.T) {
 		{"Production DB password is generate-with-rTxE3qq6iTqP5", leak},
 		{"The docker-compose Postgres password is Qz7rT2p!xW (only on your laptop)", throw},
 		{`Try it: curl -X POST http://localhost:3001/api/auth/login -H "Content-Type: application/json" -d '{"username":"admin","password":"Qz7rT2p!xW"}'`, throw},
+		// code cut at its first closing bracket: a chained call, a method
+		// with a number, a camel-case argument, a wrapped method call
+		// (issue 27's tuning pool of real instruction files)
+		{"`const token = randomBytes(32).toString('hex');`", none},
+		{"`$pw = @{ Secret = (Get-Random).ToString() }`", none},
+		{"`const token = authHeader.substring(7)`", none},
+		{"`authToken = generateAuthToken(testUser)`", none},
+		{"`self.password = Some(password.into());`", none},
 		// and these stay passwords
+		{"The staging password is acme.prod(2024)!", leak},
+		{"Prod password: `unlock(LU2NEzjBe3N45)`", leak},
+		{"Prod token = vaultKey.x(91)z", leak},
 		{"The staging password is Secret(2024)!", leak},
 		{"The admin password is Winter(Sun)!", leak},
 		{"The staging password is tR7vQ2nLp(x9", leak},
