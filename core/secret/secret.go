@@ -1408,19 +1408,34 @@ func codeExpression(v, rest string) bool {
 	if !strings.HasPrefix(rest, ")") {
 		return false
 	}
-	if chainedCall().MatchString(rest) {
+	if strings.Contains(v, "(") && chainedCall().MatchString(rest) {
+		// the value is itself a call cut at its bracket: a literal inside
+		// a call whose result is chained (`client(s3, key=wJalrXUt…).list()`:
+		// a red team's) is still read
 		return true
 	}
 	closed := len(rest) == 1 || strings.ContainsRune(" \t\r\n;`'\",", rune(rest[1]))
-	return closed && lowerMethodNumber().MatchString(v) || camelArgCall().MatchString(v) || wrappedCall().MatchString(v)
+	if m := lowerMethodNumber().FindStringSubmatch(v); closed && m != nil && standardMethods[m[1]] {
+		// a standard library's method: "myapp.jwt(2024)" is a secret (a
+		// red team's)
+		return true
+	}
+	return closed && camelArgCall().MatchString(v) || wrappedCall().MatchString(v)
+}
+
+// standardMethods are the string and array methods called with a number.
+var standardMethods = map[string]bool{
+	"substring": true, "substr": true, "slice": true, "split": true, "charAt": true, "toString": true,
+	"toFixed": true, "padStart": true, "padEnd": true, "repeat": true, "at": true, "splice": true,
 }
 
 // chainedCall: a closing bracket, then a method called on what it closed.
 var chainedCall = lazy(`^\)\.[A-Za-z_$][A-Za-z0-9_$]*\(`)
 
-// lowerMethodNumber: a name in lower case (camel case allowed) calls a
-// method with a number: `authHeader.substring(7`.
-var lowerMethodNumber = lazy(`^[a-z_$][A-Za-z0-9_$]*\.[a-z_$][A-Za-z0-9_$]*\([0-9]+$`)
+// lowerMethodNumber: a name in lower case (camel case allowed, fields
+// after it) calls a method with a number: `authHeader.substring(7`; the
+// method's name is the submatch.
+var lowerMethodNumber = lazy(`^[a-z_$][A-Za-z0-9_$.]*\.([a-z_$][A-Za-z0-9_$]*)\([0-9]+$`)
 
 // camelArgCall: a function in lower case called with a name in camel case
 // and no digit: `generateAuthToken(testUser`.
