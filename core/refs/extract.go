@@ -37,7 +37,6 @@ func Extract(text string) []Ref {
 		words := proseWords(text, codes, out)
 		lower := lowered(words)
 		markGone(text, lower, out)
-		markMapped(text, out)
 		markRoutes(words, lower, out)
 		out = dropNamedWords(lower, out)
 	}

@@ -1,9 +1,6 @@
 package refs
 
-import (
-	"path"
-	"strings"
-)
+import "strings"
 
 // An entry that says a path was removed, renamed or replaced agrees with
 // the repository when the path is missing: "No more `index.html`: the site
@@ -133,37 +130,3 @@ func lastWordBefore(s string, i int) string {
 	}
 	return strings.ToLower(s[k:j])
 }
-
-// markMapped sets Gone on a path an arrow maps to a file name: the entry
-// records a migration ("`js/ui/header.js` → `header.ts` ✅ 已完成", a real
-// instruction file's, issue 27's tuning pool), and the old name's absence
-// agrees with it. An arrow to words ("`src/api/` → the routes") maps
-// nothing away.
-func markMapped(text string, found []Ref) {
-	for i := range found {
-		r := &found[i]
-		if r.Kind != Path || r.Gone {
-			continue
-		}
-		rest := strings.TrimLeft(text[r.End:], "`'\" \t")
-		arrow := ""
-		for _, a := range mapArrows {
-			if strings.HasPrefix(rest, a) {
-				arrow = a
-				break
-			}
-		}
-		if arrow == "" {
-			continue
-		}
-		next := strings.TrimLeft(rest[len(arrow):], " \t`'\"")
-		if end := strings.IndexAny(next, " \t`'\",;)"); end >= 0 {
-			next = next[:end]
-		}
-		if hasExtension(path.Base(next)) {
-			r.Gone = true
-		}
-	}
-}
-
-var mapArrows = []string{"→", "->", "=>", "⇒", "⟶"}

@@ -115,29 +115,6 @@ func JudgeAll(rs []Ref, repo Repo) []Verdict {
 	return out
 }
 
-// typeScriptSource reports whether p names a JavaScript file whose
-// TypeScript source exists beside it: an ECMAScript module import names
-// the compiled `.js` (`import { db } from './src/lib/db.js'` for db.ts), so
-// the name may be right, or left from a migration to TypeScript. Unsure,
-// the rule is silent (issue 27's tuning pool of real instruction files).
-func typeScriptSource(p string, repo Repo) bool {
-	ext := path.Ext(p)
-	twins, ok := typeScriptTwins[ext]
-	if !ok {
-		return false
-	}
-	for _, t := range twins {
-		if _, ok := repo.Stat(strings.TrimSuffix(p, ext) + t); ok {
-			return true
-		}
-	}
-	return false
-}
-
-var typeScriptTwins = map[string][]string{
-	".js": {".ts", ".tsx"}, ".jsx": {".tsx"}, ".mjs": {".mts"}, ".cjs": {".cts"},
-}
-
 // judgePath: a path holds when it exists from the root, or when it ends an
 // existing path (an entry may name a file by its name or by its last
 // folders) that is not where the history shows the cited path itself went.
@@ -171,7 +148,7 @@ func judgePath(ref Ref, repo Repo) Verdict {
 	if !ref.Dir && !hasExtension(path.Base(ref.Path)) && repo.Stem(ref.Path) {
 		return Verdict{Status: Holds} // a module: `lib/utils` for lib/utils.ts
 	}
-	if ref.Gone || repo.Ignored(ref.Path) || typeScriptSource(ref.Path, repo) {
+	if ref.Gone || repo.Ignored(ref.Path) {
 		return Verdict{}
 	}
 	bare := !strings.Contains(ref.Path, "/")

@@ -98,11 +98,6 @@ func TestJudge(t *testing.T) {
 		{"ignored file", "Never commit `.env`.", refs.Verdict{}},
 		{"ignored by glob", "Read `logs/server.log`.", refs.Verdict{}},
 		{"root file", "Targets are in the Makefile.", refs.Verdict{Status: refs.Holds}},
-		// a migration's record, a compiled name (issue 27's tuning pool)
-		{"an arrow maps it to a file", "`src/auth/session.ts` → `login.ts` ✅ done", refs.Verdict{}},
-		{"an arrow to words maps nothing away", "`src/auth/token.ts` → the token store", refs.Verdict{Status: refs.Stale, Unseen: true}},
-		{"an ECMAScript import names the compiled file", "`import { login } from './src/auth/login.js';`", refs.Verdict{}},
-		{"a JavaScript file with no TypeScript source", "Auth lives in `src/auth/token.js`.", refs.Verdict{Status: refs.Stale, Unseen: true}},
 		// shorthand for sibling folders (issue 27, v3 tuning half): silent;
 		// a stem with no such sibling is a path that is gone
 		{"sibling shorthand", "Parsers live in `rewrite-json/yaml/xml`.", refs.Verdict{}},
