@@ -80,6 +80,13 @@ type Match struct {
 	// Unseen: markup that also holds characters no view shows (a bidi
 	// control inside a comment), reported with it: as grave as they are.
 	Unseen bool
+	// Stray: one zero-width space, byte order mark or word joiner that
+	// opens or ends its line's text, alone on its line ("- \u200b项目使用
+	// pnpm"): left from pasting, it hides no word and splits none, so it
+	// is information, and a store takes it. Anywhere else, in a run or
+	// beside other hidden characters it may hide something and stays
+	// hidden text.
+	Stray bool
 }
 
 // What says in words what the passage is, showing it, for a finding or a
@@ -153,6 +160,7 @@ func Each(s string, chunk int, fn func(Match)) {
 				// bidi control inside a note is no note
 				pending.Note, pending.Hint = false, false
 			}
+			pending.Stray = pending.Stray && h.Stray
 			return
 		}
 		if held {
@@ -284,9 +292,10 @@ func findHiddenCharsIn(s string, rtl *rtlText) []Match {
 			}
 			j += m
 		}
-		out = append(out, Match{Start: i, End: j, Kind: kind, Visible: ShowRun(s[i:j]), Note: softHyphenated(s, i, j)})
+		out = append(out, Match{Start: i, End: j, Kind: kind, Visible: ShowRun(s[i:j]), Note: softHyphenated(s, i, j), Stray: stray(s, i, j)})
 		i = j
 	}
+	strayAlone(s, out)
 	return out
 }
 
@@ -422,6 +431,48 @@ func (sc *charScan) allowed(i int, r rune, n int) bool {
 		return unicode.IsMark(prev) || unicode.Is(unicode.Hebrew, prev)
 	}
 	return false
+}
+
+// stray reports whether s[i:j] is one zero-width space, byte order mark or
+// word joiner that opens its line's text (a list marker and blanks before
+// it) or ends it (blanks after it): see Match.Stray. Between words or
+// inside code it may split a name an agent acts on (`git push origin
+// \u200bmain`), and beside brackets it may give a link text a reader does
+// not see: a red team's. strayAlone then keeps it only where nothing else
+// hidden shares its line, so no line carries more than one.
+func stray(s string, i, j int) bool {
+	r, n := utf8.DecodeRuneInString(s[i:])
+	if n != j-i || r != 0x200B && r != 0xFEFF && r != 0x2060 {
+		return false
+	}
+	from := strings.LastIndexByte(s[:i], '\n') + 1
+	to := len(s)
+	if k := strings.IndexByte(s[j:], '\n'); k >= 0 {
+		to = j + k
+	}
+	before := strings.TrimLeft(s[from:i], " \t")
+	before = strings.TrimLeft(before, "-*+0123456789.)")
+	next, _ := utf8.DecodeRuneInString(s[j:])
+	// before a letter only: before a list marker, a slug, a comment or a
+	// fence it changes what the line is (a red team's)
+	opens := strings.Trim(before, " \t") == "" && unicode.IsLetter(next)
+	ends := strings.Trim(s[j:to], " \t\r") == "" && strings.ContainsFunc(s[from:i], unicode.IsLetter)
+	return opens || ends
+}
+
+// strayAlone clears Stray on a match that shares its line with another
+// match: several characters on a line may spell something.
+func strayAlone(s string, out []Match) {
+	for k := range out {
+		if !out[k].Stray {
+			continue
+		}
+		line := func(m Match) int { return strings.Count(s[:m.Start], "\n") }
+		here := line(out[k])
+		if k > 0 && line(out[k-1]) == here || k+1 < len(out) && line(out[k+1]) == here {
+			out[k].Stray = false
+		}
+	}
 }
 
 // softHyphenated reports whether s[i:j] is soft hyphens between two

@@ -217,7 +217,7 @@ func contentSignals(content, slug string, throwaway []secret.Match, cfg config.C
 		// reports it, and refusing it would lose the user's fact. With
 		// review on it is held like any hidden text: a person sees it
 		// before any agent reads it.
-		h := slices.DeleteFunc(slices.Clone(all), func(h hidden.Match) bool { return h.Note || h.Hint })
+		h := slices.DeleteFunc(slices.Clone(all), func(h hidden.Match) bool { return h.Note || h.Hint || h.Stray })
 		switch {
 		case len(h) > 0:
 			at := utf8.RuneCountInString(content[:h[0].Start]) + 1

@@ -39,7 +39,7 @@ func checkHiddenText(w *workspace) {
 			}
 			span := text.Span{Start: h.Start, End: h.End}
 			// markup is judged by its words, characters by what they do
-			quiet := h.Note || h.Hint
+			quiet := h.Note || h.Hint || h.Stray
 			if h.Kind.Markup() {
 				quiet = !markupOrders(h, src[h.Start:h.End])
 			}
@@ -67,10 +67,11 @@ func checkHiddenText(w *workspace) {
 // noteSeverity is the severity of hidden text that is no order to agents
 // (markupOrders): information for markup any source view shows, where words
 // cannot tell a colleague's note or a template's hint from a hidden rule
-// stated as a fact (issue 27); a warning for characters no view shows (a
+// stated as a fact (issue 27), and for one invisible character left from
+// pasting (hidden.Match.Stray); a warning for characters no view shows (a
 // soft hyphen inside a word too short to need one), store taking it.
 func noteSeverity(h hidden.Match) Severity {
-	if h.Kind.Markup() {
+	if h.Kind.Markup() || h.Stray {
 		return Information
 	}
 	return Warning
