@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,10 +13,7 @@ import (
 // count. The store still reads the
 // exception as a reversal: it replaces the old entry and logs it (issue 27).
 func TestConflictSeverityThroughBinary(t *testing.T) {
-	root := t.TempDir()
-	if out, err := exec.Command("git", "init", "-q", root).CombinedOutput(); err != nil {
-		t.Skipf("git init: %v %s (check runs in a git repository, as users work)", err, out)
-	}
+	root := newGitRoot(t)
 	if err := os.MkdirAll(filepath.Join(root, ".memory"), 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -159,10 +158,7 @@ func TestReadmeProjectBlock(t *testing.T) {
 	if !ok || !ok2 {
 		t.Fatal("the section has no sh block")
 	}
-	root := t.TempDir()
-	if out, err := exec.Command("git", "init", "-q", root).CombinedOutput(); err != nil {
-		t.Skipf("git init: %v %s", err, out)
-	}
+	root := newGitRoot(t)
 	ran := 0
 	for line := range strings.SplitSeq(block, "\n") {
 		cmdline, _, _ := strings.Cut(line, " #")

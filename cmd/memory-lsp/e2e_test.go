@@ -36,6 +36,18 @@ func runBinary(t *testing.T, dir string, stdin string, args ...string) (string, 
 	return out.String(), errb.String(), code
 }
 
+// newGitRoot is a new git repository for a test to run the binary in, as
+// users work: outside one, the store, check and the references read
+// another tree. Without git the test is skipped, saying why.
+func newGitRoot(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	if out, err := exec.Command("git", "init", "-q", root).CombinedOutput(); err != nil {
+		t.Skipf("git init: %v %s (the binary runs in a git repository, as users work)", err, out)
+	}
+	return root
+}
+
 func TestBinaryRoundTrip(t *testing.T) {
 	root := t.TempDir()
 	if _, errs, code := runBinary(t, root, "", "init"); code != 0 {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
@@ -81,10 +80,7 @@ func TestHackLMDocReplies(t *testing.T) {
 			w := strings.Fields(old)
 			new = strings.Join(append(w[:len(w)-len(strings.Fields(tail))], tail), " ")
 		}
-		root := t.TempDir()
-		if out, err := exec.Command("git", "init", "-q", root).CombinedOutput(); err != nil {
-			t.Skipf("git init: %v %s", err, out)
-		}
+		root := newGitRoot(t)
 		if _, errs, code := runBinary(t, root, "", "store", "--category", "Decision", old); code != 0 {
 			t.Fatalf("row %q: storing %q: exit %d %s", row[0], old, code, errs)
 		}

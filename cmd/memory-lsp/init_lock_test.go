@@ -31,10 +31,7 @@ func TestInitIgnoresTheLock(t *testing.T) {
 		return string(out)
 	}
 	t.Run("added once", func(t *testing.T) {
-		root := t.TempDir()
-		if out, err := exec.Command("git", "init", "-q", root).CombinedOutput(); err != nil {
-			t.Skipf("git init: %v %s", err, out)
-		}
+		root := newGitRoot(t)
 		if err := os.WriteFile(filepath.Join(root, ".gitignore"), []byte("node_modules/"), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -59,10 +56,7 @@ func TestInitIgnoresTheLock(t *testing.T) {
 		}
 	})
 	t.Run("ignored already", func(t *testing.T) {
-		root := t.TempDir()
-		if out, err := exec.Command("git", "init", "-q", root).CombinedOutput(); err != nil {
-			t.Skipf("git init: %v %s", err, out)
-		}
+		root := newGitRoot(t)
 		if err := os.WriteFile(filepath.Join(root, ".gitignore"), []byte(".memory/\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,10 +16,7 @@ func TestInstallerStoreThroughBinary(t *testing.T) {
 	const installer = "Install Rust with `curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh`."
 	newRepo := func(t *testing.T, review string) (root, cfg string) {
 		t.Helper()
-		root = t.TempDir()
-		if out, err := exec.Command("git", "init", "-q", root).CombinedOutput(); err != nil {
-			t.Skipf("git init: %v %s (stores run in a git repository, as users work)", err, out)
-		}
+		root = newGitRoot(t)
 		if _, errs, code := runBinary(t, root, "", "init"); code != 0 {
 			t.Fatalf("init: exit %d: %s", code, errs)
 		}

@@ -19,10 +19,7 @@ import (
 // stored (the red team found the query reading it, issue 26).
 func TestQueryPassesByAFilePastTheLineLimit(t *testing.T) {
 	longtest.Skip(t)
-	root := t.TempDir()
-	if out, err := exec.Command("git", "init", "-q", root).CombinedOutput(); err != nil {
-		t.Skipf("git init: %v %s", err, out)
-	}
+	root := newGitRoot(t)
 	var b strings.Builder
 	b.WriteString("# Decisions\n\n")
 	for i := 0; memfile.Lines([]byte(b.String())) <= memfile.MaxLines; i++ {

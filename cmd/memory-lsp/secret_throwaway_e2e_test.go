@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,10 +13,7 @@ import (
 // check shows it as information and exits 0. A credential for a system
 // others reach is refused and fails check (issue 27's files v15).
 func TestThrowawayPasswordThroughBinary(t *testing.T) {
-	root := t.TempDir()
-	if out, err := exec.Command("git", "init", "-q", root).CombinedOutput(); err != nil {
-		t.Skipf("git init: %v %s (the store and check run in a git repository, as users work)", err, out)
-	}
+	root := newGitRoot(t)
 	if _, errs, code := runBinary(t, root, "", "init"); code != 0 {
 		t.Fatalf("init: exit %d: %s", code, errs)
 	}
