@@ -445,31 +445,48 @@ func stray(s string, i, j int) bool {
 	if n != j-i || r != 0x200B && r != 0xFEFF && r != 0x2060 {
 		return false
 	}
-	from := strings.LastIndexByte(s[:i], '\n') + 1
-	to := len(s)
-	if k := strings.IndexByte(s[j:], '\n'); k >= 0 {
-		to = j + k
+	// Each scan stops at the first byte that rules the reading out, so a
+	// line of many such characters is read once, not once per character.
+	from := i
+	for from > 0 && strings.IndexByte(" \t-*+0123456789.)", s[from-1]) >= 0 {
+		from--
 	}
-	before := strings.TrimLeft(s[from:i], " \t")
-	before = strings.TrimLeft(before, "-*+0123456789.)")
 	next, _ := utf8.DecodeRuneInString(s[j:])
-	// before a letter only: before a list marker, a slug, a comment or a
-	// fence it changes what the line is (a red team's)
-	opens := strings.Trim(before, " \t") == "" && unicode.IsLetter(next)
-	ends := strings.Trim(s[j:to], " \t\r") == "" && strings.ContainsFunc(s[from:i], unicode.IsLetter)
-	return opens || ends
+	if (from == 0 || s[from-1] == '\n') && unicode.IsLetter(next) {
+		// it opens the line's text, before a letter: before a list
+		// marker, a slug, a comment or a fence it changes what the line
+		// is (a red team's)
+		return true
+	}
+	to := j
+	for to < len(s) && (s[to] == ' ' || s[to] == '\t' || s[to] == '\r') {
+		to++
+	}
+	if to < len(s) && s[to] != '\n' {
+		return false
+	}
+	// it ends the line's text: a letter before it on the line
+	for k := i; k > 0; {
+		c, m := utf8.DecodeLastRuneInString(s[:k])
+		if c == '\n' {
+			return false
+		}
+		if unicode.IsLetter(c) {
+			return true
+		}
+		k -= m
+	}
+	return false
 }
 
 // strayAlone clears Stray on a match that shares its line with another
 // match: several characters on a line may spell something.
 func strayAlone(s string, out []Match) {
+	// matches are in order: a neighbour shares the line when no line
+	// break stands between them, which reads each gap once
+	sameLine := func(a, b Match) bool { return !strings.Contains(s[a.End:b.Start], "\n") }
 	for k := range out {
-		if !out[k].Stray {
-			continue
-		}
-		line := func(m Match) int { return strings.Count(s[:m.Start], "\n") }
-		here := line(out[k])
-		if k > 0 && line(out[k-1]) == here || k+1 < len(out) && line(out[k+1]) == here {
+		if out[k].Stray && (k > 0 && sameLine(out[k-1], out[k]) || k+1 < len(out) && sameLine(out[k], out[k+1])) {
 			out[k].Stray = false
 		}
 	}
