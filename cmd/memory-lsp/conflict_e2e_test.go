@@ -63,3 +63,37 @@ func TestConflictSeverityThroughBinary(t *testing.T) {
 		t.Errorf("after the store, check reports:\n%s", out)
 	}
 }
+
+// Headings, a list's mark that says what the words do not, and a rule
+// beside them, through the binary in a git repository as CI runs check:
+// the pairs real instruction files held are shown, not counted, and the
+// short rule a red team wrote stays a warning (issue 27's tuning pool).
+func TestConflictHeadingsAndMarksThroughBinary(t *testing.T) {
+	root := newGitRoot(t)
+	if err := os.MkdirAll(filepath.Join(root, ".memory"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const file = "# Instructions\n\n" +
+		"- When to use\n" +
+		"- When NOT to use\n" +
+		"- ❌ 依赖第三方服务\n" +
+		"- **不要依赖第三方服务**\n" +
+		"- Squash commits\n" +
+		"- Never squash commits\n"
+	if err := os.WriteFile(filepath.Join(root, ".memory", "instructions.md"), []byte(file), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := runBinary(t, root, "", "check")
+	if code != 0 || !strings.Contains(errs, "1 warning, 2 infos") {
+		t.Errorf("check: exit %d, stderr %q; want the one reversal counted, the others shown", code, errs)
+	}
+	for _, want := range []string{
+		`instructions.md:4:3: info: reverses line 3: "When to use"`,
+		`instructions.md:6:3: info: reverses line 5: "❌ 依赖第三方服务" (a list's mark (❌, ✅) says how to read it, not its words) [conflict]`,
+		`instructions.md:8:3: warning: reverses line 7: "Squash commits" [conflict]`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("check output lacks %q:\n%s", want, out)
+		}
+	}
+}
