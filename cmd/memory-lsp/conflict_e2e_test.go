@@ -14,9 +14,6 @@ import (
 // exception as a reversal: it replaces the old entry and logs it (issue 27).
 func TestConflictSeverityThroughBinary(t *testing.T) {
 	root := newGitRoot(t)
-	if err := os.MkdirAll(filepath.Join(root, ".memory"), 0o755); err != nil {
-		t.Fatal(err)
-	}
 	const file = "# Instructions\n\n" +
 		"- Always squash merge pull requests.\n" +
 		"- Never squash merge pull requests.\n" +
@@ -25,9 +22,7 @@ func TestConflictSeverityThroughBinary(t *testing.T) {
 		"- Use chi for HTTP routing.\n" +
 		"- Prefer gorilla/mux over chi for HTTP routing.\n" +
 		"- Run the migrations before deploys.\n"
-	if err := os.WriteFile(filepath.Join(root, ".memory", "instructions.md"), []byte(file), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeMemory(t, root, "instructions.md", file)
 	out, errs, code := runBinary(t, root, "", "check")
 	if code != 0 {
 		t.Fatalf("check: exit %d, stderr %q", code, errs)
@@ -70,9 +65,6 @@ func TestConflictSeverityThroughBinary(t *testing.T) {
 // short rule a red team wrote stays a warning (issue 27's tuning pool).
 func TestConflictHeadingsAndMarksThroughBinary(t *testing.T) {
 	root := newGitRoot(t)
-	if err := os.MkdirAll(filepath.Join(root, ".memory"), 0o755); err != nil {
-		t.Fatal(err)
-	}
 	const file = "# Instructions\n\n" +
 		"- When to use\n" +
 		"- When NOT to use\n" +
@@ -80,9 +72,7 @@ func TestConflictHeadingsAndMarksThroughBinary(t *testing.T) {
 		"- **不要依赖第三方服务**\n" +
 		"- Squash commits\n" +
 		"- Never squash commits\n"
-	if err := os.WriteFile(filepath.Join(root, ".memory", "instructions.md"), []byte(file), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeMemory(t, root, "instructions.md", file)
 	out, errs, code := runBinary(t, root, "", "check")
 	if code != 0 || !strings.Contains(errs, "1 warning, 2 infos") {
 		t.Errorf("check: exit %d, stderr %q; want the one reversal counted, the others shown", code, errs)

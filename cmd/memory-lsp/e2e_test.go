@@ -48,6 +48,20 @@ func newGitRoot(t *testing.T) string {
 	return root
 }
 
+// writeMemory writes a file of root's .memory/ folder, making the folder,
+// and returns the file's path.
+func writeMemory(t *testing.T, root, name, content string) string {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Join(root, ".memory"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(root, ".memory", name)
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 func TestBinaryRoundTrip(t *testing.T) {
 	root := t.TempDir()
 	if _, errs, code := runBinary(t, root, "", "init"); code != 0 {

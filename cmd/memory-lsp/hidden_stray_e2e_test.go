@@ -13,13 +13,7 @@ import (
 // error, and refused (issue 27's files v17).
 func TestStrayInvisibleCharacterThroughBinary(t *testing.T) {
 	root := newGitRoot(t)
-	if err := os.MkdirAll(filepath.Join(root, ".memory"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	file := filepath.Join(root, ".memory", "instructions.md")
-	if err := os.WriteFile(file, []byte("# Instructions\n\n- \u200b项目使用 pnpm 管理依赖。\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	file := writeMemory(t, root, "instructions.md", "# Instructions\n\n- \u200b项目使用 pnpm 管理依赖。\n")
 	out, errs, code := runBinary(t, root, "", "check")
 	if code != 0 || !strings.Contains(out, "info: invisible character \\u200b") {
 		t.Errorf("check of a pasted zero-width space: exit %d, stdout %q, stderr %q; want information, exit 0", code, out, errs)
