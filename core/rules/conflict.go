@@ -40,15 +40,7 @@ func checkConflict(w *workspace) {
 		// against their content, code comments, a rule and its exception.
 		// Where the words cannot tell, the pair is shown, not counted;
 		// the store still reads it as a reversal.
-		why := mayNotReverse(w.texts[j], w.texts[b.conflict])
-		if why == "" && (checkboxSlug(e) || checkboxSlug(oe)) {
-			// "- [ ] Metrics not validated" / "- [ ] Metrics validated": a
-			// checklist's items name checks, and HackLM reads the box as a
-			// slug (the checkbox rule says so); issue 27's tuning pool of
-			// real instruction files
-			why = "a checklist's item: it names a check, not a rule"
-		}
-		if why != "" {
+		if why := mayNotReverse(w.texts[j], w.texts[b.conflict], e, oe); why != "" {
 			fd.Message += " (" + why + ")"
 			w.reportAs(max(w.rule.Severity, Information), fd)
 			continue
@@ -58,15 +50,23 @@ func checkConflict(w *workspace) {
 }
 
 // mayNotReverse says why a pair read as a reversal may be none, or is
-// empty: one of them states no rule (statesNoRule), or one may only add an
-// exception to the other (similar.MayOnlyQualify). It reads the analyses
-// the pairs were found with.
-func mayNotReverse(a, b *similar.Text) string {
+// empty: one of them states no rule (statesNoRule, a checklist's item, a
+// list's mark against its words), or one may only add an exception to the
+// other (similar.MayOnlyQualify). It reads the analyses the pairs were
+// found with, and the entries (ea, eb) for their slugs.
+func mayNotReverse(a, b *similar.Text, ea, eb *memfile.Entry) string {
 	if mapsTerms(a.Raw) && mapsTerms(b.Raw) {
 		return "" // "`moment` → `date-fns`" / "`date-fns` → `moment`": a migration reversed
 	}
 	if statesNoRule(a.Raw) || statesNoRule(b.Raw) {
 		return "a line of code, a heading or a lead-in: it may state no rule"
+	}
+	if checkboxSlug(ea) || checkboxSlug(eb) {
+		// "- [ ] Metrics not validated" / "- [ ] Metrics validated": a
+		// checklist's items name checks, and HackLM reads the box as a
+		// slug (the checkbox rule says so); issue 27's tuning pool of real
+		// instruction files
+		return "a checklist's item: it names a check, not a rule"
 	}
 	if markDisagrees(a) || markDisagrees(b) {
 		return "a list's mark (❌, ✅) says how to read it, not its words"
