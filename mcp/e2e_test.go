@@ -598,30 +598,34 @@ func TestBinaryLogLevel(t *testing.T) {
 }
 
 // TestBinaryStaleReferences: in a git project, queryMemory marks the hit
-// whose cited path is gone (the history saw it deleted), in the text an
-// agent reads and in the structured result, and memoryStats counts and
-// names it; a path the history never had is not marked.
+// whose cited path the history saw move, in the text an agent reads and in
+// the structured result, and memoryStats counts and names it; a path the
+// history never had or saw deleted is not marked.
 func TestBinaryStaleReferences(t *testing.T) {
 	repo := gittest.New(t)
 	repo.Write(map[string]string{
 		"src/auth/jwt.ts":     "export const sign = 1;\n",
 		"src/auth/session.ts": "export const cookie = \"sid\";\n",
+		"src/auth/keys.ts":    "export const keys = [];\n",
 	})
 	repo.AddAll()
 	repo.Commit("2026-01-01T00:00:00Z", "auth")
-	repo.Git("rm", "-q", "src/auth/session.ts")
-	repo.Commit("2026-01-02T00:00:00Z", "sessions go")
-	deleted := strings.TrimSpace(repo.Git("rev-parse", "--short=7", "HEAD"))
+	repo.Git("mv", "src/auth/session.ts", "src/auth/sessions.ts")
+	repo.Git("rm", "-q", "src/auth/keys.ts")
+	repo.Commit("2026-01-02T00:00:00Z", "sessions renamed, keys go")
+	moved := strings.TrimSpace(repo.Git("rev-parse", "--short=7", "HEAD"))
 	repo.Write(map[string]string{
-		".memory/decisions.md": "# Decisions\n\n- Auth sessions live in `src/auth/session.ts`.\n- Auth tokens are signed in `src/auth/jwt.ts`.\n- Auth keys rotate in `src/auth/rotate.ts`.\n",
+		".memory/decisions.md": "# Decisions\n\n- Auth sessions live in `src/auth/session.ts`.\n- Auth tokens are signed in `src/auth/jwt.ts`.\n- Auth keys rotate in `src/auth/rotate.ts`.\n- Auth keys are listed in `src/auth/keys.ts`.\n",
 	})
 	proj := repo.Dir
 	p := startServer(t, proj, nil, "")
 	r := call(t, p.cs, ToolQuery, map[string]any{"query": "auth"})
-	stale := "[Decision] Auth sessions live in `src/auth/session.ts`. (decisions.md:3) (stale: src/auth/session.ts does not exist (deleted in " + deleted + "))"
+	stale := "[Decision] Auth sessions live in `src/auth/session.ts`. (decisions.md:3) (stale: src/auth/session.ts does not exist; renamed to src/auth/sessions.ts in " + moved + ")"
 	fresh := "[Decision] Auth tokens are signed in `src/auth/jwt.ts`. (decisions.md:4)\n"
 	unseen := "[Decision] Auth keys rotate in `src/auth/rotate.ts`. (decisions.md:5)\n"
-	if r.IsError || !strings.Contains(r.Text, stale) || !strings.Contains(r.Text+"\n", fresh) || !strings.Contains(r.Text+"\n", unseen) {
+	deleted := "[Decision] Auth keys are listed in `src/auth/keys.ts`. (decisions.md:6)"
+	if r.IsError || !strings.Contains(r.Text, stale) || !strings.Contains(r.Text+"\n", fresh) || !strings.Contains(r.Text+"\n", unseen) ||
+		!strings.Contains(r.Text+"\n", deleted+"\n") {
 		t.Errorf("query:\n%s", r.Text)
 	}
 	var q struct {

@@ -189,7 +189,7 @@ func TestE2EBudgetWithoutMemory(t *testing.T) {
 // (apps/site/web/ui/AGENTS.md), is judged against the whole repository it
 // lives in, not its own folder alone; a path it cites from its own folder
 // (`src/app.ts`) is no stale path even where the root once had one and
-// lost it, a path from the root that is gone is.
+// lost it, a path from the root that moved away is.
 func TestE2ENestedAgentsFile(t *testing.T) {
 	root := t.TempDir()
 	git := func(args ...string) {
@@ -216,7 +216,8 @@ func TestE2ENestedAgentsFile(t *testing.T) {
 	write(nested+"src/pages.ts", "export const pages = [\"home\", \"about\"];\n")
 	git("add", "-A")
 	git("commit", "-qm", "the root's app")
-	git("rm", "-q", "src/app.ts", nested+"src/pages.ts")
+	git("rm", "-q", "src/app.ts")
+	git("mv", nested+"src/pages.ts", nested+"src/views.ts")
 	write("src/server.ts", "x\n")
 	write(nested+"src/app.ts", "x\n")
 	write(nested+"src/router.ts", "x\n")
@@ -224,7 +225,7 @@ func TestE2ENestedAgentsFile(t *testing.T) {
 	git("add", "-A")
 	git("commit", "-qm", "the UI")
 	out, errs, code := runBinary(t, root, "", "check", filepath.FromSlash(nested+"AGENTS.md"))
-	want := nested + "AGENTS.md:5:18: warning: " + nested + "src/pages.ts does not exist (deleted in "
+	want := nested + "AGENTS.md:5:18: warning: " + nested + "src/pages.ts does not exist; renamed to " + nested + "src/views.ts in "
 	if code != 0 || !strings.Contains(out, want) || strings.Count(out, "[stale-path]") != 1 || strings.Contains(errs, "not checked") {
 		t.Errorf("check %sAGENTS.md: exit %d, want 0 and only %q\n%s%s", nested, code, want, out, errs)
 	}

@@ -85,13 +85,14 @@ func TestQueryMarksStaleHits(t *testing.T) {
 }
 
 // Stats count the entries whose citations the repository contradicts, and
-// name each with its problems; a path the history never had (src/new.ts,
-// information) makes no entry stale.
+// name each with its problems; a path the history never had (src/new.ts)
+// or shows deleted (docs/old.md), information both, makes no entry stale.
 func TestStatsCountStaleEntries(t *testing.T) {
 	files := []rules.File{rules.NewFile(".memory/decisions.md", []byte(
-		"# Decisions\n\n- Auth lives in `src/auth/session.ts` and `docs/gone.md`.\n- Use Postgres.\n- Keys rotate in `src/new.ts`.\n"))}
-	repo := &staleRepo{refstest.Repo{Files: []string{"src/app.ts", "docs/adr.md"},
-		Gone: map[string]refs.Move{"src/auth/session.ts": {Commit: "3f9c2a1b7e0d"}, "docs/gone.md": {Commit: "3f9c2a1b7e0d"}}}}
+		"# Decisions\n\n- Auth lives in `src/auth/session.ts` and `docs/gone.md`.\n- Use Postgres.\n- Keys rotate in `src/new.ts` as `docs/old.md` said.\n"))}
+	repo := &staleRepo{refstest.Repo{Files: []string{"src/app.ts", "docs/adr.md", "lib/auth/session.ts"},
+		Gone: map[string]refs.Move{"src/auth/session.ts": {To: "lib/auth/session.ts", Commit: "3f9c2a1b7e0d"},
+			"docs/gone.md": {To: "docs/adr.md", Commit: "3f9c2a1b7e0d"}, "docs/old.md": {Commit: "3f9c2a1b7e0d"}}}}
 	st := ComputeStats(files, config.Default(), repo)
 	if len(st.Stale) != 1 || st.Stale[0].Entry.Line != 3 || len(st.Stale[0].Problems) != 2 {
 		t.Fatalf("Stale = %+v, want entry 3 with two problems", st.Stale)

@@ -59,7 +59,7 @@ func codeWorkspace(t *testing.T) string {
 			t.Fatal(err)
 		}
 	}
-	// Every word had a file; the second half were deleted, so that the
+	// Every word had a file; the second half moved to lib/, so that the
 	// history shows them gone and an entry citing one is stale.
 	for _, w := range lsptest.Words {
 		if err := os.WriteFile(filepath.Join(root, "src", w+".go"), []byte("package src\n\nconst "+w+" = 1\n"), 0o644); err != nil {
@@ -68,10 +68,13 @@ func codeWorkspace(t *testing.T) string {
 	}
 	repo.AddAll()
 	repo.Commit("2026-01-01T00:00:00Z", "every word")
-	for _, w := range lsptest.Words[len(lsptest.Words)/2:] {
-		repo.Git("rm", "-q", "src/"+w+".go")
+	if err := os.Mkdir(filepath.Join(root, "lib"), 0o755); err != nil {
+		t.Fatal(err)
 	}
-	repo.Commit("2026-01-02T00:00:00Z", "half of them go")
+	for _, w := range lsptest.Words[len(lsptest.Words)/2:] {
+		repo.Git("mv", "src/"+w+".go", "lib/"+w+".go")
+	}
+	repo.Commit("2026-01-02T00:00:00Z", "half of them move")
 	return root
 }
 

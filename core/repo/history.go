@@ -34,8 +34,13 @@ type gonePath struct {
 // left to the caller, who knows when the entry was written.
 func (r *repo) Moved(cited string) (refs.Move, bool) {
 	h := r.history.get(r.readHistory)
-	for _, c := range r.candidates(cited) {
+	for i, c := range r.candidates(cited) {
 		if g, ok := h.gone[c]; ok {
+			if i > 0 {
+				// cited from the top: where it went is shown from the
+				// top too, as the entry would cite it
+				return g.move, true
+			}
 			return r.shownMove(g.move), true
 		}
 	}

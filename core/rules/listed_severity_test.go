@@ -96,7 +96,7 @@ func TestUnlistedDuplicateSlugErrorsKeepTheirSeverity(t *testing.T) {
 func TestStalePathWarningsListedFirst(t *testing.T) {
 	src := decisionsOf(MaxListed+5, func(i int) string {
 		return fmt.Sprintf("Step %d is in `src/never/n%d.ts`.", i, i)
-	}) + "- Auth is in `src/auth/session.ts`.\n- Boot from `src/old/index.ts`.\n"
+	}) + "- Auth is in `src/auth/session.ts`.\n- Boot from `src/when/unknown.ts`.\n"
 	files := []File{newFile(".memory/decisions.md", []byte(src))}
 	warnings, infos, more := 0, 0, 0
 	for _, f := range CheckWithRepo(files, config.Default(), testRepo()) {

@@ -15,17 +15,23 @@ import (
 // corrected. Otherwise the fact may be gone with the file, and deleting the
 // entry is for a person to choose.
 //
-// A path the history never had (refs.Verdict.Unseen; every missing path in
-// a clone without history) is information, not a warning: on real teams'
-// files such paths were mostly another repository's, files to be made,
-// folders the tooling fills and examples, and no reading of the words
-// told them from a pointer that went wrong (docs/evaluation.md, files v2).
-// It is shown, and counted by nothing.
+// Only a path the history shows moving away is a warning: the commit that
+// moved it proves the entry's pointer is stale and says where it points
+// now. Every other missing path is information, shown and counted by
+// nothing. A path the history never had (refs.Verdict.Unseen; every
+// missing path in a clone without history) was mostly another
+// repository's, a file to be made, a folder the tooling fills or an
+// example (docs/evaluation.md, files v2); one the history shows deleted,
+// or a slip of a name that exists, was as often the entry recording the
+// removal in its own words (in any language), an example in code, a
+// layout to create or a line written after the deletion: on issue 27's
+// labelled files sets a deletion was right 79 times in 107, a slip 4 in
+// 17, and a move 105 in 105.
 func checkStalePath(w *workspace) {
 	// reported after the warnings, so that a file's listing (MaxListed a
 	// rule) never spends its room on information while a warning goes
 	// unlisted
-	var unseen []Finding
+	var unproven []Finding
 	w.judged(refs.Path, func(fi int, e *memfile.Entry, ref refs.Ref, v refs.Verdict) {
 		cited := e.Content[ref.ValueStart:ref.ValueEnd]
 		msg := cited + " does not exist"
@@ -67,12 +73,14 @@ func checkStalePath(w *workspace) {
 		f := Finding{File: fi, Span: refSpan(e, ref.Start, ref.End), Message: msg, Fixes: fixes}
 		if v.Unseen {
 			f.Message += ", and no commit read shows it ever did"
-			unseen = append(unseen, f)
+		}
+		if v.Moved == nil || v.Moved.To == "" {
+			unproven = append(unproven, f)
 			return
 		}
 		w.report(f)
 	})
-	for _, f := range unseen {
+	for _, f := range unproven {
 		w.reportAs(max(w.rule.Severity, Information), f)
 	}
 }
