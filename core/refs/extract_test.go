@@ -246,6 +246,9 @@ func TestExtract(t *testing.T) {
 		{"since a release", "Since Node 18, fetch is global.", nil},
 		// a width: no version the project runs
 		{"a width", "TypeScript: 2-space indent everywhere.", nil},
+		// a port or a year after a tool's name (files sets, issue 27)
+		{"a port", "Fixed defaults: Worker `8787`, Vite `5173`; Postgres 5432.", nil},
+		{"a year", "Open it in Visual Studio 2022 with Node 18.", []string{"Node 18=version:node =18"}},
 		// what a release has, and names whose second word is a subject
 		// (real instruction files, issue 27)
 		{"a release's own", "Uses PHP 8.4's `public private(set)` properties; PHP 8.4’s new hooks too.", nil},

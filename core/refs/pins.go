@@ -77,14 +77,33 @@ func pinReader(name string) func([]byte) []Pinned {
 	case strings.HasSuffix(lower, ".csproj") || strings.HasSuffix(lower, ".fsproj") ||
 		strings.HasSuffix(lower, ".vbproj") || lower == "directory.build.props":
 		return dotnetProjectPins
-	case lower == "dockerfile" || lower == "containerfile" || strings.HasPrefix(lower, "dockerfile.") ||
-		strings.HasSuffix(lower, ".dockerfile") || strings.HasPrefix(lower, "containerfile."):
+	case containerFile(lower):
 		return dockerfilePins
-	case (strings.HasPrefix(lower, "compose") || strings.HasPrefix(lower, "docker-compose")) &&
-		(strings.HasSuffix(lower, ".yml") || strings.HasSuffix(lower, ".yaml")):
+	case composeFile(lower):
 		return composePins
 	}
 	return nil
+}
+
+// ImagePin reports whether a pin's file (a path) is a Dockerfile or a
+// compose file: its version is the image one service is built from or
+// runs, which an entry about another part of the project may rightly
+// contradict.
+func ImagePin(file string) bool {
+	lower := strings.ToLower(path.Base(file))
+	return containerFile(lower) || composeFile(lower)
+}
+
+// containerFile: a Dockerfile's or Containerfile's base name, lower-cased.
+func containerFile(lower string) bool {
+	return lower == "dockerfile" || lower == "containerfile" || strings.HasPrefix(lower, "dockerfile.") ||
+		strings.HasSuffix(lower, ".dockerfile") || strings.HasPrefix(lower, "containerfile.")
+}
+
+// composeFile: a compose file's base name, lower-cased.
+func composeFile(lower string) bool {
+	return (strings.HasPrefix(lower, "compose") || strings.HasPrefix(lower, "docker-compose")) &&
+		(strings.HasSuffix(lower, ".yml") || strings.HasSuffix(lower, ".yaml"))
 }
 
 // versionFile reads a file that holds a version per line (.nvmrc,

@@ -549,6 +549,10 @@ func (sub subject) admits(ver string, explicit bool) bool {
 		return false
 	case sub.name == "node" && !explicit && (major < 4 || major > 40):
 		return false
+	case !strings.Contains(ver, ".") && major >= 1000:
+		// "Vite `5173`", "Postgres 5432": a port; "Visual Studio 2022":
+		// a year, which no pin compares with
+		return false
 	}
 	return true
 }
