@@ -451,8 +451,9 @@ func stray(s string, i, j int) bool {
 	for from > 0 && strings.IndexByte(" \t-*+0123456789.)", s[from-1]) >= 0 {
 		from--
 	}
-	next, _ := utf8.DecodeRuneInString(s[j:])
-	if (from == 0 || s[from-1] == '\n') && unicode.IsLetter(next) {
+	// After a list marker only past a blank: "-\u200b text" is no list item
+	// any more, and HackLM would not read it as an entry (a red team's).
+	if (from == 0 || s[from-1] == '\n') && (from == i || s[i-1] == ' ' || s[i-1] == '\t') && opensText(s[j:]) {
 		// it opens the line's text, before a letter: before a list
 		// marker, a slug, a comment or a fence it changes what the line
 		// is (a red team's)
@@ -477,6 +478,30 @@ func stray(s string, i, j int) bool {
 		k -= m
 	}
 	return false
+}
+
+// opensText reports whether rest, what follows a stray character at the
+// start of a line's text, is that text: a letter, after blanks and a
+// number's or a bullet glyph's mark ("\u200b    ● 提供…", "\u200b  1. **…**",
+// pasted from a rendered page: issue 27's files v17). A Markdown list
+// marker (-, *, +), a bracket, a comment or a fence is not: the character
+// would change what the line is.
+func opensText(rest string) bool {
+	k := strings.IndexFunc(rest, func(r rune) bool { return r != ' ' && r != '\t' })
+	if k < 0 {
+		return false
+	}
+	rest = rest[k:]
+	if k > 0 {
+		if n := len(rest) - len(strings.TrimLeft(rest, "0123456789")); n > 0 && n < len(rest) && rest[n] == '.' {
+			rest = rest[n+1:]
+		} else if r, m := utf8.DecodeRuneInString(rest); strings.ContainsRune("●•◦▪○■", r) {
+			rest = rest[m:]
+		}
+		rest = strings.TrimLeft(strings.TrimLeft(rest, " \t"), "*_")
+	}
+	r, _ := utf8.DecodeRuneInString(rest)
+	return unicode.IsLetter(r)
 }
 
 // strayAlone clears Stray on a match that shares its line with another
