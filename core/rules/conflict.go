@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -74,6 +75,12 @@ func mayNotReverse(a, b *similar.Text, ea, eb *memfile.Entry) string {
 	if linksTo(a.Raw, b.Raw) || linksTo(b.Raw, a.Raw) {
 		return "a table of contents' line: it states no rule"
 	}
+	if sameWords(withoutAsides(a.Raw), withoutAsides(b.Raw)) {
+		// "**Impact: LOW**" / "**Impact: LOW (avoids re-creation)**": an
+		// aside adds a note or an exception to the same sentence (issue
+		// 27's labelled files sets)
+		return "they differ only in an aside in parentheses"
+	}
 	if similar.MayOnlyQualify(a, b) {
 		return "it may add an exception rather than reverse"
 	}
@@ -96,7 +103,7 @@ func mayNotReverse(a, b *similar.Text, ea, eb *memfile.Entry) string {
 // "Response (200 OK) - Tem Permissão"; not "Use Tailwind CSS" nor "Always
 // Use Yarn", a red team's).
 func statesNoRule(content string) bool {
-	if similar.OneCodeSpan(content) || mapsTerms(content) || namesPractice(content) {
+	if similar.OneCodeSpan(content) || mapsTerms(content) || namesPractice(withoutAsides(content)) {
 		return true
 	}
 	c := strings.TrimSpace(content)
@@ -151,13 +158,48 @@ func checkboxSlug(e *memfile.Entry) bool {
 // pnpm", "❌ Never push to main": a red team's) they are read as they are.
 func markDisagrees(t *similar.Text) bool {
 	r, _ := utf8.DecodeRuneInString(strings.TrimLeft(t.Raw, " \t*_>"))
+	return listMark(r)*int(t.Sign) < 0
+}
+
+// listMark is the sign a list's mark gives what follows it: -1 for a
+// cross, 1 for a check, 0 for anything else.
+func listMark(r rune) int {
 	switch r {
 	case '❌', '🚫', '⛔', '✗', '✘', '✖', '❎', '👎':
-		return t.Sign > 0
+		return -1
 	case '✅', '✔', '☑', '👍':
-		return t.Sign < 0
+		return 1
 	}
-	return false
+	return 0
+}
+
+// withoutAsides is s without its parts in parentheses: "Using `x` directly
+// (use `make lint` instead)" names the practice its list's heading judges;
+// the aside says what to do instead.
+func withoutAsides(s string) string {
+	var b strings.Builder
+	depth := 0
+	for _, r := range s {
+		switch {
+		case r == '(' || r == '（':
+			depth++
+		case (r == ')' || r == '）') && depth > 0:
+			depth--
+		case depth == 0:
+			b.WriteRune(r)
+		}
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// sameWords reports whether a and b hold the same words, case, marks and
+// spacing aside, and any at all.
+func sameWords(a, b string) bool {
+	split := func(s string) []string {
+		return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	}
+	wa, wb := split(a), split(b)
+	return len(wa) > 0 && slices.Equal(wa, wb)
 }
 
 // pointsAtExample reports whether content's words only point at what
@@ -220,7 +262,7 @@ var conditionOpeners = text.WordSet(`when whenever if unless before after during
 // ("Squash commits", "Semicolons required", "pnpm verwenden") are rules: a
 // red team's.
 func namesAList(c string) bool {
-	if permittedThing(c) {
+	if permittedThing(strings.TrimLeftFunc(c, func(r rune) bool { return unicode.IsSpace(r) || listMark(r) != 0 })) {
 		return true
 	}
 	if strings.ContainsFunc(c, func(r rune) bool { return r >= 0x1100 && unicode.IsLetter(r) }) {
@@ -329,7 +371,7 @@ func namesPractice(content string) bool {
 	}
 	first := words[0]
 	r, _ := utf8.DecodeRuneInString(first)
-	if !unicode.IsUpper(r) || len(first) < 6 || !strings.HasSuffix(first, "ing") || notVerbsInIng[strings.ToLower(first)] {
+	if !unicode.IsUpper(r) || len(first) < 5 || !strings.HasSuffix(first, "ing") || notVerbsInIng[strings.ToLower(first)] {
 		return false
 	}
 	for _, w := range words[1:] {

@@ -44,7 +44,15 @@ func TestConflictSeverity(t *testing.T) {
 		{"Success criteria met", "[ ] Success criteria not met", Information},
 		{"❌ 依赖第三方服务", "**不要依赖第三方服务**", Information},
 		{"No `*` in CORS origins (production)", "❌ `*` in CORS origins (production)", Information},
+		// an aside, a practice with what to do instead, a heading behind
+		// a list's mark (issue 27's labelled files sets)
+		{"**Impact: LOW**", "**Impact: LOW (avoids re-creation)**", Information},
+		{"**DO NOT** use `go build -v` directly; use `make check-build` instead.", "Using `go build -v` directly (use `make check-build` instead)", Information},
+		{"✅ 允许的操作", "❌ 禁止的操作", Information},
+		{"✅ 应该添加的文件", "❌ 不应该添加的文件", Information},
 		// still reversals, a red team's among them
+		{"Use tabs (in Go files).", "Never use tabs (in Go files).", Warning},
+		{"Using tabs in Go files is fine.", "Using tabs in Go files is forbidden.", Warning},
 		{"When deploying, run the migrations first.", "When deploying, never run the migrations first.", Warning},
 		{"Squash commits", "Never squash commits", Warning},
 		{"Semicolons required", "Semicolons not required", Warning},
