@@ -1400,7 +1400,8 @@ func codeValue(v string) bool {
 // `(New-Guid).ToString()`), a method of a name in lower case called with a
 // number and closed where the code ends (`authHeader.substring(7)`), a
 // call with a name in camel case as its argument
-// (`generateAuthToken(testUser)`), or a wrapper around a method call
+// (`generateAuthToken(testUser)`) or a small number
+// (`createSecureToken(32)`), or a wrapper around a method call
 // (`Some(password.into())`). Real teams' files show such lines (issue 27's
 // tuning pool); a password keeps what follows its bracket
 // ("Acme.prod(2024)!") or digits in its argument ("unlock(LU2NEzjBe3N45").
@@ -1420,7 +1421,7 @@ func codeExpression(v, rest string) bool {
 		// red team's)
 		return true
 	}
-	return closed && camelArgCall().MatchString(v) || wrappedCall().MatchString(v)
+	return closed && (camelArgCall().MatchString(v) || camelNumberCall().MatchString(v)) || wrappedCall().MatchString(v)
 }
 
 // standardMethods are the string and array methods called with a number.
@@ -1440,6 +1441,12 @@ var lowerMethodNumber = lazy(`^[a-z_$][A-Za-z0-9_$.]*\.([a-z_$][A-Za-z0-9_$]*)\(
 // camelArgCall: a function in lower case called with a name in camel case
 // and no digit: `generateAuthToken(testUser`.
 var camelArgCall = lazy(`^[a-z_$][A-Za-z_$]*\([a-z_$][a-z_$]*[A-Z][A-Za-z_$]*$`)
+
+// camelNumberCall: a function named in camel case, no field before it,
+// called with a number of three digits at most: `createSecureToken(32`
+// (issue 27's files v17). A name with a field or a year
+// ("myapp.jwt(2024)": a red team's) is not one.
+var camelNumberCall = lazy(`^[a-z_$][a-z0-9_$]*[A-Z][A-Za-z0-9_$]*\([0-9]{1,3}$`)
 
 // wrappedCall: a name called with a method call of a name in lower case:
 // `Some(password.into(`.

@@ -527,7 +527,11 @@ func TestThrowaway(t *testing.T) {
 		{"`const token = authHeader.substring(7)`", none},
 		{"`authToken = generateAuthToken(testUser)`", none},
 		{"`self.password = Some(password.into());`", none},
+		{"`const apiKey = createSecureToken(32);`", none},
 		// and these stay passwords
+		{"`API_SECRET=genKey(2024)`", leak},
+		{"Prod password: `myApp.jwt(12)`", leak},
+		{"The prod password is passWord(12)x", leak},
 		{"The staging password is acme.prod(2024)!", leak},
 		{"Prod password: `unlock(LU2NEzjBe3N45)`", leak},
 		{"Prod token = vaultKey.x(91)z", leak},
