@@ -114,18 +114,18 @@ Fail, naming WHAT, after `memory-lsp-test--wait' seconds."
       (memory-lsp-test--fail "%s is not a vc project: %S" dir (project-current)))))
 
 ;; The history of the code memory cites: the legacy handlers were
-;; committed and deleted since.  A missing path the history shows gone is
-;; a stale-path warning, and a query marks its hit stale; a path no commit
-;; ever had is only information.
+;; committed and moved since.  A missing path the history shows moved is
+;; a stale-path warning, and a query marks its hit stale; a path it shows
+;; deleted, or no commit ever had, is only information.
 (defun memory-lsp-test--git-history (dir)
-  "Commit the legacy handlers in the git repository DIR, then delete them."
+  "Commit the legacy handlers in the git repository DIR, then move them."
   (let ((default-directory dir))
     (dolist (f '("src/legacy/handler.ts" "src/legacy/agents.ts"))
       (memory-lsp-test--write (expand-file-name f dir) "export {};\n"))
     (dolist (args '(("add" "src/legacy")
                     ("commit" "-q" "-m" "the legacy handlers")
-                    ("rm" "-q" "-r" "src/legacy")
-                    ("commit" "-q" "-m" "drop the legacy handlers")))
+                    ("mv" "src/legacy" "src/old")
+                    ("commit" "-q" "-m" "move the legacy handlers to src/old")))
       (unless (zerop (apply #'call-process "git" nil nil nil
                             "-c" "user.name=test" "-c" "user.email=test@example.com"
                             "-c" "commit.gpgsign=false" args))

@@ -77,9 +77,10 @@ printf '# Team\n\nRead .memory/ before answering.\n' >"$ws/CLAUDE.md"
 { printf '# Security\n'; for _ in $(seq 1999); do printf '\n'; done; printf -- '- [no-token-logs] Never log access tokens.\n'; } >"$ws/.memory/security.md"
 # Code the memory cites (committed, as in a user's repository): an entry
 # citing src/auth/session.ts at line 2 (a go-to-definition target) and ones
-# citing the legacy handlers, which a later commit deleted: a path the
-# history shows gone is a stale-path warning (one it never shows is only
-# information, and :MemoryQuery marks no hit stale for it).
+# citing the legacy handlers, which a later commit moved: a path the
+# history shows moved is a stale-path warning (one it shows deleted or
+# never shows is only information, and :MemoryQuery marks no hit stale
+# for it).
 mkdir -p "$ws/src/auth" "$ws/src/legacy"
 printf 'export const a = 1;\nexport function session() {}\n' >"$ws/src/auth/session.ts"
 printf 'export {};\n' >"$ws/src/legacy/handler.ts"
@@ -87,8 +88,8 @@ printf 'export {};\n' >"$ws/src/legacy/agents.ts"
 commit() { git -C "$ws" -c user.name=test -c user.email=test@example.com -c commit.gpgsign=false commit -q -m "$1"; }
 git -C "$ws" add src
 commit code
-git -C "$ws" rm -q -r src/legacy
-commit 'drop the legacy handlers'
+git -C "$ws" mv src/legacy src/old
+commit 'move the legacy handlers to src/old'
 cat >"$ws/.memory/instructions.md" <<'MD'
 # Instructions
 

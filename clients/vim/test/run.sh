@@ -53,17 +53,20 @@ printf '* not a memory file\n' >"$ws/README.md"
 # An agent's file whose last bullet cites a path that does not exist.
 printf '# Agents\n\n* Read .memory/ first.\n- Handlers live in src/legacy/handler.go.\n' >"$ws/AGENTS.md"
 printf 'package main\n' >"$ws/src/main.go"
-# The paths cited above were committed once and deleted since: the history
-# shows them gone, which makes stale-path a warning and :MemoryQuery's hit
-# stale (a path no commit ever had is only information).
+# The paths cited above were committed once and moved since: the history
+# shows where they went, which makes stale-path a warning and
+# :MemoryQuery's hit stale (a path deleted, or one no commit ever had, is
+# only information).
 mkdir -p "$ws/src/auth" "$ws/src/legacy"
 printf 'package auth\n' >"$ws/src/auth/session.go"
 printf 'package legacy\n' >"$ws/src/legacy/handler.go"
 commit() { git -C "$ws" -c user.email=t@example.com -c user.name=t -c commit.gpgsign=false commit -qm "$1"; }
 git -C "$ws" add -A
 commit init
-git -C "$ws" rm -q src/auth/session.go src/legacy/handler.go
-commit 'drop the old session and handler code'
+mkdir -p "$ws/internal"
+git -C "$ws" mv src/auth internal/auth
+git -C "$ws" mv src/legacy internal/legacy
+commit 'move the old session and handler code to internal/'
 
 log="$tmp/test.log"
 : >"$log"

@@ -131,9 +131,9 @@ MD
 
 # Code that memory will cite: drive.js writes instructions.md, citing
 # src/auth/session.ts at line 2 (F12 goes there) and, last, a legacy
-# handler that a commit deleted (AGENTS.md cites the legacy router): a
-# missing path the history shows gone is a stale-path warning, one no
-# commit ever had only information.
+# handler that a commit moved (AGENTS.md cites the legacy router): a
+# missing path the history shows moved is a stale-path warning, one it
+# shows deleted or no commit ever had only information.
 mkdir -p "$ws/src/auth" "$ws/src/legacy"
 printf 'export const a = 1;\nexport function session() {}\n' >"$ws/src/auth/session.ts"
 printf 'export {};\n' >"$ws/src/legacy/handler.ts"
@@ -141,8 +141,8 @@ printf 'export {};\n' >"$ws/src/legacy/router.ts"
 commit() { git -C "$ws" -c user.name=test -c user.email=test@example.com -c commit.gpgsign=false commit -q -m "$1"; }
 git -C "$ws" add src
 commit code
-git -C "$ws" rm -q -r src/legacy
-commit 'drop the legacy handlers'
+git -C "$ws" mv src/legacy src/old
+commit 'move the legacy handlers to src/old'
 # code-server on a port the kernel picks, 127.0.0.1 only, in its own process group.
 # The log exists before the server starts: the background job's redirect
 # may come after the first read below, which set -e would end the test on.
