@@ -28,7 +28,7 @@ func TestConflictSeverityThroughBinary(t *testing.T) {
 		t.Fatalf("check: exit %d, stderr %q", code, errs)
 	}
 	for _, want := range []string{
-		`instructions.md:4:3: warning: reverses line 3: "Always squash merge pull requests." [conflict]`,
+		`instructions.md:4:3: info: reverses line 3: "Always squash merge pull requests." [conflict]`,
 		`instructions.md:6:3: info: reverses line 5: "Things to Do" (a line of code, a heading or a lead-in: it may state no rule) [conflict]`,
 		// a reversal in other words: shown, not counted (a694b6f)
 		`instructions.md:8:3: info: reverses line 7 (prefers another option): "Use chi for HTTP routing." (other words differ too: it may not be the same rule) [conflict]`,
@@ -37,8 +37,8 @@ func TestConflictSeverityThroughBinary(t *testing.T) {
 			t.Errorf("check output lacks %q:\n%s", want, out)
 		}
 	}
-	if !strings.Contains(errs, "1 warning") {
-		t.Errorf("check counted other than one warning: %q", errs)
+	if !strings.Contains(errs, "0 warnings, 3 infos") {
+		t.Errorf("check counted a conflict, which is information: %q", errs)
 	}
 
 	const exception = "Run the migrations before deploys, without the seed data."
@@ -61,8 +61,9 @@ func TestConflictSeverityThroughBinary(t *testing.T) {
 
 // Headings, a list's mark that says what the words do not, and a rule
 // beside them, through the binary in a git repository as CI runs check:
-// the pairs real instruction files held are shown, not counted, and the
-// short rule a red team wrote stays a warning (issue 27's tuning pool).
+// every pair is information; those real instruction files held say why
+// they may be none, and the short rule a red team wrote is a plain
+// reversal (issue 27's tuning pool).
 func TestConflictHeadingsAndMarksThroughBinary(t *testing.T) {
 	root := newGitRoot(t)
 	const file = "# Instructions\n\n" +
@@ -74,13 +75,13 @@ func TestConflictHeadingsAndMarksThroughBinary(t *testing.T) {
 		"- Never squash commits\n"
 	writeMemory(t, root, "instructions.md", file)
 	out, errs, code := runBinary(t, root, "", "check")
-	if code != 0 || !strings.Contains(errs, "1 warning, 2 infos") {
-		t.Errorf("check: exit %d, stderr %q; want the one reversal counted, the others shown", code, errs)
+	if code != 0 || !strings.Contains(errs, "0 warnings, 3 infos") {
+		t.Errorf("check: exit %d, stderr %q; want the three pairs shown, none counted", code, errs)
 	}
 	for _, want := range []string{
 		`instructions.md:4:3: info: reverses line 3: "When to use"`,
 		`instructions.md:6:3: info: reverses line 5: "❌ 依赖第三方服务" (a list's mark (❌, ✅) says how to read it, not its words) [conflict]`,
-		`instructions.md:8:3: warning: reverses line 7: "Squash commits" [conflict]`,
+		`instructions.md:8:3: info: reverses line 7: "Squash commits" [conflict]`,
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("check output lacks %q:\n%s", want, out)

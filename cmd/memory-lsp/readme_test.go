@@ -109,7 +109,7 @@ func TestReadmeFirstCommands(t *testing.T) {
 			t.Errorf("%s: stdout lacks %q:\n%s", first, want, out)
 		}
 	}
-	if !strings.Contains(errs, "memory: 0 errors, 5 warnings, 3 infos in 3 files") {
+	if !strings.Contains(errs, "memory: 0 errors, 4 warnings, 4 infos in 3 files") {
 		t.Errorf("%s: stderr %q", first, errs)
 	}
 }
