@@ -348,6 +348,13 @@ func (a *argReader) tasks() ([]span, bool) {
 			return out, true
 		case w == "-t" || w == "--taskfile" || w == "-l" || w == "--list" || w == "-a" || w == "--list-all":
 			return nil, false // another Taskfile, or no task
+		case strings.HasPrefix(w, "-") && !strings.Contains(w, "=") && !taskSwitches[w]:
+			// a flag of task's that takes a value, or one the task's
+			// own command reads: the next word is its value, not a task
+			// (`task test:coverage --module mcp_web.fetcher`: issue 27's
+			// files sets)
+			a.i++
+			continue
 		case strings.HasPrefix(w, "-"), strings.Contains(w, "="):
 			continue
 		}
@@ -356,12 +363,26 @@ func (a *argReader) tasks() ([]span, bool) {
 	return out, true
 }
 
+// taskSwitches are task's flags that take no value.
+var taskSwitches = map[string]bool{
+	"-p": true, "--parallel": true, "-f": true, "--force": true, "-s": true, "--silent": true,
+	"-v": true, "--verbose": true, "-w": true, "--watch": true, "-n": true, "--dry": true,
+	"-y": true, "--yes": true, "-x": true, "--exit-code": true, "-i": true, "--interactive": true,
+	"--summary": true, "--status": true,
+}
+
 // targetName reports whether name can be a target, script, recipe or task
-// as written in a command: no placeholder, no variable, no file (a Makefile
+// as written in a command: no placeholder (a part that is one capital
+// letter), no variable, no file (a Makefile
 // target with a dot or slash may be built by an implicit rule).
 func targetName(tool Tool, name string) bool {
 	if name == "" || !hasLetter(name) {
 		return false
+	}
+	for _, part := range strings.FieldsFunc(name, func(r rune) bool { return r == '_' || r == '-' || r == ':' || r == '.' }) {
+		if len(part) == 1 && 'A' <= part[0] && part[0] <= 'Z' {
+			return false // a place to fill in: `make validate_phase_N`
+		}
 	}
 	for _, r := range name {
 		switch {

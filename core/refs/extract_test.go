@@ -188,6 +188,10 @@ func TestExtract(t *testing.T) {
 		{"just", "`just release patch`", []string{"just release=cmd:just release"}},
 		{"task", "`task lint test`", []string{"task lint=cmd:task lint", "test=cmd:task test"}},
 		{"task namespaced", "`task docs:build`", []string{"task docs:build=cmd:task docs:build"}},
+		// a flag's value, a place to fill in (issue 27's files sets)
+		{"task flag value", "`task test:coverage --module mcp_web.fetcher`", []string{"task test:coverage=cmd:task test:coverage"}},
+		{"task switch", "`task -p lint test`", []string{"task -p lint=cmd:task lint", "test=cmd:task test"}},
+		{"placeholder part", "`make validate_phase_N` checks phase N; `make build-all` builds.", []string{"make build-all=cmd:make build-all"}},
 		{"folder after", "Run `npm test` in `web/`.", []string{"npm test=cmd:npm test in web", "web/=path:web/"}},
 		{"folder after bare", "Run `pnpm run e2e` inside apps/site/ first.", []string{"pnpm run e2e=cmd:pnpm e2e in apps/site", "apps/site/=path:apps/site/"}},
 		{"prose npm run", "Always npm run lint, then push.", []string{"npm run lint=cmd:npm lint"}},
