@@ -248,6 +248,8 @@ func TestExtract(t *testing.T) {
 		{"my is a word", "Edit `src/mystery/index.ts`.", []string{"src/mystery/index.ts=path:src/mystery/index.ts"}},
 		{"what a release brought", "Laravel 11 allows limiting eager loads; new commands are available in Laravel 11.", nil},
 		{"since a release", "Since Node 18, fetch is global.", nil},
+		{"in a release", "In Laravel 12, middleware is registered in `bootstrap/app.php`. Note: In React 18, effects run twice.", []string{"bootstrap/app.php=path:bootstrap/app.php"}},
+		{"in a release, then the stack", "Built in Laravel 12, with Node 18.", []string{"Laravel 12=version:laravel/framework =12", "Node 18=version:node =18"}},
 		// a width: no version the project runs
 		{"a width", "TypeScript: 2-space indent everywhere.", nil},
 		// a port or a year after a tool's name (files sets, issue 27)

@@ -242,7 +242,7 @@ func subjectRef(s string, i, j, b int, sub subject) (Ref, bool) {
 	if !sub.admits(ver, explicit) || languageWords[strings.ToLower(nextWord(s, j+m[1], b))] {
 		return Ref{}, false // "Python >3.12 typing style" is a style, not the runtime
 	}
-	if featureVerbs[strings.ToLower(nextWord(s, j+m[1], b))] || releasedIn(s, start) || comparedWith(s, start) {
+	if featureVerbs[strings.ToLower(nextWord(s, j+m[1], b))] || releasedIn(s, start) || comparedWith(s, start) || releaseClause(s, start, j+m[1]) {
 		// "Laravel 11 allows …", "new commands available in Laravel 11":
 		// what a release brought, not what the project runs (issue 27);
 		// "compared with `next.js < 15`": another release, for contrast
@@ -592,6 +592,26 @@ func releasedIn(s string, i int) bool {
 	}
 	prev, _ := wordBefore(s, at)
 	return changedWords[strings.ToLower(prev)]
+}
+
+// releaseClause reports whether the release s[start:end] is the whole of a
+// clause's opening "In <name> <version>," ("In Laravel 12, middleware is
+// registered in bootstrap/app.php"): what that release does, which a newer
+// one may do too, not what the project runs (issue 27's files v18).
+func releaseClause(s string, start, end int) bool {
+	if end >= len(s) || s[end] != ',' {
+		return false
+	}
+	w, at := wordBefore(s, start)
+	if !strings.EqualFold(w, "in") {
+		return false
+	}
+	lead := strings.TrimRight(s[:at], " \t*_")
+	if lead == "" {
+		return true
+	}
+	r, _ := utf8.DecodeLastRuneInString(lead)
+	return strings.ContainsRune(".:;!?(", r) || lead[len(lead)-1] == '\n'
 }
 
 // wordBefore is the ASCII word that ends right before s[i], past blanks,
