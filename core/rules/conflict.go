@@ -36,15 +36,14 @@ func checkConflict(w *workspace) {
 			Message: msg,
 			Related: []Related{{File: o.file, Span: entrySpan(oe), Message: "the entry it reverses"}}}
 		w.pairFixes(&fd, o, r)
-		// On real instruction files read as memory every reversal was
-		// false (issue 27's files sets): documented cases, headings
-		// against their content, code comments, a rule and its exception.
-		// Where the words cannot tell, the pair is shown, not counted;
-		// the store still reads it as a reversal.
+		// The rule is information (issue 27's files sets: on real
+		// instruction files read as memory every reversal was false), so
+		// every pair is shown and none counted; where the words cannot
+		// tell a reversal from documented cases, a heading against its
+		// content or a rule and its exception, the message says why. The
+		// store still reads the pair as a reversal.
 		if why := mayNotReverse(w.texts[j], w.texts[b.conflict], e, oe); why != "" {
 			fd.Message += " (" + why + ")"
-			w.reportAs(max(w.rule.Severity, Information), fd)
-			continue
 		}
 		w.report(fd)
 	}
