@@ -40,6 +40,7 @@ func citingRepo(root string, now time.Time) *fakeRepo {
 				"src/removed.ts": {Commit: "0123456789abc", When: now.Add(-40 * 24 * time.Hour)},
 			},
 			PinsOf: map[string][]refs.Pin{"node": {{Value: "22", File: ".nvmrc", Line: 1, Bare: refs.Exact}}},
+			Lost:   map[refstest.At]map[string]refs.Move{{Tool: refs.Make}: {"deploy": {Commit: "fedcba9876", When: now.Add(-5 * 24 * time.Hour)}}},
 		},
 		root:    root,
 		changed: map[string]lastChange{"src/auth/session.ts": {"abc1234567", now.Add(-73 * time.Hour)}},
@@ -221,7 +222,7 @@ func TestReferenceHover(t *testing.T) {
 			t.Errorf("hover on %s has range %v, want %v", tc.cited, r, want)
 		}
 	}
-	if got, _ := hover(inside(t, citing, "make deploy")); !strings.HasPrefix(got, "`make deploy`: no target `deploy` in `Makefile`; closest: `deploy-staging`") {
+	if got, _ := hover(inside(t, citing, "make deploy")); !strings.HasPrefix(got, "`make deploy`: no target `deploy` in `Makefile` any more (removed in fedcba9); closest: `deploy-staging`") {
 		t.Errorf("hover on a stale command = %q", got)
 	}
 	// Off the references, the entry's own hover.

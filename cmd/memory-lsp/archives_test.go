@@ -38,13 +38,13 @@ var surfaces = []surface{
 }
 
 // replayable reports whether the binary can be shown an archive as the core
-// test sees it. An archive's history ("moved:", "deleted:", "had:" lines) is
+// test sees it. An archive's history ("moved:", "deleted:", "had:", "lost:" lines) is
 // described for core's fake repository, with commit times and hashes a git
 // repository cannot be made to have, so such an archive runs in core only;
 // renames and deletions through the binary are TestE2EReferences' (lsp) and
 // the repository view's tests on real git history (core/memory).
 func replayable(fx *fixture.Fixture) (bool, string) {
-	if fx.Repo != nil && (len(fx.Repo.Gone) > 0 || len(fx.Repo.Had) > 0) {
+	if fx.Repo != nil && (len(fx.Repo.Gone) > 0 || len(fx.Repo.Had) > 0 || len(fx.Repo.Lost) > 0) {
 		return false, "the archive describes git history, which only core's fake repository can hold"
 	}
 	return true, ""

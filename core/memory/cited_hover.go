@@ -87,10 +87,18 @@ func commandHover(repo rules.Repo, cited string, ref refs.Ref, v refs.Verdict) s
 		return b
 	case v.Status != refs.Stale:
 		return ""
+	case v.NoDir && v.Moved != nil && v.Moved.To != "":
+		return fmt.Sprintf("%s: the folder `%s` does not exist; it moved to `%s` in %s", cited, ref.In, v.Moved.To, shortCommit(v.Moved.Commit))
 	case v.NoDir:
 		return fmt.Sprintf("%s: the folder `%s` does not exist", cited, ref.In)
 	}
 	b := fmt.Sprintf("%s: no %s `%s` in `%s`", cited, noun, ref.Target, v.File)
+	switch {
+	case v.Lost != nil && v.Lost.Commit != "":
+		b += " any more (removed in " + shortCommit(v.Lost.Commit) + ")"
+	case v.Lost != nil:
+		b += " any more (removed since the last commit)"
+	}
 	if len(v.Near) > 0 {
 		b += "; closest: `" + strings.Join(v.Near, "`, `") + "`"
 	}

@@ -95,10 +95,13 @@ func TestWarmQueryStaleMarksFollowTheCode(t *testing.T) {
 	g := gittest.New(t)
 	g.Write(map[string]string{
 		"src/auth/session.ts":  "export const session = 1; // long enough for git to see a rename\n",
-		"Makefile":             "build:\n\tgo build\n",
+		"Makefile":             "build:\n\tgo build\nlint:\n\tgo vet\n",
 		".memory/decisions.md": "# Decisions\n\n- Auth sessions live in `src/auth/session.ts`.\n- Run `make lint` before an auth session change.\n",
 	})
 	g.Commit("2024-01-01", "start")
+	// the history shows the target removed: a stale command that marks
+	g.Write(map[string]string{"Makefile": "build:\n\tgo build\n"})
+	g.Commit("2024-01-15", "drop lint")
 	warm := newService(g.Dir)
 	warm.Warm = &Warm{}
 	stale := func(s *Service) []string {

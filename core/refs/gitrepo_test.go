@@ -298,6 +298,9 @@ func (e entryRepo) Moved(p string) (Move, bool) {
 // over); the end-to-end evaluation, scripts/eval-references, covers it.
 func (r *gitRepo) ManifestThen(Tool, string) (Manifest, bool) { return Manifest{}, false }
 
+// ManifestLost: nor the manifests' own histories.
+func (r *gitRepo) ManifestLost(Tool, string, string) (Move, bool) { return Move{}, false }
+
 // RootHad and Stem: this approximation reads neither older trees nor
 // modules; the end-to-end evaluation, scripts/eval-references, covers them.
 func (r *gitRepo) RootHad(string) (bool, bool) { return false, false }

@@ -61,6 +61,9 @@ type Verdict struct {
 	// written, and a subproject that lists it now does not excuse its
 	// absence (Stale, Kind Command).
 	Dropped bool
+	// Lost is the commit the history shows removing the name from the
+	// manifest (Stale, Kind Command; nil when no version read listed it).
+	Lost *Move
 	// Pin is the pin the stated version contradicts (Drift).
 	Pin Pin
 	// Replace is the stated version rewritten to what the pin admits,
@@ -365,7 +368,11 @@ func judgeCommand(ref Ref, repo Repo) Verdict {
 			return Verdict{}
 		}
 		if isDir, ok := repo.Stat(ref.In); !ok || !isDir {
-			return Verdict{Status: Stale, NoDir: true}
+			v := Verdict{Status: Stale, NoDir: true}
+			if m, ok := repo.Moved(ref.In); ok {
+				v.Moved = &m
+			}
+			return v
 		}
 	}
 	m, ok := repo.Manifest(ref.Tool, ref.In)
@@ -398,6 +405,11 @@ func judgeCommand(ref Ref, repo Repo) Verdict {
 	}
 	v.Status = Stale
 	v.Near = nearest(ref.Target, m.Names, 3)
+	if !v.Dropped {
+		if lost, ok := repo.ManifestLost(ref.Tool, ref.In, ref.Target); ok {
+			v.Lost = &lost
+		}
+	}
 	return v
 }
 

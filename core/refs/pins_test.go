@@ -122,19 +122,20 @@ func TestPinsJudged(t *testing.T) {
 // pinRepo is a Repo with pins alone.
 type pinRepo map[string][]Pin
 
-func (pinRepo) HasCode() bool                              { return true }
-func (pinRepo) Stat(string) (bool, bool)                   { return false, false }
-func (pinRepo) Endings(string) int                         { return 0 }
-func (pinRepo) Ignored(string) bool                        { return false }
-func (pinRepo) Manifest(Tool, string) (Manifest, bool)     { return Manifest{}, false }
-func (pinRepo) ListedBelow(Tool, string) bool              { return false }
-func (pinRepo) Moved(string) (Move, bool)                  { return Move{}, false }
-func (pinRepo) ManifestThen(Tool, string) (Manifest, bool) { return Manifest{}, false }
-func (pinRepo) RootHad(string) (bool, bool)                { return false, false }
-func (pinRepo) Stem(string) bool                           { return false }
-func (pinRepo) Committed(string) bool                      { return false }
-func (pinRepo) Children(string) []string                   { return nil }
-func (r pinRepo) Pins(subject string) []Pin                { return r[subject] }
+func (pinRepo) HasCode() bool                                  { return true }
+func (pinRepo) Stat(string) (bool, bool)                       { return false, false }
+func (pinRepo) Endings(string) int                             { return 0 }
+func (pinRepo) Ignored(string) bool                            { return false }
+func (pinRepo) Manifest(Tool, string) (Manifest, bool)         { return Manifest{}, false }
+func (pinRepo) ListedBelow(Tool, string) bool                  { return false }
+func (pinRepo) Moved(string) (Move, bool)                      { return Move{}, false }
+func (pinRepo) ManifestThen(Tool, string) (Manifest, bool)     { return Manifest{}, false }
+func (pinRepo) RootHad(string) (bool, bool)                    { return false, false }
+func (pinRepo) ManifestLost(Tool, string, string) (Move, bool) { return Move{}, false }
+func (pinRepo) Stem(string) bool                               { return false }
+func (pinRepo) Committed(string) bool                          { return false }
+func (pinRepo) Children(string) []string                       { return nil }
+func (r pinRepo) Pins(subject string) []Pin                    { return r[subject] }
 
 // TestPinFileGlobs: every name PinFile reads is matched by one of the globs
 // a client is asked to watch.

@@ -43,6 +43,13 @@ type Repo interface {
 	// known: outside git, a line not committed, no manifest then, or a Repo
 	// not given for one entry.
 	ManifestThen(tool Tool, dir string) (m Manifest, ok bool)
+	// ManifestLost reports whether the history shows tool's manifest in
+	// dir ("" for the root) listing name, which it lacks now: the newest
+	// commit that removed it (Commit and When; Commit "" when HEAD still
+	// lists it and the work tree removed it). ok is false when no version
+	// read listed it, or outside git: a name the project never had is as
+	// often another repository's or a generic checklist's as a slip.
+	ManifestLost(tool Tool, dir, name string) (Move, bool)
 	// RootHad reports whether the root held name (one element, no slash),
 	// and whether as a folder, in the newest commit made before the entry
 	// being judged was last written: what its author saw. ok is false when

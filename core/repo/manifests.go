@@ -21,26 +21,35 @@ type manifestRead struct {
 // the top; each file is read once. File is shown from the root when it lies
 // below it.
 func (r *repo) Manifest(tool refs.Tool, dir string) (refs.Manifest, bool) {
+	f, ok := r.manifestFile(tool, dir)
+	if !ok {
+		return refs.Manifest{}, false
+	}
+	read := r.manifestAt(tool, f)
+	m := read.m
+	if dir == "" && r.hasSubmodules() {
+		// A repository with submodules holds Makefiles and scripts
+		// the work tree may not have checked out, and an entry may
+		// have cd'ed into one before the command it cites ("cd
+		// evaluation; make run-rag", the second blind set's mem0):
+		// a name the root's manifest lacks is no proof.
+		m.Open = true
+	}
+	return m, read.ok
+}
+
+// manifestFile is the file (from the top) holding tool's manifest for dir:
+// the first of its names found in dir from the root, then from the top.
+func (r *repo) manifestFile(tool refs.Tool, dir string) (string, bool) {
 	for _, folder := range r.manifestFolders(dir) {
 		for _, name := range refs.ManifestNames(tool) {
 			f := join(folder, name)
-			if isDir, ok := r.p.Stat(f); !ok || isDir {
-				continue
+			if isDir, ok := r.p.Stat(f); ok && !isDir {
+				return f, true
 			}
-			read := r.manifestAt(tool, f)
-			m := read.m
-			if dir == "" && r.hasSubmodules() {
-				// A repository with submodules holds Makefiles and scripts
-				// the work tree may not have checked out, and an entry may
-				// have cd'ed into one before the command it cites ("cd
-				// evaluation; make run-rag", the second blind set's mem0):
-				// a name the root's manifest lacks is no proof.
-				m.Open = true
-			}
-			return m, read.ok
 		}
 	}
-	return refs.Manifest{}, false
+	return "", false
 }
 
 // hasSubmodules reports whether the repository declares git submodules.
@@ -158,6 +167,76 @@ func (r *repo) ManifestAt(tool refs.Tool, dir string, at time.Time) (refs.Manife
 		}
 	}
 	return refs.Manifest{}, false
+}
+
+// lostNames are the names a manifest's history shows it lost.
+type lostNames struct {
+	// committed maps a name some commit removed to the newest such commit.
+	committed map[string]refs.Move
+	// head are the names HEAD's manifest lists: one the work tree's lacks
+	// was removed since the last commit.
+	head []string
+}
+
+// manifestVersionsRead bounds the versions of a manifest ManifestLost
+// reads: the names of a long-lived Makefile's last few hundred changes are
+// what entries still cite.
+const manifestVersionsRead = 300
+
+// ManifestLost: tool's manifest in dir, found as Manifest finds it, read
+// in HEAD and before each of its last changes (within the history depth),
+// once a file.
+func (r *repo) ManifestLost(tool refs.Tool, dir, name string) (refs.Move, bool) {
+	if !r.p.Git || r.depth <= 0 {
+		return refs.Move{}, false
+	}
+	f, ok := r.manifestFile(tool, dir)
+	if !ok {
+		return refs.Move{}, false
+	}
+	key := tool.String() + "\x00" + f
+	lost := r.answers.manifestsLost.get(key, func() lostNames { return r.readLost(tool, f) })
+	if r.ctx.Err() != nil {
+		r.answers.manifestsLost.drop(key) // read cut short: the next asks again
+		return refs.Move{}, false
+	}
+	if slices.Contains(lost.head, name) {
+		return refs.Move{}, true
+	}
+	m, ok := lost.committed[name]
+	return m, ok
+}
+
+// readLost walks f's versions from the newest: a name a version lists and
+// the version after it lacks was removed by the commit between them.
+func (r *repo) readLost(tool refs.Tool, f string) lostNames {
+	h, err := r.p.History(r.ctx, f, min(r.depth, manifestVersionsRead), maxManifestThenBytes)
+	if err != nil {
+		return lostNames{}
+	}
+	names := func(src []byte) ([]string, bool) {
+		if src == nil {
+			return nil, true // no file: no names
+		}
+		m, ok := refs.ParseManifest(tool, src)
+		return m.Names, ok
+	}
+	head, _ := names(h.Head)
+	lost := lostNames{committed: map[string]refs.Move{}, head: head}
+	after := lost.head
+	for _, c := range h.Changes {
+		before, ok := names(c.Before)
+		if !ok {
+			continue // unreadable then: compared with the next version read
+		}
+		for _, n := range before {
+			if _, seen := lost.committed[n]; !seen && !slices.Contains(after, n) {
+				lost.committed[n] = refs.Move{Commit: c.Commit, When: c.When}
+			}
+		}
+		after = before
+	}
+	return lost
 }
 
 // maxManifestThenBytes bounds a manifest read from the history: a larger

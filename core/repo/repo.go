@@ -114,6 +114,7 @@ type answers struct {
 	commitsBefore lazyMap[string]          // by time: HEAD's newest commit before it
 	manifestsThen lazyMap[manifestRead]    // by tool, file and commit
 	rootsThen     lazyMap[map[string]bool] // the root's names by commit
+	manifestsLost lazyMap[lostNames]       // by tool and file
 }
 
 func newRepo(ctx context.Context, p *store.Project, depth int) *repo {
@@ -415,6 +416,13 @@ func (l *lazyMap[T]) get(key string, compute func() T) T {
 	l.mu.Unlock()
 	e.once.Do(func() { e.v = compute() })
 	return e.v
+}
+
+// drop forgets key: what a cancelled read left is no answer to keep.
+func (l *lazyMap[T]) drop(key string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.m, key)
 }
 
 // dropOthers forgets the keys that start with prefix, but keep.

@@ -678,3 +678,57 @@ func TestRepoSubmodulesOpenTheManifest(t *testing.T) {
 		t.Errorf("with .gitmodules: Manifest = %+v, %v; want an open one", m, ok)
 	}
 }
+
+// TestRepoManifestLost: a name an earlier version of the manifest listed
+// is lost, by the newest commit that removed it (a name removed, added
+// back and removed again: the second removal); one HEAD lists and the
+// work tree dropped is lost since the last commit; a name no version
+// listed, a subproject's manifest's history and a repository read with no
+// history depth know of none.
+func TestRepoManifestLost(t *testing.T) {
+	g := gittest.New(t)
+	g.Write(map[string]string{
+		"Makefile":             "build:\n\tgo build\nlint:\n\tgo vet\ne2e:\n\t./e2e.sh\n",
+		"web/package.json":     "{\"scripts\": {\"dev\": \"vite\", \"storybook\": \"sb\"}}\n",
+		".memory/decisions.md": "# Decisions\n",
+	})
+	g.Commit("2024-01-01", "start")
+	g.Write(map[string]string{"Makefile": "build:\n\tgo build\ne2e:\n\t./e2e.sh\n"})
+	g.Commit("2024-02-01", "drop lint")
+	g.Write(map[string]string{"Makefile": "build:\n\tgo build\nlint:\n\tgo vet\ne2e:\n\t./e2e.sh\n"})
+	g.Commit("2024-03-01", "lint is back")
+	g.Write(map[string]string{"Makefile": "build:\n\tgo build\ne2e-test:\n\t./e2e.sh\n"})
+	g.Commit("2024-04-01", "lint goes again, e2e becomes e2e-test")
+	g.Write(map[string]string{"web/package.json": "{\"scripts\": {\"dev\": \"vite\"}}\n"})
+	r := openRepo(t, g.Dir)
+	day := func(m refs.Move) string { return m.When.UTC().Format("2006-01-02") }
+	for _, name := range []string{"lint", "e2e"} {
+		if m, ok := r.ManifestLost(refs.Make, "", name); !ok || day(m) != "2024-04-01" || m.Commit == "" {
+			t.Errorf("ManifestLost(make, %s) = %+v, %v; want the commit of 2024-04-01", name, m, ok)
+		}
+	}
+	if m, ok := r.ManifestLost(refs.Make, "", "release"); ok {
+		t.Errorf("ManifestLost(make, release) = %+v: no version listed it", m)
+	}
+	if m, ok := r.ManifestLost(refs.Pnpm, "web", "storybook"); !ok || m.Commit != "" {
+		t.Errorf("ManifestLost(pnpm, web, storybook) = %+v, %v; want lost since the last commit", m, ok)
+	}
+	if m, ok := r.ManifestLost(refs.Npm, "", "storybook"); ok {
+		t.Errorf("ManifestLost(npm, root, storybook) = %+v: the root has no package.json", m)
+	}
+	cfg := config.Default()
+	cfg.HistoryDepth = 0
+	shallow, err := Open(context.Background(), g.Dir, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, ok := shallow.ManifestLost(refs.Make, "", "lint"); ok {
+		t.Errorf("with historyDepth 0: %+v, want no history", m)
+	}
+	// through the rule's judge: the verdict carries the removal
+	ref := refs.Extract("Run `make lint` before pushing.")[0]
+	v := rules.JudgeEntry(r, filepath.Join(g.Dir, ".memory", "decisions.md"), 1, []refs.Ref{ref}, 0)
+	if v.Status != refs.Stale || v.Lost == nil || day(*v.Lost) != "2024-04-01" {
+		t.Errorf("judging `make lint`: %+v, want stale and lost on 2024-04-01", v)
+	}
+}

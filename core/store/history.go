@@ -334,3 +334,113 @@ func (p *Project) CommitBefore(ctx context.Context, at time.Time) (string, bool)
 	commit := strings.TrimSpace(string(out))
 	return commit, err == nil && commit != ""
 }
+
+// FileHistory is a file as HEAD holds it and as each commit that changed
+// it found it.
+type FileHistory struct {
+	// Head is the file in HEAD, nil when HEAD holds no such file.
+	Head []byte
+	// Changes are the last commits that changed the file, newest first.
+	Changes []Revision
+}
+
+// Revision is one commit that changed a file, and the file before it.
+type Revision struct {
+	Commit string // abbreviated hash
+	When   time.Time
+	// Before is the file as the commit found it: nil when the commit made
+	// it, or when it was larger than the limit asked.
+	Before []byte
+}
+
+// History reads rel (relative to Top) in HEAD and before each of the last
+// n commits that changed it, by two git runs however many: a log of the
+// blobs, then one cat-file for them all. A version of more than limit
+// bytes is left nil: no manifest a person keeps is that large. Outside
+// git or before the first commit there is none.
+func (p *Project) History(ctx context.Context, rel string, n int, limit int64) (FileHistory, error) {
+	var h FileHistory
+	if p.head() == "" || n <= 0 {
+		return h, nil
+	}
+	out, err := git(ctx, p.Top, "-c", "core.quotePath=false", "log", "--format=%x00%h %ct", "--raw", "--no-abbrev",
+		fmt.Sprintf("-n%d", n), p.head(), "--", rel)
+	if err != nil {
+		return h, fmt.Errorf("reading the history of %s: %w", rel, err)
+	}
+	var blobs []string // by change; "" for a file the commit made
+	for line := range strings.SplitSeq(string(out), "\n") {
+		if head, ok := strings.CutPrefix(line, "\x00"); ok {
+			c, ct, _ := strings.Cut(head, " ")
+			h.Changes = append(h.Changes, Revision{Commit: c, When: unixTime(ct)})
+			blobs = append(blobs, "")
+			continue
+		}
+		// :100644 100644 <old> <new> M<TAB>path
+		f := strings.Fields(line)
+		if len(f) < 5 || !strings.HasPrefix(f[0], ":") || len(blobs) == 0 {
+			continue
+		}
+		if strings.Trim(f[2], "0") != "" {
+			blobs[len(blobs)-1] = f[2]
+		}
+	}
+	asked := append([]string{p.head() + ":./" + rel}, blobs...)
+	data, err := catBlobs(ctx, p.Top, asked, limit)
+	if err != nil {
+		return FileHistory{}, fmt.Errorf("reading the history of %s: %w", rel, err)
+	}
+	h.Head = data[0]
+	for i := range h.Changes {
+		h.Changes[i].Before = data[i+1]
+	}
+	return h, nil
+}
+
+// catBlobs reads each named object ("" asks nothing) by one `git cat-file
+// --batch`: nil for a name that is not there, or an object of more than
+// limit bytes.
+func catBlobs(ctx context.Context, dir string, names []string, limit int64) ([][]byte, error) {
+	var in bytes.Buffer
+	var order []int // index in names of each line asked
+	for i, n := range names {
+		if n == "" || strings.ContainsAny(n, "\n") {
+			continue
+		}
+		in.WriteString(n + "\n")
+		order = append(order, i)
+	}
+	out := make([][]byte, len(names))
+	if len(order) == 0 {
+		return out, nil
+	}
+	cmd, stderr := gitCommand(ctx, dir, "cat-file", "--batch")
+	cmd.Stdin = &in
+	raw, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("git cat-file: %w: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	for _, i := range order {
+		header, rest, ok := bytes.Cut(raw, []byte("\n"))
+		if !ok {
+			return nil, fmt.Errorf("git cat-file: output ends before %s", names[i])
+		}
+		raw = rest
+		if bytes.HasSuffix(header, []byte(" missing")) || bytes.HasSuffix(header, []byte(" ambiguous")) {
+			continue // nothing follows
+		}
+		f := strings.Fields(string(header))
+		if len(f) != 3 {
+			return nil, fmt.Errorf("git cat-file: %q for %s", header, names[i])
+		}
+		size, err := strconv.ParseInt(f[2], 10, 64)
+		if err != nil || size < 0 || size+1 > int64(len(raw)) {
+			return nil, fmt.Errorf("git cat-file: a short object for %s", names[i])
+		}
+		if f[1] == "blob" && size <= limit {
+			out[i] = raw[:size:size]
+		}
+		raw = raw[size+1:]
+	}
+	return out, nil
+}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -196,5 +197,45 @@ func TestMovesCachedFollowHead(t *testing.T) {
 		if _, ok := decodeMoves(c, movesKey(p.Top, p.history, 100)); ok {
 			t.Fatalf("a moves file with byte %d changed was read", i)
 		}
+	}
+}
+
+// TestFileHistory: HEAD's version and, newest first, the version each
+// change found; a version over the limit, and the one before the commit
+// that made the file, are nil; outside the file's changes nothing is read.
+func TestFileHistory(t *testing.T) {
+	g := gittest.New(t)
+	g.Write(map[string]string{"Makefile": "build:\n", "other.txt": "x\n"})
+	g.Commit("2024-01-01", "start")
+	g.Write(map[string]string{"Makefile": "build:\nlint:\n"})
+	g.Commit("2024-02-01", "lint")
+	g.Write(map[string]string{"other.txt": "y\n"})
+	g.Commit("2024-02-15", "not the Makefile")
+	g.Write(map[string]string{"Makefile": "build:\n" + strings.Repeat("#\n", 100)})
+	g.Commit("2024-03-01", "drop lint, grow")
+	p, err := OpenProject(context.Background(), g.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := p.History(context.Background(), "Makefile", 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Head != nil {
+		t.Errorf("HEAD's version is over the limit, read %q", h.Head)
+	}
+	var got []string
+	for _, c := range h.Changes {
+		got = append(got, c.When.Format("2006-01-02")+" "+strings.ReplaceAll(string(c.Before), "\n", ";"))
+	}
+	want := []string{"2024-03-01 build:;lint:;", "2024-02-01 build:;", "2024-01-01 "}
+	if !slices.Equal(got, want) {
+		t.Errorf("changes %q, want %q", got, want)
+	}
+	if h, err := p.History(context.Background(), "Makefile", 1, 1<<20); err != nil || len(h.Changes) != 1 || !strings.HasPrefix(string(h.Head), "build:\n#") {
+		t.Errorf("the last change only: %+v, %v", h, err)
+	}
+	if h, err := p.History(context.Background(), "no such file", 10, 1<<20); err != nil || h.Head != nil || len(h.Changes) != 0 {
+		t.Errorf("a file no commit holds: %+v, %v", h, err)
 	}
 }

@@ -31,6 +31,9 @@ type Repo struct {
 	// Then are the manifests as they were when the entry judged was
 	// written (ManifestThen), and at any time asked (ManifestAt).
 	Then map[At]refs.Manifest
+	// Lost maps a manifest to the names its history shows it lost, with
+	// the commit that removed each (ManifestLost).
+	Lost map[At]map[string]refs.Move
 	// Gone maps a path that no longer exists to what the history says
 	// of it; a name without a slash is looked up by its last element too.
 	Gone map[string]refs.Move
@@ -143,6 +146,11 @@ func (r *Repo) ListedBelow(t refs.Tool, name string) bool {
 
 func (r *Repo) ManifestThen(t refs.Tool, dir string) (refs.Manifest, bool) {
 	m, ok := r.Then[At{t, dir}]
+	return m, ok
+}
+
+func (r *Repo) ManifestLost(t refs.Tool, dir, name string) (refs.Move, bool) {
+	m, ok := r.Lost[At{t, dir}][name]
 	return m, ok
 }
 
