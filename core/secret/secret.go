@@ -706,10 +706,90 @@ func throwaway(s string, m Match) bool {
 	line, from := lineOf(s, m.Start, m.End)
 	rest := line[:m.Start-from] + " " + line[m.End-from:]
 	words := identifierWords(rest)
-	if reachedWords(rest, words) || remoteSystem().MatchString(words) || namesAnotherSystem(rest) {
+	if reachedWords(rest, words) || remoteSystem().MatchString(words) || namesAnotherSystem(rest, false) {
 		return false
 	}
-	return localOrTest().MatchString(words) || m.Kind == urlKind
+	// A value that describes itself places nothing: a sentence's first
+	// word may then be the system ("Slack password: DevUser123!").
+	return localOrTest().MatchString(words) || m.Kind == urlKind || selfDescribed(s[m.Start:m.End]) && !namesAnotherSystem(rest, true)
+}
+
+// selfDescribed reports whether a password is made of nothing but the
+// words fixtures are made of (defaultWords and fixtureWords, run together
+// or in camel case: `DevUser123!`, `TestAdmin123!`, `testpass123`,
+// `SecurePass123!`), counting runs (`abc123def456`), up to three digits a
+// run and up to two marks at the end. Such a value says itself that it is
+// an example or a test user's: on issue 27's labelled real instruction
+// files every such password was a code sample's, a seeded user's or a
+// compose default (12 of 12 in files v14–v18), where people labelled
+// random and chosen ones (`Mamanmaman01#`, `SelahEsco123!!`) leaks. It is
+// throwaway only on a line that names no system others reach (throwaway's
+// guards): "Slack password: DevUser123!" stays a leak.
+func selfDescribed(v string) bool {
+	v = strings.Trim(v, "`'\"")
+	if k := strings.LastIndexByte(v, '='); k >= 0 {
+		v = v[k+1:]
+	}
+	for range 2 {
+		if v != "" && strings.IndexByte("!#?.*@$", v[len(v)-1]) >= 0 {
+			v = v[:len(v)-1]
+		}
+	}
+	if v == "" || len(v) > 24 || strings.Trim(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") != "" {
+		return false
+	}
+	words := 0
+	for _, part := range strings.Fields(identifierWords(strings.ReplaceAll(v, "-", " "))) {
+		switch {
+		case isDigit(part[0]):
+			if len(part) > 3 && !countingRun(part) {
+				return false // a year or a number someone chose
+			}
+		case countingRun(text.LowerASCII(part)):
+			words++
+		default:
+			n, ok := fixtureWordsIn(text.LowerASCII(part))
+			if !ok {
+				return false
+			}
+			words += n
+		}
+	}
+	return words > 0 && words <= 3
+}
+
+// fixtureWordsIn splits w into defaultWords and fixtureWords run together
+// ("testpass" is test and pass), fewest words first; ok is false when it
+// cannot be.
+func fixtureWordsIn(w string) (n int, ok bool) {
+	// best[i]: fewest words spelling w[:i], -1 when none does
+	best := make([]int, len(w)+1)
+	for i := 1; i <= len(w); i++ {
+		best[i] = -1
+		for j := max(0, i-13); j < i; j++ {
+			if best[j] >= 0 && (defaultWords[w[j:i]] || fixtureWords[w[j:i]]) && (best[i] < 0 || best[j]+1 < best[i]) {
+				best[i] = best[j] + 1
+			}
+		}
+	}
+	return best[len(w)], best[len(w)] > 0
+}
+
+// fixtureWords are the other words sample passwords are made of.
+var fixtureWords = text.WordSet("new secure strong temp tmp login")
+
+// countingRun reports whether s counts up a letter or a digit at a time,
+// three or more long: "abc", "def", "123", "456", "123456".
+func countingRun(s string) bool {
+	if len(s) < 3 {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if s[i] != s[i-1]+1 || !(isLower(s[i]) == isLower(s[0]) && isDigit(s[i]) == isDigit(s[0])) {
+			return false
+		}
+	}
+	return true
 }
 
 // namesAnotherSystem reports whether line names something by a name of
@@ -721,8 +801,9 @@ func throwaway(s string, m Match) bool {
 // the systems others reach can be whole (a red team's: 337 such lines in
 // eight languages), so only a line whose every name is a local tool's
 // reads as throwaway. German, which writes every noun in capitals, mostly
-// stays a leak.
-func namesAnotherSystem(line string) bool {
+// stays a leak. With starts, a sentence's first word counts too, unless
+// it is one of labelWords ("Confirm password: …").
+func namesAnotherSystem(line string, starts bool) bool {
 	sentenceStart := true
 	for i := 0; i < len(line); {
 		c := line[i]
@@ -771,7 +852,8 @@ func namesAnotherSystem(line string) bool {
 			return true // "Auth0", "S3", "K8s": a name, not its parts
 		}
 		for _, part := range strings.Fields(identifierWords(word)) {
-			if strings.ToLower(part) == part || first && part == word || localStack[strings.ToLower(part)] || localOrTest().MatchString(part) {
+			if strings.ToLower(part) == part || first && part == word && (!starts || labelWords[strings.ToLower(part)]) ||
+				localStack[strings.ToLower(part)] || localOrTest().MatchString(part) {
 				continue
 			}
 			if strings.Trim(part, "0123456789") == "" {
@@ -785,7 +867,7 @@ func namesAnotherSystem(line string) bool {
 
 // localStack are the names of what runs on a developer's machine or in
 // its tests, and the words such a line writes in capitals.
-var localStack = text.WordSet(`password passwort kennwort pass pwd pw user users username login admin administrator root email mail ` +
+var localStack = text.WordSet(`password passwort kennwort pass pwd pw user users username login admin administrator root email mail credentials credential ` +
 	`db database app api auth jwt session secret key token env dev development local localhost test tests testing e2e unit integration ` +
 	`seed seeded seeds seeder fixture fixtures factory factories mock mocks stub stubs fake default docker compose container dockerfile ` +
 	`postgres postgresql psql pg mysql mariadb redis mongo mongodb sqlite rabbitmq minio keycloak elasticsearch memcached ` +
@@ -794,6 +876,10 @@ var localStack = text.WordSet(`password passwort kennwort pass pwd pw user users
 	`testcontainers conftest url uri http https host port id sql json yaml ui cli i note only ` +
 	// a request written as curl writes it: "-H \"Content-Type: application/json\""
 	`curl content type accept authorization bearer application get post put patch delete`)
+
+// labelWords open the lines that label a sample login ("Confirm
+// password:", "New password:"): no system's names.
+var labelWords = text.WordSet("confirm confirmation new current old initial enter type use set your the a an sample example default demo")
 
 const urlKind = "password in a URL"
 
@@ -908,7 +994,7 @@ func defaultValue(s string, start, end int) bool {
 	// a tool's first login is a default where the tool runs for one
 	// developer; as the password of a Wi-Fi or a VPN it is a weak one
 	// ("Office Wi-Fi password: grafana747": a red team's)
-	return words > 0 && words <= 2 && !(tool && (reachedLine(line) || namesAnotherSystem(line[:start]+" "+line[end:])))
+	return words > 0 && words <= 2 && !(tool && (reachedLine(line) || namesAnotherSystem(line[:start]+" "+line[end:], false)))
 }
 
 // ownName reports whether password v is the user name with up to three
