@@ -706,13 +706,35 @@ func throwaway(s string, m Match) bool {
 	line, from := lineOf(s, m.Start, m.End)
 	rest := line[:m.Start-from] + " " + line[m.End-from:]
 	words := identifierWords(rest)
-	if reachedWords(rest, words) || remoteSystem().MatchString(words) || namesAnotherSystem(rest, false) {
+	if reachedWords(rest, words) || remoteSystem().MatchString(words) || namesAnotherSystem(rest) {
 		return false
 	}
-	// A value that describes itself places nothing: a sentence's first
-	// word may then be the system ("Slack password: DevUser123!").
-	return localOrTest().MatchString(words) || m.Kind == urlKind || selfDescribed(s[m.Start:m.End]) && !namesAnotherSystem(rest, true)
+	// A value that describes itself places nothing: every other word of
+	// its line must be a label's ("Slack password: DevUser123!", "the wifi
+	// password is Admin123!" stay leaks).
+	return localOrTest().MatchString(words) || m.Kind == urlKind || selfDescribed(s[m.Start:m.End]) && onlyLabels(rest)
 }
+
+// onlyLabels reports whether every word of line, addresses aside, is one
+// that says nothing of where a password works: a local tool's or a
+// login's (localStack), a form's, or a word that joins them.
+func onlyLabels(line string) bool {
+	line = address().ReplaceAllString(line, " ")
+	for _, w := range strings.FieldsFunc(line, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if lw := strings.ToLower(w); !localStack[lw] && !labelWords[lw] {
+			return false // another word, or one of another script: it may name the system
+		}
+	}
+	return true
+}
+
+// address is an e-mail address or a URL, whose parts are no words.
+var address = lazy(`[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\bhttps?://\S+`)
+
+// labelWords label a sample login or join the labels: "Confirm password:",
+// "Password textbox:", "the admin password is …".
+var labelWords = text.WordSet("confirm confirmation new current old initial enter type use set sample example default " +
+	"textbox field input form value values is are the a an for with and or of to d h x")
 
 // selfDescribed reports whether a password is made of nothing but the
 // words fixtures are made of (defaultWords and fixtureWords, run together
@@ -801,9 +823,8 @@ func countingRun(s string) bool {
 // the systems others reach can be whole (a red team's: 337 such lines in
 // eight languages), so only a line whose every name is a local tool's
 // reads as throwaway. German, which writes every noun in capitals, mostly
-// stays a leak. With starts, a sentence's first word counts too, unless
-// it is one of labelWords ("Confirm password: …").
-func namesAnotherSystem(line string, starts bool) bool {
+// stays a leak.
+func namesAnotherSystem(line string) bool {
 	sentenceStart := true
 	for i := 0; i < len(line); {
 		c := line[i]
@@ -852,8 +873,7 @@ func namesAnotherSystem(line string, starts bool) bool {
 			return true // "Auth0", "S3", "K8s": a name, not its parts
 		}
 		for _, part := range strings.Fields(identifierWords(word)) {
-			if strings.ToLower(part) == part || first && part == word && (!starts || labelWords[strings.ToLower(part)]) ||
-				localStack[strings.ToLower(part)] || localOrTest().MatchString(part) {
+			if strings.ToLower(part) == part || first && part == word || localStack[strings.ToLower(part)] || localOrTest().MatchString(part) {
 				continue
 			}
 			if strings.Trim(part, "0123456789") == "" {
@@ -876,10 +896,6 @@ var localStack = text.WordSet(`password passwort kennwort pass pwd pw user users
 	`testcontainers conftest url uri http https host port id sql json yaml ui cli i note only ` +
 	// a request written as curl writes it: "-H \"Content-Type: application/json\""
 	`curl content type accept authorization bearer application get post put patch delete`)
-
-// labelWords open the lines that label a sample login ("Confirm
-// password:", "New password:"): no system's names.
-var labelWords = text.WordSet("confirm confirmation new current old initial enter type use set your the a an sample example default demo")
 
 const urlKind = "password in a URL"
 
@@ -994,7 +1010,7 @@ func defaultValue(s string, start, end int) bool {
 	// a tool's first login is a default where the tool runs for one
 	// developer; as the password of a Wi-Fi or a VPN it is a weak one
 	// ("Office Wi-Fi password: grafana747": a red team's)
-	return words > 0 && words <= 2 && !(tool && (reachedLine(line) || namesAnotherSystem(line[:start]+" "+line[end:], false)))
+	return words > 0 && words <= 2 && !(tool && (reachedLine(line) || namesAnotherSystem(line[:start]+" "+line[end:])))
 }
 
 // ownName reports whether password v is the user name with up to three
