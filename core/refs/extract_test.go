@@ -250,6 +250,11 @@ func TestExtract(t *testing.T) {
 		{"since a release", "Since Node 18, fetch is global.", nil},
 		{"in a release", "In Laravel 12, middleware is registered in `bootstrap/app.php`. Note: In React 18, effects run twice.", []string{"bootstrap/app.php=path:bootstrap/app.php"}},
 		{"in a release, then the stack", "Built in Laravel 12, with Node 18.", []string{"Laravel 12=version:laravel/framework =12", "Node 18=version:node =18"}},
+		// a condition supposes a release, a migration left one; the order
+		// after a condition's comma, and a claim before "if", stay claims
+		{"a condition", "Skip this if you're on React 18 or earlier. If you used PPR in Next.js 15, read the guide (wenn Node 18 fehlt).", nil},
+		{"a migration's start", "This project upgraded from Laravel 10 and kept its layout.", nil},
+		{"after the condition", "If the build fails, use Node 20. Use Go 1.22 if you touch the CLI.", []string{"Node 20=version:node =20", "Go 1.22=version:go =1.22"}},
 		// a width: no version the project runs
 		{"a width", "TypeScript: 2-space indent everywhere.", nil},
 		// a port or a year after a tool's name (files sets, issue 27)

@@ -242,7 +242,8 @@ func subjectRef(s string, i, j, b int, sub subject) (Ref, bool) {
 	if !sub.admits(ver, explicit) || languageWords[strings.ToLower(nextWord(s, j+m[1], b))] {
 		return Ref{}, false // "Python >3.12 typing style" is a style, not the runtime
 	}
-	if featureVerbs[strings.ToLower(nextWord(s, j+m[1], b))] || releasedIn(s, start) || comparedWith(s, start) || releaseClause(s, start, j+m[1]) {
+	if featureVerbs[strings.ToLower(nextWord(s, j+m[1], b))] || releasedIn(s, start) || comparedWith(s, start) || releaseClause(s, start, j+m[1]) ||
+		inCondition(s, start) {
 		// "Laravel 11 allows …", "new commands available in Laravel 11":
 		// what a release brought, not what the project runs (issue 27);
 		// "compared with `next.js < 15`": another release, for contrast
@@ -587,12 +588,32 @@ func releasedIn(s string, i int) bool {
 	if sinceWords[w] {
 		return true
 	}
-	if w != "in" {
-		return false
-	}
 	prev, _ := wordBefore(s, at)
-	return changedWords[strings.ToLower(prev)]
+	switch w {
+	case "in":
+		return changedWords[strings.ToLower(prev)]
+	case "from":
+		return leftWords[strings.ToLower(prev)] // "upgraded from Laravel 10": what it ran before
+	}
+	return false
 }
+
+// leftWords before "from" say the project left the release that follows.
+var leftWords = set("upgraded", "upgrading", "upgrade", "migrated", "migrating", "migrate", "moved", "ported", "switched")
+
+// inCondition reports whether the clause before s[i] opens a condition
+// ("Skip this if you're on React 18 or earlier", "If you used PPR in
+// Next.js 15, …", "(wenn Node 18 …)"): a release the sentence supposes,
+// not one it says the project runs (issue 27's files v1–v18). The clause
+// runs from the last stop, colon, comma or parenthesis: in "If it fails,
+// use Node 20" the version is the order's, not the condition's.
+func inCondition(s string, i int) bool {
+	clause := s[strings.LastIndexAny(s[:i], ".;:!?,(\n")+1 : i]
+	return holdsWord(clause, conditionWords)
+}
+
+// conditionWords open a condition, in the languages memory is written in.
+var conditionWords = set("if", "unless", "when", "whenever", "wenn", "falls", "sofern", "si", "если", "如果", "若", "もし", "만약")
 
 // releaseClause reports whether the release s[start:end] is the whole of a
 // clause's opening "In <name> <version>," ("In Laravel 12, middleware is
