@@ -89,3 +89,28 @@ func TestE2EHazardLineActions(t *testing.T) {
 	}
 	c.Shutdown()
 }
+
+// TestE2ERuleSeverity: a rule given a severity in initializationOptions
+// publishes its diagnostics at it (long-entry, information by default, as
+// a warning), and a pushed configuration with true gives it its own
+// severity back. Through the binary, in a git repository.
+func TestE2ERuleSeverity(t *testing.T) {
+	root, path := gitWorkspace(t, "# Decisions\n\n- "+strings.Repeat("word ", 70)+"\n")
+	c := startBinary(t, root)
+	c.Initialize(lsptest.InitializeParams(root, map[string]any{"memory": map[string]any{"rules": map[string]any{"long-entry": "warning"}}}))
+	uri := c.OpenFile(path)
+	d := c.AwaitDiagnostics(uri, 1, 10*time.Second).Find("long-entry")
+	if d == nil || d.Severity != 2 {
+		t.Fatalf("long-entry given \"warning\": %+v, want severity 2", d)
+	}
+	mark := c.Mark()
+	c.SetSettings(map[string]any{"memory": map[string]any{"rules": map[string]any{"long-entry": true}}})
+	if err := c.Notify("workspace/didChangeConfiguration", map[string]any{"settings": nil}); err != nil {
+		t.Fatal(err)
+	}
+	c.AwaitDiagnosticsWhere(mark, uri, 10*time.Second, func(d *lsptest.Diagnostics) bool {
+		x := d.Find("long-entry")
+		return x != nil && x.Severity == 3
+	})
+	c.Shutdown()
+}

@@ -6,6 +6,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -30,6 +31,9 @@ type Config struct {
 	MaxContent int
 	// Disabled turns rules off by code (e.g. "missing-slug").
 	Disabled map[string]bool
+	// Severity gives a rule's findings another severity than the rule's
+	// own, by code: "error", "warning" or "info" (RuleSetting).
+	Severity map[string]string
 	// HistoryDepth is how many commits the reference rules read for the
 	// renames and deletions of cited paths; 0 reads none.
 	HistoryDepth int
@@ -86,6 +90,7 @@ func Default() Config {
 		LongEntry:    300,
 		MaxContent:   1000,
 		Disabled:     map[string]bool{},
+		Severity:     map[string]string{},
 		HistoryDepth: 5000,
 		Review:       ReviewFlagged,
 	}
@@ -143,6 +148,10 @@ func (c Config) Merge(s Settings) (Config, error) {
 	for k, v := range c.Disabled {
 		out.Disabled[k] = v
 	}
+	out.Severity = maps.Clone(c.Severity)
+	if out.Severity == nil {
+		out.Severity = map[string]string{}
+	}
 	for name, limit := range s.CategoryLimit {
 		cat, err := category.Parse(name)
 		if err != nil {
@@ -178,8 +187,14 @@ func (c Config) Merge(s Settings) (Config, error) {
 			}
 		}
 	}
-	for code, on := range s.Rules {
-		out.Disabled[code] = !on
+	for code, r := range s.Rules {
+		out.Disabled[code] = !r.On
+		// a later layer's true is the rule's own severity again
+		if r.Severity != "" {
+			out.Severity[code] = r.Severity
+		} else {
+			delete(out.Severity, code)
+		}
 	}
 	if err := out.Validate(); err != nil {
 		return c, err

@@ -41,9 +41,9 @@ func TestSettingsDoc(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got.Disabled, got.Agents = nil, nil
+	got.Disabled, got.Severity, got.Agents = nil, nil, nil
 	want := Default()
-	want.Disabled = nil
+	want.Disabled, want.Severity = nil, nil
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("the example's values are not the defaults:\n got %+v\nwant %+v", got, want)
 	}

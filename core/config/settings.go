@@ -18,16 +18,60 @@ import (
 // initializationOptions, the `memory` configuration section and a
 // `--config` file. Absent keys keep their current value.
 type Settings struct {
-	CategoryLimit   map[string]int  `json:"categoryLimit,omitempty"`
-	SkipThreshold   *float64        `json:"skipThreshold,omitempty"`
-	UpdateThreshold *float64        `json:"updateThreshold,omitempty"`
-	MergeThreshold  *float64        `json:"mergeThreshold,omitempty"`
-	LongEntry       *int            `json:"longEntry,omitempty"`
-	MaxContent      *int            `json:"maxContent,omitempty"`
-	Rules           map[string]bool `json:"rules,omitempty"`
-	HistoryDepth    *int            `json:"historyDepth,omitempty"`
-	Review          *string         `json:"review,omitempty"`
-	Agents          *[]string       `json:"agents,omitempty"`
+	CategoryLimit   map[string]int         `json:"categoryLimit,omitempty"`
+	SkipThreshold   *float64               `json:"skipThreshold,omitempty"`
+	UpdateThreshold *float64               `json:"updateThreshold,omitempty"`
+	MergeThreshold  *float64               `json:"mergeThreshold,omitempty"`
+	LongEntry       *int                   `json:"longEntry,omitempty"`
+	MaxContent      *int                   `json:"maxContent,omitempty"`
+	Rules           map[string]RuleSetting `json:"rules,omitempty"`
+	HistoryDepth    *int                   `json:"historyDepth,omitempty"`
+	Review          *string                `json:"review,omitempty"`
+	Agents          *[]string              `json:"agents,omitempty"`
+}
+
+// RuleSetting is one rule's value under "rules": true (on, its findings
+// as severe as the rule makes them), false or "off", or the severity its
+// findings take: "error", "warning" or "info" (a team that wants
+// conflict's reversals counted writes "conflict": "warning").
+type RuleSetting struct {
+	On bool
+	// Severity is "error", "warning" or "info"; "" keeps the rule's own.
+	Severity string
+}
+
+// Severities are the severities a rule may be given, most severe first.
+var Severities = []string{"error", "warning", "info"}
+
+func (r *RuleSetting) UnmarshalJSON(b []byte) error {
+	var on bool
+	if json.Unmarshal(b, &on) == nil {
+		*r = RuleSetting{On: on}
+		return nil
+	}
+	var sev string
+	if err := json.Unmarshal(b, &sev); err != nil {
+		return err
+	}
+	switch {
+	case sev == "off":
+		*r = RuleSetting{}
+	case slices.Contains(Severities, sev):
+		*r = RuleSetting{On: true, Severity: sev}
+	default:
+		return fmt.Errorf("%q is no severity", sev)
+	}
+	return nil
+}
+
+func (r RuleSetting) MarshalJSON() ([]byte, error) {
+	switch {
+	case !r.On:
+		return []byte("false"), nil
+	case r.Severity != "":
+		return json.Marshal(r.Severity)
+	}
+	return []byte("true"), nil
 }
 
 // Section is the key a settings object may be nested under: the name of the
@@ -163,6 +207,12 @@ func wrongType(path string, data json.RawMessage, want reflect.Type) error {
 
 // describe names the JSON a field takes, as a user reads it.
 func describe(t reflect.Type) string {
+	switch {
+	case t == reflect.TypeFor[RuleSetting]():
+		return ruleValues
+	case t.Kind() == reflect.Map && t.Elem() == reflect.TypeFor[RuleSetting]():
+		return "an object of rule codes to " + ruleValues
+	}
 	switch t.Kind() {
 	case reflect.Map:
 		return "an object of names to " + kinds[t.Elem().Kind()][1]
@@ -172,6 +222,9 @@ func describe(t reflect.Type) string {
 		return kinds[t.Kind()][0]
 	}
 }
+
+// ruleValues are the values a rule's setting takes.
+const ruleValues = `true, false or a severity ("error", "warning", "info", "off")`
 
 // kinds names each kind of value Settings holds, one and many.
 var kinds = map[reflect.Kind][2]string{

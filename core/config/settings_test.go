@@ -37,7 +37,11 @@ func TestParseSettings(t *testing.T) {
 		{in: `{"longEntry": 1.5}`, err: `longEntry: 1.5 is not a valid value (want a whole number)`},
 		{in: `{"skipThreshold": true}`, err: `skipThreshold: true is not a valid value (want a number)`},
 		{in: `{"categoryLimit": {"Decision": "one"}}`, err: `categoryLimit.Decision: "one" is not a valid value (want a whole number)`},
-		{in: `{"rules": {"secret": "off"}}`, err: `rules.secret: "off" is not a valid value (want true or false)`},
+		{in: `{"rules": {"secret": "off", "conflict": "warning", "near-duplicate": "info", "long-entry": true}}`,
+			want: `{"rules":{"conflict":"warning","long-entry":true,"near-duplicate":"info","secret":false}}`},
+		{in: `{"rules": {"secret": "loud"}}`, err: `rules.secret: "loud" is not a valid value (want true, false or a severity ("error", "warning", "info", "off"))`},
+		{in: `{"rules": {"secret": 1}}`, err: `rules.secret: 1 is not a valid value (want true, false or a severity ("error", "warning", "info", "off"))`},
+		{in: `{"rules": ["secret"]}`, err: `rules: ["secret"] is not a valid value (want an object of rule codes to true, false or a severity ("error", "warning", "info", "off"))`},
 		{in: `{"categoryLimit": [1]}`, err: `categoryLimit: [1] is not a valid value (want an object of names to whole numbers)`},
 		{in: `[1, 2]`, err: `settings must be an object, not [1, 2]`},
 		{in: `{"memory": 3}`, err: `memory: settings must be an object, not 3`},
@@ -77,17 +81,17 @@ func TestOverlay(t *testing.T) {
 	base := Settings{
 		CategoryLimit: map[string]int{"Decision": 1, "Quirk": 9},
 		SkipThreshold: f(0.9), UpdateThreshold: f(0.7), MergeThreshold: f(0.4), LongEntry: n(100), MaxContent: n(500),
-		Rules: map[string]bool{"missing-slug": true, "secret": true}, HistoryDepth: n(10),
+		Rules: map[string]RuleSetting{"missing-slug": {On: true}, "secret": {On: true}, "conflict": {On: true, Severity: "warning"}}, HistoryDepth: n(10),
 	}
 	top := Settings{
 		CategoryLimit: map[string]int{"Decision": 2},
 		SkipThreshold: f(0.95), UpdateThreshold: f(0.75), MergeThreshold: f(0.5), LongEntry: n(150), MaxContent: n(600),
-		Rules: map[string]bool{"secret": false}, HistoryDepth: n(0),
+		Rules: map[string]RuleSetting{"secret": {}}, HistoryDepth: n(0),
 	}
 	want := Settings{
 		CategoryLimit: map[string]int{"Decision": 2, "Quirk": 9},
 		SkipThreshold: f(0.95), UpdateThreshold: f(0.75), MergeThreshold: f(0.5), LongEntry: n(150), MaxContent: n(600),
-		Rules: map[string]bool{"missing-slug": true, "secret": false}, HistoryDepth: n(0),
+		Rules: map[string]RuleSetting{"missing-slug": {On: true}, "secret": {}, "conflict": {On: true, Severity: "warning"}}, HistoryDepth: n(0),
 	}
 	if got := base.Overlay(top); !reflect.DeepEqual(got, want) {
 		t.Errorf("base.Overlay(top) = %+v, want %+v", got, want)
@@ -98,7 +102,7 @@ func TestOverlay(t *testing.T) {
 	if got := (Settings{}).Overlay(base); !reflect.DeepEqual(got, base) {
 		t.Errorf("none.Overlay(base) = %+v, want base", got)
 	}
-	if base.CategoryLimit["Decision"] != 1 || !base.Rules["secret"] || *base.LongEntry != 100 {
+	if base.CategoryLimit["Decision"] != 1 || !base.Rules["secret"].On || *base.LongEntry != 100 {
 		t.Errorf("Overlay changed its receiver: %+v", base)
 	}
 }

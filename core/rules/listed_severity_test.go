@@ -73,7 +73,7 @@ func TestUnlistedDuplicateSlugErrorsKeepTheirSeverity(t *testing.T) {
 		newFile(".memory/quirks.md", []byte(p.String())),
 		newFile(".memory/decisions.md", []byte(d.String())),
 	}
-	cfg, err := config.Default().Merge(config.Settings{Rules: map[string]bool{"near-duplicate": false, "conflict": false}})
+	cfg, err := config.Default().Merge(config.Settings{Rules: map[string]config.RuleSetting{"near-duplicate": {}, "conflict": {}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -64,7 +64,7 @@ func TestRenamesOfManyRepeats(t *testing.T) {
 		fmt.Fprintf(&b, "- [ab] Keep thing%d apart.\n", i)
 	}
 	files := []File{newFile(".memory/decisions.md", []byte(b.String()))}
-	cfg, err := config.Default().Merge(config.Settings{Rules: map[string]bool{"near-duplicate": false}})
+	cfg, err := config.Default().Merge(config.Settings{Rules: map[string]config.RuleSetting{"near-duplicate": {}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -352,6 +352,23 @@ type entryRef struct{ file, entry int }
 // its severity from the registry: a rule never spells either.
 func (w *workspace) report(f Finding) { w.reportAs(w.rule.Severity, f) }
 
+// configuredSeverity is the severity of a finding the rule reported at
+// sev, when the settings give the rule the severity set: the findings at
+// the rule's own severity take it, and none is more severe than it. What
+// the rule itself ranks lower (stale-path's unproven paths, secret's
+// passwords for tests) stays lower: the setting says how much the rule's
+// verdicts count, not that its doubts are verdicts.
+func configuredSeverity(sev, own Severity, set string) Severity {
+	to, ok := map[string]Severity{"error": Error, "warning": Warning, "info": Information}[set]
+	if !ok {
+		return sev // config validated it; an unknown name changes nothing
+	}
+	if sev == own {
+		return to
+	}
+	return max(sev, to)
+}
+
 // MaxListed is the most findings of one rule one file lists; past it a
 // single finding says how many more there are. A file of 25,000 entries
 // can draw several findings on each — a near-duplicate and a reversal in a
@@ -389,6 +406,9 @@ func (w *workspace) run(r *rule) {
 // whose findings differ in weight (a duplicate slug within one file is an
 // error, across two files a warning).
 func (w *workspace) reportAs(sev Severity, f Finding) {
+	if set, ok := w.cfg.Severity[w.rule.Code]; ok {
+		sev = configuredSeverity(sev, w.rule.Severity, set)
+	}
 	f.Code, f.Severity = w.rule.Code, sev
 	if w.listed != nil && f.File < len(w.listed) {
 		if w.listed[f.File]++; w.listed[f.File] > MaxListed {

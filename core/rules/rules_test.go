@@ -187,7 +187,7 @@ func TestDisabledRule(t *testing.T) {
 	if fs := Check(files, config.Default()); len(fs) != 0 {
 		t.Errorf("missing-slug reported by default: %+v", fs)
 	}
-	on, err := config.Default().Merge(config.Settings{Rules: map[string]bool{"missing-slug": true}})
+	on, err := config.Default().Merge(config.Settings{Rules: map[string]config.RuleSetting{"missing-slug": {On: true}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +198,7 @@ func TestDisabledRule(t *testing.T) {
 	if fs := Check(long, config.Default()); len(fs) != 1 || fs[0].Code != "long-entry" {
 		t.Errorf("long-entry by default: %+v", fs)
 	}
-	off, err := config.Default().Merge(config.Settings{Rules: map[string]bool{"long-entry": false}})
+	off, err := config.Default().Merge(config.Settings{Rules: map[string]config.RuleSetting{"long-entry": {}}})
 	if err != nil {
 		t.Fatal(err)
 	}
