@@ -709,109 +709,7 @@ func throwaway(s string, m Match) bool {
 	if reachedWords(rest, words) || remoteSystem().MatchString(words) || namesAnotherSystem(rest) {
 		return false
 	}
-	// A value that describes itself places nothing: every other word of
-	// its line must be a label's ("Slack password: DevUser123!", "the wifi
-	// password is Admin123!" stay leaks).
-	return localOrTest().MatchString(words) || m.Kind == urlKind || selfDescribed(s[m.Start:m.End]) && onlyLabels(rest)
-}
-
-// onlyLabels reports whether every word of line, addresses aside, is one
-// that says nothing of where a password works: a local tool's or a
-// login's (localStack), a form's, or a word that joins them.
-func onlyLabels(line string) bool {
-	line = address().ReplaceAllString(line, " ")
-	for _, w := range strings.FieldsFunc(line, func(r rune) bool { return !unicode.IsLetter(r) }) {
-		if lw := strings.ToLower(w); !localStack[lw] && !labelWords[lw] {
-			return false // another word, or one of another script: it may name the system
-		}
-	}
-	return true
-}
-
-// address is an e-mail address or a URL, whose parts are no words.
-var address = lazy(`[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\bhttps?://\S+`)
-
-// labelWords label a sample login or join the labels: "Confirm password:",
-// "Password textbox:", "the admin password is …".
-var labelWords = text.WordSet("confirm confirmation new current old initial enter type use set sample example default " +
-	"textbox field input form value values is are the a an for with and or of to d h x")
-
-// selfDescribed reports whether a password is made of nothing but the
-// words fixtures are made of (defaultWords and fixtureWords, run together
-// or in camel case: `DevUser123!`, `TestAdmin123!`, `testpass123`,
-// `SecurePass123!`), counting runs (`abc123def456`), up to three digits a
-// run and up to two marks at the end. Such a value says itself that it is
-// an example or a test user's: on issue 27's labelled real instruction
-// files every such password was a code sample's, a seeded user's or a
-// compose default (12 of 12 in files v14–v18), where people labelled
-// random and chosen ones (`Mamanmaman01#`, `SelahEsco123!!`) leaks. It is
-// throwaway only on a line that names no system others reach (throwaway's
-// guards): "Slack password: DevUser123!" stays a leak.
-func selfDescribed(v string) bool {
-	v = strings.Trim(v, "`'\"")
-	if k := strings.LastIndexByte(v, '='); k >= 0 {
-		v = v[k+1:]
-	}
-	for range 2 {
-		if v != "" && strings.IndexByte("!#?.*@$", v[len(v)-1]) >= 0 {
-			v = v[:len(v)-1]
-		}
-	}
-	if v == "" || len(v) > 24 || strings.Trim(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") != "" {
-		return false
-	}
-	words := 0
-	for _, part := range strings.Fields(identifierWords(strings.ReplaceAll(v, "-", " "))) {
-		switch {
-		case isDigit(part[0]):
-			if len(part) > 3 && !countingRun(part) {
-				return false // a year or a number someone chose
-			}
-		case countingRun(text.LowerASCII(part)):
-			words++
-		default:
-			n, ok := fixtureWordsIn(text.LowerASCII(part))
-			if !ok {
-				return false
-			}
-			words += n
-		}
-	}
-	return words > 0 && words <= 3
-}
-
-// fixtureWordsIn splits w into defaultWords and fixtureWords run together
-// ("testpass" is test and pass), fewest words first; ok is false when it
-// cannot be.
-func fixtureWordsIn(w string) (n int, ok bool) {
-	// best[i]: fewest words spelling w[:i], -1 when none does
-	best := make([]int, len(w)+1)
-	for i := 1; i <= len(w); i++ {
-		best[i] = -1
-		for j := max(0, i-13); j < i; j++ {
-			if best[j] >= 0 && (defaultWords[w[j:i]] || fixtureWords[w[j:i]]) && (best[i] < 0 || best[j]+1 < best[i]) {
-				best[i] = best[j] + 1
-			}
-		}
-	}
-	return best[len(w)], best[len(w)] > 0
-}
-
-// fixtureWords are the other words sample passwords are made of.
-var fixtureWords = text.WordSet("new secure strong temp tmp login")
-
-// countingRun reports whether s counts up a letter or a digit at a time,
-// three or more long: "abc", "def", "123", "456", "123456".
-func countingRun(s string) bool {
-	if len(s) < 3 {
-		return false
-	}
-	for i := 1; i < len(s); i++ {
-		if s[i] != s[i-1]+1 || !(isLower(s[i]) == isLower(s[0]) && isDigit(s[i]) == isDigit(s[0])) {
-			return false
-		}
-	}
-	return true
+	return localOrTest().MatchString(words) || m.Kind == urlKind
 }
 
 // namesAnotherSystem reports whether line names something by a name of
@@ -887,7 +785,7 @@ func namesAnotherSystem(line string) bool {
 
 // localStack are the names of what runs on a developer's machine or in
 // its tests, and the words such a line writes in capitals.
-var localStack = text.WordSet(`password passwort kennwort pass pwd pw user users username login admin administrator root email mail credentials credential ` +
+var localStack = text.WordSet(`password passwort kennwort pass pwd pw user users username login admin administrator root email mail ` +
 	`db database app api auth jwt session secret key token env dev development local localhost test tests testing e2e unit integration ` +
 	`seed seeded seeds seeder fixture fixtures factory factories mock mocks stub stubs fake default docker compose container dockerfile ` +
 	`postgres postgresql psql pg mysql mariadb redis mongo mongodb sqlite rabbitmq minio keycloak elasticsearch memcached ` +

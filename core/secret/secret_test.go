@@ -470,26 +470,6 @@ func TestThrowaway(t *testing.T) {
 		{"ローカル環境: `DB_PASSWORD=Xk9mQ2vLz88`", throw},
 		// the value's own words say nothing of where it works
 		{"The admin password is LocalAdmin#2024", leak},
-		// a value made of fixture words says it is a sample, where the line
-		// names nothing others reach (issue 27's files v14–v18)
-		{"`password: 'SecurePass123!',`", throw},
-		{"`-d '{\"email\":\"dev@tripmaker.com\",\"password\":\"DevUser123!\"}'`", throw},
-		{"`\"password\": \"testpass123\"`", throw},
-		{"`user.new_password = \"newpassword123\"`", throw},
-		{"**Default Credentials**: Administrator / TestAdmin123!", throw},
-		{"`-d '{\"token\": \"abc123def456\"}'`", throw},
-		{"✅ Credentials: `admin@example.com` / `Admin123!` only", throw},
-		{"The wifi password is Admin123!", leak},
-		{"Das WLAN-Passwort lautet DevUser123!", leak},
-		{"Confirm Password: `TestAdmin123!`", throw},
-		{"Slack password: DevUser123!", leak},
-		{"Production admin: `password: 'SecurePass123!'`", leak},
-		{"The office NAS password is TestAdmin123!", leak},
-		{"Password: `Mamanmaman01#`", leak},
-		{"The admin password is Welcome2024!", leak},
-		{"Password: Qwerty123!", leak},
-		{"The admin password is Admin2024!", leak},
-		{"Jenkins password: TestAdmin123!", leak},
 		// a system others reach, named beside the local words
 		{"Seeded admin on the staging server: `password: Secret123!`", leak},
 		{"Local admin of the office NAS: password Qz7rT2p!xW", leak},
