@@ -166,6 +166,8 @@ func TestExtract(t *testing.T) {
 		// Commands.
 		{"make", "Run `make e2e` before merging.", []string{"make e2e=cmd:make e2e"}},
 		{"make targets and flags", "`make -j 4 V=1 lint test`", []string{"make -j 4 V=1 lint=cmd:make lint", "test=cmd:make test"}},
+		// a red team's: a flag's file is no target
+		{"make flags with a value", "`make -o build -W gen.go -I mk lint`", []string{"make -o build -W gen.go -I mk lint=cmd:make lint"}},
 		{"make -C", "Docs build with `make -C docs html`.", []string{"make -C docs html=cmd:make html in docs"}},
 		{"make -f is another file", "`make -f ci.mk deploy`", []string{"ci.mk=path:ci.mk"}},
 		{"make file target", "`make dist/app.js`", []string{"dist/app.js=path:dist/app.js"}},
@@ -252,9 +254,13 @@ func TestExtract(t *testing.T) {
 		{"in a release, then the stack", "Built in Laravel 12, with Node 18.", []string{"Laravel 12=version:laravel/framework =12", "Node 18=version:node =18"}},
 		// a condition supposes a release, a migration left one; the order
 		// after a condition's comma, and a claim before "if", stay claims
-		{"a condition", "Skip this if you're on React 18 or earlier. If you used PPR in Next.js 15, read the guide (wenn Node 18 fehlt).", nil},
+		{"a condition", "Skip this if you're on React 18 or earlier. If you used PPR in Next.js 15, read the guide (wenn du Node 18 nutzt).", nil},
 		{"a migration's start", "This project upgraded from Laravel 10 and kept its layout.", nil},
 		{"after the condition", "If the build fails, use Node 20. Use Go 1.22 if you touch the CLI.", []string{"Node 20=version:node =20", "Go 1.22=version:go =1.22"}},
+		// a red team's: conditions that carry the claim, and a migration not made
+		{"conditions that claim", "Builds fail unless you use Node 16. When deploying we use Node 18. Everything breaks if you are not on Node 20.",
+			[]string{"Node 16=version:node =16", "Node 18=version:node =18", "Node 20=version:node =20"}},
+		{"a migration not made", "We never upgraded from Node 16; not yet migrated from Laravel 10.", []string{"Node 16=version:node =16", "Laravel 10=version:laravel/framework =10"}},
 		// a width: no version the project runs
 		{"a width", "TypeScript: 2-space indent everywhere.", nil},
 		// a port or a year after a tool's name (files sets, issue 27)

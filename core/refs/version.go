@@ -588,12 +588,15 @@ func releasedIn(s string, i int) bool {
 	if sinceWords[w] {
 		return true
 	}
-	prev, _ := wordBefore(s, at)
+	prev, pat := wordBefore(s, at)
 	switch w {
 	case "in":
 		return changedWords[strings.ToLower(prev)]
 	case "from":
-		return leftWords[strings.ToLower(prev)] // "upgraded from Laravel 10": what it ran before
+		// "upgraded from Laravel 10": what it ran before; "never upgraded
+		// from Node 16" says it still does (a red team's)
+		before, _ := wordBefore(s, pat)
+		return leftWords[strings.ToLower(prev)] && !negationWords[strings.ToLower(before)] && !strings.EqualFold(before, "yet")
 	}
 	return false
 }
@@ -601,19 +604,39 @@ func releasedIn(s string, i int) bool {
 // leftWords before "from" say the project left the release that follows.
 var leftWords = set("upgraded", "upgrading", "upgrade", "migrated", "migrating", "migrate", "moved", "ported", "switched")
 
-// inCondition reports whether the clause before s[i] opens a condition
-// ("Skip this if you're on React 18 or earlier", "If you used PPR in
-// Next.js 15, …", "(wenn Node 18 …)"): a release the sentence supposes,
-// not one it says the project runs (issue 27's files v1–v18). The clause
-// runs from the last stop, colon, comma or parenthesis: in "If it fails,
-// use Node 20" the version is the order's, not the condition's.
+// inCondition reports whether the clause before s[i] supposes the
+// reader's setup ("Skip this if you're on React 18 or earlier", "If you
+// used PPR in Next.js 15, …", "wenn du Node 18 nutzt"): a release the
+// sentence supposes, not one it says the project runs (issue 27's files
+// v1–v18). Only "if" and its kin with the reader as subject, no negation
+// between (a red team's: "Everything breaks if you are not on Node 16",
+// "Builds fail unless you use Node 16" and "When deploying we use Node
+// 16" are claims). The clause runs from the last stop, colon, comma or
+// parenthesis: in "If it fails, use Node 20" the version is the order's.
 func inCondition(s string, i int) bool {
-	clause := s[strings.LastIndexAny(s[:i], ".;:!?,(\n")+1 : i]
-	return holdsWord(clause, conditionWords)
+	clause := strings.ToLower(s[strings.LastIndexAny(s[:i], ".;:!?,(\n")+1 : i])
+	words := strings.FieldsFunc(clause, func(r rune) bool { return !isWordRune(r) && r != '\'' && r != '’' })
+	for k, w := range words {
+		if !conditionWords[w] || k+1 == len(words) || !readerWords[words[k+1]] {
+			continue
+		}
+		for _, rest := range words[k+1:] {
+			if negationWords[rest] {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
-// conditionWords open a condition, in the languages memory is written in.
-var conditionWords = set("if", "unless", "when", "whenever", "wenn", "falls", "sofern", "si", "если", "如果", "若", "もし", "만약")
+// conditionWords open a condition; readerWords, after one, make it the
+// reader's ("if you're on …", "wenn du …", "si vous …").
+var (
+	conditionWords = set("if", "wenn", "falls", "si", "если")
+	readerWords    = set("you", "you're", "you’re", "your", "du", "ihr", "sie", "vous", "tu", "usted", "ustedes", "вы", "ты")
+	negationWords  = set("not", "no", "never", "don't", "aren't", "isn't", "haven't", "nicht", "kein", "keine", "pas", "не", "нет")
+)
 
 // releaseClause reports whether the release s[start:end] is the whole of a
 // clause's opening "In <name> <version>," ("In Laravel 12, middleware is
