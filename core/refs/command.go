@@ -229,6 +229,8 @@ func (a *argReader) makeTargets() ([]span, bool) {
 			if a.i+1 < len(a.args) && isNumber(a.word(a.i+1)) {
 				a.i++
 			}
+		case makeValueFlags[w]:
+			a.i++ // `make -o build lint`: build is the flag's file, not a target (a red team's)
 		case strings.HasPrefix(w, "-"), strings.Contains(w, "="):
 			// a flag or a variable
 		default:
@@ -237,6 +239,10 @@ func (a *argReader) makeTargets() ([]span, bool) {
 	}
 	return out, true
 }
+
+// makeValueFlags are make's flags whose value is the next word.
+var makeValueFlags = map[string]bool{"-o": true, "--old-file": true, "--assume-old": true, "-W": true, "--what-if": true,
+	"--new-file": true, "--assume-new": true, "-I": true, "--include-dir": true}
 
 // npmScript: `npm [--prefix dir] run|run-script script`, `npm test|start|stop|restart`.
 func (a *argReader) npmScript() ([]span, bool) {

@@ -5,6 +5,7 @@ import (
 	"iter"
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // The manifests that list what a tool runs, read from their bytes. Each
@@ -71,6 +72,9 @@ type names struct {
 
 // add records name defined (or, with declared, only declared) on line.
 func (n *names) add(name string, line int, declared bool) {
+	if strings.ContainsFunc(name, unicode.IsControl) {
+		return // no name a person runs; printed, it would reach the terminal raw (a red team's)
+	}
 	if n.at == nil {
 		n.at, n.declaredOnly = map[string]int{}, map[int]bool{}
 	}

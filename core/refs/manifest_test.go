@@ -143,3 +143,17 @@ func TestManifestNames(t *testing.T) {
 		t.Error("the zero tool has manifest names")
 	}
 }
+
+// TestManifestNamesWithoutControls: a name holding a control character is
+// no name a person runs, and is never printed (a red team's Makefile
+// wrote "\x00\x01lint:" to reach the terminal).
+func TestManifestNamesWithoutControls(t *testing.T) {
+	m, _ := ParseManifest(Make, []byte("\x01lint:\n\techo\nbuild:\n\tgo build\n"))
+	if len(m.Names) != 1 || m.Names[0] != "build" {
+		t.Errorf("names %q, want build only", m.Names)
+	}
+	p, _ := ParseManifest(Npm, []byte(`{"scripts": {"a\u001bb": "x", "dev": "vite"}}`))
+	if len(p.Names) != 1 || p.Names[0] != "dev" {
+		t.Errorf("scripts %q, want dev only", p.Names)
+	}
+}

@@ -178,10 +178,14 @@ type lostNames struct {
 	head []string
 }
 
-// manifestVersionsRead bounds the versions of a manifest ManifestLost
-// reads: the names of a long-lived Makefile's last few hundred changes are
-// what entries still cite.
-const manifestVersionsRead = 300
+// manifestVersionsRead and manifestHistoryBytes bound what ManifestLost
+// reads of a manifest's history: its last few hundred changes, newest
+// first, up to 4 MiB of versions (a Makefile's whole life; a package.json
+// of thousands of scripts only its last dozens of changes).
+const (
+	manifestVersionsRead = 300
+	manifestHistoryBytes = 4 << 20
+)
 
 // ManifestLost: tool's manifest in dir, found as Manifest finds it, read
 // in HEAD and before each of its last changes (within the history depth),
@@ -208,9 +212,13 @@ func (r *repo) ManifestLost(tool refs.Tool, dir, name string) (refs.Move, bool) 
 }
 
 // readLost walks f's versions from the newest: a name a version lists and
-// the version after it lacks was removed by the commit between them.
+// the version after it lacks was removed by the commit between them. A
+// version that cannot be read (over the size limit, or not valid: a
+// package.json a commit broke) is passed over, and a removal found across
+// it is the newest passed-over commit's: the one that broke the file may
+// have kept the name (a red team's).
 func (r *repo) readLost(tool refs.Tool, f string) lostNames {
-	h, err := r.p.History(r.ctx, f, min(r.depth, manifestVersionsRead), maxManifestThenBytes)
+	h, err := r.p.History(r.ctx, f, min(r.depth, manifestVersionsRead), maxManifestThenBytes, manifestHistoryBytes)
 	if err != nil {
 		return lostNames{}
 	}
@@ -224,14 +232,22 @@ func (r *repo) readLost(tool refs.Tool, f string) lostNames {
 	head, _ := names(h.Head)
 	lost := lostNames{committed: map[string]refs.Move{}, head: head}
 	after := lost.head
+	var passed *refs.Move // the newest change passed over since after was read
 	for _, c := range h.Changes {
 		before, ok := names(c.Before)
-		if !ok {
-			continue // unreadable then: compared with the next version read
+		if !ok || c.Unread {
+			if passed == nil {
+				passed = &refs.Move{Commit: c.Commit, When: c.When}
+			}
+			continue
+		}
+		by := refs.Move{Commit: c.Commit, When: c.When}
+		if passed != nil {
+			by, passed = *passed, nil
 		}
 		for _, n := range before {
 			if _, seen := lost.committed[n]; !seen && !slices.Contains(after, n) {
-				lost.committed[n] = refs.Move{Commit: c.Commit, When: c.When}
+				lost.committed[n] = by
 			}
 		}
 		after = before

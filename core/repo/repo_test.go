@@ -732,3 +732,24 @@ func TestRepoManifestLost(t *testing.T) {
 		t.Errorf("judging `make lint`: %+v, want stale and lost on 2024-04-01", v)
 	}
 }
+
+// TestRepoManifestLostAcrossABrokenVersion: a commit that broke
+// package.json but kept the script is not the one that removed it (a red
+// team's): the removal is the commit after it.
+func TestRepoManifestLostAcrossABrokenVersion(t *testing.T) {
+	g := gittest.New(t)
+	g.Write(map[string]string{
+		"package.json":         "{\"scripts\": {\"dev\": \"vite\", \"preview\": \"vite preview\"}}\n",
+		".memory/decisions.md": "# Decisions\n",
+	})
+	g.Commit("2024-01-01", "start")
+	g.Write(map[string]string{"package.json": "{\"scripts\": {\"dev\": \"vite\", \"preview\": \"vite preview\"\n"})
+	g.Commit("2024-02-01", "break the JSON")
+	g.Write(map[string]string{"package.json": "{\"scripts\": {\"dev\": \"vite\"}}\n"})
+	g.Commit("2024-03-01", "drop preview")
+	r := openRepo(t, g.Dir)
+	m, ok := r.ManifestLost(refs.Npm, "", "preview")
+	if !ok || m.When.UTC().Format("2006-01-02") != "2024-03-01" {
+		t.Errorf("ManifestLost(npm, preview) = %+v, %v; want the commit of 2024-03-01", m, ok)
+	}
+}

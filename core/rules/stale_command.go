@@ -44,6 +44,10 @@ func checkStaleCommand(w *workspace) {
 			msg += " any more (removed since the last commit)"
 		case v.Lost != nil:
 			msg += " any more (removed in " + shortCommit(v.Lost.Commit) + ")"
+		default:
+			// in a clone without history (CI's depth 1) too: the message
+			// says what was read, not that the name never was
+			msg += ", nor in any version of it read"
 		}
 		var fixes []Fix
 		if len(v.Near) > 0 {

@@ -217,25 +217,35 @@ func TestFileHistory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := p.History(context.Background(), "Makefile", 10, 64)
+	h, err := p.History(context.Background(), "Makefile", 10, 64, 1<<20)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if h.Head != nil {
 		t.Errorf("HEAD's version is over the limit, read %q", h.Head)
 	}
+	if h, err := p.History(context.Background(), "Makefile", 10, 10, 1<<20); err != nil || len(h.Changes) != 3 ||
+		!h.Changes[0].Unread || h.Changes[0].Before != nil || h.Changes[1].Unread || h.Changes[2].Unread || h.Changes[2].Before != nil {
+		t.Errorf("with a limit of 10 bytes only the 13-byte version is unread: %+v, %v", h.Changes, err)
+	}
 	var got []string
 	for _, c := range h.Changes {
 		got = append(got, c.When.Format("2006-01-02")+" "+strings.ReplaceAll(string(c.Before), "\n", ";"))
 	}
 	want := []string{"2024-03-01 build:;lint:;", "2024-02-01 build:;", "2024-01-01 "}
+	// (the oldest's Before is nil: that commit made the file)
 	if !slices.Equal(got, want) {
 		t.Errorf("changes %q, want %q", got, want)
 	}
-	if h, err := p.History(context.Background(), "Makefile", 1, 1<<20); err != nil || len(h.Changes) != 1 || !strings.HasPrefix(string(h.Head), "build:\n#") {
+	if h, err := p.History(context.Background(), "Makefile", 1, 1<<20, 1<<20); err != nil || len(h.Changes) != 1 || !strings.HasPrefix(string(h.Head), "build:\n#") {
 		t.Errorf("the last change only: %+v, %v", h, err)
 	}
-	if h, err := p.History(context.Background(), "no such file", 10, 1<<20); err != nil || h.Head != nil || len(h.Changes) != 0 {
+	if h, err := p.History(context.Background(), "no such file", 10, 1<<20, 1<<20); err != nil || h.Head != nil || len(h.Changes) != 0 {
 		t.Errorf("a file no commit holds: %+v, %v", h, err)
+	}
+	// past total bytes read, the older changes are left out: HEAD (208
+	// bytes) and the newest version (12) come to the budget
+	if h, err := p.History(context.Background(), "Makefile", 10, 1<<20, 210); err != nil || len(h.Changes) != 1 || string(h.Changes[0].Before) != "build:\nlint:\n" {
+		t.Errorf("within 210 bytes: %+v, %v; want HEAD and the newest change", h, err)
 	}
 }
