@@ -110,7 +110,12 @@ func ParseSettings(data []byte) (Settings, error) {
 		return s, err
 	}
 	prefix := ""
-	if inner, ok := obj[Section]; ok && len(obj) == 1 {
+	if _, ok := obj[Section]; ok && len(obj) > 1 {
+		others := slices.DeleteFunc(slices.Sorted(maps.Keys(obj)), func(k string) bool { return k == Section })
+		return s, fmt.Errorf("%s: settings nested under %q are the object's only key; it also has %s (keys: %s)",
+			Section, Section, strings.Join(others, ", "), strings.Join(settingsKeys(), ", "))
+	}
+	if inner, ok := obj[Section]; ok {
 		if obj, err = object(Section+": settings", inner); err != nil || obj == nil {
 			return s, err
 		}

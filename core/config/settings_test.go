@@ -29,7 +29,7 @@ func TestParseSettings(t *testing.T) {
 		{in: `{"colour": 1}`, err: `colour: no setting has the key "colour" (keys: agents, categoryLimit, historyDepth, longEntry, maxContent, mergeThreshold, review, rules, skipThreshold, updateThreshold)`},
 		{in: `{"memory": {"colour": 1, "longEntry": 120}}`, err: `memory.colour: no setting has the key "colour"`},
 		{in: `{"categoryLimits": {}}`, err: `categoryLimits: no setting has the key "categoryLimits"; did you mean "categoryLimit"?`},
-		{in: `{"memory": {}, "longEntry": 120}`, err: `memory: no setting has the key "memory"`},
+		{in: `{"memory": {}, "longEntry": 120}`, err: `memory: settings nested under "memory" are the object's only key; it also has longEntry`},
 		{in: `{"categoryLimit": {"Goals": 2, "quirk": 4}}`, err: `categoryLimit.Goals: unknown category: "Goals". Valid: Instruction,`},
 		{in: `{"categoryLimit": {"Desicion": 2}}`, err: `categoryLimit.Desicion: unknown category: "Desicion"; did you mean Decision?`},
 		{in: `{"categoryLimit": {"Decision": 2, "decisions": 4}}`, err: `categoryLimit.decisions: Decision is set twice`},
